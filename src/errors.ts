@@ -1,0 +1,35 @@
+/**
+ * Exit codes (ARCHITECTURE.md, invariant 5): 0 done; 1 failed; 2 done but something
+ * needs a person; 130 forced quit.
+ */
+export type ExitCode = 0 | 1 | 2 | 130;
+
+export interface CdkdErrorOptions {
+  /** One line saying what to do next, with the flag or command. */
+  hint?: string;
+  cause?: unknown;
+  exitCode?: ExitCode;
+}
+
+/**
+ * The one error type every layer raises for an expected failure. `code` is the
+ * spec's code (e.g. `NAMED_CREATE_COLLISION`); the CLI renders message + hint,
+ * and the cause only under --verbose.
+ */
+export class CdkdError extends Error {
+  readonly code: string;
+  readonly hint: string | undefined;
+  readonly exitCode: ExitCode;
+
+  constructor(code: string, message: string, options: CdkdErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'CdkdError';
+    this.code = code;
+    this.hint = options.hint;
+    this.exitCode = options.exitCode ?? 1;
+  }
+}
+
+export function isCdkdError(error: unknown): error is CdkdError {
+  return error instanceof CdkdError;
+}
