@@ -1,0 +1,100 @@
+// Builds generated/resource-index.json from @aws-cdk/aws-service-spec.
+// The spec database costs ~1 s and ~180 MB to load, so cdkd never loads it at run time:
+// this keeps, per resource type, only what planning and the providers read.
+// Read by src/plan/resource-schemas.ts; the field names are documented there.
+// Usage: node scripts/build-resource-index.mjs [output file] (tests write elsewhere).
+import { dirname } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { loadAwsServiceSpec } from '@aws-cdk/aws-service-spec';
+
+const started = Date.now();
+const require = createRequire(import.meta.url);
+const specVersion = JSON.parse(
+  readFileSync(require.resolve('@aws-cdk/aws-service-spec/package.json'), 'utf8'),
+).version;
+const db = await loadAwsServiceSpec();
+
+const sorted = (names) => [...new Set(names)].sort();
+
+/**
+ * Paths below a top-level property whose change replaces the resource (`causesReplacement: 'yes'`
+ * inside a type definition). `*` stands for any array element or map value.
+ */
+function nestedReplacementPaths(type, prefix, seen) {
+  switch (type.type) {
+    case 'array':
+    case 'map':
+      return nestedReplacementPaths(type.element, `${prefix}.*`, seen);
+    case 'union':
+      return type.types.flatMap((t) => nestedReplacementPaths(t, prefix, seen));
+    case 'ref': {
+      const id = type.reference.$ref;
+      // Recursive type definitions (JSON-schema-like shapes) would never end.
+      if (seen.has(id)) return [];
+      const definition = db.get('typeDefinition', id);
+      const inner = new Set(seen).add(id);
+      return Object.entries(definition.properties).flatMap(([name, property]) =>
+        property.causesReplacement === 'yes'
+          ? [`${prefix}.${name}`]
+          : nestedReplacementPaths(property.type, `${prefix}.${name}`, inner),
+      );
+    }
+    default:
+      return [];
+  }
+}
+
+function indexEntry(resource) {
+  const properties = Object.entries(resource.properties);
+  const names = (predicate) => sorted(properties.filter(([, p]) => predicate(p)).map(([n]) => n));
+  const replace = names((p) => p.causesReplacement === 'yes');
+  const nested = sorted([
+    ...properties
+      .filter(([, p]) => p.causesReplacement !== 'yes')
+      .flatMap(([name, p]) => nestedReplacementPaths(p.type, name, new Set())),
+    ...(resource.additionalReplacementProperties ?? []).map((path) => path.join('.')),
+  ]).filter((path) => !replace.includes(path.split('.')[0]));
+
+  const entry = { props: sorted(properties.map(([n]) => n)) };
+  const put = (key, value) => {
+    if (Array.isArray(value) ? value.length > 0 : value !== undefined) entry[key] = value;
+  };
+  put(
+    'required',
+    names((p) => p.required === true),
+  );
+  put('replace', replace);
+  put(
+    'maybe',
+    names((p) => p.causesReplacement === 'maybe'),
+  );
+  put('nested', nested);
+  put('attrs', sorted(Object.keys(resource.attributes)));
+  put('id', resource.primaryIdentifier);
+  // Only where Ref differs from the Cloud Control identifier.
+  put('refId', resource.cfnRefIdentifier);
+  put('arn', resource.arnTemplate);
+  put('stateful', resource.isStateful === true ? true : undefined);
+  put('tags', resource.tagInformation?.tagPropertyName);
+  return entry;
+}
+
+const types = {};
+for (const resource of [...db.all('resource')].sort((a, b) =>
+  a.cloudFormationType.localeCompare(b.cloudFormationType),
+)) {
+  types[resource.cloudFormationType] = indexEntry(resource);
+}
+
+const index = { version: 1, source: `@aws-cdk/aws-service-spec@${specVersion}`, types };
+const outFile =
+  process.argv[2] ?? fileURLToPath(new URL('../generated/resource-index.json', import.meta.url));
+mkdirSync(dirname(outFile), { recursive: true });
+const json = JSON.stringify(index);
+writeFileSync(outFile, json);
+console.log(
+  `${outFile}: ${Object.keys(types).length} types, ` +
+    `${(json.length / 1024).toFixed(0)} KiB, ${Date.now() - started} ms`,
+);

@@ -1,0 +1,62 @@
+import type { StatefulVerdict } from './guards/stateful-replace.js';
+import type { OperationKind, Plan, PlannedOperation } from './types.js';
+
+const SYMBOL: Record<OperationKind, string> = {
+  create: '+',
+  update: '~',
+  replace: '-/+',
+  delete: '-',
+  'no-op': '=',
+};
+
+export interface RenderOptions {
+  /** Also list resources with nothing to do. */
+  showUnchanged?: boolean;
+  /** The stateful guard's verdicts, to mark rows that lose data or whose emptiness is unknown. */
+  stateful?: readonly StatefulVerdict[];
+}
+
+export type PlanSummary = Record<OperationKind, number>;
+
+export function summarizePlan(plan: Plan): PlanSummary {
+  const summary: PlanSummary = { create: 0, update: 0, replace: 0, delete: 0, 'no-op': 0 };
+  for (const op of plan.operations) summary[op.kind] += 1;
+  return summary;
+}
+
+function renderOperation(op: PlannedOperation, verdict: StatefulVerdict | undefined): string[] {
+  const dataLoss = verdict?.outcome === 'data-loss' ? '**DATA LOSS** ' : '';
+  const type = op.previousType ? `${op.previousType} → ${op.type}` : op.type;
+  const lines = [`${SYMBOL[op.kind].padEnd(3)} ${dataLoss}${op.logicalId} (${type}): ${op.reason}`];
+  if (op.replacedIfIdChanges) lines.push('    Replaced if the id changes');
+  for (const note of op.notes) lines.push(`    ${note}`);
+  if (verdict?.outcome === 'data-loss') {
+    lines.push(`    DATA: all data in ${op.logicalId} will be lost (no automatic data migration)`);
+  }
+  if (verdict?.outcome === 'emptiness-unknown') {
+    lines.push(
+      `    UNKNOWN: emptiness NOT established (the live probe failed); if ${op.logicalId} holds data, ` +
+        'the destroy + recreate loses it (no automatic data migration)',
+    );
+  }
+  return lines;
+}
+
+/** `cdkd diff` text: one line per resource (`+` create, `~` update, `-/+` replace, `-` delete), then a summary. */
+export function renderPlanText(plan: Plan, options: RenderOptions = {}): string {
+  const verdicts = new Map((options.stateful ?? []).map((v) => [v.logicalId, v]));
+  const lines = plan.operations
+    .filter((op) => options.showUnchanged || op.kind !== 'no-op')
+    .flatMap((op) => renderOperation(op, verdicts.get(op.logicalId)));
+  const s = summarizePlan(plan);
+  lines.push(
+    `${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete, ` +
+      `${s['no-op']} unchanged`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+/** `cdkd diff --json`: the plan as a value, with its summary. */
+export function renderPlanJson(plan: Plan): string {
+  return `${JSON.stringify({ summary: summarizePlan(plan), operations: plan.operations }, null, 2)}\n`;
+}

@@ -1,0 +1,167 @@
+import { readFileSync } from 'node:fs';
+import { CdkdError } from '../errors.js';
+import { statefulTableVerdict, type Statefulness } from './stateful-types.js';
+
+/**
+ * One resource type as `scripts/build-resource-index.mjs` writes it into
+ * `generated/resource-index.json`. Empty lists and absent facts are omitted there.
+ */
+interface IndexEntry {
+  /** Every property name the schema knows. */
+  props: string[];
+  required?: string[];
+  /** Top-level properties whose change replaces the resource (`causesReplacement: 'yes'`). */
+  replace?: string[];
+  /** Top-level properties whose change may replace it, depending on the values (`'maybe'`). */
+  maybe?: string[];
+  /** Dotted paths below an in-place property whose change replaces (`*` = any element). */
+  nested?: string[];
+  /** Fn::GetAtt attribute names (the schema's read-only properties). */
+  attrs?: string[];
+  /** Cloud Control identifier properties. */
+  id?: string[];
+  /** What Ref returns, where it differs from `id`. */
+  refId?: string[];
+  arn?: string;
+  /** The service spec's own `isStateful` flag; cdkd's verdict is `statefulnessOf`. */
+  stateful?: true;
+  /** The property holding the resource's tags. */
+  tags?: string;
+}
+
+interface ResourceIndex {
+  version: 1;
+  source: string;
+  types: Record<string, IndexEntry>;
+}
+
+/** What planning and the providers know about a resource type. */
+export interface ResourceSchema {
+  type: string;
+  properties: readonly string[];
+  requiredProperties: readonly string[];
+  replacementProperties: readonly string[];
+  conditionalReplacementProperties: readonly string[];
+  nestedReplacementPaths: readonly string[];
+  attributes: readonly string[];
+  primaryIdentifier: readonly string[];
+  refIdentifier: readonly string[];
+  arnTemplate: string | undefined;
+  specStateful: boolean;
+  tagProperty: string | undefined;
+}
+
+/** The schema's verdict on changing one top-level property. */
+export type ReplacementVerdict = 'yes' | 'maybe' | 'no' | 'unknown';
+
+const INDEX_URL = new URL('../../generated/resource-index.json', import.meta.url);
+
+let cached: ResourceIndex | undefined;
+const schemas = new Map<string, ResourceSchema>();
+
+function loadIndex(): ResourceIndex {
+  if (cached) return cached;
+  let text: string;
+  try {
+    text = readFileSync(INDEX_URL, 'utf8');
+  } catch (error) {
+    throw new CdkdError(
+      'RESOURCE_INDEX_MISSING',
+      `The resource schema index ${INDEX_URL.pathname} is missing.`,
+      {
+        hint: 'Run npm run build (it generates generated/resource-index.json).',
+        cause: error,
+      },
+    );
+  }
+  const parsed = JSON.parse(text) as Partial<ResourceIndex>;
+  if (parsed.version !== 1 || typeof parsed.types !== 'object' || parsed.types === null) {
+    throw new CdkdError(
+      'RESOURCE_INDEX_INVALID',
+      `The resource schema index ${INDEX_URL.pathname} is not valid.`,
+      {
+        hint: 'Run npm run build to regenerate it.',
+      },
+    );
+  }
+  cached = parsed as ResourceIndex;
+  return cached;
+}
+
+/** The schema of a type, or undefined for one the index does not know (Custom::*, a very new type). */
+export function schemaFor(type: string): ResourceSchema | undefined {
+  const known = schemas.get(type);
+  if (known) return known;
+  const types = loadIndex().types;
+  const entry = Object.hasOwn(types, type) ? types[type] : undefined;
+  if (!entry) return undefined;
+  const schema: ResourceSchema = {
+    type,
+    properties: entry.props,
+    requiredProperties: entry.required ?? [],
+    replacementProperties: entry.replace ?? [],
+    conditionalReplacementProperties: entry.maybe ?? [],
+    nestedReplacementPaths: entry.nested ?? [],
+    attributes: entry.attrs ?? [],
+    primaryIdentifier: entry.id ?? [],
+    refIdentifier: entry.refId ?? entry.id ?? [],
+    arnTemplate: entry.arn,
+    specStateful: entry.stateful === true,
+    tagProperty: entry.tags,
+  };
+  schemas.set(type, schema);
+  return schema;
+}
+
+export function isKnownType(type: string): boolean {
+  return schemaFor(type) !== undefined;
+}
+
+/** All types the index knows, sorted. */
+export function knownTypes(): string[] {
+  return Object.keys(loadIndex().types);
+}
+
+/** The spec package and version the index was built from. */
+export function indexSource(): string {
+  return loadIndex().source;
+}
+
+/** Whether changing `property` (top-level) replaces a resource of `type`. */
+export function replacementOf(type: string, property: string): ReplacementVerdict {
+  const schema = schemaFor(type);
+  if (!schema) return 'unknown';
+  if (schema.replacementProperties.includes(property)) return 'yes';
+  if (schema.conditionalReplacementProperties.includes(property)) return 'maybe';
+  return 'no';
+}
+
+/** Nested paths below `property` whose change replaces the resource, relative to it. */
+export function nestedReplacementPathsOf(type: string, property: string): string[] {
+  const prefix = `${property}.`;
+  return (schemaFor(type)?.nestedReplacementPaths ?? [])
+    .filter((path) => path.startsWith(prefix))
+    .map((path) => path.slice(prefix.length));
+}
+
+/**
+ * cdkd's verdict: spec 002's stateful-type list where it names the type, else the
+ * service spec's flag. `conditional` types (S3 buckets, log groups) are stateful
+ * unless an emptiness probe or retention rule settles otherwise.
+ */
+export function statefulnessOf(type: string): Statefulness {
+  return statefulTableVerdict(type) ?? (schemaFor(type)?.specStateful ? 'stateful' : 'not-stateful');
+}
+
+/** True for stateful and conditionally stateful types (no probe result counts as data-bearing). */
+export function isStateful(type: string): boolean {
+  return statefulnessOf(type) !== 'not-stateful';
+}
+
+export function attributesOf(type: string): readonly string[] {
+  return schemaFor(type)?.attributes ?? [];
+}
+
+export function primaryIdentifierOf(type: string): readonly string[] {
+  return schemaFor(type)?.primaryIdentifier ?? [];
+}

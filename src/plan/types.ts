@@ -1,0 +1,95 @@
+import type { ResourceRecord } from '../state/documents/state-document.js';
+
+/** How a resource reads another one of the same stack. */
+export interface ResourceRead {
+  /** The logical id read. */
+  target: string;
+  /** The reader's top-level property holding the reference. */
+  property: string;
+  /** `ref`: Ref or ${Target} in Fn::Sub (the physical id); `getatt`: Fn::GetAtt or ${Target.Attr}. */
+  via: 'ref' | 'getatt';
+}
+
+/**
+ * A resource as the template wants it, conditions already applied. Properties are resolved
+ * against recorded state (a reference to a resource the deploy replaces still holds the
+ * old value; the engine re-resolves it once the target is recreated).
+ */
+export interface DesiredResource {
+  logicalId: string;
+  type: string;
+  properties: Record<string, unknown>;
+  dependencies: readonly string[];
+  deletionPolicy?: string;
+  updateReplacePolicy?: string;
+  reads?: readonly ResourceRead[];
+}
+
+/** The recorded fields planning reads; a full state `ResourceRecord` fits. */
+export type RecordedResource = Pick<ResourceRecord, 'type' | 'physicalId' | 'properties'> &
+  Partial<
+    Pick<
+      ResourceRecord,
+      | 'propertyHash'
+      | 'observedProperties'
+      | 'dependencies'
+      | 'deletionPolicy'
+      | 'updateReplacePolicy'
+      | 'provisionedBy'
+    >
+  >;
+
+export interface PlanInput {
+  desired: readonly DesiredResource[];
+  /** The state document's `resources`, by logical id. */
+  recorded: Readonly<Record<string, RecordedResource>>;
+}
+
+/** What planning asks of the provider registry, injected so the plan knows no provider. */
+export interface PlanOptions {
+  /** Whether an SDK provider or Cloud Control can handle the type. */
+  canHandle(type: string): boolean;
+  /** Whether the provider can apply these changed properties in place. */
+  providerCanUpdate(type: string, changedProperties: readonly string[]): boolean;
+}
+
+export type OperationKind = 'create' | 'update' | 'replace' | 'delete' | 'no-op';
+
+export type ReplacementCause =
+  | { kind: 'property'; property: string }
+  | { kind: 'nested-property'; property: string; path: string }
+  | { kind: 'type-change'; from: string; to: string }
+  | { kind: 'no-provider-update'; properties: string[] };
+
+export interface PlannedOperation {
+  logicalId: string;
+  kind: OperationKind;
+  /** The desired type; for a delete, the recorded one. */
+  type: string;
+  /** The recorded type, when a replacement changes it. */
+  previousType?: string;
+  physicalId?: string;
+  /** One human line: what changed and why this kind. */
+  reason: string;
+  changedProperties: string[];
+  replacementCauses: ReplacementCause[];
+  /** Things worth saying that do not change the kind ('maybe' replacements, masked values). */
+  notes: string[];
+  /** The hash to record once applied; on a legacy no-op the engine records it without an API call. */
+  propertyHash?: string;
+  /** Logical ids whose operation must finish first. */
+  dependsOn: string[];
+  /** Deletes run in `cleanup`, after every `deploy` operation, in reverse dependency order. */
+  phase: 'deploy' | 'cleanup';
+  /** Replaced resources this one reads: its properties are re-resolved after they are recreated. */
+  reresolveAfter: string[];
+  /** A reader whose referencing property is create-only: replaced if the target's id changes. */
+  replacedIfIdChanges: boolean;
+  deletionPolicy?: string;
+  updateReplacePolicy?: string;
+}
+
+export interface Plan {
+  /** Every logical id once, deploy phase in dependency order, then the cleanup phase. */
+  operations: PlannedOperation[];
+}

@@ -1,0 +1,109 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  attributesOf,
+  isKnownType,
+  knownTypes,
+  nestedReplacementPathsOf,
+  primaryIdentifierOf,
+  replacementOf,
+  schemaFor,
+} from '../../src/plan/resource-schemas.js';
+
+describe('the resource schema index build', () => {
+  it('builds from the service spec, covers > 1,500 types and stays well under 2 MB', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'cdkd-index-')), 'resource-index.json');
+    execFileSync(process.execPath, ['scripts/build-resource-index.mjs', out], { stdio: 'pipe' });
+    const index = JSON.parse(readFileSync(out, 'utf8')) as {
+      version: number;
+      types: Record<string, unknown>;
+    };
+    expect(index.version).toBe(1);
+    expect(Object.keys(index.types).length).toBeGreaterThan(1500);
+    expect(statSync(out).size).toBeLessThan(2 * 1024 * 1024);
+  });
+});
+
+describe('schema lookups', () => {
+  it('knows > 1,500 types and not a custom resource', () => {
+    expect(knownTypes().length).toBeGreaterThan(1500);
+    expect(isKnownType('AWS::Lambda::Function')).toBe(true);
+    expect(isKnownType('Custom::Thing')).toBe(false);
+    expect(schemaFor('Custom::Thing')).toBeUndefined();
+  });
+
+  it('knows AWS::Lambda::Function attributes, identifier, ARN template and required properties', () => {
+    expect(attributesOf('AWS::Lambda::Function')).toEqual(
+      expect.arrayContaining(['Arn', 'SnapStartResponse.ApplyOn', 'SnapStartResponse.OptimizationStatus']),
+    );
+    expect(primaryIdentifierOf('AWS::Lambda::Function')).toEqual(['FunctionName']);
+    const schema = schemaFor('AWS::Lambda::Function');
+    expect(schema?.arnTemplate).toBe('arn:${Partition}:lambda:${Region}:${Account}:function:${FunctionName}');
+    expect(schema?.requiredProperties).toEqual(['Code', 'Role']);
+    expect(schema?.tagProperty).toBe('Tags');
+  });
+
+  it('gives Ref its own identifier where it differs from the Cloud Control one', () => {
+    expect(schemaFor('AWS::ECS::Service')?.primaryIdentifier).toEqual(['ServiceArn', 'Cluster']);
+    expect(schemaFor('AWS::ECS::Service')?.refIdentifier).toEqual(['ServiceArn']);
+  });
+
+  it.each([
+    // Spec 004 "The identity properties that force a replacement".
+    ['AWS::S3::Bucket', 'BucketName', 'yes'],
+    ['AWS::DynamoDB::Table', 'TableName', 'yes'],
+    ['AWS::DynamoDB::Table', 'KeySchema', 'yes'],
+    ['AWS::SQS::Queue', 'QueueName', 'yes'],
+    ['AWS::SQS::Queue', 'FifoQueue', 'yes'],
+    ['AWS::SNS::Topic', 'TopicName', 'yes'],
+    ['AWS::Logs::LogGroup', 'LogGroupName', 'yes'],
+    ['AWS::IAM::Role', 'RoleName', 'yes'],
+    ['AWS::Lambda::Function', 'FunctionName', 'yes'],
+    ['AWS::IAM::Group', 'GroupName', 'yes'],
+    ['AWS::EC2::SecurityGroup', 'GroupName', 'yes'],
+    ['AWS::SSM::Parameter', 'Name', 'yes'],
+    // In place.
+    ['AWS::SQS::Queue', 'VisibilityTimeout', 'no'],
+    ['AWS::Lambda::Function', 'MemorySize', 'no'],
+    // Conditional.
+    ['AWS::EC2::Instance', 'InstanceType', 'maybe'],
+    ['AWS::RDS::DBInstance', 'Engine', 'maybe'],
+    // Not in the index.
+    ['Custom::Thing', 'ServiceToken', 'unknown'],
+  ])('replacementOf(%s, %s) is %s', (type, property, verdict) => {
+    expect(replacementOf(type, property)).toBe(verdict);
+  });
+
+  it('keeps nested create-only paths below an in-place property', () => {
+    expect(nestedReplacementPathsOf('AWS::EC2::Instance', 'BlockDeviceMappings')).toEqual(['*.Ebs.KmsKeyId']);
+    expect(nestedReplacementPathsOf('AWS::EFS::AccessPoint', 'CreationInfo')).toEqual(
+      expect.arrayContaining(['OwnerUid', 'OwnerGid', 'Permissions']),
+    );
+  });
+});
+
+describe('a missing index', () => {
+  afterEach(() => {
+    vi.doUnmock('node:fs');
+    vi.resetModules();
+  });
+
+  it('is a RESOURCE_INDEX_MISSING error that says to run npm run build', async () => {
+    vi.resetModules();
+    vi.doMock('node:fs', () => ({
+      readFileSync: () => {
+        throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' });
+      },
+    }));
+    const schemas = await import('../../src/plan/resource-schemas.js');
+    expect(() => schemas.schemaFor('AWS::SQS::Queue')).toThrow(
+      expect.objectContaining({
+        code: 'RESOURCE_INDEX_MISSING',
+        hint: expect.stringContaining('npm run build'),
+      }),
+    );
+  });
+});
