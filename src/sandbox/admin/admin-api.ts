@@ -1,0 +1,101 @@
+import type { z } from 'zod';
+import type { InventoryEntry, ServiceModule } from '../service-module.js';
+import type { CallCounter } from './calls.js';
+import { faultSpecSchema, type FaultRegistry } from './faults.js';
+import { latencySettingsSchema, type LatencyModel } from './latency.js';
+
+export const ADMIN_PREFIX = '/_sandbox/';
+
+export interface AdminDeps {
+  modules: ReadonlyMap<string, ServiceModule>;
+  faults: FaultRegistry;
+  latency: LatencyModel;
+  calls: CallCounter;
+  accountId: string;
+  region: string;
+}
+
+export interface AdminResponse {
+  status: number;
+  body: unknown;
+}
+
+/** The JSON admin API under `/_sandbox/`: health, inventory, faults, latency model, call counts. */
+export function handleAdmin(method: string, path: string, rawBody: Buffer, deps: AdminDeps): AdminResponse {
+  const route = `${method} ${path.slice(ADMIN_PREFIX.length).replace(/\/+$/, '')}`;
+  switch (route) {
+    case 'GET health':
+      return ok({
+        status: 'ok',
+        services: [...deps.modules.keys()],
+        accountId: deps.accountId,
+        region: deps.region,
+      });
+    case 'GET inventory':
+      return ok(inventory(deps.modules));
+    case 'GET faults':
+      return ok({ faults: deps.faults.list() });
+    case 'POST faults': {
+      const spec = parseBody(rawBody, faultSpecSchema);
+      return 'error' in spec ? spec.error : { status: 201, body: deps.faults.add(spec.value) };
+    }
+    case 'DELETE faults':
+      return ok({ removed: deps.faults.clear() });
+    case 'GET latency':
+      return ok(deps.latency.get());
+    case 'PUT latency': {
+      const settings = parseBody(rawBody, latencySettingsSchema);
+      if ('error' in settings) return settings.error;
+      deps.latency.set(settings.value);
+      return ok(deps.latency.get());
+    }
+    case 'GET calls':
+      return ok(deps.calls.snapshot());
+    case 'DELETE calls':
+      deps.calls.reset();
+      return ok(deps.calls.snapshot());
+  }
+  const faultId = /^DELETE faults\/([^/]+)$/.exec(route)?.[1];
+  if (faultId !== undefined) {
+    return deps.faults.remove(decodeURIComponent(faultId))
+      ? ok({ removed: 1 })
+      : fail(404, 'NotFound', `no fault with id ${faultId}`);
+  }
+  return fail(404, 'NotFound', `no admin route ${method} ${path}`);
+}
+
+function inventory(
+  modules: ReadonlyMap<string, ServiceModule>,
+): Record<string, Record<string, InventoryEntry[]>> {
+  const result: Record<string, Record<string, InventoryEntry[]>> = {};
+  for (const [name, module] of modules) result[name] = module.inventory();
+  return result;
+}
+
+function parseBody<T extends z.ZodType>(
+  rawBody: Buffer,
+  schema: T,
+): { value: z.infer<T> } | { error: AdminResponse } {
+  let json: unknown;
+  try {
+    json = JSON.parse(rawBody.toString('utf8'));
+  } catch {
+    return { error: fail(400, 'InvalidJson', 'the request body is not valid JSON') };
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const message = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`,
+    );
+    return { error: fail(400, 'ValidationError', message.join('; ')) };
+  }
+  return { value: parsed.data };
+}
+
+function ok(body: unknown): AdminResponse {
+  return { status: 200, body };
+}
+
+function fail(status: number, code: string, message: string): AdminResponse {
+  return { status, body: { error: { code, message } } };
+}

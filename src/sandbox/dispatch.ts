@@ -1,0 +1,72 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ADMIN_PREFIX, handleAdmin, type AdminDeps } from './admin/admin-api.js';
+import { internalError, SandboxError } from './errors.js';
+import { queryCodec } from './protocols/query.js';
+import { credentialScope, unwrapBody, type SandboxRequest, type SandboxResponse } from './request.js';
+import type { Codec } from './service-module.js';
+
+export interface RawRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/**
+ * One request through the sandbox: admin routes, else the service named in the SigV4
+ * credential scope → operation name → call counter → latency and faults → the module.
+ * Every failure leaves as an AWS error in the service's protocol.
+ */
+export async function dispatch(raw: RawRequest, deps: AdminDeps): Promise<SandboxResponse> {
+  const url = new URL(raw.url, 'http://sandbox.invalid');
+  if (url.pathname.startsWith(ADMIN_PREFIX)) {
+    const { status, body } = handleAdmin(raw.method, url.pathname, raw.body, deps);
+    return { status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+  }
+  const scope = credentialScope(raw.headers, url.searchParams);
+  const module = scope && deps.modules.get(scope.service);
+  const codec: Codec = module?.codec ?? queryCodec;
+  const request: SandboxRequest = {
+    method: raw.method,
+    path: url.pathname,
+    query: url.searchParams,
+    headers: raw.headers,
+    body: raw.body,
+    service: scope?.service ?? '',
+    region: scope?.region ?? deps.region,
+    accessKeyId: scope?.accessKeyId ?? '',
+    requestId: codec.newRequestId(),
+  };
+  let response: SandboxResponse;
+  try {
+    if (!scope) {
+      throw new SandboxError('MissingAuthenticationToken', 'Request is missing Authentication Token', 403);
+    }
+    if (!module) {
+      throw new SandboxError(
+        'UnknownService',
+        `The sandbox does not serve the service '${scope.service}'.`,
+        400,
+      );
+    }
+    Object.assign(request, unwrapBody(raw.headers, raw.body));
+    const operation = module.operation(request);
+    deps.calls.record(module.name, operation, module.isMutating(operation));
+    const fault = deps.faults.apply(module.name, operation);
+    const delayMs = deps.latency.forOperation(module.name, operation) + fault.latencyMs;
+    if (delayMs > 0) await sleep(delayMs);
+    if (fault.error) throw fault.error;
+    response = await module.handle(request, operation);
+  } catch (error) {
+    response = codec.renderError(toSandboxError(error), request);
+  }
+  response.headers = { ...response.headers, ...codec.requestIdHeaders(request.requestId) };
+  return response;
+}
+
+function toSandboxError(error: unknown): SandboxError {
+  if (error instanceof SandboxError) return error;
+  // A bug in the sandbox, not an AWS behaviour: say so where the operator will see it.
+  process.stderr.write(`cdkd sandbox: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
+  return internalError();
+}

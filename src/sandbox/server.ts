@@ -1,0 +1,127 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { resolve } from 'node:path';
+import type { AdminDeps } from './admin/admin-api.js';
+import { CallCounter } from './admin/calls.js';
+import { FaultRegistry } from './admin/faults.js';
+import { LatencyModel } from './admin/latency.js';
+import { dispatch } from './dispatch.js';
+import { flattenHeaders, readBody, type SandboxResponse } from './request.js';
+import type { SandboxContext, ServiceModule, ServiceModuleFactory } from './service-module.js';
+import { builtinServices } from './services/index.js';
+import { FileStorage } from './storage/file-storage.js';
+import { MemoryStorage } from './storage/storage.js';
+
+export interface SandboxOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  host?: string;
+  /** Persist state here (and load what is there); in memory when absent. */
+  dataDir?: string;
+  accountId?: string;
+  region?: string;
+  /** Bucket names "owned by another account": CreateBucket gets BucketAlreadyExists. */
+  foreignBuckets?: string[];
+  /** Service modules to serve instead of the built-in ones. */
+  services?: readonly ServiceModuleFactory[];
+}
+
+export interface Sandbox {
+  url: string;
+  port: number;
+  host: string;
+  stop(): Promise<void>;
+}
+
+const STOP_GRACE_MS = 5000;
+
+export const DEFAULT_FOREIGN_BUCKETS = ['examplebucket', 'foreign-owned-bucket'];
+
+/** Starts the local AWS-compatible endpoint. Rejects with the listen error (e.g. EADDRINUSE). */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const host = options.host ?? '127.0.0.1';
+  const latency = new LatencyModel();
+  const context: SandboxContext = {
+    accountId: options.accountId ?? '000000000000',
+    region: options.region ?? 'us-east-1',
+    storage: options.dataDir ? await FileStorage.open(resolve(options.dataDir)) : new MemoryStorage(),
+    latency,
+    foreignBuckets: new Set(options.foreignBuckets ?? DEFAULT_FOREIGN_BUCKETS),
+  };
+  const modules = new Map<string, ServiceModule>();
+  for (const factory of options.services ?? builtinServices) {
+    const module = await factory(context);
+    modules.set(module.name, module);
+  }
+  const deps: AdminDeps = {
+    modules,
+    faults: new FaultRegistry(),
+    latency,
+    calls: new CallCounter(),
+    accountId: context.accountId,
+    region: context.region,
+  };
+
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+  const server = createServer((req, res) => {
+    inFlight += 1;
+    serve(req, res, deps).finally(() => {
+      inFlight -= 1;
+      if (inFlight === 0) drained?.();
+    });
+  });
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', fail);
+      done();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    host,
+    async stop() {
+      const closed = new Promise<void>((done) => server.close(() => done()));
+      server.closeIdleConnections();
+      // Let requests in flight finish (their writes are persisted), but not forever.
+      if (inFlight > 0) {
+        await Promise.race([
+          new Promise<void>((done) => (drained = done)),
+          sleep(STOP_GRACE_MS, undefined, { ref: false }),
+        ]);
+      }
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+async function serve(req: IncomingMessage, res: ServerResponse, deps: AdminDeps): Promise<void> {
+  try {
+    const body = await readBody(req);
+    const response = await dispatch(
+      { method: req.method ?? 'GET', url: req.url ?? '/', headers: flattenHeaders(req), body },
+      deps,
+    );
+    write(res, req.method === 'HEAD', response);
+  } catch (error) {
+    // The connection broke mid-request; there is nobody to answer.
+    if (!res.headersSent) res.destroy(error as Error);
+  }
+}
+
+function write(res: ServerResponse, head: boolean, response: SandboxResponse): void {
+  const body = response.body === undefined ? Buffer.alloc(0) : Buffer.from(response.body);
+  const headers = { ...response.headers };
+  // HEAD keeps the Content-Length the handler set (the object's size) but sends no body.
+  if (!head || headers['content-length'] === undefined) headers['content-length'] = String(body.length);
+  if (response.status === 204 || response.status === 304) delete headers['content-length'];
+  res.writeHead(response.status, headers);
+  res.end(head ? undefined : body);
+}

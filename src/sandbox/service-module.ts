@@ -1,0 +1,53 @@
+import type { SandboxError } from './errors.js';
+import type { SandboxRequest, SandboxResponse } from './request.js';
+import type { LatencyModel } from './admin/latency.js';
+import type { Storage } from './storage/storage.js';
+
+/** The wire protocols AWS services speak. */
+export type Protocol = 'rest-xml' | 'query' | 'json' | 'rest-json';
+
+/** Renders what a protocol needs beyond a handler's result: errors and request-id headers. */
+export interface Codec {
+  readonly protocol: Protocol;
+  renderError(error: SandboxError, request: SandboxRequest): SandboxResponse;
+  newRequestId(): string;
+  requestIdHeaders(requestId: string): Record<string, string>;
+}
+
+/** What every service module is given when the sandbox starts. */
+export interface SandboxContext {
+  accountId: string;
+  /** The sandbox's home region (the default when a request names none). */
+  region: string;
+  /** Persistence: files under the data dir, or memory. Namespaced per service. */
+  storage: Storage;
+  /** The latency model set through the admin API (per resource type, per operation). */
+  latency: LatencyModel;
+  /** Bucket names that exist but belong to another account (S3 BucketAlreadyExists). */
+  foreignBuckets: ReadonlySet<string>;
+}
+
+/** One resource the sandbox holds, as the admin inventory lists it. */
+export interface InventoryEntry {
+  id: string;
+  [detail: string]: unknown;
+}
+
+/**
+ * One AWS service. Add a service by writing a factory that returns this and listing it in
+ * `services/index.ts`; the router finds it by the SigV4 signing name in `name`.
+ */
+export interface ServiceModule {
+  /** The SigV4 signing name (credential scope service), e.g. `s3`, `sts`, `cloudcontrolapi`. */
+  readonly name: string;
+  readonly codec: Codec;
+  /** The AWS operation name (e.g. `PutObject`); faults and counters key on it. */
+  operation(request: SandboxRequest): string;
+  /** Whether an operation changes state (for the "no-op redeploy makes zero mutating calls" check). */
+  isMutating(operation: string): boolean;
+  handle(request: SandboxRequest, operation: string): Promise<SandboxResponse>;
+  /** Resources held, keyed by CloudFormation type (e.g. `AWS::S3::Bucket`). */
+  inventory(): Record<string, InventoryEntry[]>;
+}
+
+export type ServiceModuleFactory = (context: SandboxContext) => Promise<ServiceModule>;

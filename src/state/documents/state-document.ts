@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import type { DocumentKind } from './document-reader.js';
+
+const jsonObject = z.record(z.string(), z.unknown());
+
+/** What proves that a live resource is still the one cdkd made (ARN + creation time, TableId, ...). */
+export const creationIdentitySchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
+
+export const resourceRecordSchema = z.object({
+  type: z.string().min(1),
+  physicalId: z.string(),
+  /** What was applied; NoEcho-sourced values masked as `***`. */
+  properties: jsonObject,
+  /** What was read back from AWS. */
+  observedProperties: jsonObject.optional(),
+  /** Values for Fn::GetAtt. */
+  attributes: jsonObject.default({}),
+  /** sha256 of the canonical resolved properties; absent on legacy records (spec 004). */
+  propertyHash: z.string().optional(),
+  provisionedBy: z.enum(['sdk', 'cc-api']),
+  dependencies: z.array(z.string()).default([]),
+  deletionPolicy: z.string().optional(),
+  updateReplacePolicy: z.string().optional(),
+  region: z.string().optional(),
+  creationIdentity: creationIdentitySchema.optional(),
+});
+
+export const stateDocumentSchema = z.object({
+  version: z.literal(1),
+  stackName: z.string().min(1),
+  region: z.string().min(1),
+  updatedAt: z.string(),
+  templateHash: z.string().optional(),
+  /** The deployed generation's template, parameters (NoEcho masked) and tags. */
+  template: jsonObject.optional(),
+  parameters: z.record(z.string(), z.string()).default({}),
+  tags: z.record(z.string(), z.string()).default({}),
+  outputs: z.record(z.string(), z.unknown()).default({}),
+  resources: z.record(z.string(), resourceRecordSchema).default({}),
+});
+
+export type ResourceRecord = z.infer<typeof resourceRecordSchema>;
+export type StateDocument = z.infer<typeof stateDocumentSchema>;
+
+export const STATE_DOCUMENT: DocumentKind<StateDocument> = {
+  name: 'state',
+  currentVersion: 1,
+  schema: stateDocumentSchema,
+  migrations: {},
+  repairHint: (key) =>
+    `Restore an earlier version of ${key} from the bucket's version history (state buckets are versioned), or fix the file by hand.`,
+};
+
+export function emptyStateDocument(stackName: string, region: string): StateDocument {
+  return {
+    version: 1,
+    stackName,
+    region,
+    updatedAt: new Date().toISOString(),
+    parameters: {},
+    tags: {},
+    outputs: {},
+    resources: {},
+  };
+}

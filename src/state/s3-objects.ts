@@ -1,0 +1,104 @@
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import { classifyAwsError } from '../aws/error-class.js';
+import { stateBucketError } from './state-bucket-errors.js';
+
+export type WriteCondition = { ifMatch: string } | { ifNoneMatch: '*' };
+
+export interface StoredText {
+  text: string;
+  etag: string;
+}
+
+/** Raised when an S3 precondition (If-Match / If-None-Match) refuses a write. */
+export class PreconditionFailed extends Error {
+  constructor(readonly key: string) {
+    super(`precondition failed for ${key}`);
+    this.name = 'PreconditionFailed';
+  }
+}
+
+/**
+ * The few S3 object operations the state layer needs, with ETags kept and
+ * errors turned into the state layer's own (missing bucket, wrong region).
+ */
+export class S3Objects {
+  constructor(
+    readonly s3: S3Client,
+    readonly bucket: string,
+    readonly region: string,
+  ) {}
+
+  location(key: string): string {
+    return `s3://${this.bucket}/${key}`;
+  }
+
+  async get(key: string): Promise<StoredText | undefined> {
+    try {
+      const response = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      const text = (await response.Body?.transformToString('utf8')) ?? '';
+      return { text, etag: response.ETag ?? '' };
+    } catch (error) {
+      if (classifyAwsError(error) === 'not-found' && !isMissingBucket(error)) return undefined;
+      throw stateBucketError(error, this.bucket, this.region);
+    }
+  }
+
+  /** Writes with a precondition; returns the new ETag or throws PreconditionFailed. */
+  async put(key: string, text: string, condition: WriteCondition): Promise<string> {
+    try {
+      const response = await this.s3.send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          Body: text,
+          ContentType: 'application/json',
+          ...('ifMatch' in condition ? { IfMatch: condition.ifMatch } : { IfNoneMatch: '*' }),
+        }),
+      );
+      return response.ETag ?? '';
+    } catch (error) {
+      // If-Match on an absent key answers 404 NoSuchKey: the object we expected is gone.
+      const errorClass = classifyAwsError(error);
+      if (errorClass === 'precondition-failed') throw new PreconditionFailed(key);
+      if (errorClass === 'not-found' && 'ifMatch' in condition && !isMissingBucket(error)) {
+        throw new PreconditionFailed(key);
+      }
+      throw stateBucketError(error, this.bucket, this.region);
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    try {
+      await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    } catch (error) {
+      throw stateBucketError(error, this.bucket, this.region);
+    }
+  }
+
+  async listKeys(prefix: string): Promise<string[]> {
+    const keys: string[] = [];
+    let token: string | undefined;
+    try {
+      do {
+        const page = await this.s3.send(
+          new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
+        );
+        for (const object of page.Contents ?? []) if (object.Key) keys.push(object.Key);
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+    } catch (error) {
+      throw stateBucketError(error, this.bucket, this.region);
+    }
+    return keys;
+  }
+}
+
+function isMissingBucket(error: unknown): boolean {
+  return (error as { name?: string }).name === 'NoSuchBucket';
+}

@@ -1,0 +1,60 @@
+import type { StateDocument } from './documents/state-document.js';
+import { serializeState, type StackRef, type StateStore } from './state-store.js';
+
+/**
+ * Serializes the per-resource saves of one stack so they never race each other
+ * on the ETag. Saves requested while one is in flight are coalesced: only the
+ * newest document is written next, and every waiting caller resolves with it.
+ */
+export class SaveChain {
+  private etag: string | undefined;
+  private inFlight: Promise<void> | undefined;
+  private pending:
+    { text: string; waiters: Array<{ resolve: () => void; reject: (e: unknown) => void }> } | undefined;
+
+  constructor(
+    private readonly store: StateStore,
+    private readonly stack: StackRef,
+    initialEtag: string | undefined,
+  ) {
+    this.etag = initialEtag;
+  }
+
+  /** The ETag of the last write this chain made (or was started with). */
+  get currentEtag(): string | undefined {
+    return this.etag;
+  }
+
+  /** Snapshots `document` now and resolves once it, or a newer snapshot, is stored. */
+  save(document: StateDocument): Promise<void> {
+    const text = serializeState(document);
+    return new Promise((resolve, reject) => {
+      if (this.pending) {
+        this.pending.text = text;
+        this.pending.waiters.push({ resolve, reject });
+      } else {
+        this.pending = { text, waiters: [{ resolve, reject }] };
+      }
+      this.inFlight ??= this.drain();
+    });
+  }
+
+  /** Resolves when every requested save has been written (or has failed). */
+  async flush(): Promise<void> {
+    while (this.inFlight) await this.inFlight;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.pending) {
+      const batch = this.pending;
+      this.pending = undefined;
+      try {
+        this.etag = await this.store.saveText(this.stack, batch.text, this.etag);
+        for (const waiter of batch.waiters) waiter.resolve();
+      } catch (error) {
+        for (const waiter of batch.waiters) waiter.reject(error);
+      }
+    }
+    this.inFlight = undefined;
+  }
+}

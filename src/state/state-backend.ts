@@ -1,0 +1,41 @@
+import type { AwsClients } from '../aws/client-factory.js';
+import { bucketRegion } from '../aws/bucket-region.js';
+import { LockManager } from './lock.js';
+import { S3Objects } from './s3-objects.js';
+import { stateBucketError } from './state-bucket-errors.js';
+import { StateStore } from './state-store.js';
+
+export interface StateBackend {
+  bucket: string;
+  /** The region the bucket lives in, which may differ from the stacks' region. */
+  bucketRegion: string;
+  objects: S3Objects;
+  store: StateStore;
+  locks: LockManager;
+}
+
+/**
+ * Opens the state bucket with an S3 client built for the bucket's own region,
+ * so a bucket in another region never surfaces as a bare 301 "UnknownError".
+ */
+export async function openStateBackend(
+  clients: AwsClients,
+  bucket: string,
+  prefix: string,
+): Promise<StateBackend> {
+  const defaultRegion = await clients.region();
+  let region: string;
+  try {
+    region = await bucketRegion(await clients.s3(), bucket);
+  } catch (error) {
+    throw stateBucketError(error, bucket, defaultRegion);
+  }
+  const objects = new S3Objects(await clients.s3(region), bucket, region);
+  return {
+    bucket,
+    bucketRegion: region,
+    objects,
+    store: new StateStore(objects, prefix),
+    locks: new LockManager(objects, prefix),
+  };
+}

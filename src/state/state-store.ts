@@ -1,0 +1,85 @@
+import { CdkdError } from '../errors.js';
+import { parseDocument } from './documents/document-reader.js';
+import { STATE_DOCUMENT, type StateDocument } from './documents/state-document.js';
+import { parseStateKey, stackStateKeys } from './keys.js';
+import { PreconditionFailed, type S3Objects } from './s3-objects.js';
+
+export interface StackRef {
+  stackName: string;
+  region: string;
+}
+
+export interface ReadState {
+  document: StateDocument;
+  etag: string;
+}
+
+/**
+ * Reads and writes `state.json`. Every save carries a precondition on the ETag
+ * that was read (If-None-Match for a new stack); a conflicting save is refused
+ * and never retried, because a re-run must re-read and plan against whatever
+ * the other writer left (spec 003, "The state save and its conflict check").
+ */
+export class StateStore {
+  constructor(
+    private readonly objects: S3Objects,
+    readonly prefix: string,
+  ) {}
+
+  location(stack: StackRef): string {
+    return this.objects.location(this.key(stack));
+  }
+
+  async read(stack: StackRef): Promise<ReadState | undefined> {
+    const key = this.key(stack);
+    const stored = await this.objects.get(key);
+    if (!stored) return undefined;
+    return {
+      document: parseDocument(STATE_DOCUMENT, this.objects.location(key), stored.text),
+      etag: stored.etag,
+    };
+  }
+
+  /** Saves `document`; `expectedEtag` undefined means "the stack has no state yet". Returns the new ETag. */
+  async save(stack: StackRef, document: StateDocument, expectedEtag: string | undefined): Promise<string> {
+    return this.saveText(stack, serializeState(document), expectedEtag);
+  }
+
+  async saveText(stack: StackRef, text: string, expectedEtag: string | undefined): Promise<string> {
+    const key = this.key(stack);
+    try {
+      return await this.objects.put(
+        key,
+        text,
+        expectedEtag ? { ifMatch: expectedEtag } : { ifNoneMatch: '*' },
+      );
+    } catch (error) {
+      if (error instanceof PreconditionFailed) throw stateConflict(stack, this.objects.location(key));
+      throw error;
+    }
+  }
+
+  async list(): Promise<StackRef[]> {
+    const keys = await this.objects.listKeys(`${this.prefix.replace(/\/+$/, '')}/`);
+    return keys
+      .map((key) => parseStateKey(this.prefix, key))
+      .filter((ref): ref is StackRef => ref !== undefined)
+      .sort((a, b) => a.stackName.localeCompare(b.stackName) || a.region.localeCompare(b.region));
+  }
+
+  private key(stack: StackRef): string {
+    return stackStateKeys(this.prefix, stack.stackName, stack.region).state;
+  }
+}
+
+export function serializeState(document: StateDocument): string {
+  return `${JSON.stringify({ ...document, updatedAt: new Date().toISOString() }, null, 2)}\n`;
+}
+
+function stateConflict(stack: StackRef, location: string): CdkdError {
+  return new CdkdError(
+    'STATE_CONFLICT',
+    `The state of stack ${stack.stackName} (${stack.region}) changed since cdkd read it: another writer saved ${location}. cdkd did not overwrite it.`,
+    { hint: 'Re-run the command: it re-reads the state and plans against what the other writer left.' },
+  );
+}

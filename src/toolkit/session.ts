@@ -1,0 +1,65 @@
+import { GetCallerIdentityCommand } from '@aws-sdk/client-sts';
+import { AwsClients } from '../aws/client-factory.js';
+import { CdkdError } from '../errors.js';
+import { stateBucketName } from '../state/bucket-names.js';
+import { openStateBackend, type StateBackend } from '../state/state-backend.js';
+
+export interface SessionOptions {
+  region?: string;
+  profile?: string;
+  stateBucket?: string;
+  statePrefix: string;
+}
+
+/**
+ * What every command that talks to AWS shares: the clients, the account, and
+ * the state backend, each resolved once and on first use.
+ */
+export class Session {
+  readonly clients: AwsClients;
+  private account: Promise<string> | undefined;
+  private backend: Promise<StateBackend> | undefined;
+
+  constructor(readonly options: SessionOptions) {
+    this.clients = new AwsClients({ region: options.region, profile: options.profile });
+  }
+
+  region(): Promise<string> {
+    return this.clients.region();
+  }
+
+  accountId(): Promise<string> {
+    this.account ??= this.lookUpAccount();
+    return this.account;
+  }
+
+  stateBucketName(): Promise<string> {
+    return stateBucketName(this.options.stateBucket, () => this.accountId());
+  }
+
+  stateBackend(): Promise<StateBackend> {
+    this.backend ??= this.stateBucketName().then((bucket) =>
+      openStateBackend(this.clients, bucket, this.options.statePrefix),
+    );
+    return this.backend;
+  }
+
+  private async lookUpAccount(): Promise<string> {
+    try {
+      const sts = await this.clients.sts();
+      const identity = await sts.send(new GetCallerIdentityCommand({}));
+      if (!identity.Account) throw new Error('GetCallerIdentity returned no account');
+      return identity.Account;
+    } catch (cause) {
+      if (cause instanceof CdkdError) throw cause;
+      throw new CdkdError(
+        'CREDENTIALS_UNAVAILABLE',
+        'cdkd could not find out which AWS account it is working in.',
+        {
+          hint: 'Check your credentials (aws sts get-caller-identity), --profile, and AWS_ENDPOINT_URL if you use the sandbox.',
+          cause,
+        },
+      );
+    }
+  }
+}

@@ -1,0 +1,170 @@
+import {
+  CreateBucketCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import { GetCallerIdentityCommand } from '@aws-sdk/client-sts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { admin, failure, stsClient, withSandbox } from './helpers.js';
+
+describe('sandbox admin API', () => {
+  let sandbox: Sandbox;
+  let s3: S3Client;
+  let close: () => Promise<void>;
+  const Bucket = 'admin-tests';
+
+  beforeAll(async () => {
+    ({ sandbox, s3, close } = await withSandbox());
+    await s3.send(new CreateBucketCommand({ Bucket }));
+  });
+  afterEach(async () => {
+    await admin(sandbox, 'DELETE', 'faults');
+    await admin(sandbox, 'PUT', 'latency', {});
+  });
+  afterAll(() => close());
+
+  it('reports health and the services served', async () => {
+    const { status, json } = await admin(sandbox, 'GET', 'health');
+    expect(status).toBe(200);
+    expect(json).toMatchObject({ status: 'ok', services: ['s3', 'sts'] });
+  });
+
+  it('delivers an injected SlowDown 503 on PutObject to the SDK as that error', async () => {
+    const added = await admin(sandbox, 'POST', 'faults', {
+      service: 's3',
+      operation: 'PutObject',
+      errorCode: 'SlowDown',
+      httpStatus: 503,
+      message: 'Please reduce your request rate.',
+    });
+    expect(added.status).toBe(201);
+    expect(added.json.id).toEqual(expect.any(String));
+
+    const error = await failure(s3.send(new PutObjectCommand({ Bucket, Key: 'k', Body: 'x' })));
+    expect(error).toMatchObject({ name: 'SlowDown', status: 503 });
+    expect(error.error.message).toBe('Please reduce your request rate.');
+    // A fault without nth/every fires once.
+    await expect(s3.send(new PutObjectCommand({ Bucket, Key: 'k', Body: 'x' }))).resolves.toBeDefined();
+  });
+
+  it('fires an nth-call fault only on the Nth matching call and counts what it saw', async () => {
+    await admin(sandbox, 'POST', 'faults', {
+      service: 's3',
+      operation: 'GetObject',
+      errorCode: 'InternalError',
+      httpStatus: 500,
+      nth: 3,
+    });
+    await s3.send(new PutObjectCommand({ Bucket, Key: 'nth', Body: 'x' }));
+    const outcomes: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      outcomes.push(
+        await s3.send(new GetObjectCommand({ Bucket, Key: 'nth' })).then(
+          () => 'ok',
+          (error: Error) => error.name,
+        ),
+      );
+    }
+    expect(outcomes).toEqual(['ok', 'ok', 'InternalError', 'ok', 'ok']);
+    const { json } = await admin(sandbox, 'GET', 'faults');
+    expect(json.faults).toMatchObject([{ operation: 'GetObject', seen: 5, fired: 1 }]);
+  });
+
+  it('fails every matching call with every: true, up to count, and renders a HEAD fault bodiless', async () => {
+    await admin(sandbox, 'POST', 'faults', {
+      service: 's3',
+      operation: 'HeadBucket',
+      errorCode: 'ServiceUnavailable',
+      httpStatus: 503,
+      every: true,
+      count: 2,
+    });
+    const first = await failure(s3.send(new HeadBucketCommand({ Bucket })));
+    const second = await failure(s3.send(new HeadBucketCommand({ Bucket })));
+    expect([first.status, second.status]).toEqual([503, 503]);
+    await expect(s3.send(new HeadBucketCommand({ Bucket }))).resolves.toBeDefined();
+  });
+
+  it('renders a fault on a query-protocol service in the query error shape', async () => {
+    await admin(sandbox, 'POST', 'faults', {
+      service: 'sts',
+      operation: 'GetCallerIdentity',
+      errorCode: 'Throttling',
+      httpStatus: 400,
+      message: 'Rate exceeded',
+    });
+    const sts = stsClient(sandbox);
+    const error = await failure(sts.send(new GetCallerIdentityCommand({})));
+    sts.destroy();
+    expect(error).toMatchObject({ name: 'Throttling', status: 400 });
+    expect(error.error.message).toBe('Rate exceeded');
+  });
+
+  it('delays a call by a latency-only fault', async () => {
+    await admin(sandbox, 'POST', 'faults', { service: 's3', operation: 'ListObjectsV2', latencyMs: 150 });
+    const started = performance.now();
+    await s3.send(new ListObjectsV2Command({ Bucket }));
+    expect(performance.now() - started).toBeGreaterThanOrEqual(150);
+  });
+
+  it('stores the latency model and applies its per-operation delays', async () => {
+    const model = {
+      types: { 'AWS::S3::Bucket': { create: 200, update: 100, delete: 100 } },
+      operations: { 's3:ListObjectsV2': 120 },
+    };
+    const put = await admin(sandbox, 'PUT', 'latency', model);
+    expect(put.status).toBe(200);
+    expect((await admin(sandbox, 'GET', 'latency')).json).toEqual(model);
+    const started = performance.now();
+    await s3.send(new ListObjectsV2Command({ Bucket }));
+    expect(performance.now() - started).toBeGreaterThanOrEqual(120);
+  });
+
+  it('rejects an invalid fault or latency model with a 400 that says why', async () => {
+    const fault = await admin(sandbox, 'POST', 'faults', {
+      service: 's3',
+      operation: 'PutObject',
+      errorCode: 'X',
+    });
+    expect(fault.status).toBe(400);
+    expect(fault.json.error.message).toContain('errorCode and httpStatus go together');
+    const latency = await admin(sandbox, 'PUT', 'latency', { operations: { PutObject: 5 } });
+    expect(latency.status).toBe(400);
+  });
+
+  it('counts calls by service:Operation, flags mutating ones, and resets', async () => {
+    await admin(sandbox, 'DELETE', 'calls');
+    await s3.send(new PutObjectCommand({ Bucket, Key: 'counted', Body: 'x' }));
+    await s3.send(new GetObjectCommand({ Bucket, Key: 'counted' }));
+    await s3.send(new GetObjectCommand({ Bucket, Key: 'counted' }));
+    const { json } = await admin(sandbox, 'GET', 'calls');
+    expect(json).toEqual({
+      calls: { 's3:GetObject': { count: 2, mutating: false }, 's3:PutObject': { count: 1, mutating: true } },
+      total: 3,
+      mutating: 1,
+    });
+    expect((await admin(sandbox, 'DELETE', 'calls')).json).toEqual({ calls: {}, total: 0, mutating: 0 });
+  });
+
+  it('lists buckets in the inventory with their object counts', async () => {
+    await s3.send(new CreateBucketCommand({ Bucket: 'inventoried' }));
+    await s3.send(new PutObjectCommand({ Bucket: 'inventoried', Key: 'one', Body: '1' }));
+    await s3.send(new PutObjectCommand({ Bucket: 'inventoried', Key: 'two', Body: '2' }));
+    const { json } = await admin(sandbox, 'GET', 'inventory');
+    const buckets = json.s3['AWS::S3::Bucket'];
+    expect(buckets.map((b: { id: string }) => b.id)).toEqual(expect.arrayContaining([Bucket, 'inventoried']));
+    expect(buckets.find((b: { id: string }) => b.id === 'inventoried')).toMatchObject({
+      region: 'us-east-1',
+      objectCount: 2,
+    });
+    expect(json.sts).toEqual({});
+  });
+
+  it('answers 404 for an unknown admin route', async () => {
+    expect((await admin(sandbox, 'GET', 'nothing-here')).status).toBe(404);
+  });
+});

@@ -1,0 +1,74 @@
+import { S3Client } from '@aws-sdk/client-s3';
+import { STSClient } from '@aws-sdk/client-sts';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+
+const credentials = { accessKeyId: 'AKIASANDBOXTEST', secretAccessKey: 'sandbox-secret' };
+
+export function s3Client(
+  sandbox: Sandbox,
+  options: { region?: string; maxAttempts?: number } = {},
+): S3Client {
+  return new S3Client({
+    endpoint: sandbox.url,
+    forcePathStyle: true,
+    region: options.region ?? 'us-east-1',
+    credentials,
+    maxAttempts: options.maxAttempts ?? 1,
+  });
+}
+
+export function stsClient(sandbox: Sandbox): STSClient {
+  return new STSClient({ endpoint: sandbox.url, region: 'us-east-1', credentials, maxAttempts: 1 });
+}
+
+/** Starts a sandbox on a free port and returns it with an S3 client, both stopped by `close`. */
+export async function withSandbox(options: SandboxOptions = {}): Promise<{
+  sandbox: Sandbox;
+  s3: S3Client;
+  close: () => Promise<void>;
+}> {
+  const sandbox = await startSandbox({ port: 0, ...options });
+  const s3 = s3Client(sandbox);
+  return {
+    sandbox,
+    s3,
+    close: async () => {
+      s3.destroy();
+      await sandbox.stop();
+    },
+  };
+}
+
+/** Calls the admin API and returns the parsed JSON body with the status. */
+export async function admin(
+  sandbox: Sandbox,
+  method: string,
+  path: string,
+  body?: unknown,
+  // Responses are asserted field by field in the tests; a full type per route adds nothing.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+): Promise<{ status: number; json: any }> {
+  const response = await fetch(`${sandbox.url}/_sandbox/${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, json: await response.json() };
+}
+
+/** The rejection of a promise, for asserting on an SDK error's name and status. */
+export async function failure(
+  promise: Promise<unknown>,
+): Promise<{ name: string; status?: number; error: Error & Record<string, unknown> }> {
+  try {
+    await promise;
+  } catch (error) {
+    const e = error as { name: string; $metadata?: { httpStatusCode?: number } };
+    return {
+      name: e.name,
+      status: e.$metadata?.httpStatusCode,
+      error: error as Error & Record<string, unknown>,
+    };
+  }
+  throw new Error('expected the call to fail, but it succeeded');
+}

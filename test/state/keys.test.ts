@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { parseStateKey, stackStateKeys } from '../../src/state/keys.js';
+
+describe('state key layout', () => {
+  it('places every document under {prefix}/{stack}/{region}/', () => {
+    expect(stackStateKeys('cdkd', 'MyStack', 'eu-west-1')).toEqual({
+      state: 'cdkd/MyStack/eu-west-1/state.json',
+      lock: 'cdkd/MyStack/eu-west-1/lock.json',
+      journal: 'cdkd/MyStack/eu-west-1/rollback-journal.json',
+      eventsPrefix: 'cdkd/MyStack/eu-west-1/events/',
+    });
+  });
+
+  it('ignores slashes around a custom prefix', () => {
+    expect(stackStateKeys('/team/a/', 'S', 'us-east-1').state).toBe('team/a/S/us-east-1/state.json');
+  });
+
+  it.each([
+    ['cdkd/S/us-east-1/state.json', { stackName: 'S', region: 'us-east-1' }],
+    ['cdkd/S/us-east-1/lock.json', undefined],
+    ['cdkd/S/state.json', undefined],
+    ['other/S/us-east-1/state.json', undefined],
+    ['cdkd/S/us-east-1/events/state.json', undefined],
+  ])('parses %s', (key, expected) => {
+    expect(parseStateKey('cdkd', key)).toEqual(expected);
+  });
+});

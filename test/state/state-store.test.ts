@@ -1,0 +1,118 @@
+import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { AwsClients } from '../../src/aws/client-factory.js';
+import { CdkdError } from '../../src/errors.js';
+import { emptyStateDocument } from '../../src/state/documents/state-document.js';
+import { SaveChain } from '../../src/state/save-chain.js';
+import { openStateBackend, type StateBackend } from '../../src/state/state-backend.js';
+import { useSandbox } from '../helpers/sandbox.js';
+
+useSandbox();
+const stack = { stackName: 'Store', region: 'us-east-1' };
+let backend: StateBackend;
+
+beforeAll(async () => {
+  const clients = new AwsClients();
+  await (await clients.s3()).send(new CreateBucketCommand({ Bucket: 'state-store-test' }));
+  backend = await openStateBackend(clients, 'state-store-test', 'cdkd');
+});
+
+describe('StateStore', () => {
+  it('creates a new state with If-None-Match and reads it back with its ETag', async () => {
+    const ref = { stackName: 'Fresh', region: 'us-east-1' };
+    const etag = await backend.store.save(ref, emptyStateDocument('Fresh', 'us-east-1'), undefined);
+    const read = await backend.store.read(ref);
+    expect(read?.etag).toBe(etag);
+    expect(read?.document.stackName).toBe('Fresh');
+  });
+
+  it('refuses to create over an existing state (another writer got there first)', async () => {
+    const ref = { stackName: 'Raced', region: 'us-east-1' };
+    await backend.store.save(ref, emptyStateDocument('Raced', 'us-east-1'), undefined);
+    await expect(
+      backend.store.save(ref, emptyStateDocument('Raced', 'us-east-1'), undefined),
+    ).rejects.toMatchObject({
+      code: 'STATE_CONFLICT',
+    });
+  });
+
+  it('refuses a save carrying a stale ETag and leaves the other write in place', async () => {
+    const first = await backend.store.save(stack, emptyStateDocument('Store', 'us-east-1'), undefined);
+    const other = emptyStateDocument('Store', 'us-east-1');
+    other.outputs = { Winner: 'other' };
+    await backend.store.save(stack, other, first);
+    const error = await backend.store
+      .save(stack, emptyStateDocument('Store', 'us-east-1'), first)
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(CdkdError);
+    expect(error.code).toBe('STATE_CONFLICT');
+    expect(error.hint).toContain('Re-run');
+    expect((await backend.store.read(stack))?.document.outputs).toEqual({ Winner: 'other' });
+  });
+
+  it('a save whose object vanished is a conflict too (If-Match on an absent key)', async () => {
+    const ref = { stackName: 'Gone', region: 'us-east-1' };
+    await expect(
+      backend.store.save(ref, emptyStateDocument('Gone', 'us-east-1'), '"0123456789abcdef0123456789abcdef"'),
+    ).rejects.toMatchObject({ code: 'STATE_CONFLICT' });
+  });
+
+  it('names the key of a torn state.json', async () => {
+    const ref = { stackName: 'Torn', region: 'us-east-1' };
+    await backend.objects.s3.send(
+      new PutObjectCommand({
+        Bucket: 'state-store-test',
+        Key: 'cdkd/Torn/us-east-1/state.json',
+        Body: '{"vers',
+      }),
+    );
+    await expect(backend.store.read(ref)).rejects.toMatchObject({
+      code: 'STATE_DOCUMENT_INVALID',
+      message: expect.stringContaining('s3://state-store-test/cdkd/Torn/us-east-1/state.json'),
+    });
+  });
+
+  it('lists the stacks that have a state.json', async () => {
+    const names = (await backend.store.list()).map((ref) => ref.stackName);
+    expect(names).toEqual(expect.arrayContaining(['Fresh', 'Raced', 'Store', 'Torn']));
+    expect(names).not.toContain('Gone');
+  });
+});
+
+describe('SaveChain', () => {
+  it('50 concurrent saves end with the last write and no conflict', async () => {
+    const ref = { stackName: 'Chain', region: 'us-east-1' };
+    const chain = new SaveChain(backend.store, ref, undefined);
+    const saves = Array.from({ length: 50 }, (_, i) => {
+      const doc = emptyStateDocument('Chain', 'us-east-1');
+      doc.outputs = { Step: i };
+      return chain.save(doc);
+    });
+    await Promise.all(saves);
+    const read = await backend.store.read(ref);
+    expect(read?.document.outputs).toEqual({ Step: 49 });
+    expect(read?.etag).toBe(chain.currentEtag);
+  });
+
+  it('snapshots the document when save is called, not when it is written', async () => {
+    const ref = { stackName: 'Snapshot', region: 'us-east-1' };
+    const chain = new SaveChain(backend.store, ref, undefined);
+    const doc = emptyStateDocument('Snapshot', 'us-east-1');
+    doc.outputs = { Value: 'first' };
+    const saved = chain.save(doc);
+    doc.outputs = { Value: 'mutated after save' };
+    await saved;
+    expect((await backend.store.read(ref))?.document.outputs).toEqual({ Value: 'first' });
+  });
+
+  it('reports a conflict to every waiting caller and does not retry it', async () => {
+    const ref = { stackName: 'ChainConflict', region: 'us-east-1' };
+    await backend.store.save(ref, emptyStateDocument('ChainConflict', 'us-east-1'), undefined);
+    const chain = new SaveChain(backend.store, ref, '"ffffffffffffffffffffffffffffffff"');
+    const results = await Promise.allSettled([
+      chain.save(emptyStateDocument('ChainConflict', 'us-east-1')),
+      chain.save(emptyStateDocument('ChainConflict', 'us-east-1')),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+  });
+});
