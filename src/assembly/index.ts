@@ -1,0 +1,20 @@
+export * from './types.js';
+export { synthesize, type SynthesizeOptions, type CallerEnvironment } from './synthesize.js';
+export { readAssembly } from './read-assembly.js';
+export { selectStacks, orderByDependencies, matchesStack, type StackSelector } from './select-stacks.js';
+export { checkAssembly, type AssemblyCheckResult, type CheckedStack } from './check-assembly.js';
+export {
+  walkNestedStacks,
+  flattenNestedStacks,
+  type NestedStack,
+  type NestedWalkOptions,
+} from './nested-stacks.js';
+export { checkAssetPaths } from './asset-paths.js';
+export { loadAssetManifest } from './asset-manifest.js';
+export {
+  collectAnnotations,
+  enforceAnnotations,
+  formatAnnotation,
+  summarizeAnnotations,
+} from './annotations.js';
+export type { ContextLookups, SsmParameterRequest } from './missing-context.js';

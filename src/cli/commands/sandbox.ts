@@ -1,0 +1,78 @@
+import type { Command } from 'commander';
+import { CdkdError } from '../../errors.js';
+import { globalOptions } from '../global-options.js';
+
+interface SandboxCommandOptions {
+  port: string;
+  host: string;
+  dataDir?: string;
+  accountId: string;
+}
+
+export function registerSandbox(program: Command): void {
+  program
+    .command('sandbox')
+    .description('run a local AWS-compatible endpoint (S3, STS) to deploy to without an AWS account')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', '4566')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--data-dir <dir>', 'keep state in this directory across restarts (default: in memory)')
+    .option('--account-id <id>', 'the 12-digit account id the sandbox reports', '000000000000')
+    .action(async (options: SandboxCommandOptions, command: Command) => {
+      const port = parsePort(options.port);
+      if (!/^\d{12}$/.test(options.accountId)) {
+        throw new CdkdError(
+          'SANDBOX_INVALID_OPTION',
+          `--account-id must be 12 digits, got '${options.accountId}'`,
+        );
+      }
+      const { startSandbox } = await import('../../sandbox/server.js');
+      const sandbox = await startSandbox({
+        port,
+        host: options.host,
+        dataDir: options.dataDir,
+        accountId: options.accountId,
+        region: globalOptions(command).region,
+      }).catch((error: unknown) => {
+        throw listenError(error, options.host, port);
+      });
+      process.stdout.write(
+        [
+          `cdkd sandbox listening on ${sandbox.url}`,
+          `  state: ${options.dataDir ?? 'in memory (use --data-dir to keep it)'}; stop with Ctrl-C`,
+          `  export AWS_ENDPOINT_URL=${sandbox.url}`,
+          '',
+        ].join('\n'),
+      );
+      const signal = await new Promise<NodeJS.Signals>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      process.stdout.write(`${signal}: stopping the sandbox\n`);
+      await sandbox.stop();
+    });
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) {
+    throw new CdkdError('SANDBOX_INVALID_OPTION', `--port must be a number from 0 to 65535, got '${value}'`);
+  }
+  return port;
+}
+
+function listenError(error: unknown, host: string, port: number): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRINUSE') {
+    return new CdkdError('SANDBOX_PORT_IN_USE', `port ${port} on ${host} is already in use`, {
+      hint: 'Stop whatever holds it, or pick another port with --port (0 picks a free one).',
+      cause: error,
+    });
+  }
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+    return new CdkdError('SANDBOX_INVALID_OPTION', `cannot listen on host ${host}`, {
+      hint: 'Use an address of this machine with --host, e.g. 127.0.0.1.',
+      cause: error,
+    });
+  }
+  return error;
+}

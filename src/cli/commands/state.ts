@@ -1,0 +1,48 @@
+import type { Command } from 'commander';
+import { listStacks, showStack } from '../../toolkit/state-inspection.js';
+import { globalOptions } from '../global-options.js';
+import { sessionFor } from '../session-from-options.js';
+import { renderStateDocument } from '../render-state.js';
+
+export function registerState(program: Command): void {
+  const state = program.command('state').description('inspect the state cdkd keeps in S3');
+
+  state
+    .command('list')
+    .alias('ls')
+    .description('list the stacks recorded in the state bucket')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }, command: Command) => {
+      const { bucket, stacks } = await listStacks(sessionFor(command));
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify({ bucket, stacks }, null, 2)}\n`);
+        return;
+      }
+      if (stacks.length === 0) {
+        process.stdout.write(`No stacks recorded in s3://${bucket}.\n`);
+        return;
+      }
+      for (const stack of stacks) {
+        process.stdout.write(
+          `${stack.stackName}\t${stack.region}\t${stack.resourceCount} resources\tupdated ${stack.updatedAt}\n`,
+        );
+      }
+    });
+
+  state
+    .command('show <stack>')
+    .description("print a stack's recorded state")
+    .option('--json', 'print the state document as JSON')
+    .action(async (stackName: string, options: { json?: boolean }, command: Command) => {
+      const { location, document } = await showStack(
+        sessionFor(command),
+        stackName,
+        globalOptions(command).region,
+      );
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+        return;
+      }
+      process.stdout.write(renderStateDocument(location, document));
+    });
+}

@@ -1,0 +1,28 @@
+import type { Command } from 'commander';
+
+/** Options every command accepts (ARCHITECTURE.md, cli layer). */
+export interface GlobalOptions {
+  verbose?: boolean;
+  profile?: string;
+  region?: string;
+  stateBucket?: string;
+  statePrefix: string;
+  yes?: boolean;
+}
+
+export function addGlobalOptions(program: Command): void {
+  program
+    .option('--verbose', 'print more detail, including the cause of errors')
+    .option('--profile <name>', 'AWS profile to use (default: AWS_PROFILE or the default chain)')
+    .option('--region <region>', 'AWS region (default: AWS_REGION, then the profile)')
+    .option(
+      '--state-bucket <name>',
+      'S3 bucket holding cdkd state (default: CDKD_STATE_BUCKET, then cdkd-state-{accountId})',
+    )
+    .option('--state-prefix <prefix>', 'key prefix for state objects in the state bucket', 'cdkd')
+    .option('-y, --yes', 'answer yes to every confirmation');
+}
+
+export function globalOptions(command: Command): GlobalOptions {
+  return command.optsWithGlobals<GlobalOptions>();
+}

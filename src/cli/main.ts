@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+import './quiet-sdk-warnings.js';
+import { Command, CommanderError } from 'commander';
+import { addGlobalOptions } from './global-options.js';
+import { renderError } from './render-error.js';
+import { registerBootstrap } from './commands/bootstrap.js';
+import { registerState } from './commands/state.js';
+import { registerForceUnlock } from './commands/force-unlock.js';
+import { registerSandbox } from './commands/sandbox.js';
+import { registerSynth } from './commands/synth.js';
+import { registerList } from './commands/list.js';
+import { CDKD_VERSION } from '../version.js';
+
+export function buildProgram(): Command {
+  const program = new Command('cdkd')
+    .description('Deploy AWS CDK apps directly through AWS service APIs')
+    .version(CDKD_VERSION)
+    .exitOverride()
+    .showHelpAfterError();
+  addGlobalOptions(program);
+  registerBootstrap(program);
+  registerState(program);
+  registerForceUnlock(program);
+  registerSandbox(program);
+  registerSynth(program);
+  registerList(program);
+  return program;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return process.exitCode === undefined ? 0 : Number(process.exitCode);
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 1;
+    const verbose = program.opts<{ verbose?: boolean }>().verbose ?? argv.includes('--verbose');
+    for (const line of renderError(error, verbose)) process.stderr.write(`${line}\n`);
+    return isExitCoded(error) ? error.exitCode : 1;
+  }
+}
+
+function isExitCoded(error: unknown): error is { exitCode: number } {
+  return typeof (error as { exitCode?: unknown })?.exitCode === 'number';
+}
+
+process.exitCode = await main(process.argv);
