@@ -14,7 +14,7 @@ export function renderStateDocument(location: string, document: StateDocument): 
   const outputs = Object.entries(document.outputs);
   if (outputs.length > 0) {
     lines.push('  outputs:');
-    for (const [name, value] of outputs)
+    for (const [name, { value }] of outputs)
       lines.push(`    ${name} = ${typeof value === 'string' ? value : JSON.stringify(value)}`);
   }
   return `${lines.join('\n')}\n`;

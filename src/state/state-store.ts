@@ -67,6 +67,11 @@ export class StateStore {
       .sort((a, b) => a.stackName.localeCompare(b.stackName) || a.region.localeCompare(b.region));
   }
 
+  /** Deletes a stack's state once nothing it recorded is left. */
+  async remove(stack: StackRef): Promise<void> {
+    await this.objects.delete(this.key(stack));
+  }
+
   private key(stack: StackRef): string {
     return stackStateKeys(this.prefix, stack.stackName, stack.region).state;
   }

@@ -108,6 +108,19 @@ export class PreparedTemplate {
     return maskParameters(this.parameters);
   }
 
+  /** The same template with NoEcho values as `***`: evaluates what may be stored. */
+  withMaskedParameters(): PreparedTemplate {
+    const values = new Map(Object.entries(this.maskedParameters()));
+    return new PreparedTemplate(
+      this.template,
+      { values, noEcho: this.parameters.noEcho },
+      this.conditions,
+      this.pseudo,
+      this.getAZs,
+      this.skippedRules,
+    );
+  }
+
   /** The evaluation context for resource properties and outputs. */
   context(resolver: ExternalResolver): EvaluationContext {
     return {

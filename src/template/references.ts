@@ -12,6 +12,8 @@ export interface Reference {
   readonly path: TemplatePath;
   /** Inside an Fn::If branch that the current condition values do not take. */
   readonly untaken: boolean;
+  /** True for an attribute read (Fn::GetAtt, `${Target.Attr}`); false for the physical id. */
+  readonly readsAttribute: boolean;
 }
 
 /** Condition value by name; undefined when unknown (both Fn::If branches then count as taken). */
@@ -35,8 +37,8 @@ export function collectReferences(
   }
   const obj = value as Record<string, unknown>;
   const fn = intrinsicName(obj);
-  const add = (target: string, via: Reference['via']) => {
-    if (!target.startsWith('AWS::')) out.push({ target, via, path, untaken });
+  const add = (target: string, via: Reference['via'], readsAttribute: boolean) => {
+    if (!target.startsWith('AWS::')) out.push({ target, via, path, untaken, readsAttribute });
   };
   const args = fn === undefined ? undefined : obj[fn];
   const argsPath = fn === undefined ? path : childPath(path, fn);
@@ -45,12 +47,12 @@ export function collectReferences(
       for (const key in obj) collectReferences(obj[key], childPath(path, key), conditions, out, untaken);
       return out;
     case 'Ref':
-      if (typeof args === 'string') add(args, 'Ref');
+      if (typeof args === 'string') add(args, 'Ref', false);
       return out;
     case 'Fn::GetAtt': {
       const id =
         typeof args === 'string' ? splitGetAttString(args)?.[0] : Array.isArray(args) ? args[0] : undefined;
-      if (typeof id === 'string') add(id, 'Fn::GetAtt');
+      if (typeof id === 'string') add(id, 'Fn::GetAtt', true);
       if (Array.isArray(args)) collectReferences(args[1], childPath(argsPath, 1), conditions, out, untaken);
       return out;
     }
@@ -60,7 +62,8 @@ export function collectReferences(
       if (typeof text === 'string') {
         for (const part of parseSubString(text)) {
           if (typeof part === 'string' || Object.hasOwn(defined, part.name)) continue;
-          add(subPlaceholderTarget(part.name)?.[0] ?? part.name, 'Fn::Sub');
+          const attribute = subPlaceholderTarget(part.name);
+          add(attribute?.[0] ?? part.name, 'Fn::Sub', attribute !== undefined);
         }
       }
       collectReferences(vars, childPath(argsPath, 1), conditions, out, untaken);

@@ -39,7 +39,7 @@ describe('StateStore', () => {
   it('refuses a save carrying a stale ETag and leaves the other write in place', async () => {
     const first = await backend.store.save(stack, emptyStateDocument('Store', 'us-east-1'), undefined);
     const other = emptyStateDocument('Store', 'us-east-1');
-    other.outputs = { Winner: 'other' };
+    other.outputs = { Winner: { value: 'other' } };
     await backend.store.save(stack, other, first);
     const error = await backend.store
       .save(stack, emptyStateDocument('Store', 'us-east-1'), first)
@@ -47,7 +47,7 @@ describe('StateStore', () => {
     expect(error).toBeInstanceOf(CdkdError);
     expect(error.code).toBe('STATE_CONFLICT');
     expect(error.hint).toContain('Re-run');
-    expect((await backend.store.read(stack))?.document.outputs).toEqual({ Winner: 'other' });
+    expect((await backend.store.read(stack))?.document.outputs).toEqual({ Winner: { value: 'other' } });
   });
 
   it('a save whose object vanished is a conflict too (If-Match on an absent key)', async () => {
@@ -85,12 +85,12 @@ describe('SaveChain', () => {
     const chain = new SaveChain(backend.store, ref, undefined);
     const saves = Array.from({ length: 50 }, (_, i) => {
       const doc = emptyStateDocument('Chain', 'us-east-1');
-      doc.outputs = { Step: i };
+      doc.outputs = { Step: { value: i } };
       return chain.save(doc);
     });
     await Promise.all(saves);
     const read = await backend.store.read(ref);
-    expect(read?.document.outputs).toEqual({ Step: 49 });
+    expect(read?.document.outputs).toEqual({ Step: { value: 49 } });
     expect(read?.etag).toBe(chain.currentEtag);
   });
 
@@ -98,11 +98,11 @@ describe('SaveChain', () => {
     const ref = { stackName: 'Snapshot', region: 'us-east-1' };
     const chain = new SaveChain(backend.store, ref, undefined);
     const doc = emptyStateDocument('Snapshot', 'us-east-1');
-    doc.outputs = { Value: 'first' };
+    doc.outputs = { Value: { value: 'first' } };
     const saved = chain.save(doc);
-    doc.outputs = { Value: 'mutated after save' };
+    doc.outputs = { Value: { value: 'mutated after save' } };
     await saved;
-    expect((await backend.store.read(ref))?.document.outputs).toEqual({ Value: 'first' });
+    expect((await backend.store.read(ref))?.document.outputs).toEqual({ Value: { value: 'first' } });
   });
 
   it('reports a conflict to every waiting caller and does not retry it', async () => {

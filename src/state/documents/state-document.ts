@@ -25,6 +25,18 @@ export const resourceRecordSchema = z.object({
   creationIdentity: creationIdentitySchema.optional(),
 });
 
+export const outputRecordSchema = z.object({
+  value: z.unknown(),
+  description: z.string().optional(),
+  exportName: z.string().optional(),
+});
+
+/** An old resource a replacement left behind, kept here until it is deleted so nothing is untracked. */
+export const pendingDeleteSchema = z.object({
+  logicalId: z.string(),
+  record: resourceRecordSchema,
+});
+
 export const stateDocumentSchema = z.object({
   version: z.literal(1),
   stackName: z.string().min(1),
@@ -33,13 +45,18 @@ export const stateDocumentSchema = z.object({
   templateHash: z.string().optional(),
   /** The deployed generation's template, parameters (NoEcho masked) and tags. */
   template: jsonObject.optional(),
-  parameters: z.record(z.string(), z.string()).default({}),
+  parameters: z.record(z.string(), z.union([z.string(), z.array(z.string())])).default({}),
   tags: z.record(z.string(), z.string()).default({}),
-  outputs: z.record(z.string(), z.unknown()).default({}),
+  outputs: z.record(z.string(), outputRecordSchema).default({}),
+  /** Export names this stack's template imports (Fn::ImportValue), so their removal can be refused. */
+  imports: z.array(z.string()).default([]),
   resources: z.record(z.string(), resourceRecordSchema).default({}),
+  pendingDeletes: z.array(pendingDeleteSchema).default([]),
 });
 
 export type ResourceRecord = z.infer<typeof resourceRecordSchema>;
+export type OutputRecord = z.infer<typeof outputRecordSchema>;
+export type PendingDelete = z.infer<typeof pendingDeleteSchema>;
 export type StateDocument = z.infer<typeof stateDocumentSchema>;
 
 export const STATE_DOCUMENT: DocumentKind<StateDocument> = {
@@ -60,6 +77,8 @@ export function emptyStateDocument(stackName: string, region: string): StateDocu
     parameters: {},
     tags: {},
     outputs: {},
+    imports: [],
     resources: {},
+    pendingDeletes: [],
   };
 }

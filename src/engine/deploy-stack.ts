@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto';
+import { CdkdError } from '../errors.js';
+import type { Plan, PlannedOperation } from '../plan/index.js';
+import type { OutputRecord } from '../state/documents/state-document.js';
+import { emptyStateDocument } from '../state/documents/state-document.js';
+import { FAIL_FAST_SCHEDULE, RETRY_SCHEDULE } from '../state/lock-schedule.js';
+import { walkDag, type WalkOutcome } from './dag-walk.js';
+import type { EngineContext } from './engine-context.js';
+import { evaluateOutputs } from './outputs.js';
+import { planStack } from './plan-stack.js';
+import { ResourceExecutor, messageOf } from './resource-executor.js';
+import type { DeployOptions, StackRequest } from './stack-request.js';
+import { StackState } from './stack-state.js';
+import { stateResolver } from './state-resolver.js';
+
+export interface StackDeployResult {
+  stackName: string;
+  plan: Plan;
+  outputs: Record<string, OutputRecord>;
+  /** False when the deploy found nothing to do and wrote nothing. */
+  changed: boolean;
+}
+
+/**
+ * Deploys one stack: lock, plan, run the deploy phase as a DAG, clean up
+ * (removed resources, old copies of replaced ones), then outputs and the stack
+ * record. State is saved after every resource; a failure stops new work, lets
+ * in-flight operations finish, saves state and reports exit 1.
+ */
+export async function deployStack(
+  engine: EngineContext,
+  request: StackRequest,
+  options: DeployOptions,
+): Promise<StackDeployResult> {
+  const ref = { stackName: request.stateName, region: request.region };
+  const lock = await engine.backend.locks.acquire(ref, {
+    operation: 'deploy',
+    schedule: request.isNested ? FAIL_FAST_SCHEDULE : RETRY_SCHEDULE,
+    onLost: (message) => engine.events({ kind: 'warning', stack: request.stackName, message }),
+  });
+  try {
+    const read = await engine.backend.store.read(ref);
+    const state = new StackState(
+      engine.backend.store,
+      ref,
+      read?.document ?? emptyStateDocument(request.stateName, request.region),
+      read?.etag,
+    );
+    const before = JSON.stringify(state.document);
+    const planned = await planStack(engine, request, state, options);
+    if (options.dryRun)
+      return {
+        stackName: request.stackName,
+        plan: planned.plan,
+        outputs: state.document.outputs,
+        changed: false,
+      };
+
+    engine.events({ kind: 'stack', stack: request.stackName, status: 'started' });
+    const imported = new Set<string>();
+    const resolver = stateResolver(state, engine.exportsIn(request.region), { pending: false, imported });
+    const executor = new ResourceExecutor({
+      state,
+      evaluation: { prepared: planned.prepared, masked: planned.masked, resolver },
+      router: engine.routerFor(request, options),
+      context: {
+        clients: engine.clients,
+        accountId: request.accountId,
+        region: request.region,
+        stackName: request.stackName,
+        ...(options.signal ? { signal: options.signal } : {}),
+      },
+      sendable: engine.sendable(request.region),
+      retry: engine.retry,
+      events: engine.events,
+    });
+
+    const graph = planned.prepared.dependencyGraph();
+    const priority = (id: string) => (graph.has(id) ? graph.longestRemainingPath(id) : 0);
+    const deployOps = planned.plan.operations.filter((op) => op.phase === 'deploy');
+    await runPhase(state, deployOps, executor, { ...options, priority });
+    const cleanupOps = planned.plan.operations.filter((op) => op.phase === 'cleanup');
+    await runPhase(state, cleanupOps, executor, { ...options, priority: () => 0 });
+    await deletePending(state, executor);
+
+    state.document.outputs = evaluateOutputs(planned.masked, resolver);
+    state.document.imports = [...imported].sort();
+    state.document.template = request.template;
+    state.document.templateHash = sha256(JSON.stringify(request.template));
+    state.document.parameters = planned.prepared.maskedParameters() as Record<string, string | string[]>;
+    state.document.tags = request.tags ?? {};
+    const changed = JSON.stringify(state.document) !== before;
+    if (changed) await state.save();
+    await state.flush();
+    engine.exportsIn(request.region).update(state.document);
+    engine.events({ kind: 'stack', stack: request.stackName, status: changed ? 'succeeded' : 'no-changes' });
+    return { stackName: request.stackName, plan: planned.plan, outputs: state.document.outputs, changed };
+  } catch (error) {
+    engine.events({ kind: 'stack', stack: request.stackName, status: 'failed', message: messageOf(error) });
+    throw error;
+  } finally {
+    await lock.release();
+  }
+}
+
+async function runPhase(
+  state: StackState,
+  operations: PlannedOperation[],
+  executor: ResourceExecutor,
+  options: DeployOptions & { priority: (id: string) => number },
+): Promise<void> {
+  const ids = new Set(operations.map((op) => op.logicalId));
+  const byId = new Map(operations.map((op) => [op.logicalId, op]));
+  const outcome = await walkDag(
+    operations.map((op) => ({ id: op.logicalId, dependsOn: op.dependsOn.filter((dep) => ids.has(dep)) })),
+    (id) => executor.run(byId.get(id)!),
+    {
+      concurrency: options.concurrency,
+      priority: options.priority,
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+  );
+  await state.flush();
+  if (outcome.failed.length > 0 || outcome.notStarted.length > 0) throw deployFailed(state, outcome);
+}
+
+/** Old copies of replaced resources, this run's and any an earlier run could not delete. */
+async function deletePending(state: StackState, executor: ResourceExecutor): Promise<void> {
+  for (const pending of [...state.document.pendingDeletes]) {
+    await executor.deleteRecorded(pending.logicalId, pending.record);
+    await state.removePendingDelete(pending.record.physicalId, pending.record.type);
+  }
+}
+
+function deployFailed(state: StackState, outcome: WalkOutcome): CdkdError {
+  const failures = outcome.failed.map((failure) => messageOf(failure.error));
+  const interrupted = outcome.failed.length === 0;
+  const summary = interrupted ? 'was interrupted' : `failed: ${failures.join('; ')}`;
+  return new CdkdError('DEPLOY_FAILED', `Deploy of ${state.ref.stackName} ${summary}`, {
+    hint: `State is saved (${Object.keys(state.document.resources).length} resources recorded); fix the cause and run cdkd deploy again.`,
+    cause: outcome.failed[0]?.error,
+  });
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}

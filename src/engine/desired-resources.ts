@@ -1,0 +1,92 @@
+import type { DesiredResource, ResourceRead } from '../plan/index.js';
+import {
+  collectReferences,
+  rootPath,
+  type ExternalResolver,
+  type PreparedTemplate,
+  type TemplatePath,
+} from '../template/index.js';
+import { holdsPendingValue } from './state-resolver.js';
+
+/** CDK's version-reporting resource: CloudFormation-only bookkeeping, never deployed by cdkd. */
+export const CDK_METADATA_TYPE = 'AWS::CDK::Metadata';
+
+/** Properties of a resource that reads something not made yet: always differs from the record. */
+export const UNRESOLVED_PROPERTIES = { 'cdkd:unresolved': true } as const;
+
+export function deployableResources(prepared: PreparedTemplate): string[] {
+  return prepared.activeResources.filter(
+    (id) => prepared.template.resources.get(id)?.type !== CDK_METADATA_TYPE,
+  );
+}
+
+/**
+ * The template's resources as the planner wants them: properties resolved
+ * against recorded state, dependencies, policies, and which resources each
+ * reads through which property. A resource that reads one not made yet cannot
+ * be resolved now; the engine re-resolves it when its turn comes.
+ */
+export function desiredResources(prepared: PreparedTemplate, resolver: ExternalResolver): DesiredResource[] {
+  const graph = prepared.dependencyGraph();
+  const deployable = new Set(deployableResources(prepared));
+  return [...deployable].map((logicalId) => {
+    const definition = prepared.template.resources.get(logicalId)!;
+    return {
+      logicalId,
+      type: definition.type,
+      properties: planningProperties(prepared, logicalId, resolver),
+      dependencies: graph.dependencies(logicalId).filter((id) => deployable.has(id)),
+      ...prepared.resourcePolicies(logicalId),
+      reads: readsOf(definition.properties, logicalId, prepared.conditions),
+    };
+  });
+}
+
+function planningProperties(
+  prepared: PreparedTemplate,
+  logicalId: string,
+  resolver: ExternalResolver,
+): Record<string, unknown> {
+  try {
+    const properties = prepared.evaluateResourceProperties(logicalId, resolver);
+    return holdsPendingValue(properties) ? { ...UNRESOLVED_PROPERTIES } : properties;
+  } catch (error) {
+    // A placeholder for a resource not made yet can fail Fn::Select / Fn::Split; real errors
+    // surface when the resource is evaluated for real, after its dependencies exist.
+    if (referencesUnmade(prepared, logicalId, resolver)) return { ...UNRESOLVED_PROPERTIES };
+    throw error;
+  }
+}
+
+function referencesUnmade(
+  prepared: PreparedTemplate,
+  logicalId: string,
+  resolver: ExternalResolver,
+): boolean {
+  return prepared
+    .dependencyGraph()
+    .dependencies(logicalId)
+    .some((id) => holdsPendingValue(resolver.ref(id)));
+}
+
+function readsOf(
+  properties: unknown,
+  logicalId: string,
+  conditions: ReadonlyMap<string, boolean>,
+): ResourceRead[] {
+  const base = rootPath('Resources', logicalId, 'Properties');
+  return collectReferences(properties, base, (name) => conditions.get(name))
+    .filter((reference) => !reference.untaken)
+    .map((reference) => ({
+      target: reference.target,
+      property: topLevelProperty(reference.path),
+      via: reference.readsAttribute ? 'getatt' : 'ref',
+    }));
+}
+
+/** The first key under `Properties` on the path to a reference. */
+function topLevelProperty(path: TemplatePath): string {
+  const keys: Array<string | number> = [];
+  for (let p: TemplatePath | undefined = path; p; p = p.parent) keys.unshift(p.key);
+  return String(keys[3] ?? '');
+}

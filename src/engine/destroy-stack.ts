@@ -1,0 +1,107 @@
+import { CdkdError } from '../errors.js';
+import { buildPlan } from '../plan/index.js';
+import { FAIL_FAST_SCHEDULE } from '../state/lock-schedule.js';
+import { walkDag } from './dag-walk.js';
+import type { EngineContext, StackIdentity } from './engine-context.js';
+import { ResourceExecutor, messageOf } from './resource-executor.js';
+import { StackState } from './stack-state.js';
+
+export interface StackDestroyResult {
+  found: boolean;
+  deleted: string[];
+  /** Resources left in AWS under DeletionPolicy Retain / Snapshot, now untracked. */
+  retained: string[];
+}
+
+/**
+ * Deletes every resource a stack's state records, dependents first, then the
+ * state itself. Refused before anything is touched while another stack still
+ * imports one of its exports. Fails fast on a held lock (spec 003).
+ */
+export async function destroyStack(
+  engine: EngineContext,
+  stack: StackIdentity,
+  options: { concurrency: number; signal?: AbortSignal },
+): Promise<StackDestroyResult> {
+  const ref = { stackName: stack.stateName, region: stack.region };
+  const lock = await engine.backend.locks.acquire(ref, {
+    operation: 'destroy',
+    schedule: FAIL_FAST_SCHEDULE,
+  });
+  try {
+    const read = await engine.backend.store.read(ref);
+    if (!read) return { found: false, deleted: [], retained: [] };
+    const state = new StackState(engine.backend.store, ref, read.document, read.etag);
+    refuseWhileImported(engine, state);
+
+    const retained: string[] = [];
+    const deleted: string[] = [];
+    engine.events({ kind: 'stack', stack: stack.stackName, status: 'started' });
+    const executor = new ResourceExecutor({
+      state,
+      router: engine.routerFor(stack, options),
+      context: {
+        clients: engine.clients,
+        accountId: stack.accountId,
+        region: stack.region,
+        stackName: stack.stackName,
+      },
+      sendable: engine.sendable(stack.region),
+      retry: engine.retry,
+      events: (event) => {
+        if (event.kind === 'resource' && event.status === 'succeeded') {
+          (event.action === 'retain' ? retained : deleted).push(event.logicalId);
+        }
+        engine.events(event);
+      },
+    });
+    for (const pending of [...state.document.pendingDeletes]) {
+      await executor.deleteRecorded(pending.logicalId, pending.record);
+      await state.removePendingDelete(pending.record.physicalId, pending.record.type);
+    }
+    const { operations } = buildPlan(
+      { desired: [], recorded: state.document.resources },
+      { canHandle: () => true, providerCanUpdate: () => true },
+    );
+    const byId = new Map(operations.map((op) => [op.logicalId, op]));
+    const outcome = await walkDag(
+      operations.map((op) => ({ id: op.logicalId, dependsOn: op.dependsOn })),
+      (id) => executor.run(byId.get(id)!),
+      {
+        concurrency: options.concurrency,
+        priority: () => 0,
+        ...(options.signal ? { signal: options.signal } : {}),
+      },
+    );
+    await state.flush();
+    if (outcome.failed.length > 0 || outcome.notStarted.length > 0) {
+      const failures = outcome.failed.map((failure) => messageOf(failure.error)).join('; ');
+      engine.events({ kind: 'stack', stack: stack.stackName, status: 'failed', message: failures });
+      throw new CdkdError(
+        'DESTROY_FAILED',
+        `Destroy of ${stack.stackName} ${failures ? `failed: ${failures}` : 'was interrupted'}`,
+        {
+          hint: `The state still records the ${Object.keys(state.document.resources).length} resources left; fix the cause and run cdkd destroy again.`,
+          cause: outcome.failed[0]?.error,
+        },
+      );
+    }
+    await engine.backend.store.remove(ref);
+    engine.exportsIn(stack.region).forget(stack.stateName);
+    engine.events({ kind: 'stack', stack: stack.stackName, status: 'succeeded' });
+    return { found: true, deleted, retained };
+  } finally {
+    await lock.release();
+  }
+}
+
+function refuseWhileImported(engine: EngineContext, state: StackState): void {
+  const exportNames = Object.values(state.document.outputs).flatMap((output) => output.exportName ?? []);
+  const inUse = engine.exportsIn(state.ref.region).stillImported(state.document.stackName, exportNames);
+  if (inUse.length === 0) return;
+  throw new CdkdError(
+    'EXPORT_IN_USE',
+    `Stack ${state.document.stackName} cannot be destroyed: other stacks import its exports: ${inUse.join('; ')}.`,
+    { hint: 'Destroy (or stop importing from) those stacks first.' },
+  );
+}

@@ -1,0 +1,25 @@
+import type { AwsClients } from '../aws/client-factory.js';
+import type { ParameterReader } from '../aws/ssm-parameters.js';
+import type { StateBackend } from '../state/state-backend.js';
+import type { EventSink } from './events.js';
+import type { ExportIndex } from './export-index.js';
+import type { ProviderRouter } from './provider-router.js';
+import type { DeployOptions, StackRequest } from './stack-request.js';
+
+/** A stack the engine works on, as far as routing nested stacks needs to know it. */
+export type StackIdentity = Omit<StackRequest, 'template'>;
+
+/** What the engine needs from the outside, built once per command. */
+export interface EngineContext {
+  backend: StateBackend;
+  clients: AwsClients;
+  /** Exports are per region, as on AWS. */
+  exportsIn(region: string): ExportIndex;
+  events: EventSink;
+  /** Wraps each provider call in the retry schedule of its error class. */
+  retry<T>(call: () => Promise<T>): Promise<T>;
+  parameterReader(region: string): ParameterReader;
+  sendable(region: string): (properties: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  /** The provider router for one stack: the registry, plus nested stacks handled by the engine itself. */
+  routerFor(stack: StackIdentity, options: DeployOptions): ProviderRouter;
+}

@@ -1,0 +1,74 @@
+import type { AwsClients } from '../aws/client-factory.js';
+import { ssmParameterReader } from '../aws/ssm-parameters.js';
+import type { StateBackend } from '../state/state-backend.js';
+import { deployStack, type StackDeployResult } from './deploy-stack.js';
+import { destroyStack, type StackDestroyResult } from './destroy-stack.js';
+import { sendableProperties } from './dynamic-references.js';
+import type { EngineContext, StackIdentity } from './engine-context.js';
+import type { EventSink } from './events.js';
+import { ExportIndex } from './export-index.js';
+import { NESTED_STACK_TYPE, NestedStackProvider } from './nested-stack-provider.js';
+import type { ProviderRouter } from './provider-router.js';
+import type { DeployOptions, StackRequest } from './stack-request.js';
+
+export interface EngineInputs {
+  backend: StateBackend;
+  clients: AwsClients;
+  /** The provider registry: SDK providers and Cloud Control. */
+  registry: ProviderRouter;
+  events: EventSink;
+  retry?: <T>(call: () => Promise<T>) => Promise<T>;
+  /** Every region the run deploys to: the export index is loaded for each. */
+  regions: readonly string[];
+}
+
+export interface Engine {
+  deploy(request: StackRequest, options: DeployOptions): Promise<StackDeployResult>;
+  destroy(stack: StackIdentity, options: DeployOptions): Promise<StackDestroyResult>;
+}
+
+export async function createEngine(inputs: EngineInputs): Promise<Engine> {
+  const indexes = new Map(
+    await Promise.all(
+      [...new Set(inputs.regions)].map(
+        async (region) => [region, await ExportIndex.load(inputs.backend.store, region)] as const,
+      ),
+    ),
+  );
+  const context: EngineContext = {
+    backend: inputs.backend,
+    clients: inputs.clients,
+    exportsIn: (region) => {
+      const index = indexes.get(region) ?? ExportIndex.from([]);
+      indexes.set(region, index);
+      return index;
+    },
+    events: inputs.events,
+    retry: inputs.retry ?? ((call) => call()),
+    parameterReader: (region) => ssmParameterReader(inputs.clients, region),
+    sendable: (region) => sendableProperties(ssmParameterReader(inputs.clients, region)),
+    routerFor: (stack, options) => withNestedStacks(inputs.registry, nestedProvider(stack, options)),
+  };
+  const nestedProvider = (stack: StackIdentity, options: DeployOptions) =>
+    new NestedStackProvider(
+      stack,
+      options,
+      (request, opts) => deployStack(context, request, opts),
+      (child, opts) => destroyStack(context, child, opts),
+      context,
+    );
+  return {
+    deploy: (request, options) => deployStack(context, request, options),
+    destroy: (stack, options) => destroyStack(context, stack, options),
+  };
+}
+
+function withNestedStacks(registry: ProviderRouter, nested: NestedStackProvider): ProviderRouter {
+  return {
+    providerFor: (type, recorded) =>
+      type === NESTED_STACK_TYPE ? nested : registry.providerFor(type, recorded),
+    canHandle: (type) => type === NESTED_STACK_TYPE || registry.canHandle(type),
+    providerCanUpdate: (type, changed) =>
+      type === NESTED_STACK_TYPE || registry.providerCanUpdate(type, changed),
+  };
+}

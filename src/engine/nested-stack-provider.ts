@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import { CdkdError } from '../errors.js';
+import type {
+  CreateResult,
+  DeleteRequest,
+  LiveResource,
+  Provider,
+  ResourceRequest,
+  UpdateRequest,
+  UpdateResult,
+} from '../providers/provider.js';
+import { partitionForRegion } from '../template/index.js';
+import type { EngineContext } from './engine-context.js';
+import type { DeployOptions, NestedTemplate, StackRequest } from './stack-request.js';
+
+export const NESTED_STACK_TYPE = 'AWS::CloudFormation::Stack';
+
+type StackDeployer = (
+  request: StackRequest,
+  options: DeployOptions,
+) => Promise<{ outputs: Record<string, { value: unknown }> }>;
+type StackDestroyer = (stack: Omit<StackRequest, 'template'>, options: DeployOptions) => Promise<unknown>;
+
+/**
+ * Nested stacks are deployed by cdkd itself, not by a provider of AWS's: each
+ * child is a stack of its own (state under `{parent}/{logicalId}`, its own
+ * lock), deployed when its parent's row runs. `Fn::GetAtt Child.Outputs.X`
+ * reads the child's outputs.
+ */
+export class NestedStackProvider implements Provider {
+  readonly kind = 'sdk' as const;
+
+  constructor(
+    private readonly parent: Omit<StackRequest, 'template'>,
+    private readonly options: DeployOptions,
+    private readonly deploy: StackDeployer,
+    private readonly destroy: StackDestroyer,
+    private readonly engine: EngineContext,
+  ) {}
+
+  handles(type: string): boolean {
+    return type === NESTED_STACK_TYPE;
+  }
+
+  canUpdateInPlace(): boolean {
+    return true;
+  }
+
+  async create(request: ResourceRequest): Promise<CreateResult> {
+    const child = this.childRequest(request.logicalId, request.properties);
+    const result = await this.deploy(child, this.options);
+    return { physicalId: this.stackId(child), attributes: outputAttributes(result.outputs) };
+  }
+
+  async update(request: UpdateRequest): Promise<UpdateResult> {
+    const created = await this.create(request);
+    return { physicalId: created.physicalId, attributes: created.attributes };
+  }
+
+  async delete(request: DeleteRequest): Promise<void> {
+    await this.destroy(this.childIdentity(request.logicalId), this.options);
+  }
+
+  async read(request: DeleteRequest): Promise<LiveResource | undefined> {
+    const child = this.childIdentity(request.logicalId);
+    const read = await this.engine.backend.store.read({ stackName: child.stateName, region: child.region });
+    if (!read) return undefined;
+    return { properties: {}, attributes: outputAttributes(read.document.outputs) };
+  }
+
+  private childIdentity(logicalId: string): Omit<StackRequest, 'template'> {
+    return {
+      stateName: `${this.parent.stateName}/${logicalId}`,
+      stackName: `${this.parent.stackName}-${logicalId}`,
+      region: this.parent.region,
+      accountId: this.parent.accountId,
+      isNested: true,
+      ...(this.parent.tags ? { tags: this.parent.tags } : {}),
+    };
+  }
+
+  private childRequest(logicalId: string, properties: Record<string, unknown>): StackRequest {
+    const nested: NestedTemplate | undefined = this.parent.nested?.get(logicalId);
+    if (!nested) {
+      throw new CdkdError(
+        'NESTED_TEMPLATE_NOT_FOUND',
+        `No template was found in the cloud assembly for nested stack ${logicalId}.`,
+        {
+          hint: 'Re-run the synth; the nested template should sit beside its parent in cdk.out.',
+        },
+      );
+    }
+    return {
+      ...this.childIdentity(logicalId),
+      template: nested.template,
+      nested: nested.nested,
+      parameters: stringParameters(properties.Parameters),
+    };
+  }
+
+  private stackId(child: Omit<StackRequest, 'template'>): string {
+    const id = createHash('sha256')
+      .update(`${child.accountId}/${child.region}/${child.stateName}`)
+      .digest('hex');
+    const guid = `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20, 32)}`;
+    return `arn:${partitionForRegion(child.region)}:cloudformation:${child.region}:${child.accountId}:stack/${child.stackName}/${guid}`;
+  }
+}
+
+function outputAttributes(outputs: Record<string, { value: unknown }>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(outputs).map(([name, output]) => [`Outputs.${name}`, output.value]),
+  );
+}
+
+function stringParameters(value: unknown): Record<string, string> {
+  if (typeof value !== 'object' || value === null) return {};
+  return Object.fromEntries(Object.entries(value).map(([name, v]) => [name, String(v)]));
+}

@@ -1,0 +1,76 @@
+import { CdkdError } from '../errors.js';
+import { buildPlan, checkStatefulReplacements, type Plan } from '../plan/index.js';
+import { prepareTemplate, validateTemplate, type PreparedTemplate } from '../template/index.js';
+import { desiredResources } from './desired-resources.js';
+import type { ExportIndex } from './export-index.js';
+import { declaredExportNames } from './outputs.js';
+import type { ProviderRouter } from './provider-router.js';
+import type { DeployOptions, StackRequest } from './stack-request.js';
+import type { StackState } from './stack-state.js';
+import { stateResolver } from './state-resolver.js';
+
+export interface PlannedStack {
+  prepared: PreparedTemplate;
+  masked: PreparedTemplate;
+  plan: Plan;
+}
+
+export interface PlanningServices {
+  routerFor(stack: StackRequest, options: DeployOptions): ProviderRouter;
+  exportsIn(region: string): ExportIndex;
+  parameterReader(region: string): (name: string) => Promise<string>;
+}
+
+/**
+ * Everything decided before a resource is touched: parameters, rules and
+ * conditions; the plan; and the refusals (unsupported types, stateful
+ * replacements, an export another stack still imports).
+ */
+export async function planStack(
+  services: PlanningServices,
+  request: StackRequest,
+  state: StackState,
+  options: DeployOptions,
+): Promise<PlannedStack> {
+  const template = validateTemplate(request.template, `${request.stackName} template`);
+  const prepared = await prepareTemplate(template, {
+    pseudo: { accountId: request.accountId, region: request.region, stackName: request.stackName },
+    parameters: request.parameters ?? {},
+    ssmParameter: services.parameterReader(request.region),
+  });
+  const router = services.routerFor(request, options);
+  const masked = prepared.withMaskedParameters();
+  const exports = services.exportsIn(request.region);
+  const resolver = stateResolver(state, exports, { pending: true });
+  const plan = buildPlan(
+    { desired: desiredResources(prepared, resolver), recorded: state.document.resources },
+    {
+      canHandle: (type) => router.canHandle(type),
+      providerCanUpdate: (type, changed) => router.providerCanUpdate(type, changed),
+    },
+  );
+  checkStatefulReplacements({
+    operations: plan.operations,
+    recorded: state.document.resources,
+    forceStatefulRecreation: options.forceStatefulRecreation ?? false,
+  });
+  refuseRemovedExportsInUse(state, exports, declaredExportNames(masked, resolver));
+  return { prepared, masked, plan };
+}
+
+function refuseRemovedExportsInUse(
+  state: StackState,
+  exports: ExportIndex,
+  declared: ReadonlySet<string>,
+): void {
+  const removed = Object.values(state.document.outputs).flatMap((output) =>
+    output.exportName !== undefined && !declared.has(output.exportName) ? [output.exportName] : [],
+  );
+  const inUse = exports.stillImported(state.document.stackName, removed);
+  if (inUse.length === 0) return;
+  throw new CdkdError(
+    'EXPORT_IN_USE',
+    `Stack ${state.document.stackName} would remove exports other stacks still import: ${inUse.join('; ')}.`,
+    { hint: 'Deploy the importing stacks without the Fn::ImportValue first, then deploy this stack.' },
+  );
+}

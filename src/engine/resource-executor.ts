@@ -1,0 +1,250 @@
+import { CdkdError } from '../errors.js';
+import { buildPlan, propertyHash, type PlannedOperation } from '../plan/index.js';
+import type { CreateResult, ProviderContext } from '../providers/provider.js';
+import type { ResourceRecord } from '../state/documents/state-document.js';
+import type { ExternalResolver, PreparedTemplate } from '../template/index.js';
+import type { EventSink, ResourceAction } from './events.js';
+import type { ProviderRouter } from './provider-router.js';
+import type { StackState } from './stack-state.js';
+
+/** How to evaluate a resource's properties; absent for a destroy, which only deletes. */
+export interface Evaluation {
+  /** The template with real parameter values: what is sent. */
+  prepared: PreparedTemplate;
+  /** The same template with NoEcho values masked: what is stored. */
+  masked: PreparedTemplate;
+  resolver: ExternalResolver;
+}
+
+export interface ExecutorServices {
+  state: StackState;
+  evaluation?: Evaluation;
+  router: ProviderRouter;
+  context: ProviderContext;
+  /** Resolves `{{resolve:...}}` dynamic references just before a value is sent. */
+  sendable(properties: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** Wraps each provider call in the retry schedules of its error class. */
+  retry<T>(call: () => Promise<T>): Promise<T>;
+  events: EventSink;
+}
+
+const RETAINING_POLICIES = new Set(['Retain', 'RetainExceptOnCreate', 'Snapshot']);
+
+/**
+ * Carries out one planned operation against its provider and records the
+ * result in state before it returns, so every resource AWS holds is in state.
+ */
+export class ResourceExecutor {
+  constructor(private readonly services: ExecutorServices) {}
+
+  async run(op: PlannedOperation): Promise<void> {
+    const started = Date.now();
+    const report = (action: ResourceAction, status: 'started' | 'succeeded' | 'skipped', message?: string) =>
+      this.services.events({
+        kind: 'resource',
+        stack: this.services.state.ref.stackName,
+        logicalId: op.logicalId,
+        type: op.type,
+        action,
+        status,
+        physicalId: this.services.state.record(op.logicalId)?.physicalId,
+        ...(message ? { message } : {}),
+        ...(status === 'started' ? {} : { durationMs: Date.now() - started }),
+      });
+    try {
+      await this.dispatch(op, report);
+    } catch (error) {
+      this.services.events({
+        kind: 'resource',
+        stack: this.services.state.ref.stackName,
+        logicalId: op.logicalId,
+        type: op.type,
+        action: op.kind === 'no-op' ? 'update' : op.kind,
+        status: 'failed',
+        message: messageOf(error),
+        durationMs: Date.now() - started,
+      });
+      throw new CdkdError(
+        'RESOURCE_FAILED',
+        `${op.logicalId} (${op.type}): ${op.kind} failed: ${messageOf(error)}`,
+        {
+          cause: error,
+        },
+      );
+    }
+  }
+
+  private async dispatch(
+    op: PlannedOperation,
+    report: (action: ResourceAction, status: 'started' | 'succeeded' | 'skipped', message?: string) => void,
+  ): Promise<void> {
+    switch (op.kind) {
+      case 'create':
+        report('create', 'started');
+        await this.create(op);
+        return report('create', 'succeeded');
+      case 'replace':
+        report('replace', 'started');
+        await this.replace(op, op.updateReplacePolicy);
+        return report('replace', 'succeeded');
+      case 'update': {
+        const kind = this.replan(op);
+        if (kind === 'no-op')
+          return report('update', 'skipped', 'nothing changed once its references resolved');
+        report(kind, 'started');
+        if (kind === 'replace') await this.replace(op, op.updateReplacePolicy);
+        else await this.update(op);
+        return report(kind, 'succeeded');
+      }
+      case 'delete': {
+        const record = this.services.state.record(op.logicalId);
+        if (!record) return;
+        if (RETAINING_POLICIES.has(record.deletionPolicy ?? op.deletionPolicy ?? '')) {
+          await this.services.state.removeRecord(op.logicalId);
+          return report(
+            'retain',
+            'succeeded',
+            `kept in AWS (DeletionPolicy ${record.deletionPolicy}); no longer tracked`,
+          );
+        }
+        report('delete', 'started');
+        await this.deleteRecorded(op.logicalId, record);
+        await this.services.state.removeRecord(op.logicalId);
+        return report('delete', 'succeeded');
+      }
+      case 'no-op':
+        if (op.propertyHash && this.services.state.record(op.logicalId)?.propertyHash !== op.propertyHash) {
+          // A legacy record without a hash: record it now, with no API call (spec 004).
+          const record = this.services.state.record(op.logicalId)!;
+          await this.services.state.setRecord(op.logicalId, { ...record, propertyHash: op.propertyHash });
+        }
+        return;
+    }
+  }
+
+  /** Decides again with resolved properties: a reader of a replaced resource may now be unchanged. */
+  private replan(op: PlannedOperation): 'no-op' | 'update' | 'replace' {
+    const recorded = this.services.state.record(op.logicalId);
+    if (!recorded) return 'update';
+    const { properties } = this.evaluate(op.logicalId);
+    const [decided] = buildPlan(
+      {
+        desired: [{ logicalId: op.logicalId, type: op.type, properties, dependencies: [] }],
+        recorded: { [op.logicalId]: recorded },
+      },
+      {
+        canHandle: () => true,
+        providerCanUpdate: (type, changed) => this.services.router.providerCanUpdate(type, changed),
+      },
+    ).operations;
+    if (!decided || decided.kind === 'no-op') return 'no-op';
+    return decided.kind === 'replace' ? 'replace' : 'update';
+  }
+
+  private evaluate(logicalId: string): {
+    properties: Record<string, unknown>;
+    stored: Record<string, unknown>;
+  } {
+    const evaluation = this.services.evaluation;
+    if (!evaluation) throw new Error(`no template to evaluate ${logicalId} against`);
+    return {
+      properties: evaluation.prepared.evaluateResourceProperties(logicalId, evaluation.resolver),
+      stored: evaluation.masked.evaluateResourceProperties(logicalId, evaluation.resolver),
+    };
+  }
+
+  private async create(op: PlannedOperation): Promise<void> {
+    const { properties, stored } = this.evaluate(op.logicalId);
+    const provider = this.services.router.providerFor(op.type);
+    const sent = await this.services.sendable(properties);
+    const result = await this.services.retry(() =>
+      provider.create({ logicalId: op.logicalId, type: op.type, properties: sent }, this.services.context),
+    );
+    await this.services.state.setRecord(
+      op.logicalId,
+      this.newRecord(op, result, stored, properties, provider.kind),
+    );
+  }
+
+  /** Create-first: the old resource is kept as a pending delete until the cleanup phase removes it. */
+  private async replace(op: PlannedOperation, updateReplacePolicy: string | undefined): Promise<void> {
+    const old = this.services.state.record(op.logicalId);
+    await this.create(op);
+    if (!old) return;
+    if (RETAINING_POLICIES.has(updateReplacePolicy ?? '')) {
+      this.services.events({
+        kind: 'warning',
+        stack: this.services.state.ref.stackName,
+        message: `${op.logicalId}: the old ${old.type} ${old.physicalId} is kept in AWS (UpdateReplacePolicy ${updateReplacePolicy}) and no longer tracked.`,
+      });
+      return;
+    }
+    await this.services.state.addPendingDelete(op.logicalId, old);
+  }
+
+  private async update(op: PlannedOperation): Promise<void> {
+    const recorded = this.services.state.record(op.logicalId)!;
+    const { properties, stored } = this.evaluate(op.logicalId);
+    const provider = this.services.router.providerFor(op.type, recorded.provisionedBy);
+    const sent = await this.services.sendable(properties);
+    const result = await this.services.retry(() =>
+      provider.update(
+        {
+          logicalId: op.logicalId,
+          type: op.type,
+          physicalId: recorded.physicalId,
+          properties: sent,
+          previousProperties: recorded.properties,
+        },
+        this.services.context,
+      ),
+    );
+    await this.services.state.setRecord(op.logicalId, {
+      ...recorded,
+      physicalId: result.physicalId,
+      properties: stored,
+      attributes: result.attributes,
+      propertyHash: propertyHash(properties),
+      dependencies: op.dependsOn,
+      deletionPolicy: op.deletionPolicy,
+      updateReplacePolicy: op.updateReplacePolicy,
+    });
+  }
+
+  /** Deletes a recorded resource through the provider family that made it. */
+  async deleteRecorded(logicalId: string, record: ResourceRecord): Promise<void> {
+    const provider = this.services.router.providerFor(record.type, record.provisionedBy);
+    await this.services.retry(() =>
+      provider.delete(
+        { logicalId, type: record.type, physicalId: record.physicalId, properties: record.properties },
+        this.services.context,
+      ),
+    );
+  }
+
+  private newRecord(
+    op: PlannedOperation,
+    result: CreateResult,
+    stored: Record<string, unknown>,
+    properties: Record<string, unknown>,
+    provisionedBy: ResourceRecord['provisionedBy'],
+  ): ResourceRecord {
+    return {
+      type: op.type,
+      physicalId: result.physicalId,
+      properties: stored,
+      attributes: result.attributes,
+      propertyHash: propertyHash(properties),
+      provisionedBy,
+      dependencies: op.dependsOn,
+      ...(op.deletionPolicy ? { deletionPolicy: op.deletionPolicy } : {}),
+      ...(op.updateReplacePolicy ? { updateReplacePolicy: op.updateReplacePolicy } : {}),
+      region: this.services.context.region,
+      ...(result.creationIdentity ? { creationIdentity: result.creationIdentity } : {}),
+    };
+  }
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

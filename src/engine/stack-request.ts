@@ -1,0 +1,30 @@
+import type { ParameterValue } from '../template/index.js';
+
+/** A nested stack's template, found in the cloud assembly by its parent's logical id. */
+export interface NestedTemplate {
+  template: Record<string, unknown>;
+  nested: ReadonlyMap<string, NestedTemplate>;
+}
+
+/** One stack to deploy: its template (asset references already pointing at cdkd's bucket) and inputs. */
+export interface StackRequest {
+  /** The name state is kept under; nested stacks use `{parent}/{logicalId}`. */
+  stateName: string;
+  /** AWS::StackName as the template sees it. */
+  stackName: string;
+  region: string;
+  accountId: string;
+  template: Record<string, unknown>;
+  parameters?: Record<string, ParameterValue>;
+  tags?: Record<string, string>;
+  nested?: ReadonlyMap<string, NestedTemplate>;
+  /** Nested stacks lock their own state and fail fast on contention (spec 003). */
+  isNested?: boolean;
+}
+
+export interface DeployOptions {
+  concurrency: number;
+  dryRun?: boolean;
+  forceStatefulRecreation?: boolean;
+  signal?: AbortSignal;
+}

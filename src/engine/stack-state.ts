@@ -1,0 +1,56 @@
+import type { ResourceRecord, StateDocument } from '../state/documents/state-document.js';
+import { SaveChain } from '../state/save-chain.js';
+import type { StackRef, StateStore } from '../state/state-store.js';
+
+/**
+ * The in-memory state of one stack during a deploy or destroy. Every change is
+ * followed by a save through the chain, so a crash loses at most the
+ * operations in flight (spec 003, "How cdkd prevents orphans").
+ */
+export class StackState {
+  private readonly chain: SaveChain;
+
+  constructor(
+    store: StateStore,
+    readonly ref: StackRef,
+    readonly document: StateDocument,
+    etag: string | undefined,
+  ) {
+    this.chain = new SaveChain(store, ref, etag);
+  }
+
+  record(logicalId: string): ResourceRecord | undefined {
+    return this.document.resources[logicalId];
+  }
+
+  setRecord(logicalId: string, record: ResourceRecord): Promise<void> {
+    this.document.resources[logicalId] = record;
+    return this.save();
+  }
+
+  removeRecord(logicalId: string): Promise<void> {
+    delete this.document.resources[logicalId];
+    return this.save();
+  }
+
+  /** Keeps an old resource a replacement left behind until its delete succeeds. */
+  addPendingDelete(logicalId: string, record: ResourceRecord): Promise<void> {
+    this.document.pendingDeletes.push({ logicalId, record });
+    return this.save();
+  }
+
+  removePendingDelete(physicalId: string, type: string): Promise<void> {
+    this.document.pendingDeletes = this.document.pendingDeletes.filter(
+      (pending) => !(pending.record.physicalId === physicalId && pending.record.type === type),
+    );
+    return this.save();
+  }
+
+  save(): Promise<void> {
+    return this.chain.save(this.document);
+  }
+
+  flush(): Promise<void> {
+    return this.chain.flush();
+  }
+}
