@@ -1,0 +1,112 @@
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { AssetManifest, ContainerAsset, FileAsset } from '../assembly/types.js';
+import { assetBucketName } from '../state/bucket-names.js';
+import { checkAssetBucket } from './asset-bucket.js';
+import { containerImagePublisher } from './container-publisher.js';
+import { fileAssetPublisher } from './file-publisher.js';
+import type { AssetEvent, AssetPublication, AssetPublisher, PublishContext } from './publisher.js';
+import { runLimited } from './run-limited.js';
+
+/** What publishing needs of a stack; a StackArtifact fits. */
+export interface StackAssets {
+  /** Names the stack in messages. */
+  displayName: string;
+  /** cdkd deploys this template itself, so its own file asset is not uploaded. */
+  templateFile: string;
+  assetManifests: readonly AssetManifest[];
+}
+
+export interface AssetPublishers {
+  file: AssetPublisher<FileAsset>;
+  container: AssetPublisher<ContainerAsset>;
+}
+
+export interface PublishAssetsInput {
+  stacks: readonly StackAssets[];
+  accountId: string;
+  /** The region being deployed to; its asset bucket receives every asset. */
+  region: string;
+  /** An S3 client for `region`. */
+  s3: S3Client;
+  /** Uploads in flight at once (default 4). */
+  concurrency?: number;
+  onEvent?: (event: AssetEvent) => void;
+  /** One publisher per asset kind; the defaults publish files and refuse container images. */
+  publishers?: AssetPublishers;
+}
+
+export interface PublishAssetsResult {
+  bucket: string;
+  publications: AssetPublication[];
+}
+
+const DEFAULT_CONCURRENCY = 4;
+
+/** An asset bound to its kind's publisher. */
+interface Job {
+  stack: string;
+  check(): Promise<void>;
+  publish(context: PublishContext): Promise<AssetPublication[]>;
+}
+
+/**
+ * Publishes the assets of the stacks about to be deployed to cdkd's asset bucket for
+ * `accountId` and `region`. Every asset is checked (source on disk, kind supported) and
+ * the bucket proven to exist before anything is packaged or sent; an object key shared
+ * by several stacks or assets is published once. A stack with no assets but its own
+ * template makes no S3 call at all.
+ */
+export async function publishAssets(input: PublishAssetsInput): Promise<PublishAssetsResult> {
+  const publishers = input.publishers ?? { file: fileAssetPublisher, container: containerImagePublisher };
+  const bucket = assetBucketName(input.accountId, input.region);
+  const jobs = collectJobs(input.stacks, publishers);
+  if (jobs.length === 0) return { bucket, publications: [] };
+  for (const job of jobs) await job.check();
+  await checkAssetBucket(input.s3, bucket, input.region);
+  const onEvent = input.onEvent ?? (() => undefined);
+  const results = await runLimited(jobs, input.concurrency ?? DEFAULT_CONCURRENCY, (job) =>
+    job.publish({
+      s3: input.s3,
+      region: input.region,
+      bucket,
+      stack: job.stack,
+      onEvent,
+    }),
+  );
+  return { bucket, publications: results.flat() };
+}
+
+/**
+ * One job per asset, in manifest order, each keeping only the destination keys no
+ * earlier job claimed (the same hash shows up in every stack that shares an asset).
+ */
+function collectJobs(stacks: readonly StackAssets[], publishers: AssetPublishers): Job[] {
+  const jobs: Job[] = [];
+  const claimedKeys = new Set<string>();
+  const seenImages = new Set<string>();
+  for (const stack of stacks) {
+    for (const manifest of stack.assetManifests) {
+      for (const asset of manifest.files) {
+        if (asset.absoluteSourcePath === stack.templateFile) continue;
+        const destinations = asset.destinations.filter((d) => !claimedKeys.has(d.objectKey));
+        if (destinations.length === 0) continue;
+        for (const destination of destinations) claimedKeys.add(destination.objectKey);
+        jobs.push(bind(publishers.file, { ...asset, destinations }, stack.displayName));
+      }
+      for (const asset of manifest.containers) {
+        if (seenImages.has(asset.hash)) continue;
+        seenImages.add(asset.hash);
+        jobs.push(bind(publishers.container, asset, stack.displayName));
+      }
+    }
+  }
+  return jobs;
+}
+
+function bind<A>(publisher: AssetPublisher<A>, asset: A, stack: string): Job {
+  return {
+    stack,
+    check: () => publisher.check(asset, stack),
+    publish: (context) => publisher.publish(asset, context),
+  };
+}
