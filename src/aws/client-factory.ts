@@ -1,3 +1,4 @@
+import { CloudControlClient } from '@aws-sdk/client-cloudcontrol';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { STSClient } from '@aws-sdk/client-sts';
@@ -53,6 +54,11 @@ export class AwsClients {
   async ssm(region?: string): Promise<SSMClient> {
     const config = await this.config(region);
     return this.cached(`ssm:${config.region}`, () => new SSMClient(config));
+  }
+
+  async cloudControl(region?: string): Promise<CloudControlClient> {
+    const config = await this.config(region);
+    return this.cached(`cloudcontrol:${config.region}`, () => new CloudControlClient(config));
   }
 
   private async config(region?: string): Promise<ClientConfig> {

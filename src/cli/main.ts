@@ -9,6 +9,9 @@ import { registerForceUnlock } from './commands/force-unlock.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerSynth } from './commands/synth.js';
 import { registerList } from './commands/list.js';
+import { registerDeploy } from './commands/deploy.js';
+import { registerDiff } from './commands/diff.js';
+import { registerDestroy } from './commands/destroy.js';
 import { CDKD_VERSION } from '../version.js';
 
 export function buildProgram(): Command {
@@ -24,6 +27,9 @@ export function buildProgram(): Command {
   registerSandbox(program);
   registerSynth(program);
   registerList(program);
+  registerDeploy(program);
+  registerDiff(program);
+  registerDestroy(program);
   return program;
 }
 

@@ -4,6 +4,7 @@ import type { Plan, PlannedOperation } from '../plan/index.js';
 import type { OutputRecord } from '../state/documents/state-document.js';
 import { emptyStateDocument } from '../state/documents/state-document.js';
 import { FAIL_FAST_SCHEDULE, RETRY_SCHEDULE } from '../state/lock-schedule.js';
+import type { StackRef } from '../state/state-store.js';
 import { walkDag, type WalkOutcome } from './dag-walk.js';
 import type { EngineContext } from './engine-context.js';
 import { evaluateOutputs } from './outputs.js';
@@ -33,28 +34,26 @@ export async function deployStack(
   options: DeployOptions,
 ): Promise<StackDeployResult> {
   const ref = { stackName: request.stateName, region: request.region };
+  if (options.dryRun) {
+    // A dry run only reads: no lock, no write.
+    const state = await openState(engine, ref);
+    const planned = await planStack(engine, request, state, options);
+    return {
+      stackName: request.stackName,
+      plan: planned.plan,
+      outputs: state.document.outputs,
+      changed: false,
+    };
+  }
   const lock = await engine.backend.locks.acquire(ref, {
     operation: 'deploy',
     schedule: request.isNested ? FAIL_FAST_SCHEDULE : RETRY_SCHEDULE,
     onLost: (message) => engine.events({ kind: 'warning', stack: request.stackName, message }),
   });
   try {
-    const read = await engine.backend.store.read(ref);
-    const state = new StackState(
-      engine.backend.store,
-      ref,
-      read?.document ?? emptyStateDocument(request.stateName, request.region),
-      read?.etag,
-    );
+    const state = await openState(engine, ref);
     const before = JSON.stringify(state.document);
     const planned = await planStack(engine, request, state, options);
-    if (options.dryRun)
-      return {
-        stackName: request.stackName,
-        plan: planned.plan,
-        outputs: state.document.outputs,
-        changed: false,
-      };
 
     engine.events({ kind: 'stack', stack: request.stackName, status: 'started' });
     const imported = new Set<string>();
@@ -101,6 +100,12 @@ export async function deployStack(
   } finally {
     await lock.release();
   }
+}
+
+async function openState(engine: EngineContext, ref: StackRef): Promise<StackState> {
+  const read = await engine.backend.store.read(ref);
+  const document = read?.document ?? emptyStateDocument(ref.stackName, ref.region);
+  return new StackState(engine.backend.store, ref, document, read?.etag);
 }
 
 async function runPhase(

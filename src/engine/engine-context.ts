@@ -17,7 +17,7 @@ export interface EngineContext {
   exportsIn(region: string): ExportIndex;
   events: EventSink;
   /** Wraps each provider call in the retry schedule of its error class. */
-  retry<T>(call: () => Promise<T>): Promise<T>;
+  retry<T>(label: string, call: () => Promise<T>): Promise<T>;
   parameterReader(region: string): ParameterReader;
   sendable(region: string): (properties: Record<string, unknown>) => Promise<Record<string, unknown>>;
   /** The provider router for one stack: the registry, plus nested stacks handled by the engine itself. */

@@ -17,7 +17,7 @@ export interface EngineInputs {
   /** The provider registry: SDK providers and Cloud Control. */
   registry: ProviderRouter;
   events: EventSink;
-  retry?: <T>(call: () => Promise<T>) => Promise<T>;
+  retry?: <T>(label: string, call: () => Promise<T>) => Promise<T>;
   /** Every region the run deploys to: the export index is loaded for each. */
   regions: readonly string[];
 }
@@ -44,7 +44,7 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
       return index;
     },
     events: inputs.events,
-    retry: inputs.retry ?? ((call) => call()),
+    retry: inputs.retry ?? ((_label, call) => call()),
     parameterReader: (region) => ssmParameterReader(inputs.clients, region),
     sendable: (region) => sendableProperties(ssmParameterReader(inputs.clients, region)),
     routerFor: (stack, options) => withNestedStacks(inputs.registry, nestedProvider(stack, options)),
@@ -65,10 +65,14 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
 
 function withNestedStacks(registry: ProviderRouter, nested: NestedStackProvider): ProviderRouter {
   return {
-    providerFor: (type, recorded) =>
-      type === NESTED_STACK_TYPE ? nested : registry.providerFor(type, recorded),
+    route: (request) =>
+      request.type === NESTED_STACK_TYPE
+        ? { provider: nested, provisionedBy: nested.kind }
+        : registry.route(request),
+    providerFor: (type, provisionedBy) =>
+      type === NESTED_STACK_TYPE ? nested : registry.providerFor(type, provisionedBy),
     canHandle: (type) => type === NESTED_STACK_TYPE || registry.canHandle(type),
-    providerCanUpdate: (type, changed) =>
-      type === NESTED_STACK_TYPE || registry.providerCanUpdate(type, changed),
+    providerCanUpdate: (type, changed, provisionedBy) =>
+      type === NESTED_STACK_TYPE || registry.providerCanUpdate(type, changed, provisionedBy),
   };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { CdkdError } from '../errors.js';
 import { buildPlan, propertyHash, type PlannedOperation } from '../plan/index.js';
 import type { CreateResult, ProviderContext } from '../providers/provider.js';
@@ -23,8 +24,8 @@ export interface ExecutorServices {
   context: ProviderContext;
   /** Resolves `{{resolve:...}}` dynamic references just before a value is sent. */
   sendable(properties: Record<string, unknown>): Promise<Record<string, unknown>>;
-  /** Wraps each provider call in the retry schedules of its error class. */
-  retry<T>(call: () => Promise<T>): Promise<T>;
+  /** Wraps each provider call in the retry schedules of its error class; `label` names the resource. */
+  retry<T>(label: string, call: () => Promise<T>): Promise<T>;
   events: EventSink;
 }
 
@@ -134,7 +135,8 @@ export class ResourceExecutor {
       },
       {
         canHandle: () => true,
-        providerCanUpdate: (type, changed) => this.services.router.providerCanUpdate(type, changed),
+        providerCanUpdate: (type, changed) =>
+          this.services.router.providerCanUpdate(type, changed, recorded.provisionedBy),
       },
     ).operations;
     if (!decided || decided.kind === 'no-op') return 'no-op';
@@ -155,14 +157,19 @@ export class ResourceExecutor {
 
   private async create(op: PlannedOperation): Promise<void> {
     const { properties, stored } = this.evaluate(op.logicalId);
-    const provider = this.services.router.providerFor(op.type);
+    const { provider, provisionedBy } = this.services.router.route({ type: op.type, properties });
     const sent = await this.services.sendable(properties);
-    const result = await this.services.retry(() =>
-      provider.create({ logicalId: op.logicalId, type: op.type, properties: sent }, this.services.context),
+    // One token for every attempt of this create, so a replay after a lost response makes nothing new.
+    const idempotencyToken = randomUUID();
+    const result = await this.services.retry(op.logicalId, () =>
+      provider.create(
+        { logicalId: op.logicalId, type: op.type, properties: sent, idempotencyToken },
+        this.services.context,
+      ),
     );
     await this.services.state.setRecord(
       op.logicalId,
-      this.newRecord(op, result, stored, properties, provider.kind),
+      this.newRecord(op, result, stored, properties, provisionedBy),
     );
   }
 
@@ -185,9 +192,14 @@ export class ResourceExecutor {
   private async update(op: PlannedOperation): Promise<void> {
     const recorded = this.services.state.record(op.logicalId)!;
     const { properties, stored } = this.evaluate(op.logicalId);
-    const provider = this.services.router.providerFor(op.type, recorded.provisionedBy);
+    const { provider, provisionedBy } = this.services.router.route({
+      type: op.type,
+      properties,
+      recordedProperties: recorded.properties,
+      recordedBy: recorded.provisionedBy,
+    });
     const sent = await this.services.sendable(properties);
-    const result = await this.services.retry(() =>
+    const result = await this.services.retry(op.logicalId, () =>
       provider.update(
         {
           logicalId: op.logicalId,
@@ -202,9 +214,11 @@ export class ResourceExecutor {
     await this.services.state.setRecord(op.logicalId, {
       ...recorded,
       physicalId: result.physicalId,
+      ...(result.ref ? { ref: result.ref } : {}),
       properties: stored,
       attributes: result.attributes,
       propertyHash: propertyHash(properties),
+      provisionedBy,
       dependencies: op.dependsOn,
       deletionPolicy: op.deletionPolicy,
       updateReplacePolicy: op.updateReplacePolicy,
@@ -214,7 +228,7 @@ export class ResourceExecutor {
   /** Deletes a recorded resource through the provider family that made it. */
   async deleteRecorded(logicalId: string, record: ResourceRecord): Promise<void> {
     const provider = this.services.router.providerFor(record.type, record.provisionedBy);
-    await this.services.retry(() =>
+    await this.services.retry(logicalId, () =>
       provider.delete(
         { logicalId, type: record.type, physicalId: record.physicalId, properties: record.properties },
         this.services.context,
@@ -232,6 +246,7 @@ export class ResourceExecutor {
     return {
       type: op.type,
       physicalId: result.physicalId,
+      ...(result.ref ? { ref: result.ref } : {}),
       properties: stored,
       attributes: result.attributes,
       propertyHash: propertyHash(properties),

@@ -28,7 +28,7 @@ export function stateResolver(
   return {
     ref(logicalId) {
       const record = state.record(logicalId);
-      if (record) return record.physicalId;
+      if (record) return record.ref ?? record.physicalId;
       if (options.pending) return pendingValue(logicalId);
       throw notMade(logicalId);
     },

@@ -21,11 +21,21 @@ export interface ResourceRequest {
   type: string;
   /** Resolved properties, dynamic references resolved, NoEcho values in clear. */
   properties: JsonObject;
+  /**
+   * Stable across every attempt of one logical create (the engine makes one per create
+   * and reuses it on each retry), so a replayed create after a lost response is refused
+   * or answered with the first attempt's result instead of making a second resource.
+   * Providers pass it to the service's idempotency key (Cloud Control's ClientToken,
+   * CloudFront's CallerReference). Absent, a provider makes one per call.
+   */
+  idempotencyToken?: string;
 }
 
 export interface CreateResult {
   physicalId: string;
   attributes: JsonObject;
+  /** What `Ref` returns, only where it differs from `physicalId`. */
+  ref?: string;
   creationIdentity?: CreationIdentity;
 }
 
@@ -38,6 +48,8 @@ export interface UpdateResult {
   /** Some updates change the physical id in place (rare); most keep it. */
   physicalId: string;
   attributes: JsonObject;
+  /** What `Ref` returns, only where it differs from `physicalId`. */
+  ref?: string;
 }
 
 export interface DeleteRequest {
@@ -62,6 +74,12 @@ export interface Provider {
   handles(type: string): boolean;
   /** False when any of the changed properties needs a new resource with this provider. */
   canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean;
+  /**
+   * SDK providers: the top-level properties in `properties` this provider would not send
+   * (a silent drop). A non-empty answer routes the resource through Cloud Control.
+   * Absent means the provider covers every property.
+   */
+  uncoveredProperties?(type: string, properties: JsonObject): string[];
   create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult>;
   update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult>;
   /** Deleting a resource that is already gone succeeds. */

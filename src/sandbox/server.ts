@@ -7,6 +7,7 @@ import { CallCounter } from './admin/calls.js';
 import { FaultRegistry } from './admin/faults.js';
 import { LatencyModel } from './admin/latency.js';
 import { dispatch } from './dispatch.js';
+import { ResourceHandlers } from './resources.js';
 import { flattenHeaders, readBody, type SandboxResponse } from './request.js';
 import type { SandboxContext, ServiceModule, ServiceModuleFactory } from './service-module.js';
 import { builtinServices } from './services/index.js';
@@ -48,6 +49,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     storage: options.dataDir ? await FileStorage.open(resolve(options.dataDir)) : new MemoryStorage(),
     latency,
     foreignBuckets: new Set(options.foreignBuckets ?? DEFAULT_FOREIGN_BUCKETS),
+    resources: new ResourceHandlers(),
   };
   const modules = new Map<string, ServiceModule>();
   for (const factory of options.services ?? builtinServices) {
@@ -98,6 +100,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
       server.closeAllConnections();
       await closed;
+      for (const module of modules.values()) await module.close?.();
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { SandboxError } from './errors.js';
 import type { SandboxRequest, SandboxResponse } from './request.js';
 import type { LatencyModel } from './admin/latency.js';
+import type { ResourceHandlers } from './resources.js';
 import type { Storage } from './storage/storage.js';
 
 /** The wire protocols AWS services speak. */
@@ -25,6 +26,8 @@ export interface SandboxContext {
   latency: LatencyModel;
   /** Bucket names that exist but belong to another account (S3 BucketAlreadyExists). */
   foreignBuckets: ReadonlySet<string>;
+  /** Per-type resource handlers modules register for Cloud Control (see resources.ts). */
+  resources: ResourceHandlers;
 }
 
 /** One resource the sandbox holds, as the admin inventory lists it. */
@@ -48,6 +51,8 @@ export interface ServiceModule {
   handle(request: SandboxRequest, operation: string): Promise<SandboxResponse>;
   /** Resources held, keyed by CloudFormation type (e.g. `AWS::S3::Bucket`). */
   inventory(): Record<string, InventoryEntry[]>;
+  /** Stops background work (Cloud Control's in-flight operations) when the sandbox stops. */
+  close?(): Promise<void>;
 }
 
 export type ServiceModuleFactory = (context: SandboxContext) => Promise<ServiceModule>;

@@ -71,6 +71,10 @@ export class FakeCloud implements ProviderRouter {
     },
   };
 
+  route(): { provider: Provider; provisionedBy: ProviderKind } {
+    return { provider: this.provider, provisionedBy: 'cc-api' };
+  }
+
   providerFor(): Provider {
     return this.provider;
   }

@@ -1,4 +1,10 @@
+import {
+  CloudControlClient,
+  GetResourceRequestStatusCommand,
+  type ProgressEvent,
+} from '@aws-sdk/client-cloudcontrol';
 import { S3Client } from '@aws-sdk/client-s3';
+import { SSMClient } from '@aws-sdk/client-ssm';
 import { STSClient } from '@aws-sdk/client-sts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 
@@ -19,6 +25,35 @@ export function s3Client(
 
 export function stsClient(sandbox: Sandbox): STSClient {
   return new STSClient({ endpoint: sandbox.url, region: 'us-east-1', credentials, maxAttempts: 1 });
+}
+
+export function cloudControlClient(sandbox: Sandbox, options: { region?: string } = {}): CloudControlClient {
+  return new CloudControlClient({
+    endpoint: sandbox.url,
+    region: options.region ?? 'us-east-1',
+    credentials,
+    maxAttempts: 1,
+  });
+}
+
+export function ssmClient(sandbox: Sandbox): SSMClient {
+  return new SSMClient({ endpoint: sandbox.url, region: 'us-east-1', credentials, maxAttempts: 1 });
+}
+
+/** Polls a Cloud Control request every 10 ms until it ends; returns every status seen. */
+export async function settle(
+  client: CloudControlClient,
+  first: ProgressEvent,
+): Promise<{ event: ProgressEvent; statuses: string[] }> {
+  const statuses = [first.OperationStatus!];
+  let event = first;
+  while (!['SUCCESS', 'FAILED', 'CANCEL_COMPLETE'].includes(event.OperationStatus!)) {
+    await new Promise((done) => setTimeout(done, 10));
+    event = (await client.send(new GetResourceRequestStatusCommand({ RequestToken: first.RequestToken })))
+      .ProgressEvent!;
+    if (statuses[statuses.length - 1] !== event.OperationStatus) statuses.push(event.OperationStatus!);
+  }
+  return { event, statuses };
 }
 
 /** Starts a sandbox on a free port and returns it with an S3 client, both stopped by `close`. */

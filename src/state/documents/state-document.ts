@@ -9,6 +9,8 @@ export const creationIdentitySchema = z.record(z.string(), z.union([z.string(), 
 export const resourceRecordSchema = z.object({
   type: z.string().min(1),
   physicalId: z.string(),
+  /** What Ref returns, only where it differs from the physical id. */
+  ref: z.string().optional(),
   /** What was applied; NoEcho-sourced values masked as `***`. */
   properties: jsonObject,
   /** What was read back from AWS. */

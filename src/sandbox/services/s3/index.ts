@@ -2,6 +2,7 @@ import { restXmlCodec } from '../../protocols/rest-xml.js';
 import type { InventoryEntry, ServiceModule, ServiceModuleFactory } from '../../service-module.js';
 import * as bucketConfig from './bucket-config-ops.js';
 import * as buckets from './bucket-ops.js';
+import { bucketResourceHandler } from './bucket-resource.js';
 import type { S3Handler } from './call.js';
 import { verifyPayloadDigests } from './checksums.js';
 import * as lists from './list-ops.js';
@@ -45,6 +46,7 @@ const HANDLERS: Record<string, S3Handler> = {
 /** S3 over REST-XML, path style (and `bucket.localhost` virtual hosts). */
 export const createS3Service: ServiceModuleFactory = async (context) => {
   const store = await S3Store.load(context.storage);
+  context.resources.register('AWS::S3::Bucket', bucketResourceHandler(store, context.foreignBuckets));
   const module: ServiceModule = {
     name: 's3',
     codec: restXmlCodec,

@@ -30,6 +30,11 @@ export interface BucketRecord {
   tags?: Tag[];
   encryption: EncryptionRule[];
   publicAccessBlock?: PublicAccessBlock;
+  /**
+   * AWS::S3::Bucket properties set through Cloud Control that this S3 emulation does not
+   * model (LifecycleConfiguration, CorsConfiguration ...), kept so a read returns them.
+   */
+  otherProperties?: Record<string, unknown>;
 }
 
 export interface Checksum {

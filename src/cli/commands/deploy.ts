@@ -1,0 +1,70 @@
+import { writeFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { renderPlanText } from '../../plan/index.js';
+import { deployApp } from '../../toolkit/deploy-app.js';
+import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
+import { addDeployTuning, type DeployTuning } from '../deploy-options.js';
+import { globalOptions } from '../global-options.js';
+import { createProgress } from '../progress.js';
+import { renderOutputs, outputsFileContent } from '../render-outputs.js';
+import { sessionFor } from '../session-from-options.js';
+
+interface DeployCommandOptions extends AppOptions, DeployTuning {
+  all?: boolean;
+  exclusively?: boolean;
+  dryRun?: boolean;
+  outputsFile?: string;
+  rollback: boolean;
+  forceStatefulRecreation?: boolean;
+  strict?: boolean;
+}
+
+export function registerDeploy(program: Command): void {
+  const command = program
+    .command('deploy')
+    .description('deploy stacks straight through AWS APIs')
+    .argument('[stacks...]', 'stack names, display paths or wildcards; default: the only stack');
+  addDeployTuning(addAppOptions(command))
+    .option('--all', 'deploy every stack of the app')
+    .option('-e, --exclusively', 'only the named stacks, not the stacks they depend on')
+    .option('--dry-run', 'print the plan and stop; nothing is locked or changed')
+    .option('--outputs-file <file>', 'write the stack outputs as JSON (the CDK CLI shape)')
+    .option('--no-rollback', 'leave a failed deploy as it stopped (state is saved either way)')
+    .option('--force-stateful-recreation', 'allow replacing resources that hold data')
+    .option('--strict', 'refuse the assembly when the app reported warnings')
+    .action(async (patterns: string[], options: DeployCommandOptions, cmd: Command) => {
+      const progress = createProgress(
+        process.stderr,
+        process.stderr.isTTY === true && !globalOptions(cmd).verbose,
+      );
+      const assembly = await synthesizeFor(cmd, options);
+      try {
+        const results = await deployApp({
+          session: sessionFor(cmd),
+          assembly,
+          patterns,
+          all: options.all ?? false,
+          exclusively: options.exclusively ?? false,
+          strict: options.strict ?? false,
+          concurrency: options.concurrency,
+          stackConcurrency: options.stackConcurrency,
+          dryRun: options.dryRun ?? false,
+          forceStatefulRecreation: options.forceStatefulRecreation ?? false,
+          parameters: options.parameters,
+          events: progress.sink,
+          onWarning: (message) => progress.sink({ kind: 'warning', stack: 'cdkd', message }),
+        });
+        progress.close();
+        if (options.dryRun) {
+          for (const result of results)
+            process.stdout.write(`${result.stackName}\n${renderPlanText(result.plan)}\n`);
+          return;
+        }
+        process.stdout.write(renderOutputs(results));
+        if (options.outputsFile) await writeFile(options.outputsFile, outputsFileContent(results));
+        process.stderr.write(`Done: ${progress.summary()}\n`);
+      } finally {
+        progress.close();
+      }
+    });
+}

@@ -1,0 +1,57 @@
+import type { Command } from 'commander';
+import { destroyApp } from '../../toolkit/destroy-app.js';
+import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
+import { confirm } from '../confirm.js';
+import { addDeployTuning, type DeployTuning } from '../deploy-options.js';
+import { globalOptions } from '../global-options.js';
+import { createProgress } from '../progress.js';
+import { sessionFor } from '../session-from-options.js';
+
+interface DestroyOptions extends AppOptions, DeployTuning {
+  all?: boolean;
+}
+
+export function registerDestroy(program: Command): void {
+  const command = program
+    .command('destroy')
+    .description("delete the stacks' resources and their state")
+    .argument('[stacks...]', 'stack names, display paths or wildcards; default: the only stack');
+  addDeployTuning(addAppOptions(command))
+    .option('--all', 'every stack of the app')
+    .action(async (patterns: string[], options: DestroyOptions, cmd: Command) => {
+      const assembly = await synthesizeFor(cmd, options);
+      const names =
+        patterns.length > 0 ? patterns.join(', ') : options.all ? 'every stack of the app' : 'the stack';
+      await confirm(`Destroy ${names}? This deletes their resources.`, globalOptions(cmd).yes ?? false);
+      const progress = createProgress(process.stderr, process.stderr.isTTY === true);
+      try {
+        const results = await destroyApp({
+          session: sessionFor(cmd),
+          assembly,
+          patterns,
+          all: options.all ?? false,
+          concurrency: options.concurrency,
+          stackConcurrency: options.stackConcurrency,
+          events: progress.sink,
+          onWarning: (message) => progress.sink({ kind: 'warning', stack: 'cdkd', message }),
+        });
+        progress.close();
+        for (const result of results) {
+          if (!result.found)
+            process.stdout.write(`${result.stackName}: nothing recorded, nothing to destroy.\n`);
+          else
+            process.stdout.write(
+              `${result.stackName}: destroyed (${result.deleted.length} resources deleted).\n`,
+            );
+          for (const logicalId of result.retained) {
+            process.stdout.write(
+              `  ${logicalId} kept in AWS by its DeletionPolicy; no longer tracked by cdkd.\n`,
+            );
+          }
+        }
+        process.stderr.write(`Done: ${progress.summary()}\n`);
+      } finally {
+        progress.close();
+      }
+    });
+}

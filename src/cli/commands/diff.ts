@@ -1,0 +1,55 @@
+import type { Command } from 'commander';
+import { renderPlanJson, renderPlanText, summarizePlan } from '../../plan/index.js';
+import { deployApp } from '../../toolkit/deploy-app.js';
+import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
+import { addDeployTuning, type DeployTuning } from '../deploy-options.js';
+import { sessionFor } from '../session-from-options.js';
+
+interface DiffOptions extends AppOptions, DeployTuning {
+  all?: boolean;
+  json?: boolean;
+  fail?: boolean;
+}
+
+export function registerDiff(program: Command): void {
+  const command = program
+    .command('diff')
+    .description('compare the app with what cdkd deployed, resource by resource')
+    .argument('[stacks...]', 'stack names, display paths or wildcards; default: the only stack');
+  addDeployTuning(addAppOptions(command))
+    .option('--all', 'every stack of the app')
+    .option('--json', 'print the plans as JSON')
+    .option('--fail', 'exit 1 when anything would change')
+    .action(async (patterns: string[], options: DiffOptions, cmd: Command) => {
+      const assembly = await synthesizeFor(cmd, options);
+      const results = await deployApp({
+        session: sessionFor(cmd),
+        assembly,
+        patterns,
+        all: options.all ?? false,
+        exclusively: true,
+        strict: false,
+        concurrency: options.concurrency,
+        stackConcurrency: options.stackConcurrency,
+        dryRun: true,
+        forceStatefulRecreation: true,
+        parameters: options.parameters,
+        events: () => undefined,
+        onWarning: (message) => process.stderr.write(`Warning: ${message}\n`),
+      });
+      if (options.json) {
+        const plans = Object.fromEntries(
+          results.map((r) => [r.stackName, JSON.parse(renderPlanJson(r.plan))]),
+        );
+        process.stdout.write(`${JSON.stringify(plans, null, 2)}\n`);
+      } else {
+        for (const result of results)
+          process.stdout.write(`Stack ${result.stackName}\n${renderPlanText(result.plan)}\n`);
+      }
+      const changes = results.reduce((sum, result) => {
+        const s = summarizePlan(result.plan);
+        return sum + s.create + s.update + s.replace + s.delete;
+      }, 0);
+      if (options.fail && changes > 0) process.exitCode = 1;
+    });
+}

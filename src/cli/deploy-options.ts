@@ -1,0 +1,39 @@
+import { InvalidArgumentError, type Command } from 'commander';
+
+/** Chosen from bench/deploy-engine.ts; see the README's "Concurrency" section. */
+export const DEFAULT_CONCURRENCY = 16;
+export const DEFAULT_STACK_CONCURRENCY = 4;
+
+export interface DeployTuning {
+  concurrency: number;
+  stackConcurrency: number;
+  parameters: string[];
+}
+
+export function addDeployTuning(command: Command): Command {
+  return command
+    .option(
+      '--concurrency <n>',
+      'resources worked on at once per stack',
+      positiveInteger,
+      DEFAULT_CONCURRENCY,
+    )
+    .option(
+      '--stack-concurrency <n>',
+      'independent stacks deployed at once',
+      positiveInteger,
+      DEFAULT_STACK_CONCURRENCY,
+    )
+    .option('--parameters <KEY=VALUE>', 'a template parameter, or STACK:KEY=VALUE (repeatable)', collect, []);
+}
+
+function positiveInteger(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1)
+    throw new InvalidArgumentError('expected a whole number of at least 1');
+  return parsed;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}

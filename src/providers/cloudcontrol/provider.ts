@@ -1,0 +1,214 @@
+import { randomUUID } from 'node:crypto';
+import {
+  CreateResourceCommand,
+  DeleteResourceCommand,
+  GetResourceCommand,
+  UpdateResourceCommand,
+  type CloudControlClient,
+  type ProgressEvent,
+} from '@aws-sdk/client-cloudcontrol';
+import { awsErrorCode } from '../../aws/error-class.js';
+import { isKnownType, primaryIdentifierOf, replacementOf } from '../../plan/resource-schemas.js';
+import { systemClock, type Clock } from '../clock.js';
+import type {
+  CreateResult,
+  CreationIdentity,
+  DeleteRequest,
+  JsonObject,
+  LiveResource,
+  Provider,
+  ProviderContext,
+  ResourceRequest,
+  UpdateRequest,
+  UpdateResult,
+} from '../provider.js';
+import { attributesFromModel, propertiesFromModel, refFromModel } from './model.js';
+import { desiredStatePatch } from './patch.js';
+import { waitForRequest, type CcOperation } from './polling.js';
+import { CloudControlRequestFailed } from './request-failed.js';
+
+export interface CloudControlProviderOptions {
+  clock?: Clock;
+  /** The client for a context; defaults to `context.clients.cloudControl(context.region)`. */
+  client?: (context: ProviderContext) => Promise<CloudControlClient>;
+  onStatus?: (event: ProgressEvent) => void;
+}
+
+/**
+ * Any type Cloud Control can address, through CreateResource / UpdateResource (an RFC
+ * 6902 patch) / DeleteResource / GetResource, waiting on each request by polling. The
+ * physical id is the Cloud Control identifier (parts of a composite one joined by `|`).
+ */
+export class CloudControlProvider implements Provider {
+  readonly kind = 'cc-api' as const;
+  private readonly clock: Clock;
+  /** Per idempotency token, how many of its requests ended FAILED. */
+  private readonly failedAttempts = new Map<string, number>();
+
+  constructor(private readonly options: CloudControlProviderOptions = {}) {
+    this.clock = options.clock ?? systemClock;
+  }
+
+  handles(type: string): boolean {
+    return isKnownType(type) && primaryIdentifierOf(type).length > 0;
+  }
+
+  /** Only a create-only property (the schema's `causesReplacement: yes`) forces a new resource. */
+  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
+    return !changedProperties.some((property) => replacementOf(type, property) === 'yes');
+  }
+
+  async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
+    const client = await this.client(context);
+    const idempotencyToken = request.idempotencyToken ?? randomUUID();
+    const accepted = await client.send(
+      new CreateResourceCommand({
+        TypeName: request.type,
+        DesiredState: JSON.stringify(request.properties),
+        ClientToken: this.clientToken(idempotencyToken),
+      }),
+      { abortSignal: context.signal },
+    );
+    const event = await this.finish(
+      client,
+      accepted.ProgressEvent!,
+      request.type,
+      'create',
+      context,
+      idempotencyToken,
+    );
+    const physicalId = event.Identifier!;
+    const model = await this.modelAfter(client, event, request.type, physicalId, context);
+    const ref = refFromModel(request.type, model, physicalId);
+    const attributes = attributesFromModel(request.type, model);
+    const creationIdentity: CreationIdentity = { ccRequestToken: event.RequestToken! };
+    if (typeof attributes.Arn === 'string') creationIdentity.Arn = attributes.Arn;
+    return { physicalId, attributes, ...(ref !== undefined ? { ref } : {}), creationIdentity };
+  }
+
+  async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
+    const client = await this.client(context);
+    const patch = desiredStatePatch(request.previousProperties, request.properties);
+    let model: JsonObject;
+    if (patch.length === 0) {
+      model = (await this.get(client, request.type, request.physicalId, context)) ?? {};
+    } else {
+      const accepted = await client.send(
+        new UpdateResourceCommand({
+          TypeName: request.type,
+          Identifier: request.physicalId,
+          PatchDocument: JSON.stringify(patch),
+          ClientToken: randomUUID(),
+        }),
+        { abortSignal: context.signal },
+      );
+      const event = await this.finish(client, accepted.ProgressEvent!, request.type, 'update', context);
+      model = await this.modelAfter(client, event, request.type, request.physicalId, context);
+    }
+    const ref = refFromModel(request.type, model, request.physicalId);
+    return {
+      physicalId: request.physicalId,
+      attributes: attributesFromModel(request.type, model),
+      ...(ref !== undefined ? { ref } : {}),
+    };
+  }
+
+  async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
+    const client = await this.client(context);
+    try {
+      const accepted = await client.send(
+        new DeleteResourceCommand({
+          TypeName: request.type,
+          Identifier: request.physicalId,
+          ClientToken: randomUUID(),
+        }),
+        { abortSignal: context.signal },
+      );
+      await this.finish(client, accepted.ProgressEvent!, request.type, 'delete', context);
+    } catch (error) {
+      // Already gone is what a delete wants.
+      if (isNotFound(error)) return;
+      throw error;
+    }
+  }
+
+  async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
+    const model = await this.get(await this.client(context), request.type, request.physicalId, context);
+    if (!model) return undefined;
+    return {
+      properties: propertiesFromModel(request.type, model),
+      attributes: attributesFromModel(request.type, model),
+    };
+  }
+
+  /**
+   * The ClientToken for the next attempt of a logical create: the same while earlier
+   * attempts' outcomes are unknown (a lost response replays into the first request), a
+   * new one once a request ended FAILED (it made nothing, and the same token would only
+   * replay that failure).
+   */
+  private clientToken(idempotencyToken: string): string {
+    const failures = this.failedAttempts.get(idempotencyToken) ?? 0;
+    return failures === 0 ? idempotencyToken : `${idempotencyToken}-${failures}`;
+  }
+
+  private async finish(
+    client: CloudControlClient,
+    accepted: ProgressEvent,
+    type: string,
+    operation: CcOperation,
+    context: ProviderContext,
+    idempotencyToken?: string,
+  ): Promise<ProgressEvent> {
+    const event = await waitForRequest(client, accepted, {
+      type,
+      operation,
+      clock: this.clock,
+      signal: context.signal,
+      onStatus: this.options.onStatus,
+    });
+    if (event.OperationStatus === 'SUCCESS') return event;
+    if (idempotencyToken !== undefined) {
+      this.failedAttempts.set(idempotencyToken, (this.failedAttempts.get(idempotencyToken) ?? 0) + 1);
+    }
+    throw new CloudControlRequestFailed(event);
+  }
+
+  /** The model the final event carries, else a read (an event need not carry one). */
+  private async modelAfter(
+    client: CloudControlClient,
+    event: ProgressEvent,
+    type: string,
+    identifier: string,
+    context: ProviderContext,
+  ): Promise<JsonObject> {
+    if (event.ResourceModel) return JSON.parse(event.ResourceModel) as JsonObject;
+    return (await this.get(client, type, identifier, context)) ?? {};
+  }
+
+  private async get(
+    client: CloudControlClient,
+    type: string,
+    identifier: string,
+    context: ProviderContext,
+  ): Promise<JsonObject | undefined> {
+    try {
+      const output = await client.send(new GetResourceCommand({ TypeName: type, Identifier: identifier }), {
+        abortSignal: context.signal,
+      });
+      return JSON.parse(output.ResourceDescription?.Properties ?? '{}') as JsonObject;
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  private client(context: ProviderContext): Promise<CloudControlClient> {
+    return this.options.client?.(context) ?? context.clients.cloudControl(context.region);
+  }
+}
+
+function isNotFound(error: unknown): boolean {
+  const code = awsErrorCode(error);
+  return code === 'ResourceNotFoundException' || code === 'NotFound';
+}

@@ -1,0 +1,31 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * The resource types the sandbox's Cloud Control knows, read from the same
+ * `generated/resource-index.json` cdkd's planner reads (built by
+ * scripts/build-resource-index.mjs). Only the fields the sandbox needs are typed here.
+ */
+export interface SandboxTypeSchema {
+  /** Every property name the schema knows. */
+  props: string[];
+  /** Read-only properties (Fn::GetAtt names; nested ones dotted, e.g. `Endpoint.Address`). */
+  attrs?: string[];
+  required?: string[];
+  /** Create-only properties: changing one is NotUpdatable. */
+  replace?: string[];
+  /** Cloud Control primary identifier properties. */
+  id?: string[];
+  /** ARN template with `${Partition}`, `${Region}`, `${Account}` and property variables. */
+  arn?: string;
+}
+
+const INDEX_URL = new URL('../../generated/resource-index.json', import.meta.url);
+
+let types: Record<string, SandboxTypeSchema> | undefined;
+
+/** The schema of `type`, or undefined for a type Cloud Control does not know. */
+export function sandboxSchemaFor(type: string): SandboxTypeSchema | undefined {
+  types ??= (JSON.parse(readFileSync(INDEX_URL, 'utf8')) as { types: Record<string, SandboxTypeSchema> })
+    .types;
+  return Object.hasOwn(types, type) ? types[type] : undefined;
+}

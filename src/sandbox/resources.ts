@@ -1,0 +1,62 @@
+/**
+ * Resource-level access to what a service module emulates, so Cloud Control and the
+ * service's own API act on one store: a bucket made through Cloud Control is a bucket S3
+ * lists. A module registers a handler per CloudFormation type it owns; Cloud Control uses
+ * it, and its generic store for every other type the resource index knows.
+ */
+
+export type ResourceModel = Record<string, unknown>;
+
+/** Cloud Control's handler error codes (ProgressEvent.ErrorCode). */
+export type HandlerErrorCode =
+  | 'AlreadyExists'
+  | 'NotFound'
+  | 'InvalidRequest'
+  | 'NotUpdatable'
+  | 'ResourceConflict'
+  | 'GeneralServiceException'
+  | 'ServiceInternalError'
+  | 'Throttling'
+  | 'AccessDenied'
+  | 'ServiceLimitExceeded'
+  | 'NotStabilized'
+  | 'InternalFailure';
+
+/** A handler's failure: the request ends FAILED with this code and message. */
+export class HandlerError extends Error {
+  constructor(
+    readonly errorCode: HandlerErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HandlerError';
+  }
+}
+
+export interface ResourceEntry {
+  identifier: string;
+  model: ResourceModel;
+}
+
+/** One CloudFormation type as a service module serves it to Cloud Control. */
+export interface ResourceHandler {
+  /** Creates the resource from the desired state; returns its identifier and full model. */
+  create(desired: ResourceModel, region: string): Promise<ResourceEntry>;
+  read(identifier: string, region: string): ResourceModel | undefined;
+  /** Applies the full desired state to an existing resource; returns the new model. */
+  update(identifier: string, desired: ResourceModel, region: string): Promise<ResourceModel>;
+  delete(identifier: string, region: string): Promise<void>;
+  list(region: string): ResourceEntry[];
+}
+
+export class ResourceHandlers {
+  private readonly handlers = new Map<string, ResourceHandler>();
+
+  register(type: string, handler: ResourceHandler): void {
+    this.handlers.set(type, handler);
+  }
+
+  get(type: string): ResourceHandler | undefined {
+    return this.handlers.get(type);
+  }
+}

@@ -1,0 +1,195 @@
+import { randomBytes } from 'node:crypto';
+import { randomString } from '../../ids.js';
+import { HandlerError, type ResourceModel } from '../../resources.js';
+import type { SandboxTypeSchema } from '../../resource-index.js';
+
+export interface Environment {
+  accountId: string;
+  region: string;
+}
+
+/**
+ * A new resource of a type no service module emulates: the desired state checked against
+ * the schema, a name generated CloudFormation-style when the type has a name property and
+ * none was given, and every read-only attribute filled with a plausible value.
+ */
+export function buildModel(
+  type: string,
+  schema: SandboxTypeSchema,
+  desired: ResourceModel,
+  env: Environment,
+): { identifier: string; model: ResourceModel } {
+  validateDesired(schema, desired);
+  const model: ResourceModel = structuredClone(desired);
+  const nameKey = nameProperty(type, schema);
+  if (nameKey !== undefined && typeof model[nameKey] !== 'string') model[nameKey] = generatedName(type);
+  const facts = { type, schema, env, name: nameKey ? String(model[nameKey]) : undefined };
+  for (const path of fillablePaths(schema, model)) {
+    if (getPath(model, path) === undefined) setPath(model, path, fakeAttribute(path, model, facts));
+  }
+  for (const part of schema.id ?? []) {
+    if (model[part] === undefined) model[part] = `${shortName(type).toLowerCase()}-${hex(8)}`;
+  }
+  return { identifier: identifierOf(schema, model), model };
+}
+
+/** The desired state of an update applied over the old model: read-only values are kept. */
+export function updatedModel(
+  schema: SandboxTypeSchema,
+  old: ResourceModel,
+  desired: ResourceModel,
+): ResourceModel {
+  validateDesired(schema, desired);
+  const changed = (schema.replace ?? []).filter(
+    (property) => JSON.stringify(old[property]) !== JSON.stringify(desired[property]),
+  );
+  if (changed.length > 0) {
+    throw new HandlerError(
+      'NotUpdatable',
+      `Invalid patch update: createOnlyProperties [${changed.map((p) => `/properties/${p}`).join(', ')}] cannot be updated`,
+    );
+  }
+  const model: ResourceModel = structuredClone(desired);
+  for (const path of schema.attrs ?? []) {
+    const value = getPath(old, path);
+    if (value !== undefined && getPath(model, path) === undefined)
+      setPath(model, path, structuredClone(value));
+  }
+  for (const part of schema.id ?? []) model[part] ??= old[part];
+  return model;
+}
+
+/** The Cloud Control identifier: the primary identifier's values, joined with `|`. */
+export function identifierOf(schema: SandboxTypeSchema, model: ResourceModel): string {
+  return (schema.id ?? []).map((part) => String(model[part])).join('|');
+}
+
+function validateDesired(schema: SandboxTypeSchema, desired: ResourceModel): void {
+  const known = new Set(schema.props);
+  const extraneous = Object.keys(desired).filter((key) => !known.has(key));
+  if (extraneous.length > 0) {
+    throw new HandlerError(
+      'InvalidRequest',
+      `Model validation failed (#: extraneous key [${extraneous[0]}] is not permitted)`,
+    );
+  }
+  const missing = (schema.required ?? []).filter((key) => desired[key] === undefined);
+  if (missing.length > 0) {
+    throw new HandlerError(
+      'InvalidRequest',
+      `Model validation failed (#: required key [${missing[0]}] not found)`,
+    );
+  }
+}
+
+/**
+ * The read-only paths to fill: leaves only (`Endpoint.Address`, not `Endpoint`), and a
+ * nested one only below a read-only parent or a parent the desired state set.
+ */
+function fillablePaths(schema: SandboxTypeSchema, model: ResourceModel): string[] {
+  const attrs = schema.attrs ?? [];
+  return attrs.filter((path) => {
+    if (attrs.some((other) => other.startsWith(`${path}.`))) return false;
+    const top = path.split('.')[0]!;
+    return top === path || attrs.includes(top) || model[top] !== undefined;
+  });
+}
+
+/**
+ * The property that names the resource: a writable single-part primary identifier
+ * (RoleName, TableName, LogGroupName), else `<Type>Name` (QueueName, TopicName).
+ */
+function nameProperty(type: string, schema: SandboxTypeSchema): string | undefined {
+  const writable = (name: string): boolean => schema.props.includes(name);
+  const id = schema.id ?? [];
+  if (id.length === 1 && writable(id[0]!) && !(schema.attrs ?? []).includes(id[0]!)) return id[0];
+  const typeName = `${shortName(type)}Name`;
+  return writable(typeName) ? typeName : undefined;
+}
+
+/** CloudFormation's shape for a generated physical name: a prefix and 12 random characters. */
+function generatedName(type: string): string {
+  return `${shortName(type)}-${randomString(12, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789')}`;
+}
+
+interface Facts {
+  type: string;
+  schema: SandboxTypeSchema;
+  env: Environment;
+  name: string | undefined;
+}
+
+function fakeAttribute(path: string, model: ResourceModel, facts: Facts): unknown {
+  const leaf = path.slice(path.lastIndexOf('.') + 1);
+  const service = facts.type.split('::')[1]!.toLowerCase();
+  const { region, accountId } = facts.env;
+  const name = facts.name ?? `${shortName(facts.type).toLowerCase()}-${hex(8)}`;
+  if (leaf.endsWith('Arn')) {
+    const main = leaf === 'Arn' || leaf === `${shortName(facts.type)}Arn`;
+    if (main && facts.schema.arn) return expandArn(facts.schema.arn, model, facts.env, name);
+    return `arn:${partition(region)}:${service}:${region}:${accountId}:${lowerFirst(leaf.slice(0, -3) || 'resource')}/${name}`;
+  }
+  if (/ur[li]$/i.test(leaf)) return `https://${service}.${region}.amazonaws.com/${accountId}/${name}`;
+  if (leaf.endsWith('Name')) return name;
+  if (leaf.endsWith('Port')) return '443';
+  if (/(Address|DomainName|Endpoint|DnsName)$/.test(leaf)) {
+    return `${name.toLowerCase()}.${hex(6)}.${region}.${service}.amazonaws.com`;
+  }
+  if (leaf.endsWith('Id')) return `${lowerFirst(leaf.slice(0, -2) || shortName(facts.type))}-${hex(8)}`;
+  return `${lowerFirst(leaf)}-${hex(8)}`;
+}
+
+/** An ARN from the schema's template: pseudo parameters, then properties of the model. */
+function expandArn(template: string, model: ResourceModel, env: Environment, name: string): string {
+  return template.replace(/\$\{([^}]+)\}/g, (_, variable: string) => {
+    if (variable === 'Partition') return partition(env.region);
+    if (variable === 'Region') return env.region;
+    if (variable === 'Account') return env.accountId;
+    const direct = model[variable];
+    if (typeof direct === 'string') return direct;
+    if (variable.endsWith('WithoutLeadingSlash')) return name.replace(/^\//, '');
+    if (variable.endsWith('WithPath')) {
+      const path = typeof model.Path === 'string' ? model.Path : '/';
+      return `${path.slice(1)}${name}`;
+    }
+    return name;
+  });
+}
+
+export function partition(region: string): string {
+  if (region.startsWith('cn-')) return 'aws-cn';
+  if (region.startsWith('us-gov-')) return 'aws-us-gov';
+  return 'aws';
+}
+
+function shortName(type: string): string {
+  return type.split('::')[2] ?? type;
+}
+
+function lowerFirst(value: string): string {
+  return value.charAt(0).toLowerCase() + value.slice(1);
+}
+
+function hex(bytes: number): string {
+  return randomBytes(bytes).toString('hex');
+}
+
+export function getPath(model: ResourceModel, path: string): unknown {
+  let current: unknown = model;
+  for (const segment of path.split('.')) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = (current as Record<string, unknown>)[segment];
+  }
+  return current;
+}
+
+function setPath(model: ResourceModel, path: string, value: unknown): void {
+  const segments = path.split('.');
+  let current: Record<string, unknown> = model;
+  for (const segment of segments.slice(0, -1)) {
+    const next = current[segment];
+    if (typeof next !== 'object' || next === null) current[segment] = {};
+    current = current[segment] as Record<string, unknown>;
+  }
+  current[segments[segments.length - 1]!] = value;
+}

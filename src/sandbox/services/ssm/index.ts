@@ -1,0 +1,42 @@
+import { jsonCodec, jsonInput, jsonOperation, jsonResult } from '../../protocols/json.js';
+import type { ServiceModule, ServiceModuleFactory } from '../../service-module.js';
+import * as ops from './parameter-ops.js';
+import { parameterResourceHandler } from './parameter-resource.js';
+import { ssmErrors } from './ssm-errors.js';
+import { current, ParameterStore } from './store.js';
+
+const HANDLERS: Record<string, (call: ops.SsmCall) => Promise<unknown>> = {
+  PutParameter: ops.putParameter,
+  GetParameter: ops.getParameter,
+  GetParameters: ops.getParameters,
+  DeleteParameter: ops.deleteParameter,
+  DescribeParameters: ops.describeParameters,
+};
+
+/** SSM Parameter Store over JSON 1.1; also serves AWS::SSM::Parameter to Cloud Control. */
+export const createSsmService: ServiceModuleFactory = async (context) => {
+  const store = await ParameterStore.load(context.storage);
+  context.resources.register('AWS::SSM::Parameter', parameterResourceHandler(store, context.accountId));
+  const module: ServiceModule = {
+    name: 'ssm',
+    codec: jsonCodec('1.1'),
+    operation: (request) => jsonOperation(request, 'AmazonSSM'),
+    isMutating: (operation) => operation === 'PutParameter' || operation === 'DeleteParameter',
+    async handle(request, operation) {
+      const handler = HANDLERS[operation];
+      if (!handler) throw ssmErrors.invalidAction(operation);
+      const call = { store, accountId: context.accountId, region: request.region, input: jsonInput(request) };
+      return jsonResult('1.1', await handler(call));
+    },
+    inventory() {
+      const entries = store.all().map((record) => ({
+        id: record.name,
+        region: record.region,
+        type: record.type,
+        version: current(record).version,
+      }));
+      return { 'AWS::SSM::Parameter': entries };
+    },
+  };
+  return module;
+};

@@ -1,0 +1,24 @@
+import { SandboxError } from '../../errors.js';
+
+/** SSM's errors as the JSON 1.1 API returns them. */
+export const ssmErrors = {
+  parameterNotFound: (name: string) =>
+    new SandboxError('ParameterNotFound', `Parameter ${name} not found.`, 400),
+  parameterVersionNotFound: (name: string, version: string) =>
+    new SandboxError(
+      'ParameterVersionNotFound',
+      `Systems Manager could not find version ${version} of ${name}. Verify the version and try again.`,
+      400,
+    ),
+  parameterAlreadyExists: () =>
+    new SandboxError(
+      'ParameterAlreadyExists',
+      'The parameter already exists. To overwrite this value, set the overwrite option in the request to true.',
+      400,
+    ),
+  validation: (message: string) => new SandboxError('ValidationException', message, 400),
+  unsupportedType: (type: string) =>
+    new SandboxError('UnsupportedParameterType', `${type} is not a valid parameter type.`, 400),
+  invalidAction: (operation: string) =>
+    new SandboxError('InvalidAction', `The action ${operation} is not valid for this web service.`, 400),
+};

@@ -1,0 +1,107 @@
+import {
+  checkAssembly,
+  collectAnnotations,
+  enforceAnnotations,
+  selectStacks,
+  type CloudAssembly,
+} from '../assembly/index.js';
+import { publishAssets } from '../assets/index.js';
+import { walkDag } from '../engine/dag-walk.js';
+import type { StackDeployResult } from '../engine/deploy-stack.js';
+import { createEngine } from '../engine/engine.js';
+import type { EventSink } from '../engine/events.js';
+import { assetBucketName } from '../state/bucket-names.js';
+import { defaultRegistry, providerRetry } from './provider-wiring.js';
+import type { Session } from './session.js';
+import { parametersFor, stackRequest, stackTarget } from './stack-requests.js';
+
+export interface DeployAppInput {
+  session: Session;
+  assembly: CloudAssembly;
+  patterns: string[];
+  all: boolean;
+  /** Only the named stacks, not the stacks they depend on. */
+  exclusively: boolean;
+  strict: boolean;
+  concurrency: number;
+  stackConcurrency: number;
+  dryRun: boolean;
+  forceStatefulRecreation: boolean;
+  parameters: string[];
+  events: EventSink;
+  onWarning(message: string): void;
+  signal?: AbortSignal;
+}
+
+/**
+ * `cdkd deploy`: select and check the stacks, publish their assets, then
+ * deploy them dependencies first, independent stacks in parallel.
+ */
+export async function deployApp(input: DeployAppInput): Promise<StackDeployResult[]> {
+  const stacks = selectStacks(input.assembly, {
+    patterns: input.patterns,
+    all: input.all,
+    defaultSelection: 'only-single',
+    extend: input.exclusively ? 'none' : 'upstream',
+  });
+  enforceAnnotations(collectAnnotations(stacks), { strict: input.strict });
+  const checked = checkAssembly(input.assembly, stacks);
+  for (const warning of checked.warnings) input.onWarning(warning);
+
+  const caller = { accountId: await input.session.accountId(), region: await input.session.region() };
+  const targets = new Map(stacks.map((stack) => [stack.displayName, stackTarget(stack, caller)]));
+  const backend = await input.session.stateBackend();
+  const engine = await createEngine({
+    backend,
+    clients: input.session.clients,
+    registry: defaultRegistry(),
+    events: input.events,
+    retry: providerRetry(input.onWarning),
+    regions: [...new Set([...targets.values()].map((target) => target.region))],
+  });
+
+  const results: StackDeployResult[] = [];
+  const selected = new Set(stacks.map((stack) => stack.displayName));
+  const outcome = await walkDag(
+    checked.stacks.map(({ stack }) => ({
+      id: stack.displayName,
+      dependsOn: stack.dependencies.filter((dependency) => selected.has(dependency)),
+    })),
+    async (displayName) => {
+      const { stack, nested } = checked.stacks.find((entry) => entry.stack.displayName === displayName)!;
+      const target = targets.get(displayName)!;
+      const bucket = input.dryRun
+        ? assetBucketName(target.accountId, target.region)
+        : (
+            await publishAssets({
+              stacks: [stack],
+              accountId: target.accountId,
+              region: target.region,
+              s3: await input.session.clients.s3(target.region),
+            })
+          ).bucket;
+      const request = stackRequest(
+        stack,
+        nested,
+        target,
+        bucket,
+        parametersFor(stack.stackName, input.parameters),
+      );
+      results.push(
+        await engine.deploy(request, {
+          concurrency: input.concurrency,
+          dryRun: input.dryRun,
+          forceStatefulRecreation: input.forceStatefulRecreation,
+          ...(input.signal ? { signal: input.signal } : {}),
+        }),
+      );
+    },
+    {
+      concurrency: input.stackConcurrency,
+      priority: () => 0,
+      ...(input.signal ? { signal: input.signal } : {}),
+    },
+  );
+  if (outcome.failed.length > 0) throw outcome.failed[0]!.error;
+  return results;
+}

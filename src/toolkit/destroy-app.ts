@@ -1,0 +1,65 @@
+import { selectStacks, type CloudAssembly } from '../assembly/index.js';
+import { walkDag } from '../engine/dag-walk.js';
+import type { StackDestroyResult } from '../engine/destroy-stack.js';
+import { createEngine } from '../engine/engine.js';
+import type { EventSink } from '../engine/events.js';
+import { defaultRegistry, providerRetry } from './provider-wiring.js';
+import type { Session } from './session.js';
+import { stackTarget } from './stack-requests.js';
+
+export interface DestroyAppInput {
+  session: Session;
+  assembly: CloudAssembly;
+  patterns: string[];
+  all: boolean;
+  concurrency: number;
+  stackConcurrency: number;
+  events: EventSink;
+  onWarning(message: string): void;
+}
+
+export interface DestroyedStack extends StackDestroyResult {
+  stackName: string;
+}
+
+/** `cdkd destroy`: the selected stacks, each after every selected stack that depends on it. */
+export async function destroyApp(input: DestroyAppInput): Promise<DestroyedStack[]> {
+  const stacks = selectStacks(input.assembly, {
+    patterns: input.patterns,
+    all: input.all,
+    defaultSelection: 'only-single',
+    extend: 'none',
+  });
+  const caller = { accountId: await input.session.accountId(), region: await input.session.region() };
+  const targets = new Map(stacks.map((stack) => [stack.displayName, stackTarget(stack, caller)]));
+  const engine = await createEngine({
+    backend: await input.session.stateBackend(),
+    clients: input.session.clients,
+    registry: defaultRegistry(),
+    events: input.events,
+    retry: providerRetry(input.onWarning),
+    regions: [...new Set([...targets.values()].map((target) => target.region))],
+  });
+  const selected = new Set(stacks.map((stack) => stack.displayName));
+  const dependents = (name: string) =>
+    stacks.filter((stack) => stack.dependencies.includes(name) && selected.has(stack.displayName));
+  const results: DestroyedStack[] = [];
+  const outcome = await walkDag(
+    stacks.map((stack) => ({
+      id: stack.displayName,
+      dependsOn: dependents(stack.displayName).map((s) => s.displayName),
+    })),
+    async (displayName) => {
+      const stack = stacks.find((candidate) => candidate.displayName === displayName)!;
+      const target = targets.get(displayName)!;
+      const result = await engine.destroy(
+        { stateName: stack.stackName, stackName: stack.stackName, ...target },
+        { concurrency: input.concurrency },
+      );
+      results.push({ stackName: stack.stackName, ...result });
+    },
+    { concurrency: input.stackConcurrency, priority: () => 0 },
+  );
+  if (outcome.failed.length > 0) throw outcome.failed[0]!.error;
+  return results;
+}

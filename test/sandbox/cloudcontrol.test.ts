@@ -1,0 +1,330 @@
+import {
+  CancelResourceRequestCommand,
+  CreateResourceCommand,
+  DeleteResourceCommand,
+  GetResourceCommand,
+  GetResourceRequestStatusCommand,
+  ListResourceRequestsCommand,
+  ListResourcesCommand,
+  UpdateResourceCommand,
+  type CloudControlClient,
+} from '@aws-sdk/client-cloudcontrol';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { admin, cloudControlClient, failure, settle } from './helpers.js';
+
+let sandbox: Sandbox;
+let cc: CloudControlClient;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, accountId: '123456789012' });
+  cc = cloudControlClient(sandbox);
+});
+afterAll(async () => {
+  cc.destroy();
+  await sandbox.stop();
+});
+beforeEach(async () => {
+  await admin(sandbox, 'PUT', 'latency', {});
+});
+
+async function create(type: string, desired: Record<string, unknown>, clientToken?: string) {
+  const accepted = await cc.send(
+    new CreateResourceCommand({
+      TypeName: type,
+      DesiredState: JSON.stringify(desired),
+      ClientToken: clientToken,
+    }),
+  );
+  return settle(cc, accepted.ProgressEvent!);
+}
+
+async function get(type: string, identifier: string): Promise<Record<string, unknown>> {
+  const output = await cc.send(new GetResourceCommand({ TypeName: type, Identifier: identifier }));
+  expect(output.ResourceDescription?.Identifier).toBe(identifier);
+  return JSON.parse(output.ResourceDescription!.Properties!) as Record<string, unknown>;
+}
+
+describe('Cloud Control: create, get, update, delete, list', () => {
+  const cases: Array<{
+    type: string;
+    desired: Record<string, unknown>;
+    identifier: string;
+    attributes: Record<string, unknown>;
+    patch: { path: string; value: unknown };
+  }> = [
+    {
+      type: 'AWS::SQS::Queue',
+      desired: { QueueName: 'orders' },
+      identifier: 'https://sqs.us-east-1.amazonaws.com/123456789012/orders',
+      attributes: { Arn: 'arn:aws:sqs:us-east-1:123456789012:orders', QueueName: 'orders' },
+      patch: { path: '/VisibilityTimeout', value: 60 },
+    },
+    {
+      type: 'AWS::IAM::Role',
+      desired: {
+        RoleName: 'app-role',
+        Path: '/svc/',
+        AssumeRolePolicyDocument: { Version: '2012-10-17', Statement: [] },
+      },
+      identifier: 'app-role',
+      attributes: { Arn: 'arn:aws:iam::123456789012:role/svc/app-role' },
+      patch: { path: '/Description', value: 'runs the app' },
+    },
+    {
+      type: 'AWS::SNS::Topic',
+      desired: { TopicName: 'alerts' },
+      identifier: 'arn:aws:sns:us-east-1:123456789012:alerts',
+      attributes: { TopicArn: 'arn:aws:sns:us-east-1:123456789012:alerts', TopicName: 'alerts' },
+      patch: { path: '/DisplayName', value: 'Alerts' },
+    },
+    {
+      type: 'AWS::DynamoDB::Table',
+      desired: {
+        TableName: 'users',
+        KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+        AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
+        BillingMode: 'PAY_PER_REQUEST',
+      },
+      identifier: 'users',
+      attributes: { Arn: 'arn:aws:dynamodb:us-east-1:123456789012:table/users' },
+      patch: { path: '/DeletionProtectionEnabled', value: true },
+    },
+    {
+      type: 'AWS::Logs::LogGroup',
+      desired: { LogGroupName: '/app/web' },
+      identifier: '/app/web',
+      attributes: { Arn: 'arn:aws:logs:us-east-1:123456789012:log-group:/app/web' },
+      patch: { path: '/RetentionInDays', value: 7 },
+    },
+  ];
+
+  it.each(cases)('$type', async ({ type, desired, identifier, attributes, patch }) => {
+    const created = await create(type, desired);
+    expect(created.event).toMatchObject({
+      OperationStatus: 'SUCCESS',
+      Operation: 'CREATE',
+      Identifier: identifier,
+    });
+    const model = await get(type, identifier);
+    expect(model).toMatchObject({ ...desired, ...attributes });
+
+    const updated = await cc.send(
+      new UpdateResourceCommand({
+        TypeName: type,
+        Identifier: identifier,
+        PatchDocument: JSON.stringify([{ op: 'add', ...patch }]),
+      }),
+    );
+    expect((await settle(cc, updated.ProgressEvent!)).event.OperationStatus).toBe('SUCCESS');
+    const after = await get(type, identifier);
+    expect(after[patch.path.slice(1)]).toEqual(patch.value);
+    expect(after).toMatchObject(attributes);
+
+    const listed = await cc.send(new ListResourcesCommand({ TypeName: type }));
+    expect(listed.ResourceDescriptions?.map((d) => d.Identifier)).toEqual([identifier]);
+    const inventory = await admin(sandbox, 'GET', 'inventory');
+    expect(inventory.json.cloudcontrolapi[type].map((e: { id: string }) => e.id)).toEqual([identifier]);
+
+    const deleted = await cc.send(new DeleteResourceCommand({ TypeName: type, Identifier: identifier }));
+    expect((await settle(cc, deleted.ProgressEvent!)).event).toMatchObject({
+      OperationStatus: 'SUCCESS',
+      Operation: 'DELETE',
+    });
+    const gone = await failure(cc.send(new GetResourceCommand({ TypeName: type, Identifier: identifier })));
+    expect(gone.name).toBe('ResourceNotFoundException');
+  });
+
+  it('generates a CloudFormation-style name when the desired state names none', async () => {
+    const { event } = await create('AWS::SQS::Queue', {});
+    expect(event.Identifier).toMatch(
+      /^https:\/\/sqs\.us-east-1\.amazonaws\.com\/123456789012\/Queue-[A-Z0-9]{12}$/,
+    );
+    const model = await get('AWS::SQS::Queue', event.Identifier!);
+    expect(model.Arn).toBe(`arn:aws:sqs:us-east-1:123456789012:${String(model.QueueName)}`);
+  });
+
+  it('joins a composite primary identifier with |', async () => {
+    const { event } = await create('AWS::IAM::RolePolicy', {
+      RoleName: 'app-role',
+      PolicyName: 'inline',
+      PolicyDocument: { Version: '2012-10-17', Statement: [] },
+    });
+    expect(event.Identifier).toBe('inline|app-role');
+  });
+});
+
+describe('Cloud Control: handler errors and API errors', () => {
+  it('fails a named duplicate with AlreadyExists', async () => {
+    await create('AWS::Logs::LogGroup', { LogGroupName: 'dup' });
+    const { event } = await create('AWS::Logs::LogGroup', { LogGroupName: 'dup' });
+    expect(event).toMatchObject({ OperationStatus: 'FAILED', ErrorCode: 'AlreadyExists' });
+    expect(event.StatusMessage).toContain("identifier 'dup' already exists");
+  });
+
+  it('fails update and delete of a missing resource with NotFound', async () => {
+    const update = await cc.send(
+      new UpdateResourceCommand({
+        TypeName: 'AWS::SNS::Topic',
+        Identifier: 'arn:aws:sns:us-east-1:123456789012:nope',
+        PatchDocument: '[]',
+      }),
+    );
+    expect((await settle(cc, update.ProgressEvent!)).event).toMatchObject({
+      OperationStatus: 'FAILED',
+      ErrorCode: 'NotFound',
+    });
+    const remove = await cc.send(
+      new DeleteResourceCommand({ TypeName: 'AWS::SNS::Topic', Identifier: 'nope' }),
+    );
+    expect((await settle(cc, remove.ProgressEvent!)).event.ErrorCode).toBe('NotFound');
+  });
+
+  it('refuses a change to a create-only property as NotUpdatable', async () => {
+    await create('AWS::Logs::LogGroup', { LogGroupName: 'fixed' });
+    const update = await cc.send(
+      new UpdateResourceCommand({
+        TypeName: 'AWS::Logs::LogGroup',
+        Identifier: 'fixed',
+        PatchDocument: JSON.stringify([{ op: 'replace', path: '/LogGroupName', value: 'moved' }]),
+      }),
+    );
+    const { event } = await settle(cc, update.ProgressEvent!);
+    expect(event).toMatchObject({ OperationStatus: 'FAILED', ErrorCode: 'NotUpdatable' });
+  });
+
+  it('rejects an unknown property and a missing required one as InvalidRequest', async () => {
+    expect((await create('AWS::SQS::Queue', { Colour: 'blue' })).event).toMatchObject({
+      ErrorCode: 'InvalidRequest',
+      StatusMessage: 'Model validation failed (#: extraneous key [Colour] is not permitted)',
+    });
+    expect((await create('AWS::IAM::Role', {})).event.StatusMessage).toContain(
+      'required key [AssumeRolePolicyDocument]',
+    );
+  });
+
+  it('answers API errors in the JSON 1.0 shape', async () => {
+    const unknownType = await failure(
+      cc.send(new CreateResourceCommand({ TypeName: 'AWS::Nope::Thing', DesiredState: '{}' })),
+    );
+    expect(unknownType).toMatchObject({ name: 'TypeNotFoundException', status: 400 });
+    const badPatch = await failure(
+      cc.send(
+        new UpdateResourceCommand({
+          TypeName: 'AWS::SQS::Queue',
+          Identifier: 'x',
+          PatchDocument: '{"op":1}',
+        }),
+      ),
+    );
+    expect(badPatch.name).toBe('InvalidRequestException');
+    const badToken = await failure(cc.send(new GetResourceRequestStatusCommand({ RequestToken: 'missing' })));
+    expect(badToken.name).toBe('RequestTokenNotFoundException');
+
+    const raw = await fetch(sandbox.url, {
+      method: 'POST',
+      headers: {
+        'x-amz-target': 'CloudApiService.GetResource',
+        'content-type': 'application/x-amz-json-1.0',
+        authorization:
+          'AWS4-HMAC-SHA256 Credential=AKIA/20240101/us-east-1/cloudcontrolapi/aws4_request, SignedHeaders=host, Signature=x',
+      },
+      body: JSON.stringify({ TypeName: 'AWS::SQS::Queue', Identifier: 'none' }),
+    });
+    expect(raw.status).toBe(400);
+    expect(raw.headers.get('x-amzn-errortype')).toBe('ResourceNotFoundException');
+    expect(await raw.json()).toEqual({
+      __type: 'ResourceNotFoundException',
+      message: "Resource of type 'AWS::SQS::Queue' with identifier 'none' was not found.",
+    });
+  });
+});
+
+describe('Cloud Control: request tokens, progress and idempotency', () => {
+  it('moves PENDING → IN_PROGRESS → SUCCESS over the latency model delay', async () => {
+    await admin(sandbox, 'PUT', 'latency', { types: { 'AWS::SNS::Topic': { create: 300 } } });
+    const started = Date.now();
+    const { event, statuses } = await create('AWS::SNS::Topic', { TopicName: 'slow' });
+    expect(statuses).toEqual(['PENDING', 'IN_PROGRESS', 'SUCCESS']);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect(typeof event.ResourceModel).toBe('string');
+  });
+
+  it('answers a repeated ClientToken with the first request, and refuses it for another request', async () => {
+    const desired = JSON.stringify({ TopicName: 'once' });
+    const first = await cc.send(
+      new CreateResourceCommand({
+        TypeName: 'AWS::SNS::Topic',
+        DesiredState: desired,
+        ClientToken: 'token-1',
+      }),
+    );
+    await settle(cc, first.ProgressEvent!);
+    const again = await cc.send(
+      new CreateResourceCommand({
+        TypeName: 'AWS::SNS::Topic',
+        DesiredState: desired,
+        ClientToken: 'token-1',
+      }),
+    );
+    expect(again.ProgressEvent).toMatchObject({
+      RequestToken: first.ProgressEvent!.RequestToken,
+      OperationStatus: 'SUCCESS',
+    });
+    const conflict = await failure(
+      cc.send(
+        new CreateResourceCommand({
+          TypeName: 'AWS::SNS::Topic',
+          DesiredState: '{}',
+          ClientToken: 'token-1',
+        }),
+      ),
+    );
+    expect(conflict.name).toBe('ClientTokenConflictException');
+  });
+
+  it('cancels an in-flight request, and refuses to cancel a finished one', async () => {
+    await admin(sandbox, 'PUT', 'latency', { types: { 'AWS::SQS::Queue': { create: 5000 } } });
+    const accepted = await cc.send(
+      new CreateResourceCommand({ TypeName: 'AWS::SQS::Queue', DesiredState: '{"QueueName":"never"}' }),
+    );
+    const token = accepted.ProgressEvent!.RequestToken!;
+    const cancelled = await cc.send(new CancelResourceRequestCommand({ RequestToken: token }));
+    expect(cancelled.ProgressEvent?.OperationStatus).toBe('CANCEL_IN_PROGRESS');
+    const status = await cc.send(new GetResourceRequestStatusCommand({ RequestToken: token }));
+    expect(status.ProgressEvent?.OperationStatus).toBe('CANCEL_COMPLETE');
+    const again = await failure(cc.send(new CancelResourceRequestCommand({ RequestToken: token })));
+    expect(again.name).toBe('ConcurrentModificationException');
+    await expect(
+      get('AWS::SQS::Queue', 'https://sqs.us-east-1.amazonaws.com/123456789012/never'),
+    ).rejects.toThrow();
+  });
+
+  it('refuses a second operation on a resource with one in flight', async () => {
+    await create('AWS::Logs::LogGroup', { LogGroupName: 'busy' });
+    await admin(sandbox, 'PUT', 'latency', { types: { 'AWS::Logs::LogGroup': { update: 5000 } } });
+    const patch = JSON.stringify([{ op: 'add', path: '/RetentionInDays', value: 1 }]);
+    await cc.send(
+      new UpdateResourceCommand({
+        TypeName: 'AWS::Logs::LogGroup',
+        Identifier: 'busy',
+        PatchDocument: patch,
+      }),
+    );
+    const second = await failure(
+      cc.send(new DeleteResourceCommand({ TypeName: 'AWS::Logs::LogGroup', Identifier: 'busy' })),
+    );
+    expect(second.name).toBe('ResourceConflictException');
+  });
+
+  it('lists requests, filtered by operation and status', async () => {
+    const output = await cc.send(
+      new ListResourceRequestsCommand({
+        ResourceRequestStatusFilter: { Operations: ['CREATE'], OperationStatuses: ['FAILED'] },
+      }),
+    );
+    const events = output.ResourceRequestStatusSummaries ?? [];
+    expect(events.length).toBeGreaterThan(0);
+    expect(events.every((e) => e.Operation === 'CREATE' && e.OperationStatus === 'FAILED')).toBe(true);
+  });
+});
