@@ -1,5 +1,7 @@
 // `npm run demo`: start the local sandbox in the background (once), bootstrap
-// cdkd against it and show what cdkd has recorded. `npm run demo -- --stop` stops it.
+// cdkd against it, deploy the example CDK app and print its outputs. Running it
+// again is a no-op deploy. `npm run demo -- --destroy` destroys the app and
+// stops the sandbox; `npm run demo -- --stop` only stops the sandbox.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +10,7 @@ import { join } from 'node:path';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'dist/cli/main.js');
 const dataDir = join(root, '.cdkd-sandbox');
+const exampleApp = join(root, 'examples/app');
 const pidFile = join(dataDir, 'sandbox.pid');
 const port = Number(process.env.CDKD_DEMO_PORT ?? 4566);
 const endpoint = `http://127.0.0.1:${port}`;
@@ -74,25 +77,35 @@ function stopSandbox() {
   rmSync(pidFile, { force: true });
 }
 
-function cdkd(...args) {
+function cdkd(args, cwd = root) {
   console.log(`\n$ cdkd ${args.join(' ')}`);
-  const result = spawnSync(process.execPath, [cli, ...args], { env, stdio: 'inherit' });
+  const result = spawnSync(process.execPath, [cli, ...args], { env, stdio: 'inherit', cwd });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-if (process.argv.includes('--stop')) {
-  stopSandbox();
-} else {
+async function ensureSandbox() {
   try {
     await startSandbox();
   } catch (error) {
     console.error(error.message);
     process.exit(1);
   }
-  cdkd('bootstrap');
-  cdkd('state', 'list');
+}
+
+if (process.argv.includes('--stop')) {
+  stopSandbox();
+} else if (process.argv.includes('--destroy')) {
+  await ensureSandbox();
+  cdkd(['destroy', '--all', '--yes'], exampleApp);
+  stopSandbox();
+} else {
+  await ensureSandbox();
+  cdkd(['bootstrap']);
+  cdkd(['deploy', '--all'], exampleApp);
   console.log(`
-The sandbox keeps running. To use cdkd against it yourself:
+Deployed the example app (examples/app) to the sandbox at ${endpoint}; it keeps running.
+Run \`npm run demo\` again for a no-op deploy; \`npm run demo -- --destroy\` to destroy the
+app and stop the sandbox. To use cdkd against the sandbox yourself:
   export AWS_ENDPOINT_URL=${endpoint} AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=x AWS_SECRET_ACCESS_KEY=x
-Stop it with: npm run demo -- --stop`);
+  cd examples/app && node ../../dist/cli/main.js diff --all`);
 }

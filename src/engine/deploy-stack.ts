@@ -56,7 +56,7 @@ export async function deployStack(
     const planned = await planStack(engine, request, state, options);
 
     engine.events({ kind: 'stack', stack: request.stackName, status: 'started' });
-    const imported = new Set<string>();
+    const { imported } = planned;
     const resolver = stateResolver(state, engine.exportsIn(request.region), { pending: false, imported });
     const executor = new ResourceExecutor({
       state,

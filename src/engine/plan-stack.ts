@@ -13,6 +13,8 @@ export interface PlannedStack {
   prepared: PreparedTemplate;
   masked: PreparedTemplate;
   plan: Plan;
+  /** Export names the template reads through Fn::ImportValue (those unchanged resources read too). */
+  imported: Set<string>;
 }
 
 export interface PlanningServices {
@@ -41,7 +43,8 @@ export async function planStack(
   const router = services.routerFor(request, options);
   const masked = prepared.withMaskedParameters();
   const exports = services.exportsIn(request.region);
-  const resolver = stateResolver(state, exports, { pending: true });
+  const imported = new Set<string>();
+  const resolver = stateResolver(state, exports, { pending: true, imported });
   const plan = buildPlan(
     { desired: desiredResources(prepared, resolver), recorded: state.document.resources },
     {
@@ -55,7 +58,7 @@ export async function planStack(
     forceStatefulRecreation: options.forceStatefulRecreation ?? false,
   });
   refuseRemovedExportsInUse(state, exports, declaredExportNames(masked, resolver));
-  return { prepared, masked, plan };
+  return { prepared, masked, plan, imported };
 }
 
 function refuseRemovedExportsInUse(

@@ -218,6 +218,9 @@ describe('exports and imports', () => {
     const producer = stack(exporter(true), 'Producer');
     await (await engine()).deploy(producer, options);
     await (await engine()).deploy(stack(importer, 'Consumer'), options);
+    // A no-op redeploy evaluates nothing for real: the import must still be recorded.
+    await (await engine()).deploy(stack(importer, 'Consumer'), options);
+    expect((await recorded('Consumer'))!.imports).toEqual(['shared-queue']);
     const queueId = (await recorded('Producer'))!.resources.Q!.physicalId;
     expect(cloud.calls.find((c) => c.logicalId === 'T')!.properties).toEqual({ DisplayName: queueId });
 

@@ -33,11 +33,11 @@ export function registerDeploy(program: Command): void {
     .option('--force-stateful-recreation', 'allow replacing resources that hold data')
     .option('--strict', 'refuse the assembly when the app reported warnings')
     .action(async (patterns: string[], options: DeployCommandOptions, cmd: Command) => {
+      const assembly = await synthesizeFor(cmd, options);
       const progress = createProgress(
         process.stderr,
         process.stderr.isTTY === true && !globalOptions(cmd).verbose,
       );
-      const assembly = await synthesizeFor(cmd, options);
       try {
         const results = await deployApp({
           session: sessionFor(cmd),

@@ -1,0 +1,100 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT, runCli } from '../helpers/cli.js';
+import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
+
+// The README's main job, end to end: the example CDK app deployed to the sandbox
+// through the built CLI, redeployed as a no-op, diffed, and destroyed.
+const sandbox = useSandbox();
+const env = () => sandboxEnv(sandbox.current.url);
+const appDir = join(REPO_ROOT, 'examples/app');
+let work: string;
+let assembly: string;
+
+async function admin(path: string, method = 'GET') {
+  const response = await fetch(`${sandbox.current.url}/_sandbox/${path}`, { method });
+  return response.json();
+}
+
+async function cloudResources(): Promise<string[]> {
+  const inventory = (await admin('inventory')) as Record<string, Record<string, Array<{ id: string }>>>;
+  return Object.entries(inventory).flatMap(([service, types]) =>
+    Object.entries(types).flatMap(([type, entries]) =>
+      entries
+        .filter((entry) => !(service === 's3' && entry.id.startsWith('cdkd-')))
+        .map((entry) => `${type} ${entry.id}`),
+    ),
+  );
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'cdkd-e2e-'));
+  assembly = join(work, 'cdk.out');
+  const synth = await runCli(['synth', '--no-validation', '-q', '-o', assembly], { env: env(), cwd: appDir });
+  expect(synth.code, synth.stderr).toBe(0);
+  expect((await runCli(['bootstrap'], { env: env() })).code).toBe(0);
+}, 120_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('the example app on the sandbox', () => {
+  it('deploys both stacks, writes the outputs file, and resolves the cross-stack reference', async () => {
+    const outputsFile = join(work, 'outputs.json');
+    const result = await runCli(['deploy', '--all', '-a', assembly, '--outputs-file', outputsFile], {
+      env: env(),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const outputs = JSON.parse(readFileSync(outputsFile, 'utf8'));
+    expect(Object.keys(outputs).sort()).toEqual(['CdkdDemoConsumer', 'CdkdDemoStorage']);
+    expect(outputs.CdkdDemoConsumer.ConsumedBucketName).toBe(outputs.CdkdDemoStorage.BucketName);
+    expect(result.stdout).toContain(`CdkdDemoStorage.BucketName = ${outputs.CdkdDemoStorage.BucketName}`);
+
+    const state = await runCli(['state', 'show', 'CdkdDemoStorage', '--json'], { env: env() });
+    const recorded = JSON.parse(state.stdout).resources;
+    const live = await cloudResources();
+    for (const record of Object.values(recorded) as Array<{ type: string; physicalId: string }>) {
+      if (record.type === 'AWS::CloudFormation::Stack') continue;
+      expect(live).toContain(`${record.type} ${record.physicalId}`);
+    }
+  });
+
+  it('a redeploy makes no mutating call to any resource API and leaves state untouched', async () => {
+    await admin('calls', 'DELETE');
+    const result = await runCli(['deploy', '--all', '-a', assembly], { env: env() });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('CdkdDemoStorage (no changes)');
+    const { calls } = (await admin('calls')) as {
+      calls: Record<string, { count: number; mutating: boolean }>;
+    };
+    const mutating = Object.entries(calls).filter(([name, call]) => call.mutating && !name.startsWith('s3:'));
+    expect(mutating).toEqual([]);
+    // The only S3 writes are the two stack locks, taken and released.
+    expect(calls['s3:PutObject']?.count).toBe(2);
+    expect(calls['s3:DeleteObject']?.count).toBe(2);
+  });
+
+  it('diff --fail finds nothing to change', async () => {
+    const result = await runCli(['diff', '--all', '--fail', '-a', assembly], { env: env() });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toContain('0 to create, 0 to update, 0 to replace, 0 to delete, 8 unchanged');
+  });
+
+  it('refuses to destroy the exporting stack alone while the consumer imports from it', async () => {
+    const before = await cloudResources();
+    const result = await runCli(['destroy', 'CdkdDemoStorage', '-a', assembly, '--yes'], { env: env() });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Error [EXPORT_IN_USE]');
+    expect(result.stderr).toContain('imported by CdkdDemoConsumer');
+    expect(await cloudResources()).toEqual(before);
+  });
+
+  it('destroy --all leaves nothing behind, and state list is empty again', async () => {
+    const result = await runCli(['destroy', '--all', '-a', assembly, '--yes'], { env: env() });
+    expect(result.code, result.stderr).toBe(0);
+    expect(await cloudResources()).toEqual([]);
+    const list = await runCli(['state', 'list'], { env: env() });
+    expect(list.stdout).toContain('No stacks recorded');
+  });
+});
