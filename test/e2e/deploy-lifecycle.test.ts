@@ -1,0 +1,209 @@
+import { CloudControlClient, GetResourceCommand } from '@aws-sdk/client-cloudcontrol';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir, writeAssembly, writeJson } from '../assembly/helpers.js';
+import { runCli } from '../helpers/cli.js';
+import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
+
+// The built CLI against the sandbox's Cloud Control: every kind of change, a fault
+// mid-create, and the refusals that must come before anything is touched.
+const sandbox = useSandbox();
+const env = () => sandboxEnv(sandbox.current.url);
+let stackCounter = 0;
+
+async function admin(path: string, init: RequestInit = {}) {
+  const response = await fetch(`${sandbox.current.url}/_sandbox/${path}`, {
+    ...init,
+    headers: { 'content-type': 'application/json' },
+  });
+  return response.json();
+}
+
+/** Resources Cloud Control holds, as `Type id`. */
+async function cloudResources(): Promise<string[]> {
+  const inventory = (await admin('inventory')) as {
+    cloudcontrolapi: Record<string, Array<{ id: string }>>;
+  };
+  return Object.entries(inventory.cloudcontrolapi)
+    .flatMap(([type, entries]) => entries.map((entry) => `${type} ${entry.id}`))
+    .sort();
+}
+
+async function recorded(
+  stack: string,
+): Promise<Record<string, { type: string; physicalId: string }> | undefined> {
+  const result = await runCli(['state', 'show', stack, '--json'], { env: env() });
+  return result.code === 0 ? JSON.parse(result.stdout).resources : undefined;
+}
+
+function recordedIds(resources: Record<string, { type: string; physicalId: string }> | undefined): string[] {
+  return Object.values(resources ?? {})
+    .map((record) => `${record.type} ${record.physicalId}`)
+    .sort();
+}
+
+function assemblyFor(stackName: string, template: Record<string, unknown>, assets?: Record<string, unknown>) {
+  const dir = tempDir();
+  writeAssembly(dir, [{ id: stackName, template, ...(assets ? { assets } : {}) }]);
+  return dir;
+}
+
+async function deploy(stackName: string, template: Record<string, unknown>, extra: string[] = []) {
+  return runCli(['deploy', '-a', assemblyFor(stackName, template), ...extra], { env: env() });
+}
+
+beforeAll(async () => {
+  expect((await runCli(['bootstrap'], { env: env() })).code).toBe(0);
+});
+
+describe('changes to a deployed stack, through Cloud Control', () => {
+  const stackName = 'Lifecycle';
+  const queue = (properties: Record<string, unknown>) => ({
+    Type: 'AWS::SQS::Queue',
+    Properties: properties,
+  });
+  const topicReading = {
+    Type: 'AWS::SNS::Topic',
+    Properties: { DisplayName: { 'Fn::GetAtt': ['Queue', 'QueueName'] } },
+  };
+
+  async function live(type: string, id: string) {
+    const client = new CloudControlClient({ endpoint: sandbox.current.url, region: 'us-east-1' });
+    const { ResourceDescription } = await client.send(
+      new GetResourceCommand({ TypeName: type, Identifier: id }),
+    );
+    return JSON.parse(ResourceDescription!.Properties!);
+  }
+
+  it('creates, updates in place, replaces, removes and changes a type, recording exactly what exists', async () => {
+    const created = await deploy(stackName, {
+      Resources: { Queue: queue({ VisibilityTimeout: 30, QueueName: 'lifecycle-one' }), Topic: topicReading },
+    });
+    expect(created.code, created.stderr).toBe(0);
+    const first = (await recorded(stackName))!;
+    expect(await live('AWS::SNS::Topic', first.Topic!.physicalId)).toMatchObject({
+      DisplayName: 'lifecycle-one',
+    });
+
+    const updated = await deploy(stackName, {
+      Resources: { Queue: queue({ VisibilityTimeout: 60, QueueName: 'lifecycle-one' }), Topic: topicReading },
+    });
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(updated.stderr).toMatch(/Queue\w* \(AWS::SQS::Queue\) updated/);
+    const second = (await recorded(stackName))!;
+    expect(second.Queue!.physicalId).toBe(first.Queue!.physicalId);
+    expect(await live('AWS::SQS::Queue', second.Queue!.physicalId)).toMatchObject({ VisibilityTimeout: 60 });
+
+    const replaced = await deploy(stackName, {
+      Resources: { Queue: queue({ VisibilityTimeout: 60, QueueName: 'lifecycle-two' }), Topic: topicReading },
+    });
+    expect(replaced.code, replaced.stderr).toBe(0);
+    const third = (await recorded(stackName))!;
+    expect(third.Queue!.physicalId).not.toBe(first.Queue!.physicalId);
+    expect(await live('AWS::SNS::Topic', third.Topic!.physicalId)).toMatchObject({
+      DisplayName: 'lifecycle-two',
+    });
+    expect(await cloudResources()).toEqual(recordedIds(third));
+
+    const removed = await deploy(stackName, { Resources: { Queue: queue({ QueueName: 'lifecycle-two' }) } });
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(Object.keys((await recorded(stackName))!)).toEqual(['Queue']);
+
+    const retyped = await deploy(stackName, { Resources: { Queue: { Type: 'AWS::SNS::Topic' } } });
+    expect(retyped.code, retyped.stderr).toBe(0);
+    const last = (await recorded(stackName))!;
+    expect(last.Queue!.type).toBe('AWS::SNS::Topic');
+    expect(await cloudResources()).toEqual(recordedIds(last));
+
+    const destroyed = await runCli(['destroy', '-a', assemblyFor(stackName, {}), '--yes'], { env: env() });
+    expect(destroyed.code, destroyed.stderr).toBe(0);
+    expect(await cloudResources()).toEqual([]);
+  });
+});
+
+describe('a create that fails midway', () => {
+  it('stops, exits 1, and leaves state naming every resource that exists — none missing, none extra', async () => {
+    const stackName = `Faulty${++stackCounter}`;
+    const resources = Object.fromEntries(
+      Array.from({ length: 6 }, (_, i) => [`Queue${i}`, { Type: 'AWS::SQS::Queue' }]),
+    );
+    await admin('faults', {
+      method: 'POST',
+      body: JSON.stringify({
+        service: 'cloudcontrolapi',
+        operation: 'CreateResource',
+        errorCode: 'InvalidRequestException',
+        httpStatus: 400,
+        message: 'injected by the test',
+        nth: 4,
+      }),
+    });
+    try {
+      const result = await deploy(stackName, { Resources: resources }, ['--concurrency', '2']);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('Error [DEPLOY_FAILED]');
+      expect(result.stderr).toContain('injected by the test');
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+      const state = await recorded(stackName);
+      expect(Object.keys(state!).length).toBeGreaterThan(0);
+      expect(Object.keys(state!).length).toBeLessThan(6);
+      expect(recordedIds(state)).toEqual(await cloudResources());
+    } finally {
+      await admin('faults', { method: 'DELETE' });
+    }
+    const retried = await deploy(stackName, { Resources: resources });
+    expect(retried.code, retried.stderr).toBe(0);
+    expect(Object.keys((await recorded(stackName))!).length).toBe(6);
+    await runCli(['destroy', '-a', assemblyFor(stackName, {}), '--yes'], { env: env() });
+    expect(await cloudResources()).toEqual([]);
+  });
+});
+
+describe('bad input is refused before anything is touched', () => {
+  it('an unknown resource type', async () => {
+    const result = await deploy('Unknown', {
+      Resources: { Fine: { Type: 'AWS::SQS::Queue' }, Odd: { Type: 'AWS::Nope::Thing' } },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Error [UNSUPPORTED_RESOURCE_TYPE]');
+    expect(result.stderr).toContain('AWS::Nope::Thing');
+    expect(await recorded('Unknown')).toBeUndefined();
+    expect(await cloudResources()).toEqual([]);
+  });
+
+  it('a missing asset file', async () => {
+    const dir = assemblyFor(
+      'MissingAsset',
+      { Resources: { Fine: { Type: 'AWS::SQS::Queue' } } },
+      {
+        files: {
+          abc123: {
+            source: { path: 'asset.abc123', packaging: 'zip' },
+            destinations: {
+              'current_account-current_region': {
+                bucketName: 'cdk-hnb659fds-assets-${AWS::AccountId}-${AWS::Region}',
+                objectKey: 'abc123.zip',
+              },
+            },
+          },
+        },
+      },
+    );
+    rmSync(join(dir, 'asset.abc123'), { recursive: true, force: true });
+    const result = await runCli(['deploy', '-a', dir], { env: env() });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Error [ASSET_NOT_FOUND]');
+    expect(await recorded('MissingAsset')).toBeUndefined();
+    expect(await cloudResources()).toEqual([]);
+  });
+
+  it('a template that does not parse as a template', async () => {
+    const dir = assemblyFor('Broken', { Resources: { Bad: { Properties: {} } } });
+    writeJson(join(dir, 'unused.json'), {});
+    const result = await runCli(['deploy', '-a', dir], { env: env() });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/Error \[TEMPLATE_INVALID\]: .*Resources\.Bad/);
+    expect(await recorded('Broken')).toBeUndefined();
+  });
+});
