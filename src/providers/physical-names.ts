@@ -1,0 +1,44 @@
+import { randomInt } from 'node:crypto';
+
+export interface NameRules {
+  /** The service's length limit for the name. */
+  maxLength: number;
+  /** Services that only take lower case (S3 buckets) get a lower-cased name. */
+  lowerCase?: boolean;
+  /** Characters the service accepts besides letters and digits; others become `-`. */
+  extraCharacters?: string;
+  /** Length of the random suffix (CloudFormation uses 12, 13 for some services). */
+  suffixLength?: number;
+}
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+/**
+ * A CloudFormation-style generated name, `{stack}-{logicalId}-{SUFFIX}`, for a
+ * resource the template leaves unnamed: the stack and logical id parts are cut
+ * to fit the service's limit, the random suffix is always kept whole.
+ */
+export function generatePhysicalName(
+  stackName: string,
+  logicalId: string,
+  rules: NameRules,
+  random: (alphabetSize: number) => number = (size) => randomInt(size),
+): string {
+  const suffixLength = rules.suffixLength ?? 12;
+  const suffix = Array.from({ length: suffixLength }, () => ALPHABET[random(ALPHABET.length)]).join('');
+  const clean = (text: string) =>
+    text.replace(new RegExp(`[^A-Za-z0-9${escape(rules.extraCharacters ?? '-')}]`, 'g'), '-');
+  const budget = rules.maxLength - suffixLength - 2;
+  if (budget < 2) return finish(suffix.slice(0, rules.maxLength), rules);
+  const stackPart = clean(stackName).slice(0, Math.ceil(budget / 2));
+  const logicalPart = clean(logicalId).slice(0, budget - stackPart.length);
+  return finish(`${stackPart}-${logicalPart}-${suffix}`, rules);
+}
+
+function finish(name: string, rules: NameRules): string {
+  return rules.lowerCase ? name.toLowerCase() : name;
+}
+
+function escape(characters: string): string {
+  return characters.replace(/[\\\]^-]/g, '\\$&');
+}
