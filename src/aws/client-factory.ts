@@ -46,19 +46,25 @@ export class AwsClients {
     );
   }
 
-  async sts(region?: string): Promise<STSClient> {
-    const config = await this.config(region);
-    return this.cached(`sts:${config.region}`, () => new STSClient(config));
+  sts(region?: string): Promise<STSClient> {
+    return this.client(STSClient, region);
   }
 
-  async ssm(region?: string): Promise<SSMClient> {
-    const config = await this.config(region);
-    return this.cached(`ssm:${config.region}`, () => new SSMClient(config));
+  ssm(region?: string): Promise<SSMClient> {
+    return this.client(SSMClient, region);
   }
 
-  async cloudControl(region?: string): Promise<CloudControlClient> {
+  cloudControl(region?: string): Promise<CloudControlClient> {
+    return this.client(CloudControlClient, region);
+  }
+
+  /**
+   * Any SDK v3 client, built once per region with cdkd's region and credentials:
+   * `await clients.client(IAMClient, region)`. (S3 has its own method for path-style.)
+   */
+  async client<C>(Client: new (config: ClientConfig) => C, region?: string): Promise<C> {
     const config = await this.config(region);
-    return this.cached(`cloudcontrol:${config.region}`, () => new CloudControlClient(config));
+    return this.cached(`${Client.name}:${config.region}`, () => new Client(config));
   }
 
   private async config(region?: string): Promise<ClientConfig> {
