@@ -1,10 +1,11 @@
 import { CloudControlProvider } from '../providers/cloudcontrol/provider.js';
 import { ProviderRegistry } from '../providers/registry.js';
 import { withRetry } from '../providers/retry.js';
+import { registerSdkProviders } from '../providers/sdk-providers.js';
 
 /** The registry every command uses: SDK providers where cdkd has them, Cloud Control for the rest. */
 export function defaultRegistry(): ProviderRegistry {
-  return new ProviderRegistry(new CloudControlProvider());
+  return registerSdkProviders(new ProviderRegistry(new CloudControlProvider()));
 }
 
 /** Provider calls retried on spec 003's schedules; the give-up line goes to the user. */
