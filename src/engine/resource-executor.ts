@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CdkdError } from '../errors.js';
 import { buildPlan, propertyHash, type PlannedOperation } from '../plan/index.js';
-import type { CreateResult, ProviderContext } from '../providers/provider.js';
+import type { CreateResult, ProviderContext, UpdateResult } from '../providers/provider.js';
 import type { ResourceRecord } from '../state/documents/state-document.js';
 import type { ExternalResolver, PreparedTemplate } from '../template/index.js';
 import type { EventSink, ResourceAction } from './events.js';
@@ -211,17 +211,11 @@ export class ResourceExecutor {
         this.services.context,
       ),
     );
+    // Region and creation identity stay those of the resource made; the rest is what was applied now.
     await this.services.state.setRecord(op.logicalId, {
-      ...recorded,
-      physicalId: result.physicalId,
-      ...(result.ref ? { ref: result.ref } : {}),
-      properties: stored,
-      attributes: result.attributes,
-      propertyHash: propertyHash(properties),
-      provisionedBy,
-      dependencies: op.dependsOn,
-      deletionPolicy: op.deletionPolicy,
-      updateReplacePolicy: op.updateReplacePolicy,
+      ...this.applied(op, result, stored, properties, provisionedBy),
+      ...(recorded.region ? { region: recorded.region } : {}),
+      ...(recorded.creationIdentity ? { creationIdentity: recorded.creationIdentity } : {}),
     });
   }
 
@@ -244,6 +238,21 @@ export class ResourceExecutor {
     provisionedBy: ResourceRecord['provisionedBy'],
   ): ResourceRecord {
     return {
+      ...this.applied(op, result, stored, properties, provisionedBy),
+      region: this.services.context.region,
+      ...(result.creationIdentity ? { creationIdentity: result.creationIdentity } : {}),
+    };
+  }
+
+  /** The record fields a create or an update sets: what was applied and what AWS answered. */
+  private applied(
+    op: PlannedOperation,
+    result: UpdateResult,
+    stored: Record<string, unknown>,
+    properties: Record<string, unknown>,
+    provisionedBy: ResourceRecord['provisionedBy'],
+  ): Omit<ResourceRecord, 'region' | 'creationIdentity' | 'observedProperties'> {
+    return {
       type: op.type,
       physicalId: result.physicalId,
       ...(result.ref ? { ref: result.ref } : {}),
@@ -254,8 +263,6 @@ export class ResourceExecutor {
       dependencies: op.dependsOn,
       ...(op.deletionPolicy ? { deletionPolicy: op.deletionPolicy } : {}),
       ...(op.updateReplacePolicy ? { updateReplacePolicy: op.updateReplacePolicy } : {}),
-      region: this.services.context.region,
-      ...(result.creationIdentity ? { creationIdentity: result.creationIdentity } : {}),
     };
   }
 }
