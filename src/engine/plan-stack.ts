@@ -35,6 +35,7 @@ export async function planStack(
   options: DeployOptions,
 ): Promise<PlannedStack> {
   const template = validateTemplate(request.template, `${request.stackName} template`);
+  refuseUnsupportedTransforms(request.stackName, template.transforms);
   const prepared = await prepareTemplate(template, {
     pseudo: { accountId: request.accountId, region: request.region, stackName: request.stackName },
     parameters: request.parameters ?? {},
@@ -59,6 +60,21 @@ export async function planStack(
   });
   refuseRemovedExportsInUse(state, exports, declaredExportNames(masked, resolver));
   return { prepared, masked, plan, imported };
+}
+
+/** The only transform cdkd evaluates itself; macros such as AWS::Serverless run inside CloudFormation. */
+const SUPPORTED_TRANSFORMS = new Set(['AWS::LanguageExtensions']);
+
+function refuseUnsupportedTransforms(stackName: string, transforms: readonly string[]): void {
+  const unsupported = transforms.filter((transform) => !SUPPORTED_TRANSFORMS.has(transform));
+  if (unsupported.length === 0) return;
+  throw new CdkdError(
+    'TRANSFORM_UNSUPPORTED',
+    `Stack ${stackName} uses the transform ${unsupported.join(', ')}, which only CloudFormation can expand.`,
+    {
+      hint: 'Deploy this stack with the CDK CLI, or express it without the transform (e.g. plain Lambda resources instead of AWS::Serverless).',
+    },
+  );
 }
 
 function refuseRemovedExportsInUse(

@@ -173,6 +173,18 @@ describe('deploying a stack', () => {
     expect(await recorded(request.stateName)).toBeUndefined();
   });
 
+  it('refuses a transform only CloudFormation can expand', async () => {
+    const request = stack({
+      Transform: 'AWS::Serverless-2016-10-31',
+      Resources: { Q: { Type: 'AWS::SQS::Queue' } },
+    });
+    await expect((await engine()).deploy(request, options)).rejects.toMatchObject({
+      code: 'TRANSFORM_UNSUPPORTED',
+      message: expect.stringContaining('AWS::Serverless-2016-10-31'),
+    });
+    expect(cloud.calls).toEqual([]);
+  });
+
   it('--dry-run plans and touches nothing', async () => {
     const request = stack(queueAndTopic(30));
     const result = await (await engine()).deploy(request, { ...options, dryRun: true });
