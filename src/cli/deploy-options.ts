@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 
 /** Chosen from bench/deploy-engine.ts; see the README's "Concurrency" section. */
-export const DEFAULT_CONCURRENCY = 16;
+export const DEFAULT_CONCURRENCY = 32;
 export const DEFAULT_STACK_CONCURRENCY = 4;
 
 export interface DeployTuning {

@@ -56,7 +56,8 @@ export class S3Objects {
         new PutObjectCommand({
           Bucket: this.bucket,
           Key: key,
-          Body: text,
+          // A Buffer spares the SDK converting the string twice (length, then upload).
+          Body: Buffer.from(text, 'utf8'),
           ContentType: 'application/json',
           ...('ifMatch' in condition ? { IfMatch: condition.ifMatch } : { IfNoneMatch: '*' }),
         }),

@@ -5,12 +5,15 @@ import { serializeState, type StackRef, type StateStore } from './state-store.js
  * Serializes the per-resource saves of one stack so they never race each other
  * on the ETag. Saves requested while one is in flight are coalesced: only the
  * newest document is written next, and every waiting caller resolves with it.
+ * The document is serialized when it is written, not when a save is asked for:
+ * a large stack's state is written once per batch instead of once per resource.
  */
 export class SaveChain {
   private etag: string | undefined;
   private inFlight: Promise<void> | undefined;
   private pending:
-    { text: string; waiters: Array<{ resolve: () => void; reject: (e: unknown) => void }> } | undefined;
+    | { document: StateDocument; waiters: Array<{ resolve: () => void; reject: (e: unknown) => void }> }
+    | undefined;
 
   constructor(
     private readonly store: StateStore,
@@ -25,15 +28,17 @@ export class SaveChain {
     return this.etag;
   }
 
-  /** Snapshots `document` now and resolves once it, or a newer snapshot, is stored. */
+  /**
+   * Resolves once `document` is stored as it stands at write time, or a newer
+   * document is: callers change it only synchronously, so every write is a consistent state.
+   */
   save(document: StateDocument): Promise<void> {
-    const text = serializeState(document);
     return new Promise((resolve, reject) => {
       if (this.pending) {
-        this.pending.text = text;
+        this.pending.document = document;
         this.pending.waiters.push({ resolve, reject });
       } else {
-        this.pending = { text, waiters: [{ resolve, reject }] };
+        this.pending = { document, waiters: [{ resolve, reject }] };
       }
       this.inFlight ??= this.drain();
     });
@@ -49,7 +54,7 @@ export class SaveChain {
       const batch = this.pending;
       this.pending = undefined;
       try {
-        this.etag = await this.store.saveText(this.stack, batch.text, this.etag);
+        this.etag = await this.store.saveText(this.stack, serializeState(batch.document), this.etag);
         for (const waiter of batch.waiters) waiter.resolve();
       } catch (error) {
         for (const waiter of batch.waiters) waiter.reject(error);

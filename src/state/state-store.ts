@@ -77,8 +77,9 @@ export class StateStore {
   }
 }
 
+/** Compact JSON: the document is rewritten after every resource, so its size is the cost. */
 export function serializeState(document: StateDocument): string {
-  return `${JSON.stringify({ ...document, updatedAt: new Date().toISOString() }, null, 2)}\n`;
+  return JSON.stringify({ ...document, updatedAt: new Date().toISOString() });
 }
 
 function stateConflict(stack: StackRef, location: string): CdkdError {

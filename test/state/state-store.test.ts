@@ -94,15 +94,17 @@ describe('SaveChain', () => {
     expect(read?.etag).toBe(chain.currentEtag);
   });
 
-  it('snapshots the document when save is called, not when it is written', async () => {
+  it('writes the document as it stands when the write happens, once per batch', async () => {
     const ref = { stackName: 'Snapshot', region: 'us-east-1' };
     const chain = new SaveChain(backend.store, ref, undefined);
     const doc = emptyStateDocument('Snapshot', 'us-east-1');
-    doc.outputs = { Value: { value: 'first' } };
-    const saved = chain.save(doc);
-    doc.outputs = { Value: { value: 'mutated after save' } };
-    await saved;
-    expect((await backend.store.read(ref))?.document.outputs).toEqual({ Value: { value: 'first' } });
+    const first = chain.save(doc);
+    doc.outputs = { Value: { value: 'changed while the first write was in flight' } };
+    const second = chain.save(doc);
+    doc.outputs = { Value: { value: 'newest' } };
+    const third = chain.save(doc);
+    await Promise.all([first, second, third]);
+    expect((await backend.store.read(ref))?.document.outputs).toEqual({ Value: { value: 'newest' } });
   });
 
   it('reports a conflict to every waiting caller and does not retry it', async () => {
