@@ -1,0 +1,152 @@
+import { createHash } from 'node:crypto';
+import { IAMClient } from '@aws-sdk/client-iam';
+import { awsErrorCode } from '../../aws/error-class.js';
+import { CdkdError } from '../../errors.js';
+import { generatePhysicalName, type NameRules } from '../physical-names.js';
+import { replacementOf } from '../../plan/resource-schemas.js';
+import type { JsonObject, ProviderContext } from '../provider.js';
+
+export function isNoSuchEntity(error: unknown): boolean {
+  const code = awsErrorCode(error);
+  return code === 'NoSuchEntity' || code === 'NoSuchEntityException';
+}
+
+/** IAM is global: its API is signed for the partition's home region. */
+export function iamRegion(region: string): string {
+  if (region.startsWith('cn-')) return 'cn-north-1';
+  if (region.startsWith('us-gov-')) return 'us-gov-west-1';
+  return 'us-east-1';
+}
+
+export function iamClient(context: ProviderContext): Promise<IAMClient> {
+  return context.clients.client(IAMClient, iamRegion(context.region));
+}
+
+/** IAM names take letters, digits and `_+=,.@-`. */
+const IAM_CHARACTERS = '_+=,.@-';
+
+/** Name limits per type (roles and users 64, the rest 128). */
+export const NAME_RULES: Record<string, NameRules> = {
+  'AWS::IAM::Role': { maxLength: 64, extraCharacters: IAM_CHARACTERS },
+  'AWS::IAM::User': { maxLength: 64, extraCharacters: IAM_CHARACTERS },
+  'AWS::IAM::Group': { maxLength: 128, extraCharacters: IAM_CHARACTERS },
+  'AWS::IAM::ManagedPolicy': { maxLength: 128, extraCharacters: IAM_CHARACTERS },
+  'AWS::IAM::InstanceProfile': { maxLength: 128, extraCharacters: IAM_CHARACTERS },
+  'AWS::IAM::Policy': { maxLength: 128, extraCharacters: IAM_CHARACTERS },
+};
+
+/** The name the template gives, else a CloudFormation-style generated one. */
+export function nameFor(
+  type: string,
+  given: unknown,
+  context: ProviderContext,
+  request: { logicalId: string; idempotencyToken?: string },
+): string {
+  if (typeof given === 'string' && given !== '') return given;
+  const random = request.idempotencyToken === undefined ? undefined : seededRandom(request.idempotencyToken);
+  return generatePhysicalName(context.stackName, request.logicalId, NAME_RULES[type]!, random);
+}
+
+/**
+ * A random source fixed by a create's idempotency token: every attempt of one logical
+ * create generates the same name, so a retry finds what a lost response made.
+ */
+export function seededRandom(token: string): (size: number) => number {
+  let draw = 0;
+  return (size) => createHash('sha256').update(`${token}/${draw++}`).digest().readUInt32BE(0) % size;
+}
+
+/**
+ * IAM creates carry no idempotency token. When the name was generated from the engine's
+ * token, nobody else can hold it, so "already exists" means an earlier attempt of this
+ * same create succeeded (its response lost) and `find` adopts what it made. A name the
+ * template gives proves nothing: the error stands.
+ */
+export async function createOrAdopt<T>(
+  create: () => Promise<T>,
+  find: () => Promise<T | undefined>,
+  adoptable: boolean,
+): Promise<T> {
+  try {
+    return await create();
+  } catch (error) {
+    const code = awsErrorCode(error);
+    if (!adoptable || (code !== 'EntityAlreadyExists' && code !== 'EntityAlreadyExistsException'))
+      throw error;
+    const existing = await find();
+    if (existing === undefined) throw error;
+    return existing;
+  }
+}
+
+/** Whether a create may adopt an earlier attempt's resource (see `createOrAdopt`). */
+export function adoptable(given: unknown, request: { idempotencyToken?: string }): boolean {
+  return !(typeof given === 'string' && given !== '') && request.idempotencyToken !== undefined;
+}
+
+export function partitionOf(region: string): string {
+  if (region.startsWith('cn-')) return 'aws-cn';
+  if (region.startsWith('us-gov-')) return 'aws-us-gov';
+  return 'aws';
+}
+
+/** Only a create-only property (the schema's `causesReplacement: yes`) forces a new resource. */
+export function schemaAllowsInPlace(type: string, changedProperties: readonly string[]): boolean {
+  return !changedProperties.some((property) => replacementOf(type, property) === 'yes');
+}
+
+/** Top-level properties outside `covered` (what the provider would otherwise drop). */
+export function uncovered(properties: JsonObject, covered: readonly string[]): string[] {
+  return Object.keys(properties).filter((key) => !covered.includes(key));
+}
+
+/** A policy document as IAM takes it: CloudFormation gives an object (or, rarely, JSON text). */
+export function documentText(document: unknown): string {
+  return typeof document === 'string' ? document : JSON.stringify(document);
+}
+
+/** IAM returns documents URL-encoded JSON text. */
+export function parseDocument(encoded: string | undefined): unknown {
+  if (encoded === undefined) return undefined;
+  const text = decodeURIComponent(encoded);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+export function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.map(String) : [];
+}
+
+/** CloudFormation may give numbers as strings (`"3600"`); IAM wants an Integer. */
+export function integer(value: unknown): number | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const number = Number(value);
+  return Number.isFinite(number) ? Math.trunc(number) : undefined;
+}
+
+export function changed(before: JsonObject, after: JsonObject, key: string): boolean {
+  return JSON.stringify(before[key]) !== JSON.stringify(after[key]);
+}
+
+/**
+ * A create that fails after its resource exists leaves nothing the engine records, so the
+ * resource is removed before the error surfaces (keeping its AWS name for the retry
+ * classes). If the removal fails too, the error names what was left behind.
+ */
+export async function undoCreate(what: string, remove: () => Promise<void>, error: unknown): Promise<never> {
+  try {
+    await remove();
+  } catch (undoError) {
+    throw new CdkdError(
+      'IAM_CREATE_LEFT_BEHIND',
+      `${what} was created, then ${messageOf(error)}; removing it failed too: ${messageOf(undoError)}`,
+      { hint: `Delete ${what} by hand, then deploy again.`, cause: error },
+    );
+  }
+  throw error;
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

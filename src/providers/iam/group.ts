@@ -1,0 +1,157 @@
+import {
+  CreateGroupCommand,
+  DeleteGroupCommand,
+  GetGroupCommand,
+  UpdateGroupCommand,
+  type Group,
+  type IAMClient,
+} from '@aws-sdk/client-iam';
+import type {
+  CreateResult,
+  DeleteRequest,
+  JsonObject,
+  LiveResource,
+  Provider,
+  ProviderContext,
+  ResourceRequest,
+  UpdateRequest,
+  UpdateResult,
+} from '../provider.js';
+import {
+  adoptable,
+  changed,
+  createOrAdopt,
+  iamClient,
+  isNoSuchEntity,
+  nameFor,
+  schemaAllowsInPlace,
+  uncovered,
+  undoCreate,
+} from './common.js';
+import { principalApi } from './principal-api.js';
+import { clearPolicies, readPolicies, syncPolicies } from './principal-policies.js';
+
+const TYPE = 'AWS::IAM::Group';
+const COVERED = ['GroupName', 'ManagedPolicyArns', 'Path', 'Policies'];
+
+/** AWS::IAM::Group: the group and its policies. GroupName replaces; Path updates in place. */
+export class GroupProvider implements Provider {
+  readonly kind = 'sdk' as const;
+
+  handles(type: string): boolean {
+    return type === TYPE;
+  }
+
+  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
+    return schemaAllowsInPlace(type, changedProperties);
+  }
+
+  uncoveredProperties(_type: string, properties: JsonObject): string[] {
+    return uncovered(properties, COVERED);
+  }
+
+  async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
+    const p = request.properties;
+    const client = await iamClient(context);
+    const GroupName = nameFor(TYPE, p.GroupName, context, request);
+    const group = await createOrAdopt(
+      async () =>
+        (
+          await client.send(new CreateGroupCommand({ GroupName, Path: p.Path as string | undefined }), {
+            abortSignal: context.signal,
+          })
+        ).Group,
+      () => getGroup(client, GroupName, context.signal),
+      adoptable(p.GroupName, request),
+    );
+    try {
+      await syncPolicies(principalApi(client, 'Group', context.signal), GroupName, {}, p);
+    } catch (error) {
+      return undoCreate(
+        `IAM group ${GroupName}`,
+        () => this.delete({ ...request, physicalId: GroupName }, context),
+        error,
+      );
+    }
+    return {
+      physicalId: GroupName,
+      attributes: { Arn: group!.Arn },
+      creationIdentity: {
+        Arn: group!.Arn!,
+        GroupId: group!.GroupId!,
+        CreateDate: group!.CreateDate!.toISOString(),
+      },
+    };
+  }
+
+  async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
+    const before = request.previousProperties;
+    const after = request.properties;
+    const GroupName = request.physicalId;
+    const client = await iamClient(context);
+    if (changed(before, after, 'Path')) {
+      await client.send(
+        new UpdateGroupCommand({ GroupName, NewPath: (after.Path as string | undefined) ?? '/' }),
+        {
+          abortSignal: context.signal,
+        },
+      );
+    }
+    await syncPolicies(principalApi(client, 'Group', context.signal), GroupName, before, after);
+    const group = await getGroup(client, GroupName, context.signal);
+    if (!group)
+      throw new Error(`Group ${GroupName} disappeared during its update; deploy again to re-create it.`);
+    return { physicalId: GroupName, attributes: { Arn: group.Arn } };
+  }
+
+  async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
+    const client = await iamClient(context);
+    try {
+      await clearPolicies(principalApi(client, 'Group', context.signal), request.physicalId);
+      await client.send(new DeleteGroupCommand({ GroupName: request.physicalId }), {
+        abortSignal: context.signal,
+      });
+    } catch (error) {
+      if (!isNoSuchEntity(error)) throw error;
+    }
+  }
+
+  async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
+    const client = await iamClient(context);
+    const group = await getGroup(client, request.physicalId, context.signal);
+    if (!group) return undefined;
+    try {
+      const policies = await readPolicies(principalApi(client, 'Group', context.signal), group.GroupName!);
+      return {
+        properties: {
+          GroupName: group.GroupName,
+          Path: group.Path,
+          ...(policies.Policies.length > 0 ? { Policies: policies.Policies } : {}),
+          ...(policies.ManagedPolicyArns.length > 0 ? { ManagedPolicyArns: policies.ManagedPolicyArns } : {}),
+        },
+        attributes: { Arn: group.Arn },
+        creationIdentity: {
+          Arn: group.Arn!,
+          GroupId: group.GroupId!,
+          CreateDate: group.CreateDate!.toISOString(),
+        },
+      };
+    } catch (error) {
+      if (isNoSuchEntity(error)) return undefined;
+      throw error;
+    }
+  }
+}
+
+async function getGroup(
+  client: IAMClient,
+  GroupName: string,
+  signal?: AbortSignal,
+): Promise<Group | undefined> {
+  try {
+    return (await client.send(new GetGroupCommand({ GroupName }), { abortSignal: signal })).Group;
+  } catch (error) {
+    if (isNoSuchEntity(error)) return undefined;
+    throw error;
+  }
+}

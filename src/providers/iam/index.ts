@@ -1,0 +1,18 @@
+import type { ProviderRegistry } from '../registry.js';
+import { GroupProvider } from './group.js';
+import { InstanceProfileProvider } from './instance-profile.js';
+import { ManagedPolicyProvider } from './managed-policy.js';
+import { PolicyProvider } from './policy.js';
+import { RoleProvider } from './role.js';
+import { UserProvider } from './user.js';
+
+/** The IAM SDK providers, one per type. */
+export function registerIam(registry: ProviderRegistry): ProviderRegistry {
+  return registry
+    .registerSdk('AWS::IAM::Role', new RoleProvider())
+    .registerSdk('AWS::IAM::Policy', new PolicyProvider())
+    .registerSdk('AWS::IAM::ManagedPolicy', new ManagedPolicyProvider())
+    .registerSdk('AWS::IAM::InstanceProfile', new InstanceProfileProvider())
+    .registerSdk('AWS::IAM::User', new UserProvider())
+    .registerSdk('AWS::IAM::Group', new GroupProvider());
+}

@@ -1,0 +1,161 @@
+import {
+  AddRoleToInstanceProfileCommand,
+  CreateInstanceProfileCommand,
+  DeleteInstanceProfileCommand,
+  GetInstanceProfileCommand,
+  RemoveRoleFromInstanceProfileCommand,
+  type IAMClient,
+  type InstanceProfile,
+} from '@aws-sdk/client-iam';
+import type {
+  CreateResult,
+  DeleteRequest,
+  JsonObject,
+  LiveResource,
+  Provider,
+  ProviderContext,
+  ResourceRequest,
+  UpdateRequest,
+  UpdateResult,
+} from '../provider.js';
+import {
+  adoptable,
+  createOrAdopt,
+  iamClient,
+  isNoSuchEntity,
+  nameFor,
+  schemaAllowsInPlace,
+  stringList,
+  uncovered,
+  undoCreate,
+} from './common.js';
+import { setDiff } from './diff.js';
+import { ignoreGone } from './principal-policies.js';
+
+const TYPE = 'AWS::IAM::InstanceProfile';
+const COVERED = ['InstanceProfileName', 'Path', 'Roles'];
+
+/** AWS::IAM::InstanceProfile: the profile and its (at most one) role. Name and path replace. */
+export class InstanceProfileProvider implements Provider {
+  readonly kind = 'sdk' as const;
+
+  handles(type: string): boolean {
+    return type === TYPE;
+  }
+
+  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
+    return schemaAllowsInPlace(type, changedProperties);
+  }
+
+  uncoveredProperties(_type: string, properties: JsonObject): string[] {
+    return uncovered(properties, COVERED);
+  }
+
+  async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
+    const p = request.properties;
+    const client = await iamClient(context);
+    const o = { abortSignal: context.signal };
+    const InstanceProfileName = nameFor(TYPE, p.InstanceProfileName, context, request);
+    const profile = await createOrAdopt(
+      async () =>
+        (
+          await client.send(
+            new CreateInstanceProfileCommand({ InstanceProfileName, Path: p.Path as string | undefined }),
+            o,
+          )
+        ).InstanceProfile,
+      () => getProfile(client, InstanceProfileName, context.signal),
+      adoptable(p.InstanceProfileName, request),
+    );
+    try {
+      for (const RoleName of stringList(p.Roles)) {
+        await client.send(new AddRoleToInstanceProfileCommand({ InstanceProfileName, RoleName }), o);
+      }
+    } catch (error) {
+      return undoCreate(
+        `instance profile ${InstanceProfileName}`,
+        () => this.delete({ ...request, physicalId: InstanceProfileName }, context),
+        error,
+      );
+    }
+    return {
+      physicalId: InstanceProfileName,
+      attributes: { Arn: profile!.Arn },
+      creationIdentity: {
+        Arn: profile!.Arn!,
+        InstanceProfileId: profile!.InstanceProfileId!,
+        CreateDate: profile!.CreateDate!.toISOString(),
+      },
+    };
+  }
+
+  async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
+    const InstanceProfileName = request.physicalId;
+    const client = await iamClient(context);
+    const o = { abortSignal: context.signal };
+    const roles = setDiff(stringList(request.previousProperties.Roles), stringList(request.properties.Roles));
+    // A profile holds one role, so the old one leaves before the new one is added.
+    for (const RoleName of roles.remove) {
+      await ignoreGone(
+        client.send(new RemoveRoleFromInstanceProfileCommand({ InstanceProfileName, RoleName }), o),
+      );
+    }
+    for (const RoleName of roles.add) {
+      await client.send(new AddRoleToInstanceProfileCommand({ InstanceProfileName, RoleName }), o);
+    }
+    const profile = await getProfile(client, InstanceProfileName, context.signal);
+    if (!profile)
+      throw new Error(`Instance profile ${InstanceProfileName} disappeared during its update; deploy again.`);
+    return { physicalId: InstanceProfileName, attributes: { Arn: profile.Arn } };
+  }
+
+  async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
+    const InstanceProfileName = request.physicalId;
+    const client = await iamClient(context);
+    const o = { abortSignal: context.signal };
+    const profile = await getProfile(client, InstanceProfileName, context.signal);
+    if (!profile) return;
+    for (const role of profile.Roles ?? []) {
+      await ignoreGone(
+        client.send(
+          new RemoveRoleFromInstanceProfileCommand({ InstanceProfileName, RoleName: role.RoleName }),
+          o,
+        ),
+      );
+    }
+    await ignoreGone(client.send(new DeleteInstanceProfileCommand({ InstanceProfileName }), o));
+  }
+
+  async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
+    const profile = await getProfile(await iamClient(context), request.physicalId, context.signal);
+    if (!profile) return undefined;
+    return {
+      properties: {
+        InstanceProfileName: profile.InstanceProfileName,
+        Path: profile.Path,
+        Roles: (profile.Roles ?? []).map((role) => role.RoleName!),
+      },
+      attributes: { Arn: profile.Arn },
+      creationIdentity: {
+        Arn: profile.Arn!,
+        InstanceProfileId: profile.InstanceProfileId!,
+        CreateDate: profile.CreateDate!.toISOString(),
+      },
+    };
+  }
+}
+
+async function getProfile(
+  client: IAMClient,
+  InstanceProfileName: string,
+  signal?: AbortSignal,
+): Promise<InstanceProfile | undefined> {
+  try {
+    return (
+      await client.send(new GetInstanceProfileCommand({ InstanceProfileName }), { abortSignal: signal })
+    ).InstanceProfile;
+  } catch (error) {
+    if (isNoSuchEntity(error)) return undefined;
+    throw error;
+  }
+}

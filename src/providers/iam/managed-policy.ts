@@ -1,0 +1,285 @@
+import {
+  CreatePolicyCommand,
+  CreatePolicyVersionCommand,
+  DeletePolicyCommand,
+  DeletePolicyVersionCommand,
+  GetPolicyCommand,
+  GetPolicyVersionCommand,
+  ListEntitiesForPolicyCommand,
+  ListPolicyVersionsCommand,
+  type IAMClient,
+  type Policy,
+} from '@aws-sdk/client-iam';
+import type {
+  CreateResult,
+  DeleteRequest,
+  JsonObject,
+  LiveResource,
+  Provider,
+  ProviderContext,
+  ResourceRequest,
+  UpdateRequest,
+  UpdateResult,
+} from '../provider.js';
+import {
+  adoptable,
+  changed,
+  createOrAdopt,
+  documentText,
+  iamClient,
+  isNoSuchEntity,
+  nameFor,
+  parseDocument,
+  partitionOf,
+  schemaAllowsInPlace,
+  stringList,
+  uncovered,
+  undoCreate,
+} from './common.js';
+import { setDiff } from './diff.js';
+import { collect, principalApi, TARGETS } from './principal-api.js';
+import { ignoreGone } from './principal-policies.js';
+
+const TYPE = 'AWS::IAM::ManagedPolicy';
+const COVERED = ['Description', 'Groups', 'ManagedPolicyName', 'Path', 'PolicyDocument', 'Roles', 'Users'];
+/** IAM keeps at most five versions of a managed policy. */
+export const MAX_VERSIONS = 5;
+
+/**
+ * AWS::IAM::ManagedPolicy: CreatePolicy and attachments; a document change is a new
+ * default version (the oldest other version goes first when five exist). Name, path and
+ * description replace. The physical id, and Ref, is the policy ARN.
+ */
+export class ManagedPolicyProvider implements Provider {
+  readonly kind = 'sdk' as const;
+
+  handles(type: string): boolean {
+    return type === TYPE;
+  }
+
+  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
+    return schemaAllowsInPlace(type, changedProperties);
+  }
+
+  uncoveredProperties(_type: string, properties: JsonObject): string[] {
+    return uncovered(properties, COVERED);
+  }
+
+  async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
+    const p = request.properties;
+    const client = await iamClient(context);
+    const o = { abortSignal: context.signal };
+    const PolicyName = nameFor(TYPE, p.ManagedPolicyName, context, request);
+    const Path = (p.Path as string | undefined) ?? '/';
+    const created = await createOrAdopt(
+      async () =>
+        (
+          await client.send(
+            new CreatePolicyCommand({
+              PolicyName,
+              Path,
+              PolicyDocument: documentText(p.PolicyDocument),
+              Description: p.Description as string | undefined,
+            }),
+            o,
+          )
+        ).Policy,
+      () =>
+        getPolicy(
+          client,
+          `arn:${partitionOf(context.region)}:iam::${context.accountId}:policy${Path}${PolicyName}`,
+          context.signal,
+        ),
+      adoptable(p.ManagedPolicyName, request),
+    );
+    const arn = created!.Arn!;
+    try {
+      await syncAttachments(client, arn, {}, p, context.signal);
+    } catch (error) {
+      return undoCreate(
+        `managed policy ${arn}`,
+        () => this.delete({ ...request, physicalId: arn }, context),
+        error,
+      );
+    }
+    const policy = (await getPolicy(client, arn, context.signal)) ?? created!;
+    return {
+      physicalId: arn,
+      attributes: policyAttributes(policy),
+      creationIdentity: {
+        Arn: arn,
+        PolicyId: policy.PolicyId!,
+        CreateDate: policy.CreateDate!.toISOString(),
+      },
+    };
+  }
+
+  async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
+    const before = request.previousProperties;
+    const after = request.properties;
+    const PolicyArn = request.physicalId;
+    const client = await iamClient(context);
+    const o = { abortSignal: context.signal };
+    if (changed(before, after, 'PolicyDocument')) {
+      const versions = await collect(
+        (Marker) => client.send(new ListPolicyVersionsCommand({ PolicyArn, Marker }), o),
+        (page) => page.Versions,
+      );
+      const oldest = versionToDrop(versions);
+      if (oldest !== undefined) {
+        await client.send(new DeletePolicyVersionCommand({ PolicyArn, VersionId: oldest }), o);
+      }
+      await client.send(
+        new CreatePolicyVersionCommand({
+          PolicyArn,
+          PolicyDocument: documentText(after.PolicyDocument),
+          SetAsDefault: true,
+        }),
+        o,
+      );
+    }
+    await syncAttachments(client, PolicyArn, before, after, context.signal);
+    const policy = await getPolicy(client, PolicyArn, context.signal);
+    if (!policy) throw new Error(`Managed policy ${PolicyArn} disappeared during its update; deploy again.`);
+    return { physicalId: PolicyArn, attributes: policyAttributes(policy) };
+  }
+
+  async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
+    const PolicyArn = request.physicalId;
+    const client = await iamClient(context);
+    const o = { abortSignal: context.signal };
+    try {
+      await detachAll(client, PolicyArn, context.signal);
+      const versions = await collect(
+        (Marker) => client.send(new ListPolicyVersionsCommand({ PolicyArn, Marker }), o),
+        (page) => page.Versions,
+      );
+      for (const version of versions.filter((v) => !v.IsDefaultVersion)) {
+        await ignoreGone(
+          client.send(new DeletePolicyVersionCommand({ PolicyArn, VersionId: version.VersionId }), o),
+        );
+      }
+      await client.send(new DeletePolicyCommand({ PolicyArn }), o);
+    } catch (error) {
+      if (!isNoSuchEntity(error)) throw error;
+    }
+  }
+
+  async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
+    const PolicyArn = request.physicalId;
+    const client = await iamClient(context);
+    const o = { abortSignal: context.signal };
+    const policy = await getPolicy(client, PolicyArn, context.signal);
+    if (!policy) return undefined;
+    try {
+      const { PolicyVersion: version } = await client.send(
+        new GetPolicyVersionCommand({ PolicyArn, VersionId: policy.DefaultVersionId }),
+        o,
+      );
+      const entities = await attachedEntities(client, PolicyArn, context.signal);
+      const properties: JsonObject = {
+        ManagedPolicyName: policy.PolicyName,
+        Path: policy.Path,
+        PolicyDocument: parseDocument(version?.Document),
+        ...(policy.Description ? { Description: policy.Description } : {}),
+      };
+      for (const { property } of TARGETS) {
+        if (entities[property].length > 0) properties[property] = entities[property];
+      }
+      return {
+        properties,
+        attributes: policyAttributes(policy),
+        creationIdentity: {
+          Arn: PolicyArn,
+          PolicyId: policy.PolicyId!,
+          CreateDate: policy.CreateDate!.toISOString(),
+        },
+      };
+    } catch (error) {
+      if (isNoSuchEntity(error)) return undefined;
+      throw error;
+    }
+  }
+}
+
+/** The version to delete before creating one: the oldest non-default, once the limit is reached. */
+export function versionToDrop(
+  versions: ReadonlyArray<{ VersionId?: string; IsDefaultVersion?: boolean; CreateDate?: Date }>,
+): string | undefined {
+  if (versions.length < MAX_VERSIONS) return undefined;
+  const others = versions.filter((v) => !v.IsDefaultVersion);
+  others.sort(
+    (a, b) =>
+      (a.CreateDate?.getTime() ?? 0) - (b.CreateDate?.getTime() ?? 0) || versionNumber(a) - versionNumber(b),
+  );
+  return others[0]?.VersionId;
+}
+
+const versionNumber = (v: { VersionId?: string }) => Number((v.VersionId ?? 'v0').slice(1));
+
+/** Every Fn::GetAtt attribute, from GetPolicy (dates as ISO 8601, as CloudFormation gives them). */
+export function policyAttributes(policy: Policy): JsonObject {
+  return {
+    PolicyArn: policy.Arn,
+    PolicyId: policy.PolicyId,
+    AttachmentCount: policy.AttachmentCount,
+    CreateDate: policy.CreateDate?.toISOString(),
+    DefaultVersionId: policy.DefaultVersionId,
+    IsAttachable: policy.IsAttachable,
+    PermissionsBoundaryUsageCount: policy.PermissionsBoundaryUsageCount,
+    UpdateDate: policy.UpdateDate?.toISOString(),
+  };
+}
+
+async function syncAttachments(
+  client: IAMClient,
+  arn: string,
+  before: JsonObject,
+  after: JsonObject,
+  signal?: AbortSignal,
+): Promise<void> {
+  const diffs = TARGETS.map(({ kind, property }) => ({
+    api: principalApi(client, kind, signal),
+    ...setDiff(stringList(before[property]), stringList(after[property])),
+  }));
+  for (const { api, add } of diffs) for (const name of add) await api.attach(name, arn);
+  for (const { api, remove } of diffs) for (const name of remove) await ignoreGone(api.detach(name, arn));
+}
+
+async function attachedEntities(
+  client: IAMClient,
+  PolicyArn: string,
+  signal?: AbortSignal,
+): Promise<Record<'Roles' | 'Users' | 'Groups', string[]>> {
+  const pages = await collect(
+    (Marker) => client.send(new ListEntitiesForPolicyCommand({ PolicyArn, Marker }), { abortSignal: signal }),
+    (page) => [page],
+  );
+  return {
+    Roles: pages.flatMap((page) => (page.PolicyRoles ?? []).map((r) => r.RoleName!)),
+    Users: pages.flatMap((page) => (page.PolicyUsers ?? []).map((u) => u.UserName!)),
+    Groups: pages.flatMap((page) => (page.PolicyGroups ?? []).map((g) => g.GroupName!)),
+  };
+}
+
+/** Detaches the policy from every entity IAM lists for it (DeletePolicy refuses otherwise). */
+async function detachAll(client: IAMClient, arn: string, signal?: AbortSignal): Promise<void> {
+  const entities = await attachedEntities(client, arn, signal);
+  for (const { kind, property } of TARGETS) {
+    const api = principalApi(client, kind, signal);
+    for (const name of entities[property]) await ignoreGone(api.detach(name, arn));
+  }
+}
+
+async function getPolicy(
+  client: IAMClient,
+  PolicyArn: string,
+  signal?: AbortSignal,
+): Promise<Policy | undefined> {
+  try {
+    return (await client.send(new GetPolicyCommand({ PolicyArn }), { abortSignal: signal })).Policy;
+  } catch (error) {
+    if (isNoSuchEntity(error)) return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,128 @@
+import { CdkdError } from '../../errors.js';
+import type {
+  CreateResult,
+  DeleteRequest,
+  JsonObject,
+  LiveResource,
+  Provider,
+  ProviderContext,
+  ResourceRequest,
+  UpdateRequest,
+  UpdateResult,
+} from '../provider.js';
+import {
+  changed,
+  documentText,
+  iamClient,
+  isNoSuchEntity,
+  nameFor,
+  parseDocument,
+  schemaAllowsInPlace,
+  stringList,
+  uncovered,
+} from './common.js';
+import { setDiff } from './diff.js';
+import { principalApi, TARGETS } from './principal-api.js';
+import { ignoreGone } from './principal-policies.js';
+
+const TYPE = 'AWS::IAM::Policy';
+const COVERED = ['Groups', 'PolicyDocument', 'PolicyName', 'Roles', 'Users'];
+
+/**
+ * AWS::IAM::Policy: one inline policy put on each of its roles, users and groups. The
+ * physical id is a generated id (IAM has no object for it); every property updates in
+ * place, moving the policy between principals included.
+ */
+export class PolicyProvider implements Provider {
+  readonly kind = 'sdk' as const;
+
+  handles(type: string): boolean {
+    return type === TYPE;
+  }
+
+  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
+    return schemaAllowsInPlace(type, changedProperties);
+  }
+
+  uncoveredProperties(_type: string, properties: JsonObject): string[] {
+    return uncovered(properties, COVERED);
+  }
+
+  async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
+    const p = request.properties;
+    requireTarget(request.logicalId, p);
+    const client = await iamClient(context);
+    const name = String(p.PolicyName);
+    const document = documentText(p.PolicyDocument);
+    for (const { kind, property } of TARGETS) {
+      const api = principalApi(client, kind, context.signal);
+      for (const principal of stringList(p[property])) await api.putPolicy(principal, name, document);
+    }
+    const id = nameFor(TYPE, undefined, context, request);
+    return { physicalId: id, attributes: { Id: id }, creationIdentity: { Id: id, PolicyName: name } };
+  }
+
+  async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
+    const before = request.previousProperties;
+    const after = request.properties;
+    requireTarget(request.logicalId, after);
+    const client = await iamClient(context);
+    const oldName = String(before.PolicyName);
+    const newName = String(after.PolicyName);
+    const rewriteAll = oldName !== newName || changed(before, after, 'PolicyDocument');
+    const document = documentText(after.PolicyDocument);
+    for (const { kind, property } of TARGETS) {
+      const api = principalApi(client, kind, context.signal);
+      const targets = setDiff(stringList(before[property]), stringList(after[property]));
+      const putOn = rewriteAll ? stringList(after[property]) : targets.add;
+      for (const principal of putOn) await api.putPolicy(principal, newName, document);
+      const removeFrom = oldName !== newName ? stringList(before[property]) : targets.remove;
+      for (const principal of removeFrom) await ignoreGone(api.deletePolicy(principal, oldName));
+    }
+    return { physicalId: request.physicalId, attributes: { Id: request.physicalId } };
+  }
+
+  async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
+    const client = await iamClient(context);
+    const name = String(request.properties.PolicyName);
+    for (const { kind, property } of TARGETS) {
+      const api = principalApi(client, kind, context.signal);
+      for (const principal of stringList(request.properties[property])) {
+        await ignoreGone(api.deletePolicy(principal, name));
+      }
+    }
+  }
+
+  /** The policy as found on its recorded principals; undefined when it is on none of them. */
+  async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
+    const client = await iamClient(context);
+    const name = String(request.properties.PolicyName);
+    const properties: JsonObject = { PolicyName: name };
+    for (const { kind, property } of TARGETS) {
+      const api = principalApi(client, kind, context.signal);
+      const found: string[] = [];
+      for (const principal of stringList(request.properties[property])) {
+        try {
+          const document = await api.getPolicy(principal, name);
+          properties.PolicyDocument ??= parseDocument(document);
+          found.push(principal);
+        } catch (error) {
+          if (!isNoSuchEntity(error)) throw error;
+        }
+      }
+      if (found.length > 0) properties[property] = found;
+    }
+    if (properties.PolicyDocument === undefined) return undefined;
+    return { properties, attributes: { Id: request.physicalId } };
+  }
+}
+
+/** CloudFormation's own check: the policy must go somewhere. */
+function requireTarget(logicalId: string, properties: JsonObject): void {
+  if (TARGETS.some(({ property }) => stringList(properties[property]).length > 0)) return;
+  throw new CdkdError(
+    'IAM_POLICY_NO_TARGET',
+    `${logicalId} (AWS::IAM::Policy): at least one of [Groups, Roles, Users] must be non-empty.`,
+    { hint: 'Attach the policy to a role, user or group in the template, or remove the resource.' },
+  );
+}

@@ -1,0 +1,219 @@
+import {
+  CreateRoleCommand,
+  DeleteRoleCommand,
+  DeleteRolePermissionsBoundaryCommand,
+  GetRoleCommand,
+  PutRolePermissionsBoundaryCommand,
+  TagRoleCommand,
+  UntagRoleCommand,
+  UpdateAssumeRolePolicyCommand,
+  UpdateRoleCommand,
+  type IAMClient,
+  type Role,
+} from '@aws-sdk/client-iam';
+import type {
+  CreateResult,
+  DeleteRequest,
+  JsonObject,
+  LiveResource,
+  Provider,
+  ProviderContext,
+  ResourceRequest,
+  UpdateRequest,
+  UpdateResult,
+} from '../provider.js';
+import {
+  adoptable,
+  changed,
+  createOrAdopt,
+  documentText,
+  iamClient,
+  integer,
+  isNoSuchEntity,
+  nameFor,
+  parseDocument,
+  schemaAllowsInPlace,
+  uncovered,
+  undoCreate,
+} from './common.js';
+import { tagDiff, tagsOf } from './diff.js';
+import { principalApi } from './principal-api.js';
+import { clearPolicies, ignoreGone, readPolicies, syncPolicies } from './principal-policies.js';
+
+const TYPE = 'AWS::IAM::Role';
+const COVERED = [
+  'AssumeRolePolicyDocument',
+  'Description',
+  'ManagedPolicyArns',
+  'MaxSessionDuration',
+  'Path',
+  'PermissionsBoundary',
+  'Policies',
+  'RoleName',
+  'Tags',
+];
+/** What IAM applies when MaxSessionDuration is not given (and restores when it is removed). */
+const DEFAULT_SESSION_SECONDS = 3600;
+
+/** AWS::IAM::Role: CreateRole, then its inline and managed policies. RoleName and Path replace. */
+export class RoleProvider implements Provider {
+  readonly kind = 'sdk' as const;
+
+  handles(type: string): boolean {
+    return type === TYPE;
+  }
+
+  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
+    return schemaAllowsInPlace(type, changedProperties);
+  }
+
+  uncoveredProperties(_type: string, properties: JsonObject): string[] {
+    return uncovered(properties, COVERED);
+  }
+
+  async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
+    const p = request.properties;
+    const client = await iamClient(context);
+    const o = { abortSignal: context.signal };
+    const roleName = nameFor(TYPE, p.RoleName, context, request);
+    const tags = tagsOf(p.Tags);
+    const role = await createOrAdopt(
+      async () =>
+        (
+          await client.send(
+            new CreateRoleCommand({
+              RoleName: roleName,
+              Path: p.Path as string | undefined,
+              AssumeRolePolicyDocument: documentText(p.AssumeRolePolicyDocument),
+              Description: p.Description as string | undefined,
+              MaxSessionDuration: integer(p.MaxSessionDuration),
+              PermissionsBoundary: p.PermissionsBoundary as string | undefined,
+              Tags: tags.length > 0 ? tags : undefined,
+            }),
+            o,
+          )
+        ).Role,
+      () => getRole(client, roleName, context.signal),
+      adoptable(p.RoleName, request),
+    );
+    const api = principalApi(client, 'Role', context.signal);
+    try {
+      await syncPolicies(api, roleName, {}, p);
+    } catch (error) {
+      return undoCreate(
+        `IAM role ${roleName}`,
+        () => this.delete({ ...request, physicalId: roleName }, context),
+        error,
+      );
+    }
+    return {
+      physicalId: roleName,
+      attributes: roleAttributes(role!),
+      creationIdentity: {
+        Arn: role!.Arn!,
+        RoleId: role!.RoleId!,
+        CreateDate: role!.CreateDate!.toISOString(),
+      },
+    };
+  }
+
+  async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
+    const before = request.previousProperties;
+    const after = request.properties;
+    const RoleName = request.physicalId;
+    const client = await iamClient(context);
+    const o = { abortSignal: context.signal };
+    if (changed(before, after, 'AssumeRolePolicyDocument')) {
+      const PolicyDocument = documentText(after.AssumeRolePolicyDocument);
+      await client.send(new UpdateAssumeRolePolicyCommand({ RoleName, PolicyDocument }), o);
+    }
+    if (changed(before, after, 'Description') || changed(before, after, 'MaxSessionDuration')) {
+      await client.send(
+        new UpdateRoleCommand({
+          RoleName,
+          Description: (after.Description as string | undefined) ?? '',
+          MaxSessionDuration: integer(after.MaxSessionDuration) ?? DEFAULT_SESSION_SECONDS,
+        }),
+        o,
+      );
+    }
+    if (changed(before, after, 'PermissionsBoundary')) {
+      const boundary = after.PermissionsBoundary as string | undefined;
+      if (boundary === undefined) {
+        await client.send(new DeleteRolePermissionsBoundaryCommand({ RoleName }), o);
+      } else {
+        await client.send(
+          new PutRolePermissionsBoundaryCommand({ RoleName, PermissionsBoundary: boundary }),
+          o,
+        );
+      }
+    }
+    const tags = tagDiff(tagsOf(before.Tags), tagsOf(after.Tags));
+    if (tags.set.length > 0) await client.send(new TagRoleCommand({ RoleName, Tags: tags.set }), o);
+    if (tags.remove.length > 0)
+      await client.send(new UntagRoleCommand({ RoleName, TagKeys: tags.remove }), o);
+    await syncPolicies(principalApi(client, 'Role', context.signal), RoleName, before, after);
+    const role = await getRole(client, RoleName, context.signal);
+    if (!role)
+      throw new Error(`Role ${RoleName} disappeared during its update; deploy again to re-create it.`);
+    return { physicalId: RoleName, attributes: roleAttributes(role) };
+  }
+
+  async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
+    const client = await iamClient(context);
+    try {
+      // DeleteRole refuses (DeleteConflict) while policies are attached, as CloudFormation's handler knows.
+      await clearPolicies(principalApi(client, 'Role', context.signal), request.physicalId);
+      await ignoreGone(
+        client.send(new DeleteRoleCommand({ RoleName: request.physicalId }), { abortSignal: context.signal }),
+      );
+    } catch (error) {
+      if (!isNoSuchEntity(error)) throw error;
+    }
+  }
+
+  async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
+    const client = await iamClient(context);
+    const role = await getRole(client, request.physicalId, context.signal);
+    if (!role) return undefined;
+    let policies;
+    try {
+      policies = await readPolicies(principalApi(client, 'Role', context.signal), role.RoleName!);
+    } catch (error) {
+      if (isNoSuchEntity(error)) return undefined;
+      throw error;
+    }
+    const properties: JsonObject = {
+      RoleName: role.RoleName,
+      Path: role.Path,
+      AssumeRolePolicyDocument: parseDocument(role.AssumeRolePolicyDocument),
+      MaxSessionDuration: role.MaxSessionDuration,
+      ...(role.Description ? { Description: role.Description } : {}),
+      ...(role.PermissionsBoundary?.PermissionsBoundaryArn
+        ? { PermissionsBoundary: role.PermissionsBoundary.PermissionsBoundaryArn }
+        : {}),
+      ...(role.Tags && role.Tags.length > 0 ? { Tags: role.Tags } : {}),
+      ...(policies.Policies.length > 0 ? { Policies: policies.Policies } : {}),
+      ...(policies.ManagedPolicyArns.length > 0 ? { ManagedPolicyArns: policies.ManagedPolicyArns } : {}),
+    };
+    return {
+      properties,
+      attributes: roleAttributes(role),
+      creationIdentity: { Arn: role.Arn!, RoleId: role.RoleId!, CreateDate: role.CreateDate!.toISOString() },
+    };
+  }
+}
+
+/** Fn::GetAtt Arn and RoleId (Ref is the role name, the physical id). */
+export function roleAttributes(role: Role): JsonObject {
+  return { Arn: role.Arn, RoleId: role.RoleId };
+}
+
+async function getRole(client: IAMClient, RoleName: string, signal?: AbortSignal): Promise<Role | undefined> {
+  try {
+    return (await client.send(new GetRoleCommand({ RoleName }), { abortSignal: signal })).Role;
+  } catch (error) {
+    if (isNoSuchEntity(error)) return undefined;
+    throw error;
+  }
+}

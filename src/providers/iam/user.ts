@@ -1,0 +1,229 @@
+import {
+  AddUserToGroupCommand,
+  CreateUserCommand,
+  DeleteUserCommand,
+  DeleteUserPermissionsBoundaryCommand,
+  GetUserCommand,
+  ListGroupsForUserCommand,
+  PutUserPermissionsBoundaryCommand,
+  RemoveUserFromGroupCommand,
+  TagUserCommand,
+  UntagUserCommand,
+  UpdateUserCommand,
+  type IAMClient,
+  type User,
+} from '@aws-sdk/client-iam';
+import type {
+  CreateResult,
+  DeleteRequest,
+  JsonObject,
+  LiveResource,
+  Provider,
+  ProviderContext,
+  ResourceRequest,
+  UpdateRequest,
+  UpdateResult,
+} from '../provider.js';
+import {
+  adoptable,
+  changed,
+  createOrAdopt,
+  iamClient,
+  isNoSuchEntity,
+  nameFor,
+  schemaAllowsInPlace,
+  stringList,
+  uncovered,
+  undoCreate,
+} from './common.js';
+import { setDiff, tagDiff, tagsOf } from './diff.js';
+import { collect, principalApi } from './principal-api.js';
+import { clearPolicies, ignoreGone, readPolicies, syncPolicies } from './principal-policies.js';
+
+const TYPE = 'AWS::IAM::User';
+/** LoginProfile (a console password) is left to Cloud Control. */
+const COVERED = [
+  'Groups',
+  'ManagedPolicyArns',
+  'Path',
+  'PermissionsBoundary',
+  'Policies',
+  'Tags',
+  'UserName',
+];
+
+/** AWS::IAM::User: the user, its policies, groups, tags and boundary. UserName replaces. */
+export class UserProvider implements Provider {
+  readonly kind = 'sdk' as const;
+
+  handles(type: string): boolean {
+    return type === TYPE;
+  }
+
+  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
+    return schemaAllowsInPlace(type, changedProperties);
+  }
+
+  uncoveredProperties(_type: string, properties: JsonObject): string[] {
+    return uncovered(properties, COVERED);
+  }
+
+  async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
+    const p = request.properties;
+    const client = await iamClient(context);
+    const UserName = nameFor(TYPE, p.UserName, context, request);
+    const tags = tagsOf(p.Tags);
+    const user = await createOrAdopt(
+      async () =>
+        (
+          await client.send(
+            new CreateUserCommand({
+              UserName,
+              Path: p.Path as string | undefined,
+              PermissionsBoundary: p.PermissionsBoundary as string | undefined,
+              Tags: tags.length > 0 ? tags : undefined,
+            }),
+            { abortSignal: context.signal },
+          )
+        ).User,
+      () => getUser(client, UserName, context.signal),
+      adoptable(p.UserName, request),
+    );
+    try {
+      await syncPolicies(principalApi(client, 'User', context.signal), UserName, {}, p);
+      await syncGroups(client, UserName, [], stringList(p.Groups), context.signal);
+    } catch (error) {
+      return undoCreate(
+        `IAM user ${UserName}`,
+        () => this.delete({ ...request, physicalId: UserName }, context),
+        error,
+      );
+    }
+    return {
+      physicalId: UserName,
+      attributes: { Arn: user!.Arn },
+      creationIdentity: {
+        Arn: user!.Arn!,
+        UserId: user!.UserId!,
+        CreateDate: user!.CreateDate!.toISOString(),
+      },
+    };
+  }
+
+  async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
+    const before = request.previousProperties;
+    const after = request.properties;
+    const UserName = request.physicalId;
+    const client = await iamClient(context);
+    const o = { abortSignal: context.signal };
+    if (changed(before, after, 'Path')) {
+      await client.send(
+        new UpdateUserCommand({ UserName, NewPath: (after.Path as string | undefined) ?? '/' }),
+        o,
+      );
+    }
+    if (changed(before, after, 'PermissionsBoundary')) {
+      const boundary = after.PermissionsBoundary as string | undefined;
+      if (boundary === undefined)
+        await client.send(new DeleteUserPermissionsBoundaryCommand({ UserName }), o);
+      else
+        await client.send(
+          new PutUserPermissionsBoundaryCommand({ UserName, PermissionsBoundary: boundary }),
+          o,
+        );
+    }
+    const tags = tagDiff(tagsOf(before.Tags), tagsOf(after.Tags));
+    if (tags.set.length > 0) await client.send(new TagUserCommand({ UserName, Tags: tags.set }), o);
+    if (tags.remove.length > 0)
+      await client.send(new UntagUserCommand({ UserName, TagKeys: tags.remove }), o);
+    await syncPolicies(principalApi(client, 'User', context.signal), UserName, before, after);
+    await syncGroups(client, UserName, stringList(before.Groups), stringList(after.Groups), context.signal);
+    const user = await getUser(client, UserName, context.signal);
+    if (!user)
+      throw new Error(`User ${UserName} disappeared during its update; deploy again to re-create it.`);
+    return { physicalId: UserName, attributes: { Arn: user.Arn } };
+  }
+
+  async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
+    const UserName = request.physicalId;
+    const client = await iamClient(context);
+    try {
+      await clearPolicies(principalApi(client, 'User', context.signal), UserName);
+      await syncGroups(
+        client,
+        UserName,
+        await groupsOf(client, UserName, context.signal),
+        [],
+        context.signal,
+      );
+      await client.send(new DeleteUserCommand({ UserName }), { abortSignal: context.signal });
+    } catch (error) {
+      if (!isNoSuchEntity(error)) throw error;
+    }
+  }
+
+  async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
+    const client = await iamClient(context);
+    const user = await getUser(client, request.physicalId, context.signal);
+    if (!user) return undefined;
+    try {
+      const policies = await readPolicies(principalApi(client, 'User', context.signal), user.UserName!);
+      const groups = await groupsOf(client, user.UserName!, context.signal);
+      const properties: JsonObject = {
+        UserName: user.UserName,
+        Path: user.Path,
+        ...(user.PermissionsBoundary?.PermissionsBoundaryArn
+          ? { PermissionsBoundary: user.PermissionsBoundary.PermissionsBoundaryArn }
+          : {}),
+        ...(user.Tags && user.Tags.length > 0 ? { Tags: user.Tags } : {}),
+        ...(policies.Policies.length > 0 ? { Policies: policies.Policies } : {}),
+        ...(policies.ManagedPolicyArns.length > 0 ? { ManagedPolicyArns: policies.ManagedPolicyArns } : {}),
+        ...(groups.length > 0 ? { Groups: groups } : {}),
+      };
+      return {
+        properties,
+        attributes: { Arn: user.Arn },
+        creationIdentity: {
+          Arn: user.Arn!,
+          UserId: user.UserId!,
+          CreateDate: user.CreateDate!.toISOString(),
+        },
+      };
+    } catch (error) {
+      if (isNoSuchEntity(error)) return undefined;
+      throw error;
+    }
+  }
+}
+
+async function syncGroups(
+  client: IAMClient,
+  UserName: string,
+  before: string[],
+  after: string[],
+  signal?: AbortSignal,
+): Promise<void> {
+  const o = { abortSignal: signal };
+  const groups = setDiff(before, after);
+  for (const GroupName of groups.add)
+    await client.send(new AddUserToGroupCommand({ GroupName, UserName }), o);
+  for (const GroupName of groups.remove) {
+    await ignoreGone(client.send(new RemoveUserFromGroupCommand({ GroupName, UserName }), o));
+  }
+}
+
+function groupsOf(client: IAMClient, UserName: string, signal?: AbortSignal): Promise<string[]> {
+  return collect(
+    (Marker) => client.send(new ListGroupsForUserCommand({ UserName, Marker }), { abortSignal: signal }),
+    (page) => (page.Groups ?? []).map((group) => group.GroupName!),
+  );
+}
+
+async function getUser(client: IAMClient, UserName: string, signal?: AbortSignal): Promise<User | undefined> {
+  try {
+    return (await client.send(new GetUserCommand({ UserName }), { abortSignal: signal })).User;
+  } catch (error) {
+    if (isNoSuchEntity(error)) return undefined;
+    throw error;
+  }
+}

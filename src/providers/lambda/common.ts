@@ -1,0 +1,79 @@
+import { createHash } from 'node:crypto';
+import { LambdaClient } from '@aws-sdk/client-lambda';
+import { awsErrorCode } from '../../aws/error-class.js';
+import { replacementOf } from '../../plan/resource-schemas.js';
+import type { JsonObject, ProviderContext } from '../provider.js';
+
+export function lambdaClient(context: ProviderContext): Promise<LambdaClient> {
+  return context.clients.client(LambdaClient, context.region);
+}
+
+export function isNotFound(error: unknown): boolean {
+  return awsErrorCode(error) === 'ResourceNotFoundException';
+}
+
+/** Only a create-only property (the schema's `replaces`) needs a new resource; Lambda's API agrees. */
+export function schemaAllowsInPlace(type: string, changedProperties: readonly string[]): boolean {
+  return !changedProperties.some((property) => replacementOf(type, property) === 'yes');
+}
+
+/** Top-level properties present in `properties` that are not in `covered`. */
+export function uncovered(properties: JsonObject, covered: ReadonlySet<string>): string[] {
+  return Object.keys(properties).filter((name) => !covered.has(name));
+}
+
+/** CloudFormation passes numbers as strings at times (`"30"`); it coerces them, so do we. */
+export function integer(value: unknown, property: string): number | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const number = typeof value === 'number' ? value : Number(value);
+  if (!Number.isInteger(number)) {
+    throw new TypeError(
+      `${property} must be an integer, got ${JSON.stringify(value)}; fix the template value.`,
+    );
+  }
+  return number;
+}
+
+/** CloudFormation booleans may arrive as "true" / "false". */
+export function boolean(value: unknown): boolean | undefined {
+  if (value === undefined || value === null) return undefined;
+  return value === true || value === 'true';
+}
+
+export function string(value: unknown): string | undefined {
+  return typeof value === 'string'
+    ? value
+    : value === undefined || value === null
+      ? undefined
+      : String(value);
+}
+
+export function stringList(value: unknown): string[] | undefined {
+  return Array.isArray(value) ? value.map(String) : undefined;
+}
+
+/** CloudFormation's `[{Key, Value}]` tags as Lambda's map. */
+export function tagMap(value: unknown): Record<string, string> {
+  if (!Array.isArray(value)) return {};
+  return Object.fromEntries(
+    value.map((tag: { Key?: unknown; Value?: unknown }) => [String(tag.Key), String(tag.Value ?? '')]),
+  );
+}
+
+export function asObject(value: unknown): JsonObject | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as JsonObject)
+    : undefined;
+}
+
+/**
+ * The random source for a generated name: derived from the create's idempotency token when
+ * there is one, so every attempt of one logical create picks the same name and a replay
+ * after a lost response meets (and can adopt) the first attempt's resource.
+ */
+export function nameRandom(idempotencyToken: string | undefined): ((size: number) => number) | undefined {
+  if (idempotencyToken === undefined) return undefined;
+  let counter = 0;
+  return (size) =>
+    createHash('sha256').update(`${idempotencyToken}#${counter++}`).digest().readUInt32BE(0) % size;
+}

@@ -1,0 +1,302 @@
+import {
+  CreateFunctionCommand,
+  DeleteFunctionCommand,
+  DeleteFunctionConcurrencyCommand,
+  GetFunctionCommand,
+  PutFunctionConcurrencyCommand,
+  TagResourceCommand,
+  UntagResourceCommand,
+  UpdateFunctionCodeCommand,
+  UpdateFunctionConfigurationCommand,
+  type Architecture,
+  type FunctionConfiguration,
+  type LambdaClient,
+} from '@aws-sdk/client-lambda';
+import { systemClock, type Clock } from '../clock.js';
+import { generatePhysicalName } from '../physical-names.js';
+import type {
+  CreateResult,
+  DeleteRequest,
+  JsonObject,
+  LiveResource,
+  Provider,
+  ProviderContext,
+  ResourceRequest,
+  UpdateRequest,
+  UpdateResult,
+} from '../provider.js';
+import { awsErrorCode } from '../../aws/error-class.js';
+import {
+  asObject,
+  integer,
+  isNotFound,
+  lambdaClient,
+  nameRandom,
+  schemaAllowsInPlace,
+  string,
+  stringList,
+  tagMap,
+} from './common.js';
+import {
+  codeInput,
+  configurationInput,
+  createInput,
+  uncoveredFunctionProperties,
+  updateCalls,
+} from './function-properties.js';
+import { attributesFor } from './ref-attributes.js';
+import { waitForFunction } from './waits.js';
+
+const TYPE = 'AWS::Lambda::Function';
+/** Marks which logical create made a function, so a replayed create can adopt it. */
+export const TOKEN_TAG = 'cdkd:idempotency-token';
+const managedTag = (key: string): boolean => key.startsWith('aws:') || key === TOKEN_TAG;
+
+/** Lambda's function-name limit and character set, for names CloudFormation would generate. */
+export const FUNCTION_NAME_RULES = { maxLength: 64, extraCharacters: '-_' };
+
+export interface LambdaProviderOptions {
+  clock?: Clock;
+}
+
+/**
+ * AWS::Lambda::Function through CreateFunction / UpdateFunctionCode /
+ * UpdateFunctionConfiguration. Each create waits for State Active and each update for
+ * LastUpdateStatus Successful, since Lambda refuses the next change (and CloudFormation
+ * reports the resource done) only after that. Physical id and Ref: the function name.
+ */
+export class LambdaFunctionProvider implements Provider {
+  readonly kind = 'sdk' as const;
+  private readonly clock: Clock;
+
+  constructor(options: LambdaProviderOptions = {}) {
+    this.clock = options.clock ?? systemClock;
+  }
+
+  handles(type: string): boolean {
+    return type === TYPE;
+  }
+
+  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
+    return schemaAllowsInPlace(type, changedProperties);
+  }
+
+  uncoveredProperties(_type: string, properties: JsonObject): string[] {
+    return uncoveredFunctionProperties(properties);
+  }
+
+  async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
+    const client = await lambdaClient(context);
+    const name =
+      string(request.properties.FunctionName) ??
+      generatePhysicalName(
+        context.stackName,
+        request.logicalId,
+        FUNCTION_NAME_RULES,
+        nameRandom(request.idempotencyToken),
+      );
+    const token = request.idempotencyToken;
+    const tags = { ...tagMap(request.properties.Tags), ...(token ? { [TOKEN_TAG]: token } : {}) };
+    try {
+      await client.send(new CreateFunctionCommand(createInput(name, request.properties, tags)), {
+        abortSignal: context.signal,
+      });
+    } catch (error) {
+      if (!(token && isConflict(error) && (await this.madeBy(client, name, token, context)))) throw error;
+      // An earlier attempt of this create made it and its answer was lost: adopt that one.
+    }
+    const ready = await waitForFunction(client, name, 'active', this.clock, context.signal);
+    const concurrency = integer(
+      request.properties.ReservedConcurrentExecutions,
+      'ReservedConcurrentExecutions',
+    );
+    if (concurrency !== undefined) {
+      await client.send(
+        new PutFunctionConcurrencyCommand({ FunctionName: name, ReservedConcurrentExecutions: concurrency }),
+        { abortSignal: context.signal },
+      );
+    }
+    return {
+      physicalId: name,
+      attributes: attributesFor(TYPE, ready),
+      // The ARN names the function; the first revision's id and time date this incarnation.
+      creationIdentity: {
+        Arn: ready.FunctionArn!,
+        RevisionId: ready.RevisionId!,
+        LastModified: ready.LastModified!,
+      },
+    };
+  }
+
+  private async madeBy(
+    client: LambdaClient,
+    name: string,
+    token: string,
+    context: ProviderContext,
+  ): Promise<boolean> {
+    const live = await client.send(new GetFunctionCommand({ FunctionName: name }), {
+      abortSignal: context.signal,
+    });
+    return live.Tags?.[TOKEN_TAG] === token;
+  }
+
+  async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
+    const client = await lambdaClient(context);
+    const name = request.physicalId;
+    const changed = changedProperties(request.previousProperties, request.properties);
+    const calls = updateCalls(changed);
+    const inline = typeof asObject(request.properties.Code)?.ZipFile === 'string';
+    let last: FunctionConfiguration | undefined;
+    if (calls.code || calls.configuration) {
+      // A change still settling (an interrupted deploy, a console edit) would refuse ours with a conflict.
+      await waitForFunction(client, name, 'updated', this.clock, context.signal);
+    }
+    // Code and configuration are separate calls; Lambda refuses the second until the first is done.
+    if (calls.code || (inline && changed.includes('Runtime'))) {
+      await client.send(
+        new UpdateFunctionCodeCommand({
+          FunctionName: name,
+          ...codeInput(request.properties),
+          Architectures: (stringList(request.properties.Architectures) ?? ['x86_64']) as Architecture[],
+        }),
+        { abortSignal: context.signal },
+      );
+      last = await waitForFunction(client, name, 'updated', this.clock, context.signal);
+    }
+    if (calls.configuration) {
+      await client.send(
+        new UpdateFunctionConfigurationCommand({
+          FunctionName: name,
+          ...configurationInput(request.properties),
+        }),
+        { abortSignal: context.signal },
+      );
+      last = await waitForFunction(client, name, 'updated', this.clock, context.signal);
+    }
+    const current = await client.send(new GetFunctionCommand({ FunctionName: name }), {
+      abortSignal: context.signal,
+    });
+    const arn = current.Configuration!.FunctionArn!;
+    if (calls.tags)
+      await this.syncTags(client, arn, current.Tags ?? {}, tagMap(request.properties.Tags), context);
+    if (calls.concurrency) await this.syncConcurrency(client, name, request.properties, context);
+    return {
+      physicalId: name,
+      attributes: attributesFor(TYPE, last ?? current.Configuration!),
+    };
+  }
+
+  async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
+    const client = await lambdaClient(context);
+    try {
+      await client.send(new DeleteFunctionCommand({ FunctionName: request.physicalId }), {
+        abortSignal: context.signal,
+      });
+    } catch (error) {
+      if (isNotFound(error)) return;
+      throw error;
+    }
+  }
+
+  async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
+    const client = await lambdaClient(context);
+    try {
+      const current = await client.send(new GetFunctionCommand({ FunctionName: request.physicalId }), {
+        abortSignal: context.signal,
+      });
+      const config = current.Configuration!;
+      return {
+        properties: observedProperties(
+          config,
+          current.Tags ?? {},
+          current.Concurrency?.ReservedConcurrentExecutions,
+        ),
+        attributes: attributesFor(TYPE, config),
+        creationIdentity: { Arn: config.FunctionArn! },
+      };
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  private async syncTags(
+    client: LambdaClient,
+    arn: string,
+    live: Record<string, string>,
+    desired: Record<string, string>,
+    context: ProviderContext,
+  ): Promise<void> {
+    const removed = Object.keys(live).filter((key) => !(key in desired) && !managedTag(key));
+    if (removed.length > 0) {
+      await client.send(new UntagResourceCommand({ Resource: arn, TagKeys: removed }), {
+        abortSignal: context.signal,
+      });
+    }
+    if (Object.keys(desired).length > 0) {
+      await client.send(new TagResourceCommand({ Resource: arn, Tags: desired }), {
+        abortSignal: context.signal,
+      });
+    }
+  }
+
+  private async syncConcurrency(
+    client: LambdaClient,
+    name: string,
+    properties: JsonObject,
+    context: ProviderContext,
+  ): Promise<void> {
+    const value = integer(properties.ReservedConcurrentExecutions, 'ReservedConcurrentExecutions');
+    const options = { abortSignal: context.signal };
+    if (value === undefined)
+      await client.send(new DeleteFunctionConcurrencyCommand({ FunctionName: name }), options);
+    else
+      await client.send(
+        new PutFunctionConcurrencyCommand({ FunctionName: name, ReservedConcurrentExecutions: value }),
+        options,
+      );
+  }
+}
+
+function isConflict(error: unknown): boolean {
+  return awsErrorCode(error) === 'ResourceConflictException';
+}
+
+/** Top-level properties whose JSON differs. */
+export function changedProperties(before: JsonObject, after: JsonObject): string[] {
+  const names = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...names].filter((name) => JSON.stringify(before[name]) !== JSON.stringify(after[name]));
+}
+
+/** The live function in template terms (the code is reported as its digest, not its source). */
+function observedProperties(
+  config: FunctionConfiguration,
+  tags: Record<string, string>,
+  concurrency: number | undefined,
+): JsonObject {
+  const observed: JsonObject = {
+    FunctionName: config.FunctionName,
+    Role: config.Role,
+    Handler: config.Handler,
+    Runtime: config.Runtime,
+    Description: config.Description,
+    Timeout: config.Timeout,
+    MemorySize: config.MemorySize,
+    Architectures: config.Architectures,
+    CodeSha256: config.CodeSha256,
+  };
+  if (config.Environment?.Variables) observed.Environment = { Variables: config.Environment.Variables };
+  if (config.Layers?.length) observed.Layers = config.Layers.map((layer) => layer.Arn);
+  if (config.VpcConfig?.SubnetIds?.length) {
+    observed.VpcConfig = {
+      SubnetIds: config.VpcConfig.SubnetIds,
+      SecurityGroupIds: config.VpcConfig.SecurityGroupIds,
+    };
+  }
+  if (config.DeadLetterConfig?.TargetArn)
+    observed.DeadLetterConfig = { TargetArn: config.DeadLetterConfig.TargetArn };
+  const userTags = Object.entries(tags).filter(([key]) => !managedTag(key));
+  if (userTags.length > 0) observed.Tags = userTags.map(([Key, Value]) => ({ Key, Value }));
+  if (concurrency !== undefined) observed.ReservedConcurrentExecutions = concurrency;
+  return observed;
+}

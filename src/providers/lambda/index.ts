@@ -1,0 +1,23 @@
+import type { ProviderRegistry } from '../registry.js';
+import { LambdaAliasProvider } from './alias.js';
+import { LambdaEventSourceMappingProvider } from './event-source-mapping.js';
+import { LambdaFunctionProvider, type LambdaProviderOptions } from './function.js';
+import { LambdaLayerVersionProvider } from './layer-version.js';
+import { LambdaPermissionProvider } from './permission.js';
+import { LambdaUrlProvider } from './url.js';
+import { LambdaVersionProvider } from './version.js';
+
+/** The Lambda SDK providers, one per type; other Lambda types go through Cloud Control. */
+export function registerLambda(
+  registry: ProviderRegistry,
+  options: LambdaProviderOptions = {},
+): ProviderRegistry {
+  return registry
+    .registerSdk('AWS::Lambda::Function', new LambdaFunctionProvider(options))
+    .registerSdk('AWS::Lambda::Permission', new LambdaPermissionProvider())
+    .registerSdk('AWS::Lambda::Version', new LambdaVersionProvider(options))
+    .registerSdk('AWS::Lambda::Alias', new LambdaAliasProvider())
+    .registerSdk('AWS::Lambda::EventSourceMapping', new LambdaEventSourceMappingProvider(options))
+    .registerSdk('AWS::Lambda::LayerVersion', new LambdaLayerVersionProvider())
+    .registerSdk('AWS::Lambda::Url', new LambdaUrlProvider());
+}

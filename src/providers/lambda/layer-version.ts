@@ -1,0 +1,136 @@
+import {
+  DeleteLayerVersionCommand,
+  GetLayerVersionCommand,
+  PublishLayerVersionCommand,
+  type Architecture,
+  type Runtime,
+} from '@aws-sdk/client-lambda';
+import { generatePhysicalName } from '../physical-names.js';
+import type {
+  CreateResult,
+  DeleteRequest,
+  JsonObject,
+  LiveResource,
+  Provider,
+  ProviderContext,
+  ResourceRequest,
+  UpdateRequest,
+  UpdateResult,
+} from '../provider.js';
+import {
+  asObject,
+  isNotFound,
+  lambdaClient,
+  schemaAllowsInPlace,
+  string,
+  stringList,
+  uncovered,
+} from './common.js';
+import { attributesFor } from './ref-attributes.js';
+
+const TYPE = 'AWS::Lambda::LayerVersion';
+const COVERED = new Set([
+  'LayerName',
+  'Content',
+  'Description',
+  'CompatibleRuntimes',
+  'CompatibleArchitectures',
+  'LicenseInfo',
+]);
+/** Layer names: up to 140 of `[a-zA-Z0-9-_]`. */
+export const LAYER_NAME_RULES = { maxLength: 140, extraCharacters: '-_' };
+
+/**
+ * AWS::Lambda::LayerVersion through PublishLayerVersion; a layer version is immutable, so
+ * every property is create-only. Physical id and Ref: the layer version ARN.
+ */
+export class LambdaLayerVersionProvider implements Provider {
+  readonly kind = 'sdk' as const;
+
+  handles(type: string): boolean {
+    return type === TYPE;
+  }
+
+  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
+    return schemaAllowsInPlace(type, changedProperties);
+  }
+
+  uncoveredProperties(_type: string, properties: JsonObject): string[] {
+    return uncovered(properties, COVERED);
+  }
+
+  async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
+    const client = await lambdaClient(context);
+    const p = request.properties;
+    const content = asObject(p.Content) ?? {};
+    const published = await client.send(
+      new PublishLayerVersionCommand({
+        LayerName:
+          string(p.LayerName) ?? generatePhysicalName(context.stackName, request.logicalId, LAYER_NAME_RULES),
+        Content: {
+          S3Bucket: string(content.S3Bucket),
+          S3Key: string(content.S3Key),
+          S3ObjectVersion: string(content.S3ObjectVersion),
+        },
+        Description: string(p.Description),
+        CompatibleRuntimes: stringList(p.CompatibleRuntimes) as Runtime[] | undefined,
+        CompatibleArchitectures: stringList(p.CompatibleArchitectures) as Architecture[] | undefined,
+        LicenseInfo: string(p.LicenseInfo),
+      }),
+      { abortSignal: context.signal },
+    );
+    return {
+      physicalId: published.LayerVersionArn!,
+      attributes: attributesFor(TYPE, published),
+      creationIdentity: {
+        LayerVersionArn: published.LayerVersionArn!,
+        CreatedDate: published.CreatedDate ?? '',
+      },
+    };
+  }
+
+  /** Nothing is updatable in place; reached only for no-op changes. */
+  async update(request: UpdateRequest): Promise<UpdateResult> {
+    return {
+      physicalId: request.physicalId,
+      attributes: attributesFor(TYPE, { LayerVersionArn: request.physicalId }),
+    };
+  }
+
+  async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
+    const client = await lambdaClient(context);
+    // Deleting a version that is gone succeeds on Lambda's side as well.
+    await client.send(new DeleteLayerVersionCommand(parseArn(request.physicalId)), {
+      abortSignal: context.signal,
+    });
+  }
+
+  async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
+    const client = await lambdaClient(context);
+    try {
+      const layer = await client.send(new GetLayerVersionCommand(parseArn(request.physicalId)), {
+        abortSignal: context.signal,
+      });
+      return {
+        properties: {
+          LayerName: parseArn(request.physicalId).LayerName,
+          Description: layer.Description,
+          CompatibleRuntimes: layer.CompatibleRuntimes,
+          CompatibleArchitectures: layer.CompatibleArchitectures,
+          ...(layer.LicenseInfo !== undefined ? { LicenseInfo: layer.LicenseInfo } : {}),
+        },
+        attributes: attributesFor(TYPE, layer),
+        creationIdentity: { LayerVersionArn: layer.LayerVersionArn!, CreatedDate: layer.CreatedDate ?? '' },
+      };
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+}
+
+/** `arn:aws:lambda:region:account:layer:name:7` → name and number. */
+function parseArn(arn: string): { LayerName: string; VersionNumber: number } {
+  const parts = arn.split(':');
+  return { LayerName: parts[6] ?? '', VersionNumber: Number(parts[7]) };
+}

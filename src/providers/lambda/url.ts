@@ -1,0 +1,119 @@
+import {
+  CreateFunctionUrlConfigCommand,
+  DeleteFunctionUrlConfigCommand,
+  GetFunctionUrlConfigCommand,
+  UpdateFunctionUrlConfigCommand,
+  type FunctionUrlAuthType,
+  type InvokeMode,
+} from '@aws-sdk/client-lambda';
+import type {
+  CreateResult,
+  DeleteRequest,
+  JsonObject,
+  LiveResource,
+  Provider,
+  ProviderContext,
+  ResourceRequest,
+  UpdateRequest,
+  UpdateResult,
+} from '../provider.js';
+import { asObject, isNotFound, lambdaClient, schemaAllowsInPlace, string, uncovered } from './common.js';
+import { attributesFor } from './ref-attributes.js';
+
+const TYPE = 'AWS::Lambda::Url';
+const COVERED = new Set(['TargetFunctionArn', 'Qualifier', 'AuthType', 'Cors', 'InvokeMode']);
+
+/**
+ * AWS::Lambda::Url through the function URL config API. TargetFunctionArn and Qualifier
+ * are create-only. Physical id and Ref: the function ARN (qualified when Qualifier is set).
+ */
+export class LambdaUrlProvider implements Provider {
+  readonly kind = 'sdk' as const;
+
+  handles(type: string): boolean {
+    return type === TYPE;
+  }
+
+  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
+    return schemaAllowsInPlace(type, changedProperties);
+  }
+
+  uncoveredProperties(_type: string, properties: JsonObject): string[] {
+    return uncovered(properties, COVERED);
+  }
+
+  async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
+    const client = await lambdaClient(context);
+    const created = await client.send(
+      new CreateFunctionUrlConfigCommand({ ...target(request.properties), ...settings(request.properties) }),
+      { abortSignal: context.signal },
+    );
+    return {
+      physicalId: created.FunctionArn!,
+      attributes: attributesFor(TYPE, created),
+      creationIdentity: { FunctionArn: created.FunctionArn!, CreationTime: created.CreationTime ?? '' },
+    };
+  }
+
+  async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
+    const client = await lambdaClient(context);
+    const updated = await client.send(
+      new UpdateFunctionUrlConfigCommand({
+        ...target(request.properties),
+        ...settings(request.properties),
+        // An absent Cors must clear what was set before.
+        Cors: settings(request.properties).Cors ?? {},
+      }),
+      { abortSignal: context.signal },
+    );
+    return { physicalId: request.physicalId, attributes: attributesFor(TYPE, updated) };
+  }
+
+  async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
+    const client = await lambdaClient(context);
+    try {
+      await client.send(new DeleteFunctionUrlConfigCommand(target(request.properties)), {
+        abortSignal: context.signal,
+      });
+    } catch (error) {
+      if (isNotFound(error)) return;
+      throw error;
+    }
+  }
+
+  async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
+    const client = await lambdaClient(context);
+    try {
+      const url = await client.send(new GetFunctionUrlConfigCommand(target(request.properties)), {
+        abortSignal: context.signal,
+      });
+      return {
+        properties: {
+          ...target(request.properties),
+          AuthType: url.AuthType,
+          InvokeMode: url.InvokeMode,
+          ...(url.Cors ? { Cors: url.Cors } : {}),
+        },
+        attributes: attributesFor(TYPE, url),
+        creationIdentity: { FunctionArn: url.FunctionArn!, CreationTime: url.CreationTime ?? '' },
+      };
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+}
+
+function target(p: JsonObject): { FunctionName: string; Qualifier?: string } {
+  const qualifier = string(p.Qualifier);
+  return { FunctionName: string(p.TargetFunctionArn) ?? '', ...(qualifier ? { Qualifier: qualifier } : {}) };
+}
+
+function settings(p: JsonObject) {
+  const cors = asObject(p.Cors);
+  return {
+    AuthType: string(p.AuthType) as FunctionUrlAuthType,
+    ...(p.InvokeMode !== undefined ? { InvokeMode: string(p.InvokeMode) as InvokeMode } : {}),
+    ...(cors ? { Cors: cors } : {}),
+  };
+}

@@ -1,0 +1,71 @@
+import { queryAction, queryCodec, queryParams, queryResult } from '../../protocols/query.js';
+import type { ServiceModule, ServiceModuleFactory } from '../../service-module.js';
+import type { IamHandler } from './call.js';
+import { iamErrors } from './iam-errors.js';
+import { instanceProfileHandlers } from './instance-profile-ops.js';
+import { managedPolicyHandlers } from './managed-policy-ops.js';
+import { Params } from './params.js';
+import { principalHandlers } from './principal-ops.js';
+import { principalPolicyHandlers } from './principal-policies.js';
+import { iamRoleDirectory } from './role-directory.js';
+import { roleResourceHandler } from './role-resource.js';
+import { IamStore } from './store.js';
+
+const XMLNS = 'https://iam.amazonaws.com/doc/2010-05-08/';
+
+const HANDLERS: Record<string, IamHandler> = {
+  ...principalHandlers,
+  ...principalPolicyHandlers,
+  ...managedPolicyHandlers,
+  ...instanceProfileHandlers,
+};
+
+/** Every IAM read is a Get* or List*; everything else changes state. */
+export const isMutatingIam = (operation: string): boolean => !/^(Get|List)/.test(operation);
+
+/** IAM over the query protocol; global, so the signing region is ignored. */
+export const createIamService: ServiceModuleFactory = async (context) => {
+  const store = await IamStore.load(context.storage);
+  iamRoleDirectory(context).bind(store);
+  context.resources.register('AWS::IAM::Role', roleResourceHandler(store, context.accountId));
+  const module: ServiceModule = {
+    name: 'iam',
+    codec: queryCodec,
+    operation: queryAction,
+    isMutating: isMutatingIam,
+    async handle(request, operation) {
+      const handler = HANDLERS[operation];
+      if (!handler) throw iamErrors.invalidAction(operation);
+      const call = {
+        store,
+        accountId: context.accountId,
+        params: new Params(queryParams(request)),
+        now: Date.now(),
+      };
+      return queryResult(operation, XMLNS, await handler(call), request);
+    },
+    inventory() {
+      const principals = (kind: 'Role' | 'User' | 'Group') =>
+        store
+          .principalsOf(kind)
+          .map((record) => ({ id: record.name, arn: record.arn, [`${kind}Id`]: record.id }));
+      return {
+        'AWS::IAM::Role': principals('Role'),
+        'AWS::IAM::User': principals('User'),
+        'AWS::IAM::Group': principals('Group'),
+        'AWS::IAM::ManagedPolicy': store
+          .allPolicies()
+          .map((record) => ({ id: record.arn, name: record.name, versions: record.versions.length })),
+        'AWS::IAM::InstanceProfile': store
+          .allProfiles()
+          .map((record) => ({ id: record.name, arn: record.arn, roles: record.roles })),
+        'AWS::IAM::Policy': store.allPrincipals().flatMap((record) =>
+          Object.keys(record.inlinePolicies).map((name) => ({
+            id: `${record.kind}/${record.name}/${name}`,
+          })),
+        ),
+      };
+    },
+  };
+  return module;
+};

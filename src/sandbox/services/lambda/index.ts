@@ -1,0 +1,163 @@
+import { matchRoute, restJsonCodec, restJsonInput, restJsonResult } from '../../protocols/rest-json.js';
+import type { InventoryEntry, ServiceModule, ServiceModuleFactory } from '../../service-module.js';
+import type { LambdaCall, LambdaHandler } from './call.js';
+import * as functions from './function-ops.js';
+import { functionResourceHandler } from './function-resource.js';
+import { lambdaErrors } from './lambda-errors.js';
+import * as layers from './layer-ops.js';
+import * as mappings from './mapping-ops.js';
+import * as permissions from './permission-ops.js';
+import { sandboxRoleAges } from './role-ages.js';
+import { LAMBDA_ROUTES } from './routes.js';
+import { LambdaStore } from './store.js';
+import * as tags from './tag-ops.js';
+import * as urls from './url-ops.js';
+import * as versions from './version-ops.js';
+
+const HANDLERS: Record<string, LambdaHandler> = {
+  CreateFunction: functions.createFunction,
+  GetFunction: functions.getFunction,
+  GetFunctionConfiguration: functions.getFunctionConfiguration,
+  UpdateFunctionCode: functions.updateFunctionCode,
+  UpdateFunctionConfiguration: functions.updateFunctionConfiguration,
+  DeleteFunction: functions.deleteFunction,
+  TagResource: tags.tagResource,
+  UntagResource: tags.untagResource,
+  ListTags: tags.listTags,
+  PutFunctionConcurrency: tags.putFunctionConcurrency,
+  DeleteFunctionConcurrency: tags.deleteFunctionConcurrency,
+  GetFunctionConcurrency: tags.getFunctionConcurrency,
+  AddPermission: permissions.addPermission,
+  RemovePermission: permissions.removePermission,
+  GetPolicy: permissions.getPolicy,
+  PublishVersion: versions.publishVersion,
+  ListVersionsByFunction: versions.listVersionsByFunction,
+  CreateAlias: versions.createAlias,
+  GetAlias: versions.getAlias,
+  ListAliases: versions.listAliases,
+  UpdateAlias: versions.updateAlias,
+  DeleteAlias: versions.deleteAlias,
+  CreateEventSourceMapping: mappings.createEventSourceMapping,
+  GetEventSourceMapping: mappings.getEventSourceMapping,
+  UpdateEventSourceMapping: mappings.updateEventSourceMapping,
+  DeleteEventSourceMapping: mappings.deleteEventSourceMapping,
+  PublishLayerVersion: layers.publishLayerVersion,
+  GetLayerVersion: layers.getLayerVersion,
+  ListLayerVersions: layers.listLayerVersions,
+  DeleteLayerVersion: layers.deleteLayerVersion,
+  CreateFunctionUrlConfig: urls.createFunctionUrlConfig,
+  GetFunctionUrlConfig: urls.getFunctionUrlConfig,
+  UpdateFunctionUrlConfig: urls.updateFunctionUrlConfig,
+  DeleteFunctionUrlConfig: urls.deleteFunctionUrlConfig,
+};
+
+const ROUTES_BY_OPERATION = new Map(LAMBDA_ROUTES.map((route) => [route.operation, route]));
+
+/**
+ * Lambda over REST-JSON. Function state transitions (Pending → Active after create,
+ * InProgress → Successful after an update) take the latency model's
+ * `AWS::Lambda::Function` create / update delay; a role that has not propagated "cannot
+ * be assumed" (see role-ages.ts).
+ */
+export const createLambdaService: ServiceModuleFactory = async (context) => {
+  const store = await LambdaStore.load(context.storage);
+  const roles = sandboxRoleAges(context);
+  const newCall = (
+    region: string,
+    input: Record<string, unknown>,
+    labels: Record<string, string> = {},
+  ): LambdaCall => ({
+    store,
+    context,
+    roles,
+    region,
+    labels,
+    query: new URLSearchParams(),
+    input,
+    now: Date.now(),
+  });
+  context.resources.register('AWS::Lambda::Function', functionResourceHandler(store, newCall));
+  const module: ServiceModule = {
+    name: 'lambda',
+    codec: restJsonCodec,
+    operation: (request) => matchRoute(LAMBDA_ROUTES, request)?.operation ?? 'Unknown',
+    isMutating: (operation) => ROUTES_BY_OPERATION.get(operation)?.mutating ?? false,
+    async handle(request, operation) {
+      const match = matchRoute(LAMBDA_ROUTES, request);
+      const handler = HANDLERS[operation];
+      if (!match || !handler) throw lambdaErrors.unknownOperation();
+      const input = request.method === 'GET' || request.method === 'DELETE' ? {} : restJsonInput(request);
+      const call = {
+        store,
+        context,
+        roles,
+        region: request.region,
+        labels: match.labels,
+        query: request.query,
+        input,
+        now: Date.now(),
+      };
+      return restJsonResult(ROUTES_BY_OPERATION.get(operation)!.status, await handler(call));
+    },
+    inventory() {
+      const functionEntries: InventoryEntry[] = store.allFunctions().map((record) => ({
+        id: record.name,
+        region: record.region,
+        arn: record.arn,
+        versions: record.versions.map((version) => version.version),
+        aliases: record.aliases.map((alias) => alias.name),
+        permissions: Object.values(record.policies)
+          .flat()
+          .map((statement) => statement.Sid),
+        url: record.urls.length > 0,
+      }));
+      const versionEntries = store.allFunctions().flatMap((record) =>
+        record.versions.map((version) => ({
+          id: `${record.arn}:${version.version}`,
+          region: record.region,
+        })),
+      );
+      const aliasEntries = store.allFunctions().flatMap((record) =>
+        record.aliases.map((alias) => ({
+          id: `${record.arn}:${alias.name}`,
+          region: record.region,
+          version: alias.functionVersion,
+        })),
+      );
+      const permissionEntries = store.allFunctions().flatMap((record) =>
+        Object.entries(record.policies).flatMap(([qualifier, statements]) =>
+          statements.map((statement) => ({
+            id: statement.Sid,
+            region: record.region,
+            function: record.name,
+            qualifier,
+          })),
+        ),
+      );
+      const urlEntries = store.allFunctions().flatMap((record) =>
+        record.urls.map((url) => ({
+          id: url.qualifier ? `${record.arn}:${url.qualifier}` : record.arn,
+          region: record.region,
+        })),
+      );
+      return {
+        'AWS::Lambda::Function': functionEntries,
+        'AWS::Lambda::Version': versionEntries,
+        'AWS::Lambda::Alias': aliasEntries,
+        'AWS::Lambda::Permission': permissionEntries,
+        'AWS::Lambda::Url': urlEntries,
+        'AWS::Lambda::EventSourceMapping': store
+          .allMappings()
+          .map((mapping) => ({ id: mapping.uuid, region: mapping.region, functionArn: mapping.functionArn })),
+        'AWS::Lambda::LayerVersion': store
+          .allLayerVersions()
+          .filter((layer) => !layer.deleted)
+          .map((layer) => ({
+            id: `arn:aws:lambda:${layer.region}:${context.accountId}:layer:${layer.layerName}:${layer.version}`,
+            region: layer.region,
+          })),
+      };
+    },
+  };
+  return module;
+};

@@ -1,0 +1,113 @@
+/** Lambda state as the sandbox persists it: one document per function, layer and mapping. */
+
+export interface CodeRecord {
+  /** Base64 SHA-256 of the package, as Lambda reports CodeSha256. */
+  sha256: string;
+  size: number;
+  /** Where the package came from: an S3 object, or an inline ZipFile. */
+  source: { bucket: string; key: string; version?: string } | 'zip';
+}
+
+/** The configuration of `$LATEST`, or a snapshot of it as a published version. */
+export interface FunctionConfig {
+  role: string;
+  handler?: string;
+  runtime?: string;
+  description: string;
+  timeout: number;
+  memorySize: number;
+  environment?: Record<string, string>;
+  layers: string[];
+  architectures: string[];
+  vpcConfig?: { SubnetIds: string[]; SecurityGroupIds: string[] };
+  deadLetterTargetArn?: string;
+  code: CodeRecord;
+  revisionId: string;
+  lastModified: string;
+}
+
+export interface PublishedVersion {
+  version: string;
+  description: string;
+  config: FunctionConfig;
+  /** The `$LATEST` revision it was published from: publishing it again returns this version. */
+  sourceRevisionId: string;
+}
+
+export interface AliasRecord {
+  name: string;
+  functionVersion: string;
+  description: string;
+  /** Weighted routing to a second version, as `RoutingConfig.AdditionalVersionWeights`. */
+  additionalVersionWeights?: Record<string, number>;
+  revisionId: string;
+}
+
+export interface PolicyStatement {
+  Sid: string;
+  Effect: 'Allow';
+  Principal: unknown;
+  Action: string;
+  Resource: string;
+  Condition?: Record<string, Record<string, string>>;
+}
+
+export interface UrlRecord {
+  qualifier?: string;
+  authType: string;
+  cors?: Record<string, unknown>;
+  invokeMode: string;
+  urlId: string;
+  createdAt: string;
+  lastModified: string;
+}
+
+export interface FunctionRecord {
+  name: string;
+  region: string;
+  arn: string;
+  latest: FunctionConfig;
+  /** Epoch ms when the function leaves Pending (CreateFunction) ... */
+  activeAt: number;
+  /** ... and when the last code / configuration update finishes (InProgress → Successful). */
+  updateDoneAt?: number;
+  versions: PublishedVersion[];
+  nextVersion: number;
+  aliases: AliasRecord[];
+  /** Resource-based policy statements per qualifier ('' is the unqualified function). */
+  policies: Record<string, PolicyStatement[]>;
+  tags: Record<string, string>;
+  reservedConcurrency?: number;
+  urls: UrlRecord[];
+  /**
+   * AWS::Lambda::Function properties set through Cloud Control that this emulation does
+   * not model (TracingConfig, LoggingConfig ...), kept so a read returns them.
+   */
+  otherProperties?: Record<string, unknown>;
+}
+
+export interface LayerVersionRecord {
+  layerName: string;
+  region: string;
+  version: number;
+  description: string;
+  compatibleRuntimes: string[];
+  compatibleArchitectures: string[];
+  licenseInfo?: string;
+  code: CodeRecord;
+  createdDate: string;
+  /** A deleted version is kept as a tombstone so its number is never reused. */
+  deleted?: boolean;
+}
+
+export interface MappingRecord {
+  uuid: string;
+  region: string;
+  functionArn: string;
+  eventSourceArn?: string;
+  batchSize?: number;
+  enabled: boolean;
+  startingPosition?: string;
+  maximumBatchingWindowInSeconds?: number;
+  lastModified: number;
+}
