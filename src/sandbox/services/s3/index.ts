@@ -3,12 +3,14 @@ import type { InventoryEntry, ServiceModule, ServiceModuleFactory } from '../../
 import * as bucketConfig from './bucket-config-ops.js';
 import * as buckets from './bucket-ops.js';
 import { bucketResourceHandler } from './bucket-resource.js';
+import { SUBRESOURCE_HANDLERS } from './bucket-subresource-ops.js';
 import type { S3Handler } from './call.js';
 import { verifyPayloadDigests } from './checksums.js';
 import * as lists from './list-ops.js';
 import * as deletes from './object-delete.js';
 import * as objects from './object-ops.js';
 import { isMutatingS3Operation, s3OperationName, s3Target } from './operations.js';
+import { exposeObjectReader } from './object-reader.js';
 import { s3Errors } from './s3-errors.js';
 import { S3Store } from './store.js';
 
@@ -41,12 +43,14 @@ const HANDLERS: Record<string, S3Handler> = {
   CopyObject: objects.copyObject,
   DeleteObject: deletes.deleteObject,
   DeleteObjects: deletes.deleteObjects,
+  ...SUBRESOURCE_HANDLERS,
 };
 
 /** S3 over REST-XML, path style (and `bucket.localhost` virtual hosts). */
 export const createS3Service: ServiceModuleFactory = async (context) => {
   const store = await S3Store.load(context.storage);
   context.resources.register('AWS::S3::Bucket', bucketResourceHandler(store, context.foreignBuckets));
+  exposeObjectReader(context, store);
   const module: ServiceModule = {
     name: 's3',
     codec: restXmlCodec,

@@ -35,6 +35,8 @@ export interface BucketRecord {
    * model (LifecycleConfiguration, CorsConfiguration ...), kept so a read returns them.
    */
   otherProperties?: Record<string, unknown>;
+  /** Configurations kept as the XML sent (lifecycle, cors, ownershipControls, notification). */
+  documents?: Record<string, string>;
 }
 
 export interface Checksum {

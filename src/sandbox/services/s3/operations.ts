@@ -1,4 +1,5 @@
 import type { SandboxRequest } from '../../request.js';
+import { subresourceOperation } from './bucket-subresource-ops.js';
 
 /** The bucket and key a request addresses (path style `/bucket/key`, or `bucket.localhost`). */
 export interface S3Target {
@@ -71,6 +72,8 @@ export function s3OperationName(request: SandboxRequest): string {
   const fallback = query.get('x-id') ?? 'Unsupported';
   if (bucket === '') return method === 'GET' ? 'ListBuckets' : fallback;
   if (key !== '') return objectOperation(request) ?? fallback;
+  const documentOperation = subresourceOperation(request);
+  if (documentOperation) return documentOperation;
   const subresource = SUBRESOURCES.find((name) => query.has(name));
   if (subresource) return BUCKET_CONFIG_OPS[method]?.[subresource] ?? fallback;
   switch (method) {

@@ -1,0 +1,84 @@
+import {
+  DeleteBucketPolicyCommand,
+  GetBucketPolicyCommand,
+  PutBucketPolicyCommand,
+} from '@aws-sdk/client-s3';
+import { awsErrorCode } from '../../aws/error-class.js';
+import type {
+  CreateResult,
+  DeleteRequest,
+  JsonObject,
+  LiveResource,
+  Provider,
+  ProviderContext,
+  ResourceRequest,
+  UpdateRequest,
+  UpdateResult,
+} from '../provider.js';
+import { jsonText, uncovered } from '../sqs/values.js';
+
+export const BUCKET_POLICY_TYPE = 'AWS::S3::BucketPolicy';
+
+const PROPERTIES = ['Bucket', 'PolicyDocument'];
+const GONE = new Set(['NoSuchBucket', 'NoSuchBucketPolicy']);
+
+/** AWS::S3::BucketPolicy: the bucket's policy; the physical id (and Ref) is the bucket name. */
+export class BucketPolicyProvider implements Provider {
+  readonly kind = 'sdk' as const;
+
+  handles(type: string): boolean {
+    return type === BUCKET_POLICY_TYPE;
+  }
+
+  /** A bucket holds one policy, so moving it to another bucket is a new resource. */
+  canUpdateInPlace(_type: string, changedProperties: readonly string[]): boolean {
+    return !changedProperties.includes('Bucket');
+  }
+
+  uncoveredProperties(_type: string, properties: JsonObject): string[] {
+    return uncovered(properties, PROPERTIES);
+  }
+
+  async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
+    const bucket = String(request.properties.Bucket);
+    await this.put(bucket, request.properties.PolicyDocument, context);
+    return { physicalId: bucket, attributes: {} };
+  }
+
+  async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
+    await this.put(request.physicalId, request.properties.PolicyDocument, context);
+    return { physicalId: request.physicalId, attributes: {} };
+  }
+
+  async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
+    const client = await context.clients.s3(context.region);
+    try {
+      await client.send(new DeleteBucketPolicyCommand({ Bucket: request.physicalId }), {
+        abortSignal: context.signal,
+      });
+    } catch (error) {
+      if (!GONE.has(awsErrorCode(error) ?? '')) throw error;
+    }
+  }
+
+  async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
+    const client = await context.clients.s3(context.region);
+    try {
+      const { Policy } = await client.send(new GetBucketPolicyCommand({ Bucket: request.physicalId }));
+      return {
+        properties: { Bucket: request.physicalId, PolicyDocument: JSON.parse(Policy ?? '{}') },
+        attributes: {},
+      };
+    } catch (error) {
+      if (GONE.has(awsErrorCode(error) ?? '')) return undefined;
+      throw error;
+    }
+  }
+
+  private async put(bucket: string, document: unknown, context: ProviderContext): Promise<void> {
+    const client = await context.clients.s3(context.region);
+    await client.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: jsonText(document) }), {
+      abortSignal: context.signal,
+    });
+  }
+}

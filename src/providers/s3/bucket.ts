@@ -1,0 +1,232 @@
+import {
+  CreateBucketCommand,
+  DeleteBucketCommand,
+  HeadBucketCommand,
+  ListBucketsCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { awsErrorCode, httpStatusOf } from '../../aws/error-class.js';
+import { CdkdError } from '../../errors.js';
+import { replacementOf } from '../../plan/resource-schemas.js';
+import { generatePhysicalName } from '../physical-names.js';
+import type {
+  CreateResult,
+  CreationIdentity,
+  DeleteRequest,
+  JsonObject,
+  LiveResource,
+  Provider,
+  ProviderContext,
+  ResourceRequest,
+  UpdateRequest,
+  UpdateResult,
+} from '../provider.js';
+import { nameRandom } from '../sqs/seeded-random.js';
+import { BUCKET_CONFIGS, unmappedConfigurations } from './bucket-configs.js';
+import { bucketAttributesOf } from './ref-attributes.js';
+
+export const BUCKET_TYPE = 'AWS::S3::Bucket';
+
+const COVERED = ['BucketName', ...BUCKET_CONFIGS.map((config) => config.property)];
+
+/** A CloudFormation-style bucket name: lower case, letters, digits and `-`, at most 63. */
+export function generatedBucketName(
+  stackName: string,
+  logicalId: string,
+  random?: (alphabetSize: number) => number,
+): string {
+  return generatePhysicalName(stackName, logicalId, { maxLength: 63, lowerCase: true }, random);
+}
+
+async function s3(context: ProviderContext): Promise<S3Client> {
+  return context.clients.s3(context.region);
+}
+
+const isMissingBucket = (error: unknown): boolean =>
+  awsErrorCode(error) === 'NoSuchBucket' || awsErrorCode(error) === 'NotFound' || httpStatusOf(error) === 404;
+
+/** Name, region and creation date of a bucket this account owns, from ListBuckets. */
+async function ownedBucket(client: S3Client, name: string): Promise<CreationIdentity | undefined> {
+  const { Buckets = [] } = await client.send(new ListBucketsCommand({ Prefix: name }));
+  const bucket = Buckets.find((b) => b.Name === name);
+  if (!bucket) return undefined;
+  return {
+    BucketName: name,
+    Region: bucket.BucketRegion ?? '',
+    CreationDate: bucket.CreationDate?.toISOString() ?? '',
+  };
+}
+
+/** Whether any bucket holds the name: HeadBucket answers 403 for another account's. */
+async function nameTaken(client: S3Client, name: string): Promise<boolean> {
+  try {
+    await client.send(new HeadBucketCommand({ Bucket: name }));
+    return true;
+  } catch (error) {
+    if (isMissingBucket(error)) return false;
+    if (httpStatusOf(error) === 403 || httpStatusOf(error) === 301) return true;
+    throw error;
+  }
+}
+
+/**
+ * AWS::S3::Bucket through CreateBucket and the bucket configuration APIs. An explicit
+ * BucketName already held is refused (NAMED_CREATE_COLLISION), except the bucket an
+ * earlier attempt of the same create made and could not remove, while its name, region
+ * and creation date are unchanged; BucketAlreadyOwnedByYou for a generated name is that
+ * earlier attempt's bucket, adopted (spec 002, "Creates that adopt a taken name").
+ */
+export class BucketProvider implements Provider {
+  readonly kind = 'sdk' as const;
+  /** Per idempotency token, the bucket an attempt made that is still there. */
+  private readonly madeBy = new Map<string, CreationIdentity>();
+
+  handles(type: string): boolean {
+    return type === BUCKET_TYPE;
+  }
+
+  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
+    return !changedProperties.some((property) => replacementOf(type, property) === 'yes');
+  }
+
+  uncoveredProperties(_type: string, properties: JsonObject): string[] {
+    const unknown = Object.keys(properties).filter((key) => !COVERED.includes(key));
+    return [...unknown, ...unmappedConfigurations(properties)];
+  }
+
+  async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
+    const explicit = typeof request.properties.BucketName === 'string';
+    const name = explicit
+      ? String(request.properties.BucketName)
+      : generatedBucketName(context.stackName, request.logicalId, nameRandom(request.idempotencyToken));
+    const client = await s3(context);
+    const token = request.idempotencyToken;
+    const earlier = token === undefined ? undefined : this.madeBy.get(token);
+    let identity: CreationIdentity;
+    if (explicit && (await nameTaken(client, name))) {
+      const owned = await ownedBucket(client, name);
+      if (!earlier || !owned || !sameIdentity(earlier, owned)) throw collision(name, request.logicalId);
+      identity = owned;
+    } else {
+      identity = await this.createBucket(client, name, explicit, request.logicalId, context);
+    }
+    if (token !== undefined) this.madeBy.set(token, identity);
+    try {
+      for (const config of BUCKET_CONFIGS) {
+        const value = request.properties[config.property];
+        if (value !== undefined) await config.put(client, name, value);
+      }
+    } catch (error) {
+      await this.removeFailed(client, name, token);
+      throw error;
+    }
+    if (token !== undefined) this.madeBy.delete(token);
+    return {
+      physicalId: name,
+      attributes: bucketAttributesOf(name, context.region),
+      creationIdentity: identity,
+    };
+  }
+
+  private async createBucket(
+    client: S3Client,
+    name: string,
+    explicit: boolean,
+    logicalId: string,
+    context: ProviderContext,
+  ): Promise<CreationIdentity> {
+    try {
+      await client.send(
+        new CreateBucketCommand({
+          Bucket: name,
+          ...(context.region === 'us-east-1'
+            ? {}
+            : { CreateBucketConfiguration: { LocationConstraint: context.region as never } }),
+        }),
+        { abortSignal: context.signal },
+      );
+    } catch (error) {
+      const code = awsErrorCode(error);
+      if (code === 'BucketAlreadyOwnedByYou' && !explicit) {
+        // An earlier attempt of this create made it; nobody else picks a generated name.
+      } else if (code === 'BucketAlreadyOwnedByYou' || code === 'BucketAlreadyExists') {
+        throw collision(name, logicalId);
+      } else {
+        throw error;
+      }
+    }
+    const identity = await ownedBucket(client, name);
+    return identity ?? { BucketName: name, Region: context.region, CreationDate: '' };
+  }
+
+  /** A create that failed after CreateBucket removes the bucket; one it cannot remove is remembered. */
+  private async removeFailed(client: S3Client, name: string, token: string | undefined): Promise<void> {
+    try {
+      await client.send(new DeleteBucketCommand({ Bucket: name }));
+      if (token !== undefined) this.madeBy.delete(token);
+    } catch {
+      // Kept in madeBy: the retry of this create takes the bucket back.
+    }
+  }
+
+  async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
+    const client = await s3(context);
+    const name = request.physicalId;
+    for (const config of BUCKET_CONFIGS) {
+      const before = request.previousProperties[config.property];
+      const after = request.properties[config.property];
+      if (JSON.stringify(before) === JSON.stringify(after)) continue;
+      if (after === undefined) await config.remove(client, name);
+      else await config.put(client, name, after);
+    }
+    return { physicalId: name, attributes: bucketAttributesOf(name, context.region) };
+  }
+
+  /** A bucket that still holds objects fails with S3's BucketNotEmpty, as on AWS. */
+  async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
+    const client = await s3(context);
+    try {
+      await client.send(new DeleteBucketCommand({ Bucket: request.physicalId }), {
+        abortSignal: context.signal,
+      });
+    } catch (error) {
+      if (!isMissingBucket(error)) throw error;
+    }
+  }
+
+  async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
+    const client = await s3(context);
+    const name = request.physicalId;
+    try {
+      await client.send(new HeadBucketCommand({ Bucket: name }));
+    } catch (error) {
+      if (isMissingBucket(error)) return undefined;
+      throw error;
+    }
+    const properties: JsonObject = { BucketName: name };
+    for (const config of BUCKET_CONFIGS) {
+      const value = await config.read(client, name);
+      if (value !== undefined) properties[config.property] = value;
+    }
+    const identity = await ownedBucket(client, name);
+    return {
+      properties,
+      attributes: bucketAttributesOf(name, context.region),
+      ...(identity ? { creationIdentity: identity } : {}),
+    };
+  }
+}
+
+function sameIdentity(a: CreationIdentity, b: CreationIdentity): boolean {
+  return a.BucketName === b.BucketName && a.Region === b.Region && a.CreationDate === b.CreationDate;
+}
+
+function collision(name: string, logicalId: string): CdkdError {
+  return new CdkdError(
+    'NAMED_CREATE_COLLISION',
+    `Cannot create ${logicalId}: a bucket named ${name} already exists (in this account or another).`,
+    {
+      hint: `Delete that bucket if it is yours, or give ${logicalId} another BucketName, then re-run the deploy.`,
+    },
+  );
+}

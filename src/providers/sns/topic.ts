@@ -1,0 +1,210 @@
+import {
+  CreateTopicCommand,
+  DeleteTopicCommand,
+  GetTopicAttributesCommand,
+  ListSubscriptionsByTopicCommand,
+  ListTagsForResourceCommand,
+  SetTopicAttributesCommand,
+  SubscribeCommand,
+  TagResourceCommand,
+  UnsubscribeCommand,
+  UntagResourceCommand,
+  type SNSClient,
+  type Subscription,
+} from '@aws-sdk/client-sns';
+import { replacementOf } from '../../plan/resource-schemas.js';
+import { generatePhysicalName } from '../physical-names.js';
+import type {
+  CreateResult,
+  DeleteRequest,
+  JsonObject,
+  LiveResource,
+  Provider,
+  ProviderContext,
+  ResourceRequest,
+  UpdateRequest,
+  UpdateResult,
+} from '../provider.js';
+import { nameRandom } from '../sqs/seeded-random.js';
+import { attributeText, tagDiff, tagList, tagMap, uncovered } from '../sqs/values.js';
+import { isSnsNotFound, snsClient, topicAttributesOf } from './common.js';
+import {
+  TOPIC_PROPERTIES,
+  topicAttributeChanges,
+  topicAttributes,
+  topicPropertiesFromAttributes,
+} from './topic-attributes.js';
+
+export const TOPIC_TYPE = 'AWS::SNS::Topic';
+
+const FIFO_SUFFIX = '.fifo';
+
+/** A CloudFormation-style topic name (≤256, letters, digits, `-`, `_`), FIFO keeping `.fifo`. */
+export function generatedTopicName(
+  stackName: string,
+  logicalId: string,
+  fifo: boolean,
+  random = nameRandom(undefined),
+): string {
+  const suffix = fifo ? FIFO_SUFFIX : '';
+  const rules = { maxLength: 256 - suffix.length, extraCharacters: '-_' };
+  return generatePhysicalName(stackName, logicalId, rules, random) + suffix;
+}
+
+interface InlineSubscription {
+  Protocol: string;
+  Endpoint: string;
+}
+
+function inlineSubscriptions(properties: JsonObject): InlineSubscription[] {
+  const list = Array.isArray(properties.Subscription) ? (properties.Subscription as JsonObject[]) : [];
+  return list.map((s) => ({ Protocol: String(s.Protocol), Endpoint: String(s.Endpoint) }));
+}
+
+const sameSubscription = (a: InlineSubscription, b: InlineSubscription): boolean =>
+  a.Protocol === b.Protocol && a.Endpoint === b.Endpoint;
+
+/**
+ * AWS::SNS::Topic through CreateTopic / SetTopicAttributes, with its inline `Subscription`
+ * list subscribed and unsubscribed by (Protocol, Endpoint). CreateTopic returns the topic
+ * already holding a name when attributes and tags agree, so a retried create is safe.
+ */
+export class TopicProvider implements Provider {
+  readonly kind = 'sdk' as const;
+
+  handles(type: string): boolean {
+    return type === TOPIC_TYPE;
+  }
+
+  /** TopicName and FifoTopic are create-only. */
+  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
+    return !changedProperties.some((property) => replacementOf(type, property) === 'yes');
+  }
+
+  uncoveredProperties(_type: string, properties: JsonObject): string[] {
+    return uncovered(properties, TOPIC_PROPERTIES);
+  }
+
+  async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
+    const { properties } = request;
+    const fifo = attributeText(properties.FifoTopic) === 'true';
+    const name =
+      typeof properties.TopicName === 'string'
+        ? properties.TopicName
+        : generatedTopicName(
+            context.stackName,
+            request.logicalId,
+            fifo,
+            nameRandom(request.idempotencyToken),
+          );
+    const client = await snsClient(context);
+    const tags = tagList(tagMap(properties.Tags));
+    const { TopicArn } = await client.send(
+      new CreateTopicCommand({
+        Name: name,
+        Attributes: topicAttributes(properties),
+        ...(tags.length > 0 ? { Tags: tags } : {}),
+      }),
+      { abortSignal: context.signal },
+    );
+    const arn = TopicArn!;
+    for (const subscription of inlineSubscriptions(properties)) {
+      await client.send(
+        new SubscribeCommand({ TopicArn: arn, ...subscription, ReturnSubscriptionArn: true }),
+      );
+    }
+    return { physicalId: arn, attributes: topicAttributesOf(arn), creationIdentity: { TopicArn: arn } };
+  }
+
+  async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
+    const client = await snsClient(context);
+    const arn = request.physicalId;
+    const fifo = attributeText(request.properties.FifoTopic) === 'true';
+    for (const [AttributeName, AttributeValue] of topicAttributeChanges(
+      request.previousProperties,
+      request.properties,
+      fifo,
+    )) {
+      await client.send(new SetTopicAttributesCommand({ TopicArn: arn, AttributeName, AttributeValue }), {
+        abortSignal: context.signal,
+      });
+    }
+    const { set, remove } = tagDiff(tagMap(request.previousProperties.Tags), tagMap(request.properties.Tags));
+    if (remove.length > 0) await client.send(new UntagResourceCommand({ ResourceArn: arn, TagKeys: remove }));
+    if (Object.keys(set).length > 0) {
+      await client.send(new TagResourceCommand({ ResourceArn: arn, Tags: tagList(set) }));
+    }
+    await this.updateSubscriptions(client, arn, request);
+    return { physicalId: arn, attributes: topicAttributesOf(arn) };
+  }
+
+  private async updateSubscriptions(client: SNSClient, arn: string, request: UpdateRequest): Promise<void> {
+    const before = inlineSubscriptions(request.previousProperties);
+    const after = inlineSubscriptions(request.properties);
+    const removed = before.filter((b) => !after.some((a) => sameSubscription(a, b)));
+    const added = after.filter((a) => !before.some((b) => sameSubscription(a, b)));
+    if (removed.length > 0) {
+      for (const live of await listSubscriptions(client, arn)) {
+        const match = removed.some((r) => r.Protocol === live.Protocol && r.Endpoint === live.Endpoint);
+        if (match && live.SubscriptionArn?.startsWith('arn:')) {
+          await client.send(new UnsubscribeCommand({ SubscriptionArn: live.SubscriptionArn }));
+        }
+      }
+    }
+    for (const subscription of added) {
+      await client.send(
+        new SubscribeCommand({ TopicArn: arn, ...subscription, ReturnSubscriptionArn: true }),
+      );
+    }
+  }
+
+  /** SNS deletes a topic's subscriptions with it; a missing topic is already gone. */
+  async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
+    const client = await snsClient(context);
+    try {
+      await client.send(new DeleteTopicCommand({ TopicArn: request.physicalId }), {
+        abortSignal: context.signal,
+      });
+    } catch (error) {
+      if (!isSnsNotFound(error)) throw error;
+    }
+  }
+
+  async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
+    const client = await snsClient(context);
+    const arn = request.physicalId;
+    try {
+      const { Attributes } = await client.send(new GetTopicAttributesCommand({ TopicArn: arn }));
+      const { Tags } = await client.send(new ListTagsForResourceCommand({ ResourceArn: arn }));
+      const live = await listSubscriptions(client, arn);
+      // Only the inline subscriptions: AWS::SNS::Subscription resources are read on their own.
+      const inline = inlineSubscriptions(request.properties).filter((s) =>
+        live.some((l) => l.Protocol === s.Protocol && l.Endpoint === s.Endpoint),
+      );
+      return {
+        properties: {
+          ...topicPropertiesFromAttributes(Attributes ?? {}),
+          TopicName: topicAttributesOf(arn).TopicName,
+          ...(Tags && Tags.length > 0 ? { Tags } : {}),
+          ...(inline.length > 0 ? { Subscription: inline } : {}),
+        },
+        attributes: topicAttributesOf(arn),
+        creationIdentity: { TopicArn: arn },
+      };
+    } catch (error) {
+      if (isSnsNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+}
+
+async function listSubscriptions(client: SNSClient, topicArn: string): Promise<Subscription[]> {
+  const all: Subscription[] = [];
+  let NextToken: string | undefined;
+  do {
+    const page = await client.send(new ListSubscriptionsByTopicCommand({ TopicArn: topicArn, NextToken }));
+    all.push(...(page.Subscriptions ?? []));
+    NextToken = page.NextToken;
+  } while (NextToken);
+  return all;
+}

@@ -1,0 +1,185 @@
+import {
+  CreateQueueCommand,
+  DeleteQueueCommand,
+  GetQueueAttributesCommand,
+  ListQueueTagsCommand,
+  SetQueueAttributesCommand,
+  SQSClient,
+  TagQueueCommand,
+  UntagQueueCommand,
+} from '@aws-sdk/client-sqs';
+import { replacementOf } from '../../plan/resource-schemas.js';
+import { generatePhysicalName } from '../physical-names.js';
+import type {
+  CreateResult,
+  DeleteRequest,
+  JsonObject,
+  LiveResource,
+  Provider,
+  ProviderContext,
+  ResourceRequest,
+  UpdateRequest,
+  UpdateResult,
+} from '../provider.js';
+import { isQueueMissing } from './common.js';
+import {
+  propertiesFromAttributes,
+  queueAttributeChanges,
+  queueAttributes,
+  QUEUE_PROPERTIES,
+} from './queue-attributes.js';
+import { queueAttributesOf, queueNameOf } from './ref-attributes.js';
+import { nameRandom } from './seeded-random.js';
+import { tagDiff, tagList, tagMap, uncovered } from './values.js';
+
+export const QUEUE_TYPE = 'AWS::SQS::Queue';
+
+const FIFO_SUFFIX = '.fifo';
+const NAME_LIMIT = 80;
+
+/**
+ * A CloudFormation-style name for an unnamed queue: letters, digits, `-` and `_`, at most
+ * 80 characters; a FIFO queue's name keeps its `.fifo` suffix inside the limit.
+ */
+export function generatedQueueName(
+  stackName: string,
+  logicalId: string,
+  fifo: boolean,
+  random = nameRandom(undefined),
+): string {
+  const suffix = fifo ? FIFO_SUFFIX : '';
+  const rules = { maxLength: NAME_LIMIT - suffix.length, extraCharacters: '-_' };
+  const base = generatePhysicalName(stackName, logicalId, rules, random);
+  return base + suffix;
+}
+
+function isFifo(properties: JsonObject): boolean {
+  return String(properties.FifoQueue) === 'true';
+}
+
+async function sqs(context: ProviderContext): Promise<SQSClient> {
+  return context.clients.client(SQSClient, context.region);
+}
+
+/**
+ * AWS::SQS::Queue through CreateQueue / SetQueueAttributes. The physical id and Ref are
+ * the queue URL. CreateQueue returns the queue already holding a name when the
+ * attributes agree, so a retried create after a lost response gets the same queue.
+ */
+export class QueueProvider implements Provider {
+  readonly kind = 'sdk' as const;
+
+  handles(type: string): boolean {
+    return type === QUEUE_TYPE;
+  }
+
+  /** QueueName and FifoQueue are create-only, as the schema says and SQS enforces. */
+  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
+    return !changedProperties.some((property) => replacementOf(type, property) === 'yes');
+  }
+
+  uncoveredProperties(_type: string, properties: JsonObject): string[] {
+    return uncovered(properties, QUEUE_PROPERTIES);
+  }
+
+  async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
+    const { properties } = request;
+    const name =
+      typeof properties.QueueName === 'string'
+        ? properties.QueueName
+        : generatedQueueName(
+            context.stackName,
+            request.logicalId,
+            isFifo(properties),
+            nameRandom(request.idempotencyToken),
+          );
+    const client = await sqs(context);
+    const tags = tagMap(properties.Tags);
+    const created = await client.send(
+      new CreateQueueCommand({
+        QueueName: name,
+        Attributes: queueAttributes(properties),
+        ...(Object.keys(tags).length > 0 ? { tags } : {}),
+      }),
+      { abortSignal: context.signal },
+    );
+    const url = created.QueueUrl!;
+    const attributes = await this.attributes(client, url, context);
+    return {
+      physicalId: url,
+      attributes: queueAttributesOf(url, attributes.QueueArn!),
+      creationIdentity: {
+        Arn: attributes.QueueArn!,
+        CreatedTimestamp: Number(attributes.CreatedTimestamp),
+      },
+    };
+  }
+
+  async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
+    const client = await sqs(context);
+    const url = request.physicalId;
+    const changes = queueAttributeChanges(
+      request.previousProperties,
+      request.properties,
+      isFifo(request.properties),
+    );
+    if (Object.keys(changes).length > 0) {
+      await client.send(new SetQueueAttributesCommand({ QueueUrl: url, Attributes: changes }), {
+        abortSignal: context.signal,
+      });
+    }
+    const { set, remove } = tagDiff(tagMap(request.previousProperties.Tags), tagMap(request.properties.Tags));
+    if (remove.length > 0) await client.send(new UntagQueueCommand({ QueueUrl: url, TagKeys: remove }));
+    if (Object.keys(set).length > 0) await client.send(new TagQueueCommand({ QueueUrl: url, Tags: set }));
+    const attributes = await this.attributes(client, url, context);
+    return { physicalId: url, attributes: queueAttributesOf(url, attributes.QueueArn!) };
+  }
+
+  async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
+    const client = await sqs(context);
+    try {
+      await client.send(new DeleteQueueCommand({ QueueUrl: request.physicalId }), {
+        abortSignal: context.signal,
+      });
+    } catch (error) {
+      if (!isQueueMissing(error)) throw error;
+    }
+  }
+
+  async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
+    const client = await sqs(context);
+    const url = request.physicalId;
+    try {
+      const attributes = await this.attributes(client, url, context);
+      const { Tags } = await client.send(new ListQueueTagsCommand({ QueueUrl: url }));
+      const tags = tagList(Tags);
+      return {
+        properties: {
+          ...propertiesFromAttributes(attributes),
+          QueueName: queueNameOf(url),
+          ...(tags.length > 0 ? { Tags: tags } : {}),
+        },
+        attributes: queueAttributesOf(url, attributes.QueueArn!),
+        creationIdentity: {
+          Arn: attributes.QueueArn!,
+          CreatedTimestamp: Number(attributes.CreatedTimestamp),
+        },
+      };
+    } catch (error) {
+      if (isQueueMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  private async attributes(
+    client: SQSClient,
+    url: string,
+    context: ProviderContext,
+  ): Promise<Record<string, string>> {
+    const { Attributes } = await client.send(
+      new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['All'] }),
+      { abortSignal: context.signal },
+    );
+    return Attributes ?? {};
+  }
+}

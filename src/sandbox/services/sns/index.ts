@@ -1,0 +1,67 @@
+import { queryAction, queryCodec, queryParams, queryResult } from '../../protocols/query.js';
+import type { ServiceModule, ServiceModuleFactory } from '../../service-module.js';
+import type { SnsHandler } from './call.js';
+import { snsErrors } from './sns-errors.js';
+import { SnsStore } from './store.js';
+import * as subscriptions from './subscription-ops.js';
+import * as topics from './topic-ops.js';
+
+const XMLNS = 'http://sns.amazonaws.com/doc/2010-03-31/';
+
+const HANDLERS: Record<string, SnsHandler> = {
+  CreateTopic: topics.createTopic,
+  GetTopicAttributes: topics.getTopicAttributes,
+  SetTopicAttributes: topics.setTopicAttributes,
+  DeleteTopic: topics.deleteTopic,
+  ListTopics: topics.listTopics,
+  TagResource: topics.tagResource,
+  UntagResource: topics.untagResource,
+  ListTagsForResource: topics.listTagsForResource,
+  Subscribe: subscriptions.subscribe,
+  Unsubscribe: subscriptions.unsubscribe,
+  GetSubscriptionAttributes: subscriptions.getSubscriptionAttributes,
+  SetSubscriptionAttributes: subscriptions.setSubscriptionAttributes,
+  ListSubscriptionsByTopic: subscriptions.listSubscriptionsByTopic,
+};
+
+const READ_ONLY = /^(Get|List)/;
+
+/** SNS over the query protocol: topics, subscriptions and topic tags. */
+export const createSnsService: ServiceModuleFactory = async (context) => {
+  const store = await SnsStore.load(context.storage);
+  const module: ServiceModule = {
+    name: 'sns',
+    codec: queryCodec,
+    operation: queryAction,
+    isMutating: (operation) => !READ_ONLY.test(operation),
+    async handle(request, operation) {
+      const handler = HANDLERS[operation];
+      if (!handler) throw snsErrors.invalidAction(operation);
+      const result = await handler({
+        store,
+        accountId: context.accountId,
+        request,
+        params: queryParams(request),
+      });
+      return queryResult(operation, XMLNS, result, request);
+    },
+    inventory() {
+      return {
+        'AWS::SNS::Topic': [...store.topics.values()].map((topic) => ({
+          id: topic.arn,
+          region: topic.region,
+          fifo: topic.attributes.FifoTopic === 'true',
+          subscriptionCount: store.subscriptionsOf(topic.arn).length,
+        })),
+        'AWS::SNS::Subscription': [...store.subscriptions.values()].map((s) => ({
+          id: s.arn,
+          region: s.region,
+          topicArn: s.topicArn,
+          protocol: s.protocol,
+          endpoint: s.endpoint,
+        })),
+      };
+    },
+  };
+  return module;
+};

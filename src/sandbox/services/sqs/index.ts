@@ -1,0 +1,69 @@
+import { jsonCodec, jsonInput, jsonOperation, jsonResult } from '../../protocols/json.js';
+import type { ServiceModule, ServiceModuleFactory } from '../../service-module.js';
+import type { SqsCall, SqsOptions } from './call.js';
+import * as messages from './message-ops.js';
+import * as queues from './queue-ops.js';
+import { sqsErrors } from './sqs-errors.js';
+import { queueArn, QueueStore } from './store.js';
+
+const HANDLERS: Record<string, (call: SqsCall) => Promise<unknown>> = {
+  CreateQueue: queues.createQueue,
+  GetQueueUrl: queues.getQueueUrl,
+  GetQueueAttributes: queues.getQueueAttributes,
+  SetQueueAttributes: queues.setQueueAttributes,
+  DeleteQueue: queues.deleteQueue,
+  ListQueues: queues.listQueues,
+  TagQueue: queues.tagQueue,
+  UntagQueue: queues.untagQueue,
+  ListQueueTags: queues.listQueueTags,
+  SendMessage: messages.sendMessage,
+  ReceiveMessage: messages.receiveMessage,
+  DeleteMessage: messages.deleteMessage,
+  PurgeQueue: messages.purgeQueue,
+};
+
+const READ_ONLY = new Set(['GetQueueUrl', 'GetQueueAttributes', 'ListQueues', 'ListQueueTags']);
+
+/**
+ * SQS over JSON 1.0 (`AmazonSQS.<Op>`), which the SDK speaks since early 2024. The
+ * 60-second name cooldown after DeleteQueue is `deleteCooldownMs`, short in tests.
+ */
+export function sqsService(overrides: Partial<SqsOptions> = {}): ServiceModuleFactory {
+  const options: SqsOptions = { deleteCooldownMs: 60_000, now: Date.now, ...overrides };
+  return async (context) => {
+    const store = await QueueStore.load(context.storage);
+    const module: ServiceModule = {
+      name: 'sqs',
+      codec: jsonCodec('1.0'),
+      operation: (request) => jsonOperation(request, 'AmazonSQS'),
+      // ReceiveMessage changes visibility and receive counts, so it mutates.
+      isMutating: (operation) => !READ_ONLY.has(operation),
+      async handle(request, operation) {
+        const handler = HANDLERS[operation];
+        if (!handler) throw sqsErrors.invalidAction(operation);
+        const call: SqsCall = {
+          store,
+          accountId: context.accountId,
+          request,
+          input: jsonInput(request),
+          options,
+        };
+        return jsonResult('1.0', await handler(call));
+      },
+      inventory() {
+        const entries = store.all().map((queue) => ({
+          id: queue.name,
+          region: queue.region,
+          arn: queueArn(queue),
+          fifo: queue.attributes.FifoQueue === 'true',
+          messageCount: queue.messages.length,
+          hasPolicy: queue.attributes.Policy !== undefined,
+        }));
+        return { 'AWS::SQS::Queue': entries };
+      },
+    };
+    return module;
+  };
+}
+
+export const createSqsService: ServiceModuleFactory = sqsService();
