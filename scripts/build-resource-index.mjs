@@ -72,6 +72,15 @@ function indexEntry(resource) {
   );
   put('nested', nested);
   put('attrs', sorted(Object.keys(resource.attributes)));
+  // Attributes that are lists (a VPC's Ipv6CidrBlocks): the sandbox fakes them as lists.
+  put(
+    'listAttrs',
+    sorted(
+      Object.entries(resource.attributes)
+        .filter(([, a]) => a.type.type === 'array')
+        .map(([n]) => n),
+    ),
+  );
   put('id', resource.primaryIdentifier);
   // Only where Ref differs from the Cloud Control identifier.
   put('refId', resource.cfnRefIdentifier);

@@ -10,6 +10,8 @@ export interface SandboxTypeSchema {
   props: string[];
   /** Read-only properties (Fn::GetAtt names; nested ones dotted, e.g. `Endpoint.Address`). */
   attrs?: string[];
+  /** The read-only properties whose values are lists. */
+  listAttrs?: string[];
   required?: string[];
   /** Create-only properties: changing one is NotUpdatable. */
   replace?: string[];

@@ -47,6 +47,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     accountId: options.accountId ?? '000000000000',
     region: options.region ?? 'us-east-1',
     storage: options.dataDir ? await FileStorage.open(resolve(options.dataDir)) : new MemoryStorage(),
+    ...(options.dataDir ? { dataDir: resolve(options.dataDir) } : {}),
     latency,
     foreignBuckets: new Set(options.foreignBuckets ?? DEFAULT_FOREIGN_BUCKETS),
     resources: new ResourceHandlers(),

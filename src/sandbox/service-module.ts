@@ -22,6 +22,8 @@ export interface SandboxContext {
   region: string;
   /** Persistence: files under the data dir, or memory. Namespaced per service. */
   storage: Storage;
+  /** The data dir (absolute) when state persists, for emulators that keep their own files (dynalite). */
+  dataDir?: string;
   /** The latency model set through the admin API (per resource type, per operation). */
   latency: LatencyModel;
   /** Bucket names that exist but belong to another account (S3 BucketAlreadyExists). */

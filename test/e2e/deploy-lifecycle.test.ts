@@ -1,12 +1,14 @@
-import { CloudControlClient, GetResourceCommand } from '@aws-sdk/client-cloudcontrol';
+import { GetTopicAttributesCommand, SNSClient } from '@aws-sdk/client-sns';
+import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, writeAssembly, writeJson } from '../assembly/helpers.js';
 import { runCli } from '../helpers/cli.js';
+import { liveResources, unmatched } from '../helpers/inventory.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 
-// The built CLI against the sandbox's Cloud Control: every kind of change, a fault
+// The built CLI against the sandbox: every kind of change, a fault
 // mid-create, and the refusals that must come before anything is touched.
 const sandbox = useSandbox();
 const env = () => sandboxEnv(sandbox.current.url);
@@ -20,16 +22,6 @@ async function admin(path: string, init: RequestInit = {}) {
   return response.json();
 }
 
-/** Resources Cloud Control holds, as `Type id`. */
-async function cloudResources(): Promise<string[]> {
-  const inventory = (await admin('inventory')) as {
-    cloudcontrolapi: Record<string, Array<{ id: string }>>;
-  };
-  return Object.entries(inventory.cloudcontrolapi)
-    .flatMap(([type, entries]) => entries.map((entry) => `${type} ${entry.id}`))
-    .sort();
-}
-
 async function recorded(
   stack: string,
 ): Promise<Record<string, { type: string; physicalId: string }> | undefined> {
@@ -37,10 +29,9 @@ async function recorded(
   return result.code === 0 ? JSON.parse(result.stdout).resources : undefined;
 }
 
-function recordedIds(resources: Record<string, { type: string; physicalId: string }> | undefined): string[] {
-  return Object.values(resources ?? {})
-    .map((record) => `${record.type} ${record.physicalId}`)
-    .sort();
+/** What state names against what the sandbox holds: both lists empty when they agree. */
+async function drift(resources: Record<string, { type: string; physicalId: string }> | undefined) {
+  return unmatched(Object.values(resources ?? {}), await liveResources(sandbox.current.url));
 }
 
 function assemblyFor(stackName: string, template: Record<string, unknown>, assets?: Record<string, unknown>) {
@@ -57,7 +48,7 @@ beforeAll(async () => {
   expect((await runCli(['bootstrap'], { env: env() })).code).toBe(0);
 });
 
-describe('changes to a deployed stack, through Cloud Control', () => {
+describe('changes to a deployed stack', () => {
   const stackName = 'Lifecycle';
   const queue = (properties: Record<string, unknown>) => ({
     Type: 'AWS::SQS::Queue',
@@ -68,12 +59,15 @@ describe('changes to a deployed stack, through Cloud Control', () => {
     Properties: { DisplayName: { 'Fn::GetAtt': ['Queue', 'QueueName'] } },
   };
 
-  async function live(type: string, id: string) {
-    const client = new CloudControlClient({ endpoint: sandbox.current.url, region: 'us-east-1' });
-    const { ResourceDescription } = await client.send(
-      new GetResourceCommand({ TypeName: type, Identifier: id }),
-    );
-    return JSON.parse(ResourceDescription!.Properties!);
+  const clientConfig = () => ({ endpoint: sandbox.current.url, region: 'us-east-1' });
+  async function queueAttributes(queueUrl: string) {
+    const sqs = new SQSClient(clientConfig());
+    return (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['All'] })))
+      .Attributes;
+  }
+  async function topicAttributes(topicArn: string) {
+    const sns = new SNSClient(clientConfig());
+    return (await sns.send(new GetTopicAttributesCommand({ TopicArn: topicArn }))).Attributes;
   }
 
   it('creates, updates in place, replaces, removes and changes a type, recording exactly what exists', async () => {
@@ -82,9 +76,7 @@ describe('changes to a deployed stack, through Cloud Control', () => {
     });
     expect(created.code, created.stderr).toBe(0);
     const first = (await recorded(stackName))!;
-    expect(await live('AWS::SNS::Topic', first.Topic!.physicalId)).toMatchObject({
-      DisplayName: 'lifecycle-one',
-    });
+    expect(await topicAttributes(first.Topic!.physicalId)).toMatchObject({ DisplayName: 'lifecycle-one' });
 
     const updated = await deploy(stackName, {
       Resources: { Queue: queue({ VisibilityTimeout: 60, QueueName: 'lifecycle-one' }), Topic: topicReading },
@@ -93,7 +85,7 @@ describe('changes to a deployed stack, through Cloud Control', () => {
     expect(updated.stderr).toMatch(/Queue\w* \(AWS::SQS::Queue\) updated/);
     const second = (await recorded(stackName))!;
     expect(second.Queue!.physicalId).toBe(first.Queue!.physicalId);
-    expect(await live('AWS::SQS::Queue', second.Queue!.physicalId)).toMatchObject({ VisibilityTimeout: 60 });
+    expect(await queueAttributes(second.Queue!.physicalId)).toMatchObject({ VisibilityTimeout: '60' });
 
     const replaced = await deploy(stackName, {
       Resources: { Queue: queue({ VisibilityTimeout: 60, QueueName: 'lifecycle-two' }), Topic: topicReading },
@@ -101,10 +93,8 @@ describe('changes to a deployed stack, through Cloud Control', () => {
     expect(replaced.code, replaced.stderr).toBe(0);
     const third = (await recorded(stackName))!;
     expect(third.Queue!.physicalId).not.toBe(first.Queue!.physicalId);
-    expect(await live('AWS::SNS::Topic', third.Topic!.physicalId)).toMatchObject({
-      DisplayName: 'lifecycle-two',
-    });
-    expect(await cloudResources()).toEqual(recordedIds(third));
+    expect(await topicAttributes(third.Topic!.physicalId)).toMatchObject({ DisplayName: 'lifecycle-two' });
+    expect(await drift(third)).toEqual({ missing: [], extra: [] });
 
     const removed = await deploy(stackName, { Resources: { Queue: queue({ QueueName: 'lifecycle-two' }) } });
     expect(removed.code, removed.stderr).toBe(0);
@@ -114,11 +104,11 @@ describe('changes to a deployed stack, through Cloud Control', () => {
     expect(retyped.code, retyped.stderr).toBe(0);
     const last = (await recorded(stackName))!;
     expect(last.Queue!.type).toBe('AWS::SNS::Topic');
-    expect(await cloudResources()).toEqual(recordedIds(last));
+    expect(await drift(last)).toEqual({ missing: [], extra: [] });
 
     const destroyed = await runCli(['destroy', '-a', assemblyFor(stackName, {}), '--yes'], { env: env() });
     expect(destroyed.code, destroyed.stderr).toBe(0);
-    expect(await cloudResources()).toEqual([]);
+    expect(await liveResources(sandbox.current.url)).toEqual([]);
   });
 });
 
@@ -131,9 +121,9 @@ describe('a create that fails midway', () => {
     await admin('faults', {
       method: 'POST',
       body: JSON.stringify({
-        service: 'cloudcontrolapi',
-        operation: 'CreateResource',
-        errorCode: 'InvalidRequestException',
+        service: 'sqs',
+        operation: 'CreateQueue',
+        errorCode: 'InvalidParameterValue',
         httpStatus: 400,
         message: 'injected by the test',
         nth: 4,
@@ -148,7 +138,7 @@ describe('a create that fails midway', () => {
       const state = await recorded(stackName);
       expect(Object.keys(state!).length).toBeGreaterThan(0);
       expect(Object.keys(state!).length).toBeLessThan(6);
-      expect(recordedIds(state)).toEqual(await cloudResources());
+      expect(await drift(state)).toEqual({ missing: [], extra: [] });
     } finally {
       await admin('faults', { method: 'DELETE' });
     }
@@ -156,7 +146,7 @@ describe('a create that fails midway', () => {
     expect(retried.code, retried.stderr).toBe(0);
     expect(Object.keys((await recorded(stackName))!).length).toBe(6);
     await runCli(['destroy', '-a', assemblyFor(stackName, {}), '--yes'], { env: env() });
-    expect(await cloudResources()).toEqual([]);
+    expect(await liveResources(sandbox.current.url)).toEqual([]);
   });
 });
 
@@ -169,7 +159,7 @@ describe('bad input is refused before anything is touched', () => {
     expect(result.stderr).toContain('Error [UNSUPPORTED_RESOURCE_TYPE]');
     expect(result.stderr).toContain('AWS::Nope::Thing');
     expect(await recorded('Unknown')).toBeUndefined();
-    expect(await cloudResources()).toEqual([]);
+    expect(await liveResources(sandbox.current.url)).toEqual([]);
   });
 
   it('a missing asset file', async () => {
@@ -195,7 +185,7 @@ describe('bad input is refused before anything is touched', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('Error [ASSET_NOT_FOUND]');
     expect(await recorded('MissingAsset')).toBeUndefined();
-    expect(await cloudResources()).toEqual([]);
+    expect(await liveResources(sandbox.current.url)).toEqual([]);
   });
 
   it('a template that does not parse as a template', async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli } from '../helpers/cli.js';
+import { liveResources, unmatched } from '../helpers/inventory.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 
 // The README's main job, end to end: the example CDK app deployed to the sandbox
@@ -19,14 +20,7 @@ async function admin(path: string, method = 'GET') {
 }
 
 async function cloudResources(): Promise<string[]> {
-  const inventory = (await admin('inventory')) as Record<string, Record<string, Array<{ id: string }>>>;
-  return Object.entries(inventory).flatMap(([service, types]) =>
-    Object.entries(types).flatMap(([type, entries]) =>
-      entries
-        .filter((entry) => !(service === 's3' && entry.id.startsWith('cdkd-')))
-        .map((entry) => `${type} ${entry.id}`),
-    ),
-  );
+  return (await liveResources(sandbox.current.url)).map((resource) => `${resource.type} ${resource.id}`);
 }
 
 beforeAll(async () => {
@@ -51,13 +45,22 @@ describe('the example app on the sandbox', () => {
     expect(outputs.CdkdDemoConsumer.ConsumedBucketName).toBe(outputs.CdkdDemoStorage.BucketName);
     expect(result.stdout).toContain(`CdkdDemoStorage.BucketName = ${outputs.CdkdDemoStorage.BucketName}`);
 
-    const state = await runCli(['state', 'show', 'CdkdDemoStorage', '--json'], { env: env() });
-    const recorded = JSON.parse(state.stdout).resources;
-    const live = await cloudResources();
-    for (const record of Object.values(recorded) as Array<{ type: string; physicalId: string }>) {
-      if (record.type === 'AWS::CloudFormation::Stack') continue;
-      expect(live).toContain(`${record.type} ${record.physicalId}`);
+    const records = [];
+    for (const stack of [
+      'CdkdDemoStorage',
+      'CdkdDemoStorage/NotificationsNestedStackNotificationsNestedStackResourceA63DC337',
+      'CdkdDemoConsumer',
+    ]) {
+      const state = await runCli(['state', 'show', stack, '--json'], { env: env() });
+      records.push(
+        ...(Object.values(JSON.parse(state.stdout).resources) as Array<{ type: string; physicalId: string }>),
+      );
     }
+    const resources = records.filter((record) => record.type !== 'AWS::CloudFormation::Stack');
+    expect(unmatched(resources, await liveResources(sandbox.current.url))).toEqual({
+      missing: [],
+      extra: [],
+    });
   });
 
   it('a redeploy makes no mutating call to any resource API and leaves state untouched', async () => {

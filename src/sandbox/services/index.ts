@@ -1,6 +1,15 @@
 import type { ServiceModuleFactory } from '../service-module.js';
 import { createCloudControlService } from './cloudcontrol/index.js';
+import { createDynamoDbService } from './dynamodb/index.js';
+import { createEventsService } from './events/index.js';
+import { createIamService } from './iam/index.js';
+import { createKmsService } from './kms/index.js';
+import { createLambdaService } from './lambda/index.js';
+import { createLogsService } from './logs/index.js';
 import { createS3Service } from './s3/index.js';
+import { createSecretsManagerService } from './secretsmanager/index.js';
+import { createSnsService } from './sns/index.js';
+import { createSqsService } from './sqs/index.js';
 import { createSsmService } from './ssm/index.js';
 import { createStsService } from './sts/index.js';
 
@@ -9,5 +18,14 @@ export const builtinServices: readonly ServiceModuleFactory[] = [
   createS3Service,
   createStsService,
   createSsmService,
+  createLogsService,
+  createDynamoDbService,
+  createKmsService,
+  createSecretsManagerService,
+  createEventsService,
   createCloudControlService,
+  createIamService,
+  createSqsService,
+  createSnsService,
+  createLambdaService,
 ];

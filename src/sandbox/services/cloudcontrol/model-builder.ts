@@ -121,9 +121,72 @@ interface Facts {
 
 function fakeAttribute(path: string, model: ResourceModel, facts: Facts): unknown {
   const leaf = path.slice(path.lastIndexOf('.') + 1);
+  // An interface endpoint's DNS entries are `<hosted zone id>:<dns name>`.
+  if (facts.type === 'AWS::EC2::VPCEndpoint' && path === 'DnsEntries') {
+    return [`Z7HUB22UULQXV:vpce-${hex(8)}.${String(model.ServiceName ?? 'service')}.vpce.amazonaws.com`];
+  }
+  if (facts.schema.listAttrs?.includes(path)) {
+    // Fn::Cidr carves subnets from a VPC's IPv6 block, so it must be a real one.
+    if (/Ipv6CidrBlocks$/.test(leaf)) return [`2600:1f18:${hex(2)}:${hex(1)}00::/56`];
+    return [fakeScalar(leaf.replace(/s$/, ''), model, facts)];
+  }
+  return fakeScalar(leaf, model, facts);
+}
+
+/**
+ * ARNs and names the schemas give no template for, in the shape AWS returns them, for
+ * types whose ARNs CDK templates take apart with Fn::Split / Fn::Select.
+ */
+const SHAPED_ATTRIBUTES: Readonly<
+  Record<string, Record<string, (model: ResourceModel, env: Environment, name: string) => string>>
+> = {
+  'AWS::Lambda::Alias': {
+    AliasArn: (model, env) =>
+      `arn:${partition(env.region)}:lambda:${env.region}:${env.accountId}:function:${String(model.FunctionName)}:${String(model.Name)}`,
+  },
+  'AWS::ElasticLoadBalancingV2::LoadBalancer': {
+    LoadBalancerArn: (model, env, name) => {
+      const kind = model.Type === 'network' ? 'net' : model.Type === 'gateway' ? 'gwy' : 'app';
+      return `arn:${partition(env.region)}:elasticloadbalancing:${env.region}:${env.accountId}:loadbalancer/${kind}/${nameOr(model, name)}/${hex(8)}`;
+    },
+    LoadBalancerFullName: (model) => String(model.LoadBalancerArn).split(':loadbalancer/')[1]!,
+  },
+  'AWS::ElasticLoadBalancingV2::Listener': {
+    ListenerArn: (model, env) =>
+      `arn:${partition(env.region)}:elasticloadbalancing:${env.region}:${env.accountId}:listener/${loadBalancerPart(model.LoadBalancerArn)}/${hex(8)}`,
+  },
+  'AWS::ElasticLoadBalancingV2::ListenerRule': {
+    RuleArn: (model, env) =>
+      `arn:${partition(env.region)}:elasticloadbalancing:${env.region}:${env.accountId}:listener-rule/${loadBalancerPart(model.ListenerArn)}/${hex(8)}/${hex(8)}`,
+  },
+  // A route's identifier part is its destination.
+  'AWS::EC2::Route': {
+    CidrBlock: (model) =>
+      String(model.DestinationCidrBlock ?? model.DestinationIpv6CidrBlock ?? model.DestinationPrefixListId),
+  },
+  'AWS::ElasticLoadBalancingV2::TargetGroup': {
+    TargetGroupArn: (model, env, name) =>
+      `arn:${partition(env.region)}:elasticloadbalancing:${env.region}:${env.accountId}:targetgroup/${nameOr(model, name)}/${hex(8)}`,
+    TargetGroupFullName: (model) => String(model.TargetGroupArn).split(':').slice(5).join(':'),
+  },
+};
+
+/** `app/<name>/<id>` from a load balancer (or listener) ARN; a plausible one otherwise. */
+function loadBalancerPart(arn: unknown): string {
+  const match =
+    typeof arn === 'string' ? /:(?:loadbalancer|listener)\/((?:app|net|gwy)\/[^/]+\/[^/]+)/.exec(arn) : null;
+  return match?.[1] ?? `app/loadbalancer-${hex(4)}/${hex(8)}`;
+}
+
+const nameOr = (model: ResourceModel, generated: string): string =>
+  typeof model.Name === 'string' ? model.Name : generated;
+
+function fakeScalar(leaf: string, model: ResourceModel, facts: Facts): unknown {
   const service = facts.type.split('::')[1]!.toLowerCase();
   const { region, accountId } = facts.env;
   const name = facts.name ?? `${shortName(facts.type).toLowerCase()}-${hex(8)}`;
+  const shaped = SHAPED_ATTRIBUTES[facts.type]?.[leaf];
+  if (shaped) return shaped(model, facts.env, name);
   if (leaf.endsWith('Arn')) {
     const main = leaf === 'Arn' || leaf === `${shortName(facts.type)}Arn`;
     if (main && facts.schema.arn) return expandArn(facts.schema.arn, model, facts.env, name);
@@ -131,6 +194,7 @@ function fakeAttribute(path: string, model: ResourceModel, facts: Facts): unknow
   }
   if (/ur[li]$/i.test(leaf)) return `https://${service}.${region}.amazonaws.com/${accountId}/${name}`;
   if (leaf.endsWith('Name')) return name;
+  if (leaf.endsWith('CidrBlock')) return '10.0.0.0/16';
   if (leaf.endsWith('Port')) return '443';
   if (/(Address|DomainName|Endpoint|DnsName)$/.test(leaf)) {
     return `${name.toLowerCase()}.${hex(6)}.${region}.${service}.amazonaws.com`;

@@ -46,6 +46,10 @@ const IN_FLIGHT: ReadonlySet<OperationStatus> = new Set(['PENDING', 'IN_PROGRESS
  */
 export class RequestTracker {
   private readonly records = new Map<string, RequestRecord>();
+  /** By `region`, `clientToken`: the first request made with the token. */
+  private readonly byToken = new Map<string, RequestRecord>();
+  /** Requests still PENDING or IN_PROGRESS (few at a time, while records only grow). */
+  private readonly inFlight = new Set<RequestRecord>();
   private readonly timers = new Set<NodeJS.Timeout>();
 
   private constructor(
@@ -56,7 +60,7 @@ export class RequestTracker {
   static async load(storage: Storage, execute: Executor): Promise<RequestTracker> {
     const tracker = new RequestTracker(storage, execute);
     for (const { doc } of await storage.listDocuments<RequestRecord>(NAMESPACE)) {
-      tracker.records.set(doc.requestToken, doc);
+      tracker.track(doc);
       // A request the last run left in flight resumes where its delay stands.
       if (IN_FLIGHT.has(doc.status)) tracker.schedule(doc);
     }
@@ -68,21 +72,13 @@ export class RequestTracker {
   }
 
   byClientToken(region: string, clientToken: string): RequestRecord | undefined {
-    for (const record of this.records.values()) {
-      if (record.region === region && record.clientToken === clientToken) return record;
-    }
-    return undefined;
+    return this.byToken.get(tokenKey(region, clientToken));
   }
 
   /** An in-flight request on the same resource (Cloud Control serializes them). */
   inFlightOn(typeName: string, region: string, identifier: string): RequestRecord | undefined {
-    for (const record of this.records.values()) {
-      if (
-        IN_FLIGHT.has(record.status) &&
-        record.typeName === typeName &&
-        record.region === region &&
-        record.identifier === identifier
-      ) {
+    for (const record of this.inFlight) {
+      if (record.typeName === typeName && record.region === region && record.identifier === identifier) {
         return record;
       }
     }
@@ -105,7 +101,7 @@ export class RequestTracker {
       eventTime: now,
       dueAt: now + delayMs,
     };
-    this.records.set(record.requestToken, record);
+    this.track(record);
     await this.save(record);
     this.schedule(record);
     return { ...record };
@@ -158,14 +154,26 @@ export class RequestTracker {
     await this.save(record);
   }
 
+  private track(record: RequestRecord): void {
+    this.records.set(record.requestToken, record);
+    if (record.clientToken !== undefined) {
+      const key = tokenKey(record.region, record.clientToken);
+      if (!this.byToken.has(key)) this.byToken.set(key, record);
+    }
+    if (IN_FLIGHT.has(record.status)) this.inFlight.add(record);
+  }
+
   private update(record: RequestRecord, change: Partial<RequestRecord>): void {
     Object.assign(record, change, { eventTime: Date.now() });
+    if (!IN_FLIGHT.has(record.status)) this.inFlight.delete(record);
   }
 
   private save(record: RequestRecord): Promise<void> {
     return this.storage.putDocument(NAMESPACE, record.requestToken, record);
   }
 }
+
+const tokenKey = (region: string, clientToken: string): string => `${region}\u0000${clientToken}`;
 
 /** The record as the API's ProgressEvent structure (timestamps in epoch seconds). */
 export function progressEvent(

@@ -59,11 +59,8 @@ export const createIamService: ServiceModuleFactory = async (context) => {
         'AWS::IAM::InstanceProfile': store
           .allProfiles()
           .map((record) => ({ id: record.name, arn: record.arn, roles: record.roles })),
-        'AWS::IAM::Policy': store.allPrincipals().flatMap((record) =>
-          Object.keys(record.inlinePolicies).map((name) => ({
-            id: `${record.kind}/${record.name}/${name}`,
-          })),
-        ),
+        // Inline policies are not listed: IAM holds them as part of their principal (no
+        // resource of their own), and they go when the principal goes.
       };
     },
   };

@@ -1,0 +1,261 @@
+import {
+  CreateTableCommand,
+  DeleteTableCommand,
+  DescribeTimeToLiveCommand,
+  DynamoDBClient,
+  ListTagsOfResourceCommand,
+  TagResourceCommand,
+  UntagResourceCommand,
+  UpdateTableCommand,
+  UpdateTimeToLiveCommand,
+  type TableDescription,
+} from '@aws-sdk/client-dynamodb';
+import { awsErrorCode } from '../../aws/error-class.js';
+import { replacementOf } from '../../plan/resource-schemas.js';
+import { systemClock, type Clock } from '../clock.js';
+import { generatePhysicalName } from '../physical-names.js';
+import type {
+  CreateResult,
+  CreationIdentity,
+  DeleteRequest,
+  JsonObject,
+  LiveResource,
+  Provider,
+  ProviderContext,
+  ResourceRequest,
+  UpdateRequest,
+  UpdateResult,
+} from '../provider.js';
+import { createTableInput } from './table-input.js';
+import { createTtlSteps, tableUpdateSteps, type TableStep } from './table-update.js';
+import { describe, waitForTable } from './wait.js';
+
+export const TABLE = 'AWS::DynamoDB::Table';
+
+const COVERED = new Set([
+  'TableName',
+  'KeySchema',
+  'AttributeDefinitions',
+  'GlobalSecondaryIndexes',
+  'LocalSecondaryIndexes',
+  'BillingMode',
+  'ProvisionedThroughput',
+  'StreamSpecification',
+  'SSESpecification',
+  'TimeToLiveSpecification',
+  'Tags',
+]);
+/** Local indexes are fixed at creation by the API, though the schema does not mark them. */
+const NOT_UPDATABLE = new Set(['LocalSecondaryIndexes']);
+
+export const TABLE_NAME_RULES = { maxLength: 255, extraCharacters: '-_.' };
+
+export interface TableProviderOptions {
+  clock?: Clock;
+}
+
+/** AWS::DynamoDB::Table. Physical id and Ref: the table name. Waits for ACTIVE / gone. */
+export class TableProvider implements Provider {
+  readonly kind = 'sdk' as const;
+  private readonly clock: Clock;
+
+  constructor(options: TableProviderOptions = {}) {
+    this.clock = options.clock ?? systemClock;
+  }
+
+  handles(type: string): boolean {
+    return type === TABLE;
+  }
+
+  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
+    return !changedProperties.some((p) => NOT_UPDATABLE.has(p) || replacementOf(type, p) === 'yes');
+  }
+
+  /** PointInTimeRecoverySpecification among them: dynalite has no UpdateContinuousBackups to test it on. */
+  uncoveredProperties(_type: string, properties: JsonObject): string[] {
+    return Object.keys(properties).filter((key) => !COVERED.has(key));
+  }
+
+  async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
+    const name =
+      request.properties.TableName !== undefined
+        ? String(request.properties.TableName)
+        : generatePhysicalName(context.stackName, request.logicalId, TABLE_NAME_RULES);
+    const client = await dynamoClient(context);
+    await client.send(new CreateTableCommand(createTableInput(name, request.properties)), {
+      abortSignal: context.signal,
+    });
+    let table = await this.waitActive(client, name, context);
+    if (createTtlSteps(request.properties).length > 0) {
+      table = await this.apply(client, name, createTtlSteps(request.properties), context);
+    }
+    return { physicalId: name, attributes: attributes(table), creationIdentity: identity(table) };
+  }
+
+  async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
+    const { physicalId: name, previousProperties: before, properties: after } = request;
+    const client = await dynamoClient(context);
+    let table = await this.apply(client, name, tableUpdateSteps(before, after), context);
+    if (JSON.stringify(before.Tags) !== JSON.stringify(after.Tags)) {
+      await this.retag(client, table.TableArn!, before, after, context);
+      table = await this.waitActive(client, name, context);
+    }
+    return { physicalId: name, attributes: attributes(table) };
+  }
+
+  async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
+    const client = await dynamoClient(context);
+    try {
+      await this.waitActive(client, request.physicalId, context);
+      await client.send(new DeleteTableCommand({ TableName: request.physicalId }), {
+        abortSignal: context.signal,
+      });
+    } catch (error) {
+      if (awsErrorCode(error) === 'ResourceNotFoundException') return;
+      throw error;
+    }
+    await waitForTable(client, request.physicalId, 'gone', this.clock, context.signal);
+  }
+
+  async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
+    const client = await dynamoClient(context);
+    const table = await describe(client, request.physicalId);
+    if (!table) return undefined;
+    const [ttl, tags] = await Promise.all([
+      client.send(new DescribeTimeToLiveCommand({ TableName: request.physicalId })),
+      client.send(new ListTagsOfResourceCommand({ ResourceArn: table.TableArn })),
+    ]);
+    return {
+      properties: observed(table, ttl.TimeToLiveDescription, tags.Tags),
+      attributes: attributes(table),
+      creationIdentity: identity(table),
+    };
+  }
+
+  private waitActive(
+    client: DynamoDBClient,
+    name: string,
+    context: ProviderContext,
+  ): Promise<TableDescription> {
+    return waitForTable(client, name, 'active', this.clock, context.signal) as Promise<TableDescription>;
+  }
+
+  private async apply(
+    client: DynamoDBClient,
+    name: string,
+    steps: TableStep[],
+    context: ProviderContext,
+  ): Promise<TableDescription> {
+    const signal = { abortSignal: context.signal };
+    for (const step of steps) {
+      if (step.kind === 'ttl') {
+        await client.send(
+          new UpdateTimeToLiveCommand({ TableName: name, TimeToLiveSpecification: step.spec }),
+          signal,
+        );
+      } else {
+        await client.send(new UpdateTableCommand({ TableName: name, ...step.input }), signal);
+      }
+      await this.waitActive(client, name, context);
+    }
+    return this.waitActive(client, name, context);
+  }
+
+  private async retag(
+    client: DynamoDBClient,
+    arn: string,
+    before: JsonObject,
+    after: JsonObject,
+    context: ProviderContext,
+  ): Promise<void> {
+    const map = (tags: unknown) =>
+      new Map(
+        ((tags as Array<{ Key: string; Value: unknown }> | undefined) ?? []).map((t) => [
+          t.Key,
+          String(t.Value),
+        ]),
+      );
+    const old = map(before.Tags);
+    const next = map(after.Tags);
+    const removed = [...old.keys()].filter((key) => !next.has(key));
+    const set = [...next]
+      .filter(([key, value]) => old.get(key) !== value)
+      .map(([Key, Value]) => ({ Key, Value }));
+    const signal = { abortSignal: context.signal };
+    if (removed.length > 0)
+      await client.send(new UntagResourceCommand({ ResourceArn: arn, TagKeys: removed }), signal);
+    if (set.length > 0) await client.send(new TagResourceCommand({ ResourceArn: arn, Tags: set }), signal);
+  }
+}
+
+export function dynamoClient(context: ProviderContext): Promise<DynamoDBClient> {
+  return context.clients.client(DynamoDBClient, context.region);
+}
+
+/** Arn and StreamArn, as CloudFormation's GetAtt returns them (see ref-attributes.ts). */
+function attributes(table: TableDescription): JsonObject {
+  return {
+    Arn: table.TableArn,
+    ...(table.LatestStreamArn !== undefined ? { StreamArn: table.LatestStreamArn } : {}),
+  };
+}
+
+/** TableId where DynamoDB gives one; else the ARN and creation time. */
+function identity(table: TableDescription): CreationIdentity {
+  if (table.TableId !== undefined) return { TableId: table.TableId };
+  return { Arn: table.TableArn!, creationDateTime: table.CreationDateTime!.getTime() };
+}
+
+function observed(
+  table: TableDescription,
+  ttl: { TimeToLiveStatus?: string; AttributeName?: string } | undefined,
+  tags: Array<{ Key?: string; Value?: string }> | undefined,
+): JsonObject {
+  const mode = table.BillingModeSummary?.BillingMode ?? 'PROVISIONED';
+  const strip = (index: {
+    IndexName?: string;
+    KeySchema?: unknown;
+    Projection?: unknown;
+    ProvisionedThroughput?: { ReadCapacityUnits?: number; WriteCapacityUnits?: number };
+  }) => ({
+    IndexName: index.IndexName,
+    KeySchema: index.KeySchema,
+    Projection: index.Projection,
+    ...(mode === 'PROVISIONED' && index.ProvisionedThroughput
+      ? {
+          ProvisionedThroughput: {
+            ReadCapacityUnits: index.ProvisionedThroughput.ReadCapacityUnits,
+            WriteCapacityUnits: index.ProvisionedThroughput.WriteCapacityUnits,
+          },
+        }
+      : {}),
+  });
+  return {
+    TableName: table.TableName,
+    KeySchema: table.KeySchema,
+    AttributeDefinitions: table.AttributeDefinitions,
+    BillingMode: mode,
+    ...(mode === 'PROVISIONED'
+      ? {
+          ProvisionedThroughput: {
+            ReadCapacityUnits: table.ProvisionedThroughput?.ReadCapacityUnits,
+            WriteCapacityUnits: table.ProvisionedThroughput?.WriteCapacityUnits,
+          },
+        }
+      : {}),
+    ...(table.GlobalSecondaryIndexes
+      ? { GlobalSecondaryIndexes: table.GlobalSecondaryIndexes.map(strip) }
+      : {}),
+    ...(table.LocalSecondaryIndexes ? { LocalSecondaryIndexes: table.LocalSecondaryIndexes.map(strip) } : {}),
+    ...(table.StreamSpecification?.StreamEnabled
+      ? { StreamSpecification: { StreamViewType: table.StreamSpecification.StreamViewType } }
+      : {}),
+    ...(table.SSEDescription?.Status === 'ENABLED'
+      ? { SSESpecification: { SSEEnabled: true, SSEType: table.SSEDescription.SSEType } }
+      : {}),
+    ...(ttl?.TimeToLiveStatus === 'ENABLED'
+      ? { TimeToLiveSpecification: { AttributeName: ttl.AttributeName, Enabled: true } }
+      : {}),
+    ...(tags && tags.length > 0 ? { Tags: tags.map((t) => ({ Key: t.Key, Value: t.Value })) } : {}),
+  };
+}

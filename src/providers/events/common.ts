@@ -1,0 +1,47 @@
+import {
+  EventBridgeClient,
+  ListTagsForResourceCommand,
+  TagResourceCommand,
+  UntagResourceCommand,
+} from '@aws-sdk/client-eventbridge';
+import type { JsonObject, ProviderContext } from '../provider.js';
+
+export function eventsClient(context: ProviderContext): Promise<EventBridgeClient> {
+  return context.clients.client(EventBridgeClient, context.region);
+}
+
+export function tagList(tags: unknown): Array<{ Key: string; Value: string }> {
+  return ((tags as Array<{ Key: string; Value: unknown }> | undefined) ?? []).map((t) => ({
+    Key: t.Key,
+    Value: String(t.Value),
+  }));
+}
+
+/** Applies the change in Tags between two property sets to the resource with this ARN. */
+export async function retag(
+  client: EventBridgeClient,
+  ResourceARN: string,
+  before: JsonObject,
+  after: JsonObject,
+  context: ProviderContext,
+): Promise<void> {
+  if (JSON.stringify(before.Tags) === JSON.stringify(after.Tags)) return;
+  const old = new Map(tagList(before.Tags).map((t) => [t.Key, t.Value]));
+  const next = new Map(tagList(after.Tags).map((t) => [t.Key, t.Value]));
+  const removed = [...old.keys()].filter((key) => !next.has(key));
+  const set = [...next].filter(([key, value]) => old.get(key) !== value);
+  const signal = { abortSignal: context.signal };
+  if (removed.length > 0)
+    await client.send(new UntagResourceCommand({ ResourceARN, TagKeys: removed }), signal);
+  if (set.length > 0) {
+    await client.send(
+      new TagResourceCommand({ ResourceARN, Tags: set.map(([Key, Value]) => ({ Key, Value })) }),
+      signal,
+    );
+  }
+}
+
+export async function observedTags(client: EventBridgeClient, ResourceARN: string): Promise<JsonObject> {
+  const tags = (await client.send(new ListTagsForResourceCommand({ ResourceARN }))).Tags ?? [];
+  return tags.length > 0 ? { Tags: tags.map((t) => ({ Key: t.Key, Value: t.Value })) } : {};
+}

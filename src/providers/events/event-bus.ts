@@ -1,0 +1,139 @@
+import {
+  CreateEventBusCommand,
+  DeleteEventBusCommand,
+  DescribeEventBusCommand,
+  UpdateEventBusCommand,
+  type DescribeEventBusCommandOutput,
+  type EventBridgeClient,
+} from '@aws-sdk/client-eventbridge';
+import { awsErrorCode } from '../../aws/error-class.js';
+import { replacementOf } from '../../plan/resource-schemas.js';
+import type {
+  CreateResult,
+  DeleteRequest,
+  JsonObject,
+  LiveResource,
+  Provider,
+  ProviderContext,
+  ResourceRequest,
+  UpdateRequest,
+  UpdateResult,
+} from '../provider.js';
+import { eventsClient, observedTags, retag, tagList } from './common.js';
+
+export const EVENT_BUS = 'AWS::Events::EventBus';
+
+const COVERED = new Set([
+  'Name',
+  'Description',
+  'KmsKeyIdentifier',
+  'DeadLetterConfig',
+  'EventSourceName',
+  'Tags',
+]);
+
+/** AWS::Events::EventBus. Physical id and Ref: the bus name (Name is required, never generated). */
+export class EventBusProvider implements Provider {
+  readonly kind = 'sdk' as const;
+
+  handles(type: string): boolean {
+    return type === EVENT_BUS;
+  }
+
+  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
+    return !changedProperties.some((p) => replacementOf(type, p) === 'yes');
+  }
+
+  /** Policy (PutPermission) and LogConfig are not sent. */
+  uncoveredProperties(_type: string, properties: JsonObject): string[] {
+    return Object.keys(properties).filter((key) => !COVERED.has(key));
+  }
+
+  async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
+    const props = request.properties;
+    const Name = String(props.Name);
+    const client = await eventsClient(context);
+    const tags = tagList(props.Tags);
+    await client.send(
+      new CreateEventBusCommand({
+        Name,
+        ...settings(props),
+        ...(props.EventSourceName !== undefined ? { EventSourceName: String(props.EventSourceName) } : {}),
+        ...(tags.length > 0 ? { Tags: tags } : {}),
+      }),
+      { abortSignal: context.signal },
+    );
+    const bus = (await describe(client, Name))!;
+    return {
+      physicalId: Name,
+      attributes: attributes(bus),
+      creationIdentity: { Arn: bus.Arn!, creationTime: bus.CreationTime?.getTime() ?? 0 },
+    };
+  }
+
+  async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
+    const client = await eventsClient(context);
+    const Name = request.physicalId;
+    await client.send(new UpdateEventBusCommand({ Name, ...settings(request.properties) }), {
+      abortSignal: context.signal,
+    });
+    const bus = (await describe(client, Name))!;
+    await retag(client, bus.Arn!, request.previousProperties, request.properties, context);
+    return { physicalId: Name, attributes: attributes(bus) };
+  }
+
+  async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
+    const client = await eventsClient(context);
+    try {
+      await client.send(new DeleteEventBusCommand({ Name: request.physicalId }), {
+        abortSignal: context.signal,
+      });
+    } catch (error) {
+      if (awsErrorCode(error) !== 'ResourceNotFoundException') throw error;
+    }
+  }
+
+  async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
+    const client = await eventsClient(context);
+    const bus = await describe(client, request.physicalId);
+    if (!bus) return undefined;
+    return {
+      properties: {
+        Name: bus.Name,
+        ...(bus.Description !== undefined ? { Description: bus.Description } : {}),
+        ...(bus.KmsKeyIdentifier !== undefined ? { KmsKeyIdentifier: bus.KmsKeyIdentifier } : {}),
+        ...(bus.DeadLetterConfig !== undefined ? { DeadLetterConfig: bus.DeadLetterConfig } : {}),
+        ...(await observedTags(client, bus.Arn!)),
+      },
+      attributes: attributes(bus),
+      creationIdentity: { Arn: bus.Arn!, creationTime: bus.CreationTime?.getTime() ?? 0 },
+    };
+  }
+}
+
+function settings(props: JsonObject) {
+  return {
+    ...(props.Description !== undefined ? { Description: String(props.Description) } : {}),
+    ...(props.KmsKeyIdentifier !== undefined ? { KmsKeyIdentifier: String(props.KmsKeyIdentifier) } : {}),
+    ...(props.DeadLetterConfig !== undefined
+      ? { DeadLetterConfig: props.DeadLetterConfig as { Arn?: string } }
+      : {}),
+  };
+}
+
+async function describe(
+  client: EventBridgeClient,
+  Name: string,
+): Promise<DescribeEventBusCommandOutput | undefined> {
+  try {
+    return await client.send(new DescribeEventBusCommand({ Name }));
+  } catch (error) {
+    if (awsErrorCode(error) === 'ResourceNotFoundException') return undefined;
+    throw error;
+  }
+}
+
+/** GetAtt Arn and Name from DescribeEventBus (Policy is never set by this provider). */
+function attributes(bus: DescribeEventBusCommandOutput): JsonObject {
+  return { Arn: bus.Arn, Name: bus.Name };
+}

@@ -1,0 +1,104 @@
+import {
+  CreateAliasCommand,
+  DeleteAliasCommand,
+  ListAliasesCommand,
+  UpdateAliasCommand,
+  type AliasListEntry,
+  type KMSClient,
+} from '@aws-sdk/client-kms';
+import { awsErrorCode } from '../../aws/error-class.js';
+import { replacementOf } from '../../plan/resource-schemas.js';
+import type {
+  CreateResult,
+  DeleteRequest,
+  JsonObject,
+  LiveResource,
+  Provider,
+  ProviderContext,
+  ResourceRequest,
+  UpdateRequest,
+  UpdateResult,
+} from '../provider.js';
+import { kmsClient } from './key.js';
+
+export const ALIAS = 'AWS::KMS::Alias';
+
+const COVERED = new Set(['AliasName', 'TargetKeyId']);
+
+/** AWS::KMS::Alias. Physical id and Ref: the alias name; TargetKeyId moves with UpdateAlias. */
+export class AliasProvider implements Provider {
+  readonly kind = 'sdk' as const;
+
+  handles(type: string): boolean {
+    return type === ALIAS;
+  }
+
+  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
+    return !changedProperties.some((p) => replacementOf(type, p) === 'yes');
+  }
+
+  uncoveredProperties(_type: string, properties: JsonObject): string[] {
+    return Object.keys(properties).filter((key) => !COVERED.has(key));
+  }
+
+  async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
+    const AliasName = String(request.properties.AliasName);
+    const client = await kmsClient(context);
+    await client.send(
+      new CreateAliasCommand({ AliasName, TargetKeyId: String(request.properties.TargetKeyId) }),
+      {
+        abortSignal: context.signal,
+      },
+    );
+    const alias = await find(client, AliasName);
+    return {
+      physicalId: AliasName,
+      attributes: {},
+      creationIdentity: { AliasArn: alias!.AliasArn!, creationDate: alias!.CreationDate?.getTime() ?? 0 },
+    };
+  }
+
+  async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
+    const client = await kmsClient(context);
+    await client.send(
+      new UpdateAliasCommand({
+        AliasName: request.physicalId,
+        TargetKeyId: String(request.properties.TargetKeyId),
+      }),
+      { abortSignal: context.signal },
+    );
+    return { physicalId: request.physicalId, attributes: {} };
+  }
+
+  async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
+    const client = await kmsClient(context);
+    try {
+      await client.send(new DeleteAliasCommand({ AliasName: request.physicalId }), {
+        abortSignal: context.signal,
+      });
+    } catch (error) {
+      if (awsErrorCode(error) !== 'NotFoundException') throw error;
+    }
+  }
+
+  async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
+    const alias = await find(await kmsClient(context), request.physicalId);
+    if (!alias) return undefined;
+    return {
+      properties: { AliasName: alias.AliasName, TargetKeyId: alias.TargetKeyId },
+      attributes: {},
+      creationIdentity: { AliasArn: alias.AliasArn!, creationDate: alias.CreationDate?.getTime() ?? 0 },
+    };
+  }
+}
+
+async function find(client: KMSClient, aliasName: string): Promise<AliasListEntry | undefined> {
+  let Marker: string | undefined;
+  do {
+    const page = await client.send(new ListAliasesCommand({ Marker }));
+    const found = page.Aliases?.find((alias) => alias.AliasName === aliasName);
+    if (found) return found;
+    Marker = page.Truncated ? page.NextMarker : undefined;
+  } while (Marker !== undefined);
+  return undefined;
+}

@@ -1,0 +1,233 @@
+import {
+  CreateKeyCommand,
+  DescribeKeyCommand,
+  DisableKeyCommand,
+  DisableKeyRotationCommand,
+  EnableKeyCommand,
+  EnableKeyRotationCommand,
+  GetKeyPolicyCommand,
+  GetKeyRotationStatusCommand,
+  KMSClient,
+  ListResourceTagsCommand,
+  PutKeyPolicyCommand,
+  ScheduleKeyDeletionCommand,
+  TagResourceCommand,
+  UntagResourceCommand,
+  UpdateKeyDescriptionCommand,
+  type KeyMetadata,
+  type KeySpec,
+  type KeyUsageType,
+} from '@aws-sdk/client-kms';
+import { awsErrorCode } from '../../aws/error-class.js';
+import type {
+  CreateResult,
+  DeleteRequest,
+  JsonObject,
+  LiveResource,
+  Provider,
+  ProviderContext,
+  ResourceRequest,
+  UpdateRequest,
+  UpdateResult,
+} from '../provider.js';
+
+export const KEY = 'AWS::KMS::Key';
+
+const COVERED = new Set([
+  'KeyPolicy',
+  'EnableKeyRotation',
+  'Enabled',
+  'Description',
+  'KeySpec',
+  'KeyUsage',
+  'MultiRegion',
+  'PendingWindowInDays',
+  'Tags',
+]);
+/** No KMS call changes these after CreateKey, though the schema marks none create-only. */
+const CREATE_ONLY = new Set(['KeySpec', 'KeyUsage', 'MultiRegion', 'Origin']);
+
+const isTrue = (value: unknown): boolean => String(value) === 'true';
+
+/** AWS::KMS::Key. Physical id and Ref: the key id. Delete schedules deletion, as CloudFormation does. */
+export class KeyProvider implements Provider {
+  readonly kind = 'sdk' as const;
+
+  handles(type: string): boolean {
+    return type === KEY;
+  }
+
+  canUpdateInPlace(_type: string, changedProperties: readonly string[]): boolean {
+    return !changedProperties.some((p) => CREATE_ONLY.has(p));
+  }
+
+  uncoveredProperties(_type: string, properties: JsonObject): string[] {
+    return Object.keys(properties).filter((key) => !COVERED.has(key));
+  }
+
+  async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
+    const props = request.properties;
+    const client = await kmsClient(context);
+    const created = await client.send(
+      new CreateKeyCommand({
+        ...(props.KeyPolicy !== undefined ? { Policy: policyText(props.KeyPolicy) } : {}),
+        ...(props.Description !== undefined ? { Description: String(props.Description) } : {}),
+        ...(props.KeyUsage !== undefined ? { KeyUsage: String(props.KeyUsage) as KeyUsageType } : {}),
+        ...(props.KeySpec !== undefined ? { KeySpec: String(props.KeySpec) as KeySpec } : {}),
+        ...(props.MultiRegion !== undefined ? { MultiRegion: isTrue(props.MultiRegion) } : {}),
+        Tags: tags(props.Tags).map(({ Key, Value }) => ({ TagKey: Key, TagValue: Value })),
+      }),
+      { abortSignal: context.signal },
+    );
+    const key = created.KeyMetadata!;
+    if (isTrue(props.EnableKeyRotation))
+      await client.send(new EnableKeyRotationCommand({ KeyId: key.KeyId }));
+    if (props.Enabled !== undefined && !isTrue(props.Enabled)) {
+      await client.send(new DisableKeyCommand({ KeyId: key.KeyId }));
+    }
+    return {
+      physicalId: key.KeyId!,
+      attributes: attributes(key),
+      creationIdentity: { Arn: key.Arn!, creationDate: key.CreationDate!.getTime() },
+    };
+  }
+
+  async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
+    const { physicalId: KeyId, properties: after, previousProperties: before } = request;
+    const client = await kmsClient(context);
+    const signal = { abortSignal: context.signal };
+    const changed = (name: string) => JSON.stringify(before[name]) !== JSON.stringify(after[name]);
+    // Enable before the other changes and disable after them, so they all meet an enabled key.
+    if (changed('Enabled') && (after.Enabled === undefined || isTrue(after.Enabled))) {
+      await client.send(new EnableKeyCommand({ KeyId }), signal);
+    }
+    if (changed('Description')) {
+      await client.send(
+        new UpdateKeyDescriptionCommand({ KeyId, Description: String(after.Description ?? '') }),
+        signal,
+      );
+    }
+    if (changed('KeyPolicy') && after.KeyPolicy !== undefined) {
+      await client.send(
+        new PutKeyPolicyCommand({ KeyId, PolicyName: 'default', Policy: policyText(after.KeyPolicy) }),
+        signal,
+      );
+    }
+    if (changed('EnableKeyRotation')) {
+      await client.send(
+        isTrue(after.EnableKeyRotation)
+          ? new EnableKeyRotationCommand({ KeyId })
+          : new DisableKeyRotationCommand({ KeyId }),
+        signal,
+      );
+    }
+    if (changed('Tags')) await this.retag(client, KeyId, before.Tags, after.Tags, context);
+    if (changed('Enabled') && after.Enabled !== undefined && !isTrue(after.Enabled)) {
+      await client.send(new DisableKeyCommand({ KeyId }), signal);
+    }
+    const key = (await client.send(new DescribeKeyCommand({ KeyId }), signal)).KeyMetadata!;
+    return { physicalId: KeyId, attributes: attributes(key) };
+  }
+
+  /** ScheduleKeyDeletion with PendingWindowInDays (CloudFormation's default: 30); a key already pending is gone. */
+  async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
+    const client = await kmsClient(context);
+    const window = request.properties.PendingWindowInDays;
+    try {
+      await client.send(
+        new ScheduleKeyDeletionCommand({
+          KeyId: request.physicalId,
+          PendingWindowInDays: window === undefined ? 30 : Number(window),
+        }),
+        { abortSignal: context.signal },
+      );
+    } catch (error) {
+      const code = awsErrorCode(error);
+      if (code === 'NotFoundException') return;
+      if (code === 'KMSInvalidStateException' && (await pendingDeletion(client, request.physicalId))) return;
+      throw error;
+    }
+  }
+
+  async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
+    const client = await kmsClient(context);
+    const key = await describe(client, request.physicalId);
+    if (!key || key.KeyState === 'PendingDeletion') return undefined;
+    const KeyId = key.KeyId!;
+    const [policy, rotation, tagList] = await Promise.all([
+      client.send(new GetKeyPolicyCommand({ KeyId, PolicyName: 'default' })),
+      client.send(new GetKeyRotationStatusCommand({ KeyId })),
+      client.send(new ListResourceTagsCommand({ KeyId })),
+    ]);
+    return {
+      properties: {
+        Description: key.Description,
+        KeyUsage: key.KeyUsage,
+        KeySpec: key.KeySpec,
+        MultiRegion: key.MultiRegion,
+        Enabled: key.Enabled,
+        EnableKeyRotation: rotation.KeyRotationEnabled,
+        KeyPolicy: JSON.parse(policy.Policy ?? '{}') as unknown,
+        ...(tagList.Tags && tagList.Tags.length > 0
+          ? { Tags: tagList.Tags.map((t) => ({ Key: t.TagKey, Value: t.TagValue })) }
+          : {}),
+      },
+      attributes: attributes(key),
+      creationIdentity: { Arn: key.Arn!, creationDate: key.CreationDate!.getTime() },
+    };
+  }
+
+  private async retag(
+    client: KMSClient,
+    KeyId: string,
+    before: unknown,
+    after: unknown,
+    context: ProviderContext,
+  ) {
+    const old = new Map(tags(before).map((t) => [t.Key, t.Value]));
+    const next = new Map(tags(after).map((t) => [t.Key, t.Value]));
+    const removed = [...old.keys()].filter((key) => !next.has(key));
+    const set = [...next].filter(([key, value]) => old.get(key) !== value);
+    const signal = { abortSignal: context.signal };
+    if (removed.length > 0) await client.send(new UntagResourceCommand({ KeyId, TagKeys: removed }), signal);
+    if (set.length > 0) {
+      await client.send(
+        new TagResourceCommand({ KeyId, Tags: set.map(([TagKey, TagValue]) => ({ TagKey, TagValue })) }),
+        signal,
+      );
+    }
+  }
+}
+
+export function kmsClient(context: ProviderContext): Promise<KMSClient> {
+  return context.clients.client(KMSClient, context.region);
+}
+
+async function describe(client: KMSClient, KeyId: string): Promise<KeyMetadata | undefined> {
+  try {
+    return (await client.send(new DescribeKeyCommand({ KeyId }))).KeyMetadata;
+  } catch (error) {
+    if (awsErrorCode(error) === 'NotFoundException') return undefined;
+    throw error;
+  }
+}
+
+async function pendingDeletion(client: KMSClient, KeyId: string): Promise<boolean> {
+  return (await describe(client, KeyId))?.KeyState === 'PendingDeletion';
+}
+
+/** GetAtt Arn and KeyId, from DescribeKey / CreateKey KeyMetadata. */
+function attributes(key: KeyMetadata): JsonObject {
+  return { Arn: key.Arn, KeyId: key.KeyId };
+}
+
+function tags(value: unknown): Array<{ Key: string; Value: string }> {
+  return ((value as Array<{ Key: string; Value: unknown }> | undefined) ?? []).map((t) => ({
+    Key: t.Key,
+    Value: String(t.Value),
+  }));
+}
+
+function policyText(policy: unknown): string {
+  return typeof policy === 'string' ? policy : JSON.stringify(policy);
+}

@@ -1,0 +1,196 @@
+import {
+  CreateSecretCommand,
+  DeleteSecretCommand,
+  DescribeSecretCommand,
+  GetRandomPasswordCommand,
+  PutSecretValueCommand,
+  SecretsManagerClient,
+  TagResourceCommand,
+  UntagResourceCommand,
+  UpdateSecretCommand,
+  type DescribeSecretCommandOutput,
+} from '@aws-sdk/client-secrets-manager';
+import { awsErrorCode } from '../../aws/error-class.js';
+import { CdkdError } from '../../errors.js';
+import { replacementOf } from '../../plan/resource-schemas.js';
+import { generatePhysicalName } from '../physical-names.js';
+import type {
+  CreateResult,
+  DeleteRequest,
+  JsonObject,
+  LiveResource,
+  Provider,
+  ProviderContext,
+  ResourceRequest,
+  UpdateRequest,
+  UpdateResult,
+} from '../provider.js';
+import { passwordRequest, secretStringFor } from './generate.js';
+
+export const SECRET = 'AWS::SecretsManager::Secret';
+
+const COVERED = new Set(['Name', 'Description', 'KmsKeyId', 'SecretString', 'GenerateSecretString', 'Tags']);
+
+export const SECRET_NAME_RULES = { maxLength: 512, extraCharacters: '-/_+=.@' };
+
+/**
+ * AWS::SecretsManager::Secret. Physical id and Ref: the ARN; GetAtt Id is the ARN too.
+ * No secret value ever goes into attributes, observed properties or the creation identity.
+ * Delete is immediate (ForceDeleteWithoutRecovery), which is what CloudFormation does.
+ */
+export class SecretProvider implements Provider {
+  readonly kind = 'sdk' as const;
+
+  handles(type: string): boolean {
+    return type === SECRET;
+  }
+
+  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
+    return !changedProperties.some((p) => replacementOf(type, p) === 'yes');
+  }
+
+  uncoveredProperties(_type: string, properties: JsonObject): string[] {
+    return Object.keys(properties).filter((key) => !COVERED.has(key));
+  }
+
+  async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
+    const props = request.properties;
+    const client = await secretsClient(context);
+    const secretString = await this.secretString(client, props, context);
+    const name =
+      props.Name !== undefined
+        ? String(props.Name)
+        : generatePhysicalName(context.stackName, request.logicalId, SECRET_NAME_RULES);
+    const tags = tagList(props.Tags);
+    const created = await client.send(
+      new CreateSecretCommand({
+        Name: name,
+        ...(props.Description !== undefined ? { Description: String(props.Description) } : {}),
+        ...(props.KmsKeyId !== undefined ? { KmsKeyId: String(props.KmsKeyId) } : {}),
+        ...(secretString !== undefined ? { SecretString: secretString } : {}),
+        ...(tags.length > 0 ? { Tags: tags } : {}),
+        ...(request.idempotencyToken !== undefined ? { ClientRequestToken: request.idempotencyToken } : {}),
+      }),
+      { abortSignal: context.signal },
+    );
+    const described = await client.send(new DescribeSecretCommand({ SecretId: created.ARN }));
+    return {
+      physicalId: created.ARN!,
+      attributes: { Id: created.ARN },
+      creationIdentity: { Arn: created.ARN!, createdDate: described.CreatedDate!.getTime() },
+    };
+  }
+
+  async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
+    const { physicalId: SecretId, properties: after, previousProperties: before } = request;
+    const client = await secretsClient(context);
+    const signal = { abortSignal: context.signal };
+    const changed = (name: string) => JSON.stringify(before[name]) !== JSON.stringify(after[name]);
+    if (changed('Description') || changed('KmsKeyId')) {
+      await client.send(
+        new UpdateSecretCommand({
+          SecretId,
+          Description: String(after.Description ?? ''),
+          ...(after.KmsKeyId !== undefined ? { KmsKeyId: String(after.KmsKeyId) } : {}),
+        }),
+        signal,
+      );
+    }
+    // A changed SecretString is put; a changed GenerateSecretString generates a new value.
+    if (changed('SecretString') || changed('GenerateSecretString')) {
+      const secretString = await this.secretString(client, after, context);
+      if (secretString !== undefined) {
+        await client.send(new PutSecretValueCommand({ SecretId, SecretString: secretString }), signal);
+      }
+    }
+    if (changed('Tags')) {
+      const old = new Map(tagList(before.Tags).map((t) => [t.Key, t.Value]));
+      const next = new Map(tagList(after.Tags).map((t) => [t.Key, t.Value]));
+      const removed = [...old.keys()].filter((key) => !next.has(key));
+      const set = [...next].filter(([key, value]) => old.get(key) !== value);
+      if (removed.length > 0)
+        await client.send(new UntagResourceCommand({ SecretId, TagKeys: removed }), signal);
+      if (set.length > 0) {
+        await client.send(
+          new TagResourceCommand({ SecretId, Tags: set.map(([Key, Value]) => ({ Key, Value })) }),
+          signal,
+        );
+      }
+    }
+    return { physicalId: SecretId, attributes: { Id: SecretId } };
+  }
+
+  async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
+    const client = await secretsClient(context);
+    try {
+      await client.send(
+        new DeleteSecretCommand({ SecretId: request.physicalId, ForceDeleteWithoutRecovery: true }),
+        {
+          abortSignal: context.signal,
+        },
+      );
+    } catch (error) {
+      if (awsErrorCode(error) !== 'ResourceNotFoundException') throw error;
+    }
+  }
+
+  /** Observed properties carry no secret value; a secret scheduled for deletion counts as gone. */
+  async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
+    const client = await secretsClient(context);
+    let described: DescribeSecretCommandOutput;
+    try {
+      described = await client.send(new DescribeSecretCommand({ SecretId: request.physicalId }));
+    } catch (error) {
+      if (awsErrorCode(error) === 'ResourceNotFoundException') return undefined;
+      throw error;
+    }
+    if (described.DeletedDate !== undefined) return undefined;
+    return {
+      properties: {
+        Name: described.Name,
+        ...(described.Description !== undefined ? { Description: described.Description } : {}),
+        ...(described.KmsKeyId !== undefined ? { KmsKeyId: described.KmsKeyId } : {}),
+        ...(described.Tags && described.Tags.length > 0
+          ? { Tags: described.Tags.map((t) => ({ Key: t.Key, Value: t.Value })) }
+          : {}),
+      },
+      attributes: { Id: described.ARN },
+      creationIdentity: { Arn: described.ARN!, createdDate: described.CreatedDate!.getTime() },
+    };
+  }
+
+  /** SecretString as given, or one generated from GenerateSecretString; undefined when neither is set. */
+  private async secretString(
+    client: SecretsManagerClient,
+    props: JsonObject,
+    context: ProviderContext,
+  ): Promise<string | undefined> {
+    if (props.SecretString !== undefined && props.GenerateSecretString !== undefined) {
+      throw new CdkdError(
+        'SECRET_VALUE_CONFLICT',
+        'A secret cannot have both SecretString and GenerateSecretString.',
+        {
+          hint: 'Keep one of the two properties.',
+        },
+      );
+    }
+    if (props.SecretString !== undefined) return String(props.SecretString);
+    if (props.GenerateSecretString === undefined) return undefined;
+    const spec = props.GenerateSecretString as JsonObject;
+    const generated = await client.send(new GetRandomPasswordCommand(passwordRequest(spec)), {
+      abortSignal: context.signal,
+    });
+    return secretStringFor(spec, generated.RandomPassword!);
+  }
+}
+
+function secretsClient(context: ProviderContext): Promise<SecretsManagerClient> {
+  return context.clients.client(SecretsManagerClient, context.region);
+}
+
+function tagList(tags: unknown): Array<{ Key: string; Value: string }> {
+  return ((tags as Array<{ Key: string; Value: unknown }> | undefined) ?? []).map((t) => ({
+    Key: t.Key,
+    Value: String(t.Value),
+  }));
+}

@@ -1,0 +1,168 @@
+import {
+  AddTagsToResourceCommand,
+  DeleteParameterCommand,
+  DescribeParametersCommand,
+  GetParameterCommand,
+  PutParameterCommand,
+  RemoveTagsFromResourceCommand,
+  SSMClient,
+  type ParameterMetadata,
+  type ParameterTier,
+  type ParameterType,
+} from '@aws-sdk/client-ssm';
+import { awsErrorCode } from '../../aws/error-class.js';
+import { replacementOf } from '../../plan/resource-schemas.js';
+import { generatePhysicalName } from '../physical-names.js';
+import type {
+  CreateResult,
+  DeleteRequest,
+  JsonObject,
+  LiveResource,
+  Provider,
+  ProviderContext,
+  ResourceRequest,
+  UpdateRequest,
+  UpdateResult,
+} from '../provider.js';
+
+export const PARAMETER = 'AWS::SSM::Parameter';
+
+const COVERED = new Set([
+  'Name',
+  'Type',
+  'Value',
+  'Description',
+  'AllowedPattern',
+  'Tier',
+  'Tags',
+  'DataType',
+]);
+
+/** SSM names allow letters, digits and `.-_` (and `/` for paths, which a generated name does not use). */
+export const PARAMETER_NAME_RULES = { maxLength: 1011, extraCharacters: '-_.' };
+
+/** AWS::SSM::Parameter. Physical id and Ref: the parameter name. */
+export class ParameterProvider implements Provider {
+  readonly kind = 'sdk' as const;
+
+  handles(type: string): boolean {
+    return type === PARAMETER;
+  }
+
+  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
+    return !changedProperties.some((p) => replacementOf(type, p) === 'yes');
+  }
+
+  /** Policies (advanced-tier expiration and notification policies) are not sent. */
+  uncoveredProperties(_type: string, properties: JsonObject): string[] {
+    return Object.keys(properties).filter((key) => !COVERED.has(key));
+  }
+
+  async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
+    const props = request.properties;
+    const name =
+      props.Name !== undefined
+        ? String(props.Name)
+        : generatePhysicalName(context.stackName, request.logicalId, PARAMETER_NAME_RULES);
+    const client = await ssmClient(context);
+    const tags = Object.entries((props.Tags as Record<string, unknown> | undefined) ?? {});
+    await client.send(
+      new PutParameterCommand({
+        ...putInput(name, props),
+        ...(tags.length > 0 ? { Tags: tags.map(([Key, Value]) => ({ Key, Value: String(Value) })) } : {}),
+      }),
+      { abortSignal: context.signal },
+    );
+    const metadata = await describe(client, name);
+    return {
+      physicalId: name,
+      attributes: attributes(metadata!, props),
+      creationIdentity: { Arn: metadata!.ARN!, createdAt: metadata!.LastModifiedDate!.getTime() },
+    };
+  }
+
+  async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
+    const { physicalId: name, properties: after, previousProperties: before } = request;
+    const client = await ssmClient(context);
+    const signal = { abortSignal: context.signal };
+    await client.send(new PutParameterCommand({ ...putInput(name, after), Overwrite: true }), signal);
+    // PutParameter refuses Tags with Overwrite: tags change through the tagging calls.
+    const old = (before.Tags as Record<string, unknown> | undefined) ?? {};
+    const next = (after.Tags as Record<string, unknown> | undefined) ?? {};
+    const removed = Object.keys(old).filter((key) => !(key in next));
+    const set = Object.entries(next).filter(([key, value]) => old[key] !== value);
+    const target = { ResourceType: 'Parameter' as const, ResourceId: name };
+    if (removed.length > 0)
+      await client.send(new RemoveTagsFromResourceCommand({ ...target, TagKeys: removed }), signal);
+    if (set.length > 0) {
+      await client.send(
+        new AddTagsToResourceCommand({
+          ...target,
+          Tags: set.map(([Key, Value]) => ({ Key, Value: String(Value) })),
+        }),
+        signal,
+      );
+    }
+    const metadata = await describe(client, name);
+    return { physicalId: name, attributes: attributes(metadata!, after) };
+  }
+
+  async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
+    const client = await ssmClient(context);
+    try {
+      await client.send(new DeleteParameterCommand({ Name: request.physicalId }), {
+        abortSignal: context.signal,
+      });
+    } catch (error) {
+      if (awsErrorCode(error) !== 'ParameterNotFound') throw error;
+    }
+  }
+
+  /** Observed properties: everything but Tags (read apart, by ListTagsForResource, when needed). */
+  async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
+    const client = await ssmClient(context);
+    const metadata = await describe(client, request.physicalId);
+    if (!metadata) return undefined;
+    const value = await client.send(new GetParameterCommand({ Name: request.physicalId }));
+    return {
+      properties: {
+        Name: metadata.Name,
+        Type: metadata.Type,
+        Value: value.Parameter?.Value,
+        DataType: metadata.DataType,
+        Tier: metadata.Tier,
+        ...(metadata.Description !== undefined ? { Description: metadata.Description } : {}),
+        ...(metadata.AllowedPattern !== undefined ? { AllowedPattern: metadata.AllowedPattern } : {}),
+      },
+      attributes: { Type: metadata.Type, Value: value.Parameter?.Value },
+    };
+  }
+}
+
+function ssmClient(context: ProviderContext): Promise<SSMClient> {
+  return context.clients.client(SSMClient, context.region);
+}
+
+function putInput(name: string, props: JsonObject) {
+  return {
+    Name: name,
+    Type: String(props.Type) as ParameterType,
+    Value: String(props.Value),
+    ...(props.Description !== undefined ? { Description: String(props.Description) } : {}),
+    ...(props.AllowedPattern !== undefined ? { AllowedPattern: String(props.AllowedPattern) } : {}),
+    ...(props.Tier !== undefined ? { Tier: String(props.Tier) as ParameterTier } : {}),
+    ...(props.DataType !== undefined ? { DataType: String(props.DataType) } : {}),
+  };
+}
+
+async function describe(client: SSMClient, name: string): Promise<ParameterMetadata | undefined> {
+  const output = await client.send(
+    new DescribeParametersCommand({ ParameterFilters: [{ Key: 'Name', Option: 'Equals', Values: [name] }] }),
+  );
+  return output.Parameters?.find((parameter) => parameter.Name === name);
+}
+
+/** GetAtt Type and Value, as CloudFormation returns them: the applied type and value. */
+function attributes(metadata: ParameterMetadata, props: JsonObject): JsonObject {
+  return { Type: metadata.Type, Value: String(props.Value) };
+}

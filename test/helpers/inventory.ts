@@ -1,0 +1,54 @@
+/** What the sandbox holds, by CloudFormation type, as its admin inventory lists it. */
+export interface LiveResource {
+  type: string;
+  id: string;
+}
+
+/** Every resource the sandbox holds, except cdkd's own state and asset buckets. */
+export async function liveResources(sandboxUrl: string): Promise<LiveResource[]> {
+  const response = await fetch(`${sandboxUrl}/_sandbox/inventory`);
+  const inventory = (await response.json()) as Record<string, Record<string, Array<{ id: string }>>>;
+  return Object.entries(inventory)
+    .flatMap(([service, types]) =>
+      Object.entries(types).flatMap(([type, entries]) =>
+        entries
+          .filter((entry) => !(service === 's3' && entry.id.startsWith('cdkd-')))
+          .map((entry) => ({ type, id: entry.id })),
+      ),
+    )
+    .sort((a, b) => `${a.type} ${a.id}`.localeCompare(`${b.type} ${b.id}`));
+}
+
+/**
+ * Whether a state record names a live resource. Services list some resources
+ * by a part of what Ref returns (SQS lists a queue by name; its Ref is the URL).
+ */
+export function isSameResource(record: { type: string; physicalId: string }, live: LiveResource): boolean {
+  if (record.type !== live.type) return false;
+  return (
+    record.physicalId === live.id ||
+    record.physicalId.endsWith(`/${live.id}`) ||
+    live.id.endsWith(`/${record.physicalId}`)
+  );
+}
+
+/** Types IAM holds as part of a principal, so the sandbox lists no resource for them. */
+const PART_OF_PARENT = new Set(['AWS::IAM::Policy']);
+
+/**
+ * Records and live resources paired one to one: what state names but the cloud
+ * lacks, and what the cloud holds that state does not name.
+ */
+export function unmatched(
+  records: ReadonlyArray<{ type: string; physicalId: string }>,
+  live: readonly LiveResource[],
+): { missing: string[]; extra: string[] } {
+  const remaining = [...live];
+  const missing: string[] = [];
+  for (const record of records.filter((r) => !PART_OF_PARENT.has(r.type))) {
+    const index = remaining.findIndex((resource) => isSameResource(record, resource));
+    if (index < 0) missing.push(`${record.type} ${record.physicalId}`);
+    else remaining.splice(index, 1);
+  }
+  return { missing, extra: remaining.map((resource) => `${resource.type} ${resource.id}`) };
+}
