@@ -1,4 +1,5 @@
 import type { AwsClients } from '../aws/client-factory.js';
+import { secretValueReader } from '../aws/secret-values.js';
 import { ssmParameterReader } from '../aws/ssm-parameters.js';
 import type { StateBackend } from '../state/state-backend.js';
 import { deployStack, type StackDeployResult } from './deploy-stack.js';
@@ -46,7 +47,11 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
     events: inputs.events,
     retry: inputs.retry ?? ((_label, call) => call()),
     parameterReader: (region) => ssmParameterReader(inputs.clients, region),
-    sendable: (region) => sendableProperties(ssmParameterReader(inputs.clients, region)),
+    sendable: (region) =>
+      sendableProperties(
+        ssmParameterReader(inputs.clients, region),
+        secretValueReader(inputs.clients, region),
+      ),
     routerFor: (stack, options) => withNestedStacks(inputs.registry, nestedProvider(stack, options)),
   };
   const nestedProvider = (stack: StackIdentity, options: DeployOptions) =>

@@ -1,11 +1,11 @@
 import { CdkdError } from '../errors.js';
-import { buildPlan, checkStatefulReplacements, type Plan } from '../plan/index.js';
+import { buildPlan, checkStatefulReplacements, refuseUnsupportedTypes, type Plan } from '../plan/index.js';
 import { prepareTemplate, validateTemplate, type PreparedTemplate } from '../template/index.js';
 import { desiredResources } from './desired-resources.js';
 import type { ExportIndex } from './export-index.js';
 import { declaredExportNames } from './outputs.js';
 import type { ProviderRouter } from './provider-router.js';
-import type { DeployOptions, StackRequest } from './stack-request.js';
+import type { DeployOptions, NestedTemplate, StackRequest } from './stack-request.js';
 import type { StackState } from './stack-state.js';
 import { stateResolver } from './state-resolver.js';
 
@@ -42,6 +42,8 @@ export async function planStack(
     ssmParameter: services.parameterReader(request.region),
   });
   const router = services.routerFor(request, options);
+  // A nested stack deploys when its row runs, after its parent's earlier resources: check its whole tree now.
+  refuseUnsupportedTypes(nestedResources(request.nested), (type) => router.canHandle(type));
   const masked = prepared.withMaskedParameters();
   const exports = services.exportsIn(request.region);
   const imported = new Set<string>();
@@ -75,6 +77,20 @@ function refuseUnsupportedTransforms(stackName: string, transforms: readonly str
       hint: 'Deploy this stack with the CDK CLI, or express it without the transform (e.g. plain Lambda resources instead of AWS::Serverless).',
     },
   );
+}
+
+/** Every resource of every nested template below a stack, named by its path (`Child/Grandchild/Id`). */
+function nestedResources(
+  nested: ReadonlyMap<string, NestedTemplate> | undefined,
+  prefix = '',
+): Array<{ logicalId: string; type: string }> {
+  return [...(nested ?? [])].flatMap(([childId, child]) => {
+    const path = `${prefix}${childId}/`;
+    const resources = Object.entries(
+      (child.template.Resources ?? {}) as Record<string, { Type?: unknown }>,
+    ).map(([logicalId, resource]) => ({ logicalId: `${path}${logicalId}`, type: String(resource.Type) }));
+    return [...resources, ...nestedResources(child.nested, path)];
+  });
 }
 
 function refuseRemovedExportsInUse(

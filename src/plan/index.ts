@@ -22,5 +22,6 @@ export {
 } from './guards/stateful-replace.js';
 export type { EmptinessVerdict, StatefulOutcome, StatefulVerdict } from './guards/stateful-replace.js';
 export { decideNameCollision } from './guards/name-collision.js';
+export { refuseUnsupportedTypes } from './guards/unsupported-types.js';
 export type { CollisionDecision, CollisionInput } from './guards/name-collision.js';
 export type * from './types.js';

@@ -1,4 +1,6 @@
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { PutParameterCommand } from '@aws-sdk/client-ssm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AwsClients } from '../../src/aws/client-factory.js';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
@@ -215,6 +217,34 @@ describe('deploying a stack', () => {
   });
 });
 
+describe('dynamic references', () => {
+  it('are resolved only in what is sent; state keeps the reference', async () => {
+    const clients = new AwsClients();
+    await (
+      await clients.ssm()
+    ).send(new PutParameterCommand({ Name: '/app/size', Value: '42', Type: 'String' }));
+    await (
+      await clients.client(SecretsManagerClient)
+    ).send(new CreateSecretCommand({ Name: 'app-secret', SecretString: '{"password":"s3cret"}' }));
+    const request = stack({
+      Resources: {
+        Q: {
+          Type: 'AWS::SQS::Queue',
+          Properties: {
+            DelaySeconds: '{{resolve:ssm:/app/size}}',
+            Tags: [{ Key: 'p', Value: '{{resolve:secretsmanager:app-secret:SecretString:password}}' }],
+          },
+        },
+      },
+    });
+    await (await engine()).deploy(request, options);
+    expect(cloud.calls[0]!.properties).toEqual({ DelaySeconds: '42', Tags: [{ Key: 'p', Value: 's3cret' }] });
+    const text = JSON.stringify(await recorded(request.stateName));
+    expect(text).not.toContain('s3cret');
+    expect(text).toContain('{{resolve:secretsmanager:app-secret:SecretString:password}}');
+  });
+});
+
 describe('exports and imports', () => {
   const exporter = (exported: boolean) => ({
     Resources: { Q: { Type: 'AWS::SQS::Queue' } },
@@ -291,6 +321,34 @@ describe('destroying a stack', () => {
 });
 
 describe('nested stacks', () => {
+  it('an unsupported type anywhere in the nested tree is refused before the parent is touched', async () => {
+    const grandchild = { Resources: { Odd: { Type: 'Custom::Thing' } } };
+    const request: StackRequest = {
+      ...stack({
+        Resources: {
+          First: { Type: 'AWS::SQS::Queue' },
+          Child: { Type: 'AWS::CloudFormation::Stack', DependsOn: 'First', Properties: { TemplateURL: 'x' } },
+        },
+      }),
+      nested: new Map([
+        [
+          'Child',
+          {
+            template: {
+              Resources: { Grand: { Type: 'AWS::CloudFormation::Stack', Properties: { TemplateURL: 'y' } } },
+            },
+            nested: new Map([['Grand', { template: grandchild, nested: new Map() }]]),
+          },
+        ],
+      ]),
+    };
+    await expect((await engine()).deploy(request, options)).rejects.toMatchObject({
+      code: 'UNSUPPORTED_RESOURCE_TYPE',
+      message: expect.stringContaining('Child/Grand/Odd'),
+    });
+    expect(cloud.calls).toEqual([]);
+  });
+
   it('deploys the child as its own stack and reads its outputs', async () => {
     const child = {
       Parameters: { Input: { Type: 'String' } },
