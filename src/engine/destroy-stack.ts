@@ -30,7 +30,10 @@ export async function destroyStack(
   });
   try {
     const read = await engine.backend.store.read(ref);
-    if (!read) return { found: false, deleted: [], retained: [] };
+    if (!read) {
+      const children = await destroyUnrecordedChildren(engine, stack, options);
+      return { found: children > 0, deleted: [], retained: [] };
+    }
     const state = new StackState(engine.backend.store, ref, read.document, read.etag);
     refuseWhileImported(engine, state);
 
@@ -86,6 +89,7 @@ export async function destroyStack(
         },
       );
     }
+    await destroyUnrecordedChildren(engine, stack, options);
     await engine.backend.store.remove(ref);
     engine.exportsIn(stack.region).forget(stack.stateName);
     engine.events({ kind: 'stack', stack: stack.stackName, status: 'succeeded' });
@@ -93,6 +97,36 @@ export async function destroyStack(
   } finally {
     await lock.release();
   }
+}
+
+/**
+ * A nested stack whose create failed partway has state of its own but no record in its
+ * parent: found by its state key, it is destroyed with the parent rather than left behind.
+ */
+async function destroyUnrecordedChildren(
+  engine: EngineContext,
+  parent: StackIdentity,
+  options: { concurrency: number; signal?: AbortSignal },
+): Promise<number> {
+  const children = await engine.backend.store.listChildren({
+    stackName: parent.stateName,
+    region: parent.region,
+  });
+  for (const child of children) {
+    const logicalId = child.stackName.slice(parent.stateName.length + 1);
+    await destroyStack(
+      engine,
+      {
+        stateName: child.stackName,
+        stackName: `${parent.stackName}-${logicalId}`,
+        region: parent.region,
+        accountId: parent.accountId,
+        isNested: true,
+      },
+      options,
+    );
+  }
+  return children.length;
 }
 
 function refuseWhileImported(engine: EngineContext, state: StackState): void {

@@ -67,6 +67,21 @@ export class StateStore {
       .sort((a, b) => a.stackName.localeCompare(b.stackName) || a.region.localeCompare(b.region));
   }
 
+  /**
+   * Nested-stack states directly under `parent` (`{parent}/{logicalId}`), in its region:
+   * what a parent's destroy must reach even when its own record of the child is missing.
+   */
+  async listChildren(parent: StackRef): Promise<StackRef[]> {
+    const base = `${this.prefix.replace(/\/+$/, '')}/${parent.stackName}/`;
+    const keys = await this.objects.listKeys(base);
+    return keys.flatMap((key) => {
+      const parts = key.slice(base.length).split('/');
+      return parts.length === 3 && parts[1] === parent.region && parts[2] === 'state.json' && parts[0]
+        ? [{ stackName: `${parent.stackName}/${parts[0]}`, region: parent.region }]
+        : [];
+    });
+  }
+
   /** Deletes a stack's state once nothing it recorded is left. */
   async remove(stack: StackRef): Promise<void> {
     await this.objects.delete(this.key(stack));

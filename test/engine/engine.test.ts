@@ -321,6 +321,30 @@ describe('destroying a stack', () => {
 });
 
 describe('nested stacks', () => {
+  it('a child whose create failed partway is destroyed with its parent, though the parent never recorded it', async () => {
+    const child = {
+      Resources: {
+        Made: { Type: 'AWS::SQS::Queue' },
+        Broken: { Type: 'AWS::SNS::Topic', DependsOn: 'Made' },
+      },
+    };
+    const request: StackRequest = {
+      ...stack({
+        Resources: { Child: { Type: 'AWS::CloudFormation::Stack', Properties: { TemplateURL: 'x' } } },
+      }),
+      nested: new Map([['Child', { template: child, nested: new Map() }]]),
+    };
+    cloud.failOn.add('create:Broken');
+    await expect((await engine()).deploy(request, options)).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
+    expect((await recorded(request.stateName))?.resources ?? {}).toEqual({});
+    expect(Object.keys((await recorded(`${request.stateName}/Child`))!.resources)).toEqual(['Made']);
+    expect(cloud.liveIds()).toHaveLength(1);
+
+    await (await engine()).destroy(request, options);
+    expect(cloud.liveIds()).toEqual([]);
+    expect(await recorded(`${request.stateName}/Child`)).toBeUndefined();
+  });
+
   it('an unsupported type anywhere in the nested tree is refused before the parent is touched', async () => {
     const grandchild = { Resources: { Odd: { Type: 'Custom::Thing' } } };
     const request: StackRequest = {
