@@ -1,0 +1,290 @@
+import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { strToU8, zipSync } from 'fflate';
+import { PutParameterCommand } from '@aws-sdk/client-ssm';
+import { AwsClients } from '../../src/aws/client-factory.js';
+import { createEngine, type Engine } from '../../src/engine/engine.js';
+import type { StackRequest } from '../../src/engine/stack-request.js';
+import { CdkdError } from '../../src/errors.js';
+import type { Clock } from '../../src/providers/clock.js';
+import { CloudControlProvider } from '../../src/providers/cloudcontrol/provider.js';
+import { isCustomResourceType } from '../../src/providers/handled-types.js';
+import { ProviderRegistry } from '../../src/providers/registry.js';
+import type { ResourceRecord } from '../../src/state/documents/state-document.js';
+import { openStateBackend, type StateBackend } from '../../src/state/state-backend.js';
+import type { CorpusApp, CorpusStack } from './corpus-apps.js';
+
+export const ACCOUNT_ID = '000000000000';
+export const STATE_BUCKET = 'cdkd-corpus-state';
+const NESTED_STACK_TYPE = 'AWS::CloudFormation::Stack';
+const RETAINING_POLICIES = new Set(['Retain', 'RetainExceptOnCreate', 'Snapshot']);
+
+/**
+ * Cloud Control polling without waiting: the sandbox finishes a request on its next
+ * timer tick, so a poll one millisecond later sees it done. `now` stays real, so the
+ * 15-minute deadlines keep their meaning.
+ */
+export const fastClock: Clock = {
+  now: () => Date.now(),
+  sleep: (_ms, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason as Error);
+      setTimeout(resolve, 1);
+    }),
+};
+
+export type Inventory = Record<string, Record<string, Array<{ id: string }>>>;
+
+/** `type\u0000id` for every resource the sandbox holds. */
+export function inventoryKeys(inventory: Inventory): Set<string> {
+  const keys = new Set<string>();
+  for (const byType of Object.values(inventory)) {
+    for (const [type, entries] of Object.entries(byType)) {
+      for (const entry of entries) keys.add(resourceKey(type, entry.id));
+    }
+  }
+  return keys;
+}
+
+export const resourceKey = (type: string, id: string): string => `${type}\u0000${id}`;
+
+export interface Harness {
+  engine: Engine;
+  backend: StateBackend;
+  registry: ProviderRegistry;
+  clients: AwsClients;
+  inventory(): Promise<Set<string>>;
+}
+
+export async function openHarness(sandboxUrl: string, regions: readonly string[]): Promise<Harness> {
+  const clients = new AwsClients();
+  await (await clients.s3()).send(new CreateBucketCommand({ Bucket: STATE_BUCKET }));
+  const backend = await openStateBackend(clients, STATE_BUCKET, 'cdkd');
+  const registry = new ProviderRegistry(new CloudControlProvider({ clock: fastClock }));
+  const engine = await createEngine({ backend, clients, registry, events: () => {}, regions });
+  return {
+    engine,
+    backend,
+    registry,
+    clients,
+    async inventory() {
+      const response = await fetch(`${sandboxUrl}/_sandbox/inventory`);
+      return inventoryKeys((await response.json()) as Inventory);
+    },
+  };
+}
+
+export async function seedSsmParameters(
+  clients: AwsClients,
+  parameters: ReadonlyMap<string, string>,
+  regions: readonly string[],
+): Promise<void> {
+  for (const region of regions) {
+    const ssm = await clients.ssm(region);
+    for (const [name, value] of parameters) {
+      await ssm.send(new PutParameterCommand({ Name: name, Value: value, Type: 'String', Overwrite: true }));
+    }
+  }
+}
+
+/**
+ * The CDK asset bucket of each region, holding a stub for every asset the corpus names
+ * (the corpus has no payloads): a zip with a one-line handler, or an empty template.
+ */
+export async function stubAssets(
+  clients: AwsClients,
+  keys: ReadonlySet<string>,
+  regions: readonly string[],
+): Promise<void> {
+  const zip = zipSync({ 'index.js': strToU8('exports.handler = async () => ({});\n') });
+  for (const region of regions) {
+    const s3 = await clients.s3(region);
+    const bucket = `cdk-hnb659fds-assets-${ACCOUNT_ID}-${region}`;
+    await s3.send(
+      new CreateBucketCommand({
+        Bucket: bucket,
+        ...(region === 'us-east-1'
+          ? {}
+          : { CreateBucketConfiguration: { LocationConstraint: region as never } }),
+      }),
+    );
+    for (const key of keys) {
+      const body = key.endsWith('.zip') ? zip : strToU8('{}');
+      await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
+    }
+  }
+}
+
+/** How one corpus template fared. */
+export type Outcome =
+  { kind: 'deployed' } | { kind: 'refused'; message: string } | { kind: 'failed'; message: string };
+
+interface Recorded {
+  stateName: string;
+  type: string;
+  physicalId: string;
+  retained: boolean;
+}
+
+/** A template's stack as the engine sees it; state names carry the app number so apps never share one. */
+function requestFor(stack: CorpusStack, appNumber: number): StackRequest {
+  return {
+    stateName: `corpus${appNumber}-${stack.stackName}`,
+    stackName: stack.stackName,
+    region: stack.region,
+    accountId: ACCOUNT_ID,
+    template: stack.template,
+    parameters: stack.parameters,
+    nested: stack.nested,
+  };
+}
+
+export function describeError(error: unknown): string {
+  const parts: string[] = [];
+  for (let current = error; current !== undefined && parts.length < 4;) {
+    if (current instanceof Error) {
+      const code = current instanceof CdkdError ? `${current.code}: ` : `${current.name}: `;
+      parts.push(`${code}${current.message}`);
+      current = current.cause;
+    } else {
+      parts.push(String(current));
+      current = undefined;
+    }
+  }
+  return [...new Set(parts)].join(' <- ');
+}
+
+/** The resources a stack's state records, its nested stacks' included. */
+async function recordedResources(harness: Harness, stateName: string, region: string): Promise<Recorded[]> {
+  const read = await harness.backend.store.read({ stackName: stateName, region });
+  if (!read) return [];
+  const found: Recorded[] = [];
+  for (const [logicalId, record] of Object.entries(read.document.resources) as Array<
+    [string, ResourceRecord]
+  >) {
+    if (record.type === NESTED_STACK_TYPE) {
+      found.push(...(await recordedResources(harness, `${stateName}/${logicalId}`, region)));
+      continue;
+    }
+    found.push({
+      stateName,
+      type: record.type,
+      physicalId: record.physicalId,
+      retained: RETAINING_POLICIES.has(record.deletionPolicy ?? ''),
+    });
+  }
+  return found;
+}
+
+async function stateNames(harness: Harness, stateName: string, region: string): Promise<string[]> {
+  const read = await harness.backend.store.read({ stackName: stateName, region });
+  if (!read) return [];
+  const names = [stateName];
+  for (const [logicalId, record] of Object.entries(read.document.resources)) {
+    if (record.type === NESTED_STACK_TYPE)
+      names.push(...(await stateNames(harness, `${stateName}/${logicalId}`, region)));
+  }
+  return names;
+}
+
+const options = { concurrency: 32 };
+
+/**
+ * Deploys an app's stacks in order, then destroys them in reverse, checking that each
+ * deployed resource was in the sandbox, that destroy removed all but the retained ones
+ * (which the harness then deletes), and that no state is left. Every stack is destroyed
+ * whatever happened to its deploy, so a failure leaves nothing behind either.
+ */
+export async function runApp(
+  harness: Harness,
+  app: CorpusApp,
+  appNumber: number,
+): Promise<Map<string, Outcome>> {
+  const outcomes = new Map<string, Outcome>();
+  const problems = new Map<string, string>();
+  const attempted: Array<{ stack: CorpusStack; request: StackRequest }> = [];
+  for (const stack of app.stacks) {
+    const request = requestFor(stack, appNumber);
+    attempted.push({ stack, request });
+    try {
+      await harness.engine.deploy(request, options);
+    } catch (error) {
+      const names = await stateNames(harness, request.stateName, request.region);
+      if (error instanceof CdkdError && error.code === 'UNSUPPORTED_RESOURCE_TYPE' && names.length === 0) {
+        outcomes.set(stack.file, { kind: 'refused', message: describeError(error) });
+      } else {
+        problems.set(stack.file, `deploy: ${describeError(error)}`);
+      }
+    }
+  }
+  const recorded = new Map<string, Recorded[]>();
+  const afterDeploy = await harness.inventory();
+  for (const { stack, request } of attempted) {
+    const resources = await recordedResources(harness, request.stateName, request.region);
+    recorded.set(stack.file, resources);
+    const missing = resources.filter((r) => !afterDeploy.has(resourceKey(r.type, r.physicalId)));
+    if (missing.length > 0 && !problems.has(stack.file)) {
+      problems.set(
+        stack.file,
+        `recorded but not in the sandbox: ${missing.map((r) => `${r.type} ${r.physicalId}`).join(', ')}`,
+      );
+    }
+  }
+  for (const { stack, request } of [...attempted].reverse()) {
+    try {
+      await harness.engine.destroy(request, options);
+    } catch (error) {
+      if (!problems.has(stack.file)) problems.set(stack.file, `destroy: ${describeError(error)}`);
+    }
+  }
+  const afterDestroy = await harness.inventory();
+  for (const { stack, request } of attempted) {
+    const left = (recorded.get(stack.file) ?? []).filter((r) =>
+      afterDestroy.has(resourceKey(r.type, r.physicalId)),
+    );
+    const unexpected = left.filter((r) => !r.retained);
+    const states = await stateNames(harness, request.stateName, request.region);
+    if (!problems.has(stack.file)) {
+      if (unexpected.length > 0) {
+        problems.set(
+          stack.file,
+          `left after destroy: ${unexpected.map((r) => `${r.type} ${r.physicalId}`).join(', ')}`,
+        );
+      } else if (states.length > 0) {
+        problems.set(stack.file, `state left after destroy: ${states.join(', ')}`);
+      }
+    }
+    await deleteRetained(
+      harness,
+      stack.region,
+      left.filter((r) => r.retained),
+    );
+  }
+  for (const { stack } of attempted) {
+    const problem = problems.get(stack.file);
+    if (problem !== undefined) outcomes.set(stack.file, { kind: 'failed', message: problem });
+    else if (!outcomes.has(stack.file)) outcomes.set(stack.file, { kind: 'deployed' });
+  }
+  return outcomes;
+}
+
+/** Resources the template keeps on delete (DeletionPolicy Retain): the test's own cleanup. */
+async function deleteRetained(harness: Harness, region: string, resources: Recorded[]): Promise<void> {
+  const context = { clients: harness.clients, accountId: ACCOUNT_ID, region, stackName: 'corpus-cleanup' };
+  for (const resource of resources) {
+    await harness.registry.cloudControl.delete(
+      { logicalId: 'Retained', type: resource.type, physicalId: resource.physicalId, properties: {} },
+      context,
+    );
+  }
+}
+
+/** The types an UNSUPPORTED_RESOURCE_TYPE refusal names. */
+export function refusedTypes(message: string): string[] {
+  return [...message.matchAll(/(?:: |; )([A-Za-z0-9:]+) \(/g)].map((m) => m[1]!);
+}
+
+export function hasCustomResources(stack: CorpusStack): boolean {
+  return Object.values((stack.template.Resources ?? {}) as Record<string, { Type?: string }>).some((r) =>
+    isCustomResourceType(String(r.Type)),
+  );
+}
