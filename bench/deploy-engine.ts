@@ -11,6 +11,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
@@ -38,16 +39,16 @@ import { serializeState } from '../src/state/state-store.js';
 import { DependencyGraph } from '../src/template/index.js';
 
 /** Provider waits (Cloud Control polling: 1 s, ×1.5, ≤ 10 s) run this many times faster. */
-const TIME_SCALE = 10;
+export const TIME_SCALE = 10;
 /** Destroys are not measured: their polling runs faster still. */
-const CLEANUP_TIME_SCALE = 100;
+export const CLEANUP_TIME_SCALE = 100;
 const UNLIMITED = Number.MAX_SAFE_INTEGER;
-const REGION = 'us-east-1';
-const ACCOUNT = '000000000000';
-const BUCKET = 'cdkd-bench-state';
+export const REGION = 'us-east-1';
+export const ACCOUNT = '000000000000';
+export const BUCKET = 'cdkd-bench-state';
 
 /** Create latency in real (already scaled) ms; ×TIME_SCALE is the AWS time it stands for. */
-const CREATE_MS: Record<string, number> = {
+export const CREATE_MS: Record<string, number> = {
   'AWS::SQS::Queue': 200,
   'AWS::SNS::Topic': 150,
   'AWS::SSM::Parameter': 100,
@@ -63,7 +64,9 @@ const CREATE_MS: Record<string, number> = {
   'AWS::Events::Rule': 200,
 };
 
-type Template = { Resources: Record<string, { Type: string; Properties: object; DependsOn?: string[] }> };
+export type Template = {
+  Resources: Record<string, { Type: string; Properties: object; DependsOn?: string[] }>;
+};
 
 interface Shape {
   name: string;
@@ -116,12 +119,16 @@ function deep(length: number): Template {
  * table and the queue), a function that waits for the policy, a queue with a DLQ fed by a
  * shared topic (subscription + queue policy), a table, a log group, an event source
  * mapping; one shared schedule rule targets every function, each with an invoke permission.
+ * `targetsPerRule` splits the schedule into rules of at most that many targets (EventBridge
+ * allows 5 per rule; Cloud Control on the sandbox does not check, the Events API does).
  */
-function serverless(services: number): Template {
+export function serverless(services: number, options: { targetsPerRule?: number } = {}): Template {
   const r: Template['Resources'] = {
     Topic: { Type: 'AWS::SNS::Topic', Properties: {} },
   };
   const getAtt = (id: string, attr: string) => ({ 'Fn::GetAtt': [id, attr] });
+  const perRule = options.targetsPerRule ?? services;
+  const ruleOf = (i: number) => (perRule >= services ? 'Schedule' : `Schedule${Math.floor(i / perRule)}`);
   for (let i = 0; i < services; i++) {
     const s = `Svc${i}`;
     r[`${s}Dlq`] = { Type: 'AWS::SQS::Queue', Properties: { MessageRetentionPeriod: 1209600 } };
@@ -240,27 +247,27 @@ function serverless(services: number): Template {
         Action: 'lambda:InvokeFunction',
         FunctionName: getAtt(`${s}Function`, 'Arn'),
         Principal: 'events.amazonaws.com',
-        SourceArn: getAtt('Schedule', 'Arn'),
+        SourceArn: getAtt(ruleOf(i), 'Arn'),
       },
     };
   }
-  r.Schedule = {
-    Type: 'AWS::Events::Rule',
-    Properties: {
-      ScheduleExpression: 'rate(5 minutes)',
-      Targets: Array.from({ length: services }, (_, i) => ({
-        Id: `Target${i}`,
-        Arn: getAtt(`Svc${i}Function`, 'Arn'),
-      })),
-    },
-  };
+  for (let i = 0; i < services; i++) {
+    const rule = (r[ruleOf(i)] ??= {
+      Type: 'AWS::Events::Rule',
+      Properties: { ScheduleExpression: 'rate(5 minutes)', Targets: [] },
+    });
+    (rule.Properties as { Targets: object[] }).Targets.push({
+      Id: `Target${i}`,
+      Arn: getAtt(`Svc${i}Function`, 'Arn'),
+    });
+  }
   return { Resources: r };
 }
 
 // ---------------------------------------------------------------------------------------
 // Sandbox (child process, so this process's CPU is the engine's) and its admin API
 
-async function startSandboxProcess(): Promise<{ url: string; child: ChildProcess }> {
+export async function startSandboxProcess(): Promise<{ url: string; child: ChildProcess }> {
   const root = fileURLToPath(new URL('..', import.meta.url));
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'sandbox', '--port', '0'], {
     cwd: root,
@@ -279,14 +286,14 @@ async function startSandboxProcess(): Promise<{ url: string; child: ChildProcess
   return { url, child };
 }
 
-async function stopSandboxProcess(child: ChildProcess): Promise<void> {
+export async function stopSandboxProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   await Promise.race([exited, sleepFor(8000)]);
 }
 
-function credentialsEnv(): Record<string, string> {
+export function credentialsEnv(): Record<string, string> {
   return {
     AWS_REGION: REGION,
     AWS_ACCESS_KEY_ID: 'AKIDSANDBOX',
@@ -300,7 +307,7 @@ interface CallsSnapshot {
   calls: Record<string, { count: number }>;
 }
 
-function adminApi(url: string) {
+export function adminApi(url: string) {
   return async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const response = await fetch(`${url}/_sandbox/${path}`, {
       method,
@@ -318,7 +325,7 @@ function adminApi(url: string) {
 // Measurement
 
 /** A clock whose waits are `factor` times shorter: the provider's polling in scaled time. */
-function scaledClock(factor: number): Clock {
+export function scaledClock(factor: number): Clock {
   return {
     now: () => Date.now(),
     sleep: (ms, signal) => sleepFor(ms / factor, undefined, signal ? { signal } : {}),
@@ -448,7 +455,7 @@ interface Bench {
   backend: StateBackend;
 }
 
-function request(name: string, template: Template): StackRequest {
+export function request(name: string, template: Template): StackRequest {
   return { stateName: name, stackName: name, region: REGION, accountId: ACCOUNT, template };
 }
 
@@ -697,4 +704,7 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+// Run only when executed, not when bench/sdk-vs-cc.ts imports the shapes and harness.
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await main();
+}

@@ -31,7 +31,6 @@ const THROTTLING_CODES = new Set([
   'TransactionInProgressException',
   'RequestLimitExceeded',
   'BandwidthLimitExceeded',
-  'LimitExceededException',
   'RequestThrottled',
   'SlowDown',
   'PriorRequestNotComplete',

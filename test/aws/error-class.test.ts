@@ -29,6 +29,11 @@ describe('classifyAwsError', () => {
     ['ValidationException', sdkError('ValidationException', 400), 'validation'],
     ['unknown code with 400', sdkError('Odd', 400), 'validation'],
     ['BucketNotEmpty 409 is not "already exists"', sdkError('BucketNotEmpty', 409), 'unknown'],
+    [
+      'a quota (LimitExceededException) is not throttling: retrying cannot help',
+      sdkError('LimitExceededException', 400),
+      'validation',
+    ],
     ['a plain string', 'boom', 'unknown'],
   ];
   it.each(rows)('%s', (_name, error, expected) => {

@@ -8,7 +8,11 @@ import { CdkdError } from '../../src/errors.js';
 import type { Clock } from '../../src/providers/clock.js';
 import { CloudControlProvider } from '../../src/providers/cloudcontrol/provider.js';
 import { isCustomResourceType } from '../../src/providers/handled-types.js';
+import { TABLE, TableProvider } from '../../src/providers/dynamodb/table.js';
+import { registerLambda } from '../../src/providers/lambda/index.js';
+import type { JsonObject, ProviderKind } from '../../src/providers/provider.js';
 import { ProviderRegistry } from '../../src/providers/registry.js';
+import { registerSdkProviders } from '../../src/providers/sdk-providers.js';
 import type { ResourceRecord } from '../../src/state/documents/state-document.js';
 import { openStateBackend, type StateBackend } from '../../src/state/state-backend.js';
 import type { CorpusApp, CorpusStack } from './corpus-apps.js';
@@ -32,18 +36,51 @@ export const fastClock: Clock = {
     }),
 };
 
-export type Inventory = Record<string, Record<string, Array<{ id: string }>>>;
+export type Inventory = Record<string, Record<string, Array<{ id: string; state?: string }>>>;
 
-/** `type\u0000id` for every resource the sandbox holds. */
+/**
+ * `type\u0000id` for every resource the sandbox holds. A KMS key pending deletion is gone
+ * as far as a destroy can make it (AWS keeps it for its waiting period).
+ */
 export function inventoryKeys(inventory: Inventory): Set<string> {
   const keys = new Set<string>();
   for (const byType of Object.values(inventory)) {
     for (const [type, entries] of Object.entries(byType)) {
-      for (const entry of entries) keys.add(resourceKey(type, entry.id));
+      for (const entry of entries) {
+        if (type === 'AWS::KMS::Key' && entry.state === 'PendingDeletion') continue;
+        keys.add(resourceKey(type, entry.id));
+      }
     }
   }
   return keys;
 }
+
+/**
+ * Types whose SDK provider writes into a service module that lists them under no id of their
+ * own: inline policies and resource policies live on their principal / bucket / topic /
+ * queue (checked in its own right). Through Cloud Control they sit in its generic store.
+ */
+const UNLISTED_WHEN_SDK = new Set([
+  'AWS::IAM::Policy',
+  'AWS::S3::BucketPolicy',
+  'AWS::SNS::TopicPolicy',
+  'AWS::SQS::QueuePolicy',
+]);
+
+/** How the sandbox's inventory names a recorded resource; undefined when it does not list it. */
+function inventoryKeyOf(record: Recorded): string | undefined {
+  if (record.provisionedBy !== 'sdk') return resourceKey(record.type, record.physicalId);
+  if (UNLISTED_WHEN_SDK.has(record.type)) return undefined;
+  // The SQS module lists queues by name; the physical id (Ref) is the queue URL.
+  if (record.type === 'AWS::SQS::Queue')
+    return resourceKey(record.type, record.physicalId.slice(record.physicalId.lastIndexOf('/') + 1));
+  return resourceKey(record.type, record.physicalId);
+}
+
+const isIn = (inventory: ReadonlySet<string>, record: Recorded): boolean => {
+  const key = inventoryKeyOf(record);
+  return key === undefined ? false : inventory.has(key);
+};
 
 export const resourceKey = (type: string, id: string): string => `${type}\u0000${id}`;
 
@@ -55,11 +92,30 @@ export interface Harness {
   inventory(): Promise<Set<string>>;
 }
 
-export async function openHarness(sandboxUrl: string, regions: readonly string[]): Promise<Harness> {
+/**
+ * `cc`: every type through Cloud Control. `sdk`: the registry every command uses
+ * (`defaultRegistry()`: SDK providers where cdkd has them, Cloud Control for the rest), with
+ * the fast clock given to the providers that wait (Lambda, DynamoDB).
+ */
+export type Routing = 'cc' | 'sdk';
+
+function registryFor(routing: Routing): ProviderRegistry {
+  const registry = new ProviderRegistry(new CloudControlProvider({ clock: fastClock }));
+  if (routing === 'cc') return registry;
+  registerSdkProviders(registry);
+  registerLambda(registry, { clock: fastClock });
+  return registry.registerSdk(TABLE, new TableProvider({ clock: fastClock }));
+}
+
+export async function openHarness(
+  sandboxUrl: string,
+  regions: readonly string[],
+  routing: Routing = 'cc',
+): Promise<Harness> {
   const clients = new AwsClients();
   await (await clients.s3()).send(new CreateBucketCommand({ Bucket: STATE_BUCKET }));
   const backend = await openStateBackend(clients, STATE_BUCKET, 'cdkd');
-  const registry = new ProviderRegistry(new CloudControlProvider({ clock: fastClock }));
+  const registry = registryFor(routing);
   const engine = await createEngine({ backend, clients, registry, events: () => {}, regions });
   return {
     engine,
@@ -123,6 +179,8 @@ interface Recorded {
   type: string;
   physicalId: string;
   retained: boolean;
+  provisionedBy: ProviderKind;
+  properties: JsonObject;
 }
 
 /** A template's stack as the engine sees it; state names carry the app number so apps never share one. */
@@ -170,6 +228,8 @@ async function recordedResources(harness: Harness, stateName: string, region: st
       type: record.type,
       physicalId: record.physicalId,
       retained: RETAINING_POLICIES.has(record.deletionPolicy ?? ''),
+      provisionedBy: record.provisionedBy,
+      properties: record.properties as JsonObject,
     });
   }
   return found;
@@ -221,7 +281,7 @@ export async function runApp(
   for (const { stack, request } of attempted) {
     const resources = await recordedResources(harness, request.stateName, request.region);
     recorded.set(stack.file, resources);
-    const missing = resources.filter((r) => !afterDeploy.has(resourceKey(r.type, r.physicalId)));
+    const missing = resources.filter((r) => inventoryKeyOf(r) !== undefined && !isIn(afterDeploy, r));
     if (missing.length > 0 && !problems.has(stack.file)) {
       problems.set(
         stack.file,
@@ -238,9 +298,7 @@ export async function runApp(
   }
   const afterDestroy = await harness.inventory();
   for (const { stack, request } of attempted) {
-    const left = (recorded.get(stack.file) ?? []).filter((r) =>
-      afterDestroy.has(resourceKey(r.type, r.physicalId)),
-    );
+    const left = (recorded.get(stack.file) ?? []).filter((r) => isIn(afterDestroy, r));
     const unexpected = left.filter((r) => !r.retained);
     const states = await stateNames(harness, request.stateName, request.region);
     if (!problems.has(stack.file)) {
@@ -271,8 +329,14 @@ export async function runApp(
 async function deleteRetained(harness: Harness, region: string, resources: Recorded[]): Promise<void> {
   const context = { clients: harness.clients, accountId: ACCOUNT_ID, region, stackName: 'corpus-cleanup' };
   for (const resource of resources) {
-    await harness.registry.cloudControl.delete(
-      { logicalId: 'Retained', type: resource.type, physicalId: resource.physicalId, properties: {} },
+    // Through the provider that made it: the SDK and Cloud Control keep different stores here.
+    await harness.registry.providerFor(resource.type, resource.provisionedBy).delete(
+      {
+        logicalId: 'Retained',
+        type: resource.type,
+        physicalId: resource.physicalId,
+        properties: resource.provisionedBy === 'sdk' ? resource.properties : {},
+      },
       context,
     );
   }

@@ -12,16 +12,30 @@ import {
   resourceKey,
   runApp,
   type Outcome,
+  type Routing,
 } from './deploy-harness.js';
-import exclusions from './deploy-exclusions.json' with { type: 'json' };
+import ccExclusions from './deploy-exclusions.json' with { type: 'json' };
+import sdkExclusions from './deploy-exclusions-sdk.json' with { type: 'json' };
 
-/** Templates the sandbox cannot host, each with its reason: `{ "file": "reason" }`. */
-const excluded = new Map(Object.entries(exclusions as Record<string, string>));
+/**
+ * Templates that cannot deploy and destroy cleanly, each with its reason:
+ * `{ "file": "reason" }`. Through Cloud Control (deploy-exclusions.json), what the sandbox
+ * cannot host; through the SDK providers (deploy-exclusions-sdk.json), its own list.
+ */
+const exclusionsFor: Record<Routing, Map<string, string>> = {
+  cc: new Map(Object.entries(ccExclusions as Record<string, string>)),
+  sdk: new Map(Object.entries(sdkExclusions as Record<string, string>)),
+};
+const fixtureOf: Record<Routing, string> = {
+  cc: 'deploy-exclusions.json',
+  sdk: 'deploy-exclusions-sdk.json',
+};
+
+/** Stacks deployed and destroyed per routing, for the before / after line. */
+const deployedCount: Partial<Record<Routing, number>> = {};
 
 /** Apps deployed at once; each stack's DAG walk is itself concurrent. */
 const PARALLEL_APPS = 6;
-
-const sandbox = useSandbox();
 
 async function runAll(
   apps: readonly CorpusApp[],
@@ -42,15 +56,21 @@ async function runAll(
   return outcomes;
 }
 
-describe('CDK integration-test corpus, deployed to the sandbox', () => {
-  it('deploys and destroys every template the sandbox can host, leaving nothing behind', async () => {
+/**
+ * Deploys and destroys the whole corpus on a fresh sandbox with one routing. Every
+ * template deploys and leaves nothing behind, is refused (custom resources), or is excluded.
+ */
+function corpusPass(routing: Routing): void {
+  const sandbox = useSandbox();
+  const excluded = exclusionsFor[routing];
+  it(`deploys and destroys every template the sandbox can host, leaving nothing behind (${routing})`, async () => {
     const started = Date.now();
     const cpuStarted = process.cpuUsage();
     const apps = corpusApps();
     const stacks = apps.flatMap((app) => app.stacks);
     expect(stacks.length).toBeGreaterThan(1000);
     const regions = [...new Set(stacks.map((s) => s.region))].sort();
-    const harness = await openHarness(sandbox.current.url, regions);
+    const harness = await openHarness(sandbox.current.url, regions, routing);
     await seedSsmParameters(harness.clients, ssmParametersRead(apps), regions);
     await stubAssets(harness.clients, assetKeys(apps), regions);
     const baseline = await harness.inventory();
@@ -80,18 +100,23 @@ describe('CDK integration-test corpus, deployed to the sandbox', () => {
         else deployed.push(stack.file);
       } else if (!isExcluded) failures.push(`${stack.file}: ${outcome.message}`);
     }
+    deployedCount[routing] = deployed.length;
+    if (routing === 'sdk' && deployedCount.cc !== undefined)
+      console.log(
+        `corpus deploy: ${deployedCount.cc} stacks deployed and destroyed through Cloud Control only, ${deployed.length} through the SDK providers`,
+      );
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const cpu = process.cpuUsage(cpuStarted);
     const cpuSeconds = ((cpu.user + cpu.system) / 1e6).toFixed(1);
     console.log(
-      `corpus deploy: first pass ${(firstPass / 1000).toFixed(1)} s, ${retried.length} apps run again alone`,
+      `corpus deploy (${routing}): first pass ${(firstPass / 1000).toFixed(1)} s, ${retried.length} apps run again alone`,
     );
     console.log(
-      `corpus deploy: ${deployed.length} deployed and destroyed, ${refused.length} refused (custom resources), ${excluded.size} excluded (${seconds} s, ${cpuSeconds} s CPU)`,
+      `corpus deploy (${routing}): ${deployed.length} deployed and destroyed, ${refused.length} refused (custom resources), ${excluded.size} excluded (${seconds} s, ${cpuSeconds} s CPU)`,
     );
     expect(failures).toEqual([]);
-    // An exclusion that now deploys must be removed from deploy-exclusions.json.
-    expect(unexpectedPasses).toEqual([]);
+    // An exclusion that now deploys must be removed from its fixture.
+    expect(unexpectedPasses, `now deploy; remove from ${fixtureOf[routing]}`).toEqual([]);
     expect([...excluded.keys()].filter((f) => !stacks.some((s) => s.file === f))).toEqual([]);
 
     // Nothing is left in the sandbox but the state bucket (and what the test seeded).
@@ -101,4 +126,9 @@ describe('CDK integration-test corpus, deployed to the sandbox', () => {
     expect(leftovers).toEqual([]);
     expect(await harness.backend.store.list()).toEqual([]);
   }, 900_000);
+}
+
+describe('CDK integration-test corpus, deployed to the sandbox', () => {
+  describe('through Cloud Control', () => corpusPass('cc'));
+  describe('through the SDK providers (defaultRegistry)', () => corpusPass('sdk'));
 });
