@@ -15,7 +15,7 @@ import type {
   UpdateRequest,
   UpdateResult,
 } from '../provider.js';
-import { jsonText, uncovered } from '../sqs/values.js';
+import { jsonText, uncovered } from '../property-values.js';
 
 export const BUCKET_POLICY_TYPE = 'AWS::S3::BucketPolicy';
 

@@ -15,7 +15,7 @@ import type {
   UpdateRequest,
   UpdateResult,
 } from '../provider.js';
-import { attributeText, uncovered } from '../sqs/values.js';
+import { attributeText, uncovered } from '../property-values.js';
 import { isSnsNotFound, snsClient, subscriptionAttributesOf } from './common.js';
 
 export const SUBSCRIPTION_TYPE = 'AWS::SNS::Subscription';

@@ -1,5 +1,5 @@
 import type { JsonObject } from '../provider.js';
-import { attributeText } from '../sqs/values.js';
+import { attributeText } from '../property-values.js';
 
 /**
  * AWS::SNS::Topic properties that are topic attributes of the same name, with the value

@@ -26,7 +26,7 @@ import type {
   UpdateResult,
 } from '../provider.js';
 import { nameRandom } from '../sqs/seeded-random.js';
-import { attributeText, tagDiff, tagList, tagMap, uncovered } from '../sqs/values.js';
+import { attributeText, tagDiff, tagList, tagMap, uncovered } from '../property-values.js';
 import { isSnsNotFound, snsClient, topicAttributesOf } from './common.js';
 import {
   TOPIC_PROPERTIES,

@@ -1,5 +1,5 @@
 import type { JsonObject } from '../provider.js';
-import { attributeText } from './values.js';
+import { attributeText } from '../property-values.js';
 
 /**
  * AWS::SQS::Queue properties and the SQS attribute each becomes. Every property except

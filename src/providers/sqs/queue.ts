@@ -30,7 +30,7 @@ import {
 } from './queue-attributes.js';
 import { queueAttributesOf, queueNameOf } from './ref-attributes.js';
 import { nameRandom } from './seeded-random.js';
-import { tagDiff, tagList, tagMap, uncovered } from './values.js';
+import { tagDiff, tagList, tagMap, uncovered } from '../property-values.js';
 
 export const QUEUE_TYPE = 'AWS::SQS::Queue';
 

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../provider.js';
+import type { JsonObject } from './provider.js';
 
 /**
  * CloudFormation property values as the query-era AWS APIs take them (SQS and SNS
