@@ -73,7 +73,12 @@ export const createDynamoDbService: ServiceModuleFactory = async (context) => {
   };
 
   /** The inventory is read synchronously, so table names and statuses are cached per region. */
+  // Refreshes overlap; only the latest started may write, so a slow stale one never wins.
+  const refreshesStarted = new Map<string, number>();
+  const refreshesApplied = new Map<string, number>();
   const refresh = async (region: string): Promise<void> => {
+    const generation = (refreshesStarted.get(region) ?? 0) + 1;
+    refreshesStarted.set(region, generation);
     const auth = `AWS4-HMAC-SHA256 Credential=sandbox/20200101/${region}/dynamodb/aws4_request, SignedHeaders=host;x-amz-date;x-amz-target, Signature=0`;
     const names =
       (JSON.parse((await call(region, 'ListTables', {}, auth)).body) as { TableNames?: string[] })
@@ -85,6 +90,8 @@ export const createDynamoDbService: ServiceModuleFactory = async (context) => {
       };
       if (described.Table) statuses.set(name, described.Table.TableStatus ?? 'ACTIVE');
     }
+    if (generation < (refreshesApplied.get(region) ?? 0)) return;
+    refreshesApplied.set(region, generation);
     tables.set(region, statuses);
   };
   const refreshSoon = (region: string): void => {
@@ -131,6 +138,14 @@ export const createDynamoDbService: ServiceModuleFactory = async (context) => {
     if (operation === 'UpdateTable' || operation === 'DeleteTable') await settled(`${region}/${tableName}`);
     const onlyExtras = operation === 'UpdateTable' && hasExtras && Object.keys(forwarded).length === 1;
     const response = onlyExtras ? await describe() : await call(region, operation, forwarded, auth);
+    if (
+      operation === 'DescribeTable' &&
+      response.status === 400 &&
+      response.body.includes('ResourceNotFoundException')
+    ) {
+      // An answer that the table is gone settles the inventory at once (a destroy checks it next).
+      tables.get(region)?.delete(tableName);
+    }
     if (response.status !== 200) return response;
     if (MUTATING.has(operation)) refreshSoon(region);
     if (operation === 'UpdateTable') lastUpdate.set(`${region}/${tableName}`, Date.now());
