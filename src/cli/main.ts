@@ -12,6 +12,8 @@ import { registerList } from './commands/list.js';
 import { registerDeploy } from './commands/deploy.js';
 import { registerDiff } from './commands/diff.js';
 import { registerDestroy } from './commands/destroy.js';
+import { registerRollback } from './commands/rollback.js';
+import { registerEvents } from './commands/events.js';
 import { CDKD_VERSION } from '../version.js';
 
 export function buildProgram(): Command {
@@ -30,6 +32,8 @@ export function buildProgram(): Command {
   registerDeploy(program);
   registerDiff(program);
   registerDestroy(program);
+  registerRollback(program);
+  registerEvents(program);
   return program;
 }
 

@@ -47,6 +47,10 @@ export function createProgress(stream: NodeJS.WriteStream, live = stream.isTTY =
   return {
     sink(event) {
       if (event.kind === 'warning') return print(`${event.stack} | warning: ${event.message}`);
+      if (event.kind === 'rollback') {
+        const mark = event.status === 'failed' ? '✗' : event.warn ? '⚠' : '↺';
+        return print(`${event.stack} | ${mark} ${event.message}`);
+      }
       if (event.kind === 'stack') {
         const status = event.status === 'no-changes' ? 'no changes' : event.status;
         return print(`${event.stack} | stack ${status}${event.message ? `: ${event.message}` : ''}`);

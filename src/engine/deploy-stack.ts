@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { CdkdError } from '../errors.js';
 import type { Plan, PlannedOperation } from '../plan/index.js';
 import type { OutputRecord } from '../state/documents/state-document.js';
@@ -13,6 +13,8 @@ import { ResourceExecutor, messageOf } from './resource-executor.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
 import { StackState } from './stack-state.js';
 import { stateResolver } from './state-resolver.js';
+import { afterFailedDeploy, generationOf, replayServices, settleJournal } from './deploy-outcome.js';
+import { RunJournal } from './run-journal.js';
 
 export interface StackDeployResult {
   stackName: string;
@@ -20,6 +22,8 @@ export interface StackDeployResult {
   outputs: Record<string, OutputRecord>;
   /** False when the deploy found nothing to do and wrote nothing. */
   changed: boolean;
+  /** Resources only the journal records that this deploy could not act on (exit 2). */
+  unaddressed: string[];
 }
 
 /**
@@ -31,8 +35,11 @@ export interface StackDeployResult {
 export async function deployStack(
   engine: EngineContext,
   request: StackRequest,
-  options: DeployOptions,
+  requested: DeployOptions,
 ): Promise<StackDeployResult> {
+  // Nested stacks are deployed with these options, so their journal segments share the run id.
+  const options = { ...requested, runId: requested.runId ?? randomUUID() };
+  const runId = options.runId;
   const ref = { stackName: request.stateName, region: request.region };
   if (options.dryRun) {
     // A dry run only reads: no lock, no write.
@@ -43,6 +50,7 @@ export async function deployStack(
       plan: planned.plan,
       outputs: state.document.outputs,
       changed: false,
+      unaddressed: [],
     };
   }
   const lock = await engine.backend.locks.acquire(ref, {
@@ -56,6 +64,13 @@ export async function deployStack(
     const planned = await planStack(engine, request, state, options);
 
     engine.events({ kind: 'stack', stack: request.stackName, status: 'started' });
+    const journal = await RunJournal.open(engine.backend.journals, ref, {
+      runId,
+      flags: { prefixUserSuppliedNames: false },
+      previous: generationOf(state.document),
+      ...(request.isNested ? { parentStack: request.stateName.split('/')[0]! } : {}),
+    });
+    const log = engine.eventLog(ref, runId);
     const { imported } = planned;
     const resolver = stateResolver(state, engine.exportsIn(request.region), { pending: false, imported });
     const executor = new ResourceExecutor({
@@ -72,15 +87,21 @@ export async function deployStack(
       sendable: engine.sendable(request.region),
       retry: engine.retry,
       events: engine.events,
+      journal,
     });
+    const replay = replayServices(engine, request, options, state);
 
     const graph = planned.prepared.dependencyGraph();
     const priority = (id: string) => (graph.has(id) ? graph.longestRemainingPath(id) : 0);
     const deployOps = planned.plan.operations.filter((op) => op.phase === 'deploy');
-    await runPhase(state, deployOps, executor, { ...options, priority });
+    try {
+      await runPhase(state, deployOps, executor, { ...options, priority });
+    } catch (failure) {
+      throw await afterFailedDeploy(engine, { state, journal, log, replay, options, failure });
+    }
     const cleanupOps = planned.plan.operations.filter((op) => op.phase === 'cleanup');
     await runPhase(state, cleanupOps, executor, { ...options, priority: () => 0 });
-    await deletePending(state, executor);
+    await deletePending(state, executor, journal);
 
     state.document.outputs = evaluateOutputs(planned.masked, resolver);
     state.document.imports = [...imported].sort();
@@ -91,9 +112,18 @@ export async function deployStack(
     const changed = JSON.stringify(state.document) !== before;
     if (changed) await state.save();
     await state.flush();
+    const unaddressed = await settleJournal(engine, request, state, journal, replay);
     engine.exportsIn(request.region).update(state.document);
     engine.events({ kind: 'stack', stack: request.stackName, status: changed ? 'succeeded' : 'no-changes' });
-    return { stackName: request.stackName, plan: planned.plan, outputs: state.document.outputs, changed };
+    log.record({ status: changed ? 'UPDATE_COMPLETE' : 'NO_CHANGES' });
+    await log.flush();
+    return {
+      stackName: request.stackName,
+      plan: planned.plan,
+      outputs: state.document.outputs,
+      changed,
+      unaddressed,
+    };
   } catch (error) {
     engine.events({ kind: 'stack', stack: request.stackName, status: 'failed', message: messageOf(error) });
     throw error;
@@ -130,10 +160,15 @@ async function runPhase(
 }
 
 /** Old copies of replaced resources, this run's and any an earlier run could not delete. */
-async function deletePending(state: StackState, executor: ResourceExecutor): Promise<void> {
+async function deletePending(
+  state: StackState,
+  executor: ResourceExecutor,
+  journal: RunJournal,
+): Promise<void> {
   for (const pending of [...state.document.pendingDeletes]) {
     await executor.deleteRecorded(pending.logicalId, pending.record);
     await state.removePendingDelete(pending.record.physicalId, pending.record.type);
+    await journal.markOldDeleted(pending.logicalId, pending.record.physicalId);
   }
 }
 

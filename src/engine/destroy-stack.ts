@@ -5,6 +5,9 @@ import { walkDag } from './dag-walk.js';
 import type { EngineContext, StackIdentity } from './engine-context.js';
 import { ResourceExecutor, messageOf } from './resource-executor.js';
 import { StackState } from './stack-state.js';
+import { replayServices } from './deploy-outcome.js';
+import { settleMadeResources } from './journal-lifetime.js';
+import type { DeployOptions } from './stack-request.js';
 
 export interface StackDestroyResult {
   found: boolean;
@@ -58,6 +61,9 @@ export async function destroyStack(
         engine.events(event);
       },
     });
+    const journalWarnings = await settleJournalBeforeDestroy(engine, stack, state, options);
+    for (const warning of journalWarnings)
+      engine.events({ kind: 'warning', stack: stack.stackName, message: warning });
     for (const pending of [...state.document.pendingDeletes]) {
       await executor.deleteRecorded(pending.logicalId, pending.record);
       await state.removePendingDelete(pending.record.physicalId, pending.record.type);
@@ -91,6 +97,7 @@ export async function destroyStack(
     }
     await destroyUnrecordedChildren(engine, stack, options);
     await engine.backend.store.remove(ref);
+    await engine.backend.journals.remove(ref);
     engine.exportsIn(stack.region).forget(stack.stateName);
     engine.events({ kind: 'stack', stack: stack.stackName, status: 'succeeded' });
     return { found: true, deleted, retained };
@@ -127,6 +134,43 @@ async function destroyUnrecordedChildren(
     );
   }
   return children.length;
+}
+
+/**
+ * Spec 000, "cdkd destroy": what failed creates made, which only the journal
+ * records, is deleted first (per DeletionPolicy); the journal goes with the
+ * state. A journal destroy cannot read is warned about and nothing it records is deleted.
+ */
+async function settleJournalBeforeDestroy(
+  engine: EngineContext,
+  stack: StackIdentity,
+  state: StackState,
+  options: DeployOptions,
+): Promise<string[]> {
+  let journal: Awaited<ReturnType<typeof engine.backend.journals.read>>;
+  try {
+    journal = await engine.backend.journals.read(state.ref);
+  } catch (error) {
+    return [
+      `The rollback journal cannot be read and is removed with the state; nothing it records is deleted: ${messageOf(error)}`,
+    ];
+  }
+  if (!journal) return [];
+  const settled = await settleMadeResources(
+    journal.document,
+    state.document,
+    replayServices(engine, { ...stack, template: {} }, options, state),
+  );
+  if (settled.kept.length > 0) {
+    throw new CdkdError(
+      'DESTROY_FAILED',
+      `Destroy of ${stack.stackName} could not delete what a failed create made: ${settled.warnings.join('; ')}`,
+      {
+        hint: 'The state and the rollback journal are kept; fix the cause and run cdkd destroy again.',
+      },
+    );
+  }
+  return settled.warnings;
 }
 
 function refuseWhileImported(engine: EngineContext, state: StackState): void {

@@ -1,6 +1,8 @@
 import type { AwsClients } from '../aws/client-factory.js';
 import type { ParameterReader } from '../aws/ssm-parameters.js';
+import type { EventLog } from '../state/event-log.js';
 import type { StateBackend } from '../state/state-backend.js';
+import type { StackRef } from '../state/state-store.js';
 import type { EventSink } from './events.js';
 import type { ExportIndex } from './export-index.js';
 import type { ProviderRouter } from './provider-router.js';
@@ -16,6 +18,8 @@ export interface EngineContext {
   /** Exports are per region, as on AWS. */
   exportsIn(region: string): ExportIndex;
   events: EventSink;
+  /** The stack's deployment events (`cdkd events`) for one run. */
+  eventLog(stack: StackRef, runId: string): EventLog;
   /** Wraps each provider call in the retry schedule of its error class. */
   retry<T>(label: string, call: () => Promise<T>): Promise<T>;
   parameterReader(region: string): ParameterReader;

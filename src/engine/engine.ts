@@ -1,9 +1,11 @@
 import type { AwsClients } from '../aws/client-factory.js';
 import { secretValueReader } from '../aws/secret-values.js';
 import { ssmParameterReader } from '../aws/ssm-parameters.js';
+import { EventLog } from '../state/event-log.js';
 import type { StateBackend } from '../state/state-backend.js';
 import { deployStack, type StackDeployResult } from './deploy-stack.js';
 import { destroyStack, type StackDestroyResult } from './destroy-stack.js';
+import { rollbackStack, type RollbackRequest, type StackRollbackResult } from './rollback-stack.js';
 import { sendableProperties } from './dynamic-references.js';
 import type { EngineContext, StackIdentity } from './engine-context.js';
 import type { EventSink } from './events.js';
@@ -26,6 +28,7 @@ export interface EngineInputs {
 export interface Engine {
   deploy(request: StackRequest, options: DeployOptions): Promise<StackDeployResult>;
   destroy(stack: StackIdentity, options: DeployOptions): Promise<StackDestroyResult>;
+  rollback(request: RollbackRequest): Promise<StackRollbackResult>;
 }
 
 export async function createEngine(inputs: EngineInputs): Promise<Engine> {
@@ -45,6 +48,8 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
       return index;
     },
     events: inputs.events,
+    eventLog: (stack, runId) =>
+      new EventLog(inputs.backend.objects, inputs.backend.store.prefix, stack, runId),
     retry: inputs.retry ?? ((_label, call) => call()),
     parameterReader: (region) => ssmParameterReader(inputs.clients, region),
     sendable: (region) =>
@@ -65,6 +70,7 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
   return {
     deploy: (request, options) => deployStack(context, request, options),
     destroy: (stack, options) => destroyStack(context, stack, options),
+    rollback: (request) => rollbackStack(context, request),
   };
 }
 

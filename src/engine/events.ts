@@ -19,6 +19,15 @@ export type DeployEvent =
       status: 'started' | 'succeeded' | 'failed' | 'no-changes';
       message?: string;
     }
-  | { kind: 'warning'; stack: string; message: string };
+  | { kind: 'warning'; stack: string; message: string }
+  | {
+      kind: 'rollback';
+      stack: string;
+      logicalId: string;
+      status: 'succeeded' | 'skipped' | 'failed';
+      /** True when the step needs a person (exit 2). */
+      warn: boolean;
+      message: string;
+    };
 
 export type EventSink = (event: DeployEvent) => void;

@@ -1,11 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { CdkdError } from '../errors.js';
 import { buildPlan, propertyHash, type PlannedOperation } from '../plan/index.js';
-import type { CreateResult, ProviderContext, UpdateResult } from '../providers/provider.js';
+import {
+  ResourceMadeError,
+  type CreateResult,
+  type ProviderContext,
+  type UpdateResult,
+} from '../providers/provider.js';
+import type { JournalOperation } from '../state/documents/journal-document.js';
 import type { ResourceRecord } from '../state/documents/state-document.js';
 import type { ExternalResolver, PreparedTemplate } from '../template/index.js';
 import type { EventSink, ResourceAction } from './events.js';
 import type { ProviderRouter } from './provider-router.js';
+import type { OperationDraft, RunJournal } from './run-journal.js';
 import type { StackState } from './stack-state.js';
 
 /** How to evaluate a resource's properties; absent for a destroy, which only deletes. */
@@ -27,6 +34,8 @@ export interface ExecutorServices {
   /** Wraps each provider call in the retry schedules of its error class; `label` names the resource. */
   retry<T>(label: string, call: () => Promise<T>): Promise<T>;
   events: EventSink;
+  /** The deploy run's write-ahead journal; absent for a destroy. */
+  journal?: RunJournal;
 }
 
 const RETAINING_POLICIES = new Set(['Retain', 'RetainExceptOnCreate', 'Snapshot']);
@@ -109,8 +118,21 @@ export class ResourceExecutor {
           );
         }
         report('delete', 'started');
-        await this.deleteRecorded(op.logicalId, record);
-        await this.services.state.removeRecord(op.logicalId);
+        await this.journaled(
+          {
+            logicalId: op.logicalId,
+            action: 'delete',
+            type: record.type,
+            before: record,
+            physicalId: record.physicalId,
+            ...policies(op),
+          },
+          async () => {
+            await this.deleteRecorded(op.logicalId, record);
+            await this.services.state.removeRecord(op.logicalId);
+            return {};
+          },
+        );
         return report('delete', 'succeeded');
       }
       case 'no-op':
@@ -156,37 +178,104 @@ export class ResourceExecutor {
   }
 
   private async create(op: PlannedOperation): Promise<void> {
+    const { stored } = this.evaluate(op.logicalId);
+    // One token for every attempt of this create, so a replay after a lost response makes nothing new.
+    const idempotencyToken = randomUUID();
+    await this.journaled(
+      {
+        logicalId: op.logicalId,
+        action: 'create',
+        type: op.type,
+        attempted: stored,
+        idempotencyToken,
+        ...policies(op),
+      },
+      async () => {
+        const record = await this.makeResource(op, idempotencyToken);
+        await this.services.state.setRecord(op.logicalId, record);
+        return { physicalId: record.physicalId, after: record };
+      },
+    );
+  }
+
+  /** Creates the resource and returns its record; the caller stores it. */
+  private async makeResource(op: PlannedOperation, idempotencyToken: string): Promise<ResourceRecord> {
     const { properties, stored } = this.evaluate(op.logicalId);
     const { provider, provisionedBy } = this.services.router.route({ type: op.type, properties });
     const sent = await this.services.sendable(properties);
-    // One token for every attempt of this create, so a replay after a lost response makes nothing new.
-    const idempotencyToken = randomUUID();
-    const result = await this.services.retry(op.logicalId, () =>
-      provider.create(
-        { logicalId: op.logicalId, type: op.type, properties: sent, idempotencyToken },
-        this.services.context,
-      ),
-    );
-    await this.services.state.setRecord(
-      op.logicalId,
-      this.newRecord(op, result, stored, properties, provisionedBy),
-    );
+    try {
+      const result = await this.services.retry(op.logicalId, () =>
+        provider.create(
+          { logicalId: op.logicalId, type: op.type, properties: sent, idempotencyToken },
+          this.services.context,
+        ),
+      );
+      return this.newRecord(op, result, stored, properties, provisionedBy);
+    } catch (error) {
+      if (error instanceof ResourceMadeError) throw new MadeThenFailed(error, provisionedBy, stored);
+      throw error;
+    }
   }
 
   /** Create-first: the old resource is kept as a pending delete until the cleanup phase removes it. */
   private async replace(op: PlannedOperation, updateReplacePolicy: string | undefined): Promise<void> {
     const old = this.services.state.record(op.logicalId);
-    await this.create(op);
-    if (!old) return;
-    if (RETAINING_POLICIES.has(updateReplacePolicy ?? '')) {
-      this.services.events({
-        kind: 'warning',
-        stack: this.services.state.ref.stackName,
-        message: `${op.logicalId}: the old ${old.type} ${old.physicalId} is kept in AWS (UpdateReplacePolicy ${updateReplacePolicy}) and no longer tracked.`,
-      });
-      return;
+    if (!old) return this.create(op);
+    const { stored } = this.evaluate(op.logicalId);
+    const retainOld = RETAINING_POLICIES.has(updateReplacePolicy ?? '');
+    const idempotencyToken = randomUUID();
+    await this.journaled(
+      {
+        logicalId: op.logicalId,
+        action: 'replace',
+        type: op.type,
+        ...(old.type !== op.type ? { previousType: old.type } : {}),
+        before: old,
+        previousPhysicalId: old.physicalId,
+        attempted: stored,
+        verdict: { replacement: true, order: 'create-first' },
+        idempotencyToken,
+        ...policies(op),
+      },
+      async () => {
+        const record = await this.makeResource(op, idempotencyToken);
+        await this.services.state.setRecord(op.logicalId, record);
+        if (retainOld) {
+          this.services.events({
+            kind: 'warning',
+            stack: this.services.state.ref.stackName,
+            message: `${op.logicalId}: the old ${old.type} ${old.physicalId} is kept in AWS (UpdateReplacePolicy ${updateReplacePolicy}) and no longer tracked.`,
+          });
+        } else {
+          await this.services.state.addPendingDelete(op.logicalId, old);
+        }
+        return {
+          physicalId: record.physicalId,
+          after: record,
+          verdict: { replacement: true, order: 'create-first', oldRetained: retainOld },
+        };
+      },
+    );
+  }
+
+  /**
+   * Records the operation in the journal before `apply` sends anything, then its
+   * outcome; a failed create that made its resource is recorded with the proof.
+   */
+  private async journaled(
+    draft: OperationDraft,
+    apply: () => Promise<Partial<OperationDraft>>,
+  ): Promise<void> {
+    const journal = this.services.journal;
+    const entry: JournalOperation | undefined = journal ? await journal.begin(draft) : undefined;
+    let outcome: Partial<OperationDraft>;
+    try {
+      outcome = await apply();
+    } catch (error) {
+      if (journal && entry) await journal.fail(entry, failureOutcome(error));
+      throw error instanceof MadeThenFailed ? error.made.failure : error;
     }
-    await this.services.state.addPendingDelete(op.logicalId, old);
+    if (journal && entry) await journal.complete(entry, outcome);
   }
 
   private async update(op: PlannedOperation): Promise<void> {
@@ -199,24 +288,40 @@ export class ResourceExecutor {
       recordedBy: recorded.provisionedBy,
     });
     const sent = await this.services.sendable(properties);
-    const result = await this.services.retry(op.logicalId, () =>
-      provider.update(
-        {
-          logicalId: op.logicalId,
-          type: op.type,
-          physicalId: recorded.physicalId,
-          properties: sent,
-          previousProperties: recorded.properties,
-        },
-        this.services.context,
-      ),
+    await this.journaled(
+      {
+        logicalId: op.logicalId,
+        action: 'update',
+        type: op.type,
+        before: recorded,
+        physicalId: recorded.physicalId,
+        previousPhysicalId: recorded.physicalId,
+        attempted: stored,
+        ...policies(op),
+      },
+      async () => {
+        const result = await this.services.retry(op.logicalId, () =>
+          provider.update(
+            {
+              logicalId: op.logicalId,
+              type: op.type,
+              physicalId: recorded.physicalId,
+              properties: sent,
+              previousProperties: recorded.properties,
+            },
+            this.services.context,
+          ),
+        );
+        // Region and creation identity stay those of the resource made; the rest is what was applied now.
+        const record: ResourceRecord = {
+          ...this.applied(op, result, stored, properties, provisionedBy),
+          ...(recorded.region ? { region: recorded.region } : {}),
+          ...(recorded.creationIdentity ? { creationIdentity: recorded.creationIdentity } : {}),
+        };
+        await this.services.state.setRecord(op.logicalId, record);
+        return { physicalId: record.physicalId, after: record, verdict: { replacement: false } };
+      },
     );
-    // Region and creation identity stay those of the resource made; the rest is what was applied now.
-    await this.services.state.setRecord(op.logicalId, {
-      ...this.applied(op, result, stored, properties, provisionedBy),
-      ...(recorded.region ? { region: recorded.region } : {}),
-      ...(recorded.creationIdentity ? { creationIdentity: recorded.creationIdentity } : {}),
-    });
   }
 
   /** Deletes a recorded resource through the provider family that made it. */
@@ -265,6 +370,38 @@ export class ResourceExecutor {
       ...(op.updateReplacePolicy ? { updateReplacePolicy: op.updateReplacePolicy } : {}),
     };
   }
+}
+
+/** A create whose provider proved it made the resource before failing; carried up to the journal. */
+class MadeThenFailed extends Error {
+  constructor(
+    readonly made: ResourceMadeError,
+    readonly provisionedBy: ResourceRecord['provisionedBy'],
+    readonly stored: Record<string, unknown>,
+  ) {
+    super(made.message);
+  }
+}
+
+function failureOutcome(error: unknown): Partial<OperationDraft> {
+  if (!(error instanceof MadeThenFailed)) return { error: messageOf(error) };
+  return {
+    error: error.message,
+    physicalId: error.made.made.physicalId,
+    made: {
+      physicalId: error.made.made.physicalId,
+      provisionedBy: error.provisionedBy,
+      properties: error.stored,
+      ...(error.made.made.creationIdentity ? { creationIdentity: error.made.made.creationIdentity } : {}),
+    },
+  };
+}
+
+function policies(op: PlannedOperation): Pick<OperationDraft, 'deletionPolicy' | 'updateReplacePolicy'> {
+  return {
+    ...(op.deletionPolicy ? { deletionPolicy: op.deletionPolicy } : {}),
+    ...(op.updateReplacePolicy ? { updateReplacePolicy: op.updateReplacePolicy } : {}),
+  };
 }
 
 export function messageOf(error: unknown): string {

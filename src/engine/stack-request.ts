@@ -27,4 +27,8 @@ export interface DeployOptions {
   dryRun?: boolean;
   forceStatefulRecreation?: boolean;
   signal?: AbortSignal;
+  /** False (`--no-rollback`): a failed deploy stays as it stopped, its journal kept for cdkd rollback. */
+  rollback?: boolean;
+  /** One id for the whole run, shared by a stack and its nested stacks' journal segments. */
+  runId?: string;
 }

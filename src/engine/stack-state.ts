@@ -1,6 +1,6 @@
 import type { ResourceRecord, StateDocument } from '../state/documents/state-document.js';
 import { SaveChain } from '../state/save-chain.js';
-import type { StackRef, StateStore } from '../state/state-store.js';
+import { stateWriter, type StackRef, type StateStore } from '../state/state-store.js';
 
 /**
  * The in-memory state of one stack during a deploy or destroy. Every change is
@@ -8,7 +8,7 @@ import type { StackRef, StateStore } from '../state/state-store.js';
  * operations in flight (spec 003, "How cdkd prevents orphans").
  */
 export class StackState {
-  private readonly chain: SaveChain;
+  private readonly chain: SaveChain<StateDocument>;
 
   constructor(
     store: StateStore,
@@ -16,7 +16,7 @@ export class StackState {
     readonly document: StateDocument,
     etag: string | undefined,
   ) {
-    this.chain = new SaveChain(store, ref, etag);
+    this.chain = new SaveChain(stateWriter(store, ref), etag);
   }
 
   record(logicalId: string): ResourceRecord | undefined {

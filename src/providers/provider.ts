@@ -84,6 +84,29 @@ export interface Provider {
   update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult>;
   /** Deleting a resource that is already gone succeeds. */
   delete(request: DeleteRequest, context: ProviderContext): Promise<void>;
+  /**
+   * The physical id of what a create with this request (same idempotency token) made, if
+   * it exists: how a create a killed process left in flight is reconciled. Only providers
+   * whose generated names derive from the token implement it, since only that is proof.
+   */
+  locate?(request: ResourceRequest, context: ProviderContext): Promise<string | undefined>;
   /** The live resource, or undefined when it no longer exists. */
   read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined>;
+}
+
+/**
+ * Thrown by a create whose create call returned (the resource exists) but whose
+ * follow-up call then failed, when the provider did not delete what it made: the
+ * proof spec 000 asks for before a rollback deletes a failed CREATE's resource.
+ * Never thrown for an adopted or pre-existing resource, nor on the strength of an
+ * id a failed create's error names (that may be a resource the create collided with).
+ */
+export class ResourceMadeError extends Error {
+  constructor(
+    readonly made: { physicalId: string; creationIdentity?: CreationIdentity },
+    readonly failure: unknown,
+  ) {
+    super(failure instanceof Error ? failure.message : String(failure), { cause: failure });
+    this.name = 'ResourceMadeError';
+  }
 }

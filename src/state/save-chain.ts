@@ -1,23 +1,21 @@
-import type { StateDocument } from './documents/state-document.js';
-import { serializeState, type StackRef, type StateStore } from './state-store.js';
+/** Writes a serialized document under an ETag precondition and returns the new ETag. */
+export type DocumentWriter<T> = (document: T, expectedEtag: string | undefined) => Promise<string>;
 
 /**
- * Serializes the per-resource saves of one stack so they never race each other
- * on the ETag. Saves requested while one is in flight are coalesced: only the
- * newest document is written next, and every waiting caller resolves with it.
- * The document is serialized when it is written, not when a save is asked for:
- * a large stack's state is written once per batch instead of once per resource.
+ * Serializes the saves of one document so they never race each other on the
+ * ETag. Saves requested while one is in flight are coalesced: only the newest
+ * document is written next, and every waiting caller resolves with it. The
+ * document is serialized when it is written, not when a save is asked for: a
+ * large stack's state is written once per batch instead of once per resource.
  */
-export class SaveChain {
+export class SaveChain<T> {
   private etag: string | undefined;
   private inFlight: Promise<void> | undefined;
   private pending:
-    | { document: StateDocument; waiters: Array<{ resolve: () => void; reject: (e: unknown) => void }> }
-    | undefined;
+    { document: T; waiters: Array<{ resolve: () => void; reject: (e: unknown) => void }> } | undefined;
 
   constructor(
-    private readonly store: StateStore,
-    private readonly stack: StackRef,
+    private readonly write: DocumentWriter<T>,
     initialEtag: string | undefined,
   ) {
     this.etag = initialEtag;
@@ -28,11 +26,16 @@ export class SaveChain {
     return this.etag;
   }
 
+  /** After the document was deleted: the next save creates it again. */
+  forget(): void {
+    this.etag = undefined;
+  }
+
   /**
    * Resolves once `document` is stored as it stands at write time, or a newer
    * document is: callers change it only synchronously, so every write is a consistent state.
    */
-  save(document: StateDocument): Promise<void> {
+  save(document: T): Promise<void> {
     return new Promise((resolve, reject) => {
       if (this.pending) {
         this.pending.document = document;
@@ -54,7 +57,7 @@ export class SaveChain {
       const batch = this.pending;
       this.pending = undefined;
       try {
-        this.etag = await this.store.saveText(this.stack, serializeState(batch.document), this.etag);
+        this.etag = await this.write(batch.document, this.etag);
         for (const waiter of batch.waiters) waiter.resolve();
       } catch (error) {
         for (const waiter of batch.waiters) waiter.reject(error);

@@ -1,5 +1,6 @@
 import type { AwsClients } from '../aws/client-factory.js';
 import { bucketRegion } from '../aws/bucket-region.js';
+import { JournalStore } from './journal-store.js';
 import { LockManager } from './lock.js';
 import { S3Objects } from './s3-objects.js';
 import { stateBucketError } from './state-bucket-errors.js';
@@ -12,6 +13,7 @@ export interface StateBackend {
   objects: S3Objects;
   store: StateStore;
   locks: LockManager;
+  journals: JournalStore;
 }
 
 /**
@@ -37,5 +39,6 @@ export async function openStateBackend(
     objects,
     store: new StateStore(objects, prefix),
     locks: new LockManager(objects, prefix),
+    journals: new JournalStore(objects, prefix),
   };
 }

@@ -3,6 +3,7 @@ import { parseDocument } from './documents/document-reader.js';
 import { STATE_DOCUMENT, type StateDocument } from './documents/state-document.js';
 import { parseStateKey, stackStateKeys } from './keys.js';
 import { PreconditionFailed, type S3Objects } from './s3-objects.js';
+import type { DocumentWriter } from './save-chain.js';
 
 export interface StackRef {
   stackName: string;
@@ -90,6 +91,11 @@ export class StateStore {
   private key(stack: StackRef): string {
     return stackStateKeys(this.prefix, stack.stackName, stack.region).state;
   }
+}
+
+/** A save-chain writer for one stack's `state.json`. */
+export function stateWriter(store: StateStore, stack: StackRef): DocumentWriter<StateDocument> {
+  return (document, expectedEtag) => store.saveText(stack, serializeState(document), expectedEtag);
 }
 
 /** Compact JSON: the document is rewritten after every resource, so its size is the cost. */

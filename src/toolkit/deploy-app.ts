@@ -27,6 +27,8 @@ export interface DeployAppInput {
   stackConcurrency: number;
   dryRun: boolean;
   forceStatefulRecreation: boolean;
+  /** False (`--no-rollback`): a failed deploy is left as it stopped, its journal kept. */
+  rollback?: boolean;
   parameters: string[];
   events: EventSink;
   onWarning(message: string): void;
@@ -92,6 +94,7 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
           concurrency: input.concurrency,
           dryRun: input.dryRun,
           forceStatefulRecreation: input.forceStatefulRecreation,
+          rollback: input.rollback ?? true,
           ...(input.signal ? { signal: input.signal } : {}),
         }),
       );

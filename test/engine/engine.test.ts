@@ -140,7 +140,7 @@ describe('deploying a stack', () => {
     ]);
   });
 
-  it('a failure stops new work, lets siblings finish, and records exactly what exists', async () => {
+  it('with --no-rollback, a failure stops new work, lets siblings finish, and records exactly what exists', async () => {
     const template = {
       Resources: {
         A: { Type: 'AWS::SQS::Queue' },
@@ -150,7 +150,7 @@ describe('deploying a stack', () => {
     };
     cloud.failOn.add('create:B');
     const request = stack(template);
-    await expect((await engine()).deploy(request, options)).rejects.toMatchObject({
+    await expect((await engine()).deploy(request, { ...options, rollback: false })).rejects.toMatchObject({
       code: 'DEPLOY_FAILED',
       message: expect.stringContaining('injected create failure on B'),
     });
@@ -321,7 +321,7 @@ describe('destroying a stack', () => {
 });
 
 describe('nested stacks', () => {
-  it('a child whose create failed partway is destroyed with its parent, though the parent never recorded it', async () => {
+  it('a child whose create failed partway (--no-rollback) is destroyed with its parent, though the parent never recorded it', async () => {
     const child = {
       Resources: {
         Made: { Type: 'AWS::SQS::Queue' },
@@ -335,7 +335,7 @@ describe('nested stacks', () => {
       nested: new Map([['Child', { template: child, nested: new Map() }]]),
     };
     cloud.failOn.add('create:Broken');
-    await expect((await engine()).deploy(request, options)).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
+    await expect((await engine()).deploy(request, { ...options, rollback: false })).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
     expect((await recorded(request.stateName))?.resources ?? {}).toEqual({});
     expect(Object.keys((await recorded(`${request.stateName}/Child`))!.resources)).toEqual(['Made']);
     expect(cloud.liveIds()).toHaveLength(1);

@@ -5,6 +5,7 @@ import { CdkdError } from '../../src/errors.js';
 import { emptyStateDocument } from '../../src/state/documents/state-document.js';
 import { SaveChain } from '../../src/state/save-chain.js';
 import { openStateBackend, type StateBackend } from '../../src/state/state-backend.js';
+import { stateWriter } from '../../src/state/state-store.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 useSandbox();
@@ -82,7 +83,7 @@ describe('StateStore', () => {
 describe('SaveChain', () => {
   it('50 concurrent saves end with the last write and no conflict', async () => {
     const ref = { stackName: 'Chain', region: 'us-east-1' };
-    const chain = new SaveChain(backend.store, ref, undefined);
+    const chain = new SaveChain(stateWriter(backend.store, ref), undefined);
     const saves = Array.from({ length: 50 }, (_, i) => {
       const doc = emptyStateDocument('Chain', 'us-east-1');
       doc.outputs = { Step: { value: i } };
@@ -96,7 +97,7 @@ describe('SaveChain', () => {
 
   it('writes the document as it stands when the write happens, once per batch', async () => {
     const ref = { stackName: 'Snapshot', region: 'us-east-1' };
-    const chain = new SaveChain(backend.store, ref, undefined);
+    const chain = new SaveChain(stateWriter(backend.store, ref), undefined);
     const doc = emptyStateDocument('Snapshot', 'us-east-1');
     const first = chain.save(doc);
     doc.outputs = { Value: { value: 'changed while the first write was in flight' } };
@@ -110,7 +111,7 @@ describe('SaveChain', () => {
   it('reports a conflict to every waiting caller and does not retry it', async () => {
     const ref = { stackName: 'ChainConflict', region: 'us-east-1' };
     await backend.store.save(ref, emptyStateDocument('ChainConflict', 'us-east-1'), undefined);
-    const chain = new SaveChain(backend.store, ref, '"ffffffffffffffffffffffffffffffff"');
+    const chain = new SaveChain(stateWriter(backend.store, ref), '"ffffffffffffffffffffffffffffffff"');
     const results = await Promise.allSettled([
       chain.save(emptyStateDocument('ChainConflict', 'us-east-1')),
       chain.save(emptyStateDocument('ChainConflict', 'us-east-1')),

@@ -8,6 +8,7 @@ import { globalOptions } from '../global-options.js';
 import { createProgress } from '../progress.js';
 import { renderOutputs, outputsFileContent } from '../render-outputs.js';
 import { sessionFor } from '../session-from-options.js';
+import { handleInterrupts } from '../interrupts.js';
 
 interface DeployCommandOptions extends AppOptions, DeployTuning {
   all?: boolean;
@@ -17,6 +18,7 @@ interface DeployCommandOptions extends AppOptions, DeployTuning {
   rollback: boolean;
   forceStatefulRecreation?: boolean;
   strict?: boolean;
+  allowUnaddressed?: boolean;
 }
 
 export function registerDeploy(program: Command): void {
@@ -29,7 +31,11 @@ export function registerDeploy(program: Command): void {
     .option('-e, --exclusively', 'only the named stacks, not the stacks they depend on')
     .option('--dry-run', 'print the plan and stop; nothing is locked or changed')
     .option('--outputs-file <file>', 'write the stack outputs as JSON (the CDK CLI shape)')
-    .option('--no-rollback', 'leave a failed deploy as it stopped (state is saved either way)')
+    .option('--no-rollback', 'leave a failed deploy as it stopped, its journal kept for cdkd rollback')
+    .option(
+      '--allow-unaddressed',
+      'exit 0 even when resources only the rollback journal records could not be acted on',
+    )
     .option('--force-stateful-recreation', 'allow replacing resources that hold data')
     .option('--strict', 'refuse the assembly when the app reported warnings')
     .action(async (patterns: string[], options: DeployCommandOptions, cmd: Command) => {
@@ -37,6 +43,9 @@ export function registerDeploy(program: Command): void {
       const progress = createProgress(
         process.stderr,
         process.stderr.isTTY === true && !globalOptions(cmd).verbose,
+      );
+      const interrupts = handleInterrupts('deploy', (message) =>
+        progress.sink({ kind: 'warning', stack: 'cdkd', message }),
       );
       try {
         const results = await deployApp({
@@ -50,9 +59,11 @@ export function registerDeploy(program: Command): void {
           stackConcurrency: options.stackConcurrency,
           dryRun: options.dryRun ?? false,
           forceStatefulRecreation: options.forceStatefulRecreation ?? false,
+          rollback: options.rollback,
           parameters: options.parameters,
           events: progress.sink,
           onWarning: (message) => progress.sink({ kind: 'warning', stack: 'cdkd', message }),
+          signal: interrupts.signal,
         });
         progress.close();
         if (options.dryRun) {
@@ -62,8 +73,12 @@ export function registerDeploy(program: Command): void {
         }
         process.stdout.write(renderOutputs(results));
         if (options.outputsFile) await writeFile(options.outputsFile, outputsFileContent(results));
+        const unaddressed = results.flatMap((result) => result.unaddressed);
+        for (const warning of unaddressed) process.stderr.write(`warning: ${warning}\n`);
         process.stderr.write(`Done: ${progress.summary()}\n`);
+        if (unaddressed.length > 0 && !options.allowUnaddressed) process.exitCode = 2;
       } finally {
+        interrupts.dispose();
         progress.close();
       }
     });

@@ -1,0 +1,85 @@
+import type { Command } from 'commander';
+import { isCdkdError } from '../../errors.js';
+import { rollbackApp } from '../../toolkit/rollback-app.js';
+import { confirm } from '../confirm.js';
+import { globalOptions } from '../global-options.js';
+import { handleInterrupts } from '../interrupts.js';
+import { createProgress } from '../progress.js';
+import { sessionFor } from '../session-from-options.js';
+
+interface RollbackOptions {
+  revertFailed?: boolean;
+  orphan: string[];
+  force?: boolean;
+}
+
+export function registerRollback(program: Command): void {
+  program
+    .command('rollback')
+    .description("revert a failed deploy from the stack's rollback journal (no synthesis)")
+    .argument(
+      '[stack]',
+      'the stack, or a nested stack as Stack~Child; default: the only stack with a journal',
+    )
+    .option('--revert-failed', 'also revert the operations that failed (force-revert a failed update)')
+    .option('--orphan <logicalId>', 'leave this resource as it is (repeatable)', collect, [])
+    .option('--force', 'orphan whatever fails to roll back instead of stopping')
+    .action(async (stackName: string | undefined, options: RollbackOptions, cmd: Command) => {
+      const global = globalOptions(cmd);
+      const progress = createProgress(process.stderr, process.stderr.isTTY === true && !global.verbose);
+      // A rollback absorbs further signals: stopping it takes SIGKILL (spec 003, "Signals").
+      const interrupts = handleInterrupts(
+        'rollback',
+        (message) => progress.sink({ kind: 'warning', stack: 'cdkd', message }),
+        { absorb: true },
+      );
+      try {
+        const result = await rollbackApp({
+          session: sessionFor(cmd),
+          ...(stackName ? { stackName } : {}),
+          ...(global.region ? { region: global.region } : {}),
+          revertFailed: options.revertFailed ?? false,
+          orphan: options.orphan,
+          force: options.force ?? false,
+          confirm: async (lines) => {
+            process.stdout.write(`Rollback plan:\n${lines.map((line) => `  ${line}`).join('\n')}\n`);
+            try {
+              await confirm('Carry out this rollback?', global.yes ?? false);
+              return true;
+            } catch (error) {
+              if (isCdkdError(error) && error.code === 'CANCELLED') return false;
+              throw error;
+            }
+          },
+          events: progress.sink,
+          onWarning: (message) => progress.sink({ kind: 'warning', stack: 'cdkd', message }),
+        });
+        progress.close();
+        if (!result.found) {
+          process.stdout.write(
+            `${result.stackName || 'No stack'}: no rollback journal, nothing to roll back.\n`,
+          );
+          return;
+        }
+        if (!result.confirmed) {
+          process.stdout.write('Cancelled; nothing was changed.\n');
+          return;
+        }
+        const verdict =
+          result.exitCode === 0
+            ? 'rolled back'
+            : result.exitCode === 2
+              ? 'rolled back, but some operations need attention (see the warnings; cdkd events lists them)'
+              : 'rollback failed; the journal is kept for a re-run';
+        process.stdout.write(`${result.stackName}: ${verdict}.\n`);
+        if (result.exitCode !== 0) process.exitCode = result.exitCode;
+      } finally {
+        interrupts.dispose();
+        progress.close();
+      }
+    });
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}

@@ -1,0 +1,41 @@
+export interface Interrupts {
+  /** Aborted on the first SIGINT/SIGTERM: in-flight work finishes, nothing new starts. */
+  signal: AbortSignal;
+  dispose(): void;
+}
+
+/**
+ * Spec 003, "Signals": the first SIGINT or SIGTERM lets in-flight operations
+ * finish, saves state, records the journal and releases the lock; a second one
+ * force-quits with exit 130 (a deploy does not attempt a lock release then,
+ * since it may hold locks on several stacks). `absorb` (rollback) has no
+ * second-signal path: further signals are ignored.
+ */
+export function handleInterrupts(
+  command: string,
+  warn: (message: string) => void,
+  options: { absorb?: boolean } = {},
+): Interrupts {
+  const controller = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (!controller.signal.aborted) {
+      warn(
+        `${signal} received: finishing the operations in flight, then saving state${command === 'deploy' ? ' and the rollback journal' : ''} and releasing the lock.${options.absorb ? '' : ' Send it again to quit at once.'}`,
+      );
+      controller.abort();
+      return;
+    }
+    if (options.absorb) return;
+    process.stderr.write(`${signal} received again: quitting now (exit 130).\n`);
+    process.exit(130);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import type { JournalSegment } from '../state/documents/journal-document.js';
+import type { EventLog } from '../state/event-log.js';
+import {
+  remainingSegment,
+  rollbackEvent,
+  runRollback,
+  type RollbackReport,
+} from '../rollback/run-rollback.js';
+import { describeStep } from '../rollback/plan-rollback.js';
+import type { ReplayServices } from '../rollback/replay-step.js';
+import type { EventSink } from './events.js';
+import type { RunJournal } from './run-journal.js';
+import type { StackState } from './stack-state.js';
+
+export interface SegmentRollbackInput {
+  state: StackState;
+  journal: RunJournal;
+  segment: JournalSegment;
+  services: ReplayServices;
+  knownType(type: string): boolean;
+  events: EventSink;
+  log: EventLog;
+  path: 'automatic' | 'command';
+  revertFailed: boolean;
+  orphan: ReadonlySet<string>;
+  force: boolean;
+}
+
+/**
+ * Rolls one segment back and leaves the journal as spec 003 says: a clean
+ * automatic rollback keeps only the failed operations; one that skipped or
+ * failed keeps the whole segment; a command rollback that failed nothing
+ * clears it. Every step is reported and recorded as a deployment event.
+ */
+export async function rollBackSegment(input: SegmentRollbackInput): Promise<RollbackReport> {
+  const stack = input.state.ref.stackName;
+  input.log.record({ status: 'ROLLBACK_IN_PROGRESS' });
+  const report = await runRollback({
+    state: input.state,
+    segment: input.segment,
+    services: input.services,
+    options: { revertFailed: input.revertFailed, orphan: input.orphan, force: input.force },
+    knownType: input.knownType,
+    onOutcome: (planned, outcome) => {
+      input.log.record(rollbackEvent(planned, outcome));
+      if (outcome.survivor && planned.step.kind === 'reverse-replace') {
+        input.log.record({
+          status: 'DELETE_SKIPPED',
+          logicalId: planned.op.logicalId,
+          resourceType: planned.op.type,
+          survivorId: outcome.survivor.physicalId,
+          managedBy: outcome.survivor.managedBy,
+          reason: 'UpdateReplacePolicy: Retain keeps the new copy; no longer tracked',
+        });
+      }
+      if (planned.step.kind === 'skip' && !planned.step.warn && outcome.status === 'skipped') return;
+      input.events({
+        kind: 'rollback',
+        stack,
+        logicalId: planned.op.logicalId,
+        status: outcome.status,
+        warn: outcome.warn,
+        message: `Rollback: ${describeStep(planned)}: ${outcome.status}: ${outcome.message}`,
+      });
+    },
+  });
+  input.log.record({
+    status: report.exitCode === 1 ? 'ROLLBACK_FAILED' : 'ROLLBACK_COMPLETE',
+    ...(report.exitCode === 2 ? { reason: 'some operations need attention (see the events above)' } : {}),
+  });
+  const document = input.journal.document;
+  const index = document.segments.indexOf(input.segment);
+  const remaining = remainingSegment(input.segment, report, input.path);
+  if (remaining) document.segments[index] = remaining;
+  else document.segments.splice(index, 1);
+  await input.journal.persist();
+  await input.log.flush();
+  return report;
+}

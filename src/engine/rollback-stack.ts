@@ -1,0 +1,170 @@
+import { CdkdError } from '../errors.js';
+import { describeStep, planRollback } from '../rollback/plan-rollback.js';
+import { reconcileInFlight, type Located } from '../rollback/reconcile.js';
+import type { ReplayServices, StepOutcome } from '../rollback/replay-step.js';
+import type { JournalOperation } from '../state/documents/journal-document.js';
+import { emptyStateDocument } from '../state/documents/state-document.js';
+import { FAIL_FAST_SCHEDULE, RETRY_SCHEDULE } from '../state/lock-schedule.js';
+import { rollBackSegment } from './automatic-rollback.js';
+import { removeEmptyState, replayServices } from './deploy-outcome.js';
+import type { EngineContext, StackIdentity } from './engine-context.js';
+import { RunJournal } from './run-journal.js';
+import { StackState } from './stack-state.js';
+
+export interface RollbackRequest {
+  stack: StackIdentity;
+  revertFailed: boolean;
+  orphan: ReadonlySet<string>;
+  force: boolean;
+  /** Shown the plan lines; false stops before anything is touched. */
+  confirm(lines: string[]): Promise<boolean>;
+  /** Set when a parent replays this nested stack: only that run's segment. */
+  runId?: string;
+}
+
+export interface StackRollbackResult {
+  stackName: string;
+  /** False when the stack has no rollback journal: nothing to do. */
+  found: boolean;
+  lines: string[];
+  confirmed: boolean;
+  exitCode: 0 | 1 | 2;
+}
+
+/**
+ * `cdkd rollback`: replays a stack's journal without synthesis. Settles what a
+ * killed process left in flight by reading the cloud, prints the plan, asks,
+ * then reverts each segment newest first; a nested stack's update is reverted
+ * by replaying that stack's own segment of the same run.
+ */
+export async function rollbackStack(
+  engine: EngineContext,
+  request: RollbackRequest,
+): Promise<StackRollbackResult> {
+  const { stack } = request;
+  const ref = { stackName: stack.stateName, region: stack.region };
+  const result = (found: boolean, lines: string[], confirmed: boolean, exitCode: 0 | 1 | 2) => ({
+    stackName: stack.stackName,
+    found,
+    lines,
+    confirmed,
+    exitCode,
+  });
+  if (stack.isNested && request.runId === undefined) await refuseWhileParentHoldsRun(engine, stack);
+  const lock = await engine.backend.locks.acquire(ref, {
+    operation: 'rollback',
+    schedule: stack.isNested ? FAIL_FAST_SCHEDULE : RETRY_SCHEDULE,
+  });
+  try {
+    const journal = await RunJournal.open(engine.backend.journals, ref);
+    const segments = journal.document.segments
+      .filter((segment) => request.runId === undefined || segment.runId === request.runId)
+      .reverse();
+    if (segments.length === 0) return result(false, [], false, 0);
+    const read = await engine.backend.store.read(ref);
+    const state = new StackState(
+      engine.backend.store,
+      ref,
+      read?.document ?? emptyStateDocument(ref.stackName, ref.region),
+      read?.etag,
+    );
+    const services: ReplayServices = {
+      ...replayServices(engine, { ...stack, template: {} }, { concurrency: 1 }, state),
+      replayNested: (logicalId) => replayChild(engine, request, logicalId),
+    };
+    for (const segment of segments) {
+      await reconcileInFlight(segment, state.document, (op) => locate(op, services));
+    }
+    const knownType = (type: string) => services.router.canHandle(type);
+    const options = { revertFailed: request.revertFailed, orphan: request.orphan };
+    const lines = segments.flatMap((segment) =>
+      planRollback(segment, state.document, options, knownType).map(describeStep),
+    );
+    if (!(await request.confirm(lines))) return result(true, lines, false, 0);
+
+    let exitCode: 0 | 1 | 2 = 0;
+    for (const segment of segments) {
+      const report = await rollBackSegment({
+        state,
+        journal,
+        segment,
+        services,
+        knownType,
+        events: engine.events,
+        log: engine.eventLog(ref, segment.runId),
+        path: 'command',
+        revertFailed: request.revertFailed,
+        orphan: request.orphan,
+        force: request.force,
+      });
+      exitCode = Math.max(exitCode, report.exitCode) as 0 | 1 | 2;
+      if (report.exitCode === 1) break;
+    }
+    await removeEmptyState(engine, state);
+    return result(true, lines, true, exitCode);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function replayChild(
+  engine: EngineContext,
+  parent: RollbackRequest,
+  logicalId: string,
+): Promise<StepOutcome> {
+  const child = await rollbackStack(engine, {
+    ...parent,
+    stack: {
+      ...parent.stack,
+      stateName: `${parent.stack.stateName}/${logicalId}`,
+      stackName: `${parent.stack.stackName}-${logicalId}`,
+      isNested: true,
+    },
+    confirm: async () => true,
+  });
+  if (!child.found) {
+    return {
+      logicalId,
+      status: 'failed',
+      warn: false,
+      message:
+        'the nested stack has no journal segment for this run (an older cdkd wrote it, or it was removed)',
+    };
+  }
+  const status = child.exitCode === 1 ? 'failed' : 'succeeded';
+  const partial = child.exitCode === 2 ? ' (partial: its replay skipped an operation)' : '';
+  return { logicalId, status, warn: child.exitCode === 2, message: `replayed the nested stack${partial}` };
+}
+
+async function refuseWhileParentHoldsRun(engine: EngineContext, stack: StackIdentity): Promise<void> {
+  const topLevel = stack.stateName.split('/')[0]!;
+  const parentState = stack.stateName.slice(0, stack.stateName.lastIndexOf('/'));
+  const parentRef = { stackName: parentState, region: stack.region };
+  const own = await engine.backend.journals.read({ stackName: stack.stateName, region: stack.region });
+  const parent = await engine.backend.journals.read(parentRef).catch(() => 'unreadable' as const);
+  const runs = new Set(own?.document.segments.map((segment) => segment.runId) ?? []);
+  const held =
+    parent === 'unreadable' ||
+    (parent?.document.segments.some((segment) => runs.has(segment.runId)) ?? false);
+  if (!held) return;
+  throw new CdkdError(
+    'ROLLBACK_NESTED_VIA_PARENT',
+    `The journal of ${topLevel} still holds the run that changed nested stack ${stack.stateName}.`,
+    { hint: `Roll back the top-level stack instead: cdkd rollback ${topLevel}` },
+  );
+}
+
+async function locate(op: JournalOperation, services: ReplayServices): Promise<Located> {
+  if (!op.idempotencyToken) return 'unknown';
+  const { provider, provisionedBy } = services.router.route({
+    type: op.type,
+    properties: op.attempted ?? {},
+  });
+  if (!provider.locate) return 'unknown';
+  const properties = await services.sendable(op.attempted ?? {});
+  const physicalId = await provider.locate(
+    { logicalId: op.logicalId, type: op.type, properties, idempotencyToken: op.idempotencyToken },
+    services.context,
+  );
+  return physicalId ? { physicalId, provisionedBy } : 'none';
+}

@@ -1,0 +1,131 @@
+import type {
+  JournalDocument,
+  JournalOperation,
+  JournalSegment,
+  StackGeneration,
+} from '../state/documents/journal-document.js';
+import { emptyJournal, type JournalStore } from '../state/journal-store.js';
+import { SaveChain } from '../state/save-chain.js';
+import type { StackRef } from '../state/state-store.js';
+import { CDKD_VERSION } from '../version.js';
+
+export type OperationDraft = Omit<JournalOperation, 'seq' | 'status'>;
+
+export interface RunInfo {
+  runId: string;
+  flags: JournalSegment['flags'];
+  previous: StackGeneration;
+  parentStack?: string;
+}
+
+/**
+ * The write-ahead journal of one deploy run: each mutation is recorded before
+ * its call is sent and marked completed or failed after, so a process killed
+ * in between leaves an entry the next rollback reconciles by reading the cloud.
+ * The run's segment is appended on its first mutation; a run that changes
+ * nothing writes no journal.
+ */
+export class RunJournal {
+  private readonly chain: SaveChain<JournalDocument>;
+  private segment: JournalSegment | undefined;
+
+  private constructor(
+    private readonly store: JournalStore,
+    readonly ref: StackRef,
+    readonly document: JournalDocument,
+    etag: string | undefined,
+    private readonly run: RunInfo | undefined,
+  ) {
+    this.chain = new SaveChain(store.writer(ref), etag);
+  }
+
+  /** `run` is absent when the journal is opened to be replayed rather than written by a deploy. */
+  static async open(store: JournalStore, ref: StackRef, run?: RunInfo): Promise<RunJournal> {
+    const read = await store.read(ref);
+    return new RunJournal(store, ref, read?.document ?? emptyJournal(ref), read?.etag, run);
+  }
+
+  get runId(): string | undefined {
+    return this.run?.runId;
+  }
+
+  /** This run's segment, once it has recorded anything. */
+  get current(): JournalSegment | undefined {
+    return this.segment;
+  }
+
+  /** Records an operation as in flight; resolves once that record is stored. */
+  async begin(draft: OperationDraft): Promise<JournalOperation> {
+    const segment = this.openSegment();
+    const op: JournalOperation = { ...draft, seq: segment.operations.length, status: 'in-flight' };
+    segment.operations.push(op);
+    await this.save();
+    return op;
+  }
+
+  complete(op: JournalOperation, outcome: Partial<OperationDraft>): Promise<void> {
+    Object.assign(op, outcome, { status: 'completed' });
+    return this.save();
+  }
+
+  fail(op: JournalOperation, outcome: Partial<OperationDraft>): Promise<void> {
+    Object.assign(op, outcome, { status: 'failed' });
+    return this.save();
+  }
+
+  /** The cleanup phase deleted the old copy a replacement of this run kept as a pending delete. */
+  markOldDeleted(logicalId: string, physicalId: string): Promise<void> {
+    const op = this.segment?.operations.find(
+      (candidate) =>
+        candidate.logicalId === logicalId &&
+        candidate.action === 'replace' &&
+        candidate.previousPhysicalId === physicalId,
+    );
+    if (!op) return Promise.resolve();
+    op.verdict = { ...op.verdict, oldDeleted: true };
+    return this.save();
+  }
+
+  setStatus(status: JournalSegment['status']): Promise<void> {
+    if (!this.segment) return Promise.resolve();
+    this.segment.status = status;
+    return this.save();
+  }
+
+  flush(): Promise<void> {
+    return this.chain.flush();
+  }
+
+  private openSegment(): JournalSegment {
+    if (this.segment) return this.segment;
+    if (!this.run) throw new Error('a journal opened for replay records no new operations');
+    this.segment = {
+      runId: this.run.runId,
+      startedAt: new Date().toISOString(),
+      cdkdVersion: CDKD_VERSION,
+      flags: this.run.flags,
+      ...(this.run.parentStack ? { parentStack: this.run.parentStack } : {}),
+      previous: this.run.previous,
+      status: 'running',
+      operations: [],
+      importMarks: [],
+    };
+    this.document.segments.push(this.segment);
+    return this.segment;
+  }
+
+  private save(): Promise<void> {
+    return this.chain.save(this.document);
+  }
+
+  /** Writes `document` as it now stands (after a rollback reduced it), or deletes it when it holds nothing. */
+  async persist(): Promise<void> {
+    await this.chain.flush();
+    if (this.document.segments.length === 0) {
+      if (this.chain.currentEtag !== undefined) await this.store.remove(this.ref);
+      this.chain.forget();
+      return;
+    }
+    await this.save();
+  }
+}

@@ -1,0 +1,181 @@
+import type { ImportMark, JournalOperation } from '../../state/documents/journal-document.js';
+import type { ResourceRecord } from '../../state/documents/state-document.js';
+import type { RollbackStep } from '../steps.js';
+import { isAddressable } from './addressable.js';
+import { importMarkLine } from './import-marks.js';
+import { isReplacement } from './replacement-order.js';
+
+/** What deciding one journaled operation reads besides the operation itself. */
+export interface OperationContext {
+  /** The state record now under the operation's logical id. */
+  record?: ResourceRecord;
+  /** The replaced (old) resource is still alive and listed in state's pendingDeletes. */
+  oldPending: boolean;
+  revertFailed: boolean;
+  /** `--orphan <logicalId>` names this operation's logical id. */
+  orphaned: boolean;
+  importMark?: ImportMark;
+  /** Whether a provider can address the type (for the old type of a Type change). */
+  knownType(type: string): boolean;
+}
+
+const RETAINING = new Set(['Retain', 'RetainExceptOnCreate', 'Snapshot']);
+
+/**
+ * One journaled operation → what the rollback does with it (spec 000: "An
+ * operation cdkd cannot address", the `--revert-failed` table, "Reversing a
+ * replacement"; spec 001: the import marks). A failed create that made its
+ * resource is decided by `decideMadeResource` instead; here its own entry only
+ * says whether the failed operation itself needs anything.
+ */
+export function decideOperation(op: JournalOperation, context: OperationContext): RollbackStep {
+  const id = op.logicalId;
+  if (context.orphaned) return skip(id, 'left as it is (--orphan)', false);
+  if (context.importMark) {
+    const { warn, line } = importMarkLine(op, context.importMark);
+    return skip(id, line, warn);
+  }
+  if (op.status === 'in-flight') {
+    return skip(
+      id,
+      'was in flight when the deploy stopped and could not be reconciled; check it by hand',
+      true,
+    );
+  }
+  if (op.action === 'delete') return skip(id, 'a delete is not undone: the resource is gone', false);
+  return op.status === 'failed' ? decideFailed(op, context) : decideCompleted(op, context);
+}
+
+function decideCompleted(op: JournalOperation, context: OperationContext): RollbackStep {
+  if (op.action === 'create') return rollBackCreate(op, context);
+  if (isReplacement(op)) return reverseReplacement(op, context);
+  return revertInPlace(op, context);
+}
+
+/** The `--revert-failed` table, row by row. */
+function decideFailed(op: JournalOperation, context: OperationContext): RollbackStep {
+  const id = op.logicalId;
+  if (!context.revertFailed) {
+    return skip(id, 'failed during the deploy; cdkd rollback --revert-failed reverts it', false);
+  }
+  if (op.action === 'create') {
+    if (op.made) return skip(id, 'a failed create that made its resource: handled by its own entry', false);
+    if (!isAddressable(op.physicalId)) {
+      return skip(id, 'a failed create that recorded no physical id: nothing addressable to act on', true);
+    }
+    return rollBackCreate(op, context);
+  }
+  if (op.action === 'replace') {
+    if (op.verdict?.order === 'delete-first' && op.verdict.oldDeleted) {
+      return skip(
+        id,
+        `the replacement deleted ${String(op.previousPhysicalId)} first and then failed: the resource state records is gone; a deploy that still replaces it creates it again, cdkd destroy drops the record`,
+        true,
+      );
+    }
+    return skip(id, 'the replacement failed before touching the old resource: nothing to revert', false);
+  }
+  if (op.previousType && op.previousType !== op.type) {
+    return skip(id, 'changed its Type: a replacement in flight, with no in-place revert', true);
+  }
+  return revertInPlace(op, context);
+}
+
+/** A CREATE rolled back: deleted while state still records what it made, per its DeletionPolicy. */
+function rollBackCreate(op: JournalOperation, context: OperationContext): RollbackStep {
+  const id = op.logicalId;
+  if (!isAddressable(op.physicalId)) {
+    return skip(id, unaddressable('the journaled physical id'), true);
+  }
+  const record = context.record;
+  if (!record) return skip(id, 'already cleaned up: no state record is left', false);
+  if (record.physicalId !== op.physicalId) {
+    return skip(
+      id,
+      `recorded ${op.physicalId}, which is not the resource state tracks under this id; not reverted, needs manual attention`,
+      true,
+    );
+  }
+  return { kind: 'delete', logicalId: id, record, retain: RETAINING.has(op.deletionPolicy ?? '') };
+}
+
+function revertInPlace(op: JournalOperation, context: OperationContext): RollbackStep {
+  const id = op.logicalId;
+  const record = context.record;
+  if (!record || !isAddressable(record.physicalId)) {
+    return skip(id, unaddressable("its state record's physicalId"), true);
+  }
+  if (!op.before)
+    return refuse(id, 'ROLLBACK_NO_BASELINE', 'the journal holds no pre-deploy record to revert to');
+  return { kind: 'revert', logicalId: id, before: op.before, current: record };
+}
+
+function reverseReplacement(op: JournalOperation, context: OperationContext): RollbackStep {
+  const id = op.logicalId;
+  const before = op.before;
+  if (!before)
+    return refuse(id, 'ROLLBACK_NO_BASELINE', 'the journal holds no pre-deploy record to bring back');
+  if (!context.knownType(before.type)) {
+    return refuse(
+      id,
+      'ROLLBACK_REPLACEMENT_UNROUTABLE',
+      `the old type ${before.type} has no provider, so the replacement cannot be reversed through it`,
+    );
+  }
+  const keepNew = RETAINING.has(op.after?.updateReplacePolicy ?? op.updateReplacePolicy ?? '');
+  const old = op.verdict?.oldRetained ? 'retained' : context.oldPending ? 'pending' : 'deleted';
+  const record = context.record;
+  if (
+    old === 'retained' &&
+    (!record || !isAddressable(record.physicalId) || record.physicalId !== op.physicalId)
+  ) {
+    return refuse(id, 'ROLLBACK_UNADDRESSABLE', readoptMessage(op, record));
+  }
+  if (record && !isAddressable(record.physicalId) && !keepNew) {
+    return skip(id, unaddressable("its state record's physicalId"), true);
+  }
+  if (record && record.physicalId !== op.physicalId) {
+    return skip(
+      id,
+      `recorded ${String(op.physicalId)}, which is not the resource state tracks under this id; not reverted, needs manual attention`,
+      true,
+    );
+  }
+  const order = op.verdict?.order === 'delete-first' && !keepNew ? 'delete-first' : 'create-first';
+  return {
+    kind: 'reverse-replace',
+    logicalId: id,
+    order,
+    old,
+    before,
+    ...(record ? { current: record } : {}),
+    keepNew,
+    warnings: [],
+  };
+}
+
+/** Spec 000: re-adopting a retained old resource, which only the journal names, fails instead of skipping. */
+function readoptMessage(op: JournalOperation, record: ResourceRecord | undefined): string {
+  const oldId = String(op.previousPhysicalId);
+  const journaled = isAddressable(op.physicalId) ? op.physicalId : undefined;
+  const base = `the old resource ${oldId} was kept by UpdateReplacePolicy: Retain and only the journal names it; state's record of the new copy has no usable physicalId`;
+  if (journaled && record && isAddressable(record.physicalId)) {
+    return `${base} matching the journal (${journaled} vs ${record.physicalId}): nothing proves which resource is the new copy, so it is not deleted; check both resources by hand (cdkd rollback --orphan ${op.logicalId} drops the journal's only record of ${oldId}, so note it first)`;
+  }
+  if (journaled) {
+    return `${base}: repair the record's physicalId to ${journaled} (cdkd state show) and re-run cdkd rollback; any other id stops the revert and drops the journal's only record of ${oldId}`;
+  }
+  return `${base}, and neither does the journal: the re-run deletes whatever resource the repaired record names as the new copy, so name the right one; or re-run with --orphan ${op.logicalId} after noting ${oldId}`;
+}
+
+function unaddressable(what: string): string {
+  return `${what} is absent, empty or not a string, so cdkd cannot address the resource; nothing was sent. Repair the record (cdkd state show) and re-converge with cdkd deploy`;
+}
+
+function skip(logicalId: string, reason: string, warn: boolean): RollbackStep {
+  return { kind: 'skip', logicalId, reason, warn };
+}
+
+function refuse(logicalId: string, code: string, reason: string): RollbackStep {
+  return { kind: 'refuse', logicalId, code, reason };
+}

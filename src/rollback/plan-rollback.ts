@@ -1,0 +1,146 @@
+import type { JournalOperation, JournalSegment } from '../state/documents/journal-document.js';
+import type { StateDocument } from '../state/documents/state-document.js';
+import { isAddressable } from './decisions/addressable.js';
+import { needsNoCreationIdentity } from './decisions/identifiers.js';
+import { decideOperation } from './decisions/operation.js';
+import type { RollbackStep } from './steps.js';
+
+const NESTED_STACK_TYPE = 'AWS::CloudFormation::Stack';
+
+export interface RollbackOptions {
+  revertFailed: boolean;
+  /** Logical ids to leave as they are (`--orphan`). */
+  orphan: ReadonlySet<string>;
+}
+
+export interface PlannedStep {
+  op: JournalOperation;
+  step: RollbackStep;
+}
+
+const RETAINING = new Set(['Retain', 'RetainExceptOnCreate', 'Snapshot']);
+
+/**
+ * A segment's operations → the rollback's steps, in the order they run:
+ * the resources failed creates made first (spec 000, "Automatic rollback:
+ * deleted before the completed operations are reverted"), then every
+ * operation newest first.
+ */
+export function planRollback(
+  segment: JournalSegment,
+  state: StateDocument,
+  options: RollbackOptions,
+  knownType: (type: string) => boolean,
+): PlannedStep[] {
+  const marks = new Map(segment.importMarks.map((mark) => [mark.logicalId, mark]));
+  const made = segment.operations
+    .filter((op) => op.made && !options.orphan.has(op.logicalId) && !marks.has(op.logicalId))
+    .map((op) => ({ op, step: madeStep(op, state) }));
+  const reverted = [...segment.operations]
+    .sort((a, b) => b.seq - a.seq)
+    .map((op) => ({
+      op,
+      step: replaysNested(op, options, marks.has(op.logicalId))
+        ? ({ kind: 'nested', logicalId: op.logicalId, childState: op.logicalId } as const)
+        : decideOperation(op, {
+            ...(state.resources[op.logicalId] ? { record: state.resources[op.logicalId] } : {}),
+            oldPending: state.pendingDeletes.some(
+              (pending) =>
+                pending.logicalId === op.logicalId && pending.record.physicalId === op.previousPhysicalId,
+            ),
+            revertFailed: options.revertFailed,
+            orphaned: options.orphan.has(op.logicalId),
+            ...(marks.get(op.logicalId) ? { importMark: marks.get(op.logicalId)! } : {}),
+            knownType,
+          }),
+    }));
+  return [...made, ...reverted];
+}
+
+/**
+ * A nested stack's update is reverted by replaying its own segment of the same run
+ * (spec 001, "Nested stacks"); a failed one only under --revert-failed.
+ */
+function replaysNested(op: JournalOperation, options: RollbackOptions, marked: boolean): boolean {
+  if (op.type !== NESTED_STACK_TYPE || op.action !== 'update' || marked || options.orphan.has(op.logicalId)) {
+    return false;
+  }
+  return op.status === 'completed' || (op.status === 'failed' && options.revertFailed);
+}
+
+/**
+ * A resource a failed create made, which only the journal records: deleted per
+ * its DeletionPolicy unless a state record now holds it (tracked) or another
+ * one holds its logical id.
+ */
+function madeStep(op: JournalOperation, state: StateDocument): RollbackStep {
+  const made = op.made!;
+  if (!isAddressable(made.physicalId)) {
+    return {
+      kind: 'skip',
+      logicalId: op.logicalId,
+      reason: 'a failed create made a resource the journal cannot name; check the stack by hand',
+      warn: true,
+    };
+  }
+  const physicalId = made.physicalId;
+  const holder = Object.entries(state.resources).find(
+    ([, record]) => record.type === op.type && record.physicalId === physicalId,
+  );
+  if (holder) {
+    return { kind: 'skip', logicalId: op.logicalId, reason: `tracked by state as ${holder[0]}`, warn: false };
+  }
+  const underId = state.resources[op.logicalId];
+  if (underId && underId.physicalId !== op.before?.physicalId) {
+    return {
+      kind: 'skip',
+      logicalId: op.logicalId,
+      reason: `a failed create made ${physicalId}, but state now records ${underId.physicalId} under this id; not deleted, delete it by hand if it is not in use`,
+      warn: true,
+    };
+  }
+  return {
+    kind: 'delete-made',
+    logicalId: op.logicalId,
+    type: op.type,
+    physicalId,
+    provisionedBy: made.provisionedBy,
+    ...(made.creationIdentity ? { creationIdentity: made.creationIdentity } : {}),
+    properties: made.properties,
+    retain: RETAINING.has(op.deletionPolicy ?? ''),
+    needsIdentityProof: !needsNoCreationIdentity(op.type) && made.creationIdentity !== undefined,
+  };
+}
+
+/** One plan line per step, as `cdkd rollback` prints it before asking. */
+export function describeStep(planned: PlannedStep): string {
+  const { op, step } = planned;
+  const head = `${step.logicalId} (${op.type})`;
+  switch (step.kind) {
+    case 'delete':
+      return step.retain
+        ? `${head}: keep ${step.record.physicalId} (DeletionPolicy ${step.record.deletionPolicy ?? op.deletionPolicy}), drop it from state`
+        : `${head}: delete ${step.record.physicalId}`;
+    case 'revert':
+      return `${head}: revert ${step.current.physicalId} to its pre-deploy properties`;
+    case 'reverse-replace': {
+      const types = step.before.type !== op.type ? ` from ${op.type} to ${step.before.type}` : '';
+      const old =
+        step.old === 'deleted' ? `re-create ${step.before.physicalId}` : `re-adopt ${step.before.physicalId}`;
+      const fresh = step.current
+        ? step.keepNew
+          ? `keep ${step.current.physicalId} (UpdateReplacePolicy: Retain)`
+          : `delete ${step.current.physicalId}`
+        : 'the new copy is already gone';
+      return `${head}: reverse-replace${types} (${step.order}): ${old}, ${fresh}`;
+    }
+    case 'delete-made':
+      return `${head}: delete ${step.physicalId}, which the failed create made${step.retain ? ' (kept: DeletionPolicy)' : ''}`;
+    case 'nested':
+      return `${head}: replay nested stack ${step.childState}`;
+    case 'skip':
+      return `${head}: skip: ${step.reason}`;
+    case 'refuse':
+      return `${head}: (REFUSED) ${step.reason}`;
+  }
+}

@@ -1,0 +1,62 @@
+import type { JournalOperation, JournalSegment } from '../state/documents/journal-document.js';
+import type { StateDocument } from '../state/documents/state-document.js';
+
+/** What a provider can say about an in-flight create: its resource's id, none made, or no way to tell. */
+export type Located = { physicalId: string; provisionedBy: 'sdk' | 'cc-api' } | 'none' | 'unknown';
+
+const RETAINING = new Set(['Retain', 'RetainExceptOnCreate', 'Snapshot']);
+
+/**
+ * Settles the operations a killed process left in flight by reading the cloud,
+ * never by guessing: a create whose record reached state completed; otherwise
+ * the provider looks for what a create with the journaled token made. An
+ * in-flight update or delete is settled as completed: reverting an update that
+ * never applied sends the properties the resource already has.
+ */
+export async function reconcileInFlight(
+  segment: JournalSegment,
+  state: StateDocument,
+  locate: (op: JournalOperation) => Promise<Located>,
+): Promise<void> {
+  for (const op of segment.operations) {
+    if (op.status !== 'in-flight') continue;
+    const record = state.resources[op.logicalId];
+    if (op.action === 'update' || op.action === 'delete') {
+      Object.assign(op, { status: 'completed' }, record && op.action === 'update' ? { after: record } : {});
+      continue;
+    }
+    if (record && record.physicalId !== op.before?.physicalId) {
+      Object.assign(op, {
+        status: 'completed',
+        physicalId: record.physicalId,
+        after: record,
+        ...(op.action === 'replace'
+          ? {
+              verdict: {
+                replacement: true,
+                order: 'create-first',
+                oldRetained: RETAINING.has(op.updateReplacePolicy ?? ''),
+              },
+            }
+          : {}),
+      });
+      continue;
+    }
+    const located = await locate(op);
+    if (located === 'unknown') continue;
+    if (located === 'none') {
+      Object.assign(op, { status: 'failed', error: 'in flight when the deploy stopped; nothing was made' });
+      continue;
+    }
+    Object.assign(op, {
+      status: 'failed',
+      error: 'in flight when the deploy stopped; the create had made its resource',
+      physicalId: located.physicalId,
+      made: {
+        physicalId: located.physicalId,
+        provisionedBy: located.provisionedBy,
+        properties: op.attempted ?? {},
+      },
+    });
+  }
+}

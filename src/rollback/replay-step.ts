@@ -1,0 +1,316 @@
+import { randomUUID } from 'node:crypto';
+import { classifyAwsError } from '../aws/error-class.js';
+import type { ProviderRouter } from '../engine/provider-router.js';
+import type { StackState } from '../engine/stack-state.js';
+import { isCdkdError } from '../errors.js';
+import type { ProviderContext } from '../providers/provider.js';
+import type { ResourceRecord } from '../state/documents/state-document.js';
+import { proveIdentity } from './decisions/creation-identity.js';
+import { baselineProperties, RedactedBaseline } from './redacted-baseline.js';
+import type { RollbackStep } from './steps.js';
+
+export interface ReplayServices {
+  state: StackState;
+  router: ProviderRouter;
+  context: ProviderContext;
+  sendable(properties: Record<string, unknown>): Promise<Record<string, unknown>>;
+  retry<T>(label: string, call: () => Promise<T>): Promise<T>;
+  /** Replays a nested stack's segment of the same run (the engine supplies it). */
+  replayNested?(logicalId: string): Promise<StepOutcome>;
+}
+
+/** How one step ended: `warn` makes the run exit 2; a survivor is a resource left running untracked. */
+export interface StepOutcome {
+  logicalId: string;
+  status: 'succeeded' | 'skipped' | 'failed';
+  warn: boolean;
+  message: string;
+  code?: string;
+  survivor?: { physicalId: string; managedBy: ResourceRecord['provisionedBy'] };
+}
+
+const succeeded = (logicalId: string, message: string, extra: Partial<StepOutcome> = {}): StepOutcome => ({
+  logicalId,
+  status: 'succeeded',
+  warn: false,
+  message,
+  ...extra,
+});
+
+/**
+ * Carries out one rollback step. State is changed only after AWS answered, in
+ * an order that keeps every live resource named by state or by the journal.
+ */
+export async function replayStep(step: RollbackStep, services: ReplayServices): Promise<StepOutcome> {
+  try {
+    return await run(step, services);
+  } catch (error) {
+    const code =
+      error instanceof RedactedBaseline
+        ? 'ROLLBACK_REDACTED_BASELINE'
+        : isCdkdError(error)
+          ? error.code
+          : undefined;
+    return {
+      logicalId: step.logicalId,
+      status: 'failed',
+      warn: false,
+      message: error instanceof Error ? error.message : String(error),
+      ...(code ? { code } : {}),
+    };
+  }
+}
+
+async function run(step: RollbackStep, services: ReplayServices): Promise<StepOutcome> {
+  switch (step.kind) {
+    case 'skip':
+      return { logicalId: step.logicalId, status: 'skipped', warn: step.warn, message: step.reason };
+    case 'refuse':
+      return {
+        logicalId: step.logicalId,
+        status: 'failed',
+        warn: false,
+        message: step.reason,
+        code: step.code,
+      };
+    case 'nested':
+      if (!services.replayNested) {
+        return {
+          logicalId: step.logicalId,
+          status: 'failed',
+          warn: false,
+          message: 'no nested-stack replay is available here',
+        };
+      }
+      return services.replayNested(step.logicalId);
+    case 'delete':
+      return rollBackCreate(step, services);
+    case 'revert':
+      return revert(step, services);
+    case 'delete-made':
+      return deleteMade(step, services);
+    case 'reverse-replace':
+      return reverseReplace(step, services);
+  }
+}
+
+async function rollBackCreate(
+  step: Extract<RollbackStep, { kind: 'delete' }>,
+  services: ReplayServices,
+): Promise<StepOutcome> {
+  const { record } = step;
+  if (step.retain) {
+    await services.state.removeRecord(step.logicalId);
+    return succeeded(
+      step.logicalId,
+      `kept in AWS by its DeletionPolicy ${record.deletionPolicy ?? ''}; no longer tracked`.trim(),
+      {
+        warn: true,
+        survivor: { physicalId: record.physicalId, managedBy: record.provisionedBy },
+      },
+    );
+  }
+  await deleteResource(step.logicalId, record, services);
+  await services.state.removeRecord(step.logicalId);
+  return succeeded(step.logicalId, `deleted ${record.physicalId}`);
+}
+
+async function revert(
+  step: Extract<RollbackStep, { kind: 'revert' }>,
+  services: ReplayServices,
+): Promise<StepOutcome> {
+  const { before, current } = step;
+  const provider = services.router.providerFor(current.type, current.provisionedBy);
+  const properties = await baselineProperties(before.properties, () =>
+    provider.read(
+      {
+        logicalId: step.logicalId,
+        type: current.type,
+        physicalId: current.physicalId,
+        properties: current.properties,
+      },
+      services.context,
+    ),
+  );
+  const sent = await services.sendable(properties.values);
+  const result = await services.retry(step.logicalId, () =>
+    provider.update(
+      {
+        logicalId: step.logicalId,
+        type: current.type,
+        physicalId: current.physicalId,
+        properties: sent,
+        previousProperties: current.properties,
+      },
+      services.context,
+    ),
+  );
+  await services.state.setRecord(step.logicalId, {
+    ...before,
+    physicalId: result.physicalId,
+    attributes: result.attributes,
+    provisionedBy: current.provisionedBy,
+  });
+  const kept =
+    properties.keptAsLive.length > 0
+      ? `; ${properties.keptAsLive.join(', ')} left as AWS holds them (NoEcho)`
+      : '';
+  return succeeded(step.logicalId, `reverted to its pre-deploy properties${kept}`);
+}
+
+async function deleteMade(
+  step: Extract<RollbackStep, { kind: 'delete-made' }>,
+  services: ReplayServices,
+): Promise<StepOutcome> {
+  const request = {
+    logicalId: step.logicalId,
+    type: step.type,
+    physicalId: step.physicalId,
+    properties: step.properties,
+  };
+  const provider = services.router.providerFor(step.type, step.provisionedBy);
+  if (step.needsIdentityProof) {
+    const live = await provider.read(request, services.context).then(
+      (resource) => (resource ? (resource.creationIdentity ?? {}) : ('gone' as const)),
+      () => 'unreadable' as const,
+    );
+    const proof = proveIdentity(step.creationIdentity, live, step.type);
+    if (proof === 'gone')
+      return succeeded(step.logicalId, `${step.physicalId}, which a failed create made, is already gone`);
+    if (proof !== 'same') {
+      return {
+        logicalId: step.logicalId,
+        status: 'skipped',
+        warn: true,
+        message: `${step.physicalId}, which a failed create made, cannot be proven to be that resource (${proof}); not deleted, delete it by hand if it is not in use`,
+      };
+    }
+  }
+  if (step.retain) {
+    return succeeded(
+      step.logicalId,
+      `${step.physicalId}, which a failed create made, is kept in AWS by its DeletionPolicy`,
+      {
+        warn: true,
+        survivor: { physicalId: step.physicalId, managedBy: step.provisionedBy },
+      },
+    );
+  }
+  await services.retry(step.logicalId, () => provider.delete(request, services.context));
+  return succeeded(step.logicalId, `deleted ${step.physicalId}, which the failed create made`);
+}
+
+/**
+ * Undoes a replacement. A live old copy (still pending deletion, or kept by
+ * UpdateReplacePolicy: Retain) is re-adopted; a deleted one is re-created from
+ * its journaled properties. The new copy is deleted unless it declares
+ * UpdateReplacePolicy: Retain, in which case it survives, untracked.
+ */
+async function reverseReplace(
+  step: Extract<RollbackStep, { kind: 'reverse-replace' }>,
+  services: ReplayServices,
+): Promise<StepOutcome> {
+  const { before, current } = step;
+  const deleteNew = async (): Promise<StepOutcome['survivor']> => {
+    if (!current) return undefined;
+    if (step.keepNew) return { physicalId: current.physicalId, managedBy: current.provisionedBy };
+    await deleteResource(step.logicalId, current, services);
+    return undefined;
+  };
+  if (step.old !== 'deleted') {
+    // New copy first: should its delete fail, state still names it and the old copy stays tracked or journaled.
+    const survivor = await deleteNew();
+    await services.state.setRecord(step.logicalId, before);
+    if (step.old === 'pending') await services.state.removePendingDelete(before.physicalId, before.type);
+    return outcomeOf(step, `re-adopted ${before.physicalId}`, survivor);
+  }
+  if (step.order === 'delete-first') {
+    await deleteNew();
+    await services.state.removeRecord(step.logicalId);
+    try {
+      const recreated = await recreate(step.logicalId, before, services);
+      await services.state.setRecord(step.logicalId, recreated);
+    } catch (error) {
+      throw new Error(
+        `the new copy was deleted, but re-creating the old ${before.type} failed, so the resource is absent: ${messageOf(error)}. Run cdkd deploy to fix it forward.`,
+        { cause: error },
+      );
+    }
+    return outcomeOf(step, `re-created the old resource`, undefined);
+  }
+  const recreated = await recreate(step.logicalId, before, services);
+  // Both copies exist now: record the old one, then let the new one go.
+  await services.state.setRecord(step.logicalId, recreated);
+  const survivor = await deleteNew();
+  return outcomeOf(step, `re-created the old resource as ${recreated.physicalId}`, survivor);
+}
+
+function outcomeOf(
+  step: Extract<RollbackStep, { kind: 'reverse-replace' }>,
+  done: string,
+  survivor: StepOutcome['survivor'],
+): StepOutcome {
+  if (!survivor) return succeeded(step.logicalId, `${done}; the new copy was deleted`);
+  return succeeded(
+    step.logicalId,
+    `${done}; the new copy ${survivor.physicalId} is kept by its UpdateReplacePolicy: Retain and no longer tracked`,
+    { warn: true, survivor },
+  );
+}
+
+/** Re-creates a deleted old resource from its journaled (pre-deploy) record. */
+async function recreate(
+  logicalId: string,
+  before: ResourceRecord,
+  services: ReplayServices,
+): Promise<ResourceRecord> {
+  const properties = await baselineProperties(before.properties, undefined);
+  const sent = await services.sendable(properties.values);
+  const provider = services.router.providerFor(before.type, before.provisionedBy);
+  const idempotencyToken = randomUUID();
+  try {
+    const result = await services.retry(logicalId, () =>
+      provider.create({ logicalId, type: before.type, properties: sent, idempotencyToken }, services.context),
+    );
+    return {
+      ...before,
+      physicalId: result.physicalId,
+      attributes: result.attributes,
+      ...(result.ref ? { ref: result.ref } : {}),
+      ...(result.creationIdentity ? { creationIdentity: result.creationIdentity } : {}),
+    };
+  } catch (error) {
+    if (isNameCollision(error)) {
+      throw new Error(
+        `re-creating ${logicalId} collided on its name, and nothing proves the holder is this stack's new copy: nothing was deleted. Remove or rename whatever holds the name and re-run cdkd rollback; if the holder is the new resource itself, delete it by hand and re-run; or pass --orphan ${logicalId} to leave it alone.`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+}
+
+async function deleteResource(
+  logicalId: string,
+  record: ResourceRecord,
+  services: ReplayServices,
+): Promise<void> {
+  const provider = services.router.providerFor(record.type, record.provisionedBy);
+  await services.retry(logicalId, () =>
+    provider.delete(
+      { logicalId, type: record.type, physicalId: record.physicalId, properties: record.properties },
+      services.context,
+    ),
+  );
+}
+
+function isNameCollision(error: unknown): boolean {
+  return (
+    (isCdkdError(error) && error.code === 'NAMED_CREATE_COLLISION') ||
+    classifyAwsError(error) === 'already-exists'
+  );
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,116 @@
+import type { StackState } from '../engine/stack-state.js';
+import type { JournalSegment } from '../state/documents/journal-document.js';
+import type { StackEvent } from '../state/documents/events-document.js';
+import { planRollback, type PlannedStep, type RollbackOptions } from './plan-rollback.js';
+import { replayStep, type ReplayServices, type StepOutcome } from './replay-step.js';
+
+export interface RollbackReport {
+  planned: PlannedStep[];
+  outcomes: StepOutcome[];
+  /** 0 done; 1 an operation failed (journal kept); 2 done, but something needs a person. */
+  exitCode: 0 | 1 | 2;
+  /** Every operation was reverted: nothing failed, nothing skipped with a warning. */
+  clean: boolean;
+}
+
+export interface RunRollbackInput {
+  state: StackState;
+  segment: JournalSegment;
+  services: ReplayServices;
+  options: RollbackOptions & { force?: boolean };
+  knownType(type: string): boolean;
+  /** Called as each step ends, for progress and the stack's events. */
+  onOutcome(planned: PlannedStep, outcome: StepOutcome): void;
+}
+
+/**
+ * Replays one journal segment: plans the steps against state as it is now,
+ * carries them out one at a time, newest operation first, and — when nothing
+ * failed — puts the stack record back to the generation the run started from
+ * (spec 004, "What an update rollback puts back").
+ */
+export async function runRollback(input: RunRollbackInput): Promise<RollbackReport> {
+  const planned = planRollback(input.segment, input.state.document, input.options, input.knownType);
+  const outcomes: StepOutcome[] = [];
+  for (const entry of planned) {
+    let outcome = await replayStep(entry.step, input.services);
+    if (outcome.status === 'failed' && input.options.force)
+      outcome = await orphan(entry, outcome, input.state);
+    outcomes.push(outcome);
+    input.onOutcome(entry, outcome);
+  }
+  const failed = outcomes.some((outcome) => outcome.status === 'failed');
+  const warned = outcomes.some((outcome) => outcome.warn);
+  if (!failed) restoreGeneration(input.state, input.segment);
+  await input.state.save();
+  await input.state.flush();
+  return { planned, outcomes, exitCode: failed ? 1 : warned ? 2 : 0, clean: !failed && !warned };
+}
+
+/** `--force`: what fails is left in AWS, dropped from state, and reported by id. */
+async function orphan(entry: PlannedStep, failure: StepOutcome, state: StackState): Promise<StepOutcome> {
+  const record = state.record(entry.op.logicalId);
+  if (record) await state.removeRecord(entry.op.logicalId);
+  return {
+    logicalId: entry.op.logicalId,
+    status: 'skipped',
+    warn: true,
+    message: `orphaned (--force) after: ${failure.message}`,
+    ...(record ? { survivor: { physicalId: record.physicalId, managedBy: record.provisionedBy } } : {}),
+  };
+}
+
+function restoreGeneration(state: StackState, segment: JournalSegment): void {
+  const previous = segment.previous;
+  const document = state.document;
+  if (previous.template) document.template = previous.template;
+  else delete document.template;
+  if (previous.templateHash) document.templateHash = previous.templateHash;
+  else delete document.templateHash;
+  document.parameters = previous.parameters;
+  document.tags = previous.tags;
+  document.outputs = previous.outputs;
+  document.imports = previous.imports;
+}
+
+/** The deployment event a step's outcome records (spec 003, "cdkd rollback exit 2"). */
+export function rollbackEvent(
+  planned: PlannedStep,
+  outcome: StepOutcome,
+): Omit<StackEvent, 'timestamp' | 'runId'> {
+  const status =
+    outcome.status === 'failed'
+      ? 'ROLLBACK_RESOURCE_FAILED'
+      : outcome.status === 'skipped'
+        ? 'ROLLBACK_RESOURCE_SKIPPED'
+        : 'ROLLBACK_RESOURCE_SUCCEEDED';
+  const physicalId = planned.op.physicalId;
+  return {
+    status,
+    logicalId: planned.op.logicalId,
+    resourceType: planned.op.type,
+    ...(typeof physicalId === 'string' && physicalId ? { physicalId } : {}),
+    ...(outcome.survivor
+      ? { survivorId: outcome.survivor.physicalId, managedBy: outcome.survivor.managedBy }
+      : {}),
+    reason: outcome.message,
+  };
+}
+
+/**
+ * What is left of a segment after its rollback: nothing when every operation was
+ * reverted and none failed; only the failed operations after a clean automatic
+ * rollback (so --revert-failed can still act on them); the whole segment otherwise.
+ */
+export function remainingSegment(
+  segment: JournalSegment,
+  report: RollbackReport,
+  path: 'automatic' | 'command',
+): JournalSegment | undefined {
+  const failedStep = report.outcomes.some((outcome) => outcome.status === 'failed');
+  if (failedStep) return { ...segment, status: 'failed' };
+  if (path === 'command') return undefined;
+  if (!report.clean) return { ...segment, status: 'failed' };
+  const failedOps = segment.operations.filter((op) => op.status === 'failed' && !op.made);
+  return failedOps.length > 0 ? { ...segment, status: 'failed-only', operations: failedOps } : undefined;
+}

@@ -1,0 +1,48 @@
+import type { ProviderKind } from '../providers/provider.js';
+import type { ResourceRecord } from '../state/documents/state-document.js';
+import type { CreationIdentity } from '../providers/provider.js';
+
+/**
+ * What the rollback does with one journaled operation: a plain value, printed as
+ * one plan line, then carried out. Decided by pure functions (`decisions/`).
+ */
+export type RollbackStep =
+  /** A rolled-back CREATE: delete what state records, or keep it under DeletionPolicy Retain/Snapshot. */
+  | { kind: 'delete'; logicalId: string; record: ResourceRecord; retain: boolean }
+  /** An in-place UPDATE put back to its before-record. */
+  | { kind: 'revert'; logicalId: string; before: ResourceRecord; current: ResourceRecord }
+  /** A replacement undone: the old resource back (re-adopted or re-created), the new one deleted or kept. */
+  | {
+      kind: 'reverse-replace';
+      logicalId: string;
+      order: 'create-first' | 'delete-first';
+      /** `pending`: the old copy is alive and state still lists it for deletion; `retained`: alive, untracked; `deleted`: re-create it. */
+      old: 'pending' | 'retained' | 'deleted';
+      before: ResourceRecord;
+      /** The new copy as state records it; absent when it is already gone. */
+      current?: ResourceRecord;
+      /** The new copy declares UpdateReplacePolicy: Retain: it is kept running and dropped from state. */
+      keepNew: boolean;
+      warnings: string[];
+    }
+  /** A resource a failed create made that only the journal records. */
+  | {
+      kind: 'delete-made';
+      logicalId: string;
+      type: string;
+      physicalId: string;
+      provisionedBy: ProviderKind;
+      creationIdentity?: CreationIdentity;
+      properties: Record<string, unknown>;
+      retain: boolean;
+      /** True when a live read must return the recorded creation identity before the delete. */
+      needsIdentityProof: boolean;
+    }
+  /** Replays a nested stack's segment of the same run. */
+  | { kind: 'nested'; logicalId: string; childState: string }
+  /** Passed over. `warn` makes the run exit 2; the reason is the plan line. */
+  | { kind: 'skip'; logicalId: string; reason: string; warn: boolean }
+  /** Cannot be done: the run fails (exit 1) and the journal is kept. */
+  | { kind: 'refuse'; logicalId: string; code: string; reason: string };
+
+export type RollbackStepKind = RollbackStep['kind'];

@@ -1,0 +1,74 @@
+import { CdkdError } from '../errors.js';
+import { parseDocument } from './documents/document-reader.js';
+import { JOURNAL_DOCUMENT, type JournalDocument } from './documents/journal-document.js';
+import { stackStateKeys } from './keys.js';
+import { PreconditionFailed, type S3Objects } from './s3-objects.js';
+import type { DocumentWriter } from './save-chain.js';
+import type { StackRef } from './state-store.js';
+
+export interface ReadJournal {
+  document: JournalDocument;
+  etag: string;
+}
+
+/**
+ * Reads and writes `rollback-journal.json` beside `state.json`, with the same
+ * ETag preconditions: the lock excludes other cdkd processes, the precondition
+ * guards the object.
+ */
+export class JournalStore {
+  constructor(
+    private readonly objects: S3Objects,
+    readonly prefix: string,
+  ) {}
+
+  location(stack: StackRef): string {
+    return this.objects.location(this.key(stack));
+  }
+
+  async read(stack: StackRef): Promise<ReadJournal | undefined> {
+    const key = this.key(stack);
+    const stored = await this.objects.get(key);
+    if (!stored) return undefined;
+    return {
+      document: parseDocument(JOURNAL_DOCUMENT, this.objects.location(key), stored.text),
+      etag: stored.etag,
+    };
+  }
+
+  writer(stack: StackRef): DocumentWriter<JournalDocument> {
+    return async (document, expectedEtag) => {
+      const key = this.key(stack);
+      try {
+        return await this.objects.put(
+          key,
+          JSON.stringify(document),
+          expectedEtag ? { ifMatch: expectedEtag } : { ifNoneMatch: '*' },
+        );
+      } catch (error) {
+        if (error instanceof PreconditionFailed) throw journalConflict(stack, this.objects.location(key));
+        throw error;
+      }
+    };
+  }
+
+  async remove(stack: StackRef): Promise<void> {
+    await this.objects.delete(this.key(stack));
+  }
+
+  private key(stack: StackRef): string {
+    return stackStateKeys(this.prefix, stack.stackName, stack.region).journal;
+  }
+}
+
+export function emptyJournal(stack: StackRef): JournalDocument {
+  return { version: 1, stackName: stack.stackName, region: stack.region, segments: [] };
+}
+
+function journalConflict(stack: StackRef, location: string): CdkdError {
+  return new CdkdError(
+    'STATE_CONFLICT',
+    `The rollback journal of stack ${stack.stackName} (${stack.region}) changed since cdkd read it: another writer saved ${location}. cdkd did not overwrite it.`,
+    { hint: 'Re-run the command: it re-reads the journal and acts on what the other writer left.' },
+  );
+}

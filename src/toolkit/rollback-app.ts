@@ -1,0 +1,66 @@
+import { createEngine } from '../engine/engine.js';
+import type { EventSink } from '../engine/events.js';
+import type { StackRollbackResult } from '../engine/rollback-stack.js';
+import { CdkdError } from '../errors.js';
+import { defaultRegistry, providerRetry } from './provider-wiring.js';
+import type { Session } from './session.js';
+
+export interface RollbackAppInput {
+  session: Session;
+  /** `Stack`, or a nested stack as `Stack~Child` (or `Stack/Child`); absent: the one stack with a journal. */
+  stackName?: string;
+  region?: string;
+  revertFailed: boolean;
+  orphan: string[];
+  force: boolean;
+  confirm(lines: string[]): Promise<boolean>;
+  events: EventSink;
+  onWarning(message: string): void;
+}
+
+/** `cdkd rollback`: replays a stack's rollback journal; reads state only, no synthesis. */
+export async function rollbackApp(input: RollbackAppInput): Promise<StackRollbackResult> {
+  const region = input.region ?? (await input.session.region());
+  const backend = await input.session.stateBackend();
+  const named = input.stackName ?? (await onlyStackWithJournal(input.session, region));
+  if (named === undefined) return { stackName: '', found: false, lines: [], confirmed: false, exitCode: 0 };
+  const stateName = named.replaceAll('~', '/');
+  const engine = await createEngine({
+    backend,
+    clients: input.session.clients,
+    registry: defaultRegistry(),
+    events: input.events,
+    retry: providerRetry(input.onWarning),
+    regions: [region],
+  });
+  return engine.rollback({
+    stack: {
+      stateName,
+      stackName: stateName.replaceAll('/', '-'),
+      region,
+      accountId: await input.session.accountId(),
+      ...(stateName.includes('/') ? { isNested: true } : {}),
+    },
+    revertFailed: input.revertFailed,
+    orphan: new Set(input.orphan),
+    force: input.force,
+    confirm: input.confirm,
+  });
+}
+
+/** Without a stack name: the only top-level stack in the region that has a journal. */
+async function onlyStackWithJournal(session: Session, region: string): Promise<string | undefined> {
+  const backend = await session.stateBackend();
+  const refs = (await backend.store.list()).filter((ref) => ref.region === region);
+  const withJournal: string[] = [];
+  for (const ref of refs) {
+    const journal = await backend.journals.read(ref);
+    if (journal && journal.document.segments.length > 0) withJournal.push(ref.stackName);
+  }
+  if (withJournal.length <= 1) return withJournal[0];
+  throw new CdkdError(
+    'ROLLBACK_STACK_REQUIRED',
+    `Several stacks in ${region} have a rollback journal: ${withJournal.join(', ')}.`,
+    { hint: 'Name the stack to roll back: cdkd rollback <stack>' },
+  );
+}
