@@ -113,12 +113,11 @@ describe('changes to a deployed stack', () => {
 });
 
 describe('a create that fails midway', () => {
-  it('stops, exits 1, and leaves state naming every resource that exists — none missing, none extra', async () => {
-    const stackName = `Faulty${++stackCounter}`;
-    const resources = Object.fromEntries(
-      Array.from({ length: 6 }, (_, i) => [`Queue${i}`, { Type: 'AWS::SQS::Queue' }]),
-    );
-    await admin('faults', {
+  const resources = Object.fromEntries(
+    Array.from({ length: 6 }, (_, i) => [`Queue${i}`, { Type: 'AWS::SQS::Queue' }]),
+  );
+  const failFourthCreate = () =>
+    admin('faults', {
       method: 'POST',
       body: JSON.stringify({
         service: 'sqs',
@@ -129,12 +128,35 @@ describe('a create that fails midway', () => {
         nth: 4,
       }),
     });
+
+  it('rolls back automatically: exit 1, and the sandbox and state are as before the deploy', async () => {
+    const stackName = `Faulty${++stackCounter}`;
+    await failFourthCreate();
     try {
       const result = await deploy(stackName, { Resources: resources }, ['--concurrency', '2']);
       expect(result.code).toBe(1);
       expect(result.stderr).toContain('Error [DEPLOY_FAILED]');
       expect(result.stderr).toContain('injected by the test');
+      expect(result.stderr).toContain('Rolled back');
       expect(result.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      await admin('faults', { method: 'DELETE' });
+    }
+    expect(await recorded(stackName)).toBeUndefined();
+    expect(await liveResources(sandbox.current.url)).toEqual([]);
+  });
+
+  it('with --no-rollback: state names exactly what exists; cdkd rollback then removes it all', async () => {
+    const stackName = `Faulty${++stackCounter}`;
+    await failFourthCreate();
+    try {
+      const result = await deploy(stackName, { Resources: resources }, [
+        '--concurrency',
+        '2',
+        '--no-rollback',
+      ]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`cdkd rollback ${stackName}`);
       const state = await recorded(stackName);
       expect(Object.keys(state!).length).toBeGreaterThan(0);
       expect(Object.keys(state!).length).toBeLessThan(6);
@@ -142,6 +164,14 @@ describe('a create that fails midway', () => {
     } finally {
       await admin('faults', { method: 'DELETE' });
     }
+    const rolledBack = await runCli(['rollback', stackName, '--yes'], { env: env() });
+    expect(rolledBack.code, rolledBack.stderr).toBe(0);
+    expect(rolledBack.stdout).toContain('Rollback plan:');
+    expect(rolledBack.stdout).toMatch(/Queue\d \(AWS::SQS::Queue\): delete /);
+    expect(await liveResources(sandbox.current.url)).toEqual([]);
+    const again = await runCli(['rollback', stackName, '--yes'], { env: env() });
+    expect(again.stdout).toContain('no rollback journal');
+
     const retried = await deploy(stackName, { Resources: resources });
     expect(retried.code, retried.stderr).toBe(0);
     expect(Object.keys((await recorded(stackName))!).length).toBe(6);

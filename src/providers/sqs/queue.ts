@@ -1,4 +1,5 @@
 import {
+  GetQueueUrlCommand,
   CreateQueueCommand,
   DeleteQueueCommand,
   GetQueueAttributesCommand,
@@ -29,6 +30,7 @@ import {
   QUEUE_PROPERTIES,
 } from './queue-attributes.js';
 import { queueAttributesOf, queueNameOf } from './ref-attributes.js';
+import { resourceMade } from './resource-made.js';
 import { nameRandom } from './seeded-random.js';
 import { tagDiff, tagList, tagMap, uncovered } from '../property-values.js';
 
@@ -65,6 +67,8 @@ async function sqs(context: ProviderContext): Promise<SQSClient> {
  * AWS::SQS::Queue through CreateQueue / SetQueueAttributes. The physical id and Ref are
  * the queue URL. CreateQueue returns the queue already holding a name when the
  * attributes agree, so a retried create after a lost response gets the same queue.
+ * A queue under a generated name whose read-back then fails is reported made
+ * (ResourceMadeError, without creation identity: that read is what gives it).
  */
 export class QueueProvider implements Provider {
   readonly kind = 'sdk' as const;
@@ -104,7 +108,14 @@ export class QueueProvider implements Provider {
       { abortSignal: context.signal },
     );
     const url = created.QueueUrl!;
-    const attributes = await this.attributes(client, url, context);
+    let attributes: Record<string, string>;
+    try {
+      attributes = await this.attributes(client, url, context);
+    } catch (error) {
+      // A generated name is this create's alone; CreateQueue returns a queue already holding an explicit one.
+      if (typeof properties.QueueName !== 'string') throw resourceMade({ physicalId: url }, error);
+      throw error;
+    }
     return {
       physicalId: url,
       attributes: queueAttributesOf(url, attributes.QueueArn!),
@@ -113,6 +124,24 @@ export class QueueProvider implements Provider {
         CreatedTimestamp: Number(attributes.CreatedTimestamp),
       },
     };
+  }
+
+  /** The queue a create with this token made: its generated name derives from the token. */
+  async locate(request: ResourceRequest, context: ProviderContext): Promise<string | undefined> {
+    if (typeof request.properties.QueueName === 'string' || !request.idempotencyToken) return undefined;
+    const name = generatedQueueName(
+      context.stackName,
+      request.logicalId,
+      isFifo(request.properties),
+      nameRandom(request.idempotencyToken),
+    );
+    try {
+      const found = await (await sqs(context)).send(new GetQueueUrlCommand({ QueueName: name }));
+      return found.QueueUrl;
+    } catch (error) {
+      if (isQueueMissing(error)) return undefined;
+      throw error;
+    }
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
