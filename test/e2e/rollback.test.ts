@@ -1,6 +1,11 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  DeleteQueueCommand,
+  GetQueueAttributesCommand,
+  SQSClient,
+  type QueueAttributeName,
+} from '@aws-sdk/client-sqs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, writeAssembly } from '../assembly/helpers.js';
 import { REPO_ROOT, runCli } from '../helpers/cli.js';
@@ -43,7 +48,7 @@ async function stateOf(stack: string) {
     : undefined;
 }
 
-async function queueAttribute(url: string, name: string) {
+async function queueAttribute(url: string, name: QueueAttributeName) {
   const sqs = new SQSClient({ endpoint: sandbox.current.url, region: 'us-east-1' });
   return (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: [name] })))
     .Attributes?.[name];
@@ -138,9 +143,7 @@ describe('an update that fails is rolled back', () => {
     expect(skipped?.survivorId).toMatch(new RegExp(`/${stackName}-new$`));
     await runCli(['destroy', '-a', assemblyFor(stackName, {}), '--yes'], { env: env() });
     const sqs = new SQSClient({ endpoint: sandbox.current.url, region: 'us-east-1' });
-    await sqs.send(
-      new (await import('@aws-sdk/client-sqs')).DeleteQueueCommand({ QueueUrl: skipped!.survivorId! }),
-    );
+    await sqs.send(new DeleteQueueCommand({ QueueUrl: skipped!.survivorId! }));
   });
 });
 
