@@ -60,7 +60,7 @@ export async function rollBackSegment(input: SegmentRollbackInput): Promise<Roll
         logicalId: planned.op.logicalId,
         status: outcome.status,
         warn: outcome.warn,
-        message: `Rollback: ${describeStep(planned)}: ${outcome.status}: ${outcome.message}`,
+        message: `Rollback: ${describeStep(planned)}: ${outcome.status}: ${outcome.code ? `${outcome.code}: ` : ''}${outcome.message}`,
       });
     },
   });

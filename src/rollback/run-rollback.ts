@@ -9,7 +9,7 @@ export interface RollbackReport {
   outcomes: StepOutcome[];
   /** 0 done; 1 an operation failed (journal kept); 2 done, but something needs a person. */
   exitCode: 0 | 1 | 2;
-  /** Every operation was reverted: nothing failed, nothing skipped with a warning. */
+  /** Nothing failed and nothing was skipped with a warning (a kept survivor still exits 2). */
   clean: boolean;
 }
 
@@ -41,10 +41,12 @@ export async function runRollback(input: RunRollbackInput): Promise<RollbackRepo
   }
   const failed = outcomes.some((outcome) => outcome.status === 'failed');
   const warned = outcomes.some((outcome) => outcome.warn);
+  // Spec 003: only a skip makes a rollback unclean; a kept survivor is a success that still exits 2.
+  const skippedWithWarning = outcomes.some((outcome) => outcome.status === 'skipped' && outcome.warn);
   if (!failed) restoreGeneration(input.state, input.segment);
   await input.state.save();
   await input.state.flush();
-  return { planned, outcomes, exitCode: failed ? 1 : warned ? 2 : 0, clean: !failed && !warned };
+  return { planned, outcomes, exitCode: failed ? 1 : warned ? 2 : 0, clean: !failed && !skippedWithWarning };
 }
 
 /** `--force`: what fails is left in AWS, dropped from state, and reported by id. */
@@ -93,7 +95,7 @@ export function rollbackEvent(
     ...(outcome.survivor
       ? { survivorId: outcome.survivor.physicalId, managedBy: outcome.survivor.managedBy }
       : {}),
-    reason: outcome.message,
+    reason: outcome.code ? `${outcome.code}: ${outcome.message}` : outcome.message,
   };
 }
 

@@ -1,4 +1,9 @@
-import type { Provider, ProviderKind } from '../../src/providers/provider.js';
+import {
+  ResourceMadeError,
+  type CreationIdentity,
+  type Provider,
+  type ProviderKind,
+} from '../../src/providers/provider.js';
 import type { ProviderRouter } from '../../src/engine/provider-router.js';
 
 export interface FakeCall {
@@ -13,10 +18,22 @@ export interface FakeCall {
  * An in-memory cloud for engine tests: every type is handled, every create
  * gets a fresh id, and a test can make chosen calls fail.
  */
+export interface FakeResource {
+  type: string;
+  properties: Record<string, unknown>;
+  /** The idempotency token of the create that made it: what `locate` finds it by. */
+  token?: string;
+  /** Returned by `read`; set on a resource a create made before it failed. */
+  creationIdentity?: CreationIdentity;
+}
+
 export class FakeCloud implements ProviderRouter {
-  readonly live = new Map<string, { type: string; properties: Record<string, unknown> }>();
+  readonly live = new Map<string, FakeResource>();
   readonly calls: FakeCall[] = [];
+  /** `create:<id>`, `update:<id>`, `delete:<id>` or `read:<id>` (by logical id): that call throws. */
   failOn = new Set<string>();
+  /** `create:<id>`: the create makes its resource, then throws ResourceMadeError (a failed follow-up call). */
+  madeThenFail = new Set<string>();
   private counter = 0;
 
   readonly provider: Provider = {
@@ -29,7 +46,14 @@ export class FakeCloud implements ProviderRouter {
         throw new Error(`injected create failure on ${request.logicalId}`);
       this.counter += 1;
       const physicalId = `${request.logicalId.toLowerCase()}-${this.counter}`;
-      this.live.set(physicalId, { type: request.type, properties: request.properties });
+      const made = this.madeThenFail.has(`create:${request.logicalId}`);
+      const creationIdentity = made ? { serial: this.counter } : undefined;
+      this.live.set(physicalId, {
+        type: request.type,
+        properties: request.properties,
+        ...(request.idempotencyToken ? { token: request.idempotencyToken } : {}),
+        ...(creationIdentity ? { creationIdentity } : {}),
+      });
       this.calls.push({
         action: 'create',
         logicalId: request.logicalId,
@@ -37,13 +61,20 @@ export class FakeCloud implements ProviderRouter {
         physicalId,
         properties: request.properties,
       });
+      if (creationIdentity) {
+        throw new ResourceMadeError(
+          { physicalId, creationIdentity },
+          new Error(`injected follow-up failure after creating ${physicalId}`),
+        );
+      }
       return { physicalId, attributes: { Arn: `arn:fake:${physicalId}` } };
     },
     update: async (request) => {
       await tick();
       if (this.failOn.has(`update:${request.logicalId}`))
         throw new Error(`injected update failure on ${request.logicalId}`);
-      this.live.set(request.physicalId, { type: request.type, properties: request.properties });
+      const existing = this.live.get(request.physicalId);
+      this.live.set(request.physicalId, { ...existing, type: request.type, properties: request.properties });
       this.calls.push({
         action: 'update',
         logicalId: request.logicalId,
@@ -66,10 +97,28 @@ export class FakeCloud implements ProviderRouter {
       });
     },
     read: async (request) => {
+      if (this.failOn.has(`read:${request.logicalId}`))
+        throw new Error(`injected read failure on ${request.logicalId}`);
       const live = this.live.get(request.physicalId);
-      return live ? { properties: live.properties, attributes: {} } : undefined;
+      if (!live) return undefined;
+      return {
+        properties: live.properties,
+        attributes: {},
+        ...(live.creationIdentity ? { creationIdentity: live.creationIdentity } : {}),
+      };
     },
   };
+
+  /** Gives the provider a `locate`: finds what a create with the same idempotency token made. */
+  enableLocate(): void {
+    this.provider.locate = async (request) => {
+      await tick();
+      const found = [...this.live].find(
+        ([, resource]) => resource.token !== undefined && resource.token === request.idempotencyToken,
+      );
+      return found?.[0];
+    };
+  }
 
   route(): { provider: Provider; provisionedBy: ProviderKind } {
     return { provider: this.provider, provisionedBy: 'cc-api' };

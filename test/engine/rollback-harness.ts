@@ -1,0 +1,132 @@
+import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { beforeAll, beforeEach } from 'vitest';
+import { AwsClients } from '../../src/aws/client-factory.js';
+import { createEngine, type Engine } from '../../src/engine/engine.js';
+import type { DeployEvent } from '../../src/engine/events.js';
+import type { RollbackRequest, StackRollbackResult } from '../../src/engine/rollback-stack.js';
+import type { StackRequest } from '../../src/engine/stack-request.js';
+import type { StackEvent } from '../../src/state/documents/events-document.js';
+import type {
+  JournalDocument,
+  JournalOperation,
+  JournalSegment,
+} from '../../src/state/documents/journal-document.js';
+import type { StateDocument } from '../../src/state/documents/state-document.js';
+import { readEvents } from '../../src/state/event-log.js';
+import { openStateBackend, type StateBackend } from '../../src/state/state-backend.js';
+import type { StackRef } from '../../src/state/state-store.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { FakeCloud } from './fake-provider.js';
+
+const REGION = 'us-east-1';
+
+/** The engine-test harness of engine.test.ts, plus readers of the journal and the deployment events. */
+export class RollbackHarness {
+  backend!: StateBackend;
+  cloud = new FakeCloud();
+  events: DeployEvent[] = [];
+  private counter = 0;
+
+  engine(): Promise<Engine> {
+    return createEngine({
+      backend: this.backend,
+      clients: new AwsClients(),
+      registry: this.cloud,
+      events: (event) => this.events.push(event),
+      regions: [REGION],
+    });
+  }
+
+  stack(template: Record<string, unknown>, parameters?: Record<string, string>): StackRequest {
+    this.counter += 1;
+    const name = `Rollback${this.counter}`;
+    return {
+      stateName: name,
+      stackName: name,
+      region: REGION,
+      accountId: '000000000000',
+      template,
+      ...(parameters ? { parameters } : {}),
+    };
+  }
+
+  ref(request: StackRequest): StackRef {
+    return { stackName: request.stateName, region: REGION };
+  }
+
+  async state(request: StackRequest): Promise<StateDocument | undefined> {
+    return (await this.backend.store.read(this.ref(request)))?.document;
+  }
+
+  async journal(request: StackRequest): Promise<JournalDocument | undefined> {
+    return (await this.backend.journals.read(this.ref(request)))?.document;
+  }
+
+  stackEvents(request: StackRequest): Promise<StackEvent[]> {
+    return readEvents(this.backend.objects, this.backend.store.prefix, this.ref(request));
+  }
+
+  /** Writes a journal by hand, as a killed process or a hand edit leaves it. */
+  async writeJournal(
+    request: StackRequest,
+    operations: Array<Partial<JournalOperation> & Record<string, unknown>>,
+    existingEtag?: string,
+  ): Promise<void> {
+    const segment: JournalSegment = {
+      runId: `hand-${request.stateName}`,
+      startedAt: new Date().toISOString(),
+      cdkdVersion: 'test',
+      flags: {},
+      previous: { parameters: {}, tags: {}, outputs: {}, imports: [] },
+      status: 'interrupted',
+      operations: operations.map((op, seq) => ({ seq, ...op }) as JournalOperation),
+      importMarks: [],
+    };
+    const document: JournalDocument = {
+      version: 1,
+      stackName: request.stateName,
+      region: REGION,
+      segments: [segment],
+    };
+    await this.backend.journals.writer(this.ref(request))(document, existingEtag);
+  }
+
+  async rollback(
+    request: StackRequest,
+    overrides: Partial<RollbackRequest> = {},
+  ): Promise<StackRollbackResult> {
+    return (await this.engine()).rollback({
+      stack: request,
+      revertFailed: false,
+      orphan: new Set(),
+      force: false,
+      confirm: async () => true,
+      ...overrides,
+    });
+  }
+
+  rollbackEvents(logicalId: string): Array<Extract<DeployEvent, { kind: 'rollback' }>> {
+    return this.events.filter(
+      (event): event is Extract<DeployEvent, { kind: 'rollback' }> =>
+        event.kind === 'rollback' && event.logicalId === logicalId,
+    );
+  }
+}
+
+/** Starts a sandbox for the state bucket and gives each test a fresh fake cloud. */
+export function useRollbackHarness(): RollbackHarness {
+  useSandbox();
+  const harness = new RollbackHarness();
+  beforeAll(async () => {
+    const clients = new AwsClients();
+    await (await clients.s3()).send(new CreateBucketCommand({ Bucket: 'rollback-test' }));
+    harness.backend = await openStateBackend(clients, 'rollback-test', 'cdkd');
+  });
+  beforeEach(() => {
+    harness.cloud = new FakeCloud();
+    harness.events = [];
+  });
+  return harness;
+}
+
+export const options = { concurrency: 4 };
