@@ -1,7 +1,7 @@
 import { setTimeout as realSleep } from 'node:timers/promises';
 import { DescribeTableCommand, DynamoDBClient, ListTagsOfResourceCommand } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AwsClients } from '../../src/aws/client-factory.js';
 import { createEngine } from '../../src/engine/engine.js';
 import type { Clock } from '../../src/providers/clock.js';
@@ -13,8 +13,9 @@ import type { ProviderContext } from '../../src/providers/provider.js';
 import { ProviderRegistry } from '../../src/providers/registry.js';
 import { openStateBackend } from '../../src/state/state-backend.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { clearFaults, failNext, madeError } from './made-helpers.js';
 
-useSandbox();
+const sandbox = useSandbox();
 const ACCOUNT = '000000000000';
 const type = 'AWS::DynamoDB::Table';
 let context: ProviderContext;
@@ -36,6 +37,7 @@ beforeAll(async () => {
   context = { clients, accountId: ACCOUNT, region: 'us-east-1', stackName: 'DynStack' };
   dynamo = await clients.client(DynamoDBClient, 'us-east-1');
 });
+afterEach(() => clearFaults(sandbox.current));
 
 const base = {
   AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
@@ -148,6 +150,42 @@ describe('AWS::DynamoDB::Table', () => {
         PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
       }),
     ).toEqual(['PointInTimeRecoverySpecification']);
+  });
+
+  it('a table that never became ACTIVE was still made: reported with its identity, taken back on retry', async () => {
+    const request = {
+      logicalId: 'Stuck',
+      type,
+      properties: { ...base, BillingMode: 'PAY_PER_REQUEST' },
+      idempotencyToken: 'ddb-stuck',
+    };
+    await failNext(sandbox.current, 'dynamodb', 'DescribeTable');
+    const made = await madeError(tables.create(request, context));
+    expect(made.made.physicalId).toMatch(/^DynStack-Stuck-/);
+    const live = await tables.read({ ...request, physicalId: made.made.physicalId }, context);
+    expect(live).toBeDefined();
+    expect(made.made.creationIdentity).toEqual(live!.creationIdentity);
+    // The retry of the same create waits on that table instead of making a second one.
+    const retried = await tables.create(request, context);
+    expect(retried.physicalId).toBe(made.made.physicalId);
+    expect(retried.creationIdentity).toEqual(made.made.creationIdentity);
+  });
+
+  it('reports the table made when its TTL step fails', async () => {
+    const properties = {
+      ...base,
+      BillingMode: 'PAY_PER_REQUEST',
+      TableName: 'ttl-refused',
+      TimeToLiveSpecification: { AttributeName: 'expires', Enabled: true },
+    };
+    await failNext(sandbox.current, 'dynamodb', 'UpdateTimeToLive');
+    const made = await madeError(tables.create({ logicalId: 'Ttl', type, properties }, context));
+    expect(made.made.physicalId).toBe('ttl-refused');
+    const live = await tables.read(
+      { logicalId: 'Ttl', type, properties, physicalId: 'ttl-refused' },
+      context,
+    );
+    expect(made.made.creationIdentity).toEqual(live!.creationIdentity);
   });
 
   it('names an unnamed table within 255 characters', async () => {

@@ -1,6 +1,6 @@
 import { EventBridgeClient, ListTargetsByRuleCommand } from '@aws-sdk/client-eventbridge';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AwsClients } from '../../src/aws/client-factory.js';
 import { createEngine } from '../../src/engine/engine.js';
 import { attributesOf } from '../../src/plan/resource-schemas.js';
@@ -10,12 +10,13 @@ import { registerEvents } from '../../src/providers/events/index.js';
 import { EVENTS_REF_ATTRIBUTES } from '../../src/providers/events/ref-attributes.js';
 import { RuleProvider, ruleLocation } from '../../src/providers/events/rule.js';
 import { targetChanges } from '../../src/providers/events/targets.js';
-import type { ProviderContext } from '../../src/providers/provider.js';
+import { ResourceMadeError, type ProviderContext } from '../../src/providers/provider.js';
 import { ProviderRegistry } from '../../src/providers/registry.js';
 import { openStateBackend } from '../../src/state/state-backend.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { clearFaults, failNext, madeError } from './made-helpers.js';
 
-useSandbox();
+const sandbox = useSandbox();
 const ACCOUNT = '000000000000';
 const buses = new EventBusProvider();
 const rules = new RuleProvider();
@@ -27,6 +28,7 @@ beforeAll(async () => {
   context = { clients, accountId: ACCOUNT, region: 'us-east-1', stackName: 'EvStack' };
   events = await clients.client(EventBridgeClient, 'us-east-1');
 });
+afterEach(() => clearFaults(sandbox.current));
 
 const fn = (name: string) => `arn:aws:lambda:us-east-1:${ACCOUNT}:function:${name}`;
 
@@ -46,6 +48,25 @@ describe('AWS::Events::EventBus', () => {
     await buses.delete({ ...request, properties: next }, context);
     expect(await buses.read({ ...request, properties: next }, context)).toBeUndefined();
     await buses.delete({ ...request, properties: next }, context);
+  });
+
+  it('reports the bus made when its read-back fails; the retry takes it back', async () => {
+    const type = 'AWS::Events::EventBus';
+    const request = {
+      logicalId: 'Unread',
+      type,
+      properties: { Name: 'unread' },
+      idempotencyToken: 'bus-unread',
+    };
+    await failNext(sandbox.current, 'events', 'DescribeEventBus');
+    const made = await madeError(buses.create(request, context));
+    // No creation identity: DescribeEventBus is what gives it.
+    expect(made.made).toEqual({ physicalId: 'unread' });
+    const live = await buses.read({ ...request, physicalId: 'unread' }, context);
+    expect(live).toBeDefined();
+    const retried = await buses.create(request, context);
+    expect(retried.physicalId).toBe('unread');
+    expect(retried.creationIdentity).toEqual(live!.creationIdentity);
   });
 });
 
@@ -84,6 +105,37 @@ describe('AWS::Events::Rule', () => {
     await rules.delete({ ...request, properties: next }, context);
     expect(await rules.read({ ...request, properties: next }, context)).toBeUndefined();
     await rules.delete({ ...request, properties: next }, context);
+  });
+
+  it('reports an unnamed rule made when its targets fail; the retry puts the same rule', async () => {
+    const type = 'AWS::Events::Rule';
+    const properties = { EventPattern: { source: ['app'] }, Targets: [{ Id: 'one', Arn: fn('one') }] };
+    const request = { logicalId: 'Half', type, properties, idempotencyToken: 'rule-half' };
+    await failNext(sandbox.current, 'events', 'PutTargets');
+    const made = await madeError(rules.create(request, context));
+    expect(made.made.physicalId).toMatch(/:rule\/EvStack-Half-[A-Z0-9]{12}$/);
+    const live = await rules.read({ ...request, physicalId: made.made.physicalId }, context);
+    expect(made.made.creationIdentity).toEqual(live!.creationIdentity);
+    const retried = await rules.create(request, context);
+    expect(retried.physicalId).toBe(made.made.physicalId);
+    const targets = await events.send(
+      new ListTargetsByRuleCommand({ Rule: ruleLocation(retried.physicalId).name }),
+    );
+    expect(targets.Targets!.map((t) => t.Id)).toEqual(['one']);
+  });
+
+  it('passes the target failure of a named rule through: PutRule may have overwritten one it found', async () => {
+    await failNext(sandbox.current, 'events', 'PutTargets');
+    const properties = {
+      Name: 'named-half',
+      ScheduleExpression: 'rate(1 hour)',
+      Targets: [{ Id: 'x', Arn: fn('x') }],
+    };
+    const error = await rules
+      .create({ logicalId: 'Named', type: 'AWS::Events::Rule', properties }, context)
+      .catch((e: unknown) => e);
+    expect(error).not.toBeInstanceOf(ResourceMadeError);
+    expect(error).toMatchObject({ message: 'injected PutTargets failure' });
   });
 
   it('diffs targets by Id', () => {

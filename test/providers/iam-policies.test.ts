@@ -6,14 +6,15 @@ import {
   ListPolicyVersionsCommand,
   ListRolePoliciesCommand,
 } from '@aws-sdk/client-iam';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManagedPolicyProvider, versionToDrop } from '../../src/providers/iam/managed-policy.js';
 import { PolicyProvider } from '../../src/providers/iam/policy.js';
 import type { ProviderContext } from '../../src/providers/provider.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { doc, iamClientFor, iamContext, TRUST } from './iam-helpers.js';
+import { clearFaults, failNext, madeError } from './made-helpers.js';
 
-useSandbox();
+const sandbox = useSandbox();
 let context: ProviderContext;
 
 beforeAll(async () => {
@@ -24,6 +25,7 @@ beforeAll(async () => {
   }
   await iam.send(new CreateUserCommand({ UserName: 'u1' }));
 });
+afterEach(() => clearFaults(sandbox.current));
 
 async function inlineNames(RoleName: string): Promise<string[]> {
   const iam = await iamClientFor(context);
@@ -174,6 +176,20 @@ describe('AWS::IAM::ManagedPolicy', () => {
     const again = await provider.create(request, context);
     expect(again.physicalId).toBe(first.physicalId);
     expect(again.attributes.PolicyId).toBe(first.attributes.PolicyId);
+  });
+
+  it('reports the policy made when an attachment and its removal both fail; the retry takes it back', async () => {
+    const properties = { ManagedPolicyName: 'stuck-mp', PolicyDocument: doc('s3:*'), Roles: ['r1'] };
+    const request = { logicalId: 'Stuck', type, properties, idempotencyToken: 'mp-stuck' };
+    await failNext(sandbox.current, 'iam', 'AttachRolePolicy', { errorCode: 'ValidationError' });
+    await failNext(sandbox.current, 'iam', 'DeletePolicy', { errorCode: 'ValidationError' });
+    const made = await madeError(provider.create(request, context), 'ValidationError');
+    expect(made.made.physicalId).toBe('arn:aws:iam::000000000000:policy/stuck-mp');
+    const live = await provider.read({ ...request, physicalId: made.made.physicalId }, context);
+    expect(made.made.creationIdentity).toEqual(live!.creationIdentity);
+    const retried = await provider.create(request, context);
+    expect(retried.physicalId).toBe(made.made.physicalId);
+    expect(retried.creationIdentity).toEqual(made.made.creationIdentity);
   });
 
   it('generates a name when none is given, and replaces on name, path or description', async () => {

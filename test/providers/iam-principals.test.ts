@@ -6,15 +6,16 @@ import {
   GetUserCommand,
   ListGroupsForUserCommand,
 } from '@aws-sdk/client-iam';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GroupProvider } from '../../src/providers/iam/group.js';
 import { InstanceProfileProvider } from '../../src/providers/iam/instance-profile.js';
 import { UserProvider } from '../../src/providers/iam/user.js';
 import type { ProviderContext } from '../../src/providers/provider.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { doc, iamClientFor, iamContext, TRUST } from './iam-helpers.js';
+import { clearFaults, failNext, madeError } from './made-helpers.js';
 
-useSandbox();
+const sandbox = useSandbox();
 let context: ProviderContext;
 let boundary: string;
 
@@ -28,6 +29,7 @@ beforeAll(async () => {
     await iam.send(new CreatePolicyCommand({ PolicyName: 'bound', PolicyDocument: JSON.stringify(doc('*')) }))
   ).Policy!.Arn!;
 });
+afterEach(() => clearFaults(sandbox.current));
 
 describe('AWS::IAM::InstanceProfile', () => {
   const provider = new InstanceProfileProvider();
@@ -63,6 +65,28 @@ describe('AWS::IAM::InstanceProfile', () => {
     expect(provider.canUpdateInPlace(type, ['Roles'])).toBe(true);
     expect(provider.canUpdateInPlace(type, ['InstanceProfileName'])).toBe(false);
     expect(provider.canUpdateInPlace(type, ['Path'])).toBe(false);
+  });
+
+  it('reports the profile made when its role and its removal both fail; the retry takes it back', async () => {
+    const request = {
+      logicalId: 'Stuck',
+      type,
+      properties: { Roles: ['ec2-a'] },
+      idempotencyToken: 'ip-stuck',
+    };
+    await failNext(sandbox.current, 'iam', 'AddRoleToInstanceProfile', { errorCode: 'ValidationError' });
+    await failNext(sandbox.current, 'iam', 'DeleteInstanceProfile', { errorCode: 'ValidationError' });
+    const made = await madeError(provider.create(request, context), 'ValidationError');
+    expect(made.made.physicalId).toMatch(/^IamStack-Stuck-[A-Z0-9]{12}$/);
+    const live = await provider.read({ ...request, physicalId: made.made.physicalId }, context);
+    expect(made.made.creationIdentity).toEqual(live!.creationIdentity);
+    const retried = await provider.create(request, context);
+    expect(retried.physicalId).toBe(made.made.physicalId);
+    expect(
+      (await provider.read({ ...request, physicalId: retried.physicalId }, context))!.properties,
+    ).toMatchObject({
+      Roles: ['ec2-a'],
+    });
   });
 });
 
@@ -159,6 +183,31 @@ describe('AWS::IAM::Group and AWS::IAM::User', () => {
     await expect(iam.send(new GetUserCommand({ UserName: user.physicalId }))).rejects.toMatchObject({
       name: 'NoSuchEntityException',
     });
+  });
+
+  it('reports a group made when a policy and its removal both fail', async () => {
+    const properties = {
+      GroupName: 'stuck-group',
+      Policies: [{ PolicyName: 'g', PolicyDocument: doc('s3:*') }],
+    };
+    const request = { logicalId: 'StuckGroup', type: 'AWS::IAM::Group', properties };
+    await failNext(sandbox.current, 'iam', 'PutGroupPolicy', { errorCode: 'MalformedPolicyDocument' });
+    await failNext(sandbox.current, 'iam', 'DeleteGroup', { errorCode: 'ValidationError' });
+    const made = await madeError(groups.create(request, context), 'MalformedPolicyDocument');
+    expect(made.made.physicalId).toBe('stuck-group');
+    const live = await groups.read({ ...request, physicalId: 'stuck-group' }, context);
+    expect(made.made.creationIdentity).toEqual(live!.creationIdentity);
+  });
+
+  it('reports a user made when joining a group and its removal both fail', async () => {
+    const properties = { UserName: 'stuck-user', Groups: ['no-such-group'] };
+    const request = { logicalId: 'StuckUser', type: 'AWS::IAM::User', properties };
+    await failNext(sandbox.current, 'iam', 'DeleteUser', { errorCode: 'ValidationError' });
+    // AddUserToGroup fails on its own: the group does not exist.
+    const made = await madeError(users.create(request, context), 'NoSuchEntity');
+    expect(made.made.physicalId).toBe('stuck-user');
+    const live = await users.read({ ...request, physicalId: 'stuck-user' }, context);
+    expect(made.made.creationIdentity).toEqual(live!.creationIdentity);
   });
 
   it('replaces on the name only; leaves LoginProfile to Cloud Control', () => {

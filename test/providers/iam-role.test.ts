@@ -4,13 +4,14 @@ import {
   ListRolePoliciesCommand,
   PutRolePolicyCommand,
 } from '@aws-sdk/client-iam';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RoleProvider } from '../../src/providers/iam/role.js';
 import type { ProviderContext } from '../../src/providers/provider.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { doc, iamClientFor, iamContext, TRUST } from './iam-helpers.js';
+import { clearFaults, failNext, madeError } from './made-helpers.js';
 
-useSandbox();
+const sandbox = useSandbox();
 const provider = new RoleProvider();
 const type = 'AWS::IAM::Role';
 let context: ProviderContext;
@@ -18,6 +19,7 @@ let context: ProviderContext;
 beforeAll(() => {
   context = iamContext();
 });
+afterEach(() => clearFaults(sandbox.current));
 
 const base = {
   AssumeRolePolicyDocument: TRUST,
@@ -138,6 +140,36 @@ describe('AWS::IAM::Role', () => {
     const iam = await iamClientFor(context);
     await expect(iam.send(new GetRoleCommand({ RoleName: 'half-made' }))).rejects.toMatchObject({
       name: 'NoSuchEntityException',
+    });
+  });
+
+  it('reports the role made when a policy fails and removing it fails too; the retry takes it back', async () => {
+    const request = {
+      logicalId: 'Stuck',
+      type,
+      properties: { ...base, RoleName: 'stuck-role' },
+      idempotencyToken: 'token-stuck',
+    };
+    await failNext(sandbox.current, 'iam', 'PutRolePolicy', { errorCode: 'MalformedPolicyDocument' });
+    await failNext(sandbox.current, 'iam', 'DeleteRole', { errorCode: 'ValidationError' });
+    // The original error is carried, not the failed removal's.
+    const made = await madeError(provider.create(request, context), 'MalformedPolicyDocument');
+    expect(made.made.physicalId).toBe('stuck-role');
+    const live = await provider.read({ ...request, physicalId: 'stuck-role' }, context);
+    expect(made.made.creationIdentity).toEqual(live!.creationIdentity);
+    // An explicit name is refused to any other create, but the retry of this one takes its role back.
+    const other = await provider
+      .create({ ...request, idempotencyToken: 'token-other' }, context)
+      .catch((e: Error) => e);
+    expect((other as Error).name).toBe('EntityAlreadyExistsException');
+    const retried = await provider.create(request, context);
+    expect(retried.physicalId).toBe('stuck-role');
+    expect(retried.creationIdentity).toEqual(made.made.creationIdentity);
+    expect(
+      (await provider.read({ ...request, physicalId: 'stuck-role' }, context))!.properties,
+    ).toMatchObject({
+      Policies: base.Policies,
+      ManagedPolicyArns: base.ManagedPolicyArns,
     });
   });
 

@@ -10,6 +10,10 @@ import {
   undoCreate,
 } from '../../src/providers/iam/common.js';
 import { inlinePolicyDiff, setDiff, tagDiff } from '../../src/providers/iam/diff.js';
+import { awsErrorCode, classifyAwsError } from '../../src/aws/error-class.js';
+import { ResourceMadeError } from '../../src/providers/provider.js';
+import { retryClassOf } from '../../src/providers/retry-class.js';
+import { MadeByAttempts, resourceMade } from '../../src/providers/sqs/resource-made.js';
 import { iamContext } from './iam-helpers.js';
 
 const p = (name: string, action: string) => ({ PolicyName: name, PolicyDocument: { Action: action } });
@@ -143,22 +147,47 @@ describe('createOrAdopt', () => {
 describe('undoCreate', () => {
   const original = Object.assign(new Error('Syntax errors in policy.'), {
     name: 'MalformedPolicyDocumentException',
+    $metadata: { httpStatusCode: 400 },
   });
+  const made = { physicalId: 'r', creationIdentity: { RoleId: 'AROA1' } };
 
   it('removes the half-made resource and rethrows the AWS error unchanged', async () => {
     let removed = false;
     const remove = async () => {
       removed = true;
     };
-    await expect(undoCreate('IAM role r', remove, original)).rejects.toBe(original);
+    await expect(undoCreate(made, remove, original)).rejects.toBe(original);
     expect(removed).toBe(true);
   });
 
-  it('says what was left behind when the removal fails too', async () => {
+  it('reports the resource made when the removal fails too, carrying the original error', async () => {
     const remove = () => Promise.reject(new Error('Throttling'));
-    await expect(undoCreate('IAM role r', remove, original)).rejects.toMatchObject({
-      code: 'IAM_CREATE_LEFT_BEHIND',
-      message: 'IAM role r was created, then Syntax errors in policy.; removing it failed too: Throttling',
+    const attempts = { made: new MadeByAttempts(), token: 't' };
+    const error = await undoCreate(made, remove, original, attempts).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResourceMadeError);
+    expect(error).toMatchObject({ made, failure: original, message: 'Syntax errors in policy.' });
+    // Classified as the original: same code and HTTP status.
+    expect(awsErrorCode(error)).toBe('MalformedPolicyDocumentException');
+    expect(classifyAwsError(error)).toBe(classifyAwsError(original));
+    expect(attempts.made.get('t')).toEqual(made);
+  });
+});
+
+describe('resourceMade', () => {
+  it('is classified for retry exactly as the failure it wraps', () => {
+    const throttle = Object.assign(new Error('Rate exceeded'), {
+      name: 'ThrottlingException',
+      $metadata: { httpStatusCode: 400 },
+      $retryable: { throttling: true },
     });
+    const network = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    for (const failure of [throttle, network, new Error('plain'), 'text']) {
+      const error = resourceMade({ physicalId: 'x' }, failure);
+      expect(error).toBeInstanceOf(ResourceMadeError);
+      expect(error.failure).toBe(failure);
+      expect(retryClassOf(error)).toBe(retryClassOf(failure));
+      expect(classifyAwsError(error)).toBe(classifyAwsError(failure));
+    }
+    expect(retryClassOf(resourceMade({ physicalId: 'x' }, throttle))).toBe('throttling');
   });
 });

@@ -1,6 +1,6 @@
-import { DescribeKeyCommand, KMSClient, ListAliasesCommand } from '@aws-sdk/client-kms';
+import { DescribeKeyCommand, KMSClient, ListAliasesCommand, ListKeysCommand } from '@aws-sdk/client-kms';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AwsClients } from '../../src/aws/client-factory.js';
 import { createEngine } from '../../src/engine/engine.js';
 import { CloudControlProvider } from '../../src/providers/cloudcontrol/provider.js';
@@ -12,8 +12,9 @@ import type { ProviderContext } from '../../src/providers/provider.js';
 import { ProviderRegistry } from '../../src/providers/registry.js';
 import { openStateBackend } from '../../src/state/state-backend.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { clearFaults, failNext, madeError } from './made-helpers.js';
 
-useSandbox();
+const sandbox = useSandbox();
 const ACCOUNT = '000000000000';
 const keys = new KeyProvider();
 const aliases = new AliasProvider();
@@ -25,6 +26,11 @@ beforeAll(async () => {
   context = { clients, accountId: ACCOUNT, region: 'us-east-1', stackName: 'KmsStack' };
   kms = await clients.client(KMSClient, 'us-east-1');
 });
+afterEach(() => clearFaults(sandbox.current));
+
+async function countKeys(): Promise<number> {
+  return ((await kms.send(new ListKeysCommand({ Limit: 1000 }))).Keys ?? []).length;
+}
 
 const policy = (sid: string) => ({
   Version: '2012-10-17',
@@ -74,6 +80,27 @@ describe('AWS::KMS::Key', () => {
     expect(described.KeyMetadata!.DeletionDate!.getTime() - Date.now()).toBeLessThan(8 * 86_400_000);
     expect(await keys.read({ ...request, properties: next }, context)).toBeUndefined();
     await keys.delete({ ...request, properties: next }, context);
+  });
+
+  it('reports the key made when its rotation call fails; the retry takes it back, no second key', async () => {
+    const request = {
+      logicalId: 'Rotated',
+      type: keyType,
+      properties: { Description: 'rotated', EnableKeyRotation: true, Enabled: false },
+      idempotencyToken: 'kms-rotated',
+    };
+    const before = await countKeys();
+    await failNext(sandbox.current, 'kms', 'EnableKeyRotation');
+    const made = await madeError(keys.create(request, context));
+    const live = await keys.read({ ...request, physicalId: made.made.physicalId }, context);
+    expect(live).toBeDefined();
+    expect(made.made.creationIdentity).toEqual(live!.creationIdentity);
+    const retried = await keys.create(request, context);
+    expect(retried.physicalId).toBe(made.made.physicalId);
+    expect(retried.creationIdentity).toEqual(made.made.creationIdentity);
+    expect(await countKeys()).toBe(before + 1);
+    const read = await keys.read({ ...request, physicalId: retried.physicalId }, context);
+    expect(read!.properties).toMatchObject({ EnableKeyRotation: true, Enabled: false });
   });
 
   it('keeps KeySpec, KeyUsage and MultiRegion create-only and reports what it cannot send', () => {

@@ -7,6 +7,7 @@ import { LambdaFunctionProvider, TOKEN_TAG } from '../../src/providers/lambda/fu
 import type { ProviderContext } from '../../src/providers/provider.js';
 import { withRetry, type RetryEvent } from '../../src/providers/retry.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { clearFaults, failNext, madeError } from './made-helpers.js';
 import {
   ACCOUNT,
   functionProperties,
@@ -28,7 +29,10 @@ beforeAll(async () => {
   await s3.send(new PutObjectCommand({ Bucket: 'assets', Key: 'a.zip', Body: 'PK version a' }));
   await s3.send(new PutObjectCommand({ Bucket: 'assets', Key: 'b.zip', Body: 'PK version b, longer' }));
 });
-afterEach(async () => setLatency(sandbox.current.url, {}));
+afterEach(async () => {
+  await setLatency(sandbox.current.url, {});
+  await clearFaults(sandbox.current);
+});
 
 describe('AWS::Lambda::Function provider', () => {
   it('creates with a generated name, waits for Active, reads back, updates in place and deletes', async () => {
@@ -128,6 +132,47 @@ describe('AWS::Lambda::Function provider', () => {
       .create({ ...request, idempotencyToken: 'tok-2' }, context)
       .catch((error: Error) => error);
     expect((other as Error).name).toBe('ResourceConflictException');
+  });
+
+  it('reports the function made when its wait for Active fails; the retry adopts it', async () => {
+    const provider = new LambdaFunctionProvider({ clock: scaledClock(0) });
+    const request = {
+      logicalId: 'Unready',
+      type,
+      properties: functionProperties({ FunctionName: 'unready' }),
+      idempotencyToken: 'tok-unready',
+    };
+    await failNext(sandbox.current, 'lambda', 'GetFunctionConfiguration', {
+      errorCode: 'InvalidParameterValueException',
+    });
+    const made = await madeError(provider.create(request, context), 'InvalidParameterValueException');
+    // No creation identity: the wait is what returns the settled revision.
+    expect(made.made).toEqual({ physicalId: 'unready' });
+    expect(await provider.read({ ...request, physicalId: 'unready' }, context)).toBeDefined();
+    const retried = await provider.create(request, context);
+    expect(retried.physicalId).toBe('unready');
+  });
+
+  it('reports the function made, with its creation identity, when its concurrency call fails', async () => {
+    const provider = new LambdaFunctionProvider({ clock: scaledClock(0) });
+    const request = {
+      logicalId: 'Capped',
+      type,
+      properties: functionProperties({ FunctionName: 'capped', ReservedConcurrentExecutions: 2 }),
+      idempotencyToken: 'tok-capped',
+    };
+    await failNext(sandbox.current, 'lambda', 'PutFunctionConcurrency', {
+      errorCode: 'InvalidParameterValueException',
+    });
+    const made = await madeError(provider.create(request, context), 'InvalidParameterValueException');
+    expect(made.made.physicalId).toBe('capped');
+    const live = await provider.read({ ...request, physicalId: 'capped' }, context);
+    expect(made.made.creationIdentity).toMatchObject(live!.creationIdentity!);
+    expect(made.made.creationIdentity).toEqual({
+      Arn: `arn:aws:lambda:us-east-1:${ACCOUNT}:function:capped`,
+      RevisionId: expect.any(String),
+      LastModified: expect.any(String),
+    });
   });
 
   it('derives a generated name from the idempotency token, so a replay meets its first attempt', async () => {

@@ -5,7 +5,7 @@ import {
   ListTagsForResourceCommand,
 } from '@aws-sdk/client-cloudwatch-logs';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AwsClients } from '../../src/aws/client-factory.js';
 import { createEngine } from '../../src/engine/engine.js';
 import { CloudControlProvider } from '../../src/providers/cloudcontrol/provider.js';
@@ -14,13 +14,14 @@ import { LogGroupProvider } from '../../src/providers/logs/log-group.js';
 import { MetricFilterProvider } from '../../src/providers/logs/metric-filter.js';
 import { LOGS_REF_ATTRIBUTES } from '../../src/providers/logs/ref-attributes.js';
 import { SubscriptionFilterProvider } from '../../src/providers/logs/subscription-filter.js';
-import type { ProviderContext } from '../../src/providers/provider.js';
+import { ResourceMadeError, type ProviderContext } from '../../src/providers/provider.js';
 import { ProviderRegistry } from '../../src/providers/registry.js';
 import { openStateBackend } from '../../src/state/state-backend.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { failure } from '../sandbox/helpers.js';
+import { clearFaults, failNext, madeError } from './made-helpers.js';
 
-useSandbox();
+const sandbox = useSandbox();
 const ACCOUNT = '000000000000';
 let context: ProviderContext;
 let logs: CloudWatchLogsClient;
@@ -30,6 +31,7 @@ beforeAll(async () => {
   context = { clients, accountId: ACCOUNT, region: 'us-east-1', stackName: 'LogsStack' };
   logs = await clients.client(CloudWatchLogsClient, 'us-east-1');
 });
+afterEach(() => clearFaults(sandbox.current));
 
 async function describeGroup(name: string) {
   const page = await logs.send(new DescribeLogGroupsCommand({ logGroupNamePrefix: name }));
@@ -109,14 +111,58 @@ describe('AWS::Logs::LogGroup', () => {
     expect(await describeGroup('never-made')).toBeUndefined();
   });
 
-  it('passes CloudWatch refusals through with their AWS name', async () => {
-    const error = await failure(
-      groups.create(
-        { logicalId: 'Odd', type, properties: { LogGroupName: 'odd-retention', RetentionInDays: 31 } },
-        context,
-      ),
+  it('reports the group made when CloudWatch refuses its retention, carrying the refusal and AWS name', async () => {
+    const request = {
+      logicalId: 'Odd',
+      type,
+      properties: { LogGroupName: 'odd-retention', RetentionInDays: 31 },
+      idempotencyToken: 'odd-token',
+    };
+    const made = await madeError(groups.create(request, context), 'InvalidParameterException');
+    expect(made.made.physicalId).toBe('odd-retention');
+    const live = await groups.read({ ...request, physicalId: 'odd-retention' }, context);
+    expect(made.made.creationIdentity).toEqual(live!.creationIdentity);
+    // The retry of the same create takes its group back instead of colliding with the name.
+    const retried = await groups.create(
+      { ...request, properties: { LogGroupName: 'odd-retention' } },
+      context,
     );
-    expect(error.name).toBe('InvalidParameterException');
+    expect(retried.creationIdentity).toEqual(made.made.creationIdentity);
+  });
+
+  it('reports the group made when its data protection policy is refused', async () => {
+    await failNext(sandbox.current, 'logs', 'PutDataProtectionPolicy', {
+      errorCode: 'InvalidParameterException',
+    });
+    const properties = { LogGroupName: 'dpp-refused', DataProtectionPolicy: { Name: 'p', Statement: [] } };
+    const made = await madeError(
+      groups.create({ logicalId: 'Dpp', type, properties }, context),
+      'InvalidParameterException',
+    );
+    expect(made.made.physicalId).toBe('dpp-refused');
+    expect(made.made.creationIdentity).toMatchObject({
+      Arn: expect.stringContaining(':log-group:dpp-refused'),
+    });
+    expect(await describeGroup('dpp-refused')).toBeDefined();
+  });
+
+  it('passes a follow-up failure through for an explicit name it adopted after an unanswered call', async () => {
+    const flaky = new LogGroupProvider();
+    const request = {
+      logicalId: 'Taken',
+      type,
+      properties: { LogGroupName: 'taken-elsewhere', RetentionInDays: 7 },
+      idempotencyToken: 'taken-token',
+    };
+    const aborted = new AbortController();
+    aborted.abort();
+    await expect(flaky.create(request, { ...context, signal: aborted.signal })).rejects.toThrow();
+    // Whoever made this group, it is not proven to be this create.
+    await logs.send(new CreateLogGroupCommand({ logGroupName: 'taken-elsewhere' }));
+    await failNext(sandbox.current, 'logs', 'PutRetentionPolicy', { errorCode: 'InvalidParameterException' });
+    const error = await failure(flaky.create(request, context));
+    expect(error.error).not.toBeInstanceOf(ResourceMadeError);
+    expect(error.error.message).toBe('injected PutRetentionPolicy failure');
   });
 
   it('names an unnamed group {stack}-{logicalId}-{suffix} within the limit', async () => {

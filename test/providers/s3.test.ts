@@ -13,7 +13,9 @@ import { BucketPolicyProvider } from '../../src/providers/s3/bucket-policy.js';
 import { BucketProvider, generatedBucketName } from '../../src/providers/s3/bucket.js';
 import { registerS3 } from '../../src/providers/s3/index.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
+import { ResourceMadeError } from '../../src/providers/provider.js';
 import { admin, failure } from '../sandbox/helpers.js';
+import { failNext, madeError } from './made-helpers.js';
 import { ACCOUNT, engineWith, providerContext, startProviderSandbox } from './sqs-helpers.js';
 
 let sandbox: Sandbox;
@@ -193,13 +195,50 @@ describe('AWS::S3::Bucket provider', () => {
       errorCode: 'AccessDenied',
       httpStatus: 403,
     });
-    await failure(buckets.create(request, context));
-    await s3.send(new HeadBucketCommand({ Bucket: 'store-retry' }));
+    // The bucket is still there: the create says it made it, as the read proves.
+    const made = await madeError(buckets.create(request, context), 'InvalidRequest');
+    expect(made.made.physicalId).toBe('store-retry');
+    const live = await buckets.read({ ...request, physicalId: 'store-retry' }, context);
+    expect(live).toBeDefined();
+    expect(made.made.creationIdentity).toEqual(live!.creationIdentity);
+    expect(made.made.creationIdentity).toMatchObject({ BucketName: 'store-retry', Region: 'us-east-1' });
     const retried = await buckets.create(request, context);
     expect(retried.physicalId).toBe('store-retry');
     expect((await s3.send(new GetBucketCorsCommand({ Bucket: 'store-retry' }))).CORSRules).toHaveLength(1);
     const other = await failure(buckets.create({ ...request, idempotencyToken: 'token-2' }, context));
     expect(other.error).toMatchObject({ code: 'NAMED_CREATE_COLLISION' });
+  });
+
+  it('a follow-up failure whose cleanup removed the bucket is the plain error, with no bucket left', async () => {
+    await failNext(sandbox, 's3', 'PutBucketVersioning', { errorCode: 'InvalidRequest' });
+    const request = {
+      logicalId: 'Cleaned',
+      type,
+      idempotencyToken: 'token-cleaned',
+      properties: { BucketName: 'store-cleaned', VersioningConfiguration: { Status: 'Enabled' } },
+    };
+    const error = await failure(buckets.create(request, context));
+    expect(error.error).not.toBeInstanceOf(ResourceMadeError);
+    expect(error.name).toBe('InvalidRequest');
+    expect(await buckets.read({ ...request, physicalId: 'store-cleaned' }, context)).toBeUndefined();
+  });
+
+  it('reports the bucket made, unidentified, when its ListBuckets and the cleanup both fail', async () => {
+    await failNext(sandbox, 's3', 'ListBuckets', { errorCode: 'InvalidRequest' });
+    await failNext(sandbox, 's3', 'DeleteBucket', { errorCode: 'InvalidRequest' });
+    const request = {
+      logicalId: 'Unlisted',
+      type,
+      idempotencyToken: 'token-unlisted',
+      properties: { BucketName: 'store-unlisted' },
+    };
+    const made = await madeError(buckets.create(request, context), 'InvalidRequest');
+    expect(made.made).toEqual({ physicalId: 'store-unlisted' });
+    expect(await buckets.read({ ...request, physicalId: 'store-unlisted' }, context)).toBeDefined();
+    // Its retry takes the bucket back (this account owns it) instead of refusing the name.
+    const retried = await buckets.create(request, context);
+    expect(retried.physicalId).toBe('store-unlisted');
+    expect(retried.creationIdentity).toMatchObject({ BucketName: 'store-unlisted' });
   });
 
   it('generates lower-case names of at most 63 characters', () => {

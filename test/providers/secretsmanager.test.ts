@@ -1,6 +1,6 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AwsClients } from '../../src/aws/client-factory.js';
 import { createEngine } from '../../src/engine/engine.js';
 import { CloudControlProvider } from '../../src/providers/cloudcontrol/provider.js';
@@ -13,8 +13,9 @@ import { SecretProvider } from '../../src/providers/secretsmanager/secret.js';
 import { openStateBackend } from '../../src/state/state-backend.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { failure } from '../sandbox/helpers.js';
+import { clearFaults, failNext, madeError } from './made-helpers.js';
 
-useSandbox();
+const sandbox = useSandbox();
 const ACCOUNT = '000000000000';
 const type = 'AWS::SecretsManager::Secret';
 const secrets = new SecretProvider();
@@ -26,6 +27,7 @@ beforeAll(async () => {
   context = { clients, accountId: ACCOUNT, region: 'us-east-1', stackName: 'SecStack' };
   client = await clients.client(SecretsManagerClient, 'us-east-1');
 });
+afterEach(() => clearFaults(sandbox.current));
 
 const value = async (id: string) =>
   (await client.send(new GetSecretValueCommand({ SecretId: id }))).SecretString!;
@@ -92,6 +94,26 @@ describe('AWS::SecretsManager::Secret', () => {
     ).rejects.toMatchObject({ code: 'SECRET_VALUE_CONFLICT' });
     expect(() => secretStringFor({ GenerateStringKey: 'p' }, 'pw')).toThrow(/both SecretStringTemplate/);
     expect(secretStringFor({}, 'pw')).toBe('pw');
+  });
+
+  it('reports the secret made when its read-back fails; the retry takes it back, value unchanged', async () => {
+    const properties = {
+      GenerateSecretString: { PasswordLength: 16, ExcludePunctuation: true },
+    };
+    const request = { logicalId: 'Unread', type, properties, idempotencyToken: 'sec-unread' };
+    await failNext(sandbox.current, 'secretsmanager', 'DescribeSecret', {
+      errorCode: 'InvalidParameterException',
+    });
+    const made = await madeError(secrets.create(request, context), 'InvalidParameterException');
+    // No creation identity: DescribeSecret is what gives its creation date.
+    expect(made.made).toEqual({ physicalId: expect.stringContaining(':secret:SecStack-Unread-') });
+    const live = await secrets.read({ ...request, physicalId: made.made.physicalId }, context);
+    expect(live).toBeDefined();
+    const generated = await value(made.made.physicalId);
+    const retried = await secrets.create(request, context);
+    expect(retried.physicalId).toBe(made.made.physicalId);
+    expect(retried.creationIdentity).toEqual(live!.creationIdentity);
+    expect(await value(retried.physicalId)).toBe(generated);
   });
 
   it('names an unnamed secret and reports what it cannot send', async () => {

@@ -4,14 +4,15 @@ import {
   ListSubscriptionsByTopicCommand,
   SNSClient,
 } from '@aws-sdk/client-sns';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProviderContext } from '../../src/providers/provider.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ResourceMadeError, type ProviderContext } from '../../src/providers/provider.js';
 import { defaultTopicPolicy } from '../../src/providers/sns/common.js';
 import { registerSns } from '../../src/providers/sns/index.js';
 import { SubscriptionProvider } from '../../src/providers/sns/subscription.js';
 import { TopicPolicyProvider } from '../../src/providers/sns/topic-policy.js';
 import { generatedTopicName, TopicProvider } from '../../src/providers/sns/topic.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
+import { clearFaults, failNext, madeError } from './made-helpers.js';
 import { ACCOUNT, engineWith, providerContext, startProviderSandbox } from './sqs-helpers.js';
 
 let sandbox: Sandbox;
@@ -30,6 +31,7 @@ beforeAll(async () => {
   context = providerContext('Notify');
   sns = await context.clients.client(SNSClient, 'us-east-1');
 });
+afterEach(() => clearFaults(sandbox));
 afterAll(async () => {
   await sandbox.stop();
 });
@@ -107,6 +109,32 @@ describe('AWS::SNS::Topic provider', () => {
     };
     const first = await topics.create(request, context);
     expect((await topics.create(request, context)).physicalId).toBe(first.physicalId);
+  });
+
+  it('reports an unnamed topic made when a subscription fails; the retry gets that same topic', async () => {
+    const properties = { Subscription: [{ Protocol: 'sqs', Endpoint: queueArn('made') }] };
+    const request = { logicalId: 'Half', type: TOPIC, properties, idempotencyToken: 'sns-half' };
+    await failNext(sandbox, 'sns', 'Subscribe', { errorCode: 'InvalidParameter' });
+    const made = await madeError(topics.create(request, context), 'InvalidParameter');
+    expect(made.made.physicalId).toMatch(/:Notify-Half-[A-Z0-9]+$/);
+    const live = await topics.read({ ...request, physicalId: made.made.physicalId }, context);
+    expect(made.made.creationIdentity).toEqual(live!.creationIdentity);
+    const retried = await topics.create(request, context);
+    expect(retried.physicalId).toBe(made.made.physicalId);
+    expect(await endpoints(retried.physicalId)).toEqual([queueArn('made')]);
+  });
+
+  it('passes the subscription failure of a named topic through: CreateTopic may have returned one it found', async () => {
+    await failNext(sandbox, 'sns', 'Subscribe', { errorCode: 'InvalidParameter' });
+    const properties = {
+      TopicName: 'named-half',
+      Subscription: [{ Protocol: 'sqs', Endpoint: queueArn('x') }],
+    };
+    const error = await topics
+      .create({ logicalId: 'Named', type: TOPIC, properties }, context)
+      .catch((e: unknown) => e);
+    expect(error).not.toBeInstanceOf(ResourceMadeError);
+    expect(error).toMatchObject({ message: 'injected Subscribe failure' });
   });
 
   it('reports create-only and uncovered properties', () => {

@@ -1,11 +1,12 @@
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.js';
-import type { ProviderContext } from '../../src/providers/provider.js';
+import { ResourceMadeError, type ProviderContext } from '../../src/providers/provider.js';
 import { registerSqs } from '../../src/providers/sqs/index.js';
 import { QueuePolicyProvider } from '../../src/providers/sqs/queue-policy.js';
 import { generatedQueueName, QueueProvider } from '../../src/providers/sqs/queue.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
+import { clearFaults, failNext, madeError } from './made-helpers.js';
 import { ACCOUNT, engineWith, providerContext, startProviderSandbox } from './sqs-helpers.js';
 
 let sandbox: Sandbox;
@@ -20,6 +21,7 @@ beforeAll(async () => {
   context = providerContext('Shop');
   sqs = await context.clients.client(SQSClient, 'us-east-1');
 });
+afterEach(() => clearFaults(sandbox));
 afterAll(async () => {
   await sandbox.stop();
 });
@@ -131,6 +133,26 @@ describe('AWS::SQS::Queue provider', () => {
     const again = await queues.create(request, context);
     expect(again.physicalId).toBe(first.physicalId);
     expect(again.creationIdentity).toEqual(first.creationIdentity);
+  });
+
+  it('reports an unnamed queue made when its read-back fails; the retry gets that same queue', async () => {
+    const request = { logicalId: 'Unread', type, properties: {}, idempotencyToken: 'sqs-unread' };
+    await failNext(sandbox, 'sqs', 'GetQueueAttributes');
+    const made = await madeError(queues.create(request, context));
+    // No creation identity: GetQueueAttributes is what gives it.
+    expect(made.made).toEqual({ physicalId: expect.stringContaining('/Shop-Unread-') });
+    expect(await queues.read({ ...request, physicalId: made.made.physicalId }, context)).toBeDefined();
+    const retried = await queues.create(request, context);
+    expect(retried.physicalId).toBe(made.made.physicalId);
+  });
+
+  it('passes the read-back failure of a named queue through: CreateQueue may have returned one it found', async () => {
+    await failNext(sandbox, 'sqs', 'GetQueueAttributes');
+    const error = await queues
+      .create({ logicalId: 'Named', type, properties: { QueueName: 'named-unread' } }, context)
+      .catch((e: unknown) => e);
+    expect(error).not.toBeInstanceOf(ResourceMadeError);
+    expect(error).toMatchObject({ message: 'injected GetQueueAttributes failure' });
   });
 
   it('reports create-only and uncovered properties', () => {

@@ -26,6 +26,7 @@ import type {
   UpdateRequest,
   UpdateResult,
 } from '../provider.js';
+import { MadeByAttempts } from '../sqs/resource-made.js';
 import { createTableInput } from './table-input.js';
 import { createTtlSteps, tableUpdateSteps, type TableStep } from './table-update.js';
 import { describe, waitForTable } from './wait.js';
@@ -54,10 +55,16 @@ export interface TableProviderOptions {
   clock?: Clock;
 }
 
-/** AWS::DynamoDB::Table. Physical id and Ref: the table name. Waits for ACTIVE / gone. */
+/**
+ * AWS::DynamoDB::Table. Physical id and Ref: the table name. Waits for ACTIVE / gone.
+ * A create whose wait or TTL step fails after CreateTable returned reports the table
+ * made (ResourceMadeError, with its creation identity); its retry takes that table back.
+ */
 export class TableProvider implements Provider {
   readonly kind = 'sdk' as const;
   private readonly clock: Clock;
+  /** Per idempotency token, the table an attempt made before its wait or TTL step failed. */
+  private readonly made = new MadeByAttempts();
 
   constructor(options: TableProviderOptions = {}) {
     this.clock = options.clock ?? systemClock;
@@ -82,14 +89,36 @@ export class TableProvider implements Provider {
         ? String(request.properties.TableName)
         : generatePhysicalName(context.stackName, request.logicalId, TABLE_NAME_RULES);
     const client = await dynamoClient(context);
-    await client.send(new CreateTableCommand(createTableInput(name, request.properties)), {
-      abortSignal: context.signal,
-    });
-    let table = await this.waitActive(client, name, context);
-    if (createTtlSteps(request.properties).length > 0) {
-      table = await this.apply(client, name, createTtlSteps(request.properties), context);
+    const token = request.idempotencyToken;
+    // A retry after a failed wait or TTL step takes back the table its earlier attempt made.
+    let made = this.made.get(token);
+    if (!made) {
+      const { TableDescription } = await client.send(
+        new CreateTableCommand(createTableInput(name, request.properties)),
+        { abortSignal: context.signal },
+      );
+      made = {
+        physicalId: name,
+        ...(TableDescription && identifiable(TableDescription)
+          ? { creationIdentity: identity(TableDescription) }
+          : {}),
+      };
     }
-    return { physicalId: name, attributes: attributes(table), creationIdentity: identity(table) };
+    // The table exists from here, even one that never becomes ACTIVE.
+    try {
+      let table = await this.waitActive(client, made.physicalId, context);
+      if (createTtlSteps(request.properties).length > 0) {
+        table = await this.apply(client, made.physicalId, createTtlSteps(request.properties), context);
+      }
+      this.made.forget(token);
+      return {
+        physicalId: made.physicalId,
+        attributes: attributes(table),
+        creationIdentity: identity(table),
+      };
+    } catch (error) {
+      throw this.made.failed(token, made, error);
+    }
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -198,6 +227,13 @@ function attributes(table: TableDescription): JsonObject {
     Arn: table.TableArn,
     ...(table.LatestStreamArn !== undefined ? { StreamArn: table.LatestStreamArn } : {}),
   };
+}
+
+/** Whether a table description (CreateTable's) carries what `identity` needs. */
+function identifiable(table: TableDescription): boolean {
+  return (
+    table.TableId !== undefined || (table.TableArn !== undefined && table.CreationDateTime !== undefined)
+  );
 }
 
 /** TableId where DynamoDB gives one; else the ARN and creation time. */

@@ -10,6 +10,7 @@ import { awsErrorCode } from '../../aws/error-class.js';
 import { replacementOf } from '../../plan/resource-schemas.js';
 import type {
   CreateResult,
+  CreationIdentity,
   DeleteRequest,
   JsonObject,
   LiveResource,
@@ -19,6 +20,7 @@ import type {
   UpdateRequest,
   UpdateResult,
 } from '../provider.js';
+import { MadeByAttempts } from '../sqs/resource-made.js';
 import { eventsClient, observedTags, retag, tagList } from './common.js';
 
 export const EVENT_BUS = 'AWS::Events::EventBus';
@@ -32,9 +34,15 @@ const COVERED = new Set([
   'Tags',
 ]);
 
-/** AWS::Events::EventBus. Physical id and Ref: the bus name (Name is required, never generated). */
+/**
+ * AWS::Events::EventBus. Physical id and Ref: the bus name (Name is required, never generated).
+ * A create whose read-back fails after CreateEventBus reports the bus made (ResourceMadeError,
+ * without creation identity: that read is what gives it).
+ */
 export class EventBusProvider implements Provider {
   readonly kind = 'sdk' as const;
+  /** Per idempotency token, the bus an attempt made before its read-back failed. */
+  private readonly made = new MadeByAttempts();
 
   handles(type: string): boolean {
     return type === EVENT_BUS;
@@ -53,22 +61,28 @@ export class EventBusProvider implements Provider {
     const props = request.properties;
     const Name = String(props.Name);
     const client = await eventsClient(context);
-    const tags = tagList(props.Tags);
-    await client.send(
-      new CreateEventBusCommand({
-        Name,
-        ...settings(props),
-        ...(props.EventSourceName !== undefined ? { EventSourceName: String(props.EventSourceName) } : {}),
-        ...(tags.length > 0 ? { Tags: tags } : {}),
-      }),
-      { abortSignal: context.signal },
-    );
-    const bus = (await describe(client, Name))!;
-    return {
-      physicalId: Name,
-      attributes: attributes(bus),
-      creationIdentity: { Arn: bus.Arn!, creationTime: bus.CreationTime?.getTime() ?? 0 },
-    };
+    const token = request.idempotencyToken;
+    // The retry of a create whose read-back failed takes back the bus it made.
+    if (this.made.get(token)?.physicalId !== Name) {
+      const tags = tagList(props.Tags);
+      await client.send(
+        new CreateEventBusCommand({
+          Name,
+          ...settings(props),
+          ...(props.EventSourceName !== undefined ? { EventSourceName: String(props.EventSourceName) } : {}),
+          ...(tags.length > 0 ? { Tags: tags } : {}),
+        }),
+        { abortSignal: context.signal },
+      );
+    }
+    let bus: DescribeEventBusCommandOutput;
+    try {
+      bus = (await describe(client, Name)) ?? missingBus(Name);
+    } catch (error) {
+      throw this.made.failed(token, { physicalId: Name }, error);
+    }
+    this.made.forget(token);
+    return { physicalId: Name, attributes: attributes(bus), creationIdentity: identityOf(bus) };
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -106,7 +120,7 @@ export class EventBusProvider implements Provider {
         ...(await observedTags(client, bus.Arn!)),
       },
       attributes: attributes(bus),
-      creationIdentity: { Arn: bus.Arn!, creationTime: bus.CreationTime?.getTime() ?? 0 },
+      creationIdentity: identityOf(bus),
     };
   }
 }
@@ -131,6 +145,16 @@ async function describe(
     if (awsErrorCode(error) === 'ResourceNotFoundException') return undefined;
     throw error;
   }
+}
+
+function identityOf(bus: DescribeEventBusCommandOutput): CreationIdentity {
+  return { Arn: bus.Arn!, creationTime: bus.CreationTime?.getTime() ?? 0 };
+}
+
+function missingBus(Name: string): never {
+  const error = new Error(`Event bus ${Name} does not exist.`);
+  error.name = 'ResourceNotFoundException';
+  throw error;
 }
 
 /** GetAtt Arn and Name from DescribeEventBus (Policy is never set by this provider). */

@@ -23,6 +23,8 @@ import type {
   UpdateRequest,
   UpdateResult,
 } from '../provider.js';
+import { resourceMade } from '../sqs/resource-made.js';
+import { nameRandom } from '../sqs/seeded-random.js';
 import { eventsClient, observedTags, retag, tagList } from './common.js';
 import { targetChanges } from './targets.js';
 
@@ -53,7 +55,10 @@ export function ruleRef(bus: string, name: string): string {
   return bus === 'default' ? name : `${bus}|${name}`;
 }
 
-/** AWS::Events::Rule with its targets. Physical id: the rule ARN; Ref: see ruleRef. */
+/**
+ * AWS::Events::Rule with its targets. Physical id: the rule ARN; Ref: see ruleRef. A rule
+ * under a generated name whose targets then fail is reported made (ResourceMadeError).
+ */
 export class RuleProvider implements Provider {
   readonly kind = 'sdk' as const;
 
@@ -71,10 +76,17 @@ export class RuleProvider implements Provider {
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const props = request.properties;
+    // Seeded by the create's token, a generated name is the same on every attempt of the
+    // create, so its retry puts the same rule again instead of making a second one.
     const name =
       props.Name !== undefined
         ? String(props.Name)
-        : generatePhysicalName(context.stackName, request.logicalId, RULE_NAME_RULES);
+        : generatePhysicalName(
+            context.stackName,
+            request.logicalId,
+            RULE_NAME_RULES,
+            nameRandom(request.idempotencyToken),
+          );
     const bus = busOf(props);
     const client = await eventsClient(context);
     const tags = tagList(props.Tags);
@@ -82,12 +94,19 @@ export class RuleProvider implements Provider {
       new PutRuleCommand({ ...ruleInput(name, bus, props), ...(tags.length > 0 ? { Tags: tags } : {}) }),
       { abortSignal: context.signal },
     );
-    await this.applyTargets(client, name, bus, undefined, props.Targets, context);
+    const creationIdentity = { Arn: RuleArn! };
+    try {
+      await this.applyTargets(client, name, bus, undefined, props.Targets, context);
+    } catch (error) {
+      // PutRule overwrites a rule already holding an explicit name; a generated one is this create's alone.
+      if (props.Name === undefined) throw resourceMade({ physicalId: RuleArn!, creationIdentity }, error);
+      throw error;
+    }
     return {
       physicalId: RuleArn!,
       ref: ruleRef(bus, name),
       attributes: { Arn: RuleArn, RuleName: name },
-      creationIdentity: { Arn: RuleArn! },
+      creationIdentity,
     };
   }
 

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { IAMClient } from '@aws-sdk/client-iam';
 import { awsErrorCode } from '../../aws/error-class.js';
-import { CdkdError } from '../../errors.js';
 import { generatePhysicalName, type NameRules } from '../physical-names.js';
 import { replacementOf } from '../../plan/resource-schemas.js';
-import type { JsonObject, ProviderContext } from '../provider.js';
+import type { CreationIdentity, JsonObject, ProviderContext } from '../provider.js';
+import { resourceMade, sameIdentity, type MadeByAttempts, type MadeResource } from '../sqs/resource-made.js';
 
 export function isNoSuchEntity(error: unknown): boolean {
   const code = awsErrorCode(error);
@@ -133,20 +133,48 @@ export function changed(before: JsonObject, after: JsonObject, key: string): boo
 
 /**
  * A create that fails after its resource exists leaves nothing the engine records, so the
- * resource is removed before the error surfaces (keeping its AWS name for the retry
- * classes). If the removal fails too, the error names what was left behind.
+ * resource is removed before the error surfaces, unchanged (keeping its AWS name for the
+ * retry classes). If the removal fails too, the resource is still there: the error is a
+ * ResourceMadeError naming it, carrying the original error (spec 000), and `attempts`
+ * remembers it so the retry of the same create takes it back (see `mayAdopt`).
  */
-export async function undoCreate(what: string, remove: () => Promise<void>, error: unknown): Promise<never> {
+export async function undoCreate(
+  made: MadeResource,
+  remove: () => Promise<void>,
+  error: unknown,
+  attempts?: { made: MadeByAttempts; token: string | undefined },
+): Promise<never> {
   try {
     await remove();
-  } catch (undoError) {
-    throw new CdkdError(
-      'IAM_CREATE_LEFT_BEHIND',
-      `${what} was created, then ${messageOf(error)}; removing it failed too: ${messageOf(undoError)}`,
-      { hint: `Delete ${what} by hand, then deploy again.`, cause: error },
-    );
+  } catch {
+    throw attempts ? attempts.made.failed(attempts.token, made, error) : resourceMade(made, error);
   }
+  attempts?.made.forget(attempts.token);
   throw error;
 }
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+/**
+ * Whether a create may adopt the entity holding `name` (see `createOrAdopt`): a generated
+ * name, or the one an earlier attempt of this create made and could not remove.
+ */
+export function mayAdopt(
+  given: unknown,
+  request: { idempotencyToken?: string },
+  earlier: MadeResource | undefined,
+  name: string,
+): boolean {
+  return adoptable(given, request) || earlier?.physicalId === name;
+}
+
+/** `find`, narrowed to the entity an earlier attempt made when there was one (same creation identity). */
+export function findEarlier<T>(
+  find: () => Promise<T | undefined>,
+  earlier: MadeResource | undefined,
+  identityOf: (found: T) => CreationIdentity,
+): () => Promise<T | undefined> {
+  return async () => {
+    const found = await find();
+    if (found === undefined || !sameIdentity(earlier?.creationIdentity, identityOf(found))) return undefined;
+    return found;
+  };
+}

@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/client-iam';
 import type {
   CreateResult,
+  CreationIdentity,
   DeleteRequest,
   JsonObject,
   LiveResource,
@@ -18,25 +19,32 @@ import type {
   UpdateResult,
 } from '../provider.js';
 import {
-  adoptable,
   changed,
   createOrAdopt,
+  findEarlier,
   iamClient,
   isNoSuchEntity,
+  mayAdopt,
   nameFor,
   schemaAllowsInPlace,
   uncovered,
   undoCreate,
 } from './common.js';
+import { MadeByAttempts } from '../sqs/resource-made.js';
 import { principalApi } from './principal-api.js';
 import { clearPolicies, readPolicies, syncPolicies } from './principal-policies.js';
 
 const TYPE = 'AWS::IAM::Group';
 const COVERED = ['GroupName', 'ManagedPolicyArns', 'Path', 'Policies'];
 
-/** AWS::IAM::Group: the group and its policies. GroupName replaces; Path updates in place. */
+/**
+ * AWS::IAM::Group: the group and its policies. GroupName replaces; Path updates in place.
+ * A group whose policies fail is deleted again; one that cannot be is reported made.
+ */
 export class GroupProvider implements Provider {
   readonly kind = 'sdk' as const;
+  /** Per idempotency token, the group an attempt made and could not remove. */
+  private readonly made = new MadeByAttempts();
 
   handles(type: string): boolean {
     return type === TYPE;
@@ -54,34 +62,29 @@ export class GroupProvider implements Provider {
     const p = request.properties;
     const client = await iamClient(context);
     const GroupName = nameFor(TYPE, p.GroupName, context, request);
-    const group = await createOrAdopt(
+    const token = request.idempotencyToken;
+    const earlier = this.made.get(token);
+    const group = (await createOrAdopt(
       async () =>
         (
           await client.send(new CreateGroupCommand({ GroupName, Path: p.Path as string | undefined }), {
             abortSignal: context.signal,
           })
         ).Group,
-      () => getGroup(client, GroupName, context.signal),
-      adoptable(p.GroupName, request),
-    );
+      findEarlier(() => getGroup(client, GroupName, context.signal), earlier, groupIdentity),
+      mayAdopt(p.GroupName, request, earlier, GroupName),
+    ))!;
+    const made = { physicalId: GroupName, creationIdentity: groupIdentity(group) };
     try {
       await syncPolicies(principalApi(client, 'Group', context.signal), GroupName, {}, p);
     } catch (error) {
-      return undoCreate(
-        `IAM group ${GroupName}`,
-        () => this.delete({ ...request, physicalId: GroupName }, context),
-        error,
-      );
+      return undoCreate(made, () => this.delete({ ...request, physicalId: GroupName }, context), error, {
+        made: this.made,
+        token,
+      });
     }
-    return {
-      physicalId: GroupName,
-      attributes: { Arn: group!.Arn },
-      creationIdentity: {
-        Arn: group!.Arn!,
-        GroupId: group!.GroupId!,
-        CreateDate: group!.CreateDate!.toISOString(),
-      },
-    };
+    this.made.forget(token);
+    return { physicalId: GroupName, attributes: { Arn: group.Arn }, creationIdentity: made.creationIdentity };
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -130,17 +133,17 @@ export class GroupProvider implements Provider {
           ...(policies.ManagedPolicyArns.length > 0 ? { ManagedPolicyArns: policies.ManagedPolicyArns } : {}),
         },
         attributes: { Arn: group.Arn },
-        creationIdentity: {
-          Arn: group.Arn!,
-          GroupId: group.GroupId!,
-          CreateDate: group.CreateDate!.toISOString(),
-        },
+        creationIdentity: groupIdentity(group),
       };
     } catch (error) {
       if (isNoSuchEntity(error)) return undefined;
       throw error;
     }
   }
+}
+
+function groupIdentity(group: Group): CreationIdentity {
+  return { Arn: group.Arn!, GroupId: group.GroupId!, CreateDate: group.CreateDate!.toISOString() };
 }
 
 async function getGroup(

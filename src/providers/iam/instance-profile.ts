@@ -9,6 +9,7 @@ import {
 } from '@aws-sdk/client-iam';
 import type {
   CreateResult,
+  CreationIdentity,
   DeleteRequest,
   JsonObject,
   LiveResource,
@@ -19,25 +20,32 @@ import type {
   UpdateResult,
 } from '../provider.js';
 import {
-  adoptable,
   createOrAdopt,
+  findEarlier,
   iamClient,
   isNoSuchEntity,
+  mayAdopt,
   nameFor,
   schemaAllowsInPlace,
   stringList,
   uncovered,
   undoCreate,
 } from './common.js';
+import { MadeByAttempts } from '../sqs/resource-made.js';
 import { setDiff } from './diff.js';
 import { ignoreGone } from './principal-policies.js';
 
 const TYPE = 'AWS::IAM::InstanceProfile';
 const COVERED = ['InstanceProfileName', 'Path', 'Roles'];
 
-/** AWS::IAM::InstanceProfile: the profile and its (at most one) role. Name and path replace. */
+/**
+ * AWS::IAM::InstanceProfile: the profile and its (at most one) role. Name and path replace.
+ * A profile whose role cannot be added is deleted again; one that cannot be is reported made.
+ */
 export class InstanceProfileProvider implements Provider {
   readonly kind = 'sdk' as const;
+  /** Per idempotency token, the profile an attempt made and could not remove. */
+  private readonly made = new MadeByAttempts();
 
   handles(type: string): boolean {
     return type === TYPE;
@@ -56,7 +64,9 @@ export class InstanceProfileProvider implements Provider {
     const client = await iamClient(context);
     const o = { abortSignal: context.signal };
     const InstanceProfileName = nameFor(TYPE, p.InstanceProfileName, context, request);
-    const profile = await createOrAdopt(
+    const token = request.idempotencyToken;
+    const earlier = this.made.get(token);
+    const profile = (await createOrAdopt(
       async () =>
         (
           await client.send(
@@ -64,28 +74,30 @@ export class InstanceProfileProvider implements Provider {
             o,
           )
         ).InstanceProfile,
-      () => getProfile(client, InstanceProfileName, context.signal),
-      adoptable(p.InstanceProfileName, request),
-    );
+      findEarlier(() => getProfile(client, InstanceProfileName, context.signal), earlier, profileIdentity),
+      mayAdopt(p.InstanceProfileName, request, earlier, InstanceProfileName),
+    ))!;
+    const made = { physicalId: InstanceProfileName, creationIdentity: profileIdentity(profile) };
+    // An adopted profile may hold its role already (an earlier attempt's undo stopped short).
+    const present = new Set((profile.Roles ?? []).map((role) => role.RoleName));
     try {
       for (const RoleName of stringList(p.Roles)) {
+        if (present.has(RoleName)) continue;
         await client.send(new AddRoleToInstanceProfileCommand({ InstanceProfileName, RoleName }), o);
       }
     } catch (error) {
       return undoCreate(
-        `instance profile ${InstanceProfileName}`,
+        made,
         () => this.delete({ ...request, physicalId: InstanceProfileName }, context),
         error,
+        { made: this.made, token },
       );
     }
+    this.made.forget(token);
     return {
       physicalId: InstanceProfileName,
-      attributes: { Arn: profile!.Arn },
-      creationIdentity: {
-        Arn: profile!.Arn!,
-        InstanceProfileId: profile!.InstanceProfileId!,
-        CreateDate: profile!.CreateDate!.toISOString(),
-      },
+      attributes: { Arn: profile.Arn },
+      creationIdentity: made.creationIdentity,
     };
   }
 
@@ -136,13 +148,17 @@ export class InstanceProfileProvider implements Provider {
         Roles: (profile.Roles ?? []).map((role) => role.RoleName!),
       },
       attributes: { Arn: profile.Arn },
-      creationIdentity: {
-        Arn: profile.Arn!,
-        InstanceProfileId: profile.InstanceProfileId!,
-        CreateDate: profile.CreateDate!.toISOString(),
-      },
+      creationIdentity: profileIdentity(profile),
     };
   }
+}
+
+function profileIdentity(profile: InstanceProfile): CreationIdentity {
+  return {
+    Arn: profile.Arn!,
+    InstanceProfileId: profile.InstanceProfileId!,
+    CreateDate: profile.CreateDate!.toISOString(),
+  };
 }
 
 async function getProfile(

@@ -12,6 +12,7 @@ import {
 } from '@aws-sdk/client-iam';
 import type {
   CreateResult,
+  CreationIdentity,
   DeleteRequest,
   JsonObject,
   LiveResource,
@@ -22,12 +23,13 @@ import type {
   UpdateResult,
 } from '../provider.js';
 import {
-  adoptable,
   changed,
   createOrAdopt,
   documentText,
+  findEarlier,
   iamClient,
   isNoSuchEntity,
+  mayAdopt,
   nameFor,
   parseDocument,
   partitionOf,
@@ -36,6 +38,7 @@ import {
   uncovered,
   undoCreate,
 } from './common.js';
+import { MadeByAttempts } from '../sqs/resource-made.js';
 import { setDiff } from './diff.js';
 import { collect, principalApi, TARGETS } from './principal-api.js';
 import { ignoreGone } from './principal-policies.js';
@@ -48,10 +51,13 @@ export const MAX_VERSIONS = 5;
 /**
  * AWS::IAM::ManagedPolicy: CreatePolicy and attachments; a document change is a new
  * default version (the oldest other version goes first when five exist). Name, path and
- * description replace. The physical id, and Ref, is the policy ARN.
+ * description replace. The physical id, and Ref, is the policy ARN. A policy whose
+ * attachments fail is deleted again; one that cannot be is reported made.
  */
 export class ManagedPolicyProvider implements Provider {
   readonly kind = 'sdk' as const;
+  /** Per idempotency token, the policy an attempt made and could not remove. */
+  private readonly made = new MadeByAttempts();
 
   handles(type: string): boolean {
     return type === TYPE;
@@ -71,7 +77,10 @@ export class ManagedPolicyProvider implements Provider {
     const o = { abortSignal: context.signal };
     const PolicyName = nameFor(TYPE, p.ManagedPolicyName, context, request);
     const Path = (p.Path as string | undefined) ?? '/';
-    const created = await createOrAdopt(
+    const token = request.idempotencyToken;
+    const earlier = this.made.get(token);
+    const expectedArn = `arn:${partitionOf(context.region)}:iam::${context.accountId}:policy${Path}${PolicyName}`;
+    const created = (await createOrAdopt(
       async () =>
         (
           await client.send(
@@ -84,34 +93,23 @@ export class ManagedPolicyProvider implements Provider {
             o,
           )
         ).Policy,
-      () =>
-        getPolicy(
-          client,
-          `arn:${partitionOf(context.region)}:iam::${context.accountId}:policy${Path}${PolicyName}`,
-          context.signal,
-        ),
-      adoptable(p.ManagedPolicyName, request),
-    );
-    const arn = created!.Arn!;
+      findEarlier(() => getPolicy(client, expectedArn, context.signal), earlier, policyIdentity),
+      mayAdopt(p.ManagedPolicyName, request, earlier, expectedArn),
+    ))!;
+    const arn = created.Arn!;
+    const made = { physicalId: arn, creationIdentity: policyIdentity(created) };
+    let policy: Policy;
     try {
       await syncAttachments(client, arn, {}, p, context.signal);
+      policy = (await getPolicy(client, arn, context.signal)) ?? created;
     } catch (error) {
-      return undoCreate(
-        `managed policy ${arn}`,
-        () => this.delete({ ...request, physicalId: arn }, context),
-        error,
-      );
+      return undoCreate(made, () => this.delete({ ...request, physicalId: arn }, context), error, {
+        made: this.made,
+        token,
+      });
     }
-    const policy = (await getPolicy(client, arn, context.signal)) ?? created!;
-    return {
-      physicalId: arn,
-      attributes: policyAttributes(policy),
-      creationIdentity: {
-        Arn: arn,
-        PolicyId: policy.PolicyId!,
-        CreateDate: policy.CreateDate!.toISOString(),
-      },
-    };
+    this.made.forget(token);
+    return { physicalId: arn, attributes: policyAttributes(policy), creationIdentity: made.creationIdentity };
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -189,11 +187,7 @@ export class ManagedPolicyProvider implements Provider {
       return {
         properties,
         attributes: policyAttributes(policy),
-        creationIdentity: {
-          Arn: PolicyArn,
-          PolicyId: policy.PolicyId!,
-          CreateDate: policy.CreateDate!.toISOString(),
-        },
+        creationIdentity: policyIdentity(policy),
       };
     } catch (error) {
       if (isNoSuchEntity(error)) return undefined;
@@ -269,6 +263,10 @@ async function detachAll(client: IAMClient, arn: string, signal?: AbortSignal): 
     const api = principalApi(client, kind, signal);
     for (const name of entities[property]) await ignoreGone(api.detach(name, arn));
   }
+}
+
+function policyIdentity(policy: Policy): CreationIdentity {
+  return { Arn: policy.Arn!, PolicyId: policy.PolicyId!, CreateDate: policy.CreateDate!.toISOString() };
 }
 
 async function getPolicy(

@@ -13,6 +13,7 @@ import {
 } from '@aws-sdk/client-iam';
 import type {
   CreateResult,
+  CreationIdentity,
   DeleteRequest,
   JsonObject,
   LiveResource,
@@ -23,13 +24,14 @@ import type {
   UpdateResult,
 } from '../provider.js';
 import {
-  adoptable,
   changed,
   createOrAdopt,
   documentText,
+  findEarlier,
   iamClient,
   integer,
   isNoSuchEntity,
+  mayAdopt,
   nameFor,
   parseDocument,
   schemaAllowsInPlace,
@@ -37,6 +39,7 @@ import {
   undoCreate,
 } from './common.js';
 import { tagDiff, tagsOf } from './diff.js';
+import { MadeByAttempts } from '../sqs/resource-made.js';
 import { principalApi } from './principal-api.js';
 import { clearPolicies, ignoreGone, readPolicies, syncPolicies } from './principal-policies.js';
 
@@ -55,9 +58,14 @@ const COVERED = [
 /** What IAM applies when MaxSessionDuration is not given (and restores when it is removed). */
 const DEFAULT_SESSION_SECONDS = 3600;
 
-/** AWS::IAM::Role: CreateRole, then its inline and managed policies. RoleName and Path replace. */
+/**
+ * AWS::IAM::Role: CreateRole, then its inline and managed policies. RoleName and Path replace.
+ * A role whose policies fail is deleted again; one that cannot be is reported made.
+ */
 export class RoleProvider implements Provider {
   readonly kind = 'sdk' as const;
+  /** Per idempotency token, the role an attempt made and could not remove. */
+  private readonly made = new MadeByAttempts();
 
   handles(type: string): boolean {
     return type === TYPE;
@@ -77,7 +85,9 @@ export class RoleProvider implements Provider {
     const o = { abortSignal: context.signal };
     const roleName = nameFor(TYPE, p.RoleName, context, request);
     const tags = tagsOf(p.Tags);
-    const role = await createOrAdopt(
+    const token = request.idempotencyToken;
+    const earlier = this.made.get(token);
+    const role = (await createOrAdopt(
       async () =>
         (
           await client.send(
@@ -93,27 +103,24 @@ export class RoleProvider implements Provider {
             o,
           )
         ).Role,
-      () => getRole(client, roleName, context.signal),
-      adoptable(p.RoleName, request),
-    );
+      findEarlier(() => getRole(client, roleName, context.signal), earlier, roleIdentity),
+      mayAdopt(p.RoleName, request, earlier, roleName),
+    ))!;
+    const made = { physicalId: roleName, creationIdentity: roleIdentity(role) };
     const api = principalApi(client, 'Role', context.signal);
     try {
       await syncPolicies(api, roleName, {}, p);
     } catch (error) {
-      return undoCreate(
-        `IAM role ${roleName}`,
-        () => this.delete({ ...request, physicalId: roleName }, context),
-        error,
-      );
+      return undoCreate(made, () => this.delete({ ...request, physicalId: roleName }, context), error, {
+        made: this.made,
+        token,
+      });
     }
+    this.made.forget(token);
     return {
       physicalId: roleName,
-      attributes: roleAttributes(role!),
-      creationIdentity: {
-        Arn: role!.Arn!,
-        RoleId: role!.RoleId!,
-        CreateDate: role!.CreateDate!.toISOString(),
-      },
+      attributes: roleAttributes(role),
+      creationIdentity: made.creationIdentity,
     };
   }
 
@@ -199,9 +206,13 @@ export class RoleProvider implements Provider {
     return {
       properties,
       attributes: roleAttributes(role),
-      creationIdentity: { Arn: role.Arn!, RoleId: role.RoleId!, CreateDate: role.CreateDate!.toISOString() },
+      creationIdentity: roleIdentity(role),
     };
   }
+}
+
+function roleIdentity(role: Role): CreationIdentity {
+  return { Arn: role.Arn!, RoleId: role.RoleId!, CreateDate: role.CreateDate!.toISOString() };
 }
 
 /** Fn::GetAtt Arn and RoleId (Ref is the role name, the physical id). */

@@ -15,6 +15,7 @@ import {
 } from '@aws-sdk/client-iam';
 import type {
   CreateResult,
+  CreationIdentity,
   DeleteRequest,
   JsonObject,
   LiveResource,
@@ -25,9 +26,10 @@ import type {
   UpdateResult,
 } from '../provider.js';
 import {
-  adoptable,
   changed,
   createOrAdopt,
+  findEarlier,
+  mayAdopt,
   iamClient,
   isNoSuchEntity,
   nameFor,
@@ -36,6 +38,7 @@ import {
   uncovered,
   undoCreate,
 } from './common.js';
+import { MadeByAttempts } from '../sqs/resource-made.js';
 import { setDiff, tagDiff, tagsOf } from './diff.js';
 import { collect, principalApi } from './principal-api.js';
 import { clearPolicies, ignoreGone, readPolicies, syncPolicies } from './principal-policies.js';
@@ -52,9 +55,14 @@ const COVERED = [
   'UserName',
 ];
 
-/** AWS::IAM::User: the user, its policies, groups, tags and boundary. UserName replaces. */
+/**
+ * AWS::IAM::User: the user, its policies, groups, tags and boundary. UserName replaces.
+ * A user whose policies or groups fail is deleted again; one that cannot be is reported made.
+ */
 export class UserProvider implements Provider {
   readonly kind = 'sdk' as const;
+  /** Per idempotency token, the user an attempt made and could not remove. */
+  private readonly made = new MadeByAttempts();
 
   handles(type: string): boolean {
     return type === TYPE;
@@ -73,7 +81,9 @@ export class UserProvider implements Provider {
     const client = await iamClient(context);
     const UserName = nameFor(TYPE, p.UserName, context, request);
     const tags = tagsOf(p.Tags);
-    const user = await createOrAdopt(
+    const token = request.idempotencyToken;
+    const earlier = this.made.get(token);
+    const user = (await createOrAdopt(
       async () =>
         (
           await client.send(
@@ -86,28 +96,21 @@ export class UserProvider implements Provider {
             { abortSignal: context.signal },
           )
         ).User,
-      () => getUser(client, UserName, context.signal),
-      adoptable(p.UserName, request),
-    );
+      findEarlier(() => getUser(client, UserName, context.signal), earlier, userIdentity),
+      mayAdopt(p.UserName, request, earlier, UserName),
+    ))!;
+    const made = { physicalId: UserName, creationIdentity: userIdentity(user) };
     try {
       await syncPolicies(principalApi(client, 'User', context.signal), UserName, {}, p);
       await syncGroups(client, UserName, [], stringList(p.Groups), context.signal);
     } catch (error) {
-      return undoCreate(
-        `IAM user ${UserName}`,
-        () => this.delete({ ...request, physicalId: UserName }, context),
-        error,
-      );
+      return undoCreate(made, () => this.delete({ ...request, physicalId: UserName }, context), error, {
+        made: this.made,
+        token,
+      });
     }
-    return {
-      physicalId: UserName,
-      attributes: { Arn: user!.Arn },
-      creationIdentity: {
-        Arn: user!.Arn!,
-        UserId: user!.UserId!,
-        CreateDate: user!.CreateDate!.toISOString(),
-      },
-    };
+    this.made.forget(token);
+    return { physicalId: UserName, attributes: { Arn: user.Arn }, creationIdentity: made.creationIdentity };
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -183,11 +186,7 @@ export class UserProvider implements Provider {
       return {
         properties,
         attributes: { Arn: user.Arn },
-        creationIdentity: {
-          Arn: user.Arn!,
-          UserId: user.UserId!,
-          CreateDate: user.CreateDate!.toISOString(),
-        },
+        creationIdentity: userIdentity(user),
       };
     } catch (error) {
       if (isNoSuchEntity(error)) return undefined;
@@ -217,6 +216,10 @@ function groupsOf(client: IAMClient, UserName: string, signal?: AbortSignal): Pr
     (Marker) => client.send(new ListGroupsForUserCommand({ UserName, Marker }), { abortSignal: signal }),
     (page) => (page.Groups ?? []).map((group) => group.GroupName!),
   );
+}
+
+function userIdentity(user: User): CreationIdentity {
+  return { Arn: user.Arn!, UserId: user.UserId!, CreateDate: user.CreateDate!.toISOString() };
 }
 
 async function getUser(client: IAMClient, UserName: string, signal?: AbortSignal): Promise<User | undefined> {

@@ -30,6 +30,7 @@ import type {
   UpdateRequest,
   UpdateResult,
 } from '../provider.js';
+import { MadeByAttempts, type MadeResource } from '../sqs/resource-made.js';
 
 export const KEY = 'AWS::KMS::Key';
 
@@ -49,9 +50,15 @@ const CREATE_ONLY = new Set(['KeySpec', 'KeyUsage', 'MultiRegion', 'Origin']);
 
 const isTrue = (value: unknown): boolean => String(value) === 'true';
 
-/** AWS::KMS::Key. Physical id and Ref: the key id. Delete schedules deletion, as CloudFormation does. */
+/**
+ * AWS::KMS::Key. Physical id and Ref: the key id. Delete schedules deletion, as CloudFormation
+ * does. A create whose rotation or disable call fails after CreateKey reports the key made
+ * (ResourceMadeError, with its creation identity); the retry of that create takes it back.
+ */
 export class KeyProvider implements Provider {
   readonly kind = 'sdk' as const;
+  /** Per idempotency token, the key an attempt made before its rotation or disable call failed. */
+  private readonly made = new MadeByAttempts();
 
   handles(type: string): boolean {
     return type === KEY;
@@ -68,6 +75,31 @@ export class KeyProvider implements Provider {
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const props = request.properties;
     const client = await kmsClient(context);
+    const token = request.idempotencyToken;
+    // CreateKey takes no name, so only this memory keeps a retry from making a second key.
+    const made = this.made.get(token) ?? (await this.createKey(client, props, context));
+    const KeyId = made.physicalId;
+    try {
+      if (isTrue(props.EnableKeyRotation)) await client.send(new EnableKeyRotationCommand({ KeyId }));
+      if (props.Enabled !== undefined && !isTrue(props.Enabled)) {
+        await client.send(new DisableKeyCommand({ KeyId }));
+      }
+    } catch (error) {
+      throw this.made.failed(token, made, error);
+    }
+    this.made.forget(token);
+    return {
+      physicalId: KeyId,
+      attributes: { Arn: made.creationIdentity!.Arn, KeyId },
+      creationIdentity: made.creationIdentity!,
+    };
+  }
+
+  private async createKey(
+    client: KMSClient,
+    props: JsonObject,
+    context: ProviderContext,
+  ): Promise<MadeResource> {
     const created = await client.send(
       new CreateKeyCommand({
         ...(props.KeyPolicy !== undefined ? { Policy: policyText(props.KeyPolicy) } : {}),
@@ -80,14 +112,8 @@ export class KeyProvider implements Provider {
       { abortSignal: context.signal },
     );
     const key = created.KeyMetadata!;
-    if (isTrue(props.EnableKeyRotation))
-      await client.send(new EnableKeyRotationCommand({ KeyId: key.KeyId }));
-    if (props.Enabled !== undefined && !isTrue(props.Enabled)) {
-      await client.send(new DisableKeyCommand({ KeyId: key.KeyId }));
-    }
     return {
       physicalId: key.KeyId!,
-      attributes: attributes(key),
       creationIdentity: { Arn: key.Arn!, creationDate: key.CreationDate!.getTime() },
     };
   }

@@ -16,6 +16,7 @@ import { systemClock, type Clock } from '../clock.js';
 import { generatePhysicalName } from '../physical-names.js';
 import type {
   CreateResult,
+  CreationIdentity,
   DeleteRequest,
   JsonObject,
   LiveResource,
@@ -44,6 +45,7 @@ import {
   uncoveredFunctionProperties,
   updateCalls,
 } from './function-properties.js';
+import { resourceMade } from '../sqs/resource-made.js';
 import { attributesFor } from './ref-attributes.js';
 import { waitForFunction } from './waits.js';
 
@@ -64,6 +66,8 @@ export interface LambdaProviderOptions {
  * UpdateFunctionConfiguration. Each create waits for State Active and each update for
  * LastUpdateStatus Successful, since Lambda refuses the next change (and CloudFormation
  * reports the resource done) only after that. Physical id and Ref: the function name.
+ * A create whose wait or concurrency call fails after the function exists reports it made
+ * (ResourceMadeError; with its creation identity once the wait returned it).
  */
 export class LambdaFunctionProvider implements Provider {
   readonly kind = 'sdk' as const;
@@ -105,27 +109,34 @@ export class LambdaFunctionProvider implements Provider {
       if (!(token && isConflict(error) && (await this.madeBy(client, name, token, context)))) throw error;
       // An earlier attempt of this create made it and its answer was lost: adopt that one.
     }
-    const ready = await waitForFunction(client, name, 'active', this.clock, context.signal);
-    const concurrency = integer(
-      request.properties.ReservedConcurrentExecutions,
-      'ReservedConcurrentExecutions',
-    );
-    if (concurrency !== undefined) {
-      await client.send(
-        new PutFunctionConcurrencyCommand({ FunctionName: name, ReservedConcurrentExecutions: concurrency }),
-        { abortSignal: context.signal },
-      );
-    }
-    return {
-      physicalId: name,
-      attributes: attributesFor(TYPE, ready),
+    // The function exists from here, made by this create (or an earlier attempt of it).
+    let creationIdentity: CreationIdentity | undefined;
+    try {
+      const ready = await waitForFunction(client, name, 'active', this.clock, context.signal);
       // The ARN names the function; the first revision's id and time date this incarnation.
-      creationIdentity: {
+      creationIdentity = {
         Arn: ready.FunctionArn!,
         RevisionId: ready.RevisionId!,
         LastModified: ready.LastModified!,
-      },
-    };
+      };
+      const concurrency = integer(
+        request.properties.ReservedConcurrentExecutions,
+        'ReservedConcurrentExecutions',
+      );
+      if (concurrency !== undefined) {
+        await client.send(
+          new PutFunctionConcurrencyCommand({
+            FunctionName: name,
+            ReservedConcurrentExecutions: concurrency,
+          }),
+          { abortSignal: context.signal },
+        );
+      }
+      return { physicalId: name, attributes: attributesFor(TYPE, ready), creationIdentity };
+    } catch (error) {
+      // The token tag lets the retry of this create adopt the function instead of colliding.
+      throw resourceMade({ physicalId: name, creationIdentity }, error);
+    }
   }
 
   private async madeBy(

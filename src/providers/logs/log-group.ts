@@ -20,6 +20,7 @@ import { replacementOf } from '../../plan/resource-schemas.js';
 import { generatePhysicalName } from '../physical-names.js';
 import type {
   CreateResult,
+  CreationIdentity,
   DeleteRequest,
   JsonObject,
   LiveResource,
@@ -30,6 +31,7 @@ import type {
   UpdateResult,
 } from '../provider.js';
 import { changed, isNotFound, optionalText, tagDiff, tagList, tagMap, uncovered } from './common.js';
+import { MadeByAttempts, type MadeResource } from '../sqs/resource-made.js';
 import { retentionAction } from './retention.js';
 
 export const LOG_GROUP = 'AWS::Logs::LogGroup';
@@ -47,13 +49,19 @@ const NOT_UPDATABLE = new Set(['LogGroupClass']);
 
 export const LOG_GROUP_NAME_RULES = { maxLength: 512, extraCharacters: '-_/#.' };
 
-/** AWS::Logs::LogGroup through CloudWatch Logs. Physical id and Ref: the group name. */
+/**
+ * AWS::Logs::LogGroup through CloudWatch Logs. Physical id and Ref: the group name. A
+ * create whose read-back, retention or data-protection call fails after the group was
+ * made reports it made (ResourceMadeError, with its creation identity once read).
+ */
 export class LogGroupProvider implements Provider {
   readonly kind = 'sdk' as const;
   /** Per idempotency token, the name its first attempt chose, so a retry cannot make a second group. */
   private readonly names = new Map<string, string>();
   /** Tokens whose create call got no answer (it may have made the group). */
   private readonly unanswered = new Set<string>();
+  /** Per idempotency token, the group an attempt made before a follow-up failed. */
+  private readonly made = new MadeByAttempts();
 
   handles(type: string): boolean {
     return type === LOG_GROUP;
@@ -73,50 +81,64 @@ export class LogGroupProvider implements Provider {
     const token = request.idempotencyToken;
     const name = this.nameFor(request, context);
     const client = await logsClient(context);
-    try {
-      await client.send(
-        new CreateLogGroupCommand({
-          logGroupName: name,
-          kmsKeyId: optionalText(props.KmsKeyId),
-          logGroupClass: optionalText(props.LogGroupClass) as 'STANDARD' | undefined,
-          tags: props.Tags === undefined ? undefined : tagMap(props.Tags),
-        }),
-        { abortSignal: context.signal },
-      );
-    } catch (error) {
-      // A retry after an unanswered attempt finds the group that attempt made: adopt it.
-      const adopt =
-        token !== undefined &&
-        this.unanswered.has(token) &&
-        awsErrorCode(error) === 'ResourceAlreadyExistsException';
-      if (!adopt) {
-        if (token !== undefined && unanswered(error)) this.unanswered.add(token);
-        throw error;
+    // An earlier attempt of this create made the group, then a follow-up failed: take it back.
+    const earlier = this.made.get(token)?.physicalId === name;
+    let created = false;
+    if (!earlier) {
+      try {
+        await client.send(
+          new CreateLogGroupCommand({
+            logGroupName: name,
+            kmsKeyId: optionalText(props.KmsKeyId),
+            logGroupClass: optionalText(props.LogGroupClass) as 'STANDARD' | undefined,
+            tags: props.Tags === undefined ? undefined : tagMap(props.Tags),
+          }),
+          { abortSignal: context.signal },
+        );
+        created = true;
+      } catch (error) {
+        // A retry after an unanswered attempt finds the group that attempt made: adopt it.
+        const adopt =
+          token !== undefined &&
+          this.unanswered.has(token) &&
+          awsErrorCode(error) === 'ResourceAlreadyExistsException';
+        if (!adopt) {
+          if (token !== undefined && unanswered(error)) this.unanswered.add(token);
+          throw error;
+        }
       }
     }
-    if (retention.action === 'put') {
-      await client.send(
-        new PutRetentionPolicyCommand({ logGroupName: name, retentionInDays: retention.days }),
-      );
+    // Proven made: this attempt's create returned, an earlier one's did, or the name is one
+    // only this create generates. An explicit name adopted after an unanswered call is not.
+    const proven = created || earlier || props.LogGroupName === undefined;
+    let made: MadeResource = { physicalId: name };
+    let group: LogGroup;
+    try {
+      group = (await describe(client, name)) ?? missingGroup(name);
+      made = { physicalId: name, creationIdentity: identityOf(group) };
+      if (retention.action === 'put') {
+        await client.send(
+          new PutRetentionPolicyCommand({ logGroupName: name, retentionInDays: retention.days }),
+        );
+      }
+      if (props.DataProtectionPolicy !== undefined) {
+        await client.send(
+          new PutDataProtectionPolicyCommand({
+            logGroupIdentifier: name,
+            policyDocument: policyText(props.DataProtectionPolicy),
+          }),
+        );
+      }
+    } catch (error) {
+      if (proven) throw this.made.failed(token, made, error);
+      throw error;
     }
-    if (props.DataProtectionPolicy !== undefined) {
-      await client.send(
-        new PutDataProtectionPolicyCommand({
-          logGroupIdentifier: name,
-          policyDocument: policyText(props.DataProtectionPolicy),
-        }),
-      );
-    }
-    const group = await describe(client, name);
     if (token !== undefined) {
       this.names.delete(token);
       this.unanswered.delete(token);
+      this.made.forget(token);
     }
-    return {
-      physicalId: name,
-      attributes: attributes(group!),
-      creationIdentity: { Arn: group!.arn!, creationTime: group!.creationTime! },
-    };
+    return { physicalId: name, attributes: attributes(group), creationIdentity: identityOf(group) };
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -204,7 +226,7 @@ export class LogGroupProvider implements Provider {
     return {
       properties,
       attributes: attributes(group),
-      creationIdentity: { Arn: group.arn!, creationTime: group.creationTime! },
+      creationIdentity: identityOf(group),
     };
   }
 
@@ -245,8 +267,16 @@ function attributes(group: LogGroup): JsonObject {
   return { Arn: group.arn };
 }
 
+function identityOf(group: LogGroup): CreationIdentity {
+  return { Arn: group.arn!, creationTime: group.creationTime! };
+}
+
 function policyText(policy: unknown): string {
   return typeof policy === 'string' ? policy : JSON.stringify(policy);
+}
+
+function missingGroup(name: string): never {
+  throw missing(name);
 }
 
 function missing(name: string): Error {

@@ -21,6 +21,7 @@ import type {
   UpdateRequest,
   UpdateResult,
 } from '../provider.js';
+import { MadeByAttempts, sameIdentity } from '../sqs/resource-made.js';
 import { nameRandom } from '../sqs/seeded-random.js';
 import { BUCKET_CONFIGS, unmappedConfigurations } from './bucket-configs.js';
 import { bucketAttributesOf } from './ref-attributes.js';
@@ -79,7 +80,7 @@ async function nameTaken(client: S3Client, name: string): Promise<boolean> {
 export class BucketProvider implements Provider {
   readonly kind = 'sdk' as const;
   /** Per idempotency token, the bucket an attempt made that is still there. */
-  private readonly madeBy = new Map<string, CreationIdentity>();
+  private readonly madeBy = new MadeByAttempts();
 
   handles(type: string): boolean {
     return type === BUCKET_TYPE;
@@ -101,26 +102,31 @@ export class BucketProvider implements Provider {
       : generatedBucketName(context.stackName, request.logicalId, nameRandom(request.idempotencyToken));
     const client = await s3(context);
     const token = request.idempotencyToken;
-    const earlier = token === undefined ? undefined : this.madeBy.get(token);
-    let identity: CreationIdentity;
+    const earlier = this.madeBy.get(token);
+    let identity: CreationIdentity | undefined;
     if (explicit && (await nameTaken(client, name))) {
       const owned = await ownedBucket(client, name);
-      if (!earlier || !owned || !sameIdentity(earlier, owned)) throw collision(name, request.logicalId);
+      // Taken back while its identity is unchanged (or, unread by that attempt, while this account owns it).
+      if (!earlier || !owned || !sameIdentity(earlier.creationIdentity, owned)) {
+        throw collision(name, request.logicalId);
+      }
       identity = owned;
     } else {
-      identity = await this.createBucket(client, name, explicit, request.logicalId, context);
+      await this.createBucket(client, name, explicit, request.logicalId, context);
     }
-    if (token !== undefined) this.madeBy.set(token, identity);
+    // From here the bucket exists, made by this create (or an earlier attempt of it).
     try {
+      identity ??= await this.identityOf(client, name, context);
+      this.madeBy.remember(token, { physicalId: name, creationIdentity: identity });
       for (const config of BUCKET_CONFIGS) {
         const value = request.properties[config.property];
         if (value !== undefined) await config.put(client, name, value);
       }
     } catch (error) {
-      await this.removeFailed(client, name, token);
-      throw error;
+      if (await this.removeFailed(client, name, token)) throw error;
+      throw this.madeBy.failed(token, { physicalId: name, creationIdentity: identity }, error);
     }
-    if (token !== undefined) this.madeBy.delete(token);
+    this.madeBy.forget(token);
     return {
       physicalId: name,
       attributes: bucketAttributesOf(name, context.region),
@@ -134,7 +140,7 @@ export class BucketProvider implements Provider {
     explicit: boolean,
     logicalId: string,
     context: ProviderContext,
-  ): Promise<CreationIdentity> {
+  ): Promise<void> {
     try {
       await client.send(
         new CreateBucketCommand({
@@ -155,18 +161,29 @@ export class BucketProvider implements Provider {
         throw error;
       }
     }
+  }
+
+  private async identityOf(
+    client: S3Client,
+    name: string,
+    context: ProviderContext,
+  ): Promise<CreationIdentity> {
     const identity = await ownedBucket(client, name);
     return identity ?? { BucketName: name, Region: context.region, CreationDate: '' };
   }
 
-  /** A create that failed after CreateBucket removes the bucket; one it cannot remove is remembered. */
-  private async removeFailed(client: S3Client, name: string, token: string | undefined): Promise<void> {
+  /**
+   * A create that failed after CreateBucket removes the bucket and says whether it could;
+   * one it cannot remove stays remembered, so the retry of this create takes it back.
+   */
+  private async removeFailed(client: S3Client, name: string, token: string | undefined): Promise<boolean> {
     try {
       await client.send(new DeleteBucketCommand({ Bucket: name }));
-      if (token !== undefined) this.madeBy.delete(token);
     } catch {
-      // Kept in madeBy: the retry of this create takes the bucket back.
+      return false;
     }
+    this.madeBy.forget(token);
+    return true;
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -215,10 +232,6 @@ export class BucketProvider implements Provider {
       ...(identity ? { creationIdentity: identity } : {}),
     };
   }
-}
-
-function sameIdentity(a: CreationIdentity, b: CreationIdentity): boolean {
-  return a.BucketName === b.BucketName && a.Region === b.Region && a.CreationDate === b.CreationDate;
 }
 
 function collision(name: string, logicalId: string): CdkdError {

@@ -25,6 +25,7 @@ import type {
   UpdateRequest,
   UpdateResult,
 } from '../provider.js';
+import { MadeByAttempts, type MadeResource } from '../sqs/resource-made.js';
 import { passwordRequest, secretStringFor } from './generate.js';
 
 export const SECRET = 'AWS::SecretsManager::Secret';
@@ -37,9 +38,13 @@ export const SECRET_NAME_RULES = { maxLength: 512, extraCharacters: '-/_+=.@' };
  * AWS::SecretsManager::Secret. Physical id and Ref: the ARN; GetAtt Id is the ARN too.
  * No secret value ever goes into attributes, observed properties or the creation identity.
  * Delete is immediate (ForceDeleteWithoutRecovery), which is what CloudFormation does.
+ * A create whose read-back fails after CreateSecret reports the secret made
+ * (ResourceMadeError, without creation identity: that read is what gives it).
  */
 export class SecretProvider implements Provider {
   readonly kind = 'sdk' as const;
+  /** Per idempotency token, the secret an attempt made before its read-back failed. */
+  private readonly made = new MadeByAttempts();
 
   handles(type: string): boolean {
     return type === SECRET;
@@ -54,8 +59,31 @@ export class SecretProvider implements Provider {
   }
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
-    const props = request.properties;
     const client = await secretsClient(context);
+    const token = request.idempotencyToken;
+    // The retry of a create whose read-back failed takes back the secret it made.
+    const made = this.made.get(token) ?? (await this.createSecret(client, request, context));
+    const arn = made.physicalId;
+    let described: DescribeSecretCommandOutput;
+    try {
+      described = await client.send(new DescribeSecretCommand({ SecretId: arn }));
+    } catch (error) {
+      throw this.made.failed(token, made, error);
+    }
+    this.made.forget(token);
+    return {
+      physicalId: arn,
+      attributes: { Id: arn },
+      creationIdentity: { Arn: arn, createdDate: described.CreatedDate!.getTime() },
+    };
+  }
+
+  private async createSecret(
+    client: SecretsManagerClient,
+    request: ResourceRequest,
+    context: ProviderContext,
+  ): Promise<MadeResource> {
+    const props = request.properties;
     const secretString = await this.secretString(client, props, context);
     const name =
       props.Name !== undefined
@@ -73,12 +101,7 @@ export class SecretProvider implements Provider {
       }),
       { abortSignal: context.signal },
     );
-    const described = await client.send(new DescribeSecretCommand({ SecretId: created.ARN }));
-    return {
-      physicalId: created.ARN!,
-      attributes: { Id: created.ARN },
-      creationIdentity: { Arn: created.ARN!, createdDate: described.CreatedDate!.getTime() },
-    };
+    return { physicalId: created.ARN! };
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {

@@ -25,6 +25,7 @@ import type {
   UpdateRequest,
   UpdateResult,
 } from '../provider.js';
+import { resourceMade } from '../sqs/resource-made.js';
 import { nameRandom } from '../sqs/seeded-random.js';
 import { attributeText, tagDiff, tagList, tagMap, uncovered } from '../property-values.js';
 import { isSnsNotFound, snsClient, topicAttributesOf } from './common.js';
@@ -68,6 +69,7 @@ const sameSubscription = (a: InlineSubscription, b: InlineSubscription): boolean
  * AWS::SNS::Topic through CreateTopic / SetTopicAttributes, with its inline `Subscription`
  * list subscribed and unsubscribed by (Protocol, Endpoint). CreateTopic returns the topic
  * already holding a name when attributes and tags agree, so a retried create is safe.
+ * A topic under a generated name whose subscriptions then fail is reported made.
  */
 export class TopicProvider implements Provider {
   readonly kind = 'sdk' as const;
@@ -108,12 +110,21 @@ export class TopicProvider implements Provider {
       { abortSignal: context.signal },
     );
     const arn = TopicArn!;
-    for (const subscription of inlineSubscriptions(properties)) {
-      await client.send(
-        new SubscribeCommand({ TopicArn: arn, ...subscription, ReturnSubscriptionArn: true }),
-      );
+    const creationIdentity = { TopicArn: arn };
+    try {
+      for (const subscription of inlineSubscriptions(properties)) {
+        await client.send(
+          new SubscribeCommand({ TopicArn: arn, ...subscription, ReturnSubscriptionArn: true }),
+        );
+      }
+    } catch (error) {
+      // A generated name is this create's alone; CreateTopic returns a topic already holding an explicit one.
+      if (typeof properties.TopicName !== 'string') {
+        throw resourceMade({ physicalId: arn, creationIdentity }, error);
+      }
+      throw error;
     }
-    return { physicalId: arn, attributes: topicAttributesOf(arn), creationIdentity: { TopicArn: arn } };
+    return { physicalId: arn, attributes: topicAttributesOf(arn), creationIdentity };
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
