@@ -335,7 +335,9 @@ describe('nested stacks', () => {
       nested: new Map([['Child', { template: child, nested: new Map() }]]),
     };
     cloud.failOn.add('create:Broken');
-    await expect((await engine()).deploy(request, { ...options, rollback: false })).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
+    await expect((await engine()).deploy(request, { ...options, rollback: false })).rejects.toMatchObject({
+      code: 'DEPLOY_FAILED',
+    });
     expect((await recorded(request.stateName))?.resources ?? {}).toEqual({});
     expect(Object.keys((await recorded(`${request.stateName}/Child`))!.resources)).toEqual(['Made']);
     expect(cloud.liveIds()).toHaveLength(1);
