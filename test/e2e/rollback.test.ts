@@ -159,9 +159,15 @@ function startDeploy(stackName: string, template: Record<string, unknown>) {
     },
   );
   let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr += chunk));
+  let onStarted: () => void = () => undefined;
+  /** Resolves once the first create has started: the signal then lands mid-deploy, whatever the machine's speed. */
+  const creating = new Promise<void>((resolve) => (onStarted = resolve));
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+    if (stderr.includes('create started')) onStarted();
+  });
   const done = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, done, stderr: () => stderr };
+  return { child, done, creating, stderr: () => stderr };
 }
 
 const manyQueues = (n: number) => ({
@@ -173,9 +179,10 @@ const manyQueues = (n: number) => ({
 describe('interrupted deploys', () => {
   it('SIGINT: in-flight work finishes, state and journal are saved, the lock is released', async () => {
     const stackName = `Interrupted${++counter}`;
+    expect(await liveResources(sandbox.current.url)).toEqual([]);
     await addFault({ service: 'sqs', operation: 'CreateQueue', latencyMs: 300, every: true });
     const run = startDeploy(stackName, manyQueues(12));
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await run.creating;
     run.child.kill('SIGINT');
     expect(await run.done).toBe(1);
     expect(run.stderr()).toContain('SIGINT received');
@@ -197,7 +204,8 @@ describe('interrupted deploys', () => {
     const stackName = `Killed${seed}x${++counter}`;
     await addFault({ service: 'sqs', operation: 'CreateQueue', latencyMs: 200, every: true });
     const run = startDeploy(stackName, manyQueues(10));
-    const delay = 900 + ((seed * 7919) % 1200);
+    await run.creating;
+    const delay = (seed * 7919) % 900;
     await new Promise((resolve) => setTimeout(resolve, delay));
     run.child.kill('SIGKILL');
     await run.done;
