@@ -4,6 +4,7 @@ import {
   remainingSegment,
   rollbackEvent,
   runRollback,
+  type RollbackPath,
   type RollbackReport,
 } from '../rollback/run-rollback.js';
 import { describeStep } from '../rollback/plan-rollback.js';
@@ -20,7 +21,7 @@ export interface SegmentRollbackInput {
   knownType(type: string): boolean;
   events: EventSink;
   log: EventLog;
-  path: 'automatic' | 'command';
+  path: RollbackPath;
   revertFailed: boolean;
   orphan: ReadonlySet<string>;
   force: boolean;
@@ -38,6 +39,8 @@ export async function rollBackSegment(input: SegmentRollbackInput): Promise<Roll
   const report = await runRollback({
     state: input.state,
     segment: input.segment,
+    segments: input.journal.document.segments,
+    path: input.path,
     services: input.services,
     options: { revertFailed: input.revertFailed, orphan: input.orphan, force: input.force },
     knownType: input.knownType,

@@ -82,7 +82,7 @@ export async function afterFailedDeploy(engine: EngineContext, failed: FailedDep
     knownType: (type) => failed.replay.router.canHandle(type),
     events: engine.events,
     log,
-    path: 'automatic',
+    path: 'automatic-rollback',
     revertFailed: false,
     orphan: new Set(),
     force: false,
@@ -137,7 +137,16 @@ export async function settleJournal(
     await journal.flush();
     return [];
   }
-  const settled = await settleMadeResources(journal.document, state.document, replay, journal.runId);
+  const completed = new Set(
+    (journal.current?.operations ?? []).filter((op) => op.status === 'completed').map((op) => op.logicalId),
+  );
+  const settled = await settleMadeResources({
+    journal: journal.document,
+    state: state.document,
+    services: replay,
+    path: 'deploy-success',
+    ...(journal.runId ? { run: { runId: journal.runId, completed } } : {}),
+  });
   const kept = new Set(settled.kept);
   journal.document.segments = journal.document.segments
     .map((segment) => ({ ...segment, operations: segment.operations.filter((op) => kept.has(op)) }))
@@ -162,7 +171,12 @@ async function settleChildJournals(
     });
     const childState = await engine.backend.store.read(child);
     if (journal && childState) {
-      const settled = await settleMadeResources(journal.document, childState.document, replay);
+      const settled = await settleMadeResources({
+        journal: journal.document,
+        state: childState.document,
+        services: replay,
+        path: 'deploy-success',
+      });
       warnings.push(...settled.warnings);
     }
     await engine.backend.journals.remove(child);

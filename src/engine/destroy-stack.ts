@@ -156,11 +156,12 @@ async function settleJournalBeforeDestroy(
     ];
   }
   if (!journal) return [];
-  const settled = await settleMadeResources(
-    journal.document,
-    state.document,
-    replayServices(engine, { ...stack, template: {} }, options, state),
-  );
+  const settled = await settleMadeResources({
+    journal: journal.document,
+    state: state.document,
+    services: replayServices(engine, { ...stack, template: {} }, options, state),
+    path: 'destroy',
+  });
   if (settled.kept.length > 0) {
     throw new CdkdError(
       'DESTROY_FAILED',

@@ -9,7 +9,7 @@ import {
 } from '../providers/provider.js';
 import type { JournalOperation } from '../state/documents/journal-document.js';
 import type { ResourceRecord } from '../state/documents/state-document.js';
-import type { ExternalResolver, PreparedTemplate } from '../template/index.js';
+import { keepsResource, type ExternalResolver, type PreparedTemplate } from '../template/index.js';
 import type { EventSink, ResourceAction } from './events.js';
 import type { ProviderRouter } from './provider-router.js';
 import type { OperationDraft, RunJournal } from './run-journal.js';
@@ -37,8 +37,6 @@ export interface ExecutorServices {
   /** The deploy run's write-ahead journal; absent for a destroy. */
   journal?: RunJournal;
 }
-
-const RETAINING_POLICIES = new Set(['Retain', 'RetainExceptOnCreate', 'Snapshot']);
 
 /**
  * Carries out one planned operation against its provider and records the
@@ -109,7 +107,7 @@ export class ResourceExecutor {
       case 'delete': {
         const record = this.services.state.record(op.logicalId);
         if (!record) return;
-        if (RETAINING_POLICIES.has(record.deletionPolicy ?? op.deletionPolicy ?? '')) {
+        if (keepsResource(record.deletionPolicy ?? op.deletionPolicy)) {
           await this.services.state.removeRecord(op.logicalId);
           return report(
             'retain',
@@ -222,7 +220,7 @@ export class ResourceExecutor {
     const old = this.services.state.record(op.logicalId);
     if (!old) return this.create(op);
     const { stored } = this.evaluate(op.logicalId);
-    const retainOld = RETAINING_POLICIES.has(updateReplacePolicy ?? '');
+    const retainOld = keepsResource(updateReplacePolicy);
     const idempotencyToken = randomUUID();
     await this.journaled(
       {

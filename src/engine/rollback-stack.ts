@@ -78,7 +78,14 @@ export async function rollbackStack(
     const knownType = (type: string) => services.router.canHandle(type);
     const options = { revertFailed: request.revertFailed, orphan: request.orphan };
     const lines = segments.flatMap((segment) =>
-      planRollback(segment, state.document, options, knownType).map(describeStep),
+      planRollback({
+        segment,
+        segments: journal.document.segments,
+        state: state.document,
+        options,
+        path: 'rollback',
+        knownType,
+      }).map(describeStep),
     );
     if (!(await request.confirm(lines))) return result(true, lines, false, 0);
 
@@ -92,7 +99,7 @@ export async function rollbackStack(
         knownType,
         events: engine.events,
         log: engine.eventLog(ref, segment.runId),
-        path: 'command',
+        path: 'rollback',
         revertFailed: request.revertFailed,
         orphan: request.orphan,
         force: request.force,

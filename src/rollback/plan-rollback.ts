@@ -1,8 +1,7 @@
 import type { JournalOperation, JournalSegment } from '../state/documents/journal-document.js';
 import type { StateDocument } from '../state/documents/state-document.js';
-import { isAddressable } from './decisions/addressable.js';
-import { needsNoCreationIdentity } from './decisions/identifiers.js';
 import { decideOperation } from './decisions/operation.js';
+import { madeStep } from './made-step.js';
 import type { RollbackStep } from './steps.js';
 
 const NESTED_STACK_TYPE = 'AWS::CloudFormation::Stack';
@@ -18,24 +17,29 @@ export interface PlannedStep {
   step: RollbackStep;
 }
 
-const RETAINING = new Set(['Retain', 'RetainExceptOnCreate', 'Snapshot']);
-
 /**
  * A segment's operations → the rollback's steps, in the order they run:
  * the resources failed creates made first (spec 000, "Automatic rollback:
  * deleted before the completed operations are reverted"), then every
  * operation newest first.
  */
-export function planRollback(
-  segment: JournalSegment,
-  state: StateDocument,
-  options: RollbackOptions,
-  knownType: (type: string) => boolean,
-): PlannedStep[] {
+export function planRollback(input: {
+  segment: JournalSegment;
+  /** The whole journal, oldest segment first: newer segments decide over older entries. */
+  segments: readonly JournalSegment[];
+  state: StateDocument;
+  options: RollbackOptions;
+  path: 'automatic-rollback' | 'rollback';
+  knownType(type: string): boolean;
+}): PlannedStep[] {
+  const { segment, state, options, knownType } = input;
   const marks = new Map(segment.importMarks.map((mark) => [mark.logicalId, mark]));
   const made = segment.operations
     .filter((op) => op.made && !options.orphan.has(op.logicalId) && !marks.has(op.logicalId))
-    .map((op) => ({ op, step: madeStep(op, state) }));
+    .map((op) => ({
+      op,
+      step: madeStep(op, { path: input.path, segments: input.segments, segment, state }),
+    }));
   const reverted = [...segment.operations]
     .sort((a, b) => b.seq - a.seq)
     .map((op) => ({
@@ -66,50 +70,6 @@ function replaysNested(op: JournalOperation, options: RollbackOptions, marked: b
     return false;
   }
   return op.status === 'completed' || (op.status === 'failed' && options.revertFailed);
-}
-
-/**
- * A resource a failed create made, which only the journal records: deleted per
- * its DeletionPolicy unless a state record now holds it (tracked) or another
- * one holds its logical id.
- */
-function madeStep(op: JournalOperation, state: StateDocument): RollbackStep {
-  const made = op.made!;
-  if (!isAddressable(made.physicalId)) {
-    return {
-      kind: 'skip',
-      logicalId: op.logicalId,
-      reason: 'a failed create made a resource the journal cannot name; check the stack by hand',
-      warn: true,
-    };
-  }
-  const physicalId = made.physicalId;
-  const holder = Object.entries(state.resources).find(
-    ([, record]) => record.type === op.type && record.physicalId === physicalId,
-  );
-  if (holder) {
-    return { kind: 'skip', logicalId: op.logicalId, reason: `tracked by state as ${holder[0]}`, warn: false };
-  }
-  const underId = state.resources[op.logicalId];
-  if (underId && underId.physicalId !== op.before?.physicalId) {
-    return {
-      kind: 'skip',
-      logicalId: op.logicalId,
-      reason: `a failed create made ${physicalId}, but state now records ${underId.physicalId} under this id; not deleted, delete it by hand if it is not in use`,
-      warn: true,
-    };
-  }
-  return {
-    kind: 'delete-made',
-    logicalId: op.logicalId,
-    type: op.type,
-    physicalId,
-    provisionedBy: made.provisionedBy,
-    ...(made.creationIdentity ? { creationIdentity: made.creationIdentity } : {}),
-    properties: made.properties,
-    retain: RETAINING.has(op.deletionPolicy ?? ''),
-    needsIdentityProof: !needsNoCreationIdentity(op.type) && made.creationIdentity !== undefined,
-  };
 }
 
 /** One plan line per step, as `cdkd rollback` prints it before asking. */

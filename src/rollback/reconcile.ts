@@ -1,10 +1,9 @@
 import type { JournalOperation, JournalSegment } from '../state/documents/journal-document.js';
 import type { StateDocument } from '../state/documents/state-document.js';
+import { keepsResource } from '../template/index.js';
 
 /** What a provider can say about an in-flight create: its resource's id, none made, or no way to tell. */
 export type Located = { physicalId: string; provisionedBy: 'sdk' | 'cc-api' } | 'none' | 'unknown';
-
-const RETAINING = new Set(['Retain', 'RetainExceptOnCreate', 'Snapshot']);
 
 /**
  * Settles the operations a killed process left in flight by reading the cloud,
@@ -35,7 +34,7 @@ export async function reconcileInFlight(
               verdict: {
                 replacement: true,
                 order: 'create-first',
-                oldRetained: RETAINING.has(op.updateReplacePolicy ?? ''),
+                oldRetained: keepsResource(op.updateReplacePolicy),
               },
             }
           : {}),

@@ -4,6 +4,9 @@ import type { StackEvent } from '../state/documents/events-document.js';
 import { planRollback, type PlannedStep, type RollbackOptions } from './plan-rollback.js';
 import { replayStep, type ReplayServices, type StepOutcome } from './replay-step.js';
 
+/** The automatic rollback of a failed deploy, or `cdkd rollback`. */
+export type RollbackPath = 'automatic-rollback' | 'rollback';
+
 export interface RollbackReport {
   planned: PlannedStep[];
   outcomes: StepOutcome[];
@@ -16,6 +19,9 @@ export interface RollbackReport {
 export interface RunRollbackInput {
   state: StackState;
   segment: JournalSegment;
+  /** The whole journal, oldest segment first. */
+  segments: readonly JournalSegment[];
+  path: RollbackPath;
   services: ReplayServices;
   options: RollbackOptions & { force?: boolean };
   knownType(type: string): boolean;
@@ -30,7 +36,14 @@ export interface RunRollbackInput {
  * (spec 004, "What an update rollback puts back").
  */
 export async function runRollback(input: RunRollbackInput): Promise<RollbackReport> {
-  const planned = planRollback(input.segment, input.state.document, input.options, input.knownType);
+  const planned = planRollback({
+    segment: input.segment,
+    segments: input.segments,
+    state: input.state.document,
+    options: input.options,
+    path: input.path,
+    knownType: input.knownType,
+  });
   const outcomes: StepOutcome[] = [];
   for (const entry of planned) {
     let outcome = await replayStep(entry.step, input.services);
@@ -107,11 +120,11 @@ export function rollbackEvent(
 export function remainingSegment(
   segment: JournalSegment,
   report: RollbackReport,
-  path: 'automatic' | 'command',
+  path: RollbackPath,
 ): JournalSegment | undefined {
   const failedStep = report.outcomes.some((outcome) => outcome.status === 'failed');
   if (failedStep) return { ...segment, status: 'failed' };
-  if (path === 'command') return undefined;
+  if (path === 'rollback') return undefined;
   if (!report.clean) return { ...segment, status: 'failed' };
   const failedOps = segment.operations.filter((op) => op.status === 'failed' && !op.made);
   return failedOps.length > 0 ? { ...segment, status: 'failed-only', operations: failedOps } : undefined;

@@ -38,4 +38,5 @@ export { buildDependencyGraph, removedResources } from './graph-builder.js';
 export { prepareTemplate, PreparedTemplate } from './prepare.js';
 export type { EvaluatedOutput, ExternalResolver, PrepareInputs } from './prepare.js';
 export { rootPath, formatPath } from './path.js';
+export { keepsOnRollbackOfCreate, keepsResource, RESOURCE_POLICIES } from './resource-policies.js';
 export type { TemplatePath } from './path.js';

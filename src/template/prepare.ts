@@ -16,8 +16,7 @@ import {
 import { childPath, rootPath } from './path.js';
 import { buildPseudoParameters, type PseudoParameterInput } from './pseudo-parameters.js';
 import { evaluateRules, type RuleLookups } from './rules.js';
-
-const POLICIES = new Set(['Delete', 'Retain', 'RetainExceptOnCreate', 'Snapshot']);
+import { RESOURCE_POLICIES } from './resource-policies.js';
 
 export interface PrepareInputs {
   readonly pseudo: PseudoParameterInput;
@@ -175,11 +174,11 @@ export class PreparedTemplate {
       const path = rootPath('Resources', logicalId, key);
       const result = evaluate(value, ctx, path);
       if (result === undefined) return undefined;
-      if (typeof result !== 'string' || !POLICIES.has(result)) {
+      if (typeof result !== 'string' || !RESOURCE_POLICIES.includes(result)) {
         throw new TemplateEvaluationError(
           TemplateErrorCode.Invalid,
           path,
-          `must be one of ${[...POLICIES].join(', ')}`,
+          `must be one of ${RESOURCE_POLICIES.join(', ')}`,
         );
       }
       return result;

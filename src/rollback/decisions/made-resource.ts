@@ -1,4 +1,5 @@
 import type { ProviderKind } from '../../providers/provider.js';
+import { keepsOnRollbackOfCreate } from '../../template/index.js';
 import { isAddressable } from './addressable.js';
 import { comparesLiveIdentity, needsNoCreationIdentity, sameId } from './identifiers.js';
 
@@ -142,15 +143,7 @@ export function decideMadeResource(facts: MadeResourceFacts): MadeDecision {
       `made ${id} before it failed, but no creation identity was recorded to prove the resource now answering to that name is the same one; ${MANUAL}`,
     );
   }
-  return { kind: 'delete', retain: keepsOnDelete(entry.deletionPolicy), needsIdentityProof };
-}
-
-/**
- * Retain and Snapshot keep a rolled-back CREATE's resource in AWS. CloudFormation's
- * RetainExceptOnCreate deletes a resource whose create is being rolled back.
- */
-function keepsOnDelete(deletionPolicy: string | undefined): boolean {
-  return deletionPolicy === 'Retain' || deletionPolicy === 'Snapshot';
+  return { kind: 'delete', retain: keepsOnRollbackOfCreate(entry.deletionPolicy), needsIdentityProof };
 }
 
 function warn(reason: string): MadeDecision {

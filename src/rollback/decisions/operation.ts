@@ -1,5 +1,6 @@
 import type { ImportMark, JournalOperation } from '../../state/documents/journal-document.js';
 import type { ResourceRecord } from '../../state/documents/state-document.js';
+import { keepsOnRollbackOfCreate, keepsResource } from '../../template/index.js';
 import type { RollbackStep } from '../steps.js';
 import { isAddressable } from './addressable.js';
 import { importMarkLine } from './import-marks.js';
@@ -18,8 +19,6 @@ export interface OperationContext {
   /** Whether a provider can address the type (for the old type of a Type change). */
   knownType(type: string): boolean;
 }
-
-const RETAINING = new Set(['Retain', 'RetainExceptOnCreate', 'Snapshot']);
 
 /**
  * One journaled operation → what the rollback does with it (spec 000: "An
@@ -96,7 +95,7 @@ function rollBackCreate(op: JournalOperation, context: OperationContext): Rollba
       true,
     );
   }
-  return { kind: 'delete', logicalId: id, record, retain: RETAINING.has(op.deletionPolicy ?? '') };
+  return { kind: 'delete', logicalId: id, record, retain: keepsOnRollbackOfCreate(op.deletionPolicy) };
 }
 
 function revertInPlace(op: JournalOperation, context: OperationContext): RollbackStep {
@@ -122,7 +121,7 @@ function reverseReplacement(op: JournalOperation, context: OperationContext): Ro
       `the old type ${before.type} has no provider, so the replacement cannot be reversed through it`,
     );
   }
-  const keepNew = RETAINING.has(op.after?.updateReplacePolicy ?? op.updateReplacePolicy ?? '');
+  const keepNew = keepsResource(op.after?.updateReplacePolicy ?? op.updateReplacePolicy);
   const old = op.verdict?.oldRetained ? 'retained' : context.oldPending ? 'pending' : 'deleted';
   const record = context.record;
   if (

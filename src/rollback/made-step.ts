@@ -1,0 +1,79 @@
+import type { JournalOperation, JournalSegment } from '../state/documents/journal-document.js';
+import type { StateDocument } from '../state/documents/state-document.js';
+import { decideMadeResource, type MadePath } from './decisions/made-resource.js';
+import type { RollbackStep } from './steps.js';
+
+export interface MadeContext {
+  path: MadePath;
+  /** The whole journal, oldest segment first. */
+  segments: readonly JournalSegment[];
+  /** The segment holding the entry. */
+  segment: JournalSegment;
+  state: StateDocument;
+  /** A successful deploy: the logical ids its own run completed an operation under. */
+  completedThisRun?: ReadonlySet<string>;
+}
+
+/**
+ * What every path does with a resource a failed create made, which only the
+ * journal records: the facts `decideMadeResource` reads, gathered from the
+ * journal and state, and its verdict as a rollback step.
+ */
+export function madeStep(op: JournalOperation, context: MadeContext): RollbackStep {
+  const made = op.made!;
+  const newer = context.segments.slice(context.segments.indexOf(context.segment) + 1);
+  const newerOps = newer.flatMap((segment) => segment.operations);
+  const decision = decideMadeResource({
+    path: context.path,
+    entry: {
+      logicalId: op.logicalId,
+      type: op.type,
+      physicalId: made.physicalId,
+      ...(op.deletionPolicy ? { deletionPolicy: op.deletionPolicy } : {}),
+      hasCreationIdentity: made.creationIdentity !== undefined,
+      provisionedBy: made.provisionedBy,
+    },
+    records: context.state.resources,
+    ...(op.action === 'replace' && typeof op.before?.physicalId === 'string'
+      ? { replacedPhysicalId: op.before.physicalId }
+      : {}),
+    newerSegmentNamesIt: newerOps.some(
+      (other) =>
+        other.type === op.type &&
+        (other.physicalId === made.physicalId ||
+          other.previousPhysicalId === made.physicalId ||
+          (other.action === 'create' && other.status === 'completed')),
+    ),
+    supersededByLaterRemoval: newerOps.some(
+      (other) =>
+        other.logicalId === op.logicalId && other.action === 'delete' && other.status === 'completed',
+    ),
+    deployCompletedOpUnderLogicalId: context.completedThisRun?.has(op.logicalId) ?? false,
+  });
+  switch (decision.kind) {
+    case 'delete':
+      return {
+        kind: 'delete-made',
+        logicalId: op.logicalId,
+        type: op.type,
+        physicalId: made.physicalId as string,
+        provisionedBy: made.provisionedBy,
+        ...(made.creationIdentity ? { creationIdentity: made.creationIdentity } : {}),
+        properties: made.properties,
+        retain: decision.retain,
+        needsIdentityProof: decision.needsIdentityProof,
+      };
+    case 'tracked':
+      return {
+        kind: 'skip',
+        logicalId: op.logicalId,
+        reason: decision.info ?? 'tracked by state',
+        warn: false,
+      };
+    case 'keep-entry':
+      return { kind: 'skip', logicalId: op.logicalId, reason: decision.reason, warn: false };
+    case 'warn':
+    case 'skip-unaddressable':
+      return { kind: 'skip', logicalId: op.logicalId, reason: decision.reason, warn: true };
+  }
+}
