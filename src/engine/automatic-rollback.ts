@@ -9,6 +9,7 @@ import {
 } from '../rollback/run-rollback.js';
 import { describeStep } from '../rollback/plan-rollback.js';
 import type { ReplayServices } from '../rollback/replay-step.js';
+import type { EngineContext } from './engine-context.js';
 import type { EventSink } from './events.js';
 import type { RunJournal } from './run-journal.js';
 import type { StackState } from './stack-state.js';
@@ -79,4 +80,14 @@ export async function rollBackSegment(input: SegmentRollbackInput): Promise<Roll
   await input.journal.persist();
   await input.log.flush();
   return report;
+}
+
+/** A stack the rollback returned to "never deployed" keeps no state behind. */
+export async function removeEmptyState(engine: EngineContext, state: StackState): Promise<void> {
+  const document = state.document;
+  if (document.template || Object.keys(document.resources).length > 0 || document.pendingDeletes.length > 0) {
+    return;
+  }
+  await state.flush();
+  await engine.backend.store.remove(state.ref);
 }

@@ -3,13 +3,17 @@ import type { ReplayServices } from '../rollback/replay-step.js';
 import type { StackGeneration } from '../state/documents/journal-document.js';
 import type { StateDocument } from '../state/documents/state-document.js';
 import type { EventLog } from '../state/event-log.js';
-import { rollBackSegment } from './automatic-rollback.js';
+import { removeEmptyState, rollBackSegment } from './automatic-rollback.js';
 import type { EngineContext } from './engine-context.js';
 import { settleMadeResources } from './journal-lifetime.js';
 import { messageOf } from './resource-executor.js';
-import type { RunJournal } from './run-journal.js';
+import { RunJournal } from './run-journal.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
-import type { StackState } from './stack-state.js';
+import { StackState } from './stack-state.js';
+import { nestedStacksOf } from './nested-stack-provider.js';
+import { replayServices } from './rollback-stack.js';
+import type { StackIdentity } from './engine-context.js';
+import { emptyStateDocument } from '../state/documents/state-document.js';
 
 /** The stack record a rollback returns to: what state held before the run. */
 export function generationOf(document: StateDocument): StackGeneration {
@@ -20,26 +24,6 @@ export function generationOf(document: StateDocument): StackGeneration {
     tags: document.tags,
     outputs: document.outputs,
     imports: document.imports,
-  };
-}
-
-export function replayServices(
-  engine: EngineContext,
-  request: StackRequest,
-  options: DeployOptions,
-  state: StackState,
-): ReplayServices {
-  return {
-    state,
-    router: engine.routerFor(request, options),
-    context: {
-      clients: engine.clients,
-      accountId: request.accountId,
-      region: request.region,
-      stackName: request.stackName,
-    },
-    sendable: engine.sendable(request.region),
-    retry: engine.retry,
   };
 }
 
@@ -130,7 +114,6 @@ export async function settleJournal(
   request: StackRequest,
   state: StackState,
   journal: RunJournal,
-  replay: ReplayServices,
 ): Promise<string[]> {
   if (journal.current) await journal.setStatus('succeeded');
   if (request.isNested) {
@@ -140,57 +123,55 @@ export async function settleJournal(
   const completed = new Set(
     (journal.current?.operations ?? []).filter((op) => op.status === 'completed').map((op) => op.logicalId),
   );
+  return settleTree(
+    engine,
+    request,
+    state,
+    journal,
+    journal.runId ? { runId: journal.runId, completed } : undefined,
+  );
+}
+
+async function settleTree(
+  engine: EngineContext,
+  stack: StackIdentity,
+  state: StackState,
+  journal: RunJournal,
+  run?: { runId: string; completed: ReadonlySet<string> },
+): Promise<string[]> {
   const settled = await settleMadeResources({
     journal: journal.document,
     state: state.document,
-    services: replay,
+    services: replayServices(engine, { stack, state }),
     path: 'deploy-success',
-    ...(journal.runId ? { run: { runId: journal.runId, completed } } : {}),
+    ...(run ? { run } : {}),
   });
   const kept = new Set(settled.kept);
   journal.document.segments = journal.document.segments
     .map((segment) => ({ ...segment, operations: segment.operations.filter((op) => kept.has(op)) }))
     .filter((segment) => segment.operations.length > 0);
   await journal.persist();
-  const children = await settleChildJournals(engine, state.ref, replay);
-  return [...settled.warnings, ...children];
-}
-
-async function settleChildJournals(
-  engine: EngineContext,
-  parent: { stackName: string; region: string },
-  replay: ReplayServices,
-): Promise<string[]> {
-  const warnings: string[] = [];
-  for (const child of await engine.backend.store.listChildren(parent)) {
-    const journal = await engine.backend.journals.read(child).catch((error: unknown) => {
+  const warnings = [...settled.warnings];
+  for (const child of await nestedStacksOf(engine, stack)) {
+    const ref = { stackName: child.stateName, region: child.region };
+    let childJournal: RunJournal;
+    try {
+      childJournal = await RunJournal.open(engine.backend.journals, ref);
+    } catch (error) {
       warnings.push(
-        `The rollback journal of ${child.stackName} cannot be read and is removed: ${messageOf(error)}`,
+        `The rollback journal of ${child.stateName} cannot be read and is removed: ${messageOf(error)}`,
       );
-      return undefined;
-    });
-    const childState = await engine.backend.store.read(child);
-    if (journal && childState) {
-      const settled = await settleMadeResources({
-        journal: journal.document,
-        state: childState.document,
-        services: replay,
-        path: 'deploy-success',
-      });
-      warnings.push(...settled.warnings);
+      await engine.backend.journals.remove(ref);
+      continue;
     }
-    await engine.backend.journals.remove(child);
-    warnings.push(...(await settleChildJournals(engine, child, replay)));
+    const read = await engine.backend.store.read(ref);
+    const childState = new StackState(
+      engine.backend.store,
+      ref,
+      read?.document ?? emptyStateDocument(ref.stackName, ref.region),
+      read?.etag,
+    );
+    warnings.push(...(await settleTree(engine, child, childState, childJournal)));
   }
   return warnings;
-}
-
-/** A stack the rollback returned to "never deployed" keeps no state behind. */
-export async function removeEmptyState(engine: EngineContext, state: StackState): Promise<void> {
-  const document = state.document;
-  if (document.template || Object.keys(document.resources).length > 0 || document.pendingDeletes.length > 0) {
-    return;
-  }
-  await state.flush();
-  await engine.backend.store.remove(state.ref);
 }

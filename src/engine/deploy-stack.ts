@@ -13,7 +13,8 @@ import { ResourceExecutor, messageOf } from './resource-executor.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
 import { StackState } from './stack-state.js';
 import { stateResolver } from './state-resolver.js';
-import { afterFailedDeploy, generationOf, replayServices, settleJournal } from './deploy-outcome.js';
+import { afterFailedDeploy, generationOf, settleJournal } from './deploy-outcome.js';
+import { replayServices } from './rollback-stack.js';
 import { RunJournal } from './run-journal.js';
 
 export interface StackDeployResult {
@@ -89,7 +90,7 @@ export async function deployStack(
       events: engine.events,
       journal,
     });
-    const replay = replayServices(engine, request, options, state);
+    const replay = replayServices(engine, { stack: request, state, options });
 
     const graph = planned.prepared.dependencyGraph();
     const priority = (id: string) => (graph.has(id) ? graph.longestRemainingPath(id) : 0);
@@ -112,7 +113,7 @@ export async function deployStack(
     const changed = JSON.stringify(state.document) !== before;
     if (changed) await state.save();
     await state.flush();
-    const unaddressed = await settleJournal(engine, request, state, journal, replay);
+    const unaddressed = await settleJournal(engine, request, state, journal);
     engine.exportsIn(request.region).update(state.document);
     engine.events({ kind: 'stack', stack: request.stackName, status: changed ? 'succeeded' : 'no-changes' });
     log.record({ status: changed ? 'UPDATE_COMPLETE' : 'NO_CHANGES' });

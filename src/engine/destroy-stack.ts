@@ -4,8 +4,10 @@ import { FAIL_FAST_SCHEDULE } from '../state/lock-schedule.js';
 import { walkDag } from './dag-walk.js';
 import type { EngineContext, StackIdentity } from './engine-context.js';
 import { ResourceExecutor, messageOf } from './resource-executor.js';
+import { emptyStateDocument } from '../state/documents/state-document.js';
 import { StackState } from './stack-state.js';
-import { replayServices } from './deploy-outcome.js';
+import { nestedStacksOf } from './nested-stack-provider.js';
+import { replayServices } from './rollback-stack.js';
 import { settleMadeResources } from './journal-lifetime.js';
 import type { DeployOptions } from './stack-request.js';
 
@@ -34,6 +36,17 @@ export async function destroyStack(
   try {
     const read = await engine.backend.store.read(ref);
     if (!read) {
+      // A new stack rolled back leaves no state, but its journal may still name what failed creates made.
+      const empty = new StackState(
+        engine.backend.store,
+        ref,
+        emptyStateDocument(ref.stackName, ref.region),
+        undefined,
+      );
+      const warnings = await settleJournalBeforeDestroy(engine, stack, empty, options);
+      for (const warning of warnings)
+        engine.events({ kind: 'warning', stack: stack.stackName, message: warning });
+      await engine.backend.journals.remove(ref);
       const children = await destroyUnrecordedChildren(engine, stack, options);
       return { found: children > 0, deleted: [], retained: [] };
     }
@@ -115,24 +128,8 @@ async function destroyUnrecordedChildren(
   parent: StackIdentity,
   options: { concurrency: number; signal?: AbortSignal },
 ): Promise<number> {
-  const children = await engine.backend.store.listChildren({
-    stackName: parent.stateName,
-    region: parent.region,
-  });
-  for (const child of children) {
-    const logicalId = child.stackName.slice(parent.stateName.length + 1);
-    await destroyStack(
-      engine,
-      {
-        stateName: child.stackName,
-        stackName: `${parent.stackName}-${logicalId}`,
-        region: parent.region,
-        accountId: parent.accountId,
-        isNested: true,
-      },
-      options,
-    );
-  }
+  const children = await nestedStacksOf(engine, parent);
+  for (const child of children) await destroyStack(engine, child, options);
   return children.length;
 }
 
@@ -159,7 +156,7 @@ async function settleJournalBeforeDestroy(
   const settled = await settleMadeResources({
     journal: journal.document,
     state: state.document,
-    services: replayServices(engine, { ...stack, template: {} }, options, state),
+    services: replayServices(engine, { stack, state, options }),
     path: 'destroy',
   });
   if (settled.kept.length > 0) {

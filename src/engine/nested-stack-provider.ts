@@ -10,10 +10,31 @@ import type {
   UpdateResult,
 } from '../providers/provider.js';
 import { partitionForRegion } from '../template/index.js';
-import type { EngineContext } from './engine-context.js';
+import type { EngineContext, StackIdentity } from './engine-context.js';
 import type { DeployOptions, NestedTemplate, StackRequest } from './stack-request.js';
 
 export const NESTED_STACK_TYPE = 'AWS::CloudFormation::Stack';
+
+/** A nested stack: state under `{parent}/{logicalId}`, named `{parent}-{logicalId}`, its parent's tags. */
+export function nestedIdentity(parent: StackIdentity, logicalId: string): StackIdentity {
+  return {
+    stateName: `${parent.stateName}/${logicalId}`,
+    stackName: `${parent.stackName}-${logicalId}`,
+    region: parent.region,
+    accountId: parent.accountId,
+    isNested: true,
+    ...(parent.tags ? { tags: parent.tags } : {}),
+  };
+}
+
+/** The nested stacks whose state sits under `parent`, found by their state keys. */
+export async function nestedStacksOf(engine: EngineContext, parent: StackIdentity): Promise<StackIdentity[]> {
+  const refs = await engine.backend.store.listChildren({
+    stackName: parent.stateName,
+    region: parent.region,
+  });
+  return refs.map((ref) => nestedIdentity(parent, ref.stackName.slice(parent.stateName.length + 1)));
+}
 
 type StackDeployer = (
   request: StackRequest,
@@ -68,15 +89,8 @@ export class NestedStackProvider implements Provider {
     return { properties: {}, attributes: outputAttributes(read.document.outputs) };
   }
 
-  private childIdentity(logicalId: string): Omit<StackRequest, 'template'> {
-    return {
-      stateName: `${this.parent.stateName}/${logicalId}`,
-      stackName: `${this.parent.stackName}-${logicalId}`,
-      region: this.parent.region,
-      accountId: this.parent.accountId,
-      isNested: true,
-      ...(this.parent.tags ? { tags: this.parent.tags } : {}),
-    };
+  private childIdentity(logicalId: string): StackIdentity {
+    return nestedIdentity(this.parent, logicalId);
   }
 
   private childRequest(logicalId: string, properties: Record<string, unknown>): StackRequest {

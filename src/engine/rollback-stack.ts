@@ -5,11 +5,15 @@ import type { ReplayServices, StepOutcome } from '../rollback/replay-step.js';
 import type { JournalOperation } from '../state/documents/journal-document.js';
 import { emptyStateDocument } from '../state/documents/state-document.js';
 import { FAIL_FAST_SCHEDULE, RETRY_SCHEDULE } from '../state/lock-schedule.js';
-import { rollBackSegment } from './automatic-rollback.js';
-import { removeEmptyState, replayServices } from './deploy-outcome.js';
+import { removeEmptyState, rollBackSegment } from './automatic-rollback.js';
 import type { EngineContext, StackIdentity } from './engine-context.js';
+import { nestedIdentity } from './nested-stack-provider.js';
 import { RunJournal } from './run-journal.js';
+import type { DeployOptions } from './stack-request.js';
 import { StackState } from './stack-state.js';
+
+/** A nested stack deleted by a rollback is destroyed with this many resources at once. */
+const DEFAULT_REPLAY_CONCURRENCY = 8;
 
 export interface RollbackRequest {
   stack: StackIdentity;
@@ -68,10 +72,7 @@ export async function rollbackStack(
       read?.document ?? emptyStateDocument(ref.stackName, ref.region),
       read?.etag,
     );
-    const services: ReplayServices = {
-      ...replayServices(engine, { ...stack, template: {} }, { concurrency: 1 }, state),
-      replayNested: (logicalId) => replayChild(engine, request, logicalId),
-    };
+    const services = replayServices(engine, { stack, state, flags: request });
     for (const segment of segments) {
       await reconcileInFlight(segment, state.document, (op) => locate(op, services));
     }
@@ -114,19 +115,44 @@ export async function rollbackStack(
   }
 }
 
+/** The flags a rollback runs with; a nested stack's replay inherits its parent's. */
+export type RollbackFlags = Pick<RollbackRequest, 'revertFailed' | 'orphan' | 'force'>;
+
+const AUTOMATIC: RollbackFlags = { revertFailed: false, orphan: new Set(), force: false };
+
+/** What replaying a stack's journal needs; a nested stack's update is replayed through its own journal. */
+export function replayServices(
+  engine: EngineContext,
+  input: { stack: StackIdentity; state: StackState; flags?: RollbackFlags; options?: DeployOptions },
+): ReplayServices {
+  const { stack, state, flags = AUTOMATIC } = input;
+  return {
+    state,
+    // The options reach nested stacks deleted through the router.
+    router: engine.routerFor(stack, input.options ?? { concurrency: DEFAULT_REPLAY_CONCURRENCY }),
+    context: {
+      clients: engine.clients,
+      accountId: stack.accountId,
+      region: stack.region,
+      stackName: stack.stackName,
+    },
+    sendable: engine.sendable(stack.region),
+    retry: engine.retry,
+    replayNested: (logicalId, runId) => replayChild(engine, stack, flags, logicalId, runId),
+  };
+}
+
 async function replayChild(
   engine: EngineContext,
-  parent: RollbackRequest,
+  parent: StackIdentity,
+  flags: RollbackFlags,
   logicalId: string,
+  runId: string,
 ): Promise<StepOutcome> {
   const child = await rollbackStack(engine, {
-    ...parent,
-    stack: {
-      ...parent.stack,
-      stateName: `${parent.stack.stateName}/${logicalId}`,
-      stackName: `${parent.stack.stackName}-${logicalId}`,
-      isNested: true,
-    },
+    ...flags,
+    runId,
+    stack: nestedIdentity(parent, logicalId),
     confirm: async () => true,
   });
   if (!child.found) {

@@ -45,7 +45,7 @@ export function planRollback(input: {
     .map((op) => ({
       op,
       step: replaysNested(op, options, marks.has(op.logicalId))
-        ? ({ kind: 'nested', logicalId: op.logicalId, childState: op.logicalId } as const)
+        ? ({ kind: 'nested', logicalId: op.logicalId, runId: segment.runId } as const)
         : decideOperation(op, {
             ...(state.resources[op.logicalId] ? { record: state.resources[op.logicalId] } : {}),
             oldPending: state.pendingDeletes.some(
@@ -97,7 +97,7 @@ export function describeStep(planned: PlannedStep): string {
     case 'delete-made':
       return `${head}: delete ${step.physicalId}, which the failed create made${step.retain ? ' (kept: DeletionPolicy)' : ''}`;
     case 'nested':
-      return `${head}: replay nested stack ${step.childState}`;
+      return `${head}: replay the nested stack's operations of this run`;
     case 'skip':
       return `${head}: skip: ${step.reason}`;
     case 'refuse':

@@ -15,8 +15,8 @@ export interface ReplayServices {
   context: ProviderContext;
   sendable(properties: Record<string, unknown>): Promise<Record<string, unknown>>;
   retry<T>(label: string, call: () => Promise<T>): Promise<T>;
-  /** Replays a nested stack's segment of the same run (the engine supplies it). */
-  replayNested?(logicalId: string): Promise<StepOutcome>;
+  /** Replays a nested stack's segment of the given run. */
+  replayNested(logicalId: string, runId: string): Promise<StepOutcome>;
 }
 
 /** How one step ended: `warn` makes the run exit 2; a survivor is a resource left running untracked. */
@@ -74,15 +74,7 @@ async function run(step: RollbackStep, services: ReplayServices): Promise<StepOu
         code: step.code,
       };
     case 'nested':
-      if (!services.replayNested) {
-        return {
-          logicalId: step.logicalId,
-          status: 'failed',
-          warn: false,
-          message: 'no nested-stack replay is available here',
-        };
-      }
-      return services.replayNested(step.logicalId);
+      return services.replayNested(step.logicalId, step.runId);
     case 'delete':
       return rollBackCreate(step, services);
     case 'revert':

@@ -39,7 +39,7 @@ export type RollbackStep =
       needsIdentityProof: boolean;
     }
   /** Replays a nested stack's segment of the same run. */
-  | { kind: 'nested'; logicalId: string; childState: string }
+  | { kind: 'nested'; logicalId: string; runId: string }
   /** Passed over. `warn` makes the run exit 2; the reason is the plan line. */
   | { kind: 'skip'; logicalId: string; reason: string; warn: boolean }
   /** Cannot be done: the run fails (exit 1) and the journal is kept. */

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import type { StackRequest } from '../../src/engine/stack-request.js';
+import { options, useRollbackHarness } from './rollback-harness.js';
+
+// Spec 001, "Nested stacks": a nested stack's update is reverted by replaying its
+// own journal segment of the same run, from its parent's rollback.
+const h = useRollbackHarness();
+
+const child = {
+  Parameters: { V: { Type: 'Number' } },
+  Resources: { Inner: { Type: 'AWS::SQS::Queue', Properties: { VisibilityTimeout: { Ref: 'V' } } } },
+};
+
+function parent(visibility: number, withLate: boolean, name?: StackRequest): StackRequest {
+  const request = name ?? h.stack({});
+  return {
+    ...request,
+    template: {
+      Resources: {
+        Child: {
+          Type: 'AWS::CloudFormation::Stack',
+          Properties: { TemplateURL: 'x', Parameters: { V: String(visibility) } },
+        },
+        ...(withLate ? { Late: { Type: 'AWS::SNS::Topic', DependsOn: 'Child' } } : {}),
+      },
+    },
+    nested: new Map([['Child', { template: child, nested: new Map() }]]),
+  };
+}
+
+describe('nested stacks in a rollback', () => {
+  it("a parent failing after its child was updated puts the child's resources back", async () => {
+    const first = parent(30, false);
+    await (await h.engine()).deploy(first, options);
+    const childRef = { stackName: `${first.stateName}/Child`, region: first.region };
+    const innerId = (await h.backend.store.read(childRef))!.document.resources.Inner!.physicalId;
+
+    h.cloud.failOn.add('create:Late');
+    await expect((await h.engine()).deploy(parent(60, true, first), options)).rejects.toMatchObject({
+      code: 'DEPLOY_FAILED',
+    });
+    const innerUpdates = h.cloud.calls.filter(
+      (call) => call.action === 'update' && call.logicalId === 'Inner',
+    );
+    expect(innerUpdates.map((call) => call.properties)).toEqual([
+      { VisibilityTimeout: '60' },
+      { VisibilityTimeout: '30' },
+    ]);
+    expect(h.cloud.live.get(innerId)?.properties).toEqual({ VisibilityTimeout: '30' });
+    const childState = (await h.backend.store.read(childRef))!.document;
+    expect(childState.resources.Inner!.properties).toEqual({ VisibilityTimeout: '30' });
+    expect(h.rollbackEvents('Child').map((event) => event.status)).toEqual(['succeeded']);
+  });
+
+  it('a successful top-level deploy removes the journals its nested stacks kept', async () => {
+    const first = parent(30, false);
+    await (await h.engine()).deploy(first, options);
+    const childRef = { stackName: `${first.stateName}/Child`, region: first.region };
+    expect(await h.backend.journals.read(childRef)).toBeUndefined();
+    expect(await h.journal(first)).toBeUndefined();
+  });
+
+  it('rolling back a nested stack directly while its parent holds the run is refused, naming the top-level stack', async () => {
+    const first = parent(30, false);
+    await (await h.engine()).deploy(first, options);
+    h.cloud.failOn.add('create:Late');
+    await expect(
+      (await h.engine()).deploy(parent(60, true, first), { ...options, rollback: false }),
+    ).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
+    await expect(
+      h.rollback({
+        ...first,
+        stateName: `${first.stateName}/Child`,
+        stackName: `${first.stackName}-Child`,
+        isNested: true,
+      }),
+    ).rejects.toMatchObject({
+      code: 'ROLLBACK_NESTED_VIA_PARENT',
+      hint: expect.stringContaining(`cdkd rollback ${first.stateName}`),
+    });
+    const result = await h.rollback(first);
+    expect(result.exitCode).toBe(0);
+    expect(result.lines.some((line) => line.includes("replay the nested stack's operations"))).toBe(true);
+  });
+});
+
+describe('cdkd destroy of a stack whose rollback left no state', () => {
+  it('deletes what a failed create made, which only the journal records, and removes the journal', async () => {
+    const request = h.stack({ Resources: { Made: { Type: 'AWS::EC2::VPC' } } });
+    h.cloud.madeThenFail.add('create:Made');
+    await expect((await h.engine()).deploy(request, { ...options, rollback: false })).rejects.toMatchObject({
+      code: 'DEPLOY_FAILED',
+    });
+    expect(await h.state(request)).toBeUndefined();
+    expect(h.cloud.liveIds()).toHaveLength(1);
+    await (await h.engine()).destroy(request, options);
+    expect(h.cloud.liveIds()).toEqual([]);
+    expect(await h.journal(request)).toBeUndefined();
+  });
+});
