@@ -34,6 +34,13 @@ export function planRollback(input: {
 }): PlannedStep[] {
   const { segment, state, options, knownType } = input;
   const marks = new Map(segment.importMarks.map((mark) => [mark.logicalId, mark]));
+  const replacedOrDeleted = new Map(
+    segment.operations.flatMap((op) => {
+      const old =
+        op.action === 'replace' ? op.previousPhysicalId : op.action === 'delete' ? op.physicalId : undefined;
+      return typeof old === 'string' && old !== '' ? [[old, op.logicalId] as const] : [];
+    }),
+  );
   const made = segment.operations
     .filter((op) => op.made && !options.orphan.has(op.logicalId) && !marks.has(op.logicalId))
     .map((op) => ({
@@ -56,6 +63,7 @@ export function planRollback(input: {
             orphaned: options.orphan.has(op.logicalId),
             ...(marks.get(op.logicalId) ? { importMark: marks.get(op.logicalId)! } : {}),
             knownType,
+            replacedOrDeleted,
           }),
     }));
   return [...made, ...reverted];

@@ -2,10 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { classifyAwsError } from '../aws/error-class.js';
 import type { ProviderRouter } from '../engine/provider-router.js';
 import type { StackState } from '../engine/stack-state.js';
-import { isCdkdError } from '../errors.js';
-import type { ProviderContext } from '../providers/provider.js';
+import { CdkdError, isCdkdError } from '../errors.js';
+import { ResourceMadeError, type CreateResult, type ProviderContext } from '../providers/provider.js';
+import { keepsOnRollbackOfCreate } from '../template/index.js';
 import type { ResourceRecord } from '../state/documents/state-document.js';
 import { proveIdentity } from './decisions/creation-identity.js';
+import {
+  nameCollisionMessage,
+  newResourceHoldsName,
+  retainedHolderMessage,
+} from './decisions/name-holder.js';
+import { nameProperty, readPath } from './decisions/name-properties.js';
 import { baselineProperties, RedactedBaseline } from './redacted-baseline.js';
 import type { RollbackStep } from './steps.js';
 
@@ -230,11 +237,71 @@ async function reverseReplace(
     }
     return outcomeOf(step, `re-created the old resource`, undefined);
   }
-  const recreated = await recreate(step.logicalId, before, services);
+  let recreated: ResourceRecord;
+  try {
+    recreated = await recreate(step.logicalId, before, services);
+  } catch (error) {
+    if (!isNameCollision(error)) throw error;
+    return recreateAfterFreeingName(step, services, error);
+  }
   // Both copies exist now: record the old one, then let the new one go.
   await services.state.setRecord(step.logicalId, recreated);
   const survivor = await deleteNew();
   return outcomeOf(step, `re-created the old resource as ${recreated.physicalId}`, survivor);
+}
+
+/**
+ * The create-first re-create collided on its name: the new copy is deleted first
+ * only when it provably holds that name and may be deleted; anything else is a
+ * refusal with nothing deleted (spec 000, "On the create-first order").
+ */
+async function recreateAfterFreeingName(
+  step: Extract<RollbackStep, { kind: 'reverse-replace' }>,
+  services: ReplayServices,
+  collision: unknown,
+): Promise<StepOutcome> {
+  const { before, current, logicalId } = step;
+  const rule = nameProperty(before.type);
+  const sent = rule ? readPath(before.properties, rule.path) : undefined;
+  const name = typeof sent === 'string' ? sent : undefined;
+  const holding = current
+    ? newResourceHoldsName({
+        type: before.type,
+        newType: current.type,
+        name,
+        generated: name === undefined,
+        generatedNameKnown: false,
+        oldProperties: before.properties,
+        newResource: current,
+      })
+    : ({ holds: false, reason: 'the new copy is already gone' } as const);
+  const shown = name ?? '(a name cdkd cannot derive)';
+  if (holding.holds && step.keepNew) {
+    throw new CdkdError('ROLLBACK_NAME_HELD_BY_RETAINED', retainedHolderMessage(logicalId, shown), {
+      cause: collision,
+    });
+  }
+  if (!holding.holds || !step.mayFreeName || !current) {
+    throw new CdkdError('ROLLBACK_NAME_COLLISION', nameCollisionMessage(logicalId, shown), {
+      cause: collision,
+    });
+  }
+  await deleteResource(logicalId, current, services);
+  await services.state.removeRecord(logicalId);
+  try {
+    const recreated = await recreate(logicalId, before, services);
+    await services.state.setRecord(logicalId, recreated);
+    return outcomeOf(
+      step,
+      `freed the name ${shown} held by the new copy, then re-created the old resource`,
+      undefined,
+    );
+  } catch (error) {
+    throw new Error(
+      `the new copy held the name ${shown} and was deleted, but re-creating the old ${before.type} failed, so the resource is absent: ${messageOf(error)}. Run cdkd deploy to fix it forward.`,
+      { cause: error },
+    );
+  }
 }
 
 function outcomeOf(
@@ -242,10 +309,15 @@ function outcomeOf(
   done: string,
   survivor: StepOutcome['survivor'],
 ): StepOutcome {
-  if (!survivor) return succeeded(step.logicalId, `${done}; the new copy was deleted`);
+  const warnings = step.warnings.map((warning) => `; warning: ${warning}`).join('');
+  if (!survivor) {
+    return succeeded(step.logicalId, `${done}; the new copy was deleted${warnings}`, {
+      warn: warnings !== '',
+    });
+  }
   return succeeded(
     step.logicalId,
-    `${done}; the new copy ${survivor.physicalId} is kept by its UpdateReplacePolicy: Retain and no longer tracked`,
+    `${done}; the new copy ${survivor.physicalId} is kept by its UpdateReplacePolicy: Retain and no longer tracked${warnings}`,
     { warn: true, survivor },
   );
 }
@@ -260,26 +332,48 @@ async function recreate(
   const sent = await services.sendable(properties.values);
   const provider = services.router.providerFor(before.type, before.provisionedBy);
   const idempotencyToken = randomUUID();
+  let result: CreateResult;
   try {
-    const result = await services.retry(logicalId, () =>
+    result = await services.retry(logicalId, () =>
       provider.create({ logicalId, type: before.type, properties: sent, idempotencyToken }, services.context),
     );
-    return {
-      ...before,
-      physicalId: result.physicalId,
-      attributes: result.attributes,
-      ...(result.ref ? { ref: result.ref } : {}),
-      ...(result.creationIdentity ? { creationIdentity: result.creationIdentity } : {}),
-    };
   } catch (error) {
-    if (isNameCollision(error)) {
-      throw new Error(
-        `re-creating ${logicalId} collided on its name, and nothing proves the holder is this stack's new copy: nothing was deleted. Remove or rename whatever holds the name and re-run cdkd rollback; if the holder is the new resource itself, delete it by hand and re-run; or pass --orphan ${logicalId} to leave it alone.`,
-        { cause: error },
-      );
-    }
+    if (error instanceof ResourceMadeError) throw await undoMadeRecreate(logicalId, before, error, services);
     throw error;
   }
+  return {
+    ...before,
+    physicalId: result.physicalId,
+    attributes: result.attributes,
+    ...(result.ref ? { ref: result.ref } : {}),
+    ...(result.creationIdentity ? { creationIdentity: result.creationIdentity } : {}),
+  };
+}
+
+/**
+ * A re-create that failed after its provider made the resource: what it made is
+ * deleted before the failure is reported, unless the old resource's DeletionPolicy
+ * keeps it; a kept or undeletable one is named for a person (spec 001, "Edge cases").
+ */
+async function undoMadeRecreate(
+  logicalId: string,
+  before: ResourceRecord,
+  made: ResourceMadeError,
+  services: ReplayServices,
+): Promise<Error> {
+  const madeId = made.made.physicalId;
+  const reason = `re-creating ${logicalId} failed after it made ${madeId}: ${made.message}`;
+  if (keepsOnRollbackOfCreate(before.deletionPolicy)) {
+    return new Error(
+      `${reason}; ${madeId} is kept by its DeletionPolicy ${before.deletionPolicy}: delete it by hand`,
+    );
+  }
+  try {
+    await deleteResource(logicalId, { ...before, physicalId: madeId }, services);
+  } catch (error) {
+    return new Error(`${reason}; deleting it failed too (${messageOf(error)}): delete it by hand`);
+  }
+  return new Error(`${reason}; what it made was deleted`);
 }
 
 async function deleteResource(

@@ -23,6 +23,8 @@ export type RollbackStep =
       current?: ResourceRecord;
       /** The new copy declares UpdateReplacePolicy: Retain: it is kept running and dropped from state. */
       keepNew: boolean;
+      /** Whether the new copy may be deleted first to free a name the re-create collides on. */
+      mayFreeName: boolean;
       warnings: string[];
     }
   /** A resource a failed create made that only the journal records. */

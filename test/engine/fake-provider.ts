@@ -34,6 +34,8 @@ export class FakeCloud implements ProviderRouter {
   failOn = new Set<string>();
   /** `create:<id>`: the create makes its resource, then throws ResourceMadeError (a failed follow-up call). */
   madeThenFail = new Set<string>();
+  /** A create whose QueueName a live resource already holds is refused, as a service refuses a taken name. */
+  uniqueQueueNames = false;
   private counter = 0;
 
   readonly provider: Provider = {
@@ -44,6 +46,16 @@ export class FakeCloud implements ProviderRouter {
       await tick();
       if (this.failOn.has(`create:${request.logicalId}`))
         throw new Error(`injected create failure on ${request.logicalId}`);
+      const name = request.properties.QueueName;
+      if (
+        this.uniqueQueueNames &&
+        [...this.live.values()].some((live) => live.properties.QueueName === name)
+      ) {
+        throw Object.assign(new Error(`A queue named ${String(name)} already exists`), {
+          name: 'QueueNameExists',
+          $metadata: { httpStatusCode: 400 },
+        });
+      }
       this.counter += 1;
       const physicalId = `${request.logicalId.toLowerCase()}-${this.counter}`;
       const made = this.madeThenFail.has(`create:${request.logicalId}`);

@@ -4,7 +4,7 @@ import { keepsOnRollbackOfCreate, keepsResource } from '../../template/index.js'
 import type { RollbackStep } from '../steps.js';
 import { isAddressable } from './addressable.js';
 import { importMarkLine } from './import-marks.js';
-import { isReplacement } from './replacement-order.js';
+import { isReplacement, reversalOrder } from './replacement-order.js';
 
 /** What deciding one journaled operation reads besides the operation itself. */
 export interface OperationContext {
@@ -18,6 +18,8 @@ export interface OperationContext {
   importMark?: ImportMark;
   /** Whether a provider can address the type (for the old type of a Type change). */
   knownType(type: string): boolean;
+  /** Old physical ids the same run replaced or deleted, with their logical ids. */
+  replacedOrDeleted: ReadonlyMap<string, string>;
 }
 
 /**
@@ -140,16 +142,22 @@ function reverseReplacement(op: JournalOperation, context: OperationContext): Ro
       true,
     );
   }
-  const order = op.verdict?.order === 'delete-first' && !keepNew ? 'delete-first' : 'create-first';
+  const { order, mayFreeName, warnings } = reversalOrder({
+    ...(op.verdict ? { verdict: op.verdict } : {}),
+    journalHasVerdicts: op.verdict !== undefined,
+    keepNew,
+    oldPropertiesNameReplacedOrDeleted: namedIn(before.properties, context.replacedOrDeleted, id),
+  });
   return {
     kind: 'reverse-replace',
     logicalId: id,
     order,
+    mayFreeName,
     old,
     before,
     ...(record ? { current: record } : {}),
     keepNew,
-    warnings: [],
+    warnings,
   };
 }
 
@@ -165,6 +173,20 @@ function readoptMessage(op: JournalOperation, record: ResourceRecord | undefined
     return `${base}: repair the record's physicalId to ${journaled} (cdkd state show) and re-run cdkd rollback; any other id stops the revert and drops the journal's only record of ${oldId}`;
   }
   return `${base}, and neither does the journal: the re-run deletes whatever resource the repaired record names as the new copy, so name the right one; or re-run with --orphan ${op.logicalId} after noting ${oldId}`;
+}
+
+/** The other resources of the run whose old ids appear among `properties`' values. */
+function namedIn(properties: unknown, ids: ReadonlyMap<string, string>, self: string): string[] {
+  const found = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (typeof value === 'string') {
+      const logicalId = ids.get(value);
+      if (logicalId && logicalId !== self) found.add(logicalId);
+    } else if (Array.isArray(value)) value.forEach(visit);
+    else if (typeof value === 'object' && value !== null) Object.values(value).forEach(visit);
+  };
+  visit(properties);
+  return [...found].sort();
 }
 
 function unaddressable(what: string): string {

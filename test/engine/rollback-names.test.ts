@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import type { StackRequest } from '../../src/engine/stack-request.js';
+import type { ResourceRecord } from '../../src/state/documents/state-document.js';
+import { emptyStateDocument } from '../../src/state/documents/state-document.js';
+import { useRollbackHarness } from './rollback-harness.js';
+
+// Spec 000, "Reversing a replacement": on the create-first order the new copy is
+// deleted first only when it provably holds the name the re-create collided on.
+const h = useRollbackHarness();
+const QUEUE = 'AWS::SQS::Queue';
+
+const record = (physicalId: string, properties: Record<string, unknown>, extra = {}): ResourceRecord => ({
+  type: QUEUE,
+  physicalId,
+  properties,
+  attributes: {},
+  provisionedBy: 'cc-api',
+  dependencies: [],
+  ...extra,
+});
+
+/** A completed create-first replacement whose old copy the cleanup phase deleted; the new copy is live. */
+async function replacedQueue(options: {
+  newName: string;
+  newPolicy?: string;
+  oldProperties?: Record<string, unknown>;
+  alsoDeleted?: string;
+}): Promise<StackRequest> {
+  h.cloud.uniqueQueueNames = true;
+  const request = h.stack({});
+  const current = record(
+    'queue-new',
+    { QueueName: options.newName, DelaySeconds: 5 },
+    options.newPolicy ? { updateReplacePolicy: options.newPolicy } : {},
+  );
+  h.cloud.live.set('queue-new', { type: QUEUE, properties: current.properties });
+  const state = emptyStateDocument(request.stateName, request.region);
+  state.resources.Queue = current;
+  await h.backend.store.save(h.ref(request), state, undefined);
+  await h.writeJournal(request, [
+    ...(options.alsoDeleted
+      ? [
+          {
+            logicalId: 'Target',
+            action: 'delete' as const,
+            type: QUEUE,
+            status: 'completed' as const,
+            physicalId: options.alsoDeleted,
+          },
+        ]
+      : []),
+    {
+      logicalId: 'Queue',
+      action: 'replace',
+      type: QUEUE,
+      status: 'completed',
+      before: record('queue-old', options.oldProperties ?? { QueueName: 'shared' }),
+      after: current,
+      physicalId: 'queue-new',
+      previousPhysicalId: 'queue-old',
+      verdict: { replacement: true, order: 'create-first', oldDeleted: true },
+    },
+  ]);
+  return request;
+}
+
+const liveNames = () => [...h.cloud.live.values()].map((live) => live.properties.QueueName).sort();
+
+describe('a re-create that collides on its name', () => {
+  it('deletes the new copy first when its record holds the very name, then re-creates the old one', async () => {
+    const request = await replacedQueue({ newName: 'shared' });
+    const result = await h.rollback(request);
+    expect(result.exitCode).toBe(0);
+    expect(h.cloud.live.has('queue-new')).toBe(false);
+    expect([...h.cloud.live.values()].map((live) => live.properties)).toEqual([{ QueueName: 'shared' }]);
+    const state = (await h.state(request))!;
+    expect(state.resources.Queue!.properties).toEqual({ QueueName: 'shared' });
+    expect(h.cloud.live.has(state.resources.Queue!.physicalId)).toBe(true);
+  });
+
+  it('is refused, nothing deleted, when something else holds the name (the three ways out)', async () => {
+    const request = await replacedQueue({ newName: 'renamed' });
+    h.cloud.live.set('outsider', { type: QUEUE, properties: { QueueName: 'shared' } });
+    const result = await h.rollback(request);
+    expect(result.exitCode).toBe(1);
+    expect(liveNames()).toEqual(['renamed', 'shared']);
+    const [event] = h.rollbackEvents('Queue');
+    expect(event?.message).toContain('ROLLBACK_NAME_COLLISION');
+    expect(event?.message).toContain('--orphan Queue');
+    expect(await h.journal(request)).toBeDefined();
+  });
+
+  it('is refused when the new copy holding the name declares UpdateReplacePolicy: Retain', async () => {
+    const request = await replacedQueue({ newName: 'shared', newPolicy: 'Retain' });
+    const result = await h.rollback(request);
+    expect(result.exitCode).toBe(1);
+    expect(h.cloud.live.has('queue-new')).toBe(true);
+    expect(h.rollbackEvents('Queue')[0]?.message).toContain('ROLLBACK_NAME_HELD_BY_RETAINED');
+  });
+
+  it('is refused when the old properties name a resource the same deploy deleted: the new copy is not deleted to free a name', async () => {
+    const request = await replacedQueue({
+      newName: 'shared',
+      oldProperties: { QueueName: 'shared', RedrivePolicy: { deadLetterTargetArn: 'target-1' } },
+      alsoDeleted: 'target-1',
+    });
+    const result = await h.rollback(request);
+    expect(result.exitCode).toBe(1);
+    expect(h.cloud.live.has('queue-new')).toBe(true);
+    expect(h.rollbackEvents('Queue')[0]?.message).toContain('ROLLBACK_NAME_COLLISION');
+    expect(result.lines.join('\n')).toContain('Queue (AWS::SQS::Queue): reverse-replace (create-first)');
+  });
+});

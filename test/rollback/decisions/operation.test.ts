@@ -1,0 +1,265 @@
+import { describe, expect } from 'vitest';
+import { decideOperation, type OperationContext } from '../../../src/rollback/decisions/operation.js';
+import type { JournalOperation } from '../../../src/state/documents/journal-document.js';
+import type { ResourceRecord } from '../../../src/state/documents/state-document.js';
+import { ruleTable } from './rule-table.js';
+
+const record = (physicalId: string, extra: Partial<ResourceRecord> = {}): ResourceRecord => ({
+  type: 'AWS::SQS::Queue',
+  physicalId,
+  properties: { VisibilityTimeout: 30 },
+  attributes: {},
+  provisionedBy: 'sdk',
+  dependencies: [],
+  ...extra,
+});
+
+const op = (fields: Partial<JournalOperation>): JournalOperation => ({
+  seq: 0,
+  logicalId: 'Q',
+  action: 'create',
+  type: 'AWS::SQS::Queue',
+  status: 'completed',
+  ...fields,
+});
+
+const context = (fields: Partial<OperationContext> = {}): OperationContext => ({
+  oldPending: false,
+  revertFailed: false,
+  orphaned: false,
+  knownType: () => true,
+  replacedOrDeleted: new Map(),
+  ...fields,
+});
+
+interface Row {
+  rule: string;
+  op: JournalOperation;
+  context: OperationContext;
+  expected: Record<string, unknown>;
+}
+
+const replaced = (fields: Partial<JournalOperation> = {}) =>
+  op({
+    action: 'replace',
+    before: record('old'),
+    after: record('new'),
+    physicalId: 'new',
+    previousPhysicalId: 'old',
+    verdict: { replacement: true, order: 'create-first' },
+    ...fields,
+  });
+
+describe('--revert-failed, per failed operation (spec 000)', () => {
+  ruleTable<Row>(
+    [
+      {
+        rule: 'UPDATE: force-reverted to its pre-deploy properties',
+        op: op({ action: 'update', status: 'failed', before: record('q', { properties: { A: 1 } }) }),
+        context: context({ revertFailed: true, record: record('q') }),
+        expected: { kind: 'revert', before: { physicalId: 'q', properties: { A: 1 } } },
+      },
+      {
+        rule: 'UPDATE that was a replacement whose new resource was made and then failed: never force-reverted; create-first leaves the old resource untouched',
+        op: replaced({ status: 'failed', made: { physicalId: 'new', provisionedBy: 'sdk', properties: {} } }),
+        context: context({ revertFailed: true, record: record('old') }),
+        expected: { kind: 'skip', warn: false },
+      },
+      {
+        rule: 'UPDATE that was a replacement which deleted the old resource first: warns (exit 2) that the resource state records is gone',
+        op: replaced({
+          status: 'failed',
+          verdict: { replacement: true, order: 'delete-first', oldDeleted: true },
+        }),
+        context: context({ revertFailed: true, record: record('old') }),
+        expected: { kind: 'skip', warn: true },
+      },
+      {
+        rule: "UPDATE that changed the resource's Type: skipped with a warning",
+        op: op({ action: 'update', status: 'failed', previousType: 'AWS::SNS::Topic', before: record('q') }),
+        context: context({ revertFailed: true, record: record('q') }),
+        expected: { kind: 'skip', warn: true },
+      },
+      {
+        rule: 'UPDATE whose state record has no usable physicalId: skipped with a warning (exit 2); nothing is sent',
+        op: op({ action: 'update', status: 'failed', before: record('q') }),
+        context: context({ revertFailed: true, record: record('  ') }),
+        expected: { kind: 'skip', warn: true },
+      },
+      {
+        rule: 'CREATE that recorded a physical id, which state still records: deleted, honouring its DeletionPolicy',
+        op: op({ status: 'failed', physicalId: 'q', deletionPolicy: 'Retain' }),
+        context: context({ revertFailed: true, record: record('q') }),
+        expected: { kind: 'delete', retain: true },
+      },
+      {
+        rule: 'CREATE that made its resource and then failed: acted on through its own entry',
+        op: op({ status: 'failed', made: { physicalId: 'q', provisionedBy: 'sdk', properties: {} } }),
+        context: context({ revertFailed: true }),
+        expected: { kind: 'skip', warn: false },
+      },
+      {
+        rule: 'CREATE that recorded a physical id, with no state record left: nothing to do (a re-run)',
+        op: op({ status: 'failed', physicalId: 'q' }),
+        context: context({ revertFailed: true }),
+        expected: { kind: 'skip', warn: false },
+      },
+      {
+        rule: 'CREATE that recorded a physical id other than the one state now records: skipped with a warning naming it',
+        op: op({ status: 'failed', physicalId: 'q-1' }),
+        context: context({ revertFailed: true, record: record('q-2') }),
+        expected: {
+          kind: 'skip',
+          warn: true,
+          reason:
+            'recorded q-1, which is not the resource state tracks under this id; not reverted, needs manual attention',
+        },
+      },
+      {
+        rule: 'CREATE that recorded no physical id: skipped with a warning',
+        op: op({ status: 'failed' }),
+        context: context({ revertFailed: true }),
+        expected: { kind: 'skip', warn: true },
+      },
+      {
+        rule: 'DELETE: nothing to do, the resource is still in place',
+        op: op({ action: 'delete', status: 'failed', physicalId: 'q' }),
+        context: context({ revertFailed: true, record: record('q') }),
+        expected: { kind: 'skip', warn: false },
+      },
+      {
+        rule: 'Without --revert-failed a failed operation is left for it',
+        op: op({ action: 'update', status: 'failed', before: record('q') }),
+        context: context({ record: record('q') }),
+        expected: { kind: 'skip', warn: false, reason: expect.stringContaining('--revert-failed') },
+      },
+    ],
+    ({ op: operation, context: ctx, expected }) => {
+      expect(decideOperation(operation, ctx)).toMatchObject(expected);
+    },
+  );
+});
+
+describe('completed operations, unaddressable ids, orphans (spec 000)', () => {
+  ruleTable<Row>(
+    [
+      ...(['', '   ', 42, undefined] as unknown[]).map((physicalId) => ({
+        rule: `An operation cdkd cannot address (journaled physicalId ${JSON.stringify(physicalId)}) is skipped with a warning`,
+        op: op(physicalId === undefined ? {} : { physicalId }),
+        context: context({ record: record('q') }),
+        expected: { kind: 'skip', warn: true },
+      })),
+      {
+        rule: 'A completed CREATE is deleted while state records what it made (DeletionPolicy Delete)',
+        op: op({ physicalId: 'q' }),
+        context: context({ record: record('q') }),
+        expected: { kind: 'delete', retain: false },
+      },
+      {
+        rule: 'RetainExceptOnCreate deletes a rolled-back create, as CloudFormation does',
+        op: op({ physicalId: 'q', deletionPolicy: 'RetainExceptOnCreate' }),
+        context: context({ record: record('q') }),
+        expected: { kind: 'delete', retain: false },
+      },
+      {
+        rule: 'An update applied in place is reverted in place even when it changed the physical id',
+        op: op({
+          action: 'update',
+          before: record('q-1'),
+          physicalId: 'q-2',
+          previousPhysicalId: 'q-1',
+          verdict: { replacement: false },
+        }),
+        context: context({ record: record('q-2') }),
+        expected: { kind: 'revert' },
+      },
+      {
+        rule: 'A replacement whose old copy is still pending deletion is reversed by re-adopting it',
+        op: replaced(),
+        context: context({ record: record('new'), oldPending: true }),
+        expected: { kind: 'reverse-replace', old: 'pending', order: 'create-first', keepNew: false },
+      },
+      {
+        rule: 'A replacement that deleted the old resource first is reversed in that order too',
+        op: replaced({ verdict: { replacement: true, order: 'delete-first', oldDeleted: true } }),
+        context: context({ record: record('new') }),
+        expected: { kind: 'reverse-replace', old: 'deleted', order: 'delete-first', mayFreeName: true },
+      },
+      {
+        rule: 'A new resource kept by UpdateReplacePolicy: Retain uses the create-first order and is kept',
+        op: replaced({
+          after: record('new', { updateReplacePolicy: 'Retain' }),
+          verdict: { replacement: true, order: 'delete-first', oldDeleted: true },
+        }),
+        context: context({ record: record('new') }),
+        expected: { kind: 'reverse-replace', order: 'create-first', keepNew: true },
+      },
+      {
+        rule: 'The old resource left alive by UpdateReplacePolicy: Retain is re-adopted',
+        op: replaced({ verdict: { replacement: true, order: 'create-first', oldRetained: true } }),
+        context: context({ record: record('new') }),
+        expected: { kind: 'reverse-replace', old: 'retained' },
+      },
+      {
+        rule: 'Re-adopting a retained old resource whose new copy state cannot address fails instead of skipping (journal kept)',
+        op: replaced({ verdict: { replacement: true, order: 'create-first', oldRetained: true } }),
+        context: context({ record: record('') }),
+        expected: { kind: 'refuse', code: 'ROLLBACK_UNADDRESSABLE', reason: expect.stringContaining('new') },
+      },
+      {
+        rule: 'Old properties naming a resource the same deploy deleted: create-first, and no deleting the new copy to free a name',
+        op: replaced({
+          before: record('old', { properties: { RedrivePolicy: { deadLetterTargetArn: 'dlq-1' } } }),
+          verdict: { replacement: true, order: 'delete-first', oldDeleted: true },
+        }),
+        context: context({ record: record('new'), replacedOrDeleted: new Map([['dlq-1', 'Dlq']]) }),
+        expected: {
+          kind: 'reverse-replace',
+          order: 'create-first',
+          mayFreeName: false,
+          warnings: [expect.stringContaining('Dlq')],
+        },
+      },
+      {
+        rule: 'A Type change whose old type cannot be routed is (REFUSED): ROLLBACK_REPLACEMENT_UNROUTABLE',
+        op: replaced({ before: record('old', { type: 'AWS::Old::Thing' }), previousType: 'AWS::Old::Thing' }),
+        context: context({ record: record('new'), knownType: (type) => type !== 'AWS::Old::Thing' }),
+        expected: { kind: 'refuse', code: 'ROLLBACK_REPLACEMENT_UNROUTABLE' },
+      },
+      {
+        rule: 'A completed DELETE is not undone',
+        op: op({ action: 'delete', physicalId: 'q' }),
+        context: context(),
+        expected: { kind: 'skip', warn: false },
+      },
+      {
+        rule: '--orphan: completed operations of the named id are left as they are',
+        op: op({ physicalId: 'q' }),
+        context: context({ record: record('q'), orphaned: true }),
+        expected: { kind: 'skip', warn: false },
+      },
+      {
+        rule: 'An operation still in flight that reading the cloud could not settle is skipped with a warning',
+        op: op({ status: 'in-flight' }),
+        context: context(),
+        expected: { kind: 'skip', warn: true },
+      },
+      {
+        rule: 'cdkd import marked the logical id: adopted by cdkd import after this deploy, left as it is',
+        op: op({ physicalId: 'q' }),
+        context: context({
+          record: record('q'),
+          importMark: { logicalId: 'Q', type: 'AWS::SQS::Queue', physicalId: 'q', at: 'now' },
+        }),
+        expected: {
+          kind: 'skip',
+          warn: false,
+          reason: 'adopted by cdkd import after this deploy, left as it is',
+        },
+      },
+    ],
+    ({ op: operation, context: ctx, expected }) => {
+      expect(decideOperation(operation, ctx)).toMatchObject(expected);
+    },
+  );
+});
