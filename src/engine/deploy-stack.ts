@@ -67,6 +67,7 @@ export async function deployStack(
     engine.events({ kind: 'stack', stack: request.stackName, status: 'started' });
     const journal = await RunJournal.open(engine.backend.journals, ref, {
       runId,
+      // cdkd sends explicit names unchanged (it has no --prefix-user-supplied-names), and says so.
       flags: { prefixUserSuppliedNames: false },
       previous: generationOf(state.document),
       ...(request.isNested ? { parentStack: request.stateName.split('/')[0]! } : {}),
