@@ -70,28 +70,19 @@ export async function deployStack(
       // cdkd sends explicit names unchanged (it has no --prefix-user-supplied-names), and says so.
       flags: { prefixUserSuppliedNames: false },
       previous: generationOf(state.document),
-      ...(request.isNested ? { parentStack: request.stateName.split('/')[0]! } : {}),
     });
     const log = engine.eventLog(ref, runId);
     const { imported } = planned;
     const resolver = stateResolver(state, engine.exportsIn(request.region), { pending: false, imported });
+    const replay = replayServices(engine, { stack: request, state, options });
     const executor = new ResourceExecutor({
-      state,
+      ...replay,
       evaluation: { prepared: planned.prepared, masked: planned.masked, resolver },
-      router: engine.routerFor(request, options),
-      context: {
-        clients: engine.clients,
-        accountId: request.accountId,
-        region: request.region,
-        stackName: request.stackName,
-        ...(options.signal ? { signal: options.signal } : {}),
-      },
-      sendable: engine.sendable(request.region),
-      retry: engine.retry,
+      // The deploy's calls stop on an interrupt; a rollback's (the replay's) never do.
+      context: { ...replay.context, ...(options.signal ? { signal: options.signal } : {}) },
       events: engine.events,
       journal,
     });
-    const replay = replayServices(engine, { stack: request, state, options });
 
     const graph = planned.prepared.dependencyGraph();
     const priority = (id: string) => (graph.has(id) ? graph.longestRemainingPath(id) : 0);

@@ -57,16 +57,7 @@ export async function destroyStack(
     const deleted: string[] = [];
     engine.events({ kind: 'stack', stack: stack.stackName, status: 'started' });
     const executor = new ResourceExecutor({
-      state,
-      router: engine.routerFor(stack, options),
-      context: {
-        clients: engine.clients,
-        accountId: stack.accountId,
-        region: stack.region,
-        stackName: stack.stackName,
-      },
-      sendable: engine.sendable(stack.region),
-      retry: engine.retry,
+      ...replayServices(engine, { stack, state, options }),
       events: (event) => {
         if (event.kind === 'resource' && event.status === 'succeeded') {
           (event.action === 'retain' ? retained : deleted).push(event.logicalId);

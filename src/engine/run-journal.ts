@@ -15,7 +15,6 @@ export interface RunInfo {
   runId: string;
   flags: JournalSegment['flags'];
   previous: StackGeneration;
-  parentStack?: string;
 }
 
 /**
@@ -104,7 +103,6 @@ export class RunJournal {
       startedAt: new Date().toISOString(),
       cdkdVersion: CDKD_VERSION,
       flags: this.run.flags,
-      ...(this.run.parentStack ? { parentStack: this.run.parentStack } : {}),
       previous: this.run.previous,
       status: 'running',
       operations: [],

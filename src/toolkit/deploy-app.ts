@@ -8,10 +8,9 @@ import {
 import { publishAssets } from '../assets/index.js';
 import { walkDag } from '../engine/dag-walk.js';
 import type { StackDeployResult } from '../engine/deploy-stack.js';
-import { createEngine } from '../engine/engine.js';
 import type { EventSink } from '../engine/events.js';
 import { assetBucketName } from '../state/bucket-names.js';
-import { defaultRegistry, providerRetry } from './provider-wiring.js';
+import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
 import { parametersFor, stackRequest, stackTarget } from './stack-requests.js';
 
@@ -52,14 +51,10 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
 
   const caller = { accountId: await input.session.accountId(), region: await input.session.region() };
   const targets = new Map(stacks.map((stack) => [stack.displayName, stackTarget(stack, caller)]));
-  const backend = await input.session.stateBackend();
-  const engine = await createEngine({
-    backend,
-    clients: input.session.clients,
-    registry: defaultRegistry(),
+  const engine = await openEngine(input.session, {
     events: input.events,
-    retry: providerRetry(input.onWarning),
-    regions: [...new Set([...targets.values()].map((target) => target.region))],
+    onWarning: input.onWarning,
+    regions: [...targets.values()].map((target) => target.region),
   });
 
   const results: StackDeployResult[] = [];

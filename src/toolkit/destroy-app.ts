@@ -1,9 +1,8 @@
 import { selectStacks, type CloudAssembly } from '../assembly/index.js';
 import { walkDag } from '../engine/dag-walk.js';
 import type { StackDestroyResult } from '../engine/destroy-stack.js';
-import { createEngine } from '../engine/engine.js';
 import type { EventSink } from '../engine/events.js';
-import { defaultRegistry, providerRetry } from './provider-wiring.js';
+import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
 import { stackTarget } from './stack-requests.js';
 
@@ -32,13 +31,10 @@ export async function destroyApp(input: DestroyAppInput): Promise<DestroyedStack
   });
   const caller = { accountId: await input.session.accountId(), region: await input.session.region() };
   const targets = new Map(stacks.map((stack) => [stack.displayName, stackTarget(stack, caller)]));
-  const engine = await createEngine({
-    backend: await input.session.stateBackend(),
-    clients: input.session.clients,
-    registry: defaultRegistry(),
+  const engine = await openEngine(input.session, {
     events: input.events,
-    retry: providerRetry(input.onWarning),
-    regions: [...new Set([...targets.values()].map((target) => target.region))],
+    onWarning: input.onWarning,
+    regions: [...targets.values()].map((target) => target.region),
   });
   const selected = new Set(stacks.map((stack) => stack.displayName));
   const dependents = (name: string) =>

@@ -1,8 +1,7 @@
-import { createEngine } from '../engine/engine.js';
 import type { EventSink } from '../engine/events.js';
 import type { StackRollbackResult } from '../engine/rollback-stack.js';
 import { CdkdError } from '../errors.js';
-import { defaultRegistry, providerRetry } from './provider-wiring.js';
+import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
 
 export interface RollbackAppInput {
@@ -21,16 +20,12 @@ export interface RollbackAppInput {
 /** `cdkd rollback`: replays a stack's rollback journal; reads state only, no synthesis. */
 export async function rollbackApp(input: RollbackAppInput): Promise<StackRollbackResult> {
   const region = input.region ?? (await input.session.region());
-  const backend = await input.session.stateBackend();
   const named = input.stackName ?? (await onlyStackWithJournal(input.session, region));
   if (named === undefined) return { stackName: '', found: false, lines: [], confirmed: false, exitCode: 0 };
   const stateName = named.replaceAll('~', '/');
-  const engine = await createEngine({
-    backend,
-    clients: input.session.clients,
-    registry: defaultRegistry(),
+  const engine = await openEngine(input.session, {
     events: input.events,
-    retry: providerRetry(input.onWarning),
+    onWarning: input.onWarning,
     regions: [region],
   });
   return engine.rollback({

@@ -88,8 +88,6 @@ export const journalSegmentSchema = z.object({
   cdkdVersion: z.string(),
   /** Flags that shape physical names; absent on a journal an older cdkd wrote. */
   flags: z.object({ prefixUserSuppliedNames: z.boolean().optional() }).default({}),
-  /** The top-level stack whose run this is, for a nested stack's segment. */
-  parentStack: z.string().optional(),
   previous: stackGenerationSchema,
   /** `failed-only`: a clean automatic rollback kept only the failed operations (spec 003). */
   status: z.enum(['running', 'failed', 'interrupted', 'succeeded', 'failed-only']),
