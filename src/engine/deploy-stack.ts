@@ -62,6 +62,7 @@ export async function deployStack(
   try {
     const state = await openState(engine, ref);
     const before = JSON.stringify(state.document);
+    const firstDeploy = state.document.template === undefined;
     const planned = await planStack(engine, request, state, options);
 
     engine.events({ kind: 'stack', stack: request.stackName, status: 'started' });
@@ -108,7 +109,8 @@ export async function deployStack(
     const unaddressed = await settleJournal(engine, request, state, journal);
     engine.exportsIn(request.region).update(state.document);
     engine.events({ kind: 'stack', stack: request.stackName, status: changed ? 'succeeded' : 'no-changes' });
-    log.record({ status: changed ? 'UPDATE_COMPLETE' : 'NO_CHANGES' });
+    // A deploy that changed nothing writes nothing, events included.
+    if (changed) log.record({ status: firstDeploy ? 'CREATE_COMPLETE' : 'UPDATE_COMPLETE' });
     await log.flush();
     return {
       stackName: request.stackName,

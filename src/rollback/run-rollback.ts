@@ -115,7 +115,9 @@ export function rollbackEvent(
 /**
  * What is left of a segment after its rollback: nothing when every operation was
  * reverted and none failed; only the failed operations after a clean automatic
- * rollback (so --revert-failed can still act on them); the whole segment otherwise.
+ * rollback (so --revert-failed can still act on them); after a failed step, every
+ * operation not yet undone, so a re-run does not meet what it already reverted;
+ * the whole segment after an automatic rollback that skipped one.
  */
 export function remainingSegment(
   segment: JournalSegment,
@@ -123,7 +125,15 @@ export function remainingSegment(
   path: RollbackPath,
 ): JournalSegment | undefined {
   const failedStep = report.outcomes.some((outcome) => outcome.status === 'failed');
-  if (failedStep) return { ...segment, status: 'failed' };
+  if (failedStep) {
+    const undone = new Set(
+      report.planned.filter((_, index) => report.outcomes[index]?.status === 'succeeded').map(({ op }) => op),
+    );
+    for (const [index, { op }] of report.planned.entries()) {
+      if (report.outcomes[index]?.status === 'failed') undone.delete(op);
+    }
+    return { ...segment, status: 'failed', operations: segment.operations.filter((op) => !undone.has(op)) };
+  }
   if (path === 'rollback') return undefined;
   if (!report.clean) return { ...segment, status: 'failed' };
   const failedOps = segment.operations.filter((op) => op.status === 'failed' && !op.made);

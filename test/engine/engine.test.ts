@@ -76,12 +76,16 @@ describe('deploying a stack', () => {
     const request = stack(queueAndTopic(30));
     await (await engine()).deploy(request, options);
     const before = await backend.store.read({ stackName: request.stateName, region: 'us-east-1' });
+    const objects = () => backend.objects.listKeys(`cdkd/${request.stateName}/`);
+    const objectsBefore = await objects();
     cloud.calls.length = 0;
     const again = await (await engine()).deploy(request, options);
     expect(cloud.calls).toEqual([]);
     expect(again.changed).toBe(false);
     const after = await backend.store.read({ stackName: request.stateName, region: 'us-east-1' });
     expect(after!.etag).toBe(before!.etag);
+    // Nor a journal or an event.
+    expect(await objects()).toEqual(objectsBefore);
   });
 
   it('updates in place, and a reader whose input did not change is skipped', async () => {

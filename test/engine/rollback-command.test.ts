@@ -353,3 +353,42 @@ describe('--orphan and --force', () => {
     expect(await h.journal(request)).toBeUndefined();
   });
 });
+
+describe('a re-run after a failed rollback', () => {
+  it('does not meet again what the first run reverted: a reversed replacement is not warned about (exit 0)', async () => {
+    const template = (name: string, display: string, withLate: boolean) => ({
+      Resources: {
+        Q: { Type: 'AWS::SQS::Queue', Properties: { QueueName: name } },
+        T: { Type: 'AWS::SNS::Topic', Properties: { DisplayName: display } },
+        ...(withLate ? { Late: { Type: 'AWS::SQS::Queue', DependsOn: ['Q', 'T'] } } : {}),
+      },
+    });
+    const request = h.stack(template('first', 'one', false));
+    await (await h.engine()).deploy(request, options);
+    const oldQueue = (await h.state(request))!.resources.Q!.physicalId;
+    h.cloud.failOn.add('create:Late');
+    await expect(
+      (await h.engine()).deploy(
+        { ...request, template: template('second', 'two', true) },
+        {
+          ...options,
+          rollback: false,
+        },
+      ),
+    ).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
+
+    h.cloud.failOn.add('update:T');
+    expect((await h.rollback(request)).exitCode).toBe(1);
+    expect((await h.state(request))!.resources.Q!.physicalId).toBe(oldQueue);
+    const kept = (await h.journal(request))!.segments[0]!.operations.map((op) => op.logicalId);
+    expect(kept).not.toContain('Q');
+    expect(kept).toContain('T');
+
+    h.cloud.failOn.delete('update:T');
+    const rerun = await h.rollback(request);
+    expect(rerun.exitCode).toBe(0);
+    expect(h.cloud.live.get((await h.state(request))!.resources.T!.physicalId)?.properties).toEqual({
+      DisplayName: 'one',
+    });
+  });
+});
