@@ -69,18 +69,24 @@ export class StateStore {
   }
 
   /**
-   * Nested-stack states directly under `parent` (`{parent}/{logicalId}`), in its region:
-   * what a parent's destroy must reach even when its own record of the child is missing.
+   * Nested stacks directly under `parent` (`{parent}/{logicalId}`), in its region, found
+   * by their state or their rollback journal: what a parent's destroy must reach even when
+   * its own record of the child is missing, or a rollback left the child only a journal.
    */
   async listChildren(parent: StackRef): Promise<StackRef[]> {
     const base = `${this.prefix.replace(/\/+$/, '')}/${parent.stackName}/`;
     const keys = await this.objects.listKeys(base);
-    return keys.flatMap((key) => {
-      const parts = key.slice(base.length).split('/');
-      return parts.length === 3 && parts[1] === parent.region && parts[2] === 'state.json' && parts[0]
-        ? [{ stackName: `${parent.stackName}/${parts[0]}`, region: parent.region }]
-        : [];
-    });
+    const children = new Set(
+      keys.flatMap((key) => {
+        const parts = key.slice(base.length).split('/');
+        const document = parts[2] === 'state.json' || parts[2] === 'rollback-journal.json';
+        return parts.length === 3 && parts[1] === parent.region && document && parts[0] ? [parts[0]] : [];
+      }),
+    );
+    return [...children].map((child) => ({
+      stackName: `${parent.stackName}/${child}`,
+      region: parent.region,
+    }));
   }
 
   /** Deletes a stack's state once nothing it recorded is left. */

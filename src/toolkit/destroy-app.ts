@@ -15,6 +15,8 @@ export interface DestroyAppInput {
   stackConcurrency: number;
   events: EventSink;
   onWarning(message: string): void;
+  /** Aborted on an interrupt: resources in flight finish, nothing new starts. */
+  signal?: AbortSignal;
 }
 
 export interface DestroyedStack extends StackDestroyResult {
@@ -50,11 +52,15 @@ export async function destroyApp(input: DestroyAppInput): Promise<DestroyedStack
       const target = targets.get(displayName)!;
       const result = await engine.destroy(
         { stateName: stack.stackName, stackName: stack.stackName, ...target },
-        { concurrency: input.concurrency },
+        { concurrency: input.concurrency, ...(input.signal ? { signal: input.signal } : {}) },
       );
       results.push({ stackName: stack.stackName, ...result });
     },
-    { concurrency: input.stackConcurrency, priority: () => 0 },
+    {
+      concurrency: input.stackConcurrency,
+      priority: () => 0,
+      ...(input.signal ? { signal: input.signal } : {}),
+    },
   );
   if (outcome.failed.length > 0) throw outcome.failed[0]!.error;
   return results;

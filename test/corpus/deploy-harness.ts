@@ -14,13 +14,15 @@ import type { JsonObject, ProviderKind } from '../../src/providers/provider.js';
 import { ProviderRegistry } from '../../src/providers/registry.js';
 import { registerSdkProviders } from '../../src/providers/sdk-providers.js';
 import type { ResourceRecord } from '../../src/state/documents/state-document.js';
+import { readEvents } from '../../src/state/event-log.js';
 import { openStateBackend, type StateBackend } from '../../src/state/state-backend.js';
+import type { StackRef } from '../../src/state/state-store.js';
+import { keepsResource } from '../../src/template/index.js';
 import type { CorpusApp, CorpusStack } from './corpus-apps.js';
 
 export const ACCOUNT_ID = '000000000000';
 export const STATE_BUCKET = 'cdkd-corpus-state';
 const NESTED_STACK_TYPE = 'AWS::CloudFormation::Stack';
-const RETAINING_POLICIES = new Set(['Retain', 'RetainExceptOnCreate', 'Snapshot']);
 
 /**
  * Cloud Control polling without waiting: the sandbox finishes a request on its next
@@ -227,7 +229,7 @@ async function recordedResources(harness: Harness, stateName: string, region: st
       stateName,
       type: record.type,
       physicalId: record.physicalId,
-      retained: RETAINING_POLICIES.has(record.deletionPolicy ?? ''),
+      retained: keepsResource(record.deletionPolicy),
       provisionedBy: record.provisionedBy,
       properties: record.properties as JsonObject,
     });
@@ -246,8 +248,7 @@ async function stateNames(harness: Harness, stateName: string, region: string): 
   return names;
 }
 
-// Failed deploys are left as they stopped (--no-rollback) so the destroy that follows is what is measured; the automatic rollback on corpus stacks is a known gap (see the closing note of session 2).
-const options = { concurrency: 32, rollback: false };
+const options = { concurrency: 32 };
 
 /**
  * Deploys an app's stacks in order, then destroys them in reverse, checking that each
@@ -263,12 +264,14 @@ export async function runApp(
   const outcomes = new Map<string, Outcome>();
   const problems = new Map<string, string>();
   const attempted: Array<{ stack: CorpusStack; request: StackRequest }> = [];
+  const survivors: Array<{ region: string; record: Recorded }> = [];
   for (const stack of app.stacks) {
     const request = requestFor(stack, appNumber);
     attempted.push({ stack, request });
     try {
       await harness.engine.deploy(request, options);
     } catch (error) {
+      survivors.push(...(await rollbackSurvivors(harness, request.stateName)));
       const names = await stateNames(harness, request.stateName, request.region);
       if (error instanceof CdkdError && error.code === 'UNSUPPORTED_RESOURCE_TYPE' && names.length === 0) {
         outcomes.set(stack.file, { kind: 'refused', message: describeError(error) });
@@ -318,12 +321,46 @@ export async function runApp(
       left.filter((r) => r.retained),
     );
   }
+  // What an automatic rollback kept in AWS (DeletionPolicy Retain on a rolled-back create) is named by its events.
+  for (const { region, record } of survivors) await deleteRetained(harness, region, [record]);
   for (const { stack } of attempted) {
     const problem = problems.get(stack.file);
     if (problem !== undefined) outcomes.set(stack.file, { kind: 'failed', message: problem });
     else if (!outcomes.has(stack.file)) outcomes.set(stack.file, { kind: 'deployed' });
   }
   return outcomes;
+}
+
+/** The resources a stack's (and its nested stacks') rollbacks left running, from the deployment events. */
+async function rollbackSurvivors(
+  harness: Harness,
+  stateName: string,
+): Promise<Array<{ region: string; record: Recorded }>> {
+  const prefix = harness.backend.store.prefix.replace(/\/+$/, '');
+  const stacks = new Map<string, StackRef>();
+  for (const key of await harness.backend.objects.listKeys(`${prefix}/${stateName}/`)) {
+    const match = key.slice(prefix.length + 1).match(/^(.*)\/([a-z0-9-]+)\/events\//);
+    if (match) stacks.set(`${match[1]}|${match[2]}`, { stackName: match[1]!, region: match[2]! });
+  }
+  const found: Array<{ region: string; record: Recorded }> = [];
+  for (const ref of stacks.values()) {
+    for (const event of await readEvents(harness.backend.objects, harness.backend.store.prefix, ref)) {
+      if (event.status !== 'ROLLBACK_RESOURCE_SUCCEEDED' || !event.survivorId || !event.resourceType)
+        continue;
+      found.push({
+        region: ref.region,
+        record: {
+          stateName: ref.stackName,
+          type: event.resourceType,
+          physicalId: event.survivorId,
+          retained: true,
+          provisionedBy: event.managedBy ?? 'cc-api',
+          properties: {},
+        },
+      });
+    }
+  }
+  return found;
 }
 
 /** Resources the template keeps on delete (DeletionPolicy Retain): the test's own cleanup. */

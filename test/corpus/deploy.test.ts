@@ -125,6 +125,9 @@ function corpusPass(routing: Routing): void {
     );
     expect(leftovers).toEqual([]);
     expect(await harness.backend.store.list()).toEqual([]);
+    // No journal either: deployment events are all a destroyed stack leaves.
+    const documents = await harness.backend.objects.listKeys(`${harness.backend.store.prefix}/`);
+    expect(documents.filter((key) => !key.includes('/events/'))).toEqual([]);
   }, 900_000);
 }
 

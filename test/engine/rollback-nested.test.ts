@@ -98,3 +98,20 @@ describe('cdkd destroy of a stack whose rollback left no state', () => {
     expect(await h.journal(request)).toBeUndefined();
   });
 });
+
+describe('a nested stack whose own create failed on a new stack', () => {
+  it('is reached by the parent’s destroy through its journal, though the rollback left it no state', async () => {
+    const request = parent(30, false);
+    h.cloud.failOn.add('create:Inner');
+    await expect((await h.engine()).deploy(request, options)).rejects.toMatchObject({
+      code: 'DEPLOY_FAILED',
+    });
+    const childRef = { stackName: `${request.stateName}/Child`, region: request.region };
+    expect(await h.backend.store.read(childRef)).toBeUndefined();
+    expect(await h.backend.journals.read(childRef)).toBeDefined();
+
+    await (await h.engine()).destroy(request, options);
+    expect(await h.backend.journals.read(childRef)).toBeUndefined();
+    expect(await h.journal(request)).toBeUndefined();
+  });
+});

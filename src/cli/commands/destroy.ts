@@ -5,6 +5,7 @@ import { confirm } from '../confirm.js';
 import { addDeployTuning, type DeployTuning } from '../deploy-options.js';
 import { globalOptions } from '../global-options.js';
 import { createProgress } from '../progress.js';
+import { handleInterrupts } from '../interrupts.js';
 import { sessionFor } from '../session-from-options.js';
 
 interface DestroyOptions extends AppOptions, DeployTuning {
@@ -24,6 +25,9 @@ export function registerDestroy(program: Command): void {
         patterns.length > 0 ? patterns.join(', ') : options.all ? 'every stack of the app' : 'the stack';
       await confirm(`Destroy ${names}? This deletes their resources.`, globalOptions(cmd).yes ?? false);
       const progress = createProgress(process.stderr, process.stderr.isTTY === true);
+      const interrupts = handleInterrupts('destroy', (message) =>
+        progress.sink({ kind: 'warning', stack: 'cdkd', message }),
+      );
       try {
         const results = await destroyApp({
           session: sessionFor(cmd),
@@ -34,6 +38,7 @@ export function registerDestroy(program: Command): void {
           stackConcurrency: options.stackConcurrency,
           events: progress.sink,
           onWarning: (message) => progress.sink({ kind: 'warning', stack: 'cdkd', message }),
+          signal: interrupts.signal,
         });
         progress.close();
         for (const result of results) {
@@ -51,6 +56,7 @@ export function registerDestroy(program: Command): void {
         }
         process.stderr.write(`Done: ${progress.summary()}\n`);
       } finally {
+        interrupts.dispose();
         progress.close();
       }
     });
