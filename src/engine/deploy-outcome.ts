@@ -13,7 +13,6 @@ import { StackState } from './stack-state.js';
 import { nestedStacksOf } from './nested-stack-provider.js';
 import { replayServices } from './rollback-stack.js';
 import type { StackIdentity } from './engine-context.js';
-import { emptyStateDocument } from '../state/documents/state-document.js';
 
 /** The stack record a rollback returns to: what state held before the run. */
 export function generationOf(document: StateDocument): StackGeneration {
@@ -164,13 +163,7 @@ async function settleTree(
       await engine.backend.journals.remove(ref);
       continue;
     }
-    const read = await engine.backend.store.read(ref);
-    const childState = new StackState(
-      engine.backend.store,
-      ref,
-      read?.document ?? emptyStateDocument(ref.stackName, ref.region),
-      read?.etag,
-    );
+    const childState = await StackState.open(engine.backend.store, ref);
     warnings.push(...(await settleTree(engine, child, childState, childJournal)));
   }
   return warnings;

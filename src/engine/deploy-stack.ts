@@ -2,9 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { CdkdError } from '../errors.js';
 import type { Plan, PlannedOperation } from '../plan/index.js';
 import type { OutputRecord } from '../state/documents/state-document.js';
-import { emptyStateDocument } from '../state/documents/state-document.js';
 import { FAIL_FAST_SCHEDULE, RETRY_SCHEDULE } from '../state/lock-schedule.js';
-import type { StackRef } from '../state/state-store.js';
 import { walkDag, type WalkOutcome } from './dag-walk.js';
 import type { EngineContext } from './engine-context.js';
 import { evaluateOutputs } from './outputs.js';
@@ -44,7 +42,7 @@ export async function deployStack(
   const ref = { stackName: request.stateName, region: request.region };
   if (options.dryRun) {
     // A dry run only reads: no lock, no write.
-    const state = await openState(engine, ref);
+    const state = await StackState.open(engine.backend.store, ref);
     const planned = await planStack(engine, request, state, options);
     return {
       stackName: request.stackName,
@@ -60,7 +58,7 @@ export async function deployStack(
     onLost: (message) => engine.events({ kind: 'warning', stack: request.stackName, message }),
   });
   try {
-    const state = await openState(engine, ref);
+    const state = await StackState.open(engine.backend.store, ref);
     const before = JSON.stringify(state.document);
     const firstDeploy = state.document.template === undefined;
     const planned = await planStack(engine, request, state, options);
@@ -125,12 +123,6 @@ export async function deployStack(
   } finally {
     await lock.release();
   }
-}
-
-async function openState(engine: EngineContext, ref: StackRef): Promise<StackState> {
-  const read = await engine.backend.store.read(ref);
-  const document = read?.document ?? emptyStateDocument(ref.stackName, ref.region);
-  return new StackState(engine.backend.store, ref, document, read?.etag);
 }
 
 async function runPhase(

@@ -4,7 +4,6 @@ import { FAIL_FAST_SCHEDULE } from '../state/lock-schedule.js';
 import { walkDag } from './dag-walk.js';
 import type { EngineContext, StackIdentity } from './engine-context.js';
 import { ResourceExecutor, messageOf } from './resource-executor.js';
-import { emptyStateDocument } from '../state/documents/state-document.js';
 import { StackState } from './stack-state.js';
 import { nestedStacksOf } from './nested-stack-provider.js';
 import { replayServices } from './rollback-stack.js';
@@ -34,23 +33,16 @@ export async function destroyStack(
     schedule: FAIL_FAST_SCHEDULE,
   });
   try {
-    const read = await engine.backend.store.read(ref);
-    if (!read) {
+    const state = await StackState.open(engine.backend.store, ref);
+    if (state.isNew) {
       // A new stack rolled back leaves no state, but its journal may still name what failed creates made.
-      const empty = new StackState(
-        engine.backend.store,
-        ref,
-        emptyStateDocument(ref.stackName, ref.region),
-        undefined,
-      );
-      const warnings = await settleJournalBeforeDestroy(engine, stack, empty, options);
+      const warnings = await settleJournalBeforeDestroy(engine, stack, state, options);
       for (const warning of warnings)
         engine.events({ kind: 'warning', stack: stack.stackName, message: warning });
       await engine.backend.journals.remove(ref);
       const children = await destroyUnrecordedChildren(engine, stack, options);
       return { found: children > 0, deleted: [], retained: [] };
     }
-    const state = new StackState(engine.backend.store, ref, read.document, read.etag);
     refuseWhileImported(engine, state);
 
     const retained: string[] = [];

@@ -3,7 +3,6 @@ import { describeStep, planRollback } from '../rollback/plan-rollback.js';
 import { reconcileInFlight, type Located } from '../rollback/reconcile.js';
 import type { ReplayServices, StepOutcome } from '../rollback/replay-step.js';
 import type { JournalOperation } from '../state/documents/journal-document.js';
-import { emptyStateDocument } from '../state/documents/state-document.js';
 import { FAIL_FAST_SCHEDULE, RETRY_SCHEDULE } from '../state/lock-schedule.js';
 import { removeEmptyState, rollBackSegment } from './automatic-rollback.js';
 import type { EngineContext, StackIdentity } from './engine-context.js';
@@ -65,13 +64,7 @@ export async function rollbackStack(
       .filter((segment) => request.runId === undefined || segment.runId === request.runId)
       .reverse();
     if (segments.length === 0) return result(false, [], false, 0);
-    const read = await engine.backend.store.read(ref);
-    const state = new StackState(
-      engine.backend.store,
-      ref,
-      read?.document ?? emptyStateDocument(ref.stackName, ref.region),
-      read?.etag,
-    );
+    const state = await StackState.open(engine.backend.store, ref);
     const services = replayServices(engine, { stack, state, flags: request });
     for (const segment of segments) {
       await reconcileInFlight(segment, state.document, (op) => locate(op, services));

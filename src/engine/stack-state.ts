@@ -1,4 +1,8 @@
-import type { ResourceRecord, StateDocument } from '../state/documents/state-document.js';
+import {
+  emptyStateDocument,
+  type ResourceRecord,
+  type StateDocument,
+} from '../state/documents/state-document.js';
 import { SaveChain } from '../state/save-chain.js';
 import { stateWriter, type StackRef, type StateStore } from '../state/state-store.js';
 
@@ -17,6 +21,22 @@ export class StackState {
     etag: string | undefined,
   ) {
     this.chain = new SaveChain(stateWriter(store, ref), etag);
+  }
+
+  /** The stack's state as stored, or an empty document for a stack with none yet. */
+  static async open(store: StateStore, ref: StackRef): Promise<StackState> {
+    const read = await store.read(ref);
+    return new StackState(
+      store,
+      ref,
+      read?.document ?? emptyStateDocument(ref.stackName, ref.region),
+      read?.etag,
+    );
+  }
+
+  /** True when `open` found no stored state. */
+  get isNew(): boolean {
+    return this.chain.currentEtag === undefined;
   }
 
   record(logicalId: string): ResourceRecord | undefined {
