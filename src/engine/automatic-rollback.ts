@@ -68,6 +68,22 @@ export async function rollBackSegment(input: SegmentRollbackInput): Promise<Roll
       });
     },
   });
+  for (const putBack of report.putBacks) {
+    input.log.record({
+      status: putBack.status === 'succeeded' ? 'ROLLBACK_RESOURCE_SUCCEEDED' : 'ROLLBACK_RESOURCE_SKIPPED',
+      logicalId: putBack.logicalId,
+      resourceType: putBack.type,
+      reason: putBack.message,
+    });
+    input.events({
+      kind: 'rollback',
+      stack,
+      logicalId: putBack.logicalId,
+      status: putBack.status,
+      warn: putBack.warn,
+      message: `Rollback: ${putBack.message}`,
+    });
+  }
   input.log.record({
     status: report.exitCode === 1 ? 'ROLLBACK_FAILED' : 'ROLLBACK_COMPLETE',
     ...(report.exitCode === 2 ? { reason: 'some operations need attention (see the events above)' } : {}),

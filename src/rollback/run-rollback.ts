@@ -2,6 +2,7 @@ import type { StackState } from '../engine/stack-state.js';
 import type { JournalSegment } from '../state/documents/journal-document.js';
 import type { StackEvent } from '../state/documents/events-document.js';
 import { planRollback, type PlannedStep, type RollbackOptions } from './plan-rollback.js';
+import { putBackInlinePolicies, type PutBackOutcome } from './inline-policy-put-back.js';
 import { replayStep, type ReplayServices, type StepOutcome } from './replay-step.js';
 
 /** The automatic rollback of a failed deploy, or `cdkd rollback`. */
@@ -10,6 +11,8 @@ export type RollbackPath = 'automatic-rollback' | 'rollback';
 export interface RollbackReport {
   planned: PlannedStep[];
   outcomes: StepOutcome[];
+  /** IAM inline policies put back after the steps (spec 000, "IAM inline policy names moved between resources"). */
+  putBacks: PutBackOutcome[];
   /** 0 done; 1 an operation failed (journal kept); 2 done, but something needs a person. */
   exitCode: 0 | 1 | 2;
   /** Nothing failed and nothing was skipped with a warning (a kept survivor still exits 2). */
@@ -52,14 +55,15 @@ export async function runRollback(input: RunRollbackInput): Promise<RollbackRepo
     outcomes.push(outcome);
     input.onOutcome(entry, outcome);
   }
+  const putBacks = await putBackInlinePolicies(planned, outcomes, input.services);
   const failed = outcomes.some((outcome) => outcome.status === 'failed');
-  const warned = outcomes.some((outcome) => outcome.warn);
+  const warned = [...outcomes, ...putBacks].some((outcome) => outcome.warn);
   // Spec 003: only a skip makes a rollback unclean; a kept survivor is a success that still exits 2.
   const skippedWithWarning = outcomes.some((outcome) => outcome.status === 'skipped' && outcome.warn);
   if (!failed) restoreGeneration(input.state, input.segment);
   await input.state.save();
   await input.state.flush();
-  return { planned, outcomes, exitCode: failed ? 1 : warned ? 2 : 0, clean: !failed && !skippedWithWarning };
+  return { planned, outcomes, putBacks, exitCode: failed ? 1 : warned ? 2 : 0, clean: !failed && !skippedWithWarning };
 }
 
 /** `--force`: what fails is left in AWS, dropped from state, and reported by id. */
