@@ -8,6 +8,7 @@ import {
   type RollbackReport,
 } from '../rollback/run-rollback.js';
 import { describeStep } from '../rollback/plan-rollback.js';
+import type { MadeContext } from '../rollback/made-step.js';
 import type { ReplayServices } from '../rollback/replay-step.js';
 import type { EngineContext } from './engine-context.js';
 import type { EventSink } from './events.js';
@@ -26,6 +27,7 @@ export interface SegmentRollbackInput {
   revertFailed: boolean;
   orphan: ReadonlySet<string>;
   force: boolean;
+  gathered?: MadeContext['gathered'];
 }
 
 /**
@@ -45,6 +47,7 @@ export async function rollBackSegment(input: SegmentRollbackInput): Promise<Roll
     services: input.services,
     options: { revertFailed: input.revertFailed, orphan: input.orphan, force: input.force },
     knownType: input.knownType,
+    ...(input.gathered ? { gathered: input.gathered } : {}),
     onOutcome: (planned, outcome) => {
       input.log.record(rollbackEvent(planned, outcome));
       if (outcome.survivor && planned.step.kind === 'reverse-replace') {

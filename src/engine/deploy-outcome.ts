@@ -1,3 +1,4 @@
+import { gatherMadeFacts } from './made-facts.js';
 import { CdkdError, isCdkdError } from '../errors.js';
 import type { ReplayServices } from '../rollback/replay-step.js';
 import type { StackGeneration } from '../state/documents/journal-document.js';
@@ -57,10 +58,18 @@ export async function afterFailedDeploy(engine: EngineContext, failed: FailedDep
       `State and the rollback journal are saved. cdkd rollback ${stack} reverts this run's changes; or fix the cause and run cdkd deploy again.`,
     );
   }
+  const gathered = await gatherMadeFacts(engine, {
+    ref: state.ref,
+    segments: [segment],
+    state: state.document,
+    path: 'automatic-rollback',
+    services: failed.replay,
+  });
   const report = await rollBackSegment({
     state,
     journal,
     segment,
+    gathered,
     services: failed.replay,
     knownType: (type) => failed.replay.router.canHandle(type),
     events: engine.events,
@@ -138,14 +147,24 @@ async function settleTree(
   journal: RunJournal,
   run?: { runId: string; completed: ReadonlySet<string> },
 ): Promise<string[]> {
+  const services = replayServices(engine, { stack, state });
+  const gathered = await gatherMadeFacts(engine, {
+    ref: state.ref,
+    segments: journal.document.segments.filter((segment) => segment.runId !== run?.runId),
+    state: state.document,
+    path: 'deploy-success',
+    services,
+  });
   const settled = await settleMadeResources({
     journal: journal.document,
     state: state.document,
-    services: replayServices(engine, { stack, state }),
+    services,
     path: 'deploy-success',
+    gathered,
     ...(run ? { run } : {}),
   });
   const kept = new Set(settled.kept);
+  for (const op of kept) op.keptByDeploy = true;
   journal.document.segments = journal.document.segments
     .map((segment) => ({ ...segment, operations: segment.operations.filter((op) => kept.has(op)) }))
     .filter((segment) => segment.operations.length > 0);

@@ -1,3 +1,4 @@
+import { gatherMadeFacts } from './made-facts.js';
 import { CdkdError } from '../errors.js';
 import { buildPlan } from '../plan/index.js';
 import { FAIL_FAST_SCHEDULE } from '../state/lock-schedule.js';
@@ -136,11 +137,20 @@ async function settleJournalBeforeDestroy(
     ];
   }
   if (!journal) return [];
+  const services = replayServices(engine, { stack, state, options });
+  const gathered = await gatherMadeFacts(engine, {
+    ref: state.ref,
+    segments: journal.document.segments,
+    state: state.document,
+    path: 'destroy',
+    services,
+  });
   const settled = await settleMadeResources({
     journal: journal.document,
     state: state.document,
-    services: replayServices(engine, { stack, state, options }),
+    services,
     path: 'destroy',
+    gathered,
   });
   if (settled.kept.length > 0) {
     throw new CdkdError(

@@ -1,6 +1,6 @@
 import type { JournalDocument, JournalOperation } from '../state/documents/journal-document.js';
 import type { StateDocument } from '../state/documents/state-document.js';
-import { madeStep } from '../rollback/made-step.js';
+import { madeStep, type MadeContext } from '../rollback/made-step.js';
 import { replayStep, type ReplayServices } from '../rollback/replay-step.js';
 
 export interface SettledJournal {
@@ -17,6 +17,7 @@ export interface SettleInput {
   path: 'deploy-success' | 'destroy';
   /** A successful deploy: its own run, whose segment holds no failed create. */
   run?: { runId: string; completed: ReadonlySet<string> };
+  gathered?: MadeContext['gathered'];
 }
 
 /**
@@ -39,9 +40,11 @@ export async function settleMadeResources(input: SettleInput): Promise<SettledJo
         segment,
         state: input.state,
         ...(input.run ? { completedThisRun: input.run.completed } : {}),
+        ...(input.gathered ? { gathered: input.gathered } : {}),
       });
       if (step.kind === 'skip') {
         if (step.warn) warnings.push(`${op.logicalId}: ${step.reason}`);
+        if (step.keep) kept.push(op);
         continue;
       }
       const outcome = await replayStep(step, input.services);

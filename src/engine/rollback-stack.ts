@@ -1,3 +1,4 @@
+import { gatherMadeFacts } from './made-facts.js';
 import { CdkdError } from '../errors.js';
 import { describeStep, planRollback } from '../rollback/plan-rollback.js';
 import { reconcileInFlight, type Located } from '../rollback/reconcile.js';
@@ -71,6 +72,13 @@ export async function rollbackStack(
     }
     const knownType = (type: string) => services.router.canHandle(type);
     const options = { revertFailed: request.revertFailed, orphan: request.orphan };
+    const gathered = await gatherMadeFacts(engine, {
+      ref,
+      segments,
+      state: state.document,
+      path: 'rollback',
+      services,
+    });
     const lines = segments.flatMap((segment) =>
       planRollback({
         segment,
@@ -79,6 +87,7 @@ export async function rollbackStack(
         options,
         path: 'rollback',
         knownType,
+        gathered,
       }).map(describeStep),
     );
     if (!(await request.confirm(lines))) return result(true, lines, false, 0);
@@ -91,6 +100,7 @@ export async function rollbackStack(
         segment,
         services,
         knownType,
+        gathered,
         events: engine.events,
         log: engine.eventLog(ref, segment.runId),
         path: 'rollback',

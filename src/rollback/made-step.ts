@@ -1,6 +1,6 @@
 import type { JournalOperation, JournalSegment } from '../state/documents/journal-document.js';
 import type { StateDocument } from '../state/documents/state-document.js';
-import { decideMadeResource, type MadePath } from './decisions/made-resource.js';
+import { decideMadeResource, type MadePath, type MadeResourceFacts } from './decisions/made-resource.js';
 import type { RollbackStep } from './steps.js';
 
 export interface MadeContext {
@@ -12,6 +12,8 @@ export interface MadeContext {
   state: StateDocument;
   /** A successful deploy: the logical ids its own run completed an operation under. */
   completedThisRun?: ReadonlySet<string>;
+  /** What reading the cloud, the events and other stacks told about each entry (engine/made-facts.ts). */
+  gathered?: ReadonlyMap<JournalOperation, Partial<MadeResourceFacts>>;
 }
 
 /**
@@ -49,6 +51,8 @@ export function madeStep(op: JournalOperation, context: MadeContext): RollbackSt
         other.logicalId === op.logicalId && other.action === 'delete' && other.status === 'completed',
     ),
     deployCompletedOpUnderLogicalId: context.completedThisRun?.has(op.logicalId) ?? false,
+    keptByFixForward: op.keptByDeploy === true,
+    ...context.gathered?.get(op),
   });
   switch (decision.kind) {
     case 'delete':
@@ -71,7 +75,13 @@ export function madeStep(op: JournalOperation, context: MadeContext): RollbackSt
         warn: false,
       };
     case 'keep-entry':
-      return { kind: 'skip', logicalId: op.logicalId, reason: decision.reason, warn: false };
+      return {
+        kind: 'skip',
+        logicalId: op.logicalId,
+        reason: decision.reason,
+        warn: decision.warn,
+        keep: true,
+      };
     case 'warn':
     case 'skip-unaddressable':
       return { kind: 'skip', logicalId: op.logicalId, reason: decision.reason, warn: true };

@@ -1,7 +1,7 @@
 import type { JournalOperation, JournalSegment } from '../state/documents/journal-document.js';
 import type { StateDocument } from '../state/documents/state-document.js';
 import { decideOperation } from './decisions/operation.js';
-import { madeStep } from './made-step.js';
+import { madeStep, type MadeContext } from './made-step.js';
 import type { RollbackStep } from './steps.js';
 
 const NESTED_STACK_TYPE = 'AWS::CloudFormation::Stack';
@@ -31,6 +31,7 @@ export function planRollback(input: {
   options: RollbackOptions;
   path: 'automatic-rollback' | 'rollback';
   knownType(type: string): boolean;
+  gathered?: MadeContext['gathered'];
 }): PlannedStep[] {
   const { segment, state, options, knownType } = input;
   const marks = new Map(segment.importMarks.map((mark) => [mark.logicalId, mark]));
@@ -45,7 +46,13 @@ export function planRollback(input: {
     .filter((op) => op.made && !options.orphan.has(op.logicalId) && !marks.has(op.logicalId))
     .map((op) => ({
       op,
-      step: madeStep(op, { path: input.path, segments: input.segments, segment, state }),
+      step: madeStep(op, {
+        path: input.path,
+        segments: input.segments,
+        segment,
+        state,
+        ...(input.gathered ? { gathered: input.gathered } : {}),
+      }),
     }));
   const reverted = [...segment.operations]
     .sort((a, b) => b.seq - a.seq)

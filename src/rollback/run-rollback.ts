@@ -1,6 +1,7 @@
 import type { StackState } from '../engine/stack-state.js';
 import type { JournalSegment } from '../state/documents/journal-document.js';
 import type { StackEvent } from '../state/documents/events-document.js';
+import type { MadeContext } from './made-step.js';
 import { planRollback, type PlannedStep, type RollbackOptions } from './plan-rollback.js';
 import { putBackInlinePolicies, type PutBackOutcome } from './inline-policy-put-back.js';
 import { replayStep, type ReplayServices, type StepOutcome } from './replay-step.js';
@@ -28,6 +29,7 @@ export interface RunRollbackInput {
   services: ReplayServices;
   options: RollbackOptions & { force?: boolean };
   knownType(type: string): boolean;
+  gathered?: MadeContext['gathered'];
   /** Called as each step ends, for progress and the stack's events. */
   onOutcome(planned: PlannedStep, outcome: StepOutcome): void;
 }
@@ -46,6 +48,7 @@ export async function runRollback(input: RunRollbackInput): Promise<RollbackRepo
     options: input.options,
     path: input.path,
     knownType: input.knownType,
+    ...(input.gathered ? { gathered: input.gathered } : {}),
   });
   const outcomes: StepOutcome[] = [];
   for (const entry of planned) {
@@ -63,7 +66,13 @@ export async function runRollback(input: RunRollbackInput): Promise<RollbackRepo
   if (!failed) restoreGeneration(input.state, input.segment);
   await input.state.save();
   await input.state.flush();
-  return { planned, outcomes, putBacks, exitCode: failed ? 1 : warned ? 2 : 0, clean: !failed && !skippedWithWarning };
+  return {
+    planned,
+    outcomes,
+    putBacks,
+    exitCode: failed ? 1 : warned ? 2 : 0,
+    clean: !failed && !skippedWithWarning,
+  };
 }
 
 /** `--force`: what fails is left in AWS, dropped from state, and reported by id. */

@@ -39,11 +39,13 @@ export type RollbackStep =
       retain: boolean;
       /** True when a live read must return the recorded creation identity before the delete. */
       needsIdentityProof: boolean;
+      /** Queues or topics this deploy's own policies just wrote: left as they are (spec 000). */
+      leaveTargets?: string[];
     }
   /** Replays a nested stack's segment of the same run. */
   | { kind: 'nested'; logicalId: string; runId: string }
-  /** Passed over. `warn` makes the run exit 2; the reason is the plan line. */
-  | { kind: 'skip'; logicalId: string; reason: string; warn: boolean }
+  /** Passed over. `warn` makes the run exit 2; the reason is the plan line; `keep`: the journal entry stays. */
+  | { kind: 'skip'; logicalId: string; reason: string; warn: boolean; keep?: boolean }
   /** Cannot be done: the run fails (exit 1) and the journal is kept. */
   | { kind: 'refuse'; logicalId: string; code: string; reason: string };
 

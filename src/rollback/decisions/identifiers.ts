@@ -1,5 +1,3 @@
-import type { ProviderKind } from '../../providers/provider.js';
-
 /**
  * Types whose identifiers AWS matches regardless of case (spec 000, last paragraphs of
  * "Failed CREATEs that made their resource"): a record holding `mycluster` holds the
@@ -97,37 +95,4 @@ const GENERATED_IDS: ReadonlySet<string> = new Set([
 
 export function needsNoCreationIdentity(type: string): boolean {
   return GENERATED_IDS.has(type);
-}
-
-/**
- * Types a later successful deploy reads live when a fix-forward put a different resource
- * under the logical id (spec 000, "A later successful cdkd deploy"). Every other type lands
- * in the warning.
- */
-const LIVE_COMPARED: ReadonlySet<string> = new Set([
-  'AWS::Kinesis::Stream',
-  'AWS::EC2::NatGateway',
-  'AWS::EC2::EIP',
-  'AWS::RDS::DBCluster',
-  'AWS::RDS::DBInstance',
-  'AWS::DocDB::DBCluster',
-  'AWS::DocDB::DBInstance',
-  'AWS::Neptune::DBCluster',
-  'AWS::Neptune::DBInstance',
-  'AWS::S3::Bucket',
-  'AWS::DynamoDB::Table',
-]);
-
-/** Spec 000: "An RDS or Neptune cluster or instance, or a DynamoDB table, that Cloud Control provisioned is never compared". */
-const NOT_COMPARED_ON_CLOUD_CONTROL: ReadonlySet<string> = new Set([
-  'AWS::RDS::DBCluster',
-  'AWS::RDS::DBInstance',
-  'AWS::Neptune::DBCluster',
-  'AWS::Neptune::DBInstance',
-  'AWS::DynamoDB::Table',
-]);
-
-export function comparesLiveIdentity(type: string, provisionedBy?: ProviderKind): boolean {
-  if (provisionedBy === 'cc-api' && NOT_COMPARED_ON_CLOUD_CONTROL.has(type)) return false;
-  return LIVE_COMPARED.has(type);
 }

@@ -1,21 +1,11 @@
 import type { ProviderKind } from '../../providers/provider.js';
 import { keepsOnRollbackOfCreate } from '../../template/index.js';
 import { isAddressable } from './addressable.js';
-import { comparesLiveIdentity, needsNoCreationIdentity, sameId } from './identifiers.js';
+import { needsNoCreationIdentity, sameId } from './identifiers.js';
+import { comparesLiveIdentity, type LiveComparison } from './live-comparison.js';
 
 /** The paths that act on a failed CREATE's made resource (spec 000, "Failed CREATEs that made their resource"). */
 export type MadePath = 'automatic-rollback' | 'no-rollback' | 'rollback' | 'destroy' | 'deploy-success';
-
-/** What a fix-forward's live read of the record under the logical id said about the earlier resource. */
-export type LiveComparison =
-  /** The record's resource is the earlier one after all. */
-  | 'same'
-  /** Proven a different resource. */
-  | 'different'
-  /** The earlier resource is already gone. */
-  | 'earlier-gone'
-  /** A read failed, the record's resource was not found, or the names are shared. */
-  | 'unproven';
 
 /** Exactly what the made-resource rules read; the caller gathers it, nothing here does I/O. */
 export interface MadeResourceFacts {
@@ -47,6 +37,8 @@ export interface MadeResourceFacts {
   deployCompletedOpUnderLogicalId?: boolean;
   /** The entry is one a successful fix-forward deploy kept (a delete that failed, a bucket it never empties). */
   keptByFixForward?: boolean;
+  /** deploy-success: a state record under the prefix could not be read, so nothing proves no other stack owns it. */
+  unreadableUnderPrefix?: string;
   /** The live comparison, where one was made (see `comparesLiveIdentity`). */
   liveComparison?: LiveComparison;
 }
@@ -54,8 +46,8 @@ export interface MadeResourceFacts {
 export type MadeDecision =
   /** `retain`: DeletionPolicy Retain/Snapshot keeps it in AWS, with no record. */
   | { kind: 'delete'; retain: boolean; needsIdentityProof: boolean }
-  /** Nothing deleted; the entry stays in the journal. */
-  | { kind: 'keep-entry'; reason: string }
+  /** Nothing deleted; the entry stays in the journal (`warn`: exit 2). */
+  | { kind: 'keep-entry'; reason: string; warn: boolean }
   /** A record holds that very resource: drop the entry silently (`info`, when present, is logged at info). */
   | { kind: 'tracked'; info?: string }
   /** Not deleted: a warning naming the physical id, exit 2. */
@@ -70,6 +62,7 @@ export function decideMadeResource(facts: MadeResourceFacts): MadeDecision {
     return {
       kind: 'keep-entry',
       reason: `made ${show(entry.physicalId)} before it failed; nothing is deleted under --no-rollback, the journal keeps the entry for a later cdkd rollback`,
+      warn: false,
     };
   }
   if (!isAddressable(entry.physicalId)) {
@@ -127,6 +120,13 @@ export function decideMadeResource(facts: MadeResourceFacts): MadeDecision {
     if (logicalId !== entry.logicalId && record.type === type && sameId(type, record.physicalId, id)) {
       return { kind: 'tracked' };
     }
+  }
+  if (facts.unreadableUnderPrefix !== undefined) {
+    return {
+      kind: 'keep-entry',
+      reason: `made ${id} before it failed, but a state record under the prefix could not be read (${facts.unreadableUnderPrefix}); kept in the journal for the next successful deploy`,
+      warn: true,
+    };
   }
   if (facts.otherStackHoldsIt) {
     return warn(

@@ -61,6 +61,8 @@ export const journalOperationSchema = z.object({
   idempotencyToken: z.string().optional(),
   /** A failed create (or a replacement's failed create) whose provider proved it made the resource. */
   made: madeResourceSchema.optional(),
+  /** A successful deploy could not act on this made resource and kept the entry: later paths compare it live (spec 000). */
+  keptByDeploy: z.boolean().optional(),
   error: z.string().optional(),
 });
 

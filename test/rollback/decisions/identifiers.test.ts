@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { ruleTable } from './rule-table.js';
 import {
   comparesIdsIgnoringCase,
-  comparesLiveIdentity,
   needsNoCreationIdentity,
   sameId,
 } from '../../../src/rollback/decisions/identifiers.js';
@@ -124,41 +123,6 @@ describe('needsNoCreationIdentity', () => {
     '"a type whose physical id is a name (most types) must also prove" its identity: %s',
     (type) => {
       expect(needsNoCreationIdentity(type)).toBe(false);
-    },
-  );
-});
-
-describe('comparesLiveIdentity', () => {
-  it.each([
-    'AWS::Kinesis::Stream',
-    'AWS::EC2::NatGateway',
-    'AWS::EC2::EIP',
-    'AWS::RDS::DBCluster',
-    'AWS::RDS::DBInstance',
-    'AWS::DocDB::DBCluster',
-    'AWS::DocDB::DBInstance',
-    'AWS::Neptune::DBCluster',
-    'AWS::Neptune::DBInstance',
-    'AWS::S3::Bucket',
-    'AWS::DynamoDB::Table',
-  ])('a fix-forward that puts a new resource under the logical id is compared live: %s', (type) => {
-    expect(comparesLiveIdentity(type, 'sdk')).toBe(true);
-  });
-
-  it('"Every other type ... lands in the warning above"', () => {
-    expect(comparesLiveIdentity('AWS::SQS::Queue')).toBe(false);
-  });
-
-  it.each([
-    'AWS::RDS::DBCluster',
-    'AWS::RDS::DBInstance',
-    'AWS::Neptune::DBCluster',
-    'AWS::Neptune::DBInstance',
-    'AWS::DynamoDB::Table',
-  ])(
-    '"An RDS or Neptune cluster or instance, or a DynamoDB table, that Cloud Control provisioned is never compared": %s',
-    (type) => {
-      expect(comparesLiveIdentity(type, 'cc-api')).toBe(false);
     },
   );
 });

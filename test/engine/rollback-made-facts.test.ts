@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { EventLog } from '../../src/state/event-log.js';
+import { stackStateKeys } from '../../src/state/keys.js';
+import { options, useRollbackHarness } from './rollback-harness.js';
+
+/**
+ * Spec 000, "Failed CREATEs that made their resource": the facts beyond the stack's own
+ * journal and state (rollback-orphan records, other stacks under the prefix, the live
+ * comparison a fix-forward needs), gathered by engine/made-facts.ts.
+ */
+const h = useRollbackHarness();
+
+const callsOf = (action: string, logicalId: string) =>
+  h.cloud.calls.filter((call) => call.action === action && call.logicalId === logicalId);
+
+/** A `--no-rollback` deploy whose `Made` create made its resource and then failed. */
+async function madeWithoutRollback(type: string) {
+  const request = h.stack({
+    Resources: { Keep: { Type: 'AWS::SQS::Queue' }, Made: { Type: type, DependsOn: 'Keep' } },
+  });
+  h.cloud.madeThenFail.add('create:Made');
+  await expect((await h.engine()).deploy(request, { ...options, rollback: false })).rejects.toMatchObject({
+    code: 'DEPLOY_FAILED',
+  });
+  h.cloud.madeThenFail.clear();
+  return { request, made: callsOf('create', 'Made')[0]!.physicalId };
+}
+
+/** Another stack under the same prefix, whose one record holds `physicalId`. */
+async function otherStackHolding(physicalId: string, type: string) {
+  const other = h.stack({ Resources: { Held: { Type: 'AWS::SQS::Queue' } } });
+  await (await h.engine()).deploy(other, options);
+  const read = await h.backend.store.read(h.ref(other));
+  read!.document.resources.Held = { ...read!.document.resources.Held!, type, physicalId };
+  await h.backend.store.save(h.ref(other), read!.document, read!.etag);
+  return h.ref(other);
+}
+
+describe('a fix-forward that puts another resource under the logical id: the live comparison', () => {
+  it('an AWS::Kinesis::Stream proven a different stream is deleted', async () => {
+    const { request, made } = await madeWithoutRollback('AWS::Kinesis::Stream');
+    const result = await (await h.engine()).deploy(request, options);
+    expect(result.unaddressed).toEqual([]);
+    expect(h.cloud.live.has(made)).toBe(false);
+    expect(callsOf('delete', 'Made').map((call) => call.physicalId)).toEqual([made]);
+    expect(await h.journal(request)).toBeUndefined();
+  });
+
+  it('an earlier stream already gone is named at info and nothing is deleted', async () => {
+    const { request, made } = await madeWithoutRollback('AWS::Kinesis::Stream');
+    h.cloud.live.delete(made);
+    const result = await (await h.engine()).deploy(request, options);
+    expect(result.unaddressed).toEqual([]);
+    expect(callsOf('delete', 'Made')).toEqual([]);
+    expect(await h.journal(request)).toBeUndefined();
+  });
+
+  it('a read that fails proves nothing: warned about, not deleted', async () => {
+    const { request, made } = await madeWithoutRollback('AWS::Kinesis::Stream');
+    h.cloud.failOn.add('read:Made');
+    const result = await (await h.engine()).deploy(request, options);
+    expect(result.unaddressed).toEqual([expect.stringContaining(made)]);
+    expect(h.cloud.live.has(made)).toBe(true);
+  });
+});
+
+describe('other stacks under the same state prefix', () => {
+  it('a record of another stack holding the resource stops the delete, with a warning naming it', async () => {
+    const { request, made } = await madeWithoutRollback('AWS::SQS::Queue');
+    const other = await otherStackHolding(made, 'AWS::SQS::Queue');
+    try {
+      const result = await (
+        await h.engine()
+      ).deploy({ ...request, template: { Resources: { Keep: { Type: 'AWS::SQS::Queue' } } } }, options);
+      expect(result.unaddressed).toEqual([expect.stringMatching(new RegExp(`${made}.*another stack`))]);
+      expect(h.cloud.live.has(made)).toBe(true);
+      expect(await h.journal(request)).toBeUndefined();
+    } finally {
+      // The fake cloud's ids repeat from test to test: later tests must not meet this record.
+      await h.backend.store.remove(other);
+    }
+  });
+
+  it('a state record that cannot be read keeps the entry in the journal for the next deploy (exit 2)', async () => {
+    const { request, made } = await madeWithoutRollback('AWS::SQS::Queue');
+    // In another region, so only the made-resource check reads it (the deploy's export index reads its own region).
+    const torn = stackStateKeys(h.backend.store.prefix, 'Torn', 'eu-west-1').state;
+    await h.backend.objects.put(torn, '{ not json', { ifNoneMatch: '*' });
+    try {
+      const result = await (
+        await h.engine()
+      ).deploy({ ...request, template: { Resources: { Keep: { Type: 'AWS::SQS::Queue' } } } }, options);
+      expect(result.unaddressed).toEqual([expect.stringMatching(/could not be read/)]);
+      expect(h.cloud.live.has(made)).toBe(true);
+      const kept = (await h.journal(request))!.segments.flatMap((segment) => segment.operations);
+      expect(kept).toMatchObject([{ logicalId: 'Made', keptByDeploy: true, made: { physicalId: made } }]);
+    } finally {
+      await h.backend.objects.delete(torn);
+    }
+    // Once the prefix reads again, the next successful deploy deletes it.
+    const again = await (
+      await h.engine()
+    ).deploy({ ...request, template: { Resources: { Keep: { Type: 'AWS::SQS::Queue' } } } }, options);
+    expect(again.unaddressed).toEqual([]);
+    expect(h.cloud.live.has(made)).toBe(false);
+    expect(await h.journal(request)).toBeUndefined();
+  });
+});
+
+describe('rollback-orphan records', () => {
+  it('a survivor a rollback recorded under its physical id stops cdkd rollback deleting it (exit 2)', async () => {
+    const { request, made } = await madeWithoutRollback('AWS::SQS::Queue');
+    const log = new EventLog(h.backend.objects, h.backend.store.prefix, h.ref(request), 'earlier-rollback');
+    log.record({ status: 'DELETE_SKIPPED', logicalId: 'Other', survivorId: made, managedBy: 'cc-api' });
+    await log.flush();
+    const result = await h.rollback(request);
+    expect(result.exitCode).toBe(2);
+    expect(h.cloud.live.has(made)).toBe(true);
+    expect(h.rollbackEvents('Made')).toMatchObject([
+      { status: 'skipped', warn: true, message: expect.stringContaining('rollback-orphan record') },
+    ]);
+  });
+
+  it('without one, cdkd rollback deletes it', async () => {
+    const { request, made } = await madeWithoutRollback('AWS::SQS::Queue');
+    const result = await h.rollback(request);
+    expect(result.exitCode).toBe(0);
+    expect(h.cloud.live.has(made)).toBe(false);
+  });
+});
