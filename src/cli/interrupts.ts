@@ -1,3 +1,6 @@
+/** How long a force-quit waits for its lock release before exiting anyway. */
+const FORCE_QUIT_GRACE_MS = 1_000;
+
 export interface Interrupts {
   /** Aborted on the first SIGINT/SIGTERM: in-flight work finishes, nothing new starts. */
   signal: AbortSignal;
@@ -8,13 +11,14 @@ export interface Interrupts {
  * Spec 003, "Signals": the first SIGINT or SIGTERM lets in-flight operations
  * finish, saves state, records the journal and releases the lock; a second one
  * force-quits with exit 130 (a deploy does not attempt a lock release then,
- * since it may hold locks on several stacks). `absorb` (rollback) has no
- * second-signal path: further signals are ignored.
+ * since it may hold locks on several stacks; destroy fires one through
+ * `onForceQuit`). `absorb` (rollback) has no second-signal path: further
+ * signals are ignored.
  */
 export function handleInterrupts(
   command: string,
   warn: (message: string) => void,
-  options: { absorb?: boolean } = {},
+  options: { absorb?: boolean; onForceQuit?: () => Promise<unknown> } = {},
 ): Interrupts {
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
@@ -27,7 +31,11 @@ export function handleInterrupts(
     }
     if (options.absorb) return;
     process.stderr.write(`${signal} received again: quitting now (exit 130).\n`);
-    process.exit(130);
+    if (!options.onForceQuit) process.exit(130);
+    // Not awaited for the work in flight: only the release's own request gets a moment to leave.
+    const quit = () => process.exit(130);
+    void options.onForceQuit().then(quit, quit);
+    setTimeout(quit, FORCE_QUIT_GRACE_MS).unref();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);

@@ -1,11 +1,11 @@
-import { gatherMadeFacts } from './made-facts.js';
 import { CdkdError } from '../errors.js';
-import { describeStep, planRollback } from '../rollback/plan-rollback.js';
 import { reconcileInFlight, type Located } from '../rollback/reconcile.js';
 import type { ReplayServices, StepOutcome } from '../rollback/replay-step.js';
 import type { JournalOperation } from '../state/documents/journal-document.js';
 import { FAIL_FAST_SCHEDULE, RETRY_SCHEDULE } from '../state/lock-schedule.js';
 import { removeEmptyState, rollBackSegment } from './automatic-rollback.js';
+import { gatherMadeFacts } from './made-facts.js';
+import { planLines } from './rollback-plan-lines.js';
 import type { EngineContext, StackIdentity } from './engine-context.js';
 import { nestedIdentity } from './nested-stack-provider.js';
 import { RunJournal } from './run-journal.js';
@@ -79,17 +79,17 @@ export async function rollbackStack(
       path: 'rollback',
       services,
     });
-    const lines = segments.flatMap((segment) =>
-      planRollback({
-        segment,
-        segments: journal.document.segments,
-        state: state.document,
-        options,
-        path: 'rollback',
-        knownType,
-        gathered,
-      }).map(describeStep),
-    );
+    const lines = await planLines(engine, {
+      stack,
+      segments,
+      journalSegments: journal.document.segments,
+      state: state.document,
+      options,
+      services,
+      gathered,
+      servicesFor: (child, childState) =>
+        replayServices(engine, { stack: child, state: childState, flags: request }),
+    });
     if (!(await request.confirm(lines))) return result(true, lines, false, 0);
 
     let exitCode: 0 | 1 | 2 = 0;

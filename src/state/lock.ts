@@ -40,6 +40,9 @@ export function defaultLockOwner(): string {
 
 /** One writer per stack: `lock.json` created with If-None-Match, renewed and released with If-Match. */
 export class LockManager {
+  /** Locks this process holds now: what a force-quit releases without waiting for the work under them. */
+  private readonly holding = new Set<HeldLock>();
+
   constructor(
     private readonly objects: S3Objects,
     private readonly prefix: string,
@@ -117,7 +120,16 @@ export class LockManager {
   }
 
   private held(stack: StackRef, document: LockDocument, etag: string, options: AcquireOptions): HeldLock {
-    return new HeldLock(this, stack, document, etag, options, this.renewIntervalMs);
+    const lock = new HeldLock(this, stack, document, etag, options, this.renewIntervalMs, () =>
+      this.holding.delete(lock),
+    );
+    this.holding.add(lock);
+    return lock;
+  }
+
+  /** Releases every lock this process still holds (spec 003: destroy's second signal). */
+  async releaseHeld(): Promise<void> {
+    await Promise.allSettled([...this.holding].map((lock) => lock.release()));
   }
 
   newDocument(operation: string): LockDocument {
@@ -161,6 +173,7 @@ export class HeldLock {
     private etag: string,
     private readonly options: AcquireOptions,
     renewIntervalMs: number,
+    private readonly onReleased: () => void,
   ) {
     this.timer = setInterval(() => void this.renew().catch(() => undefined), renewIntervalMs);
     this.timer.unref();
@@ -193,6 +206,7 @@ export class HeldLock {
 
   async release(): Promise<void> {
     this.stopRenewal();
+    this.onReleased();
     if (this.lost) return;
     this.lost = true;
     await this.manager.deleteIfOurs(this.stack, this.etag);

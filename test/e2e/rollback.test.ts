@@ -147,28 +147,27 @@ describe('an update that fails is rolled back', () => {
   });
 });
 
-/** Starts `cdkd deploy` without waiting, so the test can signal it. */
-function startDeploy(stackName: string, template: Record<string, unknown>) {
-  const child = spawn(
-    process.execPath,
-    [CLI, 'deploy', '-a', assemblyFor(stackName, template), '--concurrency', '3'],
-    {
-      cwd: REPO_ROOT,
-      env: { ...process.env, ...env() },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+/** Starts a cdkd command without waiting, so the test can signal it once `marker` shows on stderr. */
+function startCli(args: string[], marker: string) {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env() },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   let onStarted: () => void = () => undefined;
-  /** Resolves once the first create has started: the signal then lands mid-deploy, whatever the machine's speed. */
+  /** Resolves once the first operation has started: a signal then lands mid-run, whatever the machine's speed. */
   const creating = new Promise<void>((resolve) => (onStarted = resolve));
   child.stderr.on('data', (chunk) => {
     stderr += chunk;
-    if (stderr.includes('create started')) onStarted();
+    if (stderr.includes(marker)) onStarted();
   });
   const done = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   return { child, done, creating, stderr: () => stderr };
 }
+
+const startDeploy = (stackName: string, template: Record<string, unknown>) =>
+  startCli(['deploy', '-a', assemblyFor(stackName, template), '--concurrency', '3'], 'create started');
 
 const manyQueues = (n: number) => ({
   Resources: Object.fromEntries(
@@ -214,6 +213,27 @@ describe('interrupted deploys', () => {
     await runCli(['force-unlock', stackName, '--yes'], { env: env() });
     const rolledBack = await runCli(['rollback', stackName, '--yes'], { env: env() });
     expect([0, 2], rolledBack.stdout + rolledBack.stderr).toContain(rolledBack.code);
+    expect(await liveResources(sandbox.current.url)).toEqual([]);
+  });
+});
+
+describe('interrupted destroys', () => {
+  it('a second SIGINT quits with 130 and still releases the lock, so the next destroy needs no force-unlock', async () => {
+    const stackName = `DestroyQuit${++counter}`;
+    const assembly = assemblyFor(stackName, manyQueues(6));
+    expect((await runCli(['deploy', '-a', assembly], { env: env() })).code).toBe(0);
+    await addFault({ service: 'sqs', operation: 'DeleteQueue', latencyMs: 2000, every: true });
+    const run = startCli(['destroy', '-a', assembly, '--yes', '--concurrency', '2'], 'delete started');
+    await run.creating;
+    run.child.kill('SIGINT');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    run.child.kill('SIGINT');
+    expect(await run.done).toBe(130);
+    expect(run.stderr()).toContain('received again');
+    await admin('faults', { method: 'DELETE' });
+    // destroy fails fast on a held lock: this succeeds only because the lock was released.
+    const again = await runCli(['destroy', '-a', assembly, '--yes'], { env: env() });
+    expect(again.code, again.stderr).toBe(0);
     expect(await liveResources(sandbox.current.url)).toEqual([]);
   });
 });

@@ -25,12 +25,15 @@ export function registerDestroy(program: Command): void {
         patterns.length > 0 ? patterns.join(', ') : options.all ? 'every stack of the app' : 'the stack';
       await confirm(`Destroy ${names}? This deletes their resources.`, globalOptions(cmd).yes ?? false);
       const progress = createProgress(process.stderr, process.stderr.isTTY === true);
-      const interrupts = handleInterrupts('destroy', (message) =>
-        progress.sink({ kind: 'warning', stack: 'cdkd', message }),
+      const session = sessionFor(cmd);
+      const interrupts = handleInterrupts(
+        'destroy',
+        (message) => progress.sink({ kind: 'warning', stack: 'cdkd', message }),
+        { onForceQuit: async () => (await session.stateBackend()).locks.releaseHeld() },
       );
       try {
         const results = await destroyApp({
-          session: sessionFor(cmd),
+          session,
           assembly,
           patterns,
           all: options.all ?? false,
