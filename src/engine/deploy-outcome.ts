@@ -6,7 +6,7 @@ import type { StateDocument } from '../state/documents/state-document.js';
 import type { EventLog } from '../state/event-log.js';
 import { removeEmptyState, rollBackSegment } from './automatic-rollback.js';
 import type { EngineContext } from './engine-context.js';
-import { settleMadeResources } from './journal-lifetime.js';
+import { settleMadeResources, type SettleInput } from './journal-lifetime.js';
 import { messageOf } from './resource-executor.js';
 import { RunJournal } from './run-journal.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
@@ -128,15 +128,18 @@ export async function settleJournal(
     await journal.flush();
     return [];
   }
-  const completed = new Set(
-    (journal.current?.operations ?? []).filter((op) => op.status === 'completed').map((op) => op.logicalId),
-  );
+  const done = (journal.current?.operations ?? []).filter((op) => op.status === 'completed');
+  const applied = new Map<string, Array<Record<string, unknown>>>();
+  for (const op of done) {
+    if (op.after) applied.set(op.type, [...(applied.get(op.type) ?? []), op.after.properties]);
+  }
+  const completed = new Set(done.map((op) => op.logicalId));
   return settleTree(
     engine,
     request,
     state,
     journal,
-    journal.runId ? { runId: journal.runId, completed } : undefined,
+    journal.runId ? { runId: journal.runId, completed, applied } : undefined,
   );
 }
 
@@ -145,7 +148,7 @@ async function settleTree(
   stack: StackIdentity,
   state: StackState,
   journal: RunJournal,
-  run?: { runId: string; completed: ReadonlySet<string> },
+  run?: SettleInput['run'],
 ): Promise<string[]> {
   const services = replayServices(engine, { stack, state });
   const gathered = await gatherMadeFacts(engine, {

@@ -16,7 +16,11 @@ export interface SettleInput {
   services: ReplayServices;
   path: 'deploy-success' | 'destroy';
   /** A successful deploy: its own run, whose segment holds no failed create. */
-  run?: { runId: string; completed: ReadonlySet<string> };
+  run?: {
+    runId: string;
+    completed: ReadonlySet<string>;
+    applied: NonNullable<MadeContext['appliedThisRun']>;
+  };
   gathered?: MadeContext['gathered'];
 }
 
@@ -39,7 +43,7 @@ export async function settleMadeResources(input: SettleInput): Promise<SettledJo
         segments,
         segment,
         state: input.state,
-        ...(input.run ? { completedThisRun: input.run.completed } : {}),
+        ...(input.run ? { completedThisRun: input.run.completed, appliedThisRun: input.run.applied } : {}),
         ...(input.gathered ? { gathered: input.gathered } : {}),
       });
       if (step.kind === 'skip') {

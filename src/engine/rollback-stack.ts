@@ -198,9 +198,9 @@ async function locate(op: JournalOperation, services: ReplayServices): Promise<L
   });
   if (!provider.locate) return 'unknown';
   const properties = await services.sendable(op.attempted ?? {});
-  const physicalId = await provider.locate(
+  const answer = await provider.locate(
     { logicalId: op.logicalId, type: op.type, properties, idempotencyToken: op.idempotencyToken },
     services.context,
   );
-  return physicalId ? { physicalId, provisionedBy } : 'none';
+  return typeof answer === 'string' ? answer : { physicalId: answer.physicalId, provisionedBy };
 }

@@ -1,4 +1,4 @@
-import { generatePhysicalName } from './physical-names.js';
+import { tokenPhysicalName } from './physical-names.js';
 import { jsonText, stringList, uncovered } from './property-values.js';
 import type {
   CreateResult,
@@ -50,7 +50,7 @@ export class ParentPolicyProvider implements Provider {
   }
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
-    const id = generatePhysicalName(context.stackName, request.logicalId, { maxLength: 255 });
+    const id = tokenPhysicalName(context.stackName, request, { maxLength: 255 });
     await this.write(request.properties, [], context);
     return { physicalId: id, attributes: this.access.attributesOf(id) };
   }

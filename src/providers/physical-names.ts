@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 
 export interface NameRules {
   /** The service's length limit for the name. */
@@ -41,4 +41,28 @@ function finish(name: string, rules: NameRules): string {
 
 function escape(characters: string): string {
   return characters.replace(/[\\\]^-]/g, '\\$&');
+}
+
+/**
+ * The random source for a generated name. Seeded by the create's idempotency token, every
+ * attempt of one logical create picks the same name, so a retry after a lost response meets
+ * the first attempt's resource instead of making a second one, and `locate` can find what a
+ * killed create made: only that create's token yields the name. Unseeded, it is random.
+ */
+export function nameRandom(seed: string | undefined): (alphabetSize: number) => number {
+  if (seed === undefined) return (size) => randomInt(size);
+  let counter = 0;
+  return (size) => {
+    const digest = createHash('sha256').update(`${seed}:${counter++}`).digest();
+    return digest.readUInt32BE(0) % size;
+  };
+}
+
+/** The name an unnamed create generates, its suffix derived from the create's idempotency token when it has one. */
+export function tokenPhysicalName(
+  stackName: string,
+  request: { logicalId: string; idempotencyToken?: string | undefined },
+  rules: NameRules,
+): string {
+  return generatePhysicalName(stackName, request.logicalId, rules, nameRandom(request.idempotencyToken));
 }

@@ -59,6 +59,32 @@ export interface DeleteRequest {
   properties: JsonObject;
 }
 
+/** What `Provider.deleteMade` needs besides the delete request. */
+export interface MadeDelete {
+  /** The creation identity the failed create recorded, if any. */
+  creationIdentity?: CreationIdentity;
+  /**
+   * The attempted properties, ready to compare with what AWS holds: secret references
+   * resolved, or why they cannot be compared (masked, a secret gone or refused for good).
+   * Rejects on any other failure, which fails the delete.
+   */
+  attempted(): Promise<{ properties: JsonObject } | { unusable: string }>;
+  /**
+   * What this deploy's own resources of the same type just applied (a successful deploy):
+   * the targets they wrote are left as they are, since the service may still return the
+   * old value for a while.
+   */
+  appliedByThisDeploy?: readonly JsonObject[];
+}
+
+/** What a delete left in place for a person to check; empty when it left nothing. */
+export interface DeleteReport {
+  left: Array<{ target: string; reason: string }>;
+}
+
+/** `locate`'s answer: the resource that create made, `none` when it made nothing, or `unknown`. */
+export type LocateAnswer = { physicalId: string } | 'none' | 'unknown';
+
 export interface LiveResource {
   properties: JsonObject;
   attributes: JsonObject;
@@ -85,11 +111,18 @@ export interface Provider {
   /** Deleting a resource that is already gone succeeds. */
   delete(request: DeleteRequest, context: ProviderContext): Promise<void>;
   /**
-   * The physical id of what a create with this request (same idempotency token) made, if
-   * it exists: how a create a killed process left in flight is reconciled. Only providers
-   * whose generated names derive from the token implement it, since only that is proof.
+   * Deletes what a failed create made (spec 000), for a resource written onto targets it
+   * does not own (a queue's or topic's policy): a target is undone only while it still holds
+   * what the create attempted; the rest are reported. Absent means `delete` does it.
    */
-  locate?(request: ResourceRequest, context: ProviderContext): Promise<string | undefined>;
+  deleteMade?(request: DeleteRequest, made: MadeDelete, context: ProviderContext): Promise<DeleteReport>;
+  /**
+   * What a create with this request (same idempotency token) made: how a create a killed
+   * process left in flight is reconciled. Only what the token proves counts (a generated
+   * name derived from it, a tag or version the create wrote in the same call); a request
+   * whose resource it cannot prove either way (an explicit name) answers `unknown`.
+   */
+  locate?(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer>;
   /** The live resource, or undefined when it no longer exists. */
   read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined>;
 }

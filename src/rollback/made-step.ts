@@ -12,6 +12,8 @@ export interface MadeContext {
   state: StateDocument;
   /** A successful deploy: the logical ids its own run completed an operation under. */
   completedThisRun?: ReadonlySet<string>;
+  /** A successful deploy: the properties its own completed operations applied, by type. */
+  appliedThisRun?: ReadonlyMap<string, Array<Record<string, unknown>>>;
   /** What reading the cloud, the events and other stacks told about each entry (engine/made-facts.ts). */
   gathered?: ReadonlyMap<JournalOperation, Partial<MadeResourceFacts>>;
 }
@@ -66,6 +68,9 @@ export function madeStep(op: JournalOperation, context: MadeContext): RollbackSt
         properties: made.properties,
         retain: decision.retain,
         needsIdentityProof: decision.needsIdentityProof,
+        ...(context.appliedThisRun?.has(op.type)
+          ? { appliedByThisDeploy: context.appliedThisRun.get(op.type)! }
+          : {}),
       };
     case 'tracked':
       return {

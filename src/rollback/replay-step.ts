@@ -3,8 +3,13 @@ import { classifyAwsError } from '../aws/error-class.js';
 import type { ProviderRouter } from '../engine/provider-router.js';
 import type { StackState } from '../engine/stack-state.js';
 import { CdkdError, isCdkdError } from '../errors.js';
-import { ResourceMadeError, type CreateResult, type ProviderContext } from '../providers/provider.js';
-import { keepsOnRollbackOfCreate } from '../template/index.js';
+import {
+  ResourceMadeError,
+  type CreateResult,
+  type MadeDelete,
+  type ProviderContext,
+} from '../providers/provider.js';
+import { keepsOnRollbackOfCreate, MASK } from '../template/index.js';
 import type { ResourceRecord } from '../state/documents/state-document.js';
 import { proveIdentity } from './decisions/creation-identity.js';
 import {
@@ -195,8 +200,38 @@ async function deleteMade(
       },
     );
   }
-  await services.retry(step.logicalId, () => provider.delete(request, services.context));
-  return succeeded(step.logicalId, `deleted ${step.physicalId}, which the failed create made`);
+  const deleted = `deleted ${step.physicalId}, which the failed create made`;
+  if (!provider.deleteMade) {
+    await services.retry(step.logicalId, () => provider.delete(request, services.context));
+    return succeeded(step.logicalId, deleted);
+  }
+  // Settled with a warning when the document cannot be compared; any other failure fails the delete.
+  const unresolvable = new Set(['SECRET_NOT_FOUND', 'SECRET_KEY_NOT_FOUND', 'SSM_PARAMETER_NOT_FOUND']);
+  const made: MadeDelete = {
+    ...(step.creationIdentity ? { creationIdentity: step.creationIdentity } : {}),
+    ...(step.appliedByThisDeploy ? { appliedByThisDeploy: step.appliedByThisDeploy } : {}),
+    attempted: async () => {
+      if (JSON.stringify(step.properties).includes(MASK)) {
+        return { unusable: 'the attempted document is masked (NoEcho)' };
+      }
+      try {
+        return { properties: await services.sendable(step.properties) };
+      } catch (error) {
+        if (isCdkdError(error) && unresolvable.has(error.code)) return { unusable: error.message };
+        throw error;
+      }
+    },
+  };
+  const { left } = await services.retry(step.logicalId, () =>
+    provider.deleteMade!(request, made, services.context),
+  );
+  if (left.length === 0) return succeeded(step.logicalId, deleted);
+  const named = left.map(({ target, reason }) => `${target} (${reason})`).join('; ');
+  return succeeded(
+    step.logicalId,
+    `${step.physicalId}, which the failed create made, was undone only where it still held; left as is, check by hand: ${named}`,
+    { warn: true },
+  );
 }
 
 /**

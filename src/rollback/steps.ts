@@ -39,8 +39,8 @@ export type RollbackStep =
       retain: boolean;
       /** True when a live read must return the recorded creation identity before the delete. */
       needsIdentityProof: boolean;
-      /** Queues or topics this deploy's own policies just wrote: left as they are (spec 000). */
-      leaveTargets?: string[];
+      /** A successful deploy: what its own resources of this type applied (a policy's targets are left, spec 000). */
+      appliedByThisDeploy?: Array<Record<string, unknown>>;
     }
   /** Replays a nested stack's segment of the same run. */
   | { kind: 'nested'; logicalId: string; runId: string }

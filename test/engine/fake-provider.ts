@@ -128,7 +128,7 @@ export class FakeCloud implements ProviderRouter {
       const found = [...this.live].find(
         ([, resource]) => resource.token !== undefined && resource.token === request.idempotencyToken,
       );
-      return found?.[0];
+      return found ? { physicalId: found[0] } : 'none';
     };
   }
 

@@ -13,7 +13,7 @@ import { inlinePolicyDiff, setDiff, tagDiff } from '../../src/providers/iam/diff
 import { awsErrorCode, classifyAwsError } from '../../src/aws/error-class.js';
 import { ResourceMadeError } from '../../src/providers/provider.js';
 import { retryClassOf } from '../../src/providers/retry-class.js';
-import { MadeByAttempts, resourceMade } from '../../src/providers/sqs/resource-made.js';
+import { MadeByAttempts, resourceMade } from '../../src/providers/resource-made.js';
 import { iamContext } from './iam-helpers.js';
 
 const p = (name: string, action: string) => ({ PolicyName: name, PolicyDocument: { Action: action } });

@@ -10,10 +10,11 @@ import { AwsClients } from '../../src/aws/client-factory.js';
 import { createEngine } from '../../src/engine/engine.js';
 import { CloudControlProvider } from '../../src/providers/cloudcontrol/provider.js';
 import { registerLogs } from '../../src/providers/logs/index.js';
-import { LogGroupProvider } from '../../src/providers/logs/log-group.js';
+import { LOG_GROUP_NAME_RULES, LogGroupProvider } from '../../src/providers/logs/log-group.js';
 import { MetricFilterProvider } from '../../src/providers/logs/metric-filter.js';
 import { LOGS_REF_ATTRIBUTES } from '../../src/providers/logs/ref-attributes.js';
 import { SubscriptionFilterProvider } from '../../src/providers/logs/subscription-filter.js';
+import { tokenPhysicalName } from '../../src/providers/physical-names.js';
 import { ResourceMadeError, type ProviderContext } from '../../src/providers/provider.js';
 import { ProviderRegistry } from '../../src/providers/registry.js';
 import { openStateBackend } from '../../src/state/state-backend.js';
@@ -180,8 +181,8 @@ describe('AWS::Logs::LogGroup', () => {
     const aborted = new AbortController();
     aborted.abort();
     await expect(flaky.create(request, { ...context, signal: aborted.signal })).rejects.toThrow();
-    // Simulate that the lost attempt did reach AWS: the group exists under the name it chose.
-    const name = (flaky as unknown as { names: Map<string, string> }).names.get('token-1')!;
+    // Simulate that the lost attempt did reach AWS: the group exists under the name the token gives.
+    const name = tokenPhysicalName(context.stackName, request, LOG_GROUP_NAME_RULES);
     await logs.send(new CreateLogGroupCommand({ logGroupName: name }));
     const created = await flaky.create(request, context);
     expect(created.physicalId).toBe(name);

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { generatePhysicalName } from '../../src/providers/physical-names.js';
+import { generatePhysicalName, nameRandom, tokenPhysicalName } from '../../src/providers/physical-names.js';
+import { generatedBucketName } from '../../src/providers/s3/bucket.js';
+import { generatedTopicName } from '../../src/providers/sns/topic.js';
+import { generatedQueueName } from '../../src/providers/sqs/queue.js';
 
 const fixed = () => 0;
 
@@ -46,5 +49,39 @@ describe('generatePhysicalName', () => {
     expect(generatePhysicalName('S', 'L', { maxLength: 64 })).not.toBe(
       generatePhysicalName('S', 'L', { maxLength: 64 }),
     );
+  });
+});
+
+describe('nameRandom', () => {
+  it('picks the same characters for the same idempotency token, others for another', () => {
+    const pick = (seed: string | undefined) => {
+      const random = nameRandom(seed);
+      return Array.from({ length: 12 }, () => random(36));
+    };
+    expect(pick('token-a')).toEqual(pick('token-a'));
+    expect(pick('token-a')).not.toEqual(pick('token-b'));
+    expect(pick(undefined).every((n) => n >= 0 && n < 36)).toBe(true);
+  });
+});
+
+describe('names generated from an idempotency token', () => {
+  const rules = { maxLength: 64 };
+  const named = (token: string | undefined) => ({
+    shared: tokenPhysicalName('S', { logicalId: 'L', idempotencyToken: token }, rules),
+    queue: generatedQueueName('S', 'L', true, nameRandom(token)),
+    topic: generatedTopicName('S', 'L', false, nameRandom(token)),
+    bucket: generatedBucketName('S', 'L', nameRandom(token)),
+  });
+
+  it('are the same for the same token, so a retry asks for the same name and locate finds it', () => {
+    expect(named('token-a')).toEqual(named('token-a'));
+    expect(named('token-a').shared).toMatch(/^S-L-[A-Z0-9]{12}$/);
+  });
+
+  it('differ for another token, or without one', () => {
+    const a = named('token-a');
+    for (const other of [named('token-b'), named(undefined)]) {
+      for (const key of Object.keys(a) as Array<keyof typeof a>) expect(other[key]).not.toBe(a[key]);
+    }
   });
 });

@@ -4,7 +4,6 @@ import {
   queueAttributeChanges,
   queueAttributes,
 } from '../../src/providers/sqs/queue-attributes.js';
-import { nameRandom } from '../../src/providers/sqs/seeded-random.js';
 
 describe('queueAttributes', () => {
   it.each([
@@ -80,17 +79,5 @@ describe('propertiesFromAttributes', () => {
         QueueArn: 'arn',
       }),
     ).toEqual({ VisibilityTimeout: 30, FifoQueue: true, RedrivePolicy: { maxReceiveCount: 3 } });
-  });
-});
-
-describe('nameRandom', () => {
-  it('picks the same characters for the same idempotency token, others for another', () => {
-    const pick = (seed: string | undefined) => {
-      const random = nameRandom(seed);
-      return Array.from({ length: 12 }, () => random(36));
-    };
-    expect(pick('token-a')).toEqual(pick('token-a'));
-    expect(pick('token-a')).not.toEqual(pick('token-b'));
-    expect(pick(undefined).every((n) => n >= 0 && n < 36)).toBe(true);
   });
 });

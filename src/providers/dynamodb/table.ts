@@ -13,7 +13,7 @@ import {
 import { awsErrorCode } from '../../aws/error-class.js';
 import { replacementOf } from '../../plan/resource-schemas.js';
 import { systemClock, type Clock } from '../clock.js';
-import { generatePhysicalName } from '../physical-names.js';
+import { tokenPhysicalName } from '../physical-names.js';
 import type {
   CreateResult,
   CreationIdentity,
@@ -25,8 +25,9 @@ import type {
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
+  LocateAnswer,
 } from '../provider.js';
-import { MadeByAttempts } from '../sqs/resource-made.js';
+import { MadeByAttempts } from '../resource-made.js';
 import { createTableInput } from './table-input.js';
 import { createTtlSteps, tableUpdateSteps, type TableStep } from './table-update.js';
 import { describe, waitForTable } from './wait.js';
@@ -84,25 +85,28 @@ export class TableProvider implements Provider {
   }
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
-    const name =
-      request.properties.TableName !== undefined
-        ? String(request.properties.TableName)
-        : generatePhysicalName(context.stackName, request.logicalId, TABLE_NAME_RULES);
+    const name = tableName(request, context);
     const client = await dynamoClient(context);
     const token = request.idempotencyToken;
     // A retry after a failed wait or TTL step takes back the table its earlier attempt made.
     let made = this.made.get(token);
     if (!made) {
-      const { TableDescription } = await client.send(
-        new CreateTableCommand(createTableInput(name, request.properties)),
-        { abortSignal: context.signal },
-      );
-      made = {
-        physicalId: name,
-        ...(TableDescription && identifiable(TableDescription)
-          ? { creationIdentity: identity(TableDescription) }
-          : {}),
-      };
+      try {
+        const { TableDescription } = await client.send(
+          new CreateTableCommand(createTableInput(name, request.properties)),
+          { abortSignal: context.signal },
+        );
+        made = {
+          physicalId: name,
+          ...(TableDescription && identifiable(TableDescription)
+            ? { creationIdentity: identity(TableDescription) }
+            : {}),
+        };
+      } catch (error) {
+        // A name generated from the token is this create's alone: an earlier attempt made the table.
+        if (!(generatedFromToken(request) && awsErrorCode(error) === 'ResourceInUseException')) throw error;
+        made = { physicalId: name };
+      }
     }
     // The table exists from here, even one that never becomes ACTIVE.
     try {
@@ -119,6 +123,13 @@ export class TableProvider implements Provider {
     } catch (error) {
       throw this.made.failed(token, made, error);
     }
+  }
+
+  /** The table a create with this token made: its generated name derives from the token. */
+  async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
+    if (!generatedFromToken(request)) return 'unknown';
+    const name = tableName(request, context);
+    return (await describe(await dynamoClient(context), name)) ? { physicalId: name } : 'none';
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -215,6 +226,16 @@ export class TableProvider implements Provider {
       await client.send(new UntagResourceCommand({ ResourceArn: arn, TagKeys: removed }), signal);
     if (set.length > 0) await client.send(new TagResourceCommand({ ResourceArn: arn, Tags: set }), signal);
   }
+}
+
+function tableName(request: ResourceRequest, context: ProviderContext): string {
+  return request.properties.TableName !== undefined
+    ? String(request.properties.TableName)
+    : tokenPhysicalName(context.stackName, request, TABLE_NAME_RULES);
+}
+
+function generatedFromToken(request: ResourceRequest): boolean {
+  return request.properties.TableName === undefined && request.idempotencyToken !== undefined;
 }
 
 export function dynamoClient(context: ProviderContext): Promise<DynamoDBClient> {

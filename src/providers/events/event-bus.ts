@@ -20,7 +20,7 @@ import type {
   UpdateRequest,
   UpdateResult,
 } from '../provider.js';
-import { MadeByAttempts } from '../sqs/resource-made.js';
+import { MadeByAttempts } from '../resource-made.js';
 import { eventsClient, observedTags, retag, tagList } from './common.js';
 
 export const EVENT_BUS = 'AWS::Events::EventBus';

@@ -11,7 +11,7 @@ import {
 } from '@aws-sdk/client-eventbridge';
 import { awsErrorCode } from '../../aws/error-class.js';
 import { replacementOf } from '../../plan/resource-schemas.js';
-import { generatePhysicalName } from '../physical-names.js';
+import { tokenPhysicalName } from '../physical-names.js';
 import type {
   CreateResult,
   DeleteRequest,
@@ -22,9 +22,9 @@ import type {
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
+  LocateAnswer,
 } from '../provider.js';
-import { resourceMade } from '../sqs/resource-made.js';
-import { nameRandom } from '../sqs/seeded-random.js';
+import { resourceMade } from '../resource-made.js';
 import { eventsClient, observedTags, retag, tagList } from './common.js';
 import { targetChanges } from './targets.js';
 
@@ -81,12 +81,7 @@ export class RuleProvider implements Provider {
     const name =
       props.Name !== undefined
         ? String(props.Name)
-        : generatePhysicalName(
-            context.stackName,
-            request.logicalId,
-            RULE_NAME_RULES,
-            nameRandom(request.idempotencyToken),
-          );
+        : tokenPhysicalName(context.stackName, request, RULE_NAME_RULES);
     const bus = busOf(props);
     const client = await eventsClient(context);
     const tags = tagList(props.Tags);
@@ -108,6 +103,22 @@ export class RuleProvider implements Provider {
       attributes: { Arn: RuleArn, RuleName: name },
       creationIdentity,
     };
+  }
+
+  /** The rule a create with this token made: its generated name derives from the token. */
+  async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
+    if (request.properties.Name !== undefined || !request.idempotencyToken) return 'unknown';
+    const name = tokenPhysicalName(context.stackName, request, RULE_NAME_RULES);
+    const client = await eventsClient(context);
+    try {
+      const rule = await client.send(
+        new DescribeRuleCommand({ Name: name, EventBusName: busOf(request.properties) }),
+      );
+      return rule.Arn ? { physicalId: rule.Arn } : 'none';
+    } catch (error) {
+      if (awsErrorCode(error) === 'ResourceNotFoundException') return 'none';
+      throw error;
+    }
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {

@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
 import { IAMClient } from '@aws-sdk/client-iam';
 import { awsErrorCode } from '../../aws/error-class.js';
-import { generatePhysicalName, type NameRules } from '../physical-names.js';
+import { tokenPhysicalName, type NameRules } from '../physical-names.js';
 import { replacementOf } from '../../plan/resource-schemas.js';
 import type { CreationIdentity, JsonObject, ProviderContext } from '../provider.js';
-import { resourceMade, sameIdentity, type MadeByAttempts, type MadeResource } from '../sqs/resource-made.js';
+import { resourceMade, sameIdentity, type MadeByAttempts, type MadeResource } from '../resource-made.js';
 
 export function isNoSuchEntity(error: unknown): boolean {
   const code = awsErrorCode(error);
@@ -43,17 +42,21 @@ export function nameFor(
   request: { logicalId: string; idempotencyToken?: string },
 ): string {
   if (typeof given === 'string' && given !== '') return given;
-  const random = request.idempotencyToken === undefined ? undefined : seededRandom(request.idempotencyToken);
-  return generatePhysicalName(context.stackName, request.logicalId, NAME_RULES[type]!, random);
+  return tokenPhysicalName(context.stackName, request, NAME_RULES[type]!);
 }
 
 /**
- * A random source fixed by a create's idempotency token: every attempt of one logical
- * create generates the same name, so a retry finds what a lost response made.
+ * The name a create with this token generated, which only that create can hold: what
+ * `locate` reads. Undefined for a name the template gives (a match proves nothing) or
+ * without a token.
  */
-export function seededRandom(token: string): (size: number) => number {
-  let draw = 0;
-  return (size) => createHash('sha256').update(`${token}/${draw++}`).digest().readUInt32BE(0) % size;
+export function generatedName(
+  type: string,
+  given: unknown,
+  context: ProviderContext,
+  request: { logicalId: string; idempotencyToken?: string },
+): string | undefined {
+  return adoptable(given, request) ? nameFor(type, given, context, request) : undefined;
 }
 
 /**

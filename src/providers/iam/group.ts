@@ -17,6 +17,7 @@ import type {
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
+  LocateAnswer,
 } from '../provider.js';
 import {
   changed,
@@ -25,12 +26,13 @@ import {
   iamClient,
   isNoSuchEntity,
   mayAdopt,
+  generatedName,
   nameFor,
   schemaAllowsInPlace,
   uncovered,
   undoCreate,
 } from './common.js';
-import { MadeByAttempts } from '../sqs/resource-made.js';
+import { MadeByAttempts } from '../resource-made.js';
 import { principalApi } from './principal-api.js';
 import { clearPolicies, readPolicies, syncPolicies } from './principal-policies.js';
 
@@ -85,6 +87,13 @@ export class GroupProvider implements Provider {
     }
     this.made.forget(token);
     return { physicalId: GroupName, attributes: { Arn: group.Arn }, creationIdentity: made.creationIdentity };
+  }
+
+  /** The group a create with this token made: its generated name derives from the token. */
+  async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
+    const name = generatedName(TYPE, request.properties.GroupName, context, request);
+    if (name === undefined) return 'unknown';
+    return (await getGroup(await iamClient(context), name, context.signal)) ? { physicalId: name } : 'none';
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {

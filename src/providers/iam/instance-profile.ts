@@ -18,6 +18,7 @@ import type {
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
+  LocateAnswer,
 } from '../provider.js';
 import {
   createOrAdopt,
@@ -25,13 +26,14 @@ import {
   iamClient,
   isNoSuchEntity,
   mayAdopt,
+  generatedName,
   nameFor,
   schemaAllowsInPlace,
   stringList,
   uncovered,
   undoCreate,
 } from './common.js';
-import { MadeByAttempts } from '../sqs/resource-made.js';
+import { MadeByAttempts } from '../resource-made.js';
 import { setDiff } from './diff.js';
 import { ignoreGone } from './principal-policies.js';
 
@@ -99,6 +101,13 @@ export class InstanceProfileProvider implements Provider {
       attributes: { Arn: profile.Arn },
       creationIdentity: made.creationIdentity,
     };
+  }
+
+  /** The instance profile a create with this token made: its generated name derives from the token. */
+  async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
+    const name = generatedName(TYPE, request.properties.InstanceProfileName, context, request);
+    if (name === undefined) return 'unknown';
+    return (await getProfile(await iamClient(context), name, context.signal)) ? { physicalId: name } : 'none';
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {

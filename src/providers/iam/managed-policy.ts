@@ -21,6 +21,7 @@ import type {
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
+  LocateAnswer,
 } from '../provider.js';
 import {
   changed,
@@ -30,6 +31,7 @@ import {
   iamClient,
   isNoSuchEntity,
   mayAdopt,
+  generatedName,
   nameFor,
   parseDocument,
   partitionOf,
@@ -38,7 +40,7 @@ import {
   uncovered,
   undoCreate,
 } from './common.js';
-import { MadeByAttempts } from '../sqs/resource-made.js';
+import { MadeByAttempts } from '../resource-made.js';
 import { setDiff } from './diff.js';
 import { collect, principalApi, TARGETS } from './principal-api.js';
 import { ignoreGone } from './principal-policies.js';
@@ -76,10 +78,10 @@ export class ManagedPolicyProvider implements Provider {
     const client = await iamClient(context);
     const o = { abortSignal: context.signal };
     const PolicyName = nameFor(TYPE, p.ManagedPolicyName, context, request);
-    const Path = (p.Path as string | undefined) ?? '/';
+    const Path = pathOf(p);
     const token = request.idempotencyToken;
     const earlier = this.made.get(token);
-    const expectedArn = `arn:${partitionOf(context.region)}:iam::${context.accountId}:policy${Path}${PolicyName}`;
+    const expectedArn = policyArn(context, Path, PolicyName);
     const created = (await createOrAdopt(
       async () =>
         (
@@ -110,6 +112,19 @@ export class ManagedPolicyProvider implements Provider {
     }
     this.made.forget(token);
     return { physicalId: arn, attributes: policyAttributes(policy), creationIdentity: made.creationIdentity };
+  }
+
+  /** The policy a create with this token made: its generated name derives from the token. */
+  async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
+    const p = request.properties;
+    const name = generatedName(TYPE, p.ManagedPolicyName, context, request);
+    if (name === undefined) return 'unknown';
+    const found = await getPolicy(
+      await iamClient(context),
+      policyArn(context, pathOf(p), name),
+      context.signal,
+    );
+    return found?.Arn ? { physicalId: found.Arn } : 'none';
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -263,6 +278,15 @@ async function detachAll(client: IAMClient, arn: string, signal?: AbortSignal): 
     const api = principalApi(client, kind, signal);
     for (const name of entities[property]) await ignoreGone(api.detach(name, arn));
   }
+}
+
+function pathOf(properties: JsonObject): string {
+  return (properties.Path as string | undefined) ?? '/';
+}
+
+/** IAM reads a managed policy by ARN only; its path and name make it. */
+function policyArn(context: ProviderContext, path: string, name: string): string {
+  return `arn:${partitionOf(context.region)}:iam::${context.accountId}:policy${path}${name}`;
 }
 
 function policyIdentity(policy: Policy): CreationIdentity {

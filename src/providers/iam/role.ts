@@ -22,6 +22,7 @@ import type {
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
+  LocateAnswer,
 } from '../provider.js';
 import {
   changed,
@@ -32,6 +33,7 @@ import {
   integer,
   isNoSuchEntity,
   mayAdopt,
+  generatedName,
   nameFor,
   parseDocument,
   schemaAllowsInPlace,
@@ -39,7 +41,7 @@ import {
   undoCreate,
 } from './common.js';
 import { tagDiff, tagsOf } from './diff.js';
-import { MadeByAttempts } from '../sqs/resource-made.js';
+import { MadeByAttempts } from '../resource-made.js';
 import { principalApi } from './principal-api.js';
 import { clearPolicies, ignoreGone, readPolicies, syncPolicies } from './principal-policies.js';
 
@@ -122,6 +124,13 @@ export class RoleProvider implements Provider {
       attributes: roleAttributes(role),
       creationIdentity: made.creationIdentity,
     };
+  }
+
+  /** The role a create with this token made: its generated name derives from the token. */
+  async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
+    const name = generatedName(TYPE, request.properties.RoleName, context, request);
+    if (name === undefined) return 'unknown';
+    return (await getRole(await iamClient(context), name, context.signal)) ? { physicalId: name } : 'none';
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {

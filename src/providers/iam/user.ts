@@ -24,6 +24,7 @@ import type {
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
+  LocateAnswer,
 } from '../provider.js';
 import {
   changed,
@@ -32,13 +33,14 @@ import {
   mayAdopt,
   iamClient,
   isNoSuchEntity,
+  generatedName,
   nameFor,
   schemaAllowsInPlace,
   stringList,
   uncovered,
   undoCreate,
 } from './common.js';
-import { MadeByAttempts } from '../sqs/resource-made.js';
+import { MadeByAttempts } from '../resource-made.js';
 import { setDiff, tagDiff, tagsOf } from './diff.js';
 import { collect, principalApi } from './principal-api.js';
 import { clearPolicies, ignoreGone, readPolicies, syncPolicies } from './principal-policies.js';
@@ -111,6 +113,13 @@ export class UserProvider implements Provider {
     }
     this.made.forget(token);
     return { physicalId: UserName, attributes: { Arn: user.Arn }, creationIdentity: made.creationIdentity };
+  }
+
+  /** The user a create with this token made: its generated name derives from the token. */
+  async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
+    const name = generatedName(TYPE, request.properties.UserName, context, request);
+    if (name === undefined) return 'unknown';
+    return (await getUser(await iamClient(context), name, context.signal)) ? { physicalId: name } : 'none';
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {

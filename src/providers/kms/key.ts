@@ -30,7 +30,7 @@ import type {
   UpdateRequest,
   UpdateResult,
 } from '../provider.js';
-import { MadeByAttempts, type MadeResource } from '../sqs/resource-made.js';
+import { MadeByAttempts, type MadeResource } from '../resource-made.js';
 
 export const KEY = 'AWS::KMS::Key';
 

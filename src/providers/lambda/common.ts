@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import { awsErrorCode } from '../../aws/error-class.js';
 import { replacementOf } from '../../plan/resource-schemas.js';
@@ -64,16 +63,4 @@ export function asObject(value: unknown): JsonObject | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
     ? (value as JsonObject)
     : undefined;
-}
-
-/**
- * The random source for a generated name: derived from the create's idempotency token when
- * there is one, so every attempt of one logical create picks the same name and a replay
- * after a lost response meets (and can adopt) the first attempt's resource.
- */
-export function nameRandom(idempotencyToken: string | undefined): ((size: number) => number) | undefined {
-  if (idempotencyToken === undefined) return undefined;
-  let counter = 0;
-  return (size) =>
-    createHash('sha256').update(`${idempotencyToken}#${counter++}`).digest().readUInt32BE(0) % size;
 }

@@ -13,7 +13,7 @@ import {
   type LambdaClient,
 } from '@aws-sdk/client-lambda';
 import { systemClock, type Clock } from '../clock.js';
-import { generatePhysicalName } from '../physical-names.js';
+import { tokenPhysicalName } from '../physical-names.js';
 import type {
   CreateResult,
   CreationIdentity,
@@ -25,6 +25,7 @@ import type {
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
+  LocateAnswer,
 } from '../provider.js';
 import { awsErrorCode } from '../../aws/error-class.js';
 import {
@@ -32,7 +33,6 @@ import {
   integer,
   isNotFound,
   lambdaClient,
-  nameRandom,
   schemaAllowsInPlace,
   string,
   stringList,
@@ -45,7 +45,7 @@ import {
   uncoveredFunctionProperties,
   updateCalls,
 } from './function-properties.js';
-import { resourceMade } from '../sqs/resource-made.js';
+import { resourceMade } from '../resource-made.js';
 import { attributesFor } from './ref-attributes.js';
 import { waitForFunction } from './waits.js';
 
@@ -91,14 +91,7 @@ export class LambdaFunctionProvider implements Provider {
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const client = await lambdaClient(context);
-    const name =
-      string(request.properties.FunctionName) ??
-      generatePhysicalName(
-        context.stackName,
-        request.logicalId,
-        FUNCTION_NAME_RULES,
-        nameRandom(request.idempotencyToken),
-      );
+    const name = functionName(request, context);
     const token = request.idempotencyToken;
     const tags = { ...tagMap(request.properties.Tags), ...(token ? { [TOKEN_TAG]: token } : {}) };
     try {
@@ -136,6 +129,25 @@ export class LambdaFunctionProvider implements Provider {
     } catch (error) {
       // The token tag lets the retry of this create adopt the function instead of colliding.
       throw resourceMade({ physicalId: name, creationIdentity }, error);
+    }
+  }
+
+  /**
+   * The function a create with this token made. The token tag is the proof, so an
+   * explicitly named function counts too: CreateFunction tags it atomically, and a name
+   * another function already held is refused before any tag is written.
+   */
+  async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
+    const token = request.idempotencyToken;
+    if (!token) return 'unknown';
+    const name = functionName(request, context);
+    try {
+      return (await this.madeBy(await lambdaClient(context), name, token, context))
+        ? { physicalId: name }
+        : 'none';
+    } catch (error) {
+      if (isNotFound(error)) return 'none';
+      throw error;
     }
   }
 
@@ -267,6 +279,13 @@ export class LambdaFunctionProvider implements Provider {
         options,
       );
   }
+}
+
+function functionName(request: ResourceRequest, context: ProviderContext): string {
+  return (
+    string(request.properties.FunctionName) ??
+    tokenPhysicalName(context.stackName, request, FUNCTION_NAME_RULES)
+  );
 }
 
 function isConflict(error: unknown): boolean {

@@ -1,11 +1,12 @@
 import {
   DeleteLayerVersionCommand,
   GetLayerVersionCommand,
+  ListLayerVersionsCommand,
   PublishLayerVersionCommand,
   type Architecture,
   type Runtime,
 } from '@aws-sdk/client-lambda';
-import { generatePhysicalName } from '../physical-names.js';
+import { tokenPhysicalName } from '../physical-names.js';
 import type {
   CreateResult,
   DeleteRequest,
@@ -16,6 +17,7 @@ import type {
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
+  LocateAnswer,
 } from '../provider.js';
 import {
   asObject,
@@ -65,8 +67,7 @@ export class LambdaLayerVersionProvider implements Provider {
     const content = asObject(p.Content) ?? {};
     const published = await client.send(
       new PublishLayerVersionCommand({
-        LayerName:
-          string(p.LayerName) ?? generatePhysicalName(context.stackName, request.logicalId, LAYER_NAME_RULES),
+        LayerName: string(p.LayerName) ?? tokenPhysicalName(context.stackName, request, LAYER_NAME_RULES),
         Content: {
           S3Bucket: string(content.S3Bucket),
           S3Key: string(content.S3Key),
@@ -87,6 +88,34 @@ export class LambdaLayerVersionProvider implements Provider {
         CreatedDate: published.CreatedDate ?? '',
       },
     };
+  }
+
+  /**
+   * The layer version a create with this token published: every version under a layer
+   * name generated from the token is this create's; the newest is the one its last
+   * attempt returned. An explicit layer name holds other creates' versions too.
+   */
+  async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
+    if (string(request.properties.LayerName) !== undefined || !request.idempotencyToken) return 'unknown';
+    const client = await lambdaClient(context);
+    const LayerName = tokenPhysicalName(context.stackName, request, LAYER_NAME_RULES);
+    let newest: { arn: string; version: number } | undefined;
+    let Marker: string | undefined;
+    try {
+      do {
+        const page = await client.send(new ListLayerVersionsCommand({ LayerName, Marker }));
+        for (const layer of page.LayerVersions ?? []) {
+          if (layer.LayerVersionArn && (newest === undefined || (layer.Version ?? 0) > newest.version)) {
+            newest = { arn: layer.LayerVersionArn, version: layer.Version ?? 0 };
+          }
+        }
+        Marker = page.NextMarker;
+      } while (Marker);
+    } catch (error) {
+      if (isNotFound(error)) return 'none';
+      throw error;
+    }
+    return newest ? { physicalId: newest.arn } : 'none';
   }
 
   /** Nothing is updatable in place; reached only for no-op changes. */

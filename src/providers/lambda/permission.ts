@@ -1,6 +1,6 @@
 import { AddPermissionCommand, GetPolicyCommand, RemovePermissionCommand } from '@aws-sdk/client-lambda';
 import { awsErrorCode } from '../../aws/error-class.js';
-import { generatePhysicalName } from '../physical-names.js';
+import { tokenPhysicalName } from '../physical-names.js';
 import type {
   CreateResult,
   DeleteRequest,
@@ -11,8 +11,9 @@ import type {
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
+  LocateAnswer,
 } from '../provider.js';
-import { isNotFound, lambdaClient, nameRandom, schemaAllowsInPlace, string, uncovered } from './common.js';
+import { isNotFound, lambdaClient, schemaAllowsInPlace, string, uncovered } from './common.js';
 import { attributesFor } from './ref-attributes.js';
 
 const TYPE = 'AWS::Lambda::Permission';
@@ -52,12 +53,7 @@ export class LambdaPermissionProvider implements Provider {
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const client = await lambdaClient(context);
     const p = request.properties;
-    const statementId = generatePhysicalName(
-      context.stackName,
-      request.logicalId,
-      STATEMENT_ID_RULES,
-      nameRandom(request.idempotencyToken),
-    );
+    const statementId = tokenPhysicalName(context.stackName, request, STATEMENT_ID_RULES);
     let resource: string;
     try {
       const added = await client.send(
@@ -87,6 +83,14 @@ export class LambdaPermissionProvider implements Provider {
       attributes: attributesFor(TYPE, { StatementId: statementId }),
       creationIdentity: { StatementId: statementId, Resource: resource },
     };
+  }
+
+  /** The statement a create with this token added: its id derives from the token (none is ever given). */
+  async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
+    if (!request.idempotencyToken) return 'unknown';
+    const statementId = tokenPhysicalName(context.stackName, request, STATEMENT_ID_RULES);
+    const live = await this.read({ ...request, physicalId: statementId }, context);
+    return live ? { physicalId: statementId } : 'none';
   }
 
   /** Nothing is updatable in place; the engine replaces instead. Reached only for no-op changes. */

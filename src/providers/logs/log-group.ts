@@ -17,7 +17,7 @@ import {
 } from '@aws-sdk/client-cloudwatch-logs';
 import { awsErrorCode, httpStatusOf } from '../../aws/error-class.js';
 import { replacementOf } from '../../plan/resource-schemas.js';
-import { generatePhysicalName } from '../physical-names.js';
+import { tokenPhysicalName } from '../physical-names.js';
 import type {
   CreateResult,
   CreationIdentity,
@@ -29,9 +29,10 @@ import type {
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
+  LocateAnswer,
 } from '../provider.js';
 import { changed, isNotFound, optionalText, tagDiff, tagList, tagMap, uncovered } from './common.js';
-import { MadeByAttempts, type MadeResource } from '../sqs/resource-made.js';
+import { MadeByAttempts, type MadeResource } from '../resource-made.js';
 import { retentionAction } from './retention.js';
 
 export const LOG_GROUP = 'AWS::Logs::LogGroup';
@@ -56,8 +57,6 @@ export const LOG_GROUP_NAME_RULES = { maxLength: 512, extraCharacters: '-_/#.' }
  */
 export class LogGroupProvider implements Provider {
   readonly kind = 'sdk' as const;
-  /** Per idempotency token, the name its first attempt chose, so a retry cannot make a second group. */
-  private readonly names = new Map<string, string>();
   /** Tokens whose create call got no answer (it may have made the group). */
   private readonly unanswered = new Set<string>();
   /** Per idempotency token, the group an attempt made before a follow-up failed. */
@@ -79,7 +78,7 @@ export class LogGroupProvider implements Provider {
     const props = request.properties;
     const retention = retentionAction(props.RetentionInDays);
     const token = request.idempotencyToken;
-    const name = this.nameFor(request, context);
+    const name = groupName(request, context);
     const client = await logsClient(context);
     // An earlier attempt of this create made the group, then a follow-up failed: take it back.
     const earlier = this.made.get(token)?.physicalId === name;
@@ -98,9 +97,10 @@ export class LogGroupProvider implements Provider {
         created = true;
       } catch (error) {
         // A retry after an unanswered attempt finds the group that attempt made: adopt it.
+        // A name generated from the token is this create's alone, answered or not.
         const adopt =
           token !== undefined &&
-          this.unanswered.has(token) &&
+          (this.unanswered.has(token) || props.LogGroupName === undefined) &&
           awsErrorCode(error) === 'ResourceAlreadyExistsException';
         if (!adopt) {
           if (token !== undefined && unanswered(error)) this.unanswered.add(token);
@@ -134,11 +134,17 @@ export class LogGroupProvider implements Provider {
       throw error;
     }
     if (token !== undefined) {
-      this.names.delete(token);
       this.unanswered.delete(token);
       this.made.forget(token);
     }
     return { physicalId: name, attributes: attributes(group), creationIdentity: identityOf(group) };
+  }
+
+  /** The group a create with this token made: its generated name derives from the token. */
+  async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
+    if (request.properties.LogGroupName !== undefined || !request.idempotencyToken) return 'unknown';
+    const name = groupName(request, context);
+    return (await describe(await logsClient(context), name)) ? { physicalId: name } : 'none';
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -229,16 +235,12 @@ export class LogGroupProvider implements Provider {
       creationIdentity: identityOf(group),
     };
   }
+}
 
-  private nameFor(request: ResourceRequest, context: ProviderContext): string {
-    if (request.properties.LogGroupName !== undefined) return String(request.properties.LogGroupName);
-    const token = request.idempotencyToken;
-    const known = token !== undefined ? this.names.get(token) : undefined;
-    if (known !== undefined) return known;
-    const name = generatePhysicalName(context.stackName, request.logicalId, LOG_GROUP_NAME_RULES);
-    if (token !== undefined) this.names.set(token, name);
-    return name;
-  }
+function groupName(request: ResourceRequest, context: ProviderContext): string {
+  return request.properties.LogGroupName !== undefined
+    ? String(request.properties.LogGroupName)
+    : tokenPhysicalName(context.stackName, request, LOG_GROUP_NAME_RULES);
 }
 
 export function logsClient(context: ProviderContext): Promise<CloudWatchLogsClient> {

@@ -7,7 +7,7 @@ import {
   type StandardUnit,
 } from '@aws-sdk/client-cloudwatch-logs';
 import { replacementOf } from '../../plan/resource-schemas.js';
-import { generatePhysicalName } from '../physical-names.js';
+import { tokenPhysicalName } from '../physical-names.js';
 import type {
   CreateResult,
   DeleteRequest,
@@ -18,6 +18,7 @@ import type {
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
+  LocateAnswer,
 } from '../provider.js';
 import { isNotFound, optionalText, uncovered } from './common.js';
 import { logsClient } from './log-group.js';
@@ -54,7 +55,7 @@ export class MetricFilterProvider implements Provider {
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const name =
       optionalText(request.properties.FilterName) ??
-      generatePhysicalName(context.stackName, request.logicalId, FILTER_NAME_RULES);
+      tokenPhysicalName(context.stackName, request, FILTER_NAME_RULES);
     await this.put(name, request.properties, context);
     const filter = await find(context, String(request.properties.LogGroupName), name);
     return {
@@ -65,6 +66,15 @@ export class MetricFilterProvider implements Provider {
         creationTime: filter!.creationTime!,
       },
     };
+  }
+
+  /** The filter a create with this token put: its generated name derives from the token. */
+  async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
+    if (optionalText(request.properties.FilterName) !== undefined || !request.idempotencyToken)
+      return 'unknown';
+    const name = tokenPhysicalName(context.stackName, request, FILTER_NAME_RULES);
+    const filter = await find(context, String(request.properties.LogGroupName), name);
+    return filter ? { physicalId: name } : 'none';
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {

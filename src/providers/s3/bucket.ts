@@ -8,7 +8,7 @@ import {
 import { awsErrorCode, httpStatusOf } from '../../aws/error-class.js';
 import { CdkdError } from '../../errors.js';
 import { replacementOf } from '../../plan/resource-schemas.js';
-import { generatePhysicalName } from '../physical-names.js';
+import { generatePhysicalName, nameRandom } from '../physical-names.js';
 import type {
   CreateResult,
   CreationIdentity,
@@ -20,9 +20,9 @@ import type {
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
+  LocateAnswer,
 } from '../provider.js';
-import { MadeByAttempts, sameIdentity } from '../sqs/resource-made.js';
-import { nameRandom } from '../sqs/seeded-random.js';
+import { MadeByAttempts, sameIdentity } from '../resource-made.js';
 import { BUCKET_CONFIGS, unmappedConfigurations } from './bucket-configs.js';
 import { bucketAttributesOf } from './ref-attributes.js';
 
@@ -132,6 +132,17 @@ export class BucketProvider implements Provider {
       attributes: bucketAttributesOf(name, context.region),
       creationIdentity: identity,
     };
+  }
+
+  /** The bucket a create with this token made: its generated name derives from the token. */
+  async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
+    if (typeof request.properties.BucketName === 'string' || !request.idempotencyToken) return 'unknown';
+    const name = generatedBucketName(
+      context.stackName,
+      request.logicalId,
+      nameRandom(request.idempotencyToken),
+    );
+    return (await ownedBucket(await s3(context), name)) ? { physicalId: name } : 'none';
   }
 
   private async createBucket(

@@ -13,7 +13,7 @@ import {
 import { awsErrorCode } from '../../aws/error-class.js';
 import { CdkdError } from '../../errors.js';
 import { replacementOf } from '../../plan/resource-schemas.js';
-import { generatePhysicalName } from '../physical-names.js';
+import { tokenPhysicalName } from '../physical-names.js';
 import type {
   CreateResult,
   DeleteRequest,
@@ -24,8 +24,9 @@ import type {
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
+  LocateAnswer,
 } from '../provider.js';
-import { MadeByAttempts, type MadeResource } from '../sqs/resource-made.js';
+import { MadeByAttempts, type MadeResource } from '../resource-made.js';
 import { passwordRequest, secretStringFor } from './generate.js';
 
 export const SECRET = 'AWS::SecretsManager::Secret';
@@ -85,23 +86,52 @@ export class SecretProvider implements Provider {
   ): Promise<MadeResource> {
     const props = request.properties;
     const secretString = await this.secretString(client, props, context);
-    const name =
-      props.Name !== undefined
-        ? String(props.Name)
-        : generatePhysicalName(context.stackName, request.logicalId, SECRET_NAME_RULES);
+    const name = secretName(request, context);
     const tags = tagList(props.Tags);
-    const created = await client.send(
-      new CreateSecretCommand({
-        Name: name,
-        ...(props.Description !== undefined ? { Description: String(props.Description) } : {}),
-        ...(props.KmsKeyId !== undefined ? { KmsKeyId: String(props.KmsKeyId) } : {}),
-        ...(secretString !== undefined ? { SecretString: secretString } : {}),
-        ...(tags.length > 0 ? { Tags: tags } : {}),
-        ...(request.idempotencyToken !== undefined ? { ClientRequestToken: request.idempotencyToken } : {}),
-      }),
-      { abortSignal: context.signal },
-    );
-    return { physicalId: created.ARN! };
+    try {
+      const created = await client.send(
+        new CreateSecretCommand({
+          Name: name,
+          ...(props.Description !== undefined ? { Description: String(props.Description) } : {}),
+          ...(props.KmsKeyId !== undefined ? { KmsKeyId: String(props.KmsKeyId) } : {}),
+          ...(secretString !== undefined ? { SecretString: secretString } : {}),
+          ...(tags.length > 0 ? { Tags: tags } : {}),
+          ...(request.idempotencyToken !== undefined ? { ClientRequestToken: request.idempotencyToken } : {}),
+        }),
+        { abortSignal: context.signal },
+      );
+      return { physicalId: created.ARN! };
+    } catch (error) {
+      // A name generated from the token is this create's alone: an earlier attempt made the secret.
+      if (!(generatedFromToken(request) && awsErrorCode(error) === 'ResourceExistsException')) throw error;
+      const earlier = await client.send(new DescribeSecretCommand({ SecretId: name }), {
+        abortSignal: context.signal,
+      });
+      return { physicalId: earlier.ARN! };
+    }
+  }
+
+  /**
+   * The secret a create with this token made, by the name it asked for. A generated name
+   * derives from the token; an explicit one is proven by the version the create's
+   * ClientRequestToken (the token) made, which exists only when it sent a value.
+   */
+  async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
+    const token = request.idempotencyToken;
+    if (!token) return 'unknown';
+    const name = secretName(request, context);
+    const client = await secretsClient(context);
+    let described: DescribeSecretCommandOutput;
+    try {
+      described = await client.send(new DescribeSecretCommand({ SecretId: name }));
+    } catch (error) {
+      if (awsErrorCode(error) === 'ResourceNotFoundException') return 'none';
+      throw error;
+    }
+    // As in `read`, a secret scheduled for deletion is gone. Only this answer gives the ARN's random suffix.
+    if (described.Name !== name || described.DeletedDate !== undefined) return 'none';
+    const proven = generatedFromToken(request) || token in (described.VersionIdsToStages ?? {});
+    return proven && described.ARN ? { physicalId: described.ARN } : 'none';
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -205,6 +235,16 @@ export class SecretProvider implements Provider {
     });
     return secretStringFor(spec, generated.RandomPassword!);
   }
+}
+
+function secretName(request: ResourceRequest, context: ProviderContext): string {
+  return request.properties.Name !== undefined
+    ? String(request.properties.Name)
+    : tokenPhysicalName(context.stackName, request, SECRET_NAME_RULES);
+}
+
+function generatedFromToken(request: ResourceRequest): boolean {
+  return request.properties.Name === undefined && request.idempotencyToken !== undefined;
 }
 
 function secretsClient(context: ProviderContext): Promise<SecretsManagerClient> {

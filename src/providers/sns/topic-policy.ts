@@ -1,5 +1,6 @@
 import { GetTopicAttributesCommand, SetTopicAttributesCommand } from '@aws-sdk/client-sns';
-import { ParentPolicyProvider } from '../parent-policy.js';
+import { MadePolicyProvider } from '../policy-compare/made-policy.js';
+import { samePolicy } from '../policy-compare/equivalent-policies.js';
 import type { ProviderContext } from '../provider.js';
 import { defaultTopicPolicy, isSnsNotFound, snsClient, topicPolicyAttributesOf } from './common.js';
 
@@ -10,7 +11,7 @@ export const TOPIC_POLICY_TYPE = 'AWS::SNS::TopicPolicy';
  * Removing it from a topic restores the default policy SNS gives every topic, as
  * CloudFormation does; a topic holding only that default holds none of ours.
  */
-export class TopicPolicyProvider extends ParentPolicyProvider {
+export class TopicPolicyProvider extends MadePolicyProvider {
   constructor() {
     super({
       type: TOPIC_POLICY_TYPE,
@@ -24,7 +25,14 @@ export class TopicPolicyProvider extends ParentPolicyProvider {
           if (!isSnsNotFound(error)) throw error;
         }
       },
-      read: readPolicy,
+      read: async (arn, context) => {
+        const policy = await readLive(arn, context);
+        return policy === undefined || samePolicy(policy, defaultTopicPolicy(arn, context.accountId))
+          ? undefined
+          : policy;
+      },
+      readLive,
+      servicePolicy: (arn, context) => defaultTopicPolicy(arn, context.accountId),
     });
   }
 }
@@ -37,20 +45,14 @@ async function setPolicy(arn: string, policy: string, context: ProviderContext):
   });
 }
 
-async function readPolicy(arn: string, context: ProviderContext): Promise<string | undefined> {
+async function readLive(arn: string, context: ProviderContext): Promise<string | undefined> {
   try {
     const { Attributes } = await (
       await snsClient(context)
-    ).send(new GetTopicAttributesCommand({ TopicArn: arn }));
-    const policy = Attributes?.Policy;
-    return policy === undefined || isDefault(policy, arn, context.accountId) ? undefined : policy;
+    ).send(new GetTopicAttributesCommand({ TopicArn: arn }), { abortSignal: context.signal });
+    return Attributes?.Policy || undefined;
   } catch (error) {
     if (isSnsNotFound(error)) return undefined;
     throw error;
   }
-}
-
-/** Compared as documents: SNS may return the default policy with other whitespace. */
-function isDefault(policy: string, arn: string, accountId: string): boolean {
-  return JSON.stringify(JSON.parse(policy)) === defaultTopicPolicy(arn, accountId);
 }

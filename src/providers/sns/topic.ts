@@ -13,7 +13,8 @@ import {
   type Subscription,
 } from '@aws-sdk/client-sns';
 import { replacementOf } from '../../plan/resource-schemas.js';
-import { generatePhysicalName } from '../physical-names.js';
+import { partitionForRegion } from '../../template/pseudo-parameters.js';
+import { generatePhysicalName, nameRandom } from '../physical-names.js';
 import type {
   CreateResult,
   DeleteRequest,
@@ -24,9 +25,9 @@ import type {
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
+  LocateAnswer,
 } from '../provider.js';
-import { resourceMade } from '../sqs/resource-made.js';
-import { nameRandom } from '../sqs/seeded-random.js';
+import { resourceMade } from '../resource-made.js';
 import { attributeText, tagDiff, tagList, tagMap, uncovered } from '../property-values.js';
 import { isSnsNotFound, snsClient, topicAttributesOf } from './common.js';
 import {
@@ -125,6 +126,29 @@ export class TopicProvider implements Provider {
       throw error;
     }
     return { physicalId: arn, attributes: topicAttributesOf(arn), creationIdentity };
+  }
+
+  /** The topic a create with this token made: its generated name derives from the token. */
+  async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
+    const { properties } = request;
+    if (typeof properties.TopicName === 'string' || !request.idempotencyToken) return 'unknown';
+    const fifo = attributeText(properties.FifoTopic) === 'true';
+    const name = generatedTopicName(
+      context.stackName,
+      request.logicalId,
+      fifo,
+      nameRandom(request.idempotencyToken),
+    );
+    // SNS reads a topic by ARN only; the name, account and region make it.
+    const arn = `arn:${partitionForRegion(context.region)}:sns:${context.region}:${context.accountId}:${name}`;
+    const client = await snsClient(context);
+    try {
+      const { Attributes } = await client.send(new GetTopicAttributesCommand({ TopicArn: arn }));
+      return { physicalId: Attributes?.TopicArn ?? arn };
+    } catch (error) {
+      if (isSnsNotFound(error)) return 'none';
+      throw error;
+    }
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {

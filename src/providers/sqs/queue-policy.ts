@@ -1,5 +1,5 @@
 import { GetQueueAttributesCommand, SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { ParentPolicyProvider } from '../parent-policy.js';
+import { MadePolicyProvider } from '../policy-compare/made-policy.js';
 import type { ProviderContext } from '../provider.js';
 import { isQueueMissing } from './common.js';
 import { queuePolicyAttributesOf } from './ref-attributes.js';
@@ -7,7 +7,7 @@ import { queuePolicyAttributesOf } from './ref-attributes.js';
 export const QUEUE_POLICY_TYPE = 'AWS::SQS::QueuePolicy';
 
 /** AWS::SQS::QueuePolicy: the `Policy` attribute of each queue in `Queues` (URLs). */
-export class QueuePolicyProvider extends ParentPolicyProvider {
+export class QueuePolicyProvider extends MadePolicyProvider {
   constructor() {
     super({
       type: QUEUE_POLICY_TYPE,
@@ -17,6 +17,7 @@ export class QueuePolicyProvider extends ParentPolicyProvider {
       // An empty Policy removes it.
       remove: (url, context) => setPolicy(url, '', context),
       read: readPolicy,
+      readLive: readPolicy,
     });
   }
 }

@@ -10,7 +10,7 @@ import {
   UntagQueueCommand,
 } from '@aws-sdk/client-sqs';
 import { replacementOf } from '../../plan/resource-schemas.js';
-import { generatePhysicalName } from '../physical-names.js';
+import { generatePhysicalName, nameRandom } from '../physical-names.js';
 import type {
   CreateResult,
   DeleteRequest,
@@ -21,6 +21,7 @@ import type {
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
+  LocateAnswer,
 } from '../provider.js';
 import { isQueueMissing } from './common.js';
 import {
@@ -30,8 +31,7 @@ import {
   QUEUE_PROPERTIES,
 } from './queue-attributes.js';
 import { queueAttributesOf, queueNameOf } from './ref-attributes.js';
-import { resourceMade } from './resource-made.js';
-import { nameRandom } from './seeded-random.js';
+import { resourceMade } from '../resource-made.js';
 import { tagDiff, tagList, tagMap, uncovered } from '../property-values.js';
 
 export const QUEUE_TYPE = 'AWS::SQS::Queue';
@@ -127,8 +127,8 @@ export class QueueProvider implements Provider {
   }
 
   /** The queue a create with this token made: its generated name derives from the token. */
-  async locate(request: ResourceRequest, context: ProviderContext): Promise<string | undefined> {
-    if (typeof request.properties.QueueName === 'string' || !request.idempotencyToken) return undefined;
+  async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
+    if (typeof request.properties.QueueName === 'string' || !request.idempotencyToken) return 'unknown';
     const name = generatedQueueName(
       context.stackName,
       request.logicalId,
@@ -137,9 +137,9 @@ export class QueueProvider implements Provider {
     );
     try {
       const found = await (await sqs(context)).send(new GetQueueUrlCommand({ QueueName: name }));
-      return found.QueueUrl;
+      return found.QueueUrl ? { physicalId: found.QueueUrl } : 'none';
     } catch (error) {
-      if (isQueueMissing(error)) return undefined;
+      if (isQueueMissing(error)) return 'none';
       throw error;
     }
   }

@@ -12,7 +12,7 @@ import {
 } from '@aws-sdk/client-ssm';
 import { awsErrorCode } from '../../aws/error-class.js';
 import { replacementOf } from '../../plan/resource-schemas.js';
-import { generatePhysicalName } from '../physical-names.js';
+import { tokenPhysicalName } from '../physical-names.js';
 import type {
   CreateResult,
   DeleteRequest,
@@ -23,6 +23,7 @@ import type {
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
+  LocateAnswer,
 } from '../provider.js';
 
 export const PARAMETER = 'AWS::SSM::Parameter';
@@ -60,25 +61,34 @@ export class ParameterProvider implements Provider {
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const props = request.properties;
-    const name =
-      props.Name !== undefined
-        ? String(props.Name)
-        : generatePhysicalName(context.stackName, request.logicalId, PARAMETER_NAME_RULES);
+    const name = parameterName(request, context);
     const client = await ssmClient(context);
     const tags = Object.entries((props.Tags as Record<string, unknown> | undefined) ?? {});
-    await client.send(
-      new PutParameterCommand({
-        ...putInput(name, props),
-        ...(tags.length > 0 ? { Tags: tags.map(([Key, Value]) => ({ Key, Value: String(Value) })) } : {}),
-      }),
-      { abortSignal: context.signal },
-    );
+    try {
+      await client.send(
+        new PutParameterCommand({
+          ...putInput(name, props),
+          ...(tags.length > 0 ? { Tags: tags.map(([Key, Value]) => ({ Key, Value: String(Value) })) } : {}),
+        }),
+        { abortSignal: context.signal },
+      );
+    } catch (error) {
+      // A name generated from the token is this create's alone: an earlier attempt put the parameter.
+      if (!(generatedFromToken(request) && awsErrorCode(error) === 'ParameterAlreadyExists')) throw error;
+    }
     const metadata = await describe(client, name);
     return {
       physicalId: name,
       attributes: attributes(metadata!, props),
       creationIdentity: { Arn: metadata!.ARN!, createdAt: metadata!.LastModifiedDate!.getTime() },
     };
+  }
+
+  /** The parameter a create with this token put: its generated name derives from the token. */
+  async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
+    if (!generatedFromToken(request)) return 'unknown';
+    const name = parameterName(request, context);
+    return (await describe(await ssmClient(context), name)) ? { physicalId: name } : 'none';
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -137,6 +147,16 @@ export class ParameterProvider implements Provider {
       attributes: { Type: metadata.Type, Value: value.Parameter?.Value },
     };
   }
+}
+
+function parameterName(request: ResourceRequest, context: ProviderContext): string {
+  return request.properties.Name !== undefined
+    ? String(request.properties.Name)
+    : tokenPhysicalName(context.stackName, request, PARAMETER_NAME_RULES);
+}
+
+function generatedFromToken(request: ResourceRequest): boolean {
+  return request.properties.Name === undefined && request.idempotencyToken !== undefined;
 }
 
 function ssmClient(context: ProviderContext): Promise<SSMClient> {

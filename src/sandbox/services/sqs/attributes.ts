@@ -109,6 +109,7 @@ export function mergeAttributes(
   changes: Record<string, string>,
 ): Record<string, string> {
   const next = { ...current, ...changes };
+  if (changes.Policy) next.Policy = storedPolicy(changes.Policy);
   if (changes.KmsMasterKeyId) {
     next.SqsManagedSseEnabled = 'false';
     next.KmsDataKeyReusePeriodSeconds ??= '300';
@@ -126,5 +127,30 @@ export function mergeAttributes(
 
 /** Whether CreateQueue's attributes agree with an existing queue's (else QueueNameExists). */
 export function sameAttributes(existing: Record<string, string>, requested: Record<string, string>): boolean {
-  return Object.entries(requested).every(([name, value]) => (existing[name] ?? '') === value);
+  return Object.entries(requested).every(
+    ([name, value]) => (existing[name] ?? '') === (name === 'Policy' && value ? storedPolicy(value) : value),
+  );
+}
+
+/** SQS keeps a bare account-id principal as that account's root ARN; other text as sent. */
+function storedPolicy(text: string): string {
+  const policy = JSON.parse(text) as { Statement?: unknown } | null;
+  if (typeof policy !== 'object' || policy === null) return text;
+  let changed = false;
+  const rootArn = (value: unknown) => {
+    if (typeof value !== 'string' || !/^\d{12}$/.test(value)) return value;
+    changed = true;
+    return `arn:aws:iam::${value}:root`;
+  };
+  const statements = Array.isArray(policy.Statement) ? policy.Statement : [policy.Statement];
+  for (const statement of statements) {
+    if (typeof statement !== 'object' || statement === null) continue;
+    for (const key of ['Principal', 'NotPrincipal']) {
+      const principal = (statement as Record<string, unknown>)[key] as Record<string, unknown> | undefined;
+      if (typeof principal !== 'object' || principal === null || principal.AWS === undefined) continue;
+      const aws = principal.AWS;
+      principal.AWS = Array.isArray(aws) ? aws.map(rootArn) : rootArn(aws);
+    }
+  }
+  return changed ? JSON.stringify(policy) : text;
 }

@@ -1,5 +1,5 @@
-import { awsErrorCode } from '../../aws/error-class.js';
-import { ResourceMadeError, type CreationIdentity } from '../provider.js';
+import { awsErrorCode } from '../aws/error-class.js';
+import { ResourceMadeError, type CreationIdentity } from './provider.js';
 
 /** What a create made: the id it would have recorded and, where known, its creation identity. */
 export interface MadeResource {
