@@ -2,6 +2,7 @@ import { CdkdError } from '../errors.js';
 import { reconcileInFlight, type Located } from '../rollback/reconcile.js';
 import type { ReplayServices, StepOutcome } from '../rollback/replay-step.js';
 import type { JournalOperation } from '../state/documents/journal-document.js';
+import { isExpired } from '../state/lock.js';
 import { FAIL_FAST_SCHEDULE, RETRY_SCHEDULE } from '../state/lock-schedule.js';
 import { removeEmptyState, rollBackSegment } from './automatic-rollback.js';
 import { gatherMadeFacts } from './made-facts.js';
@@ -182,7 +183,21 @@ async function refuseWhileParentHoldsRun(engine: EngineContext, stack: StackIden
   const held =
     parent === 'unreadable' ||
     (parent?.document.segments.some((segment) => runs.has(segment.runId)) ?? false);
-  if (!held) return;
+  if (!held) {
+    const lock = await engine.backend.locks.find({ stackName: topLevel, region: stack.region });
+    const deploying =
+      lock.kind === 'readable' &&
+      lock.document.operation === 'deploy' &&
+      !isExpired(lock.document, new Date());
+    if (!deploying) return;
+    throw new CdkdError(
+      'ROLLBACK_NESTED_VIA_PARENT',
+      `A running deploy holds the lock of ${topLevel}, the top-level stack of nested stack ${stack.stateName}.`,
+      {
+        hint: `Wait for it to end, then roll back the top-level stack if it fails: cdkd rollback ${topLevel}`,
+      },
+    );
+  }
   throw new CdkdError(
     'ROLLBACK_NESTED_VIA_PARENT',
     `The journal of ${topLevel} still holds the run that changed nested stack ${stack.stateName}.`,

@@ -60,18 +60,25 @@ export function planRollback(input: {
       op,
       step: replaysNested(op, options, marks.has(op.logicalId))
         ? ({ kind: 'nested', logicalId: op.logicalId, runId: segment.runId } as const)
-        : decideOperation(op, {
-            ...(state.resources[op.logicalId] ? { record: state.resources[op.logicalId] } : {}),
-            oldPending: state.pendingDeletes.some(
-              (pending) =>
-                pending.logicalId === op.logicalId && pending.record.physicalId === op.previousPhysicalId,
-            ),
-            revertFailed: options.revertFailed,
-            orphaned: options.orphan.has(op.logicalId),
-            ...(marks.get(op.logicalId) ? { importMark: marks.get(op.logicalId)! } : {}),
-            knownType,
-            replacedOrDeleted,
-          }),
+        : refusesFailedNested(op, options, input.path, marks.has(op.logicalId))
+          ? ({
+              kind: 'refuse',
+              logicalId: op.logicalId,
+              code: 'ROLLBACK_NESTED_FAILED',
+              reason: `the nested stack's own deploy failed in this run; pass --revert-failed to replay its completed operations, then roll back what failed inside it with cdkd rollback '<stack>~${op.logicalId}' --revert-failed`,
+            } as const)
+          : decideOperation(op, {
+              ...(state.resources[op.logicalId] ? { record: state.resources[op.logicalId] } : {}),
+              oldPending: state.pendingDeletes.some(
+                (pending) =>
+                  pending.logicalId === op.logicalId && pending.record.physicalId === op.previousPhysicalId,
+              ),
+              revertFailed: options.revertFailed,
+              orphaned: options.orphan.has(op.logicalId),
+              ...(marks.get(op.logicalId) ? { importMark: marks.get(op.logicalId)! } : {}),
+              knownType,
+              replacedOrDeleted,
+            }),
     }));
   return [...made, ...reverted];
 }
@@ -85,6 +92,20 @@ function replaysNested(op: JournalOperation, options: RollbackOptions, marked: b
     return false;
   }
   return op.status === 'completed' || (op.status === 'failed' && options.revertFailed);
+}
+
+/**
+ * Spec 001, "Nested stacks": when the nested stack's own deploy failed, a plain `cdkd rollback`
+ * of the parent refuses (the automatic rollback already rolled the child back itself).
+ */
+function refusesFailedNested(
+  op: JournalOperation,
+  options: RollbackOptions,
+  path: 'automatic-rollback' | 'rollback',
+  marked: boolean,
+): boolean {
+  if (op.type !== NESTED_STACK_TYPE || op.action !== 'update' || op.status !== 'failed') return false;
+  return path === 'rollback' && !options.revertFailed && !marked && !options.orphan.has(op.logicalId);
 }
 
 /** One plan line per step, as `cdkd rollback` prints it before asking. */

@@ -43,15 +43,19 @@ export async function rollbackApp(input: RollbackAppInput): Promise<StackRollbac
   });
 }
 
-/** Without a stack name: the only top-level stack in the region that has a journal. */
+/**
+ * Without a stack name: the only stack in the region that has a journal. A nested stack's
+ * journal is not offered on its own while its top-level stack has one (spec 001).
+ */
 async function onlyStackWithJournal(session: Session, region: string): Promise<string | undefined> {
   const backend = await session.stateBackend();
   const refs = (await backend.store.list()).filter((ref) => ref.region === region);
-  const withJournal: string[] = [];
+  const found: string[] = [];
   for (const ref of refs) {
     const journal = await backend.journals.read(ref);
-    if (journal && journal.document.segments.length > 0) withJournal.push(ref.stackName);
+    if (journal && journal.document.segments.length > 0) found.push(ref.stackName);
   }
+  const withJournal = found.filter((name) => !name.includes('/') || !found.includes(name.split('/')[0]!));
   if (withJournal.length <= 1) return withJournal[0];
   throw new CdkdError(
     'ROLLBACK_STACK_REQUIRED',

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StackRequest } from '../../src/engine/stack-request.js';
+import { rollbackApp } from '../../src/toolkit/rollback-app.js';
+import { Session } from '../../src/toolkit/session.js';
 import { options, useRollbackHarness } from './rollback-harness.js';
 
 // Spec 001, "Nested stacks": a nested stack's update is reverted by replaying its
@@ -88,6 +90,83 @@ describe('nested stacks in a rollback', () => {
     expect(result.lines[nestedLine + 1]).toMatch(
       /^ {2}Inner \(AWS::SQS::Queue\): revert \S+ to its pre-deploy properties$/,
     );
+  });
+});
+
+describe('a nested stack whose own deploy failed in the run', () => {
+  it('a plain cdkd rollback of the parent refuses; --revert-failed replays the child', async () => {
+    const first = parent(30, false);
+    await (await h.engine()).deploy(first, options);
+    h.cloud.failOn.add('update:Inner');
+    await expect(
+      (await h.engine()).deploy(parent(60, false, first), { ...options, rollback: false }),
+    ).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
+    h.cloud.failOn.clear();
+
+    const plain = await h.rollback(first);
+    expect(plain.exitCode).toBe(1);
+    expect(plain.lines).toContainEqual(expect.stringMatching(/^Child .*\(REFUSED\).*--revert-failed/));
+    expect(await h.journal(first)).toBeDefined();
+
+    const forced = await h.rollback(first, { revertFailed: true });
+    expect(forced.exitCode).toBe(0);
+    const childRef = { stackName: `${first.stateName}/Child`, region: first.region };
+    const inner = (await h.backend.store.read(childRef))!.document.resources.Inner!;
+    expect(h.cloud.live.get(inner.physicalId)?.properties).toEqual({ VisibilityTimeout: '30' });
+  });
+});
+
+describe('rolling back a nested stack directly', () => {
+  it('is refused while a running deploy holds the top-level stack’s lock', async () => {
+    const first = parent(30, false);
+    await (await h.engine()).deploy(first, options);
+    const child = {
+      ...first,
+      stateName: `${first.stateName}/Child`,
+      stackName: `${first.stackName}-Child`,
+      isNested: true,
+    };
+    const lock = await h.backend.locks.acquire(h.ref(first), { operation: 'deploy' });
+    try {
+      await expect(h.rollback(child)).rejects.toMatchObject({
+        code: 'ROLLBACK_NESTED_VIA_PARENT',
+        message: expect.stringContaining('running deploy'),
+      });
+    } finally {
+      await lock.release();
+    }
+    expect((await h.rollback(child)).found).toBe(false);
+  });
+
+  it('cdkd rollback without a stack name does not offer the nested journal when its parent has one', async () => {
+    const first = parent(30, false);
+    await (await h.engine()).deploy(first, options);
+    h.cloud.failOn.add('create:Late');
+    await expect(
+      (await h.engine()).deploy(parent(60, true, first), { ...options, rollback: false }),
+    ).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
+    expect(
+      await h.backend.journals.read({ stackName: `${first.stateName}/Child`, region: first.region }),
+    ).toBeDefined();
+    try {
+      // Other tests' stacks here have journals too: the answer is either this stack or a list.
+      const offered = await rollbackApp({
+        session: new Session({ stateBucket: 'rollback-test', statePrefix: 'cdkd', region: first.region }),
+        revertFailed: false,
+        orphan: [],
+        force: false,
+        confirm: async () => false,
+        events: () => undefined,
+        onWarning: () => undefined,
+      }).then(
+        (result) => result.stackName,
+        (error: Error) => error.message,
+      );
+      expect(offered).toContain(first.stateName);
+      expect(offered).not.toContain(`${first.stateName}/Child`);
+    } finally {
+      expect((await h.rollback(first)).exitCode).toBe(0);
+    }
   });
 });
 
