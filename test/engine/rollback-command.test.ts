@@ -111,26 +111,7 @@ describe('--no-rollback, then cdkd rollback', () => {
 });
 
 describe('a failed create that made its resource (ResourceMadeError)', () => {
-  async function madeWithoutRollback(type: string) {
-    const request = h.stack({
-      Resources: { Keep: { Type: 'AWS::SQS::Queue' }, Made: { Type: type, DependsOn: 'Keep' } },
-    });
-    h.cloud.madeThenFail.add('create:Made');
-    await expect((await h.engine()).deploy(request, { ...options, rollback: false })).rejects.toMatchObject({
-      code: 'DEPLOY_FAILED',
-    });
-    const made = callsOf('create', 'Made')[0]!.physicalId;
-    const keep = (await h.state(request))!.resources.Keep!.physicalId;
-    expect(h.cloud.liveIds()).toEqual([keep, made].sort());
-    const op = (await h.journal(request))!.segments[0]!.operations.find(
-      (entry) => entry.logicalId === 'Made',
-    );
-    expect(op).toMatchObject({
-      status: 'failed',
-      made: { physicalId: made, creationIdentity: { serial: 2 } },
-    });
-    return { request, made, keep };
-  }
+  const madeWithoutRollback = (type: string) => h.madeWithoutRollback(type);
 
   it.each(['AWS::SQS::Queue', 'AWS::EC2::VPC'])(
     '(%s) is deleted by a later successful deploy, which then removes the journal',

@@ -1,5 +1,5 @@
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import { beforeAll, beforeEach } from 'vitest';
+import { beforeAll, beforeEach, expect } from 'vitest';
 import { AwsClients } from '../../src/aws/client-factory.js';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
 import type { DeployEvent } from '../../src/engine/events.js';
@@ -103,6 +103,32 @@ export class RollbackHarness {
       confirm: async () => true,
       ...overrides,
     });
+  }
+
+  /** A `--no-rollback` deploy whose `Made` create (after `Keep`) made its resource and then failed. */
+  async madeWithoutRollback(type: string) {
+    const request = this.stack({
+      Resources: { Keep: { Type: 'AWS::SQS::Queue' }, Made: { Type: type, DependsOn: 'Keep' } },
+    });
+    this.cloud.madeThenFail.add('create:Made');
+    await expect(
+      (await this.engine()).deploy(request, { ...options, rollback: false }),
+    ).rejects.toMatchObject({
+      code: 'DEPLOY_FAILED',
+    });
+    const made = this.cloud.calls.find(
+      (call) => call.action === 'create' && call.logicalId === 'Made',
+    )!.physicalId;
+    const keep = (await this.state(request))!.resources.Keep!.physicalId;
+    expect(this.cloud.liveIds()).toEqual([keep, made].sort());
+    const op = (await this.journal(request))!.segments[0]!.operations.find(
+      (entry) => entry.logicalId === 'Made',
+    );
+    expect(op).toMatchObject({
+      status: 'failed',
+      made: { physicalId: made, creationIdentity: { serial: 2 } },
+    });
+    return { request, made, keep };
   }
 
   rollbackEvents(logicalId: string): Array<Extract<DeployEvent, { kind: 'rollback' }>> {

@@ -36,6 +36,19 @@ const COVERED = new Set([
 /** Filter names take anything but `:` and `*`. */
 export const FILTER_NAME_RULES = { maxLength: 512, extraCharacters: '-_./#' };
 
+/** The filter a create with this token put (metric or subscription): its generated name derives from the token. */
+export async function locateFilter(
+  request: ResourceRequest,
+  context: ProviderContext,
+  find: (context: ProviderContext, logGroupName: string, name: string) => Promise<unknown>,
+): Promise<LocateAnswer> {
+  if (optionalText(request.properties.FilterName) !== undefined || !request.idempotencyToken)
+    return 'unknown';
+  const name = tokenPhysicalName(context.stackName, request, FILTER_NAME_RULES);
+  const filter = await find(context, String(request.properties.LogGroupName), name);
+  return filter ? { physicalId: name } : 'none';
+}
+
 /** AWS::Logs::MetricFilter. Physical id and Ref: the filter name; its group comes from the properties. */
 export class MetricFilterProvider implements Provider {
   readonly kind = 'sdk' as const;
@@ -68,13 +81,8 @@ export class MetricFilterProvider implements Provider {
     };
   }
 
-  /** The filter a create with this token put: its generated name derives from the token. */
-  async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
-    if (optionalText(request.properties.FilterName) !== undefined || !request.idempotencyToken)
-      return 'unknown';
-    const name = tokenPhysicalName(context.stackName, request, FILTER_NAME_RULES);
-    const filter = await find(context, String(request.properties.LogGroupName), name);
-    return filter ? { physicalId: name } : 'none';
+  locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
+    return locateFilter(request, context, find);
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {

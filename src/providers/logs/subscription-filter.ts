@@ -21,7 +21,7 @@ import type {
 } from '../provider.js';
 import { isNotFound, optionalText, uncovered } from './common.js';
 import { logsClient } from './log-group.js';
-import { FILTER_NAME_RULES } from './metric-filter.js';
+import { FILTER_NAME_RULES, locateFilter } from './metric-filter.js';
 
 export const SUBSCRIPTION_FILTER = 'AWS::Logs::SubscriptionFilter';
 
@@ -64,13 +64,8 @@ export class SubscriptionFilterProvider implements Provider {
     };
   }
 
-  /** The filter a create with this token put: its generated name derives from the token. */
-  async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
-    if (optionalText(request.properties.FilterName) !== undefined || !request.idempotencyToken)
-      return 'unknown';
-    const name = tokenPhysicalName(context.stackName, request, FILTER_NAME_RULES);
-    const filter = await find(context, String(request.properties.LogGroupName), name);
-    return filter ? { physicalId: name } : 'none';
+  locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
+    return locateFilter(request, context, find);
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
