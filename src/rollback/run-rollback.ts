@@ -1,10 +1,15 @@
+import { walkDag } from '../engine/dag-walk.js';
 import type { StackState } from '../engine/stack-state.js';
 import type { JournalSegment } from '../state/documents/journal-document.js';
 import type { StackEvent } from '../state/documents/events-document.js';
 import type { MadeContext } from './made-step.js';
 import { planRollback, type PlannedStep, type RollbackOptions } from './plan-rollback.js';
 import { putBackInlinePolicies, type PutBackOutcome } from './inline-policy-put-back.js';
+import { replayDependencies } from './replay-order.js';
 import { replayStep, type ReplayServices, type StepOutcome } from './replay-step.js';
+
+/** Steps replayed at once, at most. */
+const REPLAY_CONCURRENCY = 8;
 
 /** The automatic rollback of a failed deploy, or `cdkd rollback`. */
 export type RollbackPath = 'automatic-rollback' | 'rollback';
@@ -36,8 +41,8 @@ export interface RunRollbackInput {
 
 /**
  * Replays one journal segment: plans the steps against state as it is now,
- * carries them out one at a time, newest operation first, and — when nothing
- * failed — puts the stack record back to the generation the run started from
+ * carries them out newest operation first (independent ones at once, see
+ * `replayDependencies`), and — when nothing failed — puts the stack record back to the generation the run started from
  * (spec 004, "What an update rollback puts back").
  */
 export async function runRollback(input: RunRollbackInput): Promise<RollbackReport> {
@@ -51,13 +56,20 @@ export async function runRollback(input: RunRollbackInput): Promise<RollbackRepo
     ...(input.gathered ? { gathered: input.gathered } : {}),
   });
   const outcomes: StepOutcome[] = [];
-  for (const entry of planned) {
-    let outcome = await replayStep(entry.step, input.services);
-    if (outcome.status === 'failed' && input.options.force)
-      outcome = await orphan(entry, outcome, input.state);
-    outcomes.push(outcome);
-    input.onOutcome(entry, outcome);
-  }
+  const waits = replayDependencies(planned);
+  // Independent steps replay at once; every pair whose order matters keeps the plan's order.
+  await walkDag(
+    planned.map((_, index) => ({ id: String(index), dependsOn: waits[index]!.map(String) })),
+    async (id) => {
+      const entry = planned[Number(id)]!;
+      let outcome = await replayStep(entry.step, input.services);
+      if (outcome.status === 'failed' && input.options.force)
+        outcome = await orphan(entry, outcome, input.state);
+      outcomes[Number(id)] = outcome;
+      input.onOutcome(entry, outcome);
+    },
+    { concurrency: REPLAY_CONCURRENCY, priority: (id) => -Number(id) },
+  );
   const putBacks = await putBackInlinePolicies(planned, outcomes, input.services);
   const failed = outcomes.some((outcome) => outcome.status === 'failed');
   const warned = [...outcomes, ...putBacks].some((outcome) => outcome.warn);

@@ -213,6 +213,42 @@ describe('automatic rollback of a failed deploy', () => {
   });
 });
 
+describe('replay order', () => {
+  it('undoes independent resources at once, and a reader before what it reads', async () => {
+    const queues = Object.fromEntries(
+      Array.from({ length: 6 }, (_, i) => [`Queue${i}`, { Type: 'AWS::SQS::Queue' }]),
+    );
+    const request = h.stack({
+      Resources: {
+        ...queues,
+        Reader: { Type: 'AWS::SNS::Topic', Properties: { DisplayName: { Ref: 'Queue0' } } },
+        Late: { Type: 'AWS::SQS::Queue', DependsOn: [...Object.keys(queues), 'Reader'] },
+      },
+    });
+    h.cloud.failOn.add('create:Late');
+    const remove = h.cloud.provider.delete;
+    let inFlight = 0;
+    let most = 0;
+    h.cloud.provider.delete = async (deleteRequest, context) => {
+      most = Math.max(most, ++inFlight);
+      try {
+        return await remove(deleteRequest, context);
+      } finally {
+        inFlight -= 1;
+      }
+    };
+    await expect((await h.engine()).deploy(request, options)).rejects.toMatchObject({
+      code: 'DEPLOY_FAILED',
+    });
+    expect(most).toBeGreaterThan(1);
+    const deleted = callsOf('delete', 'Reader').concat(callsOf('delete', 'Queue0'));
+    expect(deleted).toHaveLength(2);
+    const order = h.cloud.calls.filter((call) => call.action === 'delete').map((call) => call.logicalId);
+    expect(order.indexOf('Reader')).toBeLessThan(order.indexOf('Queue0'));
+    expect(h.cloud.liveIds()).toEqual([]);
+  });
+});
+
 describe('NoEcho values on a revert', () => {
   const template = (visibility: number) => ({
     Parameters: { Secret: { Type: 'String', NoEcho: true } },
