@@ -279,8 +279,18 @@ async function reverseReplace(
     if (!isNameCollision(error)) throw error;
     return recreateAfterFreeingName(step, services, error);
   }
-  // Both copies exist now: record the old one, then let the new one go.
   await services.state.setRecord(step.logicalId, recreated);
+  if (current && recreated.type === current.type && recreated.physicalId === current.physicalId) {
+    // The service handed back the live new copy (SQS and SNS return what holds the name):
+    // deleting "the new copy" would delete what state now names. Spec 003: exit 2, a reason only.
+    return {
+      logicalId: step.logicalId,
+      status: 'succeeded',
+      warn: true,
+      message: `the re-create returned the live new resource ${current.physicalId}, so the replacement was not fully reversed: it keeps the new copy's properties; run cdkd deploy with the previous template to put them back`,
+    };
+  }
+  // Both copies exist now: the old one is recorded, the new one goes.
   const survivor = await deleteNew();
   return outcomeOf(step, `re-created the old resource as ${recreated.physicalId}`, survivor);
 }

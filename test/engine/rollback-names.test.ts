@@ -111,3 +111,19 @@ describe('a re-create that collides on its name', () => {
     expect(result.lines.join('\n')).toContain('Queue (AWS::SQS::Queue): reverse-replace (create-first)');
   });
 });
+
+describe('a re-create the service answers with the live new copy (SQS, SNS return what holds the name)', () => {
+  it('keeps it, since deleting "the new copy" would delete what state now names; exit 2 with the reason', async () => {
+    const request = await replacedQueue({ newName: 'shared' });
+    const create = h.cloud.provider.create;
+    h.cloud.provider.create = async (createRequest, context) =>
+      createRequest.logicalId === 'Queue'
+        ? { physicalId: 'queue-new', attributes: {} }
+        : create(createRequest, context);
+    const result = await h.rollback(request);
+    expect(result.exitCode).toBe(2);
+    expect(h.cloud.live.has('queue-new')).toBe(true);
+    expect((await h.state(request))!.resources.Queue!.physicalId).toBe('queue-new');
+    expect(h.rollbackEvents('Queue')[0]?.message).toContain('not fully reversed');
+  });
+});
