@@ -58,7 +58,7 @@ export async function runRollback(input: RunRollbackInput): Promise<RollbackRepo
   const outcomes: StepOutcome[] = [];
   const waits = replayDependencies(planned);
   // Independent steps replay at once; every pair whose order matters keeps the plan's order.
-  await walkDag(
+  const walk = await walkDag(
     planned.map((_, index) => ({ id: String(index), dependsOn: waits[index]!.map(String) })),
     async (id) => {
       const entry = planned[Number(id)]!;
@@ -70,6 +70,8 @@ export async function runRollback(input: RunRollbackInput): Promise<RollbackRepo
     },
     { concurrency: REPLAY_CONCURRENCY, priority: (id) => -Number(id) },
   );
+  // A step's own failure is its outcome; what throws here is the bookkeeping (state, events).
+  if (walk.failed.length > 0) throw walk.failed[0]!.error;
   const putBacks = await putBackInlinePolicies(planned, outcomes, input.services);
   const failed = outcomes.some((outcome) => outcome.status === 'failed');
   const warned = [...outcomes, ...putBacks].some((outcome) => outcome.warn);
