@@ -77,8 +77,8 @@ export async function deployStack(
     const executor = new ResourceExecutor({
       ...replay,
       evaluation: { prepared: planned.prepared, masked: planned.masked, resolver },
-      // The deploy's calls stop on an interrupt; a rollback's (the replay's) never do.
-      context: { ...replay.context, ...(options.signal ? { signal: options.signal } : {}) },
+      // An interrupt stops new operations (the walk below), never one in flight: a call cut
+      // short may still have made its resource, which neither state nor the journal could name.
       events: engine.events,
       journal,
     });
