@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { SandboxError } from '../errors.js';
-import { s3RequestId } from '../ids.js';
+import { randomBytesPooled, s3RequestId } from '../ids.js';
 import type { SandboxRequest, SandboxResponse } from '../request.js';
 import type { Codec } from '../service-module.js';
 import { el, XML_DECLARATION } from '../xml.js';
@@ -34,7 +33,7 @@ export const restXmlCodec: Codec = {
 };
 
 function hostId(requestId: string): string {
-  return Buffer.concat([Buffer.from(requestId), randomBytes(24)]).toString('base64');
+  return Buffer.concat([Buffer.from(requestId), randomBytesPooled(24)]).toString('base64');
 }
 
 /** A 200 XML document response, with the S3 namespace on the root element. */

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytesPooled } from '../ids.js';
 
 /**
  * Where service modules persist state: JSON documents and binary blobs, grouped in
@@ -19,7 +19,7 @@ export interface Storage {
 }
 
 export function newBlobId(): string {
-  return randomBytes(16).toString('hex');
+  return randomBytesPooled(16).toString('hex');
 }
 
 /** Storage that lives and dies with the process. Documents are kept serialized, as on disk. */

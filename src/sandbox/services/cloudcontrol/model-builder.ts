@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { randomString } from '../../ids.js';
+import { randomBytesPooled, randomString } from '../../ids.js';
 import { HandlerError, type ResourceModel } from '../../resources.js';
 import type { SandboxTypeSchema } from '../../resource-index.js';
 
@@ -235,7 +234,7 @@ function lowerFirst(value: string): string {
 }
 
 function hex(bytes: number): string {
-  return randomBytes(bytes).toString('hex');
+  return randomBytesPooled(bytes).toString('hex');
 }
 
 export function getPath(model: ResourceModel, path: string): unknown {

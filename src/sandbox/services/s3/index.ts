@@ -65,12 +65,7 @@ export const createS3Service: ServiceModuleFactory = async (context) => {
     inventory() {
       const entries: InventoryEntry[] = store.bucketNames().map((name) => {
         const state = store.bucket(name)!;
-        let objectCount = 0;
-        let versionCount = 0;
-        for (const versions of state.objects.values()) {
-          versionCount += versions.length;
-          if (versions[0] && !versions[0].deleteMarker) objectCount += 1;
-        }
+        const { objects: objectCount, versions: versionCount } = store.objectCounts(state);
         const { region, createdAt, versioning } = state.record;
         return {
           id: name,

@@ -17,8 +17,23 @@ interface Page {
 
 /** S3 lists keys in UTF-8 byte order. */
 function compareKeys(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a), Buffer.from(b));
+  // Without encoding: UTF-16 code units order BMP characters as their UTF-8 bytes do. Where
+  // a surrogate is involved (astral or lone, which encodes as U+FFFD), compare the bytes.
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (isSurrogate(x) || isSurrogate(y)) return compareBytes(a, b);
+    return x < y ? -1 : 1;
+  }
+  if (isSurrogate(a.charCodeAt(length)) || isSurrogate(b.charCodeAt(length))) return compareBytes(a, b);
+  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
 }
+
+const isSurrogate = (unit: number): boolean => unit >= 0xd800 && unit <= 0xdfff;
+
+const compareBytes = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 interface WalkOptions {
   prefix: string;
@@ -40,8 +55,8 @@ function walk(
   const { prefix, delimiter, after, maxKeys } = options;
   const entries: Entry[] = [];
   let lastPrefix: string | undefined;
-  for (const key of [...state.objects.keys()].sort(compareKeys)) {
-    if (!key.startsWith(prefix)) continue;
+  const keys = [...state.objects.keys()].filter((key) => key.startsWith(prefix));
+  for (const key of keys.sort(compareKeys)) {
     if (after && (after.inclusive ? compareKeys(key, after.key) < 0 : compareKeys(key, after.key) <= 0))
       continue;
     const all = state.objects.get(key)!;

@@ -10,8 +10,14 @@ const versionDocId = (version: ObjectVersion): string =>
 
 export interface BucketState {
   record: BucketRecord;
-  /** Versions per key, newest first. */
+  /** Versions per key, newest first. Changed only through S3Store (which keeps its counts). */
   objects: Map<string, ObjectVersion[]>;
+}
+
+/** A bucket's current objects (newest version not a delete marker) and all its versions. */
+export interface ObjectCounts {
+  objects: number;
+  versions: number;
 }
 
 /**
@@ -22,6 +28,8 @@ export interface BucketState {
 export class S3Store {
   private readonly buckets = new Map<string, BucketState>();
   private seq = 0;
+  /** objectCounts per bucket, dropped when one of its versions is added or removed. */
+  private readonly counts = new WeakMap<BucketState, ObjectCounts>();
 
   private constructor(private readonly storage: Storage) {}
 
@@ -66,6 +74,20 @@ export class S3Store {
     await this.storage.deleteNamespace(blobsNs(name));
   }
 
+  /** The bucket's object and version counts (the inventory asks for them on every call). */
+  objectCounts(state: BucketState): ObjectCounts {
+    let counts = this.counts.get(state);
+    if (counts === undefined) {
+      counts = { objects: 0, versions: 0 };
+      for (const versions of state.objects.values()) {
+        counts.versions += versions.length;
+        if (versions[0] && !versions[0].deleteMarker) counts.objects += 1;
+      }
+      this.counts.set(state, counts);
+    }
+    return counts;
+  }
+
   nextSeq(): number {
     return ++this.seq;
   }
@@ -88,6 +110,7 @@ export class S3Store {
     const list = state.objects.get(version.key) ?? [];
     const replaced = version.versionId === 'null' ? list.find((v) => v.versionId === 'null') : undefined;
     state.objects.set(version.key, [version, ...list.filter((v) => v !== replaced)]);
+    this.counts.delete(state);
     await this.storage.putDocument(objectsNs(state.record.name), versionDocId(version), version);
     if (replaced?.blobId !== undefined) await this.discardBody(state.record.name, replaced.blobId);
   }
@@ -96,6 +119,7 @@ export class S3Store {
     const remaining = (state.objects.get(version.key) ?? []).filter((v) => v !== version);
     if (remaining.length > 0) state.objects.set(version.key, remaining);
     else state.objects.delete(version.key);
+    this.counts.delete(state);
     await this.storage.deleteDocument(objectsNs(state.record.name), versionDocId(version));
     if (version.blobId !== undefined) await this.discardBody(state.record.name, version.blobId);
   }

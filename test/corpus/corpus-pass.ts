@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { isCustomResourceType } from '../../src/providers/handled-types.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { assetKeys, corpusApps, ssmParametersRead, type CorpusApp } from './corpus-apps.js';
@@ -31,9 +31,6 @@ const fixtureOf: Record<Routing, string> = {
   sdk: 'deploy-exclusions-sdk.json',
 };
 
-/** Stacks deployed and destroyed per routing, for the before / after line. */
-const deployedCount: Partial<Record<Routing, number>> = {};
-
 /** Apps deployed at once; each stack's DAG walk is itself concurrent. */
 const PARALLEL_APPS = 6;
 
@@ -57,10 +54,12 @@ async function runAll(
 }
 
 /**
- * Deploys and destroys the whole corpus on a fresh sandbox with one routing. Every
- * template deploys and leaves nothing behind, is refused (custom resources), or is excluded.
+ * Deploys and destroys the whole corpus on a fresh sandbox with one routing. Every template
+ * deploys and leaves nothing behind, is refused (custom resources), or is excluded. One test
+ * file per routing (deploy-cc.test.ts, deploy-sdk.test.ts), so the two passes, each about
+ * one CPU's work, run on two vitest workers side by side.
  */
-function corpusPass(routing: Routing): void {
+export function corpusPass(routing: Routing): void {
   const sandbox = useSandbox();
   const excluded = exclusionsFor[routing];
   it(`deploys and destroys every template the sandbox can host, leaving nothing behind (${routing})`, async () => {
@@ -100,11 +99,6 @@ function corpusPass(routing: Routing): void {
         else deployed.push(stack.file);
       } else if (!isExcluded) failures.push(`${stack.file}: ${outcome.message}`);
     }
-    deployedCount[routing] = deployed.length;
-    if (routing === 'sdk' && deployedCount.cc !== undefined)
-      console.log(
-        `corpus deploy: ${deployedCount.cc} stacks deployed and destroyed through Cloud Control only, ${deployed.length} through the SDK providers`,
-      );
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const cpu = process.cpuUsage(cpuStarted);
     const cpuSeconds = ((cpu.user + cpu.system) / 1e6).toFixed(1);
@@ -130,8 +124,3 @@ function corpusPass(routing: Routing): void {
     expect(documents.filter((key) => !key.includes('/events/'))).toEqual([]);
   }, 900_000);
 }
-
-describe('CDK integration-test corpus, deployed to the sandbox', () => {
-  describe('through Cloud Control', () => corpusPass('cc'));
-  describe('through the SDK providers (defaultRegistry)', () => corpusPass('sdk'));
-});
