@@ -30,6 +30,18 @@ function parent(visibility: number, withLate: boolean, name?: StackRequest): Sta
   };
 }
 
+/** A deployed parent, then a `--no-rollback` deploy of it that fails on `failOn`. */
+async function failedWithoutRollback(failOn: string, late: boolean): Promise<StackRequest> {
+  const first = parent(30, false);
+  await (await h.engine()).deploy(first, options);
+  h.cloud.failOn.add(failOn);
+  await expect(
+    (await h.engine()).deploy(parent(60, late, first), { ...options, rollback: false }),
+  ).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
+  h.cloud.failOn.clear();
+  return first;
+}
+
 describe('nested stacks in a rollback', () => {
   it("a parent failing after its child was updated puts the child's resources back", async () => {
     const first = parent(30, false);
@@ -63,12 +75,7 @@ describe('nested stacks in a rollback', () => {
   });
 
   it('rolling back a nested stack directly while its parent holds the run is refused, naming the top-level stack', async () => {
-    const first = parent(30, false);
-    await (await h.engine()).deploy(first, options);
-    h.cloud.failOn.add('create:Late');
-    await expect(
-      (await h.engine()).deploy(parent(60, true, first), { ...options, rollback: false }),
-    ).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
+    const first = await failedWithoutRollback('create:Late', true);
     await expect(
       h.rollback({
         ...first,
@@ -95,13 +102,7 @@ describe('nested stacks in a rollback', () => {
 
 describe('a nested stack whose own deploy failed in the run', () => {
   it('a plain cdkd rollback of the parent refuses; --revert-failed replays the child', async () => {
-    const first = parent(30, false);
-    await (await h.engine()).deploy(first, options);
-    h.cloud.failOn.add('update:Inner');
-    await expect(
-      (await h.engine()).deploy(parent(60, false, first), { ...options, rollback: false }),
-    ).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
-    h.cloud.failOn.clear();
+    const first = await failedWithoutRollback('update:Inner', false);
 
     const plain = await h.rollback(first);
     expect(plain.exitCode).toBe(1);
@@ -139,12 +140,7 @@ describe('rolling back a nested stack directly', () => {
   });
 
   it('cdkd rollback without a stack name does not offer the nested journal when its parent has one', async () => {
-    const first = parent(30, false);
-    await (await h.engine()).deploy(first, options);
-    h.cloud.failOn.add('create:Late');
-    await expect(
-      (await h.engine()).deploy(parent(60, true, first), { ...options, rollback: false }),
-    ).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
+    const first = await failedWithoutRollback('create:Late', true);
     expect(
       await h.backend.journals.read({ stackName: `${first.stateName}/Child`, region: first.region }),
     ).toBeDefined();
