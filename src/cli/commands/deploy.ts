@@ -1,7 +1,5 @@
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { renderPlanText } from '../../plan/index.js';
-import { deployApp } from '../../toolkit/deploy-app.js';
 import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
 import { addDeployTuning, type DeployTuning } from '../deploy-options.js';
 import { globalOptions } from '../global-options.js';
@@ -39,6 +37,8 @@ export function registerDeploy(program: Command): void {
     .option('--force-stateful-recreation', 'allow replacing resources that hold data')
     .option('--strict', 'refuse the assembly when the app reported warnings')
     .action(async (patterns: string[], options: DeployCommandOptions, cmd: Command) => {
+      const { renderPlanText } = await import('../../plan/index.js');
+      const { deployApp } = await import('../../toolkit/deploy-app.js');
       const assembly = await synthesizeFor(cmd, options);
       const progress = createProgress(
         process.stderr,

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { destroyApp } from '../../toolkit/destroy-app.js';
 import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
 import { confirm } from '../confirm.js';
 import { addDeployTuning, type DeployTuning } from '../deploy-options.js';
@@ -20,6 +19,7 @@ export function registerDestroy(program: Command): void {
   addDeployTuning(addAppOptions(command))
     .option('--all', 'every stack of the app')
     .action(async (patterns: string[], options: DestroyOptions, cmd: Command) => {
+      const { destroyApp } = await import('../../toolkit/destroy-app.js');
       const assembly = await synthesizeFor(cmd, options);
       const names =
         patterns.length > 0 ? patterns.join(', ') : options.all ? 'every stack of the app' : 'the stack';

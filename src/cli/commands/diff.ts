@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { renderPlanJson, renderPlanText, summarizePlan } from '../../plan/index.js';
-import { deployApp } from '../../toolkit/deploy-app.js';
 import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
 import { addDeployTuning, type DeployTuning } from '../deploy-options.js';
 import { sessionFor } from '../session-from-options.js';
@@ -21,6 +19,8 @@ export function registerDiff(program: Command): void {
     .option('--json', 'print the plans as JSON')
     .option('--fail', 'exit 1 when anything would change')
     .action(async (patterns: string[], options: DiffOptions, cmd: Command) => {
+      const { renderPlanJson, renderPlanText, summarizePlan } = await import('../../plan/index.js');
+      const { deployApp } = await import('../../toolkit/deploy-app.js');
       const assembly = await synthesizeFor(cmd, options);
       const results = await deployApp({
         session: sessionFor(cmd),

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { stackEvents } from '../../toolkit/stack-events.js';
 import { globalOptions } from '../global-options.js';
 import { noEventsLine, renderEvents } from '../render-events.js';
 import { sessionFor } from '../session-from-options.js';
@@ -10,6 +9,7 @@ export function registerEvents(program: Command): void {
     .description("print a stack's recorded deployment events, oldest first (kept after a destroy)")
     .option('--json', 'print the events as a JSON array')
     .action(async (stackName: string, options: { json?: boolean }, command: Command) => {
+      const { stackEvents } = await import('../../toolkit/stack-events.js');
       const session = sessionFor(command);
       const region = globalOptions(command).region ?? (await session.region());
       const events = await stackEvents({ session, stackName, region });

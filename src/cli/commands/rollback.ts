@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { isCdkdError } from '../../errors.js';
-import { rollbackApp } from '../../toolkit/rollback-app.js';
 import { confirm } from '../confirm.js';
 import { globalOptions } from '../global-options.js';
 import { handleInterrupts } from '../interrupts.js';
@@ -25,6 +24,7 @@ export function registerRollback(program: Command): void {
     .option('--orphan <logicalId>', 'leave this resource as it is (repeatable)', collect, [])
     .option('--force', 'orphan whatever fails to roll back instead of stopping')
     .action(async (stackName: string | undefined, options: RollbackOptions, cmd: Command) => {
+      const { rollbackApp } = await import('../../toolkit/rollback-app.js');
       const global = globalOptions(cmd);
       const progress = createProgress(process.stderr, process.stderr.isTTY === true && !global.verbose);
       // A rollback absorbs further signals: stopping it takes SIGKILL (spec 003, "Signals").
