@@ -5,6 +5,7 @@ import type { JournalOperation } from '../state/documents/journal-document.js';
 import { isExpired } from '../state/lock.js';
 import { FAIL_FAST_SCHEDULE, RETRY_SCHEDULE } from '../state/lock-schedule.js';
 import { removeEmptyState, rollBackSegment } from './automatic-rollback.js';
+import { refusingRegionlessSecrets } from './dynamic-references.js';
 import { gatherMadeFacts } from './made-facts.js';
 import { planLines } from './rollback-plan-lines.js';
 import type { EngineContext, StackIdentity } from './engine-context.js';
@@ -67,7 +68,12 @@ export async function rollbackStack(
       .reverse();
     if (segments.length === 0) return result(false, [], false, 0);
     const state = await StackState.open(engine.backend.store, ref);
-    const services = replayServices(engine, { stack, state, flags: request });
+    const services = replayServices(engine, {
+      stack,
+      state,
+      flags: request,
+      direct: stack.isNested === true && request.runId === undefined,
+    });
     for (const segment of segments) {
       await reconcileInFlight(segment, state.document, (op) => locate(op, services));
     }
@@ -127,7 +133,14 @@ const AUTOMATIC: RollbackFlags = { revertFailed: false, orphan: new Set(), force
 /** What replaying a stack's journal needs; a nested stack's update is replayed through its own journal. */
 export function replayServices(
   engine: EngineContext,
-  input: { stack: StackIdentity; state: StackState; flags?: RollbackFlags; options?: DeployOptions },
+  input: {
+    stack: StackIdentity;
+    state: StackState;
+    flags?: RollbackFlags;
+    options?: DeployOptions;
+    /** A direct rollback of a nested stack: secret references must name their region. */
+    direct?: boolean;
+  },
 ): ReplayServices {
   const { stack, state, flags = AUTOMATIC } = input;
   return {
@@ -140,7 +153,9 @@ export function replayServices(
       region: stack.region,
       stackName: stack.stackName,
     },
-    sendable: engine.sendable(stack.region),
+    sendable: input.direct
+      ? refusingRegionlessSecrets(engine.sendable(stack.region))
+      : engine.sendable(stack.region),
     retry: engine.retry,
     replayNested: (logicalId, runId) => replayChild(engine, stack, flags, logicalId, runId),
   };

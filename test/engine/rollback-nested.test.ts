@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StackRequest } from '../../src/engine/stack-request.js';
+import { emptyStateDocument } from '../../src/state/documents/state-document.js';
 import { rollbackApp } from '../../src/toolkit/rollback-app.js';
 import { Session } from '../../src/toolkit/session.js';
 import { options, useRollbackHarness } from './rollback-harness.js';
@@ -163,6 +164,61 @@ describe('rolling back a nested stack directly', () => {
     } finally {
       expect((await h.rollback(first)).exitCode).toBe(0);
     }
+  });
+});
+
+describe('a secret reference in a direct rollback of a nested stack', () => {
+  async function childWithRevert(reference: string): Promise<StackRequest> {
+    const top = h.stack({});
+    const child = {
+      ...top,
+      stateName: `${top.stateName}/Child`,
+      stackName: `${top.stackName}-Child`,
+      isNested: true,
+    };
+    const current = {
+      type: 'AWS::SQS::Queue',
+      physicalId: 'inner-1',
+      properties: { DelaySeconds: 5 },
+      attributes: {},
+      provisionedBy: 'cc-api' as const,
+      dependencies: [],
+    };
+    h.cloud.live.set('inner-1', { type: current.type, properties: current.properties });
+    const state = emptyStateDocument(child.stateName, child.region);
+    state.resources.Inner = current;
+    await h.backend.store.save(h.ref(child), state, undefined);
+    await h.writeJournal(child, [
+      {
+        logicalId: 'Inner',
+        action: 'update',
+        type: current.type,
+        status: 'completed',
+        before: { ...current, properties: { DelaySeconds: reference } },
+        after: current,
+        physicalId: 'inner-1',
+        previousPhysicalId: 'inner-1',
+      },
+    ]);
+    return child;
+  }
+
+  it('written as a name (no region) fails the step and keeps the journal', async () => {
+    const child = await childWithRevert('{{resolve:secretsmanager:delay}}');
+    const result = await h.rollback(child);
+    expect(result.exitCode).toBe(1);
+    expect(h.rollbackEvents('Inner')[0]?.message).toContain('ROLLBACK_SECRET_REGION_UNKNOWN');
+    expect(h.cloud.live.get('inner-1')?.properties).toEqual({ DelaySeconds: 5 });
+    expect(await h.journal(child)).toBeDefined();
+  });
+
+  it('written as an ARN is resolved in the region it names', async () => {
+    const child = await childWithRevert(
+      '{{resolve:secretsmanager:arn:aws:secretsmanager:us-east-1:000000000000:secret:delay-AbCdEf}}',
+    );
+    const result = await h.rollback(child);
+    expect(h.rollbackEvents('Inner')[0]?.message).not.toContain('ROLLBACK_SECRET_REGION_UNKNOWN');
+    expect(result.exitCode).toBe(1);
   });
 });
 
