@@ -3,6 +3,7 @@ import {
   holdersOf,
   removedInlinePolicies,
   withoutName,
+  type InlinePolicyHolder,
   type InlinePolicyName,
 } from './decisions/inline-policy-names.js';
 import type { PlannedStep } from './plan-rollback.js';
@@ -50,11 +51,12 @@ export async function putBackInlinePolicies(
 }
 
 function finished(outcome: StepOutcome | undefined): boolean {
-  return outcome !== undefined && (outcome.status === 'succeeded' || !outcome.warn);
+  if (outcome === undefined || outcome.status === 'failed') return false;
+  return outcome.status === 'succeeded' || !outcome.warn;
 }
 
 async function putBack(
-  holder: Parameters<typeof withoutName>[0],
+  holder: InlinePolicyHolder,
   name: InlinePolicyName,
   services: ReplayServices,
 ): Promise<PutBackOutcome> {
