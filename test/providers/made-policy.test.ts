@@ -1,7 +1,7 @@
 import { GetQueueAttributesCommand, SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { GetTopicAttributesCommand, SetTopicAttributesCommand, SNSClient } from '@aws-sdk/client-sns';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MadePolicyProvider } from '../../src/providers/policy-compare/made-policy.js';
+import { ParentPolicyProvider } from '../../src/providers/parent-policy.js';
 import {
   ResourceMadeError,
   type DeleteRequest,
@@ -138,7 +138,7 @@ describe('a QueuePolicy or TopicPolicy create that fails after writing some targ
 
   it('counts a write that got no answer from the service as written', async () => {
     const written: string[] = [];
-    const provider = new MadePolicyProvider({
+    const provider = new ParentPolicyProvider({
       type: QUEUE_POLICY,
       parentsProperty: 'Queues',
       attributesOf: (id) => ({ Id: id }),
@@ -148,7 +148,6 @@ describe('a QueuePolicy or TopicPolicy create that fails after writing some targ
       },
       remove: async () => undefined,
       read: async () => undefined,
-      readLive: async () => undefined,
     });
     const error = await provider
       .create({ logicalId: 'P', type: QUEUE_POLICY, properties: { Queues: ['q1', 'q2', 'q3'] } }, context)

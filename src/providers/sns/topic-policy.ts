@@ -1,6 +1,5 @@
 import { GetTopicAttributesCommand, SetTopicAttributesCommand } from '@aws-sdk/client-sns';
-import { MadePolicyProvider } from '../policy-compare/made-policy.js';
-import { samePolicy } from '../policy-compare/equivalent-policies.js';
+import { ParentPolicyProvider } from '../parent-policy.js';
 import type { ProviderContext } from '../provider.js';
 import { defaultTopicPolicy, isSnsNotFound, snsClient, topicPolicyAttributesOf } from './common.js';
 
@@ -11,7 +10,7 @@ export const TOPIC_POLICY_TYPE = 'AWS::SNS::TopicPolicy';
  * Removing it from a topic restores the default policy SNS gives every topic, as
  * CloudFormation does; a topic holding only that default holds none of ours.
  */
-export class TopicPolicyProvider extends MadePolicyProvider {
+export class TopicPolicyProvider extends ParentPolicyProvider {
   constructor() {
     super({
       type: TOPIC_POLICY_TYPE,
@@ -25,13 +24,7 @@ export class TopicPolicyProvider extends MadePolicyProvider {
           if (!isSnsNotFound(error)) throw error;
         }
       },
-      read: async (arn, context) => {
-        const policy = await readLive(arn, context);
-        return policy === undefined || samePolicy(policy, defaultTopicPolicy(arn, context.accountId))
-          ? undefined
-          : policy;
-      },
-      readLive,
+      read: readLive,
       servicePolicy: (arn, context) => defaultTopicPolicy(arn, context.accountId),
     });
   }

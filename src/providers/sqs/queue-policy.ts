@@ -1,5 +1,5 @@
 import { GetQueueAttributesCommand, SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { MadePolicyProvider } from '../policy-compare/made-policy.js';
+import { ParentPolicyProvider } from '../parent-policy.js';
 import type { ProviderContext } from '../provider.js';
 import { isQueueMissing } from './common.js';
 import { queuePolicyAttributesOf } from './ref-attributes.js';
@@ -7,7 +7,7 @@ import { queuePolicyAttributesOf } from './ref-attributes.js';
 export const QUEUE_POLICY_TYPE = 'AWS::SQS::QueuePolicy';
 
 /** AWS::SQS::QueuePolicy: the `Policy` attribute of each queue in `Queues` (URLs). */
-export class QueuePolicyProvider extends MadePolicyProvider {
+export class QueuePolicyProvider extends ParentPolicyProvider {
   constructor() {
     super({
       type: QUEUE_POLICY_TYPE,
@@ -17,7 +17,6 @@ export class QueuePolicyProvider extends MadePolicyProvider {
       // An empty Policy removes it.
       remove: (url, context) => setPolicy(url, '', context),
       read: readPolicy,
-      readLive: readPolicy,
     });
   }
 }
