@@ -58,6 +58,25 @@ export function nameRandom(seed: string | undefined): (alphabetSize: number) => 
   };
 }
 
+/**
+ * True when the template names nothing and the create carries a token: the name it
+ * generates is that create's alone, so finding it proves the create made it (a name the
+ * template gives may belong to anything the create collided with).
+ */
+export function nameFromToken(given: unknown, request: { idempotencyToken?: string | undefined }): boolean {
+  return (given === undefined || given === '') && request.idempotencyToken !== undefined;
+}
+
+/** The name the template gives, else the one generated from the create's token. */
+export function givenOrTokenName(
+  given: unknown,
+  stackName: string,
+  request: { logicalId: string; idempotencyToken?: string | undefined },
+  rules: NameRules,
+): string {
+  return given !== undefined && given !== '' ? String(given) : tokenPhysicalName(stackName, request, rules);
+}
+
 /** The name an unnamed create generates, its suffix derived from the create's idempotency token when it has one. */
 export function tokenPhysicalName(
   stackName: string,

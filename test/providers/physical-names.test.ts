@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { generatePhysicalName, nameRandom, tokenPhysicalName } from '../../src/providers/physical-names.js';
+import {
+  generatePhysicalName,
+  givenOrTokenName,
+  nameFromToken,
+  nameRandom,
+  tokenPhysicalName,
+} from '../../src/providers/physical-names.js';
 import { generatedBucketName } from '../../src/providers/s3/bucket.js';
 import { generatedTopicName } from '../../src/providers/sns/topic.js';
 import { generatedQueueName } from '../../src/providers/sqs/queue.js';
@@ -83,5 +89,27 @@ describe('names generated from an idempotency token', () => {
     for (const other of [named('token-b'), named(undefined)]) {
       for (const key of Object.keys(a) as Array<keyof typeof a>) expect(other[key]).not.toBe(a[key]);
     }
+  });
+});
+
+describe('nameFromToken: only a create that names nothing and carries a token can prove its name', () => {
+  it.each([
+    [undefined, 'tok', true],
+    ['', 'tok', true],
+    ['orders', 'tok', false],
+    [undefined, undefined, false],
+  ])('given %j with token %j: %s', (given, token, proves) => {
+    expect(nameFromToken(given, token === undefined ? {} : { idempotencyToken: token })).toBe(proves);
+  });
+
+  it('givenOrTokenName keeps a given name and derives the rest from the token', () => {
+    const request = { logicalId: 'Table', idempotencyToken: 'tok' };
+    expect(givenOrTokenName('orders', 'Stack', request, { maxLength: 255 })).toBe('orders');
+    expect(givenOrTokenName(undefined, 'Stack', request, { maxLength: 255 })).toBe(
+      givenOrTokenName(undefined, 'Stack', request, { maxLength: 255 }),
+    );
+    expect(givenOrTokenName(undefined, 'Stack', request, { maxLength: 255 })).toMatch(
+      /^Stack-Table-[A-Z0-9]{12}$/,
+    );
   });
 });

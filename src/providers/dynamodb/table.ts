@@ -13,7 +13,7 @@ import {
 import { awsErrorCode } from '../../aws/error-class.js';
 import { replacementOf } from '../../plan/resource-schemas.js';
 import { systemClock, type Clock } from '../clock.js';
-import { tokenPhysicalName } from '../physical-names.js';
+import { givenOrTokenName, nameFromToken } from '../physical-names.js';
 import type {
   CreateResult,
   CreationIdentity,
@@ -229,13 +229,11 @@ export class TableProvider implements Provider {
 }
 
 function tableName(request: ResourceRequest, context: ProviderContext): string {
-  return request.properties.TableName !== undefined
-    ? String(request.properties.TableName)
-    : tokenPhysicalName(context.stackName, request, TABLE_NAME_RULES);
+  return givenOrTokenName(request.properties.TableName, context.stackName, request, TABLE_NAME_RULES);
 }
 
 function generatedFromToken(request: ResourceRequest): boolean {
-  return request.properties.TableName === undefined && request.idempotencyToken !== undefined;
+  return nameFromToken(request.properties.TableName, request);
 }
 
 export function dynamoClient(context: ProviderContext): Promise<DynamoDBClient> {

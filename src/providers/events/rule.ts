@@ -11,7 +11,7 @@ import {
 } from '@aws-sdk/client-eventbridge';
 import { awsErrorCode } from '../../aws/error-class.js';
 import { replacementOf } from '../../plan/resource-schemas.js';
-import { tokenPhysicalName } from '../physical-names.js';
+import { nameFromToken, tokenPhysicalName } from '../physical-names.js';
 import type {
   CreateResult,
   DeleteRequest,
@@ -107,7 +107,7 @@ export class RuleProvider implements Provider {
 
   /** The rule a create with this token made: its generated name derives from the token. */
   async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
-    if (request.properties.Name !== undefined || !request.idempotencyToken) return 'unknown';
+    if (!nameFromToken(request.properties.Name, request)) return 'unknown';
     const name = tokenPhysicalName(context.stackName, request, RULE_NAME_RULES);
     const client = await eventsClient(context);
     try {

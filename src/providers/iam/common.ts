@@ -1,6 +1,6 @@
 import { IAMClient } from '@aws-sdk/client-iam';
 import { awsErrorCode } from '../../aws/error-class.js';
-import { tokenPhysicalName, type NameRules } from '../physical-names.js';
+import { nameFromToken, tokenPhysicalName, type NameRules } from '../physical-names.js';
 import { replacementOf } from '../../plan/resource-schemas.js';
 import type { CreationIdentity, JsonObject, ProviderContext } from '../provider.js';
 import { resourceMade, sameIdentity, type MadeByAttempts, type MadeResource } from '../resource-made.js';
@@ -84,7 +84,7 @@ export async function createOrAdopt<T>(
 
 /** Whether a create may adopt an earlier attempt's resource (see `createOrAdopt`). */
 export function adoptable(given: unknown, request: { idempotencyToken?: string }): boolean {
-  return !(typeof given === 'string' && given !== '') && request.idempotencyToken !== undefined;
+  return nameFromToken(given, request);
 }
 
 export function partitionOf(region: string): string {

@@ -6,7 +6,7 @@ import {
   type Architecture,
   type Runtime,
 } from '@aws-sdk/client-lambda';
-import { tokenPhysicalName } from '../physical-names.js';
+import { nameFromToken, tokenPhysicalName } from '../physical-names.js';
 import type {
   CreateResult,
   DeleteRequest,
@@ -96,7 +96,7 @@ export class LambdaLayerVersionProvider implements Provider {
    * attempt returned. An explicit layer name holds other creates' versions too.
    */
   async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
-    if (string(request.properties.LayerName) !== undefined || !request.idempotencyToken) return 'unknown';
+    if (!nameFromToken(request.properties.LayerName, request)) return 'unknown';
     const client = await lambdaClient(context);
     const LayerName = tokenPhysicalName(context.stackName, request, LAYER_NAME_RULES);
     let newest: { arn: string; version: number } | undefined;

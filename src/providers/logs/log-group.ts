@@ -17,7 +17,7 @@ import {
 } from '@aws-sdk/client-cloudwatch-logs';
 import { awsErrorCode, httpStatusOf } from '../../aws/error-class.js';
 import { replacementOf } from '../../plan/resource-schemas.js';
-import { tokenPhysicalName } from '../physical-names.js';
+import { nameFromToken, tokenPhysicalName } from '../physical-names.js';
 import type {
   CreateResult,
   CreationIdentity,
@@ -142,7 +142,7 @@ export class LogGroupProvider implements Provider {
 
   /** The group a create with this token made: its generated name derives from the token. */
   async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
-    if (request.properties.LogGroupName !== undefined || !request.idempotencyToken) return 'unknown';
+    if (!nameFromToken(request.properties.LogGroupName, request)) return 'unknown';
     const name = groupName(request, context);
     return (await describe(await logsClient(context), name)) ? { physicalId: name } : 'none';
   }

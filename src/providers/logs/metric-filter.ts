@@ -7,7 +7,7 @@ import {
   type StandardUnit,
 } from '@aws-sdk/client-cloudwatch-logs';
 import { replacementOf } from '../../plan/resource-schemas.js';
-import { tokenPhysicalName } from '../physical-names.js';
+import { nameFromToken, tokenPhysicalName } from '../physical-names.js';
 import type {
   CreateResult,
   DeleteRequest,
@@ -42,8 +42,7 @@ export async function locateFilter(
   context: ProviderContext,
   find: (context: ProviderContext, logGroupName: string, name: string) => Promise<unknown>,
 ): Promise<LocateAnswer> {
-  if (optionalText(request.properties.FilterName) !== undefined || !request.idempotencyToken)
-    return 'unknown';
+  if (!nameFromToken(request.properties.FilterName, request)) return 'unknown';
   const name = tokenPhysicalName(context.stackName, request, FILTER_NAME_RULES);
   const filter = await find(context, String(request.properties.LogGroupName), name);
   return filter ? { physicalId: name } : 'none';

@@ -8,7 +8,7 @@ import {
 import { awsErrorCode, httpStatusOf } from '../../aws/error-class.js';
 import { CdkdError } from '../../errors.js';
 import { replacementOf } from '../../plan/resource-schemas.js';
-import { generatePhysicalName, nameRandom } from '../physical-names.js';
+import { generatePhysicalName, nameFromToken, nameRandom } from '../physical-names.js';
 import type {
   CreateResult,
   CreationIdentity,
@@ -136,7 +136,7 @@ export class BucketProvider implements Provider {
 
   /** The bucket a create with this token made: its generated name derives from the token. */
   async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
-    if (typeof request.properties.BucketName === 'string' || !request.idempotencyToken) return 'unknown';
+    if (!nameFromToken(request.properties.BucketName, request)) return 'unknown';
     const name = generatedBucketName(
       context.stackName,
       request.logicalId,

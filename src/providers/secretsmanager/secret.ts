@@ -13,7 +13,7 @@ import {
 import { awsErrorCode } from '../../aws/error-class.js';
 import { CdkdError } from '../../errors.js';
 import { replacementOf } from '../../plan/resource-schemas.js';
-import { tokenPhysicalName } from '../physical-names.js';
+import { givenOrTokenName, nameFromToken } from '../physical-names.js';
 import type {
   CreateResult,
   DeleteRequest,
@@ -238,13 +238,11 @@ export class SecretProvider implements Provider {
 }
 
 function secretName(request: ResourceRequest, context: ProviderContext): string {
-  return request.properties.Name !== undefined
-    ? String(request.properties.Name)
-    : tokenPhysicalName(context.stackName, request, SECRET_NAME_RULES);
+  return givenOrTokenName(request.properties.Name, context.stackName, request, SECRET_NAME_RULES);
 }
 
 function generatedFromToken(request: ResourceRequest): boolean {
-  return request.properties.Name === undefined && request.idempotencyToken !== undefined;
+  return nameFromToken(request.properties.Name, request);
 }
 
 function secretsClient(context: ProviderContext): Promise<SecretsManagerClient> {

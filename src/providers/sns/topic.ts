@@ -14,7 +14,7 @@ import {
 } from '@aws-sdk/client-sns';
 import { replacementOf } from '../../plan/resource-schemas.js';
 import { partitionForRegion } from '../../template/pseudo-parameters.js';
-import { generatePhysicalName, nameRandom } from '../physical-names.js';
+import { generatePhysicalName, nameFromToken, nameRandom } from '../physical-names.js';
 import type {
   CreateResult,
   DeleteRequest,
@@ -131,7 +131,7 @@ export class TopicProvider implements Provider {
   /** The topic a create with this token made: its generated name derives from the token. */
   async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
     const { properties } = request;
-    if (typeof properties.TopicName === 'string' || !request.idempotencyToken) return 'unknown';
+    if (!nameFromToken(properties.TopicName, request)) return 'unknown';
     const fifo = attributeText(properties.FifoTopic) === 'true';
     const name = generatedTopicName(
       context.stackName,

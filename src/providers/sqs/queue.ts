@@ -10,7 +10,7 @@ import {
   UntagQueueCommand,
 } from '@aws-sdk/client-sqs';
 import { replacementOf } from '../../plan/resource-schemas.js';
-import { generatePhysicalName, nameRandom } from '../physical-names.js';
+import { generatePhysicalName, nameFromToken, nameRandom } from '../physical-names.js';
 import type {
   CreateResult,
   DeleteRequest,
@@ -128,7 +128,7 @@ export class QueueProvider implements Provider {
 
   /** The queue a create with this token made: its generated name derives from the token. */
   async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
-    if (typeof request.properties.QueueName === 'string' || !request.idempotencyToken) return 'unknown';
+    if (!nameFromToken(request.properties.QueueName, request)) return 'unknown';
     const name = generatedQueueName(
       context.stackName,
       request.logicalId,

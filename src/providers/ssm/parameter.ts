@@ -12,7 +12,7 @@ import {
 } from '@aws-sdk/client-ssm';
 import { awsErrorCode } from '../../aws/error-class.js';
 import { replacementOf } from '../../plan/resource-schemas.js';
-import { tokenPhysicalName } from '../physical-names.js';
+import { givenOrTokenName, nameFromToken } from '../physical-names.js';
 import type {
   CreateResult,
   DeleteRequest,
@@ -150,13 +150,11 @@ export class ParameterProvider implements Provider {
 }
 
 function parameterName(request: ResourceRequest, context: ProviderContext): string {
-  return request.properties.Name !== undefined
-    ? String(request.properties.Name)
-    : tokenPhysicalName(context.stackName, request, PARAMETER_NAME_RULES);
+  return givenOrTokenName(request.properties.Name, context.stackName, request, PARAMETER_NAME_RULES);
 }
 
 function generatedFromToken(request: ResourceRequest): boolean {
-  return request.properties.Name === undefined && request.idempotencyToken !== undefined;
+  return nameFromToken(request.properties.Name, request);
 }
 
 function ssmClient(context: ProviderContext): Promise<SSMClient> {
