@@ -145,22 +145,7 @@ describe('automatic rollback of a failed deploy', () => {
   });
 
   it('UpdateReplacePolicy: Retain keeps both copies; state names the old one; a later cdkd rollback has nothing left to fail on', async () => {
-    const template = (queueName: string, late: boolean) => ({
-      Resources: {
-        Queue: {
-          Type: 'AWS::SQS::Queue',
-          UpdateReplacePolicy: 'Retain',
-          Properties: { QueueName: queueName },
-        },
-        ...(late ? { Late: { Type: 'AWS::SQS::Queue', DependsOn: 'Queue' } } : {}),
-      },
-    });
-    const request = h.stack(template('first-name', false));
-    await (await h.engine()).deploy(request, options);
-    const oldId = (await h.state(request))!.resources.Queue!.physicalId;
-
-    h.cloud.failOn.add('create:Late');
-    h.cloud.calls.length = 0;
+    const { request, oldId, template } = await h.retainedQueueBeforeFailure();
     await expect(
       (await h.engine()).deploy({ ...request, template: template('second-name', true) }, options),
     ).rejects.toMatchObject({

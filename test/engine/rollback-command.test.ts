@@ -68,21 +68,7 @@ describe('--no-rollback, then cdkd rollback', () => {
   });
 
   it('UpdateReplacePolicy: Retain on the replaced resource keeps the new copy, untracked, and exits 2', async () => {
-    const template = (queueName: string, late: boolean) => ({
-      Resources: {
-        Queue: {
-          Type: 'AWS::SQS::Queue',
-          UpdateReplacePolicy: 'Retain',
-          Properties: { QueueName: queueName },
-        },
-        ...(late ? { Late: { Type: 'AWS::SQS::Queue', DependsOn: 'Queue' } } : {}),
-      },
-    });
-    const request = h.stack(template('first-name', false));
-    await (await h.engine()).deploy(request, options);
-    const oldId = (await h.state(request))!.resources.Queue!.physicalId;
-    h.cloud.failOn.add('create:Late');
-    h.cloud.calls.length = 0;
+    const { request, oldId, template } = await h.retainedQueueBeforeFailure();
     const attempt = { ...request, template: template('second-name', true) };
     await expect((await h.engine()).deploy(attempt, { ...options, rollback: false })).rejects.toMatchObject({
       code: 'DEPLOY_FAILED',

@@ -105,6 +105,29 @@ export class RollbackHarness {
     });
   }
 
+  /**
+   * A deployed queue named `first-name` under UpdateReplacePolicy: Retain, with `Late` set to
+   * fail: deploying `template('second-name', true)` replaces the queue, then fails.
+   */
+  async retainedQueueBeforeFailure() {
+    const template = (queueName: string, late: boolean) => ({
+      Resources: {
+        Queue: {
+          Type: 'AWS::SQS::Queue',
+          UpdateReplacePolicy: 'Retain',
+          Properties: { QueueName: queueName },
+        },
+        ...(late ? { Late: { Type: 'AWS::SQS::Queue', DependsOn: 'Queue' } } : {}),
+      },
+    });
+    const request = this.stack(template('first-name', false));
+    await (await this.engine()).deploy(request, options);
+    const oldId = (await this.state(request))!.resources.Queue!.physicalId;
+    this.cloud.failOn.add('create:Late');
+    this.cloud.calls.length = 0;
+    return { request, oldId, template };
+  }
+
   /** A `--no-rollback` deploy whose `Made` create (after `Keep`) made its resource and then failed. */
   async madeWithoutRollback(type: string) {
     const request = this.stack({
