@@ -12,6 +12,8 @@ export interface ProjectConfig {
   context: Record<string, unknown>;
   output?: string;
   versionReporting?: boolean;
+  /** The default of --prefix-user-supplied-names. */
+  prefixUserSuppliedNames?: boolean;
 }
 
 export function readProjectConfig(cwd: string): ProjectConfig {
@@ -30,10 +32,18 @@ export function readProjectConfig(cwd: string): ProjectConfig {
       });
     }
   }
+  if (raw.prefixUserSuppliedNames !== undefined && typeof raw.prefixUserSuppliedNames !== 'boolean') {
+    throw new CdkdError('CDK_JSON_INVALID', `${file}: "prefixUserSuppliedNames" must be true or false.`, {
+      hint: 'Fix cdk.json.',
+    });
+  }
   return {
     ...(typeof raw.app === 'string' ? { app: raw.app } : {}),
     ...(typeof raw.output === 'string' ? { output: raw.output } : {}),
     ...(typeof raw.versionReporting === 'boolean' ? { versionReporting: raw.versionReporting } : {}),
+    ...(typeof raw.prefixUserSuppliedNames === 'boolean'
+      ? { prefixUserSuppliedNames: raw.prefixUserSuppliedNames }
+      : {}),
     context: context as Record<string, unknown>,
   };
 }

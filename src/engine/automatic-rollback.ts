@@ -7,7 +7,7 @@ import {
   type RollbackPath,
   type RollbackReport,
 } from '../rollback/run-rollback.js';
-import { describeStep } from '../rollback/plan-rollback.js';
+import { describeStep, type NestedScope } from '../rollback/plan-rollback.js';
 import type { MadeContext } from '../rollback/made-step.js';
 import type { ReplayServices } from '../rollback/replay-step.js';
 import type { EngineContext } from './engine-context.js';
@@ -27,6 +27,8 @@ export interface SegmentRollbackInput {
   revertFailed: boolean;
   orphan: ReadonlySet<string>;
   force: boolean;
+  /** A nested stack's rollback: how it stands to its parent's journal (spec 001). */
+  nested?: NestedScope;
   gathered?: MadeContext['gathered'];
 }
 
@@ -45,11 +47,17 @@ export async function rollBackSegment(input: SegmentRollbackInput): Promise<Roll
     segments: input.journal.document.segments,
     path: input.path,
     services: input.services,
-    options: { revertFailed: input.revertFailed, orphan: input.orphan, force: input.force },
+    options: {
+      revertFailed: input.revertFailed,
+      orphan: input.orphan,
+      force: input.force,
+      ...(input.nested ? { nested: input.nested } : {}),
+    },
     knownType: input.knownType,
     ...(input.gathered ? { gathered: input.gathered } : {}),
     onOutcome: (planned, outcome) => {
       input.log.record(rollbackEvent(planned, outcome));
+      for (const message of outcome.warnings ?? []) input.events({ kind: 'warning', stack, message });
       if (outcome.survivor && planned.step.kind === 'reverse-replace') {
         input.log.record({
           status: 'DELETE_SKIPPED',
@@ -60,7 +68,8 @@ export async function rollBackSegment(input: SegmentRollbackInput): Promise<Roll
           reason: 'UpdateReplacePolicy: Retain keeps the new copy; no longer tracked',
         });
       }
-      if (planned.step.kind === 'skip' && !planned.step.warn && outcome.status === 'skipped') return;
+      const quiet = (planned.step.kind === 'skip' && !planned.step.warn) || planned.step.kind === 'discard';
+      if (quiet && outcome.status === 'skipped') return;
       input.events({
         kind: 'rollback',
         stack,

@@ -66,8 +66,8 @@ export async function deployStack(
     engine.events({ kind: 'stack', stack: request.stackName, status: 'started' });
     const journal = await RunJournal.open(engine.backend.journals, ref, {
       runId,
-      // cdkd sends explicit names unchanged (it has no --prefix-user-supplied-names), and says so.
-      flags: { prefixUserSuppliedNames: false },
+      // A rollback re-creates under the names this run would have sent (spec 001).
+      flags: { prefixUserSuppliedNames: options.prefixUserSuppliedNames === true },
       previous: generationOf(state.document),
     });
     const log = engine.eventLog(ref, runId);

@@ -1,5 +1,10 @@
 import type { MadeContext } from '../rollback/made-step.js';
-import { describeStep, planRollback, type RollbackOptions } from '../rollback/plan-rollback.js';
+import {
+  describeStep,
+  planRollback,
+  type NestedScope,
+  type RollbackOptions,
+} from '../rollback/plan-rollback.js';
 import type { ReplayServices } from '../rollback/replay-step.js';
 import type { JournalSegment } from '../state/documents/journal-document.js';
 import type { StateDocument } from '../state/documents/state-document.js';
@@ -49,6 +54,25 @@ export async function planLines(engine: EngineContext, input: PlanLinesInput): P
   return lines;
 }
 
+/**
+ * Spec 001, "Nested stacks": a nested stack its parent's rollback replays (the run id is given)
+ * leaves its failed operations for its own rollback; rolled back directly, it discards the
+ * completed operations of the runs its parent moved on from.
+ */
+export function nestedScope(stack: StackIdentity, runId: string | undefined): NestedScope | undefined {
+  if (runId !== undefined) return replayedScope(stack);
+  return stack.isNested ? { kind: 'direct', parent: parentStateName(stack) } : undefined;
+}
+
+/** The nested stack named as the command line takes it: `Top~Child`. */
+function replayedScope(stack: StackIdentity): NestedScope {
+  return { kind: 'replayed', stack: stack.stateName.replaceAll('/', '~') };
+}
+
+export function parentStateName(stack: StackIdentity): string {
+  return stack.stateName.slice(0, stack.stateName.lastIndexOf('/'));
+}
+
 async function nestedLines(
   engine: EngineContext,
   parent: PlanLinesInput,
@@ -74,6 +98,7 @@ async function nestedLines(
   return planLines(engine, {
     ...parent,
     stack,
+    options: { ...parent.options, nested: replayedScope(stack) },
     segments,
     journalSegments: journal.document.segments,
     state: state.document,

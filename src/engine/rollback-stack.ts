@@ -1,13 +1,14 @@
 import { CdkdError } from '../errors.js';
+import { leftCommand } from '../rollback/plan-rollback.js';
 import { reconcileInFlight, type Located } from '../rollback/reconcile.js';
 import type { ReplayServices, StepOutcome } from '../rollback/replay-step.js';
-import type { JournalOperation } from '../state/documents/journal-document.js';
+import type { JournalOperation, JournalSegment } from '../state/documents/journal-document.js';
 import { isExpired } from '../state/lock.js';
 import { FAIL_FAST_SCHEDULE, RETRY_SCHEDULE } from '../state/lock-schedule.js';
 import { removeEmptyState, rollBackSegment } from './automatic-rollback.js';
 import { refusingRegionlessSecrets } from './dynamic-references.js';
 import { gatherMadeFacts } from './made-facts.js';
-import { planLines } from './rollback-plan-lines.js';
+import { nestedScope, parentStateName, planLines } from './rollback-plan-lines.js';
 import type { EngineContext, StackIdentity } from './engine-context.js';
 import { nestedIdentity } from './nested-stack-provider.js';
 import { RunJournal } from './run-journal.js';
@@ -24,8 +25,16 @@ export interface RollbackRequest {
   force: boolean;
   /** Shown the plan lines; false stops before anything is touched. */
   confirm(lines: string[]): Promise<boolean>;
-  /** Set when a parent replays this nested stack: only that run's segment. */
+  /** Set when a parent replays this nested stack: only that run's segment, its failed operations left in the journal. */
   runId?: string;
+  /** The prefix setting for a segment whose journal does not record one (an older cdkd wrote it). */
+  namePrefixFallback?: () => NamePrefixFallback;
+}
+
+/** --prefix-user-supplied-names as the env or cdk.json give it, and how to name that choice. */
+export interface NamePrefixFallback {
+  value: boolean;
+  description: string;
 }
 
 export interface StackRollbackResult {
@@ -35,13 +44,16 @@ export interface StackRollbackResult {
   lines: string[];
   confirmed: boolean;
   exitCode: 0 | 1 | 2;
+  /** A nested stack its parent replayed: the command that rolls back the failed operations its journal kept. */
+  left?: string;
 }
 
 /**
  * `cdkd rollback`: replays a stack's journal without synthesis. Settles what a
  * killed process left in flight by reading the cloud, prints the plan, asks,
  * then reverts each segment newest first; a nested stack's update is reverted
- * by replaying that stack's own segment of the same run.
+ * by replaying that stack's own segment of the same run. Rolled back directly, a
+ * nested stack discards the completed operations its parent moved on from.
  */
 export async function rollbackStack(
   engine: EngineContext,
@@ -49,12 +61,19 @@ export async function rollbackStack(
 ): Promise<StackRollbackResult> {
   const { stack } = request;
   const ref = { stackName: stack.stateName, region: stack.region };
-  const result = (found: boolean, lines: string[], confirmed: boolean, exitCode: 0 | 1 | 2) => ({
+  const result = (
+    found: boolean,
+    lines: string[],
+    confirmed: boolean,
+    exitCode: 0 | 1 | 2,
+    left?: string,
+  ): StackRollbackResult => ({
     stackName: stack.stackName,
     found,
     lines,
     confirmed,
     exitCode,
+    ...(left ? { left } : {}),
   });
   if (stack.isNested && request.runId === undefined) await refuseWhileParentHoldsRun(engine, stack);
   const lock = await engine.backend.locks.acquire(ref, {
@@ -78,7 +97,12 @@ export async function rollbackStack(
       await reconcileInFlight(segment, state.document, (op) => locate(op, services));
     }
     const knownType = (type: string) => services.router.canHandle(type);
-    const options = { revertFailed: request.revertFailed, orphan: request.orphan };
+    const nested = nestedScope(stack, request.runId);
+    const options = {
+      revertFailed: request.revertFailed,
+      orphan: request.orphan,
+      ...(nested ? { nested } : {}),
+    };
     const gathered = await gatherMadeFacts(engine, {
       ref,
       segments,
@@ -100,12 +124,13 @@ export async function rollbackStack(
     if (!(await request.confirm(lines))) return result(true, lines, false, 0);
 
     let exitCode: 0 | 1 | 2 = 0;
+    const left: JournalOperation[] = [];
     for (const segment of segments) {
       const report = await rollBackSegment({
         state,
         journal,
         segment,
-        services,
+        services: withNamePrefix(engine, services, segment, request),
         knownType,
         gathered,
         events: engine.events,
@@ -114,19 +139,23 @@ export async function rollbackStack(
         revertFailed: request.revertFailed,
         orphan: request.orphan,
         force: request.force,
+        ...(nested ? { nested } : {}),
       });
+      left.push(...report.planned.filter(({ step }) => step.kind === 'leave').map(({ op }) => op));
       exitCode = Math.max(exitCode, report.exitCode) as 0 | 1 | 2;
       if (report.exitCode === 1) break;
     }
     await removeEmptyState(engine, state);
-    return result(true, lines, true, exitCode);
+    const command =
+      nested?.kind === 'replayed' && left.length > 0 ? leftCommand(nested.stack, left) : undefined;
+    return result(true, lines, true, exitCode, command);
   } finally {
     await lock.release();
   }
 }
 
 /** The flags a rollback runs with; a nested stack's replay inherits its parent's. */
-export type RollbackFlags = Pick<RollbackRequest, 'revertFailed' | 'orphan' | 'force'>;
+export type RollbackFlags = Pick<RollbackRequest, 'revertFailed' | 'orphan' | 'force' | 'namePrefixFallback'>;
 
 const AUTOMATIC: RollbackFlags = { revertFailed: false, orphan: new Set(), force: false };
 
@@ -152,6 +181,7 @@ export function replayServices(
       accountId: stack.accountId,
       region: stack.region,
       stackName: stack.stackName,
+      ...(input.options?.prefixUserSuppliedNames ? { prefixUserSuppliedNames: true } : {}),
     },
     sendable: input.direct
       ? refusingRegionlessSecrets(engine.sendable(stack.region))
@@ -159,6 +189,34 @@ export function replayServices(
     retry: engine.retry,
     replayNested: (logicalId, runId) => replayChild(engine, stack, flags, logicalId, runId),
   };
+}
+
+/**
+ * Spec 001, "Names of re-created resources": a segment re-creates names under the setting
+ * its deploy journaled; one that records none takes the fallback, with a warning naming it.
+ */
+function withNamePrefix(
+  engine: EngineContext,
+  services: ReplayServices,
+  segment: JournalSegment,
+  request: RollbackRequest,
+): ReplayServices {
+  let prefix = segment.flags.prefixUserSuppliedNames;
+  if (prefix === undefined) {
+    const fallback = request.namePrefixFallback?.() ?? {
+      value: false,
+      description: 'no prefix (the default)',
+    };
+    prefix = fallback.value;
+    const stateName = request.stack.stateName;
+    const command = request.runId === undefined ? stateName.replaceAll('/', '~') : stateName.split('/')[0]!;
+    engine.events({
+      kind: 'warning',
+      stack: request.stack.stackName,
+      message: `The journal of ${stateName} (run ${segment.runId}, cdkd ${segment.cdkdVersion}) does not record --prefix-user-supplied-names; the rollback uses ${fallback.description} for the names it re-creates. If the failed deploy ran with the prefix, run: CDKD_PREFIX_USER_SUPPLIED_NAMES=true cdkd rollback ${command}`,
+    });
+  }
+  return { ...services, context: { ...services.context, prefixUserSuppliedNames: prefix } };
 }
 
 async function replayChild(
@@ -185,13 +243,19 @@ async function replayChild(
   }
   const status = child.exitCode === 1 ? 'failed' : 'succeeded';
   const partial = child.exitCode === 2 ? ' (partial: its replay skipped an operation)' : '';
-  return { logicalId, status, warn: child.exitCode === 2, message: `replayed the nested stack${partial}` };
+  // What failed inside the nested stack still needs a person to run its own rollback: exit 2.
+  const left = child.left ? `; what failed inside it is left for its own rollback: ${child.left}` : '';
+  return {
+    logicalId,
+    status,
+    warn: child.exitCode === 2 || left !== '',
+    message: `replayed the nested stack${partial}${left}`,
+  };
 }
 
 async function refuseWhileParentHoldsRun(engine: EngineContext, stack: StackIdentity): Promise<void> {
   const topLevel = stack.stateName.split('/')[0]!;
-  const parentState = stack.stateName.slice(0, stack.stateName.lastIndexOf('/'));
-  const parentRef = { stackName: parentState, region: stack.region };
+  const parentRef = { stackName: parentStateName(stack), region: stack.region };
   const own = await engine.backend.journals.read({ stackName: stack.stateName, region: stack.region });
   const parent = await engine.backend.journals.read(parentRef).catch(() => 'unreadable' as const);
   const runs = new Set(own?.document.segments.map((segment) => segment.runId) ?? []);

@@ -29,6 +29,8 @@ export interface DeployOptions {
   signal?: AbortSignal;
   /** False (`--no-rollback`): a failed deploy stays as it stopped, its journal kept for cdkd rollback. */
   rollback?: boolean;
+  /** --prefix-user-supplied-names: explicit names of the rewriting types get `{stack}-`. */
+  prefixUserSuppliedNames?: boolean;
   /** One id for the whole run, shared by a stack and its nested stacks' journal segments. */
   runId?: string;
 }

@@ -13,6 +13,11 @@ export interface ProviderContext {
   accountId: string;
   region: string;
   stackName: string;
+  /**
+   * --prefix-user-supplied-names: the types that rewrite names send a name the template
+   * gives as `{stack}-{name}` (see user-supplied-names.ts).
+   */
+  prefixUserSuppliedNames?: boolean;
   signal?: AbortSignal;
 }
 

@@ -10,7 +10,18 @@ export interface RollbackOptions {
   revertFailed: boolean;
   /** Logical ids to leave as they are (`--orphan`). */
   orphan: ReadonlySet<string>;
+  /** Set when the stack is a nested stack. */
+  nested?: NestedScope;
 }
+
+/**
+ * Spec 001, "Nested stacks": how a nested stack's rollback stands to its parent's journal.
+ * `replayed`: its parent's rollback replays the run and leaves the failed operations for the
+ * nested stack's own rollback (`stack` as the command line names it, `Top~Child`).
+ * `direct`: a rollback of the nested stack itself, whose runs the journal of `parent` (a state
+ * name) no longer holds, so its completed operations are discarded rather than reverted.
+ */
+export type NestedScope = { kind: 'replayed'; stack: string } | { kind: 'direct'; parent: string };
 
 export interface PlannedStep {
   op: JournalOperation;
@@ -43,7 +54,10 @@ export function planRollback(input: {
     }),
   );
   const made = segment.operations
-    .filter((op) => op.made && !options.orphan.has(op.logicalId) && !marks.has(op.logicalId))
+    .filter(
+      (op) =>
+        op.made && !options.orphan.has(op.logicalId) && !marks.has(op.logicalId) && !leaves(op, options),
+    )
     .map((op) => ({
       op,
       step: madeStep(op, {
@@ -58,29 +72,75 @@ export function planRollback(input: {
     .sort((a, b) => b.seq - a.seq)
     .map((op) => ({
       op,
-      step: replaysNested(op, options, marks.has(op.logicalId))
-        ? ({ kind: 'nested', logicalId: op.logicalId, runId: segment.runId } as const)
-        : refusesFailedNested(op, options, input.path, marks.has(op.logicalId))
-          ? ({
-              kind: 'refuse',
-              logicalId: op.logicalId,
-              code: 'ROLLBACK_NESTED_FAILED',
-              reason: `the nested stack's own deploy failed in this run; pass --revert-failed to replay its completed operations, then roll back what failed inside it with cdkd rollback '<stack>~${op.logicalId}' --revert-failed`,
-            } as const)
-          : decideOperation(op, {
-              ...(state.resources[op.logicalId] ? { record: state.resources[op.logicalId] } : {}),
-              oldPending: state.pendingDeletes.some(
-                (pending) =>
-                  pending.logicalId === op.logicalId && pending.record.physicalId === op.previousPhysicalId,
-              ),
-              revertFailed: options.revertFailed,
-              orphaned: options.orphan.has(op.logicalId),
-              ...(marks.get(op.logicalId) ? { importMark: marks.get(op.logicalId)! } : {}),
-              knownType,
-              replacedOrDeleted,
-            }),
+      step:
+        scopedStep(op, options, segment.runId) ??
+        nestedStackStep(op, options, input.path, marks.has(op.logicalId), segment.runId) ??
+        decideOperation(op, {
+          ...(state.resources[op.logicalId] ? { record: state.resources[op.logicalId] } : {}),
+          oldPending: state.pendingDeletes.some(
+            (pending) =>
+              pending.logicalId === op.logicalId && pending.record.physicalId === op.previousPhysicalId,
+          ),
+          revertFailed: options.revertFailed,
+          orphaned: options.orphan.has(op.logicalId),
+          ...(marks.get(op.logicalId) ? { importMark: marks.get(op.logicalId)! } : {}),
+          knownType,
+          replacedOrDeleted,
+        }),
     }));
   return [...made, ...reverted];
+}
+
+/**
+ * The command that rolls back the operations a parent's replay left in a nested stack's journal
+ * (`stack` as `Top~Child`): a plain one deletes what failed creates made; the rest need --revert-failed.
+ */
+export function leftCommand(stack: string, left: readonly JournalOperation[]): string {
+  const plain = left.every((op) => op.made !== undefined && op.action === 'create');
+  return `cdkd rollback '${stack}'${plain ? '' : ' --revert-failed'}`;
+}
+
+/** A failed operation a parent's replay of this nested stack leaves in its journal. */
+function leaves(op: JournalOperation, options: RollbackOptions): boolean {
+  return options.nested?.kind === 'replayed' && op.status === 'failed';
+}
+
+/**
+ * Spec 001, "Nested stacks": a parent's replay leaves the nested stack's failed operations to
+ * its own rollback; a direct rollback drops the completed operations of runs its parent moved
+ * on from, as reverting them would put the nested stack out of step with its parent.
+ */
+function scopedStep(op: JournalOperation, options: RollbackOptions, runId: string): RollbackStep | undefined {
+  const scope = options.nested;
+  if (scope?.kind === 'replayed' && leaves(op, options)) {
+    return { kind: 'leave', logicalId: op.logicalId, command: leftCommand(scope.stack, [op]) };
+  }
+  if (scope?.kind === 'direct' && op.status === 'completed') {
+    return {
+      kind: 'discard',
+      logicalId: op.logicalId,
+      reason: `the journal of ${scope.parent} no longer holds run ${runId}; the nested stack keeps this change`,
+    };
+  }
+  return undefined;
+}
+
+/** A nested stack's update: replayed, or refused when its own deploy failed; undefined for any other operation. */
+function nestedStackStep(
+  op: JournalOperation,
+  options: RollbackOptions,
+  path: 'automatic-rollback' | 'rollback',
+  marked: boolean,
+  runId: string,
+): RollbackStep | undefined {
+  if (replaysNested(op, options, marked)) return { kind: 'nested', logicalId: op.logicalId, runId };
+  if (!refusesFailedNested(op, options, path, marked)) return undefined;
+  return {
+    kind: 'refuse',
+    logicalId: op.logicalId,
+    code: 'ROLLBACK_NESTED_FAILED',
+    reason: `the nested stack's own deploy failed in this run; pass --revert-failed to replay its completed operations, then roll back what failed inside it with cdkd rollback '<stack>~${op.logicalId}' --revert-failed`,
+  };
 }
 
 /**
@@ -138,5 +198,9 @@ export function describeStep(planned: PlannedStep): string {
       return `${head}: skip: ${step.reason}`;
     case 'refuse':
       return `${head}: (REFUSED) ${step.reason}`;
+    case 'leave':
+      return `${head}: left for the nested stack's own rollback: ${step.command}`;
+    case 'discard':
+      return `${head}: discard: ${step.reason}`;
   }
 }

@@ -9,7 +9,8 @@ import type { PlannedStep } from './plan-rollback.js';
  * share a logical id, when either's records name the other as a dependency, when
  * either deletes what a failed create made (those go before any revert), or when
  * they are of one type whose names could collide (an explicit name on either
- * side, or a type whose name property cdkd does not know).
+ * side, or a type whose name property cdkd does not know). A step that only
+ * changes the journal (leave, discard) neither waits nor is waited for.
  */
 export function replayDependencies(planned: readonly PlannedStep[]): number[][] {
   return planned.map((entry, index) =>
@@ -18,12 +19,17 @@ export function replayDependencies(planned: readonly PlannedStep[]): number[][] 
 }
 
 function ordered(a: PlannedStep, b: PlannedStep): boolean {
+  if (journalOnly(a) || journalOnly(b)) return false;
   if (a.op.logicalId === b.op.logicalId) return true;
   if ((a.step.kind === 'delete-made') !== (b.step.kind === 'delete-made')) return true;
   if (dependsOn(a.op, b.op.logicalId) || dependsOn(b.op, a.op.logicalId)) return true;
   const spacesOfB = new Set(typesOf(b.op).map(nameSpace));
   if (!typesOf(a.op).some((type) => spacesOfB.has(nameSpace(type)))) return false;
   return mayHoldName(a.op) || mayHoldName(b.op);
+}
+
+function journalOnly(entry: PlannedStep): boolean {
+  return entry.step.kind === 'leave' || entry.step.kind === 'discard';
 }
 
 function dependsOn(op: JournalOperation, logicalId: string): boolean {

@@ -18,6 +18,8 @@ import {
   retainedHolderMessage,
 } from './decisions/name-holder.js';
 import { nameProperty, readPath } from './decisions/name-properties.js';
+import { recreateName, type RecreateName } from './decisions/recreate-name.js';
+import { prefixedNameProperty } from '../providers/user-supplied-names.js';
 import { baselineProperties, RedactedBaseline } from './redacted-baseline.js';
 import type { RollbackStep } from './steps.js';
 
@@ -39,6 +41,8 @@ export interface StepOutcome {
   message: string;
   code?: string;
   survivor?: { physicalId: string; managedBy: ResourceRecord['provisionedBy'] };
+  /** Printed as warnings; they do not change the exit code (a re-create's name, spec 001). */
+  warnings?: string[];
 }
 
 const succeeded = (logicalId: string, message: string, extra: Partial<StepOutcome> = {}): StepOutcome => ({
@@ -85,6 +89,15 @@ async function run(step: RollbackStep, services: ReplayServices): Promise<StepOu
         message: step.reason,
         code: step.code,
       };
+    case 'leave':
+      return {
+        logicalId: step.logicalId,
+        status: 'skipped',
+        warn: false,
+        message: `left for the nested stack's own rollback: ${step.command}`,
+      };
+    case 'discard':
+      return { logicalId: step.logicalId, status: 'skipped', warn: false, message: step.reason };
     case 'nested':
       return services.replayNested(step.logicalId, step.runId);
     case 'delete':
@@ -258,11 +271,12 @@ async function reverseReplace(
     if (step.old === 'pending') await services.state.removePendingDelete(before.physicalId, before.type);
     return outcomeOf(step, `re-adopted ${before.physicalId}`, survivor);
   }
+  const name = recreateNameOf(before, services);
   if (step.order === 'delete-first') {
     await deleteNew();
     await services.state.removeRecord(step.logicalId);
     try {
-      const recreated = await recreate(step.logicalId, before, services);
+      const recreated = await recreate(step.logicalId, before, services, name);
       await services.state.setRecord(step.logicalId, recreated);
     } catch (error) {
       throw new Error(
@@ -270,14 +284,14 @@ async function reverseReplace(
         { cause: error },
       );
     }
-    return outcomeOf(step, `re-created the old resource`, undefined);
+    return outcomeOf(step, `re-created the old resource`, undefined, name);
   }
   let recreated: ResourceRecord;
   try {
-    recreated = await recreate(step.logicalId, before, services);
+    recreated = await recreate(step.logicalId, before, services, name);
   } catch (error) {
     if (!isNameCollision(error)) throw error;
-    return recreateAfterFreeingName(step, services, error);
+    return recreateAfterFreeingName(step, services, error, name);
   }
   await services.state.setRecord(step.logicalId, recreated);
   if (current && recreated.type === current.type && recreated.physicalId === current.physicalId) {
@@ -292,7 +306,7 @@ async function reverseReplace(
   }
   // Both copies exist now: the old one is recorded, the new one goes.
   const survivor = await deleteNew();
-  return outcomeOf(step, `re-created the old resource as ${recreated.physicalId}`, survivor);
+  return outcomeOf(step, `re-created the old resource as ${recreated.physicalId}`, survivor, name);
 }
 
 /**
@@ -304,11 +318,13 @@ async function recreateAfterFreeingName(
   step: Extract<RollbackStep, { kind: 'reverse-replace' }>,
   services: ReplayServices,
   collision: unknown,
+  recreateName: RecreateName,
 ): Promise<StepOutcome> {
   const { before, current, logicalId } = step;
   const rule = nameProperty(before.type);
-  const sent = rule ? readPath(before.properties, rule.path) : undefined;
-  const name = typeof sent === 'string' ? sent : undefined;
+  const given = rule ? readPath(before.properties, rule.path) : undefined;
+  // A rewriting type's name is the one the re-create sent, prefix and rewrite applied.
+  const name = recreateName.name ?? (typeof given === 'string' ? given : undefined);
   const holding = current
     ? newResourceHoldsName({
         type: before.type,
@@ -334,12 +350,13 @@ async function recreateAfterFreeingName(
   await deleteResource(logicalId, current, services);
   await services.state.removeRecord(logicalId);
   try {
-    const recreated = await recreate(logicalId, before, services);
+    const recreated = await recreate(logicalId, before, services, recreateName);
     await services.state.setRecord(logicalId, recreated);
     return outcomeOf(
       step,
       `freed the name ${shown} held by the new copy, then re-created the old resource`,
       undefined,
+      recreateName,
     );
   } catch (error) {
     throw new Error(
@@ -353,34 +370,61 @@ function outcomeOf(
   step: Extract<RollbackStep, { kind: 'reverse-replace' }>,
   done: string,
   survivor: StepOutcome['survivor'],
+  name: RecreateName = { kind: 'as-setting' },
 ): StepOutcome {
   const warnings = step.warnings.map((warning) => `; warning: ${warning}`).join('');
+  const named =
+    name.kind === 'from-physical-id'
+      ? {
+          done: `${done}; ${name.note}`,
+          ...(name.warning ? { warnings: [`${step.logicalId}: ${name.note}`] } : {}),
+        }
+      : { done };
   if (!survivor) {
-    return succeeded(step.logicalId, `${done}; the new copy was deleted${warnings}`, {
+    return succeeded(step.logicalId, `${named.done}; the new copy was deleted${warnings}`, {
       warn: warnings !== '',
+      ...(named.warnings ? { warnings: named.warnings } : {}),
     });
   }
   return succeeded(
     step.logicalId,
-    `${done}; the new copy ${survivor.physicalId} is kept by its UpdateReplacePolicy: Retain and no longer tracked${warnings}`,
-    { warn: true, survivor },
+    `${named.done}; the new copy ${survivor.physicalId} is kept by its UpdateReplacePolicy: Retain and no longer tracked${warnings}`,
+    { warn: true, survivor, ...(named.warnings ? { warnings: named.warnings } : {}) },
   );
 }
 
-/** Re-creates a deleted old resource from its journaled (pre-deploy) record. */
+/** The name the old resource's re-create sends (spec 001, "Names of re-created resources"). */
+function recreateNameOf(before: ResourceRecord, services: ReplayServices): RecreateName {
+  return recreateName({
+    type: before.type,
+    properties: before.properties,
+    physicalId: before.physicalId,
+    stackName: services.context.stackName,
+    prefix: services.context.prefixUserSuppliedNames === true,
+  });
+}
+
+/**
+ * Re-creates a deleted old resource from its journaled (pre-deploy) record, under the
+ * name `name` chooses: one its physical id shows is sent exactly, with no prefix added.
+ */
 async function recreate(
   logicalId: string,
   before: ResourceRecord,
   services: ReplayServices,
+  name: RecreateName,
 ): Promise<ResourceRecord> {
   const properties = await baselineProperties(before.properties, undefined);
-  const sent = await services.sendable(properties.values);
+  const resolved = await services.sendable(properties.values);
+  const exact = name.kind === 'from-physical-id';
+  const sent = exact ? { ...resolved, [prefixedNameProperty(before.type)!]: name.name } : resolved;
+  const context = exact ? { ...services.context, prefixUserSuppliedNames: false } : services.context;
   const provider = services.router.providerFor(before.type, before.provisionedBy);
   const idempotencyToken = randomUUID();
   let result: CreateResult;
   try {
     result = await services.retry(logicalId, () =>
-      provider.create({ logicalId, type: before.type, properties: sent, idempotencyToken }, services.context),
+      provider.create({ logicalId, type: before.type, properties: sent, idempotencyToken }, context),
     );
   } catch (error) {
     if (error instanceof ResourceMadeError) throw await undoMadeRecreate(logicalId, before, error, services);

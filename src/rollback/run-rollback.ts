@@ -77,7 +77,8 @@ export async function runRollback(input: RunRollbackInput): Promise<RollbackRepo
   const warned = [...outcomes, ...putBacks].some((outcome) => outcome.warn);
   // Spec 003: only a skip makes a rollback unclean; a kept survivor is a success that still exits 2.
   const skippedWithWarning = outcomes.some((outcome) => outcome.status === 'skipped' && outcome.warn);
-  if (!failed) restoreGeneration(input.state, input.segment);
+  // A direct rollback of a nested stack keeps the run's completed changes, so its stack record stays too.
+  if (!failed && input.options.nested?.kind !== 'direct') restoreGeneration(input.state, input.segment);
   await input.state.save();
   await input.state.flush();
   return {
@@ -141,8 +142,9 @@ export function rollbackEvent(
 
 /**
  * What is left of a segment after its rollback: nothing when every operation was
- * reverted and none failed; only the failed operations after a clean automatic
- * rollback (so --revert-failed can still act on them); after a failed step, every
+ * reverted or discarded and none failed; only the failed operations after a clean
+ * automatic rollback (so --revert-failed can still act on them), or those a parent's
+ * replay left for the nested stack's own rollback; after a failed step, every
  * operation not yet undone, so a re-run does not meet what it already reverted;
  * the whole segment after an automatic rollback that skipped one.
  */
@@ -154,14 +156,22 @@ export function remainingSegment(
   const failedStep = report.outcomes.some((outcome) => outcome.status === 'failed');
   if (failedStep) {
     const undone = new Set(
-      report.planned.filter((_, index) => report.outcomes[index]?.status === 'succeeded').map(({ op }) => op),
+      report.planned
+        .filter(
+          ({ step }, index) => step.kind === 'discard' || report.outcomes[index]?.status === 'succeeded',
+        )
+        .map(({ op }) => op),
     );
     for (const [index, { op }] of report.planned.entries()) {
       if (report.outcomes[index]?.status === 'failed') undone.delete(op);
     }
     return { ...segment, status: 'failed', operations: segment.operations.filter((op) => !undone.has(op)) };
   }
-  if (path === 'rollback') return undefined;
+  if (path === 'rollback') {
+    const left = new Set(report.planned.filter(({ step }) => step.kind === 'leave').map(({ op }) => op));
+    const operations = segment.operations.filter((op) => left.has(op));
+    return operations.length > 0 ? { ...segment, status: 'failed-only', operations } : undefined;
+  }
   if (!report.clean) return { ...segment, status: 'failed' };
   const failedOps = segment.operations.filter((op) => op.status === 'failed' && !op.made);
   return failedOps.length > 0 ? { ...segment, status: 'failed-only', operations: failedOps } : undefined;

@@ -47,6 +47,10 @@ export type RollbackStep =
   /** Passed over. `warn` makes the run exit 2; the reason is the plan line; `keep`: the journal entry stays. */
   | { kind: 'skip'; logicalId: string; reason: string; warn: boolean; keep?: boolean }
   /** Cannot be done: the run fails (exit 1) and the journal is kept. */
-  | { kind: 'refuse'; logicalId: string; code: string; reason: string };
+  | { kind: 'refuse'; logicalId: string; code: string; reason: string }
+  /** A nested stack's failed operation its parent's replay passes over: the journal keeps it for `command`. */
+  | { kind: 'leave'; logicalId: string; command: string }
+  /** Dropped from the journal without an AWS call: the nested stack keeps this change. */
+  | { kind: 'discard'; logicalId: string; reason: string };
 
 export type RollbackStepKind = RollbackStep['kind'];

@@ -29,6 +29,8 @@ export interface DeployAppInput {
   /** False (`--no-rollback`): a failed deploy is left as it stopped, its journal kept. */
   rollback?: boolean;
   parameters: string[];
+  /** --prefix-user-supplied-names, resolved through its fallbacks. */
+  prefixUserSuppliedNames?: boolean;
   events: EventSink;
   onWarning(message: string): void;
   signal?: AbortSignal;
@@ -90,6 +92,7 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
           dryRun: input.dryRun,
           forceStatefulRecreation: input.forceStatefulRecreation,
           rollback: input.rollback ?? true,
+          ...(input.prefixUserSuppliedNames ? { prefixUserSuppliedNames: true } : {}),
           ...(input.signal ? { signal: input.signal } : {}),
         }),
       );

@@ -1,5 +1,5 @@
 import type { EventSink } from '../engine/events.js';
-import type { StackRollbackResult } from '../engine/rollback-stack.js';
+import type { NamePrefixFallback, StackRollbackResult } from '../engine/rollback-stack.js';
 import { CdkdError } from '../errors.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
@@ -13,6 +13,8 @@ export interface RollbackAppInput {
   orphan: string[];
   force: boolean;
   confirm(lines: string[]): Promise<boolean>;
+  /** The prefix setting for a journal that does not record one (spec 001): env, then cdk.json, then none. */
+  namePrefixFallback?: () => NamePrefixFallback;
   events: EventSink;
   onWarning(message: string): void;
 }
@@ -40,6 +42,7 @@ export async function rollbackApp(input: RollbackAppInput): Promise<StackRollbac
     orphan: new Set(input.orphan),
     force: input.force,
     confirm: input.confirm,
+    ...(input.namePrefixFallback ? { namePrefixFallback: input.namePrefixFallback } : {}),
   });
 }
 

@@ -180,6 +180,46 @@ describe('a create that fails midway', () => {
   });
 });
 
+describe('explicit IAM names under --prefix-user-supplied-names', () => {
+  const template = (RoleName: string) => ({
+    Resources: {
+      Role: {
+        Type: 'AWS::IAM::Role',
+        Properties: {
+          RoleName,
+          AssumeRolePolicyDocument: {
+            Version: '2012-10-17',
+            Statement: [
+              { Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' }, Action: 'sts:AssumeRole' },
+            ],
+          },
+        },
+      },
+    },
+  });
+
+  it('take the stack-name prefix from CDKD_PREFIX_USER_SUPPLIED_NAMES; the flag overrides it', async () => {
+    const withEnv = { ...env(), CDKD_PREFIX_USER_SUPPLIED_NAMES: 'true' };
+    const prefixed = await runCli(['deploy', '-a', assemblyFor('Prefixed', template('svc'))], {
+      env: withEnv,
+    });
+    expect(prefixed.code, prefixed.stderr).toBe(0);
+    expect((await recorded('Prefixed'))!.Role!.physicalId).toBe('Prefixed-svc');
+
+    const plain = await runCli(
+      ['deploy', '-a', assemblyFor('Unprefixed', template('svc')), '--no-prefix-user-supplied-names'],
+      { env: withEnv },
+    );
+    expect(plain.code, plain.stderr).toBe(0);
+    expect((await recorded('Unprefixed'))!.Role!.physicalId).toBe('svc');
+
+    for (const stack of ['Prefixed', 'Unprefixed']) {
+      await runCli(['destroy', '-a', assemblyFor(stack, {}), '--yes'], { env: env() });
+    }
+    expect(await liveResources(sandbox.current.url)).toEqual([]);
+  });
+});
+
 describe('bad input is refused before anything is touched', () => {
   it('an unknown resource type', async () => {
     const result = await deploy('Unknown', {

@@ -1,4 +1,6 @@
+import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { describe, expect, it } from 'vitest';
+import { AwsClients } from '../../src/aws/client-factory.js';
 import type { StackRequest } from '../../src/engine/stack-request.js';
 import { emptyStateDocument } from '../../src/state/documents/state-document.js';
 import { rollbackApp } from '../../src/toolkit/rollback-app.js';
@@ -14,7 +16,12 @@ const child = {
   Resources: { Inner: { Type: 'AWS::SQS::Queue', Properties: { VisibilityTimeout: { Ref: 'V' } } } },
 };
 
-function parent(visibility: number, withLate: boolean, name?: StackRequest): StackRequest {
+function parent(
+  visibility: number,
+  withLate: boolean,
+  name?: StackRequest,
+  childTemplate: Record<string, unknown> = child,
+): StackRequest {
   const request = name ?? h.stack({});
   return {
     ...request,
@@ -27,8 +34,13 @@ function parent(visibility: number, withLate: boolean, name?: StackRequest): Sta
         ...(withLate ? { Late: { Type: 'AWS::SNS::Topic', DependsOn: 'Child' } } : {}),
       },
     },
-    nested: new Map([['Child', { template: child, nested: new Map() }]]),
+    nested: new Map([['Child', { template: childTemplate, nested: new Map() }]]),
   };
+}
+
+/** The nested stack `Child` of `top`, as `cdkd rollback 'Top~Child'` names it. */
+function nestedOf(top: StackRequest): StackRequest {
+  return { ...top, stateName: `${top.stateName}/Child`, stackName: `${top.stackName}-Child`, isNested: true };
 }
 
 /** A deployed parent, then a `--no-rollback` deploy of it that fails on `failOn`. */
@@ -102,7 +114,7 @@ describe('nested stacks in a rollback', () => {
 });
 
 describe('a nested stack whose own deploy failed in the run', () => {
-  it('a plain cdkd rollback of the parent refuses; --revert-failed replays the child', async () => {
+  it("a plain cdkd rollback of the parent refuses; --revert-failed replays the child and leaves what failed to the child's own rollback", async () => {
     const first = await failedWithoutRollback('update:Inner', false);
 
     const plain = await h.rollback(first);
@@ -110,11 +122,133 @@ describe('a nested stack whose own deploy failed in the run', () => {
     expect(plain.lines).toContainEqual(expect.stringMatching(/^Child .*\(REFUSED\).*--revert-failed/));
     expect(await h.journal(first)).toBeDefined();
 
+    h.cloud.calls.length = 0;
     const forced = await h.rollback(first, { revertFailed: true });
-    expect(forced.exitCode).toBe(0);
-    const childRef = { stackName: `${first.stateName}/Child`, region: first.region };
-    const inner = (await h.backend.store.read(childRef))!.document.resources.Inner!;
-    expect(h.cloud.live.get(inner.physicalId)?.properties).toEqual({ VisibilityTimeout: '30' });
+    expect(forced.exitCode).toBe(2);
+    const command = `cdkd rollback '${first.stateName}~Child' --revert-failed`;
+    expect(forced.lines).toContainEqual(
+      `  Inner (AWS::SQS::Queue): left for the nested stack's own rollback: ${command}`,
+    );
+    expect(h.cloud.calls).toEqual([]);
+    expect(h.rollbackEvents('Child').at(-1)).toMatchObject({
+      status: 'succeeded',
+      warn: true,
+      message: expect.stringContaining(command),
+    });
+    expect(await h.journal(first)).toBeUndefined();
+    const kept = (await h.journal(nestedOf(first)))!.segments;
+    expect(kept.map((segment) => segment.status)).toEqual(['failed-only']);
+    expect(kept[0]!.operations.map((op) => [op.logicalId, op.status])).toEqual([['Inner', 'failed']]);
+  });
+
+  it('the documented two commands: the parent reverts what completed inside the child, the child’s own rollback what failed', async () => {
+    const twoQueues = {
+      Parameters: { V: { Type: 'Number' } },
+      Resources: {
+        First: { Type: 'AWS::SQS::Queue', Properties: { DelaySeconds: { Ref: 'V' } } },
+        Inner: {
+          Type: 'AWS::SQS::Queue',
+          DependsOn: 'First',
+          Properties: { VisibilityTimeout: { Ref: 'V' } },
+        },
+      },
+    };
+    const first = parent(30, false, undefined, twoQueues);
+    await (await h.engine()).deploy(first, options);
+    h.cloud.failOn.add('update:Inner');
+    await expect(
+      (await h.engine()).deploy(parent(60, false, first, twoQueues), { ...options, rollback: false }),
+    ).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
+    h.cloud.failOn.clear();
+    const nested = nestedOf(first);
+    const { First: firstQueue, Inner: inner } = (await h.state(nested))!.resources;
+    expect(h.cloud.live.get(firstQueue!.physicalId)?.properties).toEqual({ DelaySeconds: '60' });
+    // As an update that failed after AWS applied part of it leaves the queue.
+    h.cloud.live.set(inner!.physicalId, { type: inner!.type, properties: { VisibilityTimeout: '60' } });
+
+    const parentRollback = await h.rollback(first, { revertFailed: true });
+    expect(parentRollback.exitCode).toBe(2);
+    expect(parentRollback.lines).toContainEqual(
+      `  Inner (AWS::SQS::Queue): left for the nested stack's own rollback: cdkd rollback '${first.stateName}~Child' --revert-failed`,
+    );
+    expect(h.cloud.live.get(firstQueue!.physicalId)?.properties).toEqual({ DelaySeconds: '30' });
+    expect(h.cloud.live.get(inner!.physicalId)?.properties).toEqual({ VisibilityTimeout: '60' });
+    expect(await h.journal(first)).toBeUndefined();
+    expect((await h.journal(nested))!.segments[0]!.operations.map((op) => op.logicalId)).toEqual(['Inner']);
+
+    const childRollback = await h.rollback(nested, { revertFailed: true });
+    expect(childRollback.exitCode).toBe(0);
+    expect(childRollback.lines).toContainEqual(
+      expect.stringMatching(/^Inner \(AWS::SQS::Queue\): revert \S+ to its pre-deploy properties$/),
+    );
+    expect(await h.journal(nested)).toBeUndefined();
+    expect(h.cloud.live.get(firstQueue!.physicalId)?.properties).toEqual({ DelaySeconds: '30' });
+    expect(h.cloud.live.get(inner!.physicalId)?.properties).toEqual({ VisibilityTimeout: '30' });
+  });
+
+  it('a failed create inside the child that made its resource is deleted by a plain rollback of the child', async () => {
+    const withMade = {
+      ...child,
+      Resources: { ...child.Resources, Made: { Type: 'AWS::SNS::Topic', DependsOn: 'Inner' } },
+    };
+    const first = parent(30, false);
+    await (await h.engine()).deploy(first, options);
+    h.cloud.madeThenFail.add('create:Made');
+    await expect(
+      (await h.engine()).deploy(parent(60, false, first, withMade), { ...options, rollback: false }),
+    ).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
+    const made = h.cloud.calls.find(
+      (call) => call.action === 'create' && call.logicalId === 'Made',
+    )!.physicalId;
+    const nested = nestedOf(first);
+    const inner = (await h.state(nested))!.resources.Inner!.physicalId;
+
+    const parentRollback = await h.rollback(first, { revertFailed: true });
+    expect(parentRollback.exitCode).toBe(2);
+    expect(parentRollback.lines).toContainEqual(
+      `  Made (AWS::SNS::Topic): left for the nested stack's own rollback: cdkd rollback '${first.stateName}~Child'`,
+    );
+    expect(h.cloud.live.get(inner)?.properties).toEqual({ VisibilityTimeout: '30' });
+    expect(h.cloud.liveIds()).toContain(made);
+
+    const childRollback = await h.rollback(nested);
+    expect(childRollback.exitCode).toBe(0);
+    expect(h.cloud.liveIds()).not.toContain(made);
+    expect(await h.journal(nested)).toBeUndefined();
+  });
+});
+
+describe('a nested stack’s journal for a run its parent no longer holds', () => {
+  it('is listed as discarded, and dropped without reverting once confirmed', async () => {
+    const first = await failedWithoutRollback('create:Late', true);
+    const runId = (await h.journal(first))!.segments[0]!.runId;
+    expect((await h.rollback(first, { orphan: new Set(['Child']) })).exitCode).toBe(0);
+    expect(await h.journal(first)).toBeUndefined();
+    const nested = nestedOf(first);
+    expect((await h.journal(nested))!.segments.map((segment) => segment.runId)).toEqual([runId]);
+    const inner = (await h.state(nested))!.resources.Inner!.physicalId;
+    h.cloud.calls.length = 0;
+
+    const discard = `Inner (AWS::SQS::Queue): discard: the journal of ${first.stateName} no longer holds run ${runId}; the nested stack keeps this change`;
+    const declined = await h.rollback(nested, { confirm: async () => false });
+    expect(declined).toMatchObject({ confirmed: false, lines: [discard] });
+    expect(await h.journal(nested)).toBeDefined();
+
+    const confirmed = await h.rollback(nested);
+    expect(confirmed).toMatchObject({ confirmed: true, exitCode: 0, lines: [discard] });
+    expect(await h.journal(nested)).toBeUndefined();
+    expect(h.cloud.calls).toEqual([]);
+    expect(h.cloud.live.get(inner)?.properties).toEqual({ VisibilityTimeout: '60' });
+    const state = (await h.state(nested))!;
+    expect(state.resources.Inner!.properties).toEqual({ VisibilityTimeout: '60' });
+    expect(state.parameters).toMatchObject({ V: '60' });
+    expect(await h.stackEvents(nested)).toContainEqual(
+      expect.objectContaining({
+        status: 'ROLLBACK_RESOURCE_SKIPPED',
+        logicalId: 'Inner',
+        reason: expect.stringContaining(`no longer holds run ${runId}`),
+      }),
+    );
   });
 });
 
@@ -167,7 +301,40 @@ describe('rolling back a nested stack directly', () => {
   });
 });
 
+describe('a secret reference written as a name in a nested stack its parent replays', () => {
+  // cdkd deploys a nested stack in its parent's region (nestedIdentity), so no stack above it
+  // reads from another region: the parent's replay resolves the name where the deploy did.
+  it('is resolved in the region the nesting chain shares and sent resolved', async () => {
+    const secrets = await new AwsClients().client(SecretsManagerClient);
+    await secrets.send(new CreateSecretCommand({ Name: 'nested-delay', SecretString: '7' }));
+    const withSecret = (delay: string) => ({
+      Parameters: { V: { Type: 'Number' } },
+      Resources: { Inner: { Type: 'AWS::SQS::Queue', Properties: { DelaySeconds: delay } } },
+    });
+    const first = parent(30, false, undefined, withSecret('{{resolve:secretsmanager:nested-delay}}'));
+    await (await h.engine()).deploy(first, options);
+    const inner = (await h.state(nestedOf(first)))!.resources.Inner!.physicalId;
+    expect(h.cloud.live.get(inner)?.properties).toEqual({ DelaySeconds: '7' });
+
+    h.cloud.failOn.add('create:Late');
+    await expect(
+      (await h.engine()).deploy(parent(30, true, first, withSecret('3')), options),
+    ).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
+    expect(
+      h
+        .rollbackEvents('Inner')
+        .map((event) => event.message)
+        .join('\n'),
+    ).not.toContain('ROLLBACK_SECRET_REGION_UNKNOWN');
+    expect(h.cloud.live.get(inner)?.properties).toEqual({ DelaySeconds: '7' });
+    expect((await h.state(nestedOf(first)))!.resources.Inner!.properties).toEqual({
+      DelaySeconds: '{{resolve:secretsmanager:nested-delay}}',
+    });
+  });
+});
+
 describe('a secret reference in a direct rollback of a nested stack', () => {
+  // A direct rollback discards completed operations: only a failed one under --revert-failed reverts.
   async function childWithRevert(reference: string): Promise<StackRequest> {
     const top = h.stack({});
     const child = {
@@ -193,7 +360,7 @@ describe('a secret reference in a direct rollback of a nested stack', () => {
         logicalId: 'Inner',
         action: 'update',
         type: current.type,
-        status: 'completed',
+        status: 'failed',
         before: { ...current, properties: { DelaySeconds: reference } },
         after: current,
         physicalId: 'inner-1',
@@ -205,7 +372,7 @@ describe('a secret reference in a direct rollback of a nested stack', () => {
 
   it('written as a name (no region) fails the step and keeps the journal', async () => {
     const child = await childWithRevert('{{resolve:secretsmanager:delay}}');
-    const result = await h.rollback(child);
+    const result = await h.rollback(child, { revertFailed: true });
     expect(result.exitCode).toBe(1);
     expect(h.rollbackEvents('Inner')[0]?.message).toContain('ROLLBACK_SECRET_REGION_UNKNOWN');
     expect(h.cloud.live.get('inner-1')?.properties).toEqual({ DelaySeconds: 5 });
@@ -216,7 +383,7 @@ describe('a secret reference in a direct rollback of a nested stack', () => {
     const child = await childWithRevert(
       '{{resolve:secretsmanager:arn:aws:secretsmanager:us-east-1:000000000000:secret:delay-AbCdEf}}',
     );
-    const result = await h.rollback(child);
+    const result = await h.rollback(child, { revertFailed: true });
     expect(h.rollbackEvents('Inner')[0]?.message).not.toContain('ROLLBACK_SECRET_REGION_UNKNOWN');
     expect(result.exitCode).toBe(1);
   });

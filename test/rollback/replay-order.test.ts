@@ -54,6 +54,15 @@ function made(logicalId: string, type: string): PlannedStep {
   };
 }
 
+/** The same operation, planned as a step that makes no AWS call. */
+function journalOnly(entry: PlannedStep, kind: 'leave' | 'discard'): PlannedStep {
+  const { logicalId } = entry.op;
+  return {
+    op: entry.op,
+    step: kind === 'leave' ? { kind, logicalId, command: 'cdkd rollback' } : { kind, logicalId, reason: 'r' },
+  };
+}
+
 describe('replayDependencies: which earlier steps of the plan a step waits for', () => {
   ruleTable<{ rule: string; plan: PlannedStep[]; waits: number[][] }>(
     [
@@ -103,6 +112,15 @@ describe('replayDependencies: which earlier steps of the plan a step waits for',
           created('C', 'AWS::Logs::LogGroup'),
         ],
         waits: [[], [], [0, 1]],
+      },
+      {
+        rule: 'a step that only changes the journal (leave, discard) waits for nothing and holds nothing up',
+        plan: [
+          journalOnly(created('Q', 'AWS::SQS::Queue', { QueueName: 'orders' }), 'discard'),
+          created('Q', 'AWS::SQS::Queue', { QueueName: 'orders' }),
+          journalOnly(made('M', 'AWS::SQS::Queue'), 'leave'),
+        ],
+        waits: [[], [], []],
       },
     ],
     ({ plan, waits }) => expect(replayDependencies(plan)).toEqual(waits),

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
+import { NAME_PREFIX_ENV, namePrefixSetting } from '../../assembly/name-prefix-setting.js';
 import { addDeployTuning, type DeployTuning } from '../deploy-options.js';
 import { globalOptions } from '../global-options.js';
 import { createProgress } from '../progress.js';
@@ -17,6 +18,7 @@ interface DeployCommandOptions extends AppOptions, DeployTuning {
   forceStatefulRecreation?: boolean;
   strict?: boolean;
   allowUnaddressed?: boolean;
+  prefixUserSuppliedNames?: boolean;
 }
 
 export function registerDeploy(program: Command): void {
@@ -36,10 +38,23 @@ export function registerDeploy(program: Command): void {
     )
     .option('--force-stateful-recreation', 'allow replacing resources that hold data')
     .option('--strict', 'refuse the assembly when the app reported warnings')
+    .option(
+      '--prefix-user-supplied-names',
+      `send explicit IAM and ELBv2 names as {stack}-{name} (default: ${NAME_PREFIX_ENV}, then cdk.json "prefixUserSuppliedNames", then off)`,
+    )
+    .option(
+      '--no-prefix-user-supplied-names',
+      'send explicit names unchanged, whatever the env or cdk.json say',
+    )
     .action(async (patterns: string[], options: DeployCommandOptions, cmd: Command) => {
       const { renderPlanText } = await import('../../plan/index.js');
       const { deployApp } = await import('../../toolkit/deploy-app.js');
       const assembly = await synthesizeFor(cmd, options);
+      const namePrefix = namePrefixSetting({
+        flag: options.prefixUserSuppliedNames,
+        env: process.env,
+        cwd: process.cwd(),
+      });
       const progress = createProgress(
         process.stderr,
         process.stderr.isTTY === true && !globalOptions(cmd).verbose,
@@ -61,6 +76,7 @@ export function registerDeploy(program: Command): void {
           forceStatefulRecreation: options.forceStatefulRecreation ?? false,
           rollback: options.rollback,
           parameters: options.parameters,
+          prefixUserSuppliedNames: namePrefix.value,
           events: progress.sink,
           onWarning: (message) => progress.sink({ kind: 'warning', stack: 'cdkd', message }),
           signal: interrupts.signal,

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { describeNamePrefix, namePrefixSetting } from '../../assembly/name-prefix-setting.js';
 import { isCdkdError } from '../../errors.js';
 import { confirm } from '../confirm.js';
 import { globalOptions } from '../global-options.js';
@@ -50,6 +51,10 @@ export function registerRollback(program: Command): void {
               if (isCdkdError(error) && error.code === 'CANCELLED') return false;
               throw error;
             }
+          },
+          namePrefixFallback: () => {
+            const setting = namePrefixSetting({ env: process.env, cwd: process.cwd() });
+            return { value: setting.value, description: describeNamePrefix(setting) };
           },
           events: progress.sink,
           onWarning: (message) => progress.sink({ kind: 'warning', stack: 'cdkd', message }),

@@ -23,6 +23,7 @@ import type {
   UpdateResult,
 } from '../provider.js';
 import { attributesFromModel, propertiesFromModel, refFromModel } from './model.js';
+import { withUserSuppliedName } from '../user-supplied-names.js';
 import { desiredStatePatch } from './patch.js';
 import { waitForRequest, type CcOperation } from './polling.js';
 import { CloudControlRequestFailed } from './request-failed.js';
@@ -64,7 +65,7 @@ export class CloudControlProvider implements Provider {
     const accepted = await client.send(
       new CreateResourceCommand({
         TypeName: request.type,
-        DesiredState: JSON.stringify(request.properties),
+        DesiredState: JSON.stringify(withUserSuppliedName(request.type, request.properties, context)),
         ClientToken: this.clientToken(idempotencyToken),
       }),
       { abortSignal: context.signal },

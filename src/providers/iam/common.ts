@@ -1,6 +1,7 @@
 import { IAMClient } from '@aws-sdk/client-iam';
 import { awsErrorCode } from '../../aws/error-class.js';
 import { nameFromToken, tokenPhysicalName, type NameRules } from '../physical-names.js';
+import { userSuppliedName } from '../user-supplied-names.js';
 import { replacementOf } from '../../plan/resource-schemas.js';
 import type { CreationIdentity, JsonObject, ProviderContext } from '../provider.js';
 import { resourceMade, sameIdentity, type MadeByAttempts, type MadeResource } from '../resource-made.js';
@@ -34,14 +35,16 @@ export const NAME_RULES: Record<string, NameRules> = {
   'AWS::IAM::Policy': { maxLength: 128, extraCharacters: IAM_CHARACTERS },
 };
 
-/** The name the template gives, else a CloudFormation-style generated one. */
+/** The name the template gives (prefixed under --prefix-user-supplied-names), else a CloudFormation-style generated one. */
 export function nameFor(
   type: string,
   given: unknown,
   context: ProviderContext,
   request: { logicalId: string; idempotencyToken?: string },
 ): string {
-  if (typeof given === 'string' && given !== '') return given;
+  if (typeof given === 'string' && given !== '') {
+    return userSuppliedName(type, given, context.stackName, context.prefixUserSuppliedNames === true);
+  }
   return tokenPhysicalName(context.stackName, request, NAME_RULES[type]!);
 }
 

@@ -1,0 +1,286 @@
+import { GetRoleCommand, IAMClient } from '@aws-sdk/client-iam';
+import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { AwsClients } from '../../src/aws/client-factory.js';
+import { createEngine, type Engine } from '../../src/engine/engine.js';
+import type { DeployEvent } from '../../src/engine/events.js';
+import type { JournalSegment } from '../../src/state/documents/journal-document.js';
+import type { ResourceRecord } from '../../src/state/documents/state-document.js';
+import { openStateBackend, type StateBackend } from '../../src/state/state-backend.js';
+import { defaultRegistry } from '../../src/toolkit/provider-wiring.js';
+import { useSandbox } from '../helpers/sandbox.js';
+
+/**
+ * --prefix-user-supplied-names with the real IAM provider on the sandbox: a deploy sends
+ * explicit names as `{stack}-{name}` and journals the setting; a rollback re-creates under
+ * the journaled setting (spec 001, "Names of re-created resources").
+ */
+const sandbox = useSandbox();
+const clients = new AwsClients();
+const REGION = 'us-east-1';
+let backend: StateBackend;
+let events: DeployEvent[] = [];
+let counter = 0;
+
+beforeAll(async () => {
+  await (await clients.s3()).send(new CreateBucketCommand({ Bucket: 'name-prefix' }));
+  backend = await openStateBackend(clients, 'name-prefix', 'cdkd');
+});
+
+const trust = {
+  Version: '2012-10-17',
+  Statement: [{ Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' }, Action: 'sts:AssumeRole' }],
+};
+const role = (RoleName?: string) => ({
+  Type: 'AWS::IAM::Role',
+  Properties: { AssumeRolePolicyDocument: trust, ...(RoleName ? { RoleName } : {}) },
+});
+
+function nextStack(): string {
+  counter += 1;
+  return `Prefix${counter}`;
+}
+
+async function engine(): Promise<Engine> {
+  events = [];
+  return createEngine({
+    backend,
+    clients,
+    registry: defaultRegistry(),
+    events: (event) => events.push(event),
+    regions: [REGION],
+  });
+}
+
+const identity = (stackName: string) => ({
+  stateName: stackName,
+  stackName,
+  region: REGION,
+  accountId: '000000000000',
+});
+
+async function deploy(
+  stackName: string,
+  resources: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+) {
+  return (await engine()).deploy(
+    { ...identity(stackName), template: { Resources: resources } },
+    { concurrency: 4, ...extra },
+  );
+}
+
+async function roleExists(name: string): Promise<boolean> {
+  const iam = await clients.client(IAMClient);
+  return iam.send(new GetRoleCommand({ RoleName: name })).then(
+    () => true,
+    (error: { name?: string }) => {
+      if (error.name === 'NoSuchEntityException' || error.name === 'NoSuchEntity') return false;
+      throw error;
+    },
+  );
+}
+
+async function record(stackName: string, logicalId: string): Promise<ResourceRecord> {
+  return (await backend.store.read({ stackName, region: REGION }))!.document.resources[logicalId]!;
+}
+
+async function failQueueCreates(): Promise<void> {
+  const response = await fetch(`${sandbox.current.url}/_sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      service: 'sqs',
+      operation: 'CreateQueue',
+      errorCode: 'InvalidAttributeValue',
+      httpStatus: 400,
+      message: 'injected',
+    }),
+  });
+  expect(response.status).toBe(201);
+}
+
+describe('cdkd deploy --prefix-user-supplied-names', () => {
+  it('sends an explicit role name as {stack}-{name}; without the flag, unchanged', async () => {
+    const prefixed = nextStack();
+    await deploy(prefixed, { Role: role('svc-a') }, { prefixUserSuppliedNames: true });
+    expect((await record(prefixed, 'Role')).physicalId).toBe(`${prefixed}-svc-a`);
+    expect(await roleExists(`${prefixed}-svc-a`)).toBe(true);
+    expect(await roleExists('svc-a')).toBe(false);
+    // The record keeps the template's name: the rewrite is the provider's, not a property change.
+    expect((await record(prefixed, 'Role')).properties.RoleName).toBe('svc-a');
+
+    const plain = nextStack();
+    await deploy(plain, { Role: role('svc-b') });
+    expect((await record(plain, 'Role')).physicalId).toBe('svc-b');
+  });
+
+  it('records the setting in the journal of a failed deploy', async () => {
+    const stackName = nextStack();
+    await failQueueCreates();
+    await expect(
+      deploy(
+        stackName,
+        { Role: role('svc-c'), Queue: { Type: 'AWS::SQS::Queue', DependsOn: 'Role' } },
+        { prefixUserSuppliedNames: true, rollback: false },
+      ),
+    ).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
+    const journal = await backend.journals.read({ stackName, region: REGION });
+    expect(journal!.document.segments[0]!.flags).toEqual({ prefixUserSuppliedNames: true });
+    // The automatic rollback of the same failure deletes the prefixed role it made.
+    await (
+      await engine()
+    ).rollback({
+      stack: identity(stackName),
+      revertFailed: false,
+      orphan: new Set(),
+      force: false,
+      confirm: async () => true,
+    });
+    expect(await roleExists(`${stackName}-svc-c`)).toBe(false);
+  });
+});
+
+/**
+ * A completed create-first replacement (RoleName `old` → `new`) whose old role the cleanup
+ * deleted: the rollback re-creates the old role, then deletes the new one.
+ */
+async function replacedRole(input: {
+  oldName: string;
+  oldPhysicalId: (stackName: string) => string;
+  deployPrefix: boolean;
+  journalFlags: JournalSegment['flags'];
+}): Promise<string> {
+  const stackName = nextStack();
+  await deploy(
+    stackName,
+    { Role: role(`${input.oldName}-new`) },
+    { prefixUserSuppliedNames: input.deployPrefix },
+  );
+  const current = await record(stackName, 'Role');
+  const before: ResourceRecord = {
+    ...current,
+    physicalId: input.oldPhysicalId(stackName),
+    properties: { ...current.properties, RoleName: input.oldName },
+  };
+  const segment: JournalSegment = {
+    runId: `hand-${stackName}`,
+    startedAt: new Date().toISOString(),
+    cdkdVersion: 'test',
+    flags: input.journalFlags,
+    previous: { parameters: {}, tags: {}, outputs: {}, imports: [] },
+    status: 'failed',
+    operations: [
+      {
+        seq: 0,
+        logicalId: 'Role',
+        action: 'replace',
+        type: 'AWS::IAM::Role',
+        status: 'completed',
+        before,
+        after: current,
+        physicalId: current.physicalId,
+        previousPhysicalId: before.physicalId,
+        verdict: { replacement: true, order: 'create-first', oldDeleted: true },
+      },
+    ],
+    importMarks: [],
+  };
+  await backend.journals.writer({ stackName, region: REGION })(
+    { version: 1, stackName, region: REGION, segments: [segment] },
+    undefined,
+  );
+  return stackName;
+}
+
+async function rollBack(
+  stackName: string,
+  fallback = { value: false, description: 'no prefix (from the default)' },
+) {
+  return (await engine()).rollback({
+    stack: identity(stackName),
+    revertFailed: false,
+    orphan: new Set(),
+    force: false,
+    confirm: async () => true,
+    namePrefixFallback: () => fallback,
+  });
+}
+
+const warnings = () =>
+  events.filter((event): event is Extract<DeployEvent, { kind: 'warning' }> => event.kind === 'warning');
+
+describe('a rollback re-creating a resource whose explicit name the setting rewrites', () => {
+  it('re-creates it under the setting the journal records', async () => {
+    const stackName = await replacedRole({
+      oldName: 'svc-d',
+      oldPhysicalId: (stack) => `${stack}-svc-d`,
+      deployPrefix: true,
+      journalFlags: { prefixUserSuppliedNames: true },
+    });
+    expect((await rollBack(stackName)).exitCode).toBe(0);
+    expect(await roleExists(`${stackName}-svc-d`)).toBe(true);
+    expect(await roleExists(`${stackName}-svc-d-new`)).toBe(false);
+    expect((await record(stackName, 'Role')).physicalId).toBe(`${stackName}-svc-d`);
+    expect(warnings()).toEqual([]);
+  });
+
+  it('keeps the name of one an earlier deploy made under the other setting, and says so', async () => {
+    const stackName = await replacedRole({
+      oldName: 'svc-e',
+      oldPhysicalId: () => 'svc-e',
+      deployPrefix: true,
+      journalFlags: { prefixUserSuppliedNames: true },
+    });
+    expect((await rollBack(stackName)).exitCode).toBe(0);
+    expect(await roleExists('svc-e')).toBe(true);
+    expect(await roleExists(`${stackName}-svc-e`)).toBe(false);
+    expect((await record(stackName, 'Role')).physicalId).toBe('svc-e');
+    const line = events.find((event) => event.kind === 'rollback' && event.logicalId === 'Role');
+    expect(line).toMatchObject({
+      message: expect.stringContaining('made without --prefix-user-supplied-names'),
+    });
+    expect(warnings()).toEqual([]);
+  });
+
+  it('warns when neither setting gives the name, and re-creates it under the name its physical id shows', async () => {
+    const stackName = await replacedRole({
+      oldName: 'svc-f',
+      oldPhysicalId: () => 'Elsewhere-svc-f',
+      deployPrefix: false,
+      journalFlags: { prefixUserSuppliedNames: false },
+    });
+    expect((await rollBack(stackName)).exitCode).toBe(0);
+    expect(await roleExists('Elsewhere-svc-f')).toBe(true);
+    expect(warnings()).toEqual([
+      expect.objectContaining({
+        message: expect.stringContaining('neither name setting gives its name Elsewhere-svc-f'),
+      }),
+    ]);
+  });
+
+  it('a journal that does not record the setting takes the fallback and warns which one it chose', async () => {
+    const stackName = await replacedRole({
+      oldName: 'svc-g',
+      oldPhysicalId: (stack) => `${stack}-svc-g`,
+      deployPrefix: true,
+      journalFlags: {},
+    });
+    const result = await rollBack(stackName, {
+      value: true,
+      description: 'the stack-name prefix (from CDKD_PREFIX_USER_SUPPLIED_NAMES)',
+    });
+    expect(result.exitCode).toBe(0);
+    expect(await roleExists(`${stackName}-svc-g`)).toBe(true);
+    expect(warnings()).toEqual([
+      expect.objectContaining({
+        message: expect.stringContaining(
+          'does not record --prefix-user-supplied-names; the rollback uses the stack-name prefix (from CDKD_PREFIX_USER_SUPPLIED_NAMES)',
+        ),
+      }),
+    ]);
+    expect(warnings()[0]!.message).toContain(
+      `CDKD_PREFIX_USER_SUPPLIED_NAMES=true cdkd rollback ${stackName}`,
+    );
+  });
+});

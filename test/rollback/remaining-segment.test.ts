@@ -1,0 +1,97 @@
+import { describe, expect } from 'vitest';
+import type { PlannedStep } from '../../src/rollback/plan-rollback.js';
+import type { StepOutcome } from '../../src/rollback/replay-step.js';
+import { remainingSegment, type RollbackReport } from '../../src/rollback/run-rollback.js';
+import type { RollbackStep } from '../../src/rollback/steps.js';
+import type { JournalOperation, JournalSegment } from '../../src/state/documents/journal-document.js';
+import { ruleTable } from './decisions/rule-table.js';
+
+const op = (seq: number, logicalId: string, status: JournalOperation['status']): JournalOperation =>
+  ({ seq, logicalId, type: 'AWS::SQS::Queue', action: 'update', status }) as JournalOperation;
+
+const completed = op(0, 'Done', 'completed');
+const failed = op(1, 'Failed', 'failed');
+const other = op(2, 'Other', 'completed');
+
+const segment: JournalSegment = {
+  runId: 'run-1',
+  startedAt: '2024-01-01T00:00:00.000Z',
+  cdkdVersion: 'test',
+  flags: {},
+  previous: { parameters: {}, tags: {}, outputs: {}, imports: [] },
+  status: 'failed',
+  operations: [completed, failed, other],
+  importMarks: [],
+};
+
+const leave = (entry: JournalOperation): RollbackStep => ({
+  kind: 'leave',
+  logicalId: entry.logicalId,
+  command: "cdkd rollback 'Top~Child' --revert-failed",
+});
+const discard = (entry: JournalOperation): RollbackStep => ({
+  kind: 'discard',
+  logicalId: entry.logicalId,
+  reason: 'the journal of Top no longer holds run run-1; the nested stack keeps this change',
+});
+const skip = (entry: JournalOperation): RollbackStep => ({
+  kind: 'skip',
+  logicalId: entry.logicalId,
+  reason: 'r',
+  warn: false,
+});
+
+function report(steps: Array<[JournalOperation, RollbackStep, StepOutcome['status']]>): RollbackReport {
+  const planned: PlannedStep[] = steps.map(([entry, step]) => ({ op: entry, step }));
+  const outcomes = steps.map(([entry, , status]) => ({
+    logicalId: entry.logicalId,
+    status,
+    warn: false,
+    message: '',
+  }));
+  return { planned, outcomes, putBacks: [], exitCode: 0, clean: true };
+}
+
+// Spec 001, "Nested stacks": what a nested stack's journal keeps after a command rollback.
+describe('remainingSegment of a nested stack’s rollback', () => {
+  ruleTable<{ rule: string; steps: Parameters<typeof report>[0]; kept?: JournalSegment }>(
+    [
+      {
+        rule: "a parent's replay keeps only the failed operations it left for the nested stack's own rollback",
+        steps: [
+          [other, skip(other), 'skipped'],
+          [failed, leave(failed), 'skipped'],
+          [completed, skip(completed), 'skipped'],
+        ],
+        kept: { ...segment, status: 'failed-only', operations: [failed] },
+      },
+      {
+        rule: 'a direct rollback that discarded the completed operations keeps nothing',
+        steps: [
+          [other, discard(other), 'skipped'],
+          [failed, skip(failed), 'skipped'],
+          [completed, discard(completed), 'skipped'],
+        ],
+      },
+      {
+        rule: 'after a failed step in a direct rollback, a discarded operation is not kept',
+        steps: [
+          [other, discard(other), 'skipped'],
+          [failed, skip(failed), 'failed'],
+          [completed, discard(completed), 'skipped'],
+        ],
+        kept: { ...segment, status: 'failed', operations: [failed] },
+      },
+      {
+        rule: "after a failed step in a parent's replay, an operation left for the nested stack is kept",
+        steps: [
+          [other, skip(other), 'failed'],
+          [failed, leave(failed), 'skipped'],
+          [completed, skip(completed), 'succeeded'],
+        ],
+        kept: { ...segment, status: 'failed', operations: [failed, other] },
+      },
+    ],
+    ({ steps, kept }) => expect(remainingSegment(segment, report(steps), 'rollback')).toEqual(kept),
+  );
+});
