@@ -74,7 +74,7 @@ export function planRollback(input: {
       op,
       step:
         scopedStep(op, options, segment.runId) ??
-        nestedStackStep(op, options, input.path, marks.has(op.logicalId), segment.runId) ??
+        nestedStackStep(op, options, input.path, marks.has(op.logicalId), segment.runId, state.stackName) ??
         decideOperation(op, {
           ...(state.resources[op.logicalId] ? { record: state.resources[op.logicalId] } : {}),
           oldPending: state.pendingDeletes.some(
@@ -132,14 +132,17 @@ function nestedStackStep(
   path: 'automatic-rollback' | 'rollback',
   marked: boolean,
   runId: string,
+  /** The stack's state name, `Top/Child` for a nested stack. */
+  stateName: string,
 ): RollbackStep | undefined {
   if (replaysNested(op, options, marked)) return { kind: 'nested', logicalId: op.logicalId, runId };
   if (!refusesFailedNested(op, options, path, marked)) return undefined;
+  const child = `${stateName}/${op.logicalId}`.replaceAll('/', '~');
   return {
     kind: 'refuse',
     logicalId: op.logicalId,
     code: 'ROLLBACK_NESTED_FAILED',
-    reason: `the nested stack's own deploy failed in this run; pass --revert-failed to replay its completed operations, then roll back what failed inside it with cdkd rollback '<stack>~${op.logicalId}' --revert-failed`,
+    reason: `the nested stack's own deploy failed in this run; pass --revert-failed to replay its completed operations, then roll back what failed inside it with cdkd rollback '${child}' --revert-failed`,
   };
 }
 

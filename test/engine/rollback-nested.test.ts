@@ -120,6 +120,7 @@ describe('a nested stack whose own deploy failed in the run', () => {
     const plain = await h.rollback(first);
     expect(plain.exitCode).toBe(1);
     expect(plain.lines).toContainEqual(expect.stringMatching(/^Child .*\(REFUSED\).*--revert-failed/));
+    expect(plain.lines.join('\n')).toContain(`cdkd rollback '${first.stateName}~Child' --revert-failed`);
     expect(await h.journal(first)).toBeDefined();
 
     h.cloud.calls.length = 0;
