@@ -21,9 +21,12 @@ export type LiveRead = LiveResource | 'gone' | 'unreadable';
  *   stream name; an EC2 id AWS never reuses), so two ids are two resources once the record's
  *   resource reads back;
  * - a key: an id AWS generates and never gives a later resource, read from both resources
- *   (RDS, DocumentDB and Neptune can rename an identifier, so the identifier proves nothing).
+ *   (RDS, DocumentDB and Neptune can rename an identifier, so the identifier proves nothing);
+ * - with an engine: RDS, DocumentDB and Neptune share one namespace of identifiers, and
+ *   DocumentDB's and Neptune's describe calls also answer for the others' clusters, so a read
+ *   counts only when it shows this engine; one that shows another, or none, proves nothing.
  */
-const COMPARED_BY: Readonly<Record<string, 'distinct-ids' | { key: string }>> = {
+const COMPARED_BY: Readonly<Record<string, 'distinct-ids' | { key: string; engine?: string }>> = {
   'AWS::S3::Bucket': 'distinct-ids',
   'AWS::Kinesis::Stream': 'distinct-ids',
   'AWS::EC2::NatGateway': 'distinct-ids',
@@ -31,10 +34,10 @@ const COMPARED_BY: Readonly<Record<string, 'distinct-ids' | { key: string }>> = 
   'AWS::DynamoDB::Table': { key: 'TableId' },
   'AWS::RDS::DBCluster': { key: 'DBClusterResourceId' },
   'AWS::RDS::DBInstance': { key: 'DbiResourceId' },
-  'AWS::DocDB::DBCluster': { key: 'ClusterResourceId' },
-  'AWS::DocDB::DBInstance': { key: 'DbiResourceId' },
-  'AWS::Neptune::DBCluster': { key: 'ClusterResourceId' },
-  'AWS::Neptune::DBInstance': { key: 'DbiResourceId' },
+  'AWS::DocDB::DBCluster': { key: 'ClusterResourceId', engine: 'docdb' },
+  'AWS::DocDB::DBInstance': { key: 'DbiResourceId', engine: 'docdb' },
+  'AWS::Neptune::DBCluster': { key: 'ClusterResourceId', engine: 'neptune' },
+  'AWS::Neptune::DBInstance': { key: 'DbiResourceId', engine: 'neptune' },
 };
 
 /** Spec 000: "An RDS or Neptune cluster or instance, or a DynamoDB table, that Cloud Control provisioned is never compared". */
@@ -61,6 +64,9 @@ export function compareLive(type: string, earlier: LiveRead, record: LiveRead): 
   if (!rule || record === 'gone' || record === 'unreadable' || earlier === 'unreadable') return 'unproven';
   if (earlier === 'gone') return 'earlier-gone';
   if (rule === 'distinct-ids') return 'different';
+  if (rule.engine && (keyOf(earlier, 'Engine') !== rule.engine || keyOf(record, 'Engine') !== rule.engine)) {
+    return 'unproven';
+  }
   const a = keyOf(earlier, rule.key);
   const b = keyOf(record, rule.key);
   if (a === undefined || b === undefined) return 'unproven';
