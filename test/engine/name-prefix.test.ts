@@ -150,11 +150,13 @@ async function replacedRole(input: {
   oldPhysicalId: (stackName: string) => string;
   deployPrefix: boolean;
   journalFlags: JournalSegment['flags'];
+  /** The new copy's name; by default `{oldName}-new`. */
+  newName?: string;
 }): Promise<string> {
   const stackName = nextStack();
   await deploy(
     stackName,
-    { Role: role(`${input.oldName}-new`) },
+    { Role: role(input.newName ?? `${input.oldName}-new`) },
     { prefixUserSuppliedNames: input.deployPrefix },
   );
   const current = await record(stackName, 'Role');
@@ -223,6 +225,21 @@ describe('a rollback re-creating a resource whose explicit name the setting rewr
     expect(await roleExists(`${stackName}-svc-d-new`)).toBe(false);
     expect((await record(stackName, 'Role')).physicalId).toBe(`${stackName}-svc-d`);
     expect(warnings()).toEqual([]);
+  });
+
+  it('a re-create colliding on the prefixed name frees it only because the new copy’s physical id shows that name', async () => {
+    const stackName = await replacedRole({
+      oldName: 'svc-h',
+      newName: 'svc-h',
+      oldPhysicalId: (stack) => `${stack}-svc-h`,
+      deployPrefix: true,
+      journalFlags: { prefixUserSuppliedNames: true },
+    });
+    const result = await rollBack(stackName);
+    expect(result.exitCode).toBe(0);
+    const line = events.find((event) => event.kind === 'rollback' && event.logicalId === 'Role');
+    expect(line).toMatchObject({ message: expect.stringContaining(`freed the name ${stackName}-svc-h`) });
+    expect(await roleExists(`${stackName}-svc-h`)).toBe(true);
   });
 
   it('keeps the name of one an earlier deploy made under the other setting, and says so', async () => {
