@@ -30,6 +30,8 @@ export interface SegmentRollbackInput {
   /** A nested stack's rollback: how it stands to its parent's journal (spec 001). */
   nested?: NestedScope;
   gathered?: MadeContext['gathered'];
+  /** `cdkd rollback`'s first signal: no new step starts. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -55,6 +57,7 @@ export async function rollBackSegment(input: SegmentRollbackInput): Promise<Roll
     },
     knownType: input.knownType,
     ...(input.gathered ? { gathered: input.gathered } : {}),
+    ...(input.signal ? { signal: input.signal } : {}),
     onOutcome: (planned, outcome) => {
       input.log.record(rollbackEvent(planned, outcome));
       for (const message of outcome.warnings ?? []) input.events({ kind: 'warning', stack, message });

@@ -89,6 +89,11 @@ export async function deployStack(
     try {
       await runPhase(state, deployOps, executor, { ...options, priority });
     } catch (failure) {
+      // Spec 004: a failed deploy under --no-rollback keeps the attempted template and parameters.
+      if (options.rollback === false) {
+        recordGeneration(state, request, planned);
+        await state.save();
+      }
       throw await afterFailedDeploy(engine, { state, journal, log, replay, options, failure });
     }
     const cleanupOps = planned.plan.operations.filter((op) => op.phase === 'cleanup');
@@ -97,10 +102,7 @@ export async function deployStack(
 
     state.document.outputs = evaluateOutputs(planned.masked, resolver);
     state.document.imports = [...imported].sort();
-    state.document.template = request.template;
-    state.document.templateHash = sha256(JSON.stringify(request.template));
-    state.document.parameters = planned.prepared.maskedParameters() as Record<string, string | string[]>;
-    state.document.tags = request.tags ?? {};
+    recordGeneration(state, request, planned);
     const changed = JSON.stringify(state.document) !== before;
     if (changed) await state.save();
     await state.flush();
@@ -123,6 +125,18 @@ export async function deployStack(
   } finally {
     await lock.release();
   }
+}
+
+/** The stack record's generation this deploy applies: its template, parameters (NoEcho masked) and tags. */
+function recordGeneration(
+  state: StackState,
+  request: StackRequest,
+  planned: Awaited<ReturnType<typeof planStack>>,
+): void {
+  state.document.template = request.template;
+  state.document.templateHash = sha256(JSON.stringify(request.template));
+  state.document.parameters = planned.prepared.maskedParameters() as Record<string, string | string[]>;
+  state.document.tags = request.tags ?? {};
 }
 
 async function runPhase(

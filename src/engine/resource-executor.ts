@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CdkdError } from '../errors.js';
+import { CdkdError, isCdkdError } from '../errors.js';
 import { buildPlan, propertyHash, type PlannedOperation } from '../plan/index.js';
 import {
   ResourceMadeError,
@@ -258,7 +258,8 @@ export class ResourceExecutor {
 
   /**
    * Records the operation in the journal before `apply` sends anything, then its
-   * outcome; a failed create that made its resource is recorded with the proof.
+   * outcome; a failed create that made its resource is recorded with the proof, and
+   * one refused on its name before anything was applied is dropped.
    */
   private async journaled(
     draft: OperationDraft,
@@ -270,7 +271,10 @@ export class ResourceExecutor {
     try {
       outcome = await apply();
     } catch (error) {
-      if (journal && entry) await journal.fail(entry, failureOutcome(error));
+      if (journal && entry) {
+        if (refusedOnName(draft, error)) await journal.dropUnapplied(entry);
+        else await journal.fail(entry, failureOutcome(error));
+      }
       throw error instanceof MadeThenFailed ? error.made.failure : error;
     }
     if (journal && entry) await journal.complete(entry, outcome);
@@ -393,6 +397,11 @@ function failureOutcome(error: unknown): Partial<OperationDraft> {
       ...(error.made.made.creationIdentity ? { creationIdentity: error.made.made.creationIdentity } : {}),
     },
   };
+}
+
+/** A create its provider refused because another resource holds its explicit name: nothing was applied. */
+function refusedOnName(draft: OperationDraft, error: unknown): boolean {
+  return draft.action === 'create' && isCdkdError(error) && error.code === 'NAMED_CREATE_COLLISION';
 }
 
 function policies(op: PlannedOperation): Pick<OperationDraft, 'deletionPolicy' | 'updateReplacePolicy'> {

@@ -29,6 +29,8 @@ export interface RollbackRequest {
   runId?: string;
   /** The prefix setting for a segment whose journal does not record one (an older cdkd wrote it). */
   namePrefixFallback?: () => NamePrefixFallback;
+  /** The first SIGINT/SIGTERM: steps in flight finish, none starts, the journal keeps the rest (spec 003). */
+  signal?: AbortSignal;
 }
 
 /** --prefix-user-supplied-names as the env or cdk.json give it, and how to name that choice. */
@@ -140,10 +142,15 @@ export async function rollbackStack(
         orphan: request.orphan,
         force: request.force,
         ...(nested ? { nested } : {}),
+        ...(request.signal ? { signal: request.signal } : {}),
       });
       left.push(...report.planned.filter(({ step }) => step.kind === 'leave').map(({ op }) => op));
       exitCode = Math.max(exitCode, report.exitCode) as 0 | 1 | 2;
       if (report.exitCode === 1) break;
+      if (request.signal?.aborted && segment !== segments.at(-1)) {
+        exitCode = 1;
+        break;
+      }
     }
     await removeEmptyState(engine, state);
     const command =
@@ -155,7 +162,10 @@ export async function rollbackStack(
 }
 
 /** The flags a rollback runs with; a nested stack's replay inherits its parent's. */
-export type RollbackFlags = Pick<RollbackRequest, 'revertFailed' | 'orphan' | 'force' | 'namePrefixFallback'>;
+export type RollbackFlags = Pick<
+  RollbackRequest,
+  'revertFailed' | 'orphan' | 'force' | 'namePrefixFallback' | 'signal'
+>;
 
 const AUTOMATIC: RollbackFlags = { revertFailed: false, orphan: new Set(), force: false };
 

@@ -27,6 +27,8 @@ export interface RunInfo {
 export class RunJournal {
   private readonly chain: SaveChain<JournalDocument>;
   private segment: JournalSegment | undefined;
+  /** Not the operation count: a dropped operation must not hand its seq to a later one. */
+  private nextSeq = 0;
 
   private constructor(
     private readonly store: JournalStore,
@@ -56,7 +58,7 @@ export class RunJournal {
   /** Records an operation as in flight; resolves once that record is stored. */
   async begin(draft: OperationDraft): Promise<JournalOperation> {
     const segment = this.openSegment();
-    const op: JournalOperation = { ...draft, seq: segment.operations.length, status: 'in-flight' };
+    const op: JournalOperation = { ...draft, seq: this.nextSeq++, status: 'in-flight' };
     segment.operations.push(op);
     await this.save();
     return op;
@@ -69,6 +71,18 @@ export class RunJournal {
 
   fail(op: JournalOperation, outcome: Partial<OperationDraft>): Promise<void> {
     Object.assign(op, outcome, { status: 'failed' });
+    return this.save();
+  }
+
+  /**
+   * Removes an operation that applied nothing, so no rollback reconciles it: a create its
+   * provider refused before changing anything (another resource holds its explicit name).
+   */
+  dropUnapplied(op: JournalOperation): Promise<void> {
+    const operations = this.segment?.operations ?? [];
+    const index = operations.indexOf(op);
+    if (index < 0) return Promise.resolve();
+    operations.splice(index, 1);
     return this.save();
   }
 

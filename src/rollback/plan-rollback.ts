@@ -191,7 +191,8 @@ export function describeStep(planned: PlannedStep): string {
           ? `keep ${step.current.physicalId} (UpdateReplacePolicy: Retain)`
           : `delete ${step.current.physicalId}`
         : 'the new copy is already gone';
-      return `${head}: reverse-replace${types} (${step.order}): ${old}, ${fresh}`;
+      const warnings = step.warnings.map((warning) => `; warning: ${warning}`).join('');
+      return `${head}: reverse-replace${types} (${step.order}): ${old}, ${fresh}${warnings}`;
     }
     case 'delete-made':
       return `${head}: delete ${step.physicalId}, which the failed create made${step.retain ? ' (kept: DeletionPolicy)' : ''}`;

@@ -157,7 +157,8 @@ async function revert(
         type: current.type,
         physicalId: current.physicalId,
         properties: sent,
-        previousProperties: current.properties,
+        // A failed update left state's record at its pre-deploy properties: diffing against them sends nothing.
+        previousProperties: step.attempted ?? current.properties,
       },
       services.context,
     ),
@@ -204,13 +205,11 @@ async function deleteMade(
     }
   }
   if (step.retain) {
+    // No survivor id: a rollback-orphan record would let a later deploy re-adopt what state never held (spec 000).
     return succeeded(
       step.logicalId,
-      `${step.physicalId}, which a failed create made, is kept in AWS by its DeletionPolicy`,
-      {
-        warn: true,
-        survivor: { physicalId: step.physicalId, managedBy: step.provisionedBy },
-      },
+      `${step.physicalId}, which a failed create made, is kept in AWS by its DeletionPolicy; it was never in state`,
+      { warn: true },
     );
   }
   const deleted = `deleted ${step.physicalId}, which the failed create made`;
@@ -305,8 +304,18 @@ async function reverseReplace(
     };
   }
   // Both copies exist now: the old one is recorded, the new one goes.
-  const survivor = await deleteNew();
-  return outcomeOf(step, `re-created the old resource as ${recreated.physicalId}`, survivor, name);
+  const done = `re-created the old resource as ${recreated.physicalId}`;
+  if (!current) return outcomeOf(step, done, undefined, name);
+  try {
+    return outcomeOf(step, done, await deleteNew(), name);
+  } catch (error) {
+    // State already names the old copy: the new one is a survivor to report (spec 003), not a failed step.
+    return succeeded(
+      step.logicalId,
+      `${done}; deleting the new copy ${current.physicalId} failed (${messageOf(error)}): it is no longer tracked, delete it by hand`,
+      { warn: true, survivor: { physicalId: current.physicalId, managedBy: current.provisionedBy } },
+    );
+  }
 }
 
 /**
@@ -343,7 +352,8 @@ async function recreateAfterFreeingName(
     });
   }
   if (!holding.holds || !step.mayFreeName || !current) {
-    throw new CdkdError('ROLLBACK_NAME_COLLISION', nameCollisionMessage(logicalId, shown), {
+    const warnings = step.warnings.map((warning) => `\nWarning: ${warning}`).join('');
+    throw new CdkdError('ROLLBACK_NAME_COLLISION', `${nameCollisionMessage(logicalId, shown)}${warnings}`, {
       cause: collision,
     });
   }

@@ -23,6 +23,8 @@ export interface RollbackReport {
   exitCode: 0 | 1 | 2;
   /** Nothing failed and nothing was skipped with a warning (a kept survivor still exits 2). */
   clean: boolean;
+  /** A signal stopped the run before every step started; the steps not reached have no outcome. */
+  interrupted: boolean;
 }
 
 export interface RunRollbackInput {
@@ -35,6 +37,8 @@ export interface RunRollbackInput {
   options: RollbackOptions & { force?: boolean };
   knownType(type: string): boolean;
   gathered?: MadeContext['gathered'];
+  /** `cdkd rollback`'s first signal: the steps in flight finish, no new one starts (spec 003). */
+  signal?: AbortSignal;
   /** Called as each step ends, for progress and the stack's events. */
   onOutcome(planned: PlannedStep, outcome: StepOutcome): void;
 }
@@ -68,25 +72,34 @@ export async function runRollback(input: RunRollbackInput): Promise<RollbackRepo
       outcomes[Number(id)] = outcome;
       input.onOutcome(entry, outcome);
     },
-    { concurrency: REPLAY_CONCURRENCY, priority: (id) => -Number(id) },
+    {
+      concurrency: REPLAY_CONCURRENCY,
+      priority: (id) => -Number(id),
+      ...(input.signal ? { signal: input.signal } : {}),
+    },
   );
+  const interrupted = walk.notStarted.length > 0;
   // A step's own failure is its outcome; what throws here is the bookkeeping (state, events).
   if (walk.failed.length > 0) throw walk.failed[0]!.error;
   const putBacks = await putBackInlinePolicies(planned, outcomes, input.services);
   const failed = outcomes.some((outcome) => outcome.status === 'failed');
-  const warned = [...outcomes, ...putBacks].some((outcome) => outcome.warn);
+  // Steps an interrupt kept from starting leave holes in `outcomes`, which `some` passes over.
+  const warned = outcomes.some((outcome) => outcome.warn) || putBacks.some((outcome) => outcome.warn);
   // Spec 003: only a skip makes a rollback unclean; a kept survivor is a success that still exits 2.
   const skippedWithWarning = outcomes.some((outcome) => outcome.status === 'skipped' && outcome.warn);
   // A direct rollback of a nested stack keeps the run's completed changes, so its stack record stays too.
-  if (!failed && input.options.nested?.kind !== 'direct') restoreGeneration(input.state, input.segment);
+  if (!failed && !interrupted && input.options.nested?.kind !== 'direct') {
+    restoreGeneration(input.state, input.segment);
+  }
   await input.state.save();
   await input.state.flush();
   return {
     planned,
     outcomes,
     putBacks,
-    exitCode: failed ? 1 : warned ? 2 : 0,
-    clean: !failed && !skippedWithWarning,
+    exitCode: failed || interrupted ? 1 : warned ? 2 : 0,
+    clean: !failed && !skippedWithWarning && !interrupted,
+    interrupted,
   };
 }
 
@@ -145,8 +158,8 @@ export function rollbackEvent(
  * reverted or discarded and none failed; only the failed operations after a clean
  * automatic rollback (so --revert-failed can still act on them), or those a parent's
  * replay left for the nested stack's own rollback; after a failed step, every
- * operation not yet undone, so a re-run does not meet what it already reverted;
- * the whole segment after an automatic rollback that skipped one.
+ * operation not yet undone of a `cdkd rollback`, so its re-run does not meet what it
+ * already reverted; the whole segment after an automatic rollback that skipped or failed one.
  */
 export function remainingSegment(
   segment: JournalSegment,
@@ -154,7 +167,9 @@ export function remainingSegment(
   path: RollbackPath,
 ): JournalSegment | undefined {
   const failedStep = report.outcomes.some((outcome) => outcome.status === 'failed');
-  if (failedStep) {
+  // Spec 000: a step of the automatic rollback that fails keeps its full segment.
+  if (failedStep && path === 'automatic-rollback') return { ...segment, status: 'failed' };
+  if (failedStep || report.interrupted) {
     const undone = new Set(
       report.planned
         .filter(
@@ -165,7 +180,8 @@ export function remainingSegment(
     for (const [index, { op }] of report.planned.entries()) {
       if (report.outcomes[index]?.status === 'failed') undone.delete(op);
     }
-    return { ...segment, status: 'failed', operations: segment.operations.filter((op) => !undone.has(op)) };
+    const operations = segment.operations.filter((op) => !undone.has(op));
+    return { ...segment, status: report.interrupted ? 'interrupted' : 'failed', operations };
   }
   if (path === 'rollback') {
     const left = new Set(report.planned.filter(({ step }) => step.kind === 'leave').map(({ op }) => op));

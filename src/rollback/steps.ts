@@ -10,7 +10,14 @@ export type RollbackStep =
   /** A rolled-back CREATE: delete what state records, or keep it under DeletionPolicy Retain/Snapshot. */
   | { kind: 'delete'; logicalId: string; record: ResourceRecord; retain: boolean }
   /** An in-place UPDATE put back to its before-record. */
-  | { kind: 'revert'; logicalId: string; before: ResourceRecord; current: ResourceRecord }
+  | {
+      kind: 'revert';
+      logicalId: string;
+      before: ResourceRecord;
+      current: ResourceRecord;
+      /** A failed update's attempted properties: what AWS may hold, so the undo diffs against them. */
+      attempted?: Record<string, unknown>;
+    }
   /** A replacement undone: the old resource back (re-adopted or re-created), the new one deleted or kept. */
   | {
       kind: 'reverse-replace';

@@ -13,6 +13,8 @@ export interface RollbackAppInput {
   orphan: string[];
   force: boolean;
   confirm(lines: string[]): Promise<boolean>;
+  /** The first SIGINT/SIGTERM: the steps in flight finish and the journal keeps the rest. */
+  signal?: AbortSignal;
   /** The prefix setting for a journal that does not record one (spec 001): env, then cdk.json, then none. */
   namePrefixFallback?: () => NamePrefixFallback;
   events: EventSink;
@@ -42,6 +44,7 @@ export async function rollbackApp(input: RollbackAppInput): Promise<StackRollbac
     orphan: new Set(input.orphan),
     force: input.force,
     confirm: input.confirm,
+    ...(input.signal ? { signal: input.signal } : {}),
     ...(input.namePrefixFallback ? { namePrefixFallback: input.namePrefixFallback } : {}),
   });
 }

@@ -198,6 +198,31 @@ describe('automatic rollback of a failed deploy', () => {
   });
 });
 
+describe('a failed create that made its resource under DeletionPolicy: Retain', () => {
+  it('is left in AWS with no rollback-orphan record, so no later deploy can re-adopt it', async () => {
+    const request = h.stack({
+      Resources: { Made: { Type: 'AWS::SQS::Queue', DeletionPolicy: 'Retain' } },
+    });
+    h.cloud.madeThenFail.add('create:Made');
+    await expect((await h.engine()).deploy(request, options)).rejects.toMatchObject({
+      code: 'DEPLOY_FAILED',
+    });
+    const made = h.cloud.calls.find((call) => call.action === 'create')!.physicalId;
+    expect(h.cloud.liveIds()).toEqual([made]);
+    const events = await h.stackEvents(request);
+    expect(events).toContainEqual(
+      expect.objectContaining({ status: 'ROLLBACK_RESOURCE_SUCCEEDED', logicalId: 'Made' }),
+    );
+    expect(events.filter((event) => event.survivorId !== undefined)).toEqual([]);
+    expect(h.rollbackEvents('Made')).toEqual([
+      expect.objectContaining({
+        warn: true,
+        message: expect.stringContaining('kept in AWS by its DeletionPolicy'),
+      }),
+    ]);
+  });
+});
+
 describe('replay order', () => {
   it('undoes independent resources at once, and a reader before what it reads', async () => {
     const queues = Object.fromEntries(

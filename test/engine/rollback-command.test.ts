@@ -7,6 +7,20 @@ const h = useRollbackHarness();
 const callsOf = (action: string, logicalId: string) =>
   h.cloud.calls.filter((call) => call.action === action && call.logicalId === logicalId);
 
+/**
+ * The `previousProperties` of each update sent from now on. Kept out of `h.cloud.calls`:
+ * state's masked properties are every update's baseline, and other tests assert no call holds a mask.
+ */
+function updateBaselines(): Array<Record<string, unknown>> {
+  const baselines: Array<Record<string, unknown>> = [];
+  const update = h.cloud.provider.update.bind(h.cloud.provider);
+  h.cloud.provider.update = (request, context) => {
+    baselines.push(request.previousProperties);
+    return update(request, context);
+  };
+  return baselines;
+}
+
 /** A: queue, B: topic reading A, C: fails; deployed with --no-rollback. */
 async function failedWithoutRollback(): Promise<{ request: StackRequest; a: string; b: string }> {
   const request = h.stack({
@@ -92,6 +106,35 @@ describe('--no-rollback, then cdkd rollback', () => {
       { logicalId: 'Queue', survivorId: newId },
     ]);
     expect(h.rollbackEvents('Queue')).toMatchObject([{ status: 'succeeded', warn: true }]);
+    expect(await h.journal(request)).toBeUndefined();
+  });
+});
+
+describe('--revert-failed', () => {
+  it('UPDATE: force-reverted to its pre-deploy properties, diffed against the attempted ones (a real undo diff)', async () => {
+    const template = (timeout: number) => ({
+      Resources: { X: { Type: 'AWS::SQS::Queue', Properties: { VisibilityTimeout: timeout } } },
+    });
+    const request = h.stack(template(30));
+    await (await h.engine()).deploy(request, options);
+    const deployed = (await h.state(request))!.resources.X!;
+    h.cloud.failOn.add('update:X');
+    await expect(
+      (await h.engine()).deploy({ ...request, template: template(60) }, { ...options, rollback: false }),
+    ).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
+    const failed = (await h.journal(request))!.segments[0]!.operations.find((op) => op.logicalId === 'X')!;
+    expect(failed).toMatchObject({ action: 'update', status: 'failed' });
+    expect(failed.attempted).not.toEqual(deployed.properties);
+
+    h.cloud.failOn.delete('update:X');
+    h.cloud.calls.length = 0;
+    const baselines = updateBaselines();
+    const result = await h.rollback(request, { revertFailed: true });
+    expect(result.exitCode).toBe(0);
+    expect(callsOf('update', 'X')).toMatchObject([
+      { physicalId: deployed.physicalId, properties: deployed.properties },
+    ]);
+    expect(baselines).toEqual([failed.attempted]);
     expect(await h.journal(request)).toBeUndefined();
   });
 });

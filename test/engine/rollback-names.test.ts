@@ -108,7 +108,33 @@ describe('a re-create that collides on its name', () => {
     expect(result.exitCode).toBe(1);
     expect(h.cloud.live.has('queue-new')).toBe(true);
     expect(h.rollbackEvents('Queue')[0]?.message).toContain('ROLLBACK_NAME_COLLISION');
-    expect(result.lines.join('\n')).toContain('Queue (AWS::SQS::Queue): reverse-replace (create-first)');
+    // "The rollback says so in a warning": in the plan before confirming, and in the refusal.
+    expect(result.lines.join('\n')).toMatch(
+      /Queue \(AWS::SQS::Queue\): reverse-replace \(create-first\): .*; warning: its old properties name Target, which the same deploy replaced or deleted/,
+    );
+    expect(h.rollbackEvents('Queue')[0]?.message).toContain('Warning: its old properties name Target');
+  });
+});
+
+describe('a re-create that succeeded, then a failed delete of the new copy', () => {
+  it('leaves state on the old resource and reports the new copy as a survivor: exit 2, not a failed step', async () => {
+    const request = await replacedQueue({ newName: 'renamed' });
+    h.cloud.failOn.add('delete:Queue');
+    const result = await h.rollback(request);
+    expect(result.exitCode).toBe(2);
+    const state = (await h.state(request))!;
+    expect(state.resources.Queue!.properties).toEqual({ QueueName: 'shared' });
+    expect(h.cloud.live.has(state.resources.Queue!.physicalId)).toBe(true);
+    expect(h.cloud.live.has('queue-new')).toBe(true);
+    expect(await h.stackEvents(request)).toContainEqual(
+      expect.objectContaining({
+        status: 'ROLLBACK_RESOURCE_SUCCEEDED',
+        logicalId: 'Queue',
+        survivorId: 'queue-new',
+        reason: expect.stringContaining('deleting the new copy queue-new failed'),
+      }),
+    );
+    expect(await h.journal(request)).toBeUndefined();
   });
 });
 

@@ -7,9 +7,10 @@ import {
   ListRolePoliciesCommand,
 } from '@aws-sdk/client-iam';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { awsErrorCode } from '../../src/aws/error-class.js';
 import { ManagedPolicyProvider, versionToDrop } from '../../src/providers/iam/managed-policy.js';
 import { PolicyProvider } from '../../src/providers/iam/policy.js';
-import type { ProviderContext } from '../../src/providers/provider.js';
+import { ResourceMadeError, type ProviderContext } from '../../src/providers/provider.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { doc, iamClientFor, iamContext, TRUST } from './iam-helpers.js';
 import { clearFaults, failNext, madeError } from './made-helpers.js';
@@ -83,6 +84,31 @@ describe('AWS::IAM::Policy', () => {
     await provider.delete({ ...request, properties: renamed }, context);
     expect(await inlineNames('r2')).not.toContain('p2b');
     expect(await provider.read({ ...request, properties: renamed }, context)).toBeUndefined();
+  });
+
+  it('a put that fails part-way removes the policy from the principals it already reached', async () => {
+    const properties = { PolicyName: 'half', PolicyDocument: doc('s3:*'), Roles: ['r1', 'r2'] };
+    await failNext(sandbox.current, 'iam', 'PutRolePolicy', { errorCode: 'ValidationError', nth: 2 });
+    const error = await provider
+      .create({ logicalId: 'Half', type, properties }, context)
+      .catch((e: unknown) => e);
+    expect(error).not.toBeInstanceOf(ResourceMadeError);
+    expect(awsErrorCode(error)).toBe('ValidationError');
+    expect(await inlineNames('r1')).not.toContain('half');
+    expect(await inlineNames('r2')).not.toContain('half');
+  });
+
+  it('names the principal still holding the policy when that removal fails too', async () => {
+    const properties = { PolicyName: 'stuck', PolicyDocument: doc('s3:*'), Roles: ['r1', 'r2'] };
+    await failNext(sandbox.current, 'iam', 'PutRolePolicy', { errorCode: 'ValidationError', nth: 2 });
+    await failNext(sandbox.current, 'iam', 'DeleteRolePolicy', { errorCode: 'ValidationError' });
+    const error = await provider
+      .create({ logicalId: 'Stuck', type, properties }, context)
+      .catch((e: unknown) => e);
+    expect(awsErrorCode(error)).toBe('ValidationError');
+    expect((error as Error).message).toContain('injected PutRolePolicy failure');
+    expect((error as Error).message).toMatch(/role r1 still holds inline policy stuck/);
+    expect(await inlineNames('r1')).toContain('stuck');
   });
 
   it('refuses a policy with no principal before calling IAM', async () => {

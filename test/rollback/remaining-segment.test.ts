@@ -49,7 +49,7 @@ function report(steps: Array<[JournalOperation, RollbackStep, StepOutcome['statu
     warn: false,
     message: '',
   }));
-  return { planned, outcomes, putBacks: [], exitCode: 0, clean: true };
+  return { planned, outcomes, putBacks: [], exitCode: 0, clean: true, interrupted: false };
 }
 
 // Spec 001, "Nested stacks": what a nested stack's journal keeps after a command rollback.
@@ -93,5 +93,47 @@ describe('remainingSegment of a nested stack’s rollback', () => {
       },
     ],
     ({ steps, kept }) => expect(remainingSegment(segment, report(steps), 'rollback')).toEqual(kept),
+  );
+});
+
+// Spec 003, "The journal's lifetime", and spec 000: what the automatic rollback leaves.
+describe('remainingSegment of an automatic rollback', () => {
+  const made = { ...op(3, 'Made', 'failed'), made: { physicalId: 'made-1' } } as JournalOperation;
+  const withMade: JournalSegment = { ...segment, operations: [completed, failed, made] };
+  ruleTable<{ rule: string; steps: Parameters<typeof report>[0]; clean: boolean; kept?: JournalSegment }>(
+    [
+      {
+        rule: 'a clean one keeps a failed-only segment: the failed operations, not those that made their resource',
+        steps: [
+          [completed, skip(completed), 'succeeded'],
+          [failed, skip(failed), 'skipped'],
+          [made, skip(made), 'succeeded'],
+        ],
+        clean: true,
+        kept: { ...withMade, status: 'failed-only', operations: [failed] },
+      },
+      {
+        rule: 'one that skipped an operation with a warning keeps the full segment',
+        steps: [
+          [completed, skip(completed), 'skipped'],
+          [failed, skip(failed), 'skipped'],
+          [made, skip(made), 'succeeded'],
+        ],
+        clean: false,
+        kept: { ...withMade, status: 'failed' },
+      },
+      {
+        rule: 'a delete that fails keeps the entry: the automatic rollback keeps its full segment',
+        steps: [
+          [completed, skip(completed), 'succeeded'],
+          [failed, skip(failed), 'skipped'],
+          [made, skip(made), 'failed'],
+        ],
+        clean: false,
+        kept: { ...withMade, status: 'failed' },
+      },
+    ],
+    ({ steps, clean, kept }) =>
+      expect(remainingSegment(withMade, { ...report(steps), clean }, 'automatic-rollback')).toEqual(kept),
   );
 });

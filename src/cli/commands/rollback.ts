@@ -42,6 +42,7 @@ export function registerRollback(program: Command): void {
           revertFailed: options.revertFailed ?? false,
           orphan: options.orphan,
           force: options.force ?? false,
+          signal: interrupts.signal,
           confirm: async (lines) => {
             process.stdout.write(`Rollback plan:\n${lines.map((line) => `  ${line}`).join('\n')}\n`);
             try {
@@ -75,7 +76,9 @@ export function registerRollback(program: Command): void {
             ? 'rolled back'
             : result.exitCode === 2
               ? 'rolled back, but some operations need attention (see the warnings; cdkd events lists them)'
-              : 'rollback failed; the journal is kept for a re-run';
+              : interrupts.signal.aborted
+                ? 'rollback interrupted; the journal keeps what is left: run cdkd rollback again'
+                : 'rollback failed; the journal is kept for a re-run';
         process.stdout.write(`${result.stackName}: ${verdict}.\n`);
         if (result.exitCode !== 0) process.exitCode = result.exitCode;
       } finally {

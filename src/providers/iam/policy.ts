@@ -1,3 +1,4 @@
+import type { IAMClient } from '@aws-sdk/client-iam';
 import { CdkdError } from '../../errors.js';
 import type {
   CreateResult,
@@ -22,7 +23,7 @@ import {
   uncovered,
 } from './common.js';
 import { setDiff } from './diff.js';
-import { principalApi, TARGETS } from './principal-api.js';
+import { principalApi, TARGETS, type PrincipalKind } from './principal-api.js';
 import { ignoreGone } from './principal-policies.js';
 
 const TYPE = 'AWS::IAM::Policy';
@@ -54,9 +55,18 @@ export class PolicyProvider implements Provider {
     const client = await iamClient(context);
     const name = String(p.PolicyName);
     const document = documentText(p.PolicyDocument);
-    for (const { kind, property } of TARGETS) {
-      const api = principalApi(client, kind, context.signal);
-      for (const principal of stringList(p[property])) await api.putPolicy(principal, name, document);
+    const written: Written[] = [];
+    try {
+      for (const { kind, property } of TARGETS) {
+        const api = principalApi(client, kind, context.signal);
+        for (const principal of stringList(p[property])) {
+          await api.putPolicy(principal, name, document);
+          written.push({ kind, principal });
+        }
+      }
+    } catch (error) {
+      // No id is recorded for a failed create, so it takes back its own writes (spec: it cleans up).
+      throw namingLeftovers(error, name, await removeWrites(client, name, written));
     }
     const id = nameFor(TYPE, undefined, context, request);
     return { physicalId: id, attributes: { Id: id }, creationIdentity: { Id: id, PolicyName: name } };
@@ -125,4 +135,39 @@ function requireTarget(logicalId: string, properties: JsonObject): void {
     `${logicalId} (AWS::IAM::Policy): at least one of [Groups, Roles, Users] must be non-empty.`,
     { hint: 'Attach the policy to a role, user or group in the template, or remove the resource.' },
   );
+}
+
+/** A principal a create put the inline policy on. */
+interface Written {
+  kind: PrincipalKind;
+  principal: string;
+}
+
+/** Best effort: deletes the inline policy from each principal written; returns those still holding it. */
+async function removeWrites(client: IAMClient, name: string, written: readonly Written[]): Promise<string[]> {
+  const left: string[] = [];
+  for (const { kind, principal } of written) {
+    try {
+      // Without the create's abort signal: a cancelled create still takes back what it wrote.
+      await ignoreGone(principalApi(client, kind).deletePolicy(principal, name));
+    } catch {
+      left.push(`${kind.toLowerCase()} ${principal}`);
+    }
+  }
+  return left;
+}
+
+/**
+ * The create's failure, its message also naming each principal the cleanup left holding the
+ * policy. The error itself is kept, so retries classify it by its AWS code as before.
+ */
+function namingLeftovers(failure: unknown, name: string, left: readonly string[]): unknown {
+  if (left.length === 0) return failure;
+  const held = left.map((principal) => `${principal} still holds inline policy ${name}`).join('; ');
+  const note = `${held} (the failed create could not remove it; delete it by hand)`;
+  if (!(failure instanceof Error)) {
+    return new CdkdError('IAM_POLICY_CLEANUP_FAILED', `${String(failure)}; ${note}`, { cause: failure });
+  }
+  failure.message = `${failure.message}; ${note}`;
+  return failure;
 }

@@ -66,6 +66,10 @@ function decideFailed(op: JournalOperation, context: OperationContext): Rollback
     }
     return rollBackCreate(op, context);
   }
+  // The executor journals a Type change as a replacement: checked first, so it warns rather than passing silently.
+  if (op.previousType && op.previousType !== op.type) {
+    return skip(id, 'changed its Type: a replacement in flight, with no in-place revert', true);
+  }
   if (op.action === 'replace') {
     if (op.verdict?.order === 'delete-first' && op.verdict.oldDeleted) {
       return skip(
@@ -76,10 +80,7 @@ function decideFailed(op: JournalOperation, context: OperationContext): Rollback
     }
     return skip(id, 'the replacement failed before touching the old resource: nothing to revert', false);
   }
-  if (op.previousType && op.previousType !== op.type) {
-    return skip(id, 'changed its Type: a replacement in flight, with no in-place revert', true);
-  }
-  return revertInPlace(op, context);
+  return revertInPlace(op, context, op.attempted);
 }
 
 /** A CREATE rolled back: deleted while state still records what it made, per its DeletionPolicy. */
@@ -100,7 +101,15 @@ function rollBackCreate(op: JournalOperation, context: OperationContext): Rollba
   return { kind: 'delete', logicalId: id, record, retain: keepsOnRollbackOfCreate(op.deletionPolicy) };
 }
 
-function revertInPlace(op: JournalOperation, context: OperationContext): RollbackStep {
+/**
+ * `attempted`: a failed update's journaled properties. State still holds the pre-deploy
+ * record then, so only they give a patch-based provider something to diff its undo against.
+ */
+function revertInPlace(
+  op: JournalOperation,
+  context: OperationContext,
+  attempted?: Record<string, unknown>,
+): RollbackStep {
   const id = op.logicalId;
   const record = context.record;
   if (!record || !isAddressable(record.physicalId)) {
@@ -108,7 +117,13 @@ function revertInPlace(op: JournalOperation, context: OperationContext): Rollbac
   }
   if (!op.before)
     return refuse(id, 'ROLLBACK_NO_BASELINE', 'the journal holds no pre-deploy record to revert to');
-  return { kind: 'revert', logicalId: id, before: op.before, current: record };
+  return {
+    kind: 'revert',
+    logicalId: id,
+    before: op.before,
+    current: record,
+    ...(attempted ? { attempted } : {}),
+  };
 }
 
 function reverseReplacement(op: JournalOperation, context: OperationContext): RollbackStep {
@@ -126,16 +141,12 @@ function reverseReplacement(op: JournalOperation, context: OperationContext): Ro
   const keepNew = keepsResource(op.after?.updateReplacePolicy ?? op.updateReplacePolicy);
   const old = op.verdict?.oldRetained ? 'retained' : context.oldPending ? 'pending' : 'deleted';
   const record = context.record;
-  if (
-    old === 'retained' &&
-    (!record || !isAddressable(record.physicalId) || record.physicalId !== op.physicalId)
-  ) {
-    return refuse(id, 'ROLLBACK_UNADDRESSABLE', readoptMessage(op, record));
-  }
-  if (record && !isAddressable(record.physicalId) && !keepNew) {
-    return skip(id, unaddressable("its state record's physicalId"), true);
-  }
-  if (record && record.physicalId !== op.physicalId) {
+  if (old === 'retained') {
+    if (!provesNewCopy(op, record)) return refuse(id, 'ROLLBACK_UNADDRESSABLE', readoptMessage(op, record));
+  } else if (record && !isAddressable(record.physicalId)) {
+    // A kept new copy is sent nothing, so its id is only reported.
+    if (!keepNew) return skip(id, unaddressable("its state record's physicalId"), true);
+  } else if (record && record.physicalId !== op.physicalId) {
     return skip(
       id,
       `recorded ${String(op.physicalId)}, which is not the resource state tracks under this id; not reverted, needs manual attention`,
@@ -155,24 +166,42 @@ function reverseReplacement(op: JournalOperation, context: OperationContext): Ro
     mayFreeName,
     old,
     before,
-    ...(record ? { current: record } : {}),
+    ...(record ? { current: newCopy(op, record) } : {}),
     keepNew,
     warnings,
   };
 }
 
+/**
+ * Re-adopting a retained old resource treats state's record as the new copy: only when
+ * its id is usable and is the journal's, or the journal names none to contradict it.
+ */
+function provesNewCopy(op: JournalOperation, record: ResourceRecord | undefined): boolean {
+  if (!record || !isAddressable(record.physicalId)) return false;
+  return op.physicalId === undefined || record.physicalId === op.physicalId;
+}
+
+/** A kept new copy whose record cannot address it is reported by the journal's id, when usable. */
+function newCopy(op: JournalOperation, record: ResourceRecord): ResourceRecord {
+  if (isAddressable(record.physicalId) || !isAddressable(op.physicalId)) return record;
+  return { ...record, physicalId: op.physicalId };
+}
+
 /** Spec 000: re-adopting a retained old resource, which only the journal names, fails instead of skipping. */
 function readoptMessage(op: JournalOperation, record: ResourceRecord | undefined): string {
   const oldId = String(op.previousPhysicalId);
-  const journaled = isAddressable(op.physicalId) ? op.physicalId : undefined;
-  const base = `the old resource ${oldId} was kept by UpdateReplacePolicy: Retain and only the journal names it; state's record of the new copy has no usable physicalId`;
-  if (journaled && record && isAddressable(record.physicalId)) {
-    return `${base} matching the journal (${journaled} vs ${record.physicalId}): nothing proves which resource is the new copy, so it is not deleted; check both resources by hand (cdkd rollback --orphan ${op.logicalId} drops the journal's only record of ${oldId}, so note it first)`;
+  const base = `the old resource ${oldId} was kept by UpdateReplacePolicy: Retain and only the journal names it`;
+  const recorded = record && isAddressable(record.physicalId) ? record.physicalId : undefined;
+  if (isAddressable(op.physicalId) && !recorded) {
+    return `${base}; state's record of the new copy has no usable physicalId: repair the record's physicalId to ${op.physicalId} (cdkd state show) and re-run cdkd rollback; any other id stops the revert and drops the journal's only record of ${oldId}`;
   }
-  if (journaled) {
-    return `${base}: repair the record's physicalId to ${journaled} (cdkd state show) and re-run cdkd rollback; any other id stops the revert and drops the journal's only record of ${oldId}`;
+  if (op.physicalId === undefined) {
+    return `${base}; state's record of the new copy has no usable physicalId, and the journal holds none: the re-run deletes whatever resource the repaired record names as the new copy, so name the right one; or re-run with --orphan ${op.logicalId} after noting ${oldId}`;
   }
-  return `${base}, and neither does the journal: the re-run deletes whatever resource the repaired record names as the new copy, so name the right one; or re-run with --orphan ${op.logicalId} after noting ${oldId}`;
+  const conflict = isAddressable(op.physicalId)
+    ? `state's record of the new copy names ${String(recorded)}, the journal ${op.physicalId}`
+    : `the journal's id of the new copy (${JSON.stringify(op.physicalId)}) is unusable${recorded ? `, so nothing confirms state's ${recorded}` : ", and state's record holds no usable one either"}`;
+  return `${base}; ${conflict}: nothing proves which resource is the new copy, so it is not deleted and no repair makes the re-run succeed; check both resources by hand (cdkd rollback --orphan ${op.logicalId} drops the journal's only record of ${oldId}, so note it first)`;
 }
 
 /** The other resources of the run whose old ids appear among `properties`' values. */

@@ -37,7 +37,15 @@ interface Row {
   op: JournalOperation;
   context: OperationContext;
   expected: Record<string, unknown>;
+  /** Fields the step must not carry at all. */
+  absent?: readonly string[];
 }
+
+const check = ({ op: operation, context: ctx, expected, absent = [] }: Row): void => {
+  const step = decideOperation(operation, ctx);
+  expect(step).toMatchObject(expected);
+  for (const key of absent) expect(step).not.toHaveProperty(key);
+};
 
 const replaced = (fields: Partial<JournalOperation> = {}) =>
   op({
@@ -54,10 +62,19 @@ describe('--revert-failed, per failed operation (spec 000)', () => {
   ruleTable<Row>(
     [
       {
-        rule: 'UPDATE: force-reverted to its pre-deploy properties',
-        op: op({ action: 'update', status: 'failed', before: record('q', { properties: { A: 1 } }) }),
+        rule: 'UPDATE: force-reverted to its pre-deploy properties; the journal records the attempted properties, so patch-based providers generate a real undo diff',
+        op: op({
+          action: 'update',
+          status: 'failed',
+          before: record('q', { properties: { A: 1 } }),
+          attempted: { A: 2 },
+        }),
         context: context({ revertFailed: true, record: record('q') }),
-        expected: { kind: 'revert', before: { physicalId: 'q', properties: { A: 1 } } },
+        expected: {
+          kind: 'revert',
+          before: { physicalId: 'q', properties: { A: 1 } },
+          attempted: { A: 2 },
+        },
       },
       {
         rule: 'UPDATE that was a replacement whose new resource was made and then failed: never force-reverted; create-first leaves the old resource untouched',
@@ -75,10 +92,15 @@ describe('--revert-failed, per failed operation (spec 000)', () => {
         expected: { kind: 'skip', warn: true },
       },
       {
-        rule: "UPDATE that changed the resource's Type: skipped with a warning",
-        op: op({ action: 'update', status: 'failed', previousType: 'AWS::SNS::Topic', before: record('q') }),
-        context: context({ revertFailed: true, record: record('q') }),
-        expected: { kind: 'skip', warn: true },
+        rule: "UPDATE that changed the resource's Type: skipped with a warning; it was a replacement in flight",
+        op: replaced({
+          status: 'failed',
+          previousType: 'AWS::SNS::Topic',
+          before: record('old', { type: 'AWS::SNS::Topic' }),
+          after: undefined,
+        }),
+        context: context({ revertFailed: true, record: record('old', { type: 'AWS::SNS::Topic' }) }),
+        expected: { kind: 'skip', warn: true, reason: expect.stringContaining('changed its Type') },
       },
       {
         rule: 'UPDATE whose state record has no usable physicalId: skipped with a warning (exit 2); nothing is sent',
@@ -134,9 +156,73 @@ describe('--revert-failed, per failed operation (spec 000)', () => {
         expected: { kind: 'skip', warn: false, reason: expect.stringContaining('--revert-failed') },
       },
     ],
-    ({ op: operation, context: ctx, expected }) => {
-      expect(decideOperation(operation, ctx)).toMatchObject(expected);
-    },
+    check,
+  );
+});
+
+const retainedOld = (fields: Partial<JournalOperation> = {}) =>
+  replaced({ verdict: { replacement: true, order: 'create-first', oldRetained: true }, ...fields });
+const REPAIR = "repair the record's physicalId to new (cdkd state show) and re-run cdkd rollback";
+const NAME_THE_RIGHT_ONE =
+  'the re-run deletes whatever resource the repaired record names as the new copy, so name the right one';
+const NOTHING_PROVES =
+  'nothing proves which resource is the new copy, so it is not deleted and no repair makes the re-run succeed; check both resources by hand';
+
+describe('re-adopting a retained old resource, which only the journal names (spec 000)', () => {
+  ruleTable<Row>(
+    [
+      {
+        rule: 'The old resource left alive by UpdateReplacePolicy: Retain is re-adopted',
+        op: retainedOld(),
+        context: context({ record: record('new') }),
+        expected: { kind: 'reverse-replace', old: 'retained', current: { physicalId: 'new' } },
+      },
+      {
+        rule: "When the journal holds no id for the new resource, the record's resource is re-adopted as the new copy",
+        op: retainedOld({ physicalId: undefined }),
+        context: context({ record: record('new') }),
+        expected: { kind: 'reverse-replace', old: 'retained', current: { physicalId: 'new' } },
+      },
+      ...[record(''), undefined].map((held) => ({
+        rule: `When the journal holds a usable id for the replacement's new resource, the message prints it: repair the record to that id and re-run the rollback (state ${held ? 'record with physicalId ""' : 'holds no record'})`,
+        op: retainedOld(),
+        context: context(held ? { record: held } : {}),
+        expected: { kind: 'refuse', code: 'ROLLBACK_UNADDRESSABLE', reason: expect.stringContaining(REPAIR) },
+      })),
+      {
+        rule: 'When the journal holds none, the re-run deletes whatever resource the repaired record names as the new copy, so name the right one',
+        op: retainedOld({ physicalId: undefined }),
+        context: context({ record: record('  ') }),
+        expected: {
+          kind: 'refuse',
+          code: 'ROLLBACK_UNADDRESSABLE',
+          reason: expect.stringContaining(NAME_THE_RIGHT_ONE),
+        },
+      },
+      ...(['', '   ', 42, null] as unknown[]).flatMap((physicalId) =>
+        ['', 'new'].map((held) => ({
+          rule: `When the journal's id is present but unusable too (${JSON.stringify(physicalId)}, state's ${JSON.stringify(held)}), nothing proves which resource is the new copy: not deleted, no repair makes the re-run succeed`,
+          op: retainedOld({ physicalId }),
+          context: context({ record: record(held) }),
+          expected: {
+            kind: 'refuse',
+            code: 'ROLLBACK_UNADDRESSABLE',
+            reason: expect.stringContaining(NOTHING_PROVES),
+          },
+        })),
+      ),
+      {
+        rule: 'When the record holds a different id, nothing proves which resource is the new copy: not deleted, no repair makes the re-run succeed',
+        op: retainedOld(),
+        context: context({ record: record('other') }),
+        expected: {
+          kind: 'refuse',
+          code: 'ROLLBACK_UNADDRESSABLE',
+          reason: expect.stringContaining(NOTHING_PROVES),
+        },
+      },
+    ],
+    check,
   );
 });
 
@@ -174,6 +260,13 @@ describe('completed operations, unaddressable ids, orphans (spec 000)', () => {
         expected: { kind: 'revert' },
       },
       {
+        rule: 'A completed UPDATE is reverted from state, which holds what it applied: the attempted properties are not carried',
+        op: op({ action: 'update', before: record('q', { properties: { A: 1 } }), attempted: { A: 2 } }),
+        context: context({ record: record('q', { properties: { A: 2 } }) }),
+        expected: { kind: 'revert', current: { properties: { A: 2 } } },
+        absent: ['attempted'],
+      },
+      {
         rule: 'A replacement whose old copy is still pending deletion is reversed by re-adopting it',
         op: replaced(),
         context: context({ record: record('new'), oldPending: true }),
@@ -194,17 +287,28 @@ describe('completed operations, unaddressable ids, orphans (spec 000)', () => {
         context: context({ record: record('new') }),
         expected: { kind: 'reverse-replace', order: 'create-first', keepNew: true },
       },
+      ...['', '   '].map((physicalId) => ({
+        rule: `A replacement whose new copy is kept (UpdateReplacePolicy: Retain) sends nothing by that id and is reverted as usual (state's physicalId ${JSON.stringify(physicalId)}; the journal's id is reported)`,
+        op: replaced({ after: record('new', { updateReplacePolicy: 'Retain' }) }),
+        context: context({ record: record(physicalId), oldPending: true }),
+        expected: {
+          kind: 'reverse-replace',
+          old: 'pending',
+          keepNew: true,
+          current: { physicalId: 'new' },
+        },
+      })),
       {
-        rule: 'The old resource left alive by UpdateReplacePolicy: Retain is re-adopted',
-        op: replaced({ verdict: { replacement: true, order: 'create-first', oldRetained: true } }),
-        context: context({ record: record('new') }),
-        expected: { kind: 'reverse-replace', old: 'retained' },
+        rule: 'A replacement whose new copy is kept (UpdateReplacePolicy: Retain) is reverted as usual even when the journal cannot address it either',
+        op: replaced({ after: record('new', { updateReplacePolicy: 'Retain' }), physicalId: 42 }),
+        context: context({ record: record('  ') }),
+        expected: { kind: 'reverse-replace', old: 'deleted', keepNew: true },
       },
       {
-        rule: 'Re-adopting a retained old resource whose new copy state cannot address fails instead of skipping (journal kept)',
-        op: replaced({ verdict: { replacement: true, order: 'create-first', oldRetained: true } }),
-        context: context({ record: record('') }),
-        expected: { kind: 'refuse', code: 'ROLLBACK_UNADDRESSABLE', reason: expect.stringContaining('new') },
+        rule: 'A replacement whose new copy is not kept and state cannot address is skipped with a warning (exit 2)',
+        op: replaced(),
+        context: context({ record: record(''), oldPending: true }),
+        expected: { kind: 'skip', warn: true, reason: expect.stringContaining('cannot address') },
       },
       {
         rule: 'Old properties naming a resource the same deploy deleted: create-first, and no deleting the new copy to free a name',
@@ -258,8 +362,6 @@ describe('completed operations, unaddressable ids, orphans (spec 000)', () => {
         },
       },
     ],
-    ({ op: operation, context: ctx, expected }) => {
-      expect(decideOperation(operation, ctx)).toMatchObject(expected);
-    },
+    check,
   );
 });

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { options, useRollbackHarness } from './rollback-harness.js';
+
+// Spec 004, "What an update rollback puts back": the stack record's template,
+// parameters and tags follow the generation the stack is in.
+const h = useRollbackHarness();
+
+const template = (visibility: number) => ({
+  Parameters: { Env: { Type: 'String' } },
+  Resources: {
+    Queue: { Type: 'AWS::SQS::Queue', Properties: { VisibilityTimeout: visibility } },
+    Late: { Type: 'AWS::SNS::Topic', DependsOn: 'Queue', Properties: { DisplayName: `late-${visibility}` } },
+  },
+});
+
+async function deployedThenChanged() {
+  const first = { ...h.stack(template(30), { Env: 'one' }), tags: { team: 'a' } };
+  await (await h.engine()).deploy(first, options);
+  h.cloud.failOn.add('update:Late');
+  const second = { ...first, template: template(60), parameters: { Env: 'two' }, tags: { team: 'b' } };
+  return { first, second };
+}
+
+describe('the stack record after a failed update', () => {
+  it('UPDATE_ROLLBACK_COMPLETE: template, parameters and tags all restored', async () => {
+    const { first, second } = await deployedThenChanged();
+    await expect((await h.engine()).deploy(second, options)).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
+    const state = (await h.state(first))!;
+    expect(state.template).toEqual(template(30));
+    expect(state.parameters).toEqual({ Env: 'one' });
+    expect(state.tags).toEqual({ team: 'a' });
+  });
+
+  it('a failed update under --no-rollback keeps the attempted template and parameters; cdkd rollback restores the earlier ones', async () => {
+    const { first, second } = await deployedThenChanged();
+    await expect((await h.engine()).deploy(second, { ...options, rollback: false })).rejects.toMatchObject({
+      code: 'DEPLOY_FAILED',
+    });
+    const kept = (await h.state(first))!;
+    expect(kept.template).toEqual(template(60));
+    expect(kept.parameters).toEqual({ Env: 'two' });
+    expect(kept.tags).toEqual({ team: 'b' });
+
+    h.cloud.failOn.clear();
+    expect((await h.rollback(first)).exitCode).toBe(0);
+    const restored = (await h.state(first))!;
+    expect(restored.template).toEqual(template(30));
+    expect(restored.parameters).toEqual({ Env: 'one' });
+    expect(restored.tags).toEqual({ team: 'a' });
+  });
+
+  it('a new stack that failed under --no-rollback leaves no state once cdkd rollback undoes it', async () => {
+    const request = h.stack(template(30), { Env: 'one' });
+    h.cloud.failOn.add('create:Late');
+    await expect((await h.engine()).deploy(request, { ...options, rollback: false })).rejects.toMatchObject({
+      code: 'DEPLOY_FAILED',
+    });
+    expect((await h.state(request))!.template).toEqual(template(30));
+    h.cloud.failOn.clear();
+    expect((await h.rollback(request)).exitCode).toBe(0);
+    expect(await h.state(request)).toBeUndefined();
+  });
+});
