@@ -86,12 +86,19 @@ function survivorsOf(events: readonly StackEvent[]): Survivor[] {
   );
 }
 
-/** Every other stack's records and rollback-orphan records under the prefix; what could not be read is named. */
+/**
+ * Every other stack's records and rollback-orphan records under the prefix, nested stacks
+ * included; what could not be read, and a legacy document that names no region, is named.
+ */
 async function otherStacks(engine: EngineContext, self: StackRef) {
   const records: Array<{ type: string; physicalId: string }> = [];
   const survivors: Survivor[] = [];
   const unreadable: string[] = [];
-  const refs = (await engine.backend.store.list()).filter(
+  const everywhere = await engine.backend.store.listEverywhere();
+  for (const name of everywhere.legacy) {
+    unreadable.push(`${name}: a legacy state document that names no region`);
+  }
+  const refs = everywhere.stacks.filter(
     (ref) => ref.stackName !== self.stackName || ref.region !== self.region,
   );
   for (const ref of refs) {

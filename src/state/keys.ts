@@ -30,6 +30,28 @@ export function parseStateKey(
   return { stackName: parts[0], region: parts[1] };
 }
 
+/** `us-east-1`, `us-gov-west-1`, `cn-north-1`: what a region segment of a key looks like. */
+const REGION = /^[a-z]{2,}(-[a-z]+)+-\d+$/;
+
+/**
+ * Any `state.json` under the prefix: a top-level stack (`{stack}/{region}`), a nested one at
+ * any depth (`{stack}/{child}/{region}`), or a legacy document that names no region
+ * (`{stack}/state.json`). Undefined for every other key.
+ */
+export function parseAnyStateKey(
+  prefix: string,
+  key: string,
+): { stackName: string; region: string } | { legacyStackName: string } | undefined {
+  const head = `${trimSlashes(prefix)}/`;
+  if (!key.startsWith(head)) return undefined;
+  const parts = key.slice(head.length).split('/');
+  if (parts.at(-1) !== 'state.json' || parts.some((part) => part === '')) return undefined;
+  if (parts.length === 2) return { legacyStackName: parts[0]! };
+  const region = parts.at(-2)!;
+  if (parts.length < 3 || !REGION.test(region)) return undefined;
+  return { stackName: parts.slice(0, -2).join('/'), region };
+}
+
 function trimSlashes(prefix: string): string {
   return prefix.replace(/^\/+|\/+$/g, '');
 }

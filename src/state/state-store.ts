@@ -1,7 +1,7 @@
 import { CdkdError } from '../errors.js';
 import { parseDocument } from './documents/document-reader.js';
 import { STATE_DOCUMENT, type StateDocument } from './documents/state-document.js';
-import { parseStateKey, stackStateKeys } from './keys.js';
+import { parseAnyStateKey, parseStateKey, stackStateKeys } from './keys.js';
 import { PreconditionFailed, type S3Objects } from './s3-objects.js';
 import type { DocumentWriter } from './save-chain.js';
 
@@ -66,6 +66,22 @@ export class StateStore {
       .map((key) => parseStateKey(this.prefix, key))
       .filter((ref): ref is StackRef => ref !== undefined)
       .sort((a, b) => a.stackName.localeCompare(b.stackName) || a.region.localeCompare(b.region));
+  }
+
+  /**
+   * Every stack under the prefix, nested ones included, and the legacy documents that name
+   * no region: what "anywhere under the state prefix" covers (spec 000).
+   */
+  async listEverywhere(): Promise<{ stacks: StackRef[]; legacy: string[] }> {
+    const keys = await this.objects.listKeys(`${this.prefix.replace(/\/+$/, '')}/`);
+    const stacks: StackRef[] = [];
+    const legacy: string[] = [];
+    for (const key of keys) {
+      const parsed = parseAnyStateKey(this.prefix, key);
+      if (parsed && 'legacyStackName' in parsed) legacy.push(parsed.legacyStackName);
+      else if (parsed) stacks.push(parsed);
+    }
+    return { stacks, legacy };
   }
 
   /**

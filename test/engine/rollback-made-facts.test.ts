@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EventLog } from '../../src/state/event-log.js';
+import { emptyStateDocument } from '../../src/state/documents/state-document.js';
 import { stackStateKeys } from '../../src/state/keys.js';
 import { options, useRollbackHarness } from './rollback-harness.js';
 
@@ -98,6 +99,51 @@ describe('other stacks under the same state prefix', () => {
     expect(again.unaddressed).toEqual([]);
     expect(h.cloud.live.has(made)).toBe(false);
     expect(await h.journal(request)).toBeUndefined();
+  });
+});
+
+describe('other stacks under the same state prefix, anywhere', () => {
+  it('a record of another stack’s NESTED stack holding the resource stops the delete', async () => {
+    const { request, made } = await madeWithoutRollback('AWS::SQS::Queue');
+    const nested = { stackName: 'Elsewhere/Child', region: request.region };
+    const state = emptyStateDocument(nested.stackName, nested.region);
+    state.resources.Held = {
+      type: 'AWS::SQS::Queue',
+      physicalId: made,
+      properties: {},
+      attributes: {},
+      provisionedBy: 'sdk',
+      dependencies: [],
+    };
+    await h.backend.store.save(nested, state, undefined);
+    try {
+      const result = await (
+        await h.engine()
+      ).deploy({ ...request, template: { Resources: { Keep: { Type: 'AWS::SQS::Queue' } } } }, options);
+      expect(result.unaddressed).toEqual([expect.stringMatching(new RegExp(`${made}.*another stack`))]);
+      expect(h.cloud.live.has(made)).toBe(true);
+    } finally {
+      await h.backend.store.remove(nested);
+    }
+  });
+
+  it('a legacy state document that names no region keeps the entry in the journal (exit 2)', async () => {
+    const { request, made } = await madeWithoutRollback('AWS::SQS::Queue');
+    const legacy = `${h.backend.store.prefix.replace(/\/+$/, '')}/Legacy/state.json`;
+    await h.backend.objects.put(legacy, '{}', { ifNoneMatch: '*' });
+    try {
+      const result = await (
+        await h.engine()
+      ).deploy({ ...request, template: { Resources: { Keep: { Type: 'AWS::SQS::Queue' } } } }, options);
+      expect(result.unaddressed).toEqual([
+        expect.stringMatching(/Legacy: a legacy state document that names no region/),
+      ]);
+      expect(h.cloud.live.has(made)).toBe(true);
+      const kept = (await h.journal(request))!.segments.flatMap((segment) => segment.operations);
+      expect(kept).toMatchObject([{ logicalId: 'Made', keptByDeploy: true }]);
+    } finally {
+      await h.backend.objects.delete(legacy);
+    }
   });
 });
 

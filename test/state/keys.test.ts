@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseStateKey, stackStateKeys } from '../../src/state/keys.js';
+import { parseAnyStateKey, parseStateKey, stackStateKeys } from '../../src/state/keys.js';
 
 describe('state key layout', () => {
   it('places every document under {prefix}/{stack}/{region}/', () => {
@@ -23,5 +23,17 @@ describe('state key layout', () => {
     ['cdkd/S/us-east-1/events/state.json', undefined],
   ])('parses %s', (key, expected) => {
     expect(parseStateKey('cdkd', key)).toEqual(expected);
+  });
+
+  it.each([
+    ['cdkd/S/us-east-1/state.json', { stackName: 'S', region: 'us-east-1' }],
+    ['cdkd/S/Child/us-gov-west-1/state.json', { stackName: 'S/Child', region: 'us-gov-west-1' }],
+    ['cdkd/S/Child/Grand/cn-north-1/state.json', { stackName: 'S/Child/Grand', region: 'cn-north-1' }],
+    ['cdkd/S/state.json', { legacyStackName: 'S' }],
+    ['cdkd/S/us-east-1/events/state.json', undefined],
+    ['cdkd/S/us-east-1/rollback-journal.json', undefined],
+    ['other/S/us-east-1/state.json', undefined],
+  ])('finds every state document under the prefix: %s', (key, expected) => {
+    expect(parseAnyStateKey('cdkd', key)).toEqual(expected);
   });
 });
