@@ -272,6 +272,8 @@ async function reverseReplace(
   }
   const name = recreateNameOf(before, services);
   if (step.order === 'delete-first') {
+    // A masked old value (NoEcho) fails before anything is deleted: there is no live resource to read it from.
+    await baselineProperties(before.properties, undefined);
     await deleteNew();
     await services.state.removeRecord(step.logicalId);
     try {

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { StackRequest } from '../../src/engine/stack-request.js';
+import type { ResourceRecord } from '../../src/state/documents/state-document.js';
+import { emptyStateDocument } from '../../src/state/documents/state-document.js';
+import { useRollbackHarness } from './rollback-harness.js';
+
+// Spec 000, "Reversing a replacement": a replacement that deleted the old resource first is
+// reversed in that order too. cdkd's own deploys replace create-first; such journals come
+// from the delete-first paths the spec lists, so the journal here is written by hand.
+const h = useRollbackHarness();
+const QUEUE = 'AWS::SQS::Queue';
+
+const record = (physicalId: string, properties: Record<string, unknown>): ResourceRecord => ({
+  type: QUEUE,
+  physicalId,
+  properties,
+  attributes: {},
+  provisionedBy: 'cc-api',
+  dependencies: [],
+});
+
+async function replacedDeleteFirst(oldProperties: Record<string, unknown>): Promise<StackRequest> {
+  const request = h.stack({});
+  const current = record('queue-new', { QueueName: 'shared', DelaySeconds: 5 });
+  h.cloud.live.set('queue-new', { type: QUEUE, properties: current.properties });
+  const state = emptyStateDocument(request.stateName, request.region);
+  state.resources.Queue = current;
+  await h.backend.store.save(h.ref(request), state, undefined);
+  await h.writeJournal(request, [
+    {
+      logicalId: 'Queue',
+      action: 'replace',
+      type: QUEUE,
+      status: 'completed',
+      before: record('queue-old', oldProperties),
+      after: current,
+      physicalId: 'queue-new',
+      previousPhysicalId: 'queue-old',
+      verdict: { replacement: true, order: 'delete-first', oldDeleted: true },
+    },
+  ]);
+  return request;
+}
+
+describe('a replacement the deploy made delete-first', () => {
+  it('is reversed delete-first: the new copy goes, then the old one is re-created under the name', async () => {
+    const request = await replacedDeleteFirst({ QueueName: 'shared' });
+    const result = await h.rollback(request);
+    expect(result.exitCode).toBe(0);
+    expect(result.lines).toContainEqual(expect.stringContaining('reverse-replace (delete-first)'));
+    const actions = h.cloud.calls.map((call) => `${call.action}:${call.physicalId ?? ''}`);
+    expect(actions[0]).toBe('delete:queue-new');
+    expect(h.cloud.calls[1]).toMatchObject({ action: 'create', properties: { QueueName: 'shared' } });
+    const state = (await h.state(request))!;
+    expect(state.resources.Queue!.properties).toEqual({ QueueName: 'shared' });
+    expect(h.cloud.live.has(state.resources.Queue!.physicalId)).toBe(true);
+  });
+
+  it('with a masked (NoEcho) old value fails with ROLLBACK_REDACTED_BASELINE before deleting anything', async () => {
+    const request = await replacedDeleteFirst({ QueueName: 'shared', KmsMasterKeyId: '***' });
+    const result = await h.rollback(request);
+    expect(result.exitCode).toBe(1);
+    expect(h.rollbackEvents('Queue')[0]?.message).toContain('ROLLBACK_REDACTED_BASELINE');
+    expect(h.cloud.calls).toEqual([]);
+    expect(h.cloud.live.has('queue-new')).toBe(true);
+    expect(await h.journal(request)).toBeDefined();
+  });
+});
