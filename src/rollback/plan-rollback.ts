@@ -1,5 +1,6 @@
 import type { JournalOperation, JournalSegment } from '../state/documents/journal-document.js';
 import type { StateDocument } from '../state/documents/state-document.js';
+import { isAddressable } from './decisions/addressable.js';
 import { decideOperation } from './decisions/operation.js';
 import { madeStep, type MadeContext } from './made-step.js';
 import type { RollbackStep } from './steps.js';
@@ -74,7 +75,7 @@ export function planRollback(input: {
       op,
       step:
         scopedStep(op, options, segment.runId) ??
-        nestedStackStep(op, options, input.path, marks.has(op.logicalId), segment.runId, state.stackName) ??
+        nestedStackStep(op, options, input.path, marks.has(op.logicalId), segment.runId, state) ??
         decideOperation(op, {
           ...(state.resources[op.logicalId] ? { record: state.resources[op.logicalId] } : {}),
           oldPending: state.pendingDeletes.some(
@@ -125,19 +126,24 @@ function scopedStep(op: JournalOperation, options: RollbackOptions, runId: strin
   return undefined;
 }
 
-/** A nested stack's update: replayed, or refused when its own deploy failed; undefined for any other operation. */
+/**
+ * A nested stack's update: replayed, or refused when its own deploy failed; undefined for any
+ * other operation, and for a record Cloud Control holds under an id cdkd cannot address (spec
+ * 000: only cdkd's own nested stacks are found by name).
+ */
 function nestedStackStep(
   op: JournalOperation,
   options: RollbackOptions,
   path: 'automatic-rollback' | 'rollback',
   marked: boolean,
   runId: string,
-  /** The stack's state name, `Top/Child` for a nested stack. */
-  stateName: string,
+  state: StateDocument,
 ): RollbackStep | undefined {
+  const record = state.resources[op.logicalId];
+  if (record?.provisionedBy === 'cc-api' && !isAddressable(record.physicalId)) return undefined;
   if (replaysNested(op, options, marked)) return { kind: 'nested', logicalId: op.logicalId, runId };
   if (!refusesFailedNested(op, options, path, marked)) return undefined;
-  const child = `${stateName}/${op.logicalId}`.replaceAll('/', '~');
+  const child = `${state.stackName}/${op.logicalId}`.replaceAll('/', '~');
   return {
     kind: 'refuse',
     logicalId: op.logicalId,

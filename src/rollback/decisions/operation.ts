@@ -2,6 +2,8 @@ import type { ImportMark, JournalOperation } from '../../state/documents/journal
 import type { ResourceRecord } from '../../state/documents/state-document.js';
 import { keepsOnRollbackOfCreate, keepsResource } from '../../template/index.js';
 import type { RollbackStep } from '../steps.js';
+
+const NESTED_STACK_TYPE = 'AWS::CloudFormation::Stack';
 import { isAddressable } from './addressable.js';
 import { importMarkLine } from './import-marks.js';
 import { isReplacement, reversalOrder } from './replacement-order.js';
@@ -86,10 +88,13 @@ function decideFailed(op: JournalOperation, context: OperationContext): Rollback
 /** A CREATE rolled back: deleted while state still records what it made, per its DeletionPolicy. */
 function rollBackCreate(op: JournalOperation, context: OperationContext): RollbackStep {
   const id = op.logicalId;
+  const record = context.record;
+  if (record && foundByName(op, record)) {
+    return { kind: 'delete', logicalId: id, record, retain: keepsOnRollbackOfCreate(op.deletionPolicy) };
+  }
   if (!isAddressable(op.physicalId)) {
     return skip(id, unaddressable('the journaled physical id'), true);
   }
-  const record = context.record;
   if (!record) return skip(id, 'already cleaned up: no state record is left', false);
   if (record.physicalId !== op.physicalId) {
     return skip(
@@ -99,6 +104,16 @@ function rollBackCreate(op: JournalOperation, context: OperationContext): Rollba
     );
   }
   return { kind: 'delete', logicalId: id, record, retain: keepsOnRollbackOfCreate(op.deletionPolicy) };
+}
+
+/**
+ * Spec 000: a nested stack's record is exempt from the physical-id checks, since cdkd finds
+ * its child by name (`{parent}/{logicalId}`), unless Cloud Control recorded it.
+ */
+function foundByName(op: JournalOperation, record: ResourceRecord): boolean {
+  return (
+    op.type === NESTED_STACK_TYPE && record.type === NESTED_STACK_TYPE && record.provisionedBy !== 'cc-api'
+  );
 }
 
 /**

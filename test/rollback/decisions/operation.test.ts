@@ -236,6 +236,20 @@ describe('completed operations, unaddressable ids, orphans (spec 000)', () => {
         expected: { kind: 'skip', warn: true },
       })),
       {
+        rule: "A nested stack's record is exempt, since its child is found by name: its CREATE is rolled back though the id is unusable",
+        op: op({ type: 'AWS::CloudFormation::Stack', physicalId: '' }),
+        context: context({ record: record('', { type: 'AWS::CloudFormation::Stack' }) }),
+        expected: { kind: 'delete', retain: false },
+      },
+      {
+        rule: "A nested stack's record is exempt unless it is recorded on Cloud Control",
+        op: op({ type: 'AWS::CloudFormation::Stack', physicalId: '' }),
+        context: context({
+          record: record('', { type: 'AWS::CloudFormation::Stack', provisionedBy: 'cc-api' }),
+        }),
+        expected: { kind: 'skip', warn: true },
+      },
+      {
         rule: 'A completed CREATE is deleted while state records what it made (DeletionPolicy Delete)',
         op: op({ physicalId: 'q' }),
         context: context({ record: record('q') }),
