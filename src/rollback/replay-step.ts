@@ -9,6 +9,7 @@ import {
   type MadeDelete,
   type ProviderContext,
 } from '../providers/provider.js';
+import { systemClock } from '../providers/clock.js';
 import { keepsOnRollbackOfCreate, MASK } from '../template/index.js';
 import type { ResourceRecord } from '../state/documents/state-document.js';
 import { proveIdentity } from './decisions/creation-identity.js';
@@ -362,7 +363,7 @@ async function recreateAfterFreeingName(
   await deleteResource(logicalId, current, services);
   await services.state.removeRecord(logicalId);
   try {
-    const recreated = await recreate(logicalId, before, services, recreateName);
+    const recreated = await recreateOnceReleased(logicalId, before, services, recreateName);
     await services.state.setRecord(logicalId, recreated);
     return outcomeOf(
       step,
@@ -414,6 +415,31 @@ function recreateNameOf(before: ResourceRecord, services: ReplayServices): Recre
     stackName: services.context.stackName,
     prefix: services.context.prefixUserSuppliedNames === true,
   });
+}
+
+/** How long a name the rollback just freed may still read as taken: the waits between re-create attempts. */
+const NAME_RELEASE_DELAYS_MS: readonly number[] = [500, 1000, 2000, 4000];
+
+/**
+ * The re-create after deleting the new copy that held its name: a service may report the
+ * name taken a moment longer, so a collision is retried a bounded number of times (spec
+ * 000, "falls back to delete-new-first with a bounded name-release retry").
+ */
+async function recreateOnceReleased(
+  logicalId: string,
+  before: ResourceRecord,
+  services: ReplayServices,
+  name: RecreateName,
+): Promise<ResourceRecord> {
+  for (const delayMs of NAME_RELEASE_DELAYS_MS) {
+    try {
+      return await recreate(logicalId, before, services, name);
+    } catch (error) {
+      if (!isNameCollision(error)) throw error;
+      await systemClock.sleep(delayMs);
+    }
+  }
+  return recreate(logicalId, before, services, name);
 }
 
 /**

@@ -36,6 +36,9 @@ export class FakeCloud implements ProviderRouter {
   madeThenFail = new Set<string>();
   /** A create whose QueueName a live resource already holds is refused, as a service refuses a taken name. */
   uniqueQueueNames = false;
+  /** With uniqueQueueNames: creates that still find a deleted queue's name taken, as a service releasing it late. */
+  nameReleaseLag = 0;
+  private released = new Set<unknown>();
   private counter = 0;
 
   readonly provider: Provider = {
@@ -47,9 +50,11 @@ export class FakeCloud implements ProviderRouter {
       if (this.failOn.has(`create:${request.logicalId}`))
         throw new Error(`injected create failure on ${request.logicalId}`);
       const name = request.properties.QueueName;
+      const releasing = this.released.has(name) && this.nameReleaseLag > 0;
+      if (releasing) this.nameReleaseLag -= 1;
       if (
         this.uniqueQueueNames &&
-        [...this.live.values()].some((live) => live.properties.QueueName === name)
+        (releasing || [...this.live.values()].some((live) => live.properties.QueueName === name))
       ) {
         throw Object.assign(new Error(`A queue named ${String(name)} already exists`), {
           name: 'QueueNameExists',
@@ -100,6 +105,7 @@ export class FakeCloud implements ProviderRouter {
       await tick();
       if (this.failOn.has(`delete:${request.logicalId}`))
         throw new Error(`injected delete failure on ${request.logicalId}`);
+      this.released.add(this.live.get(request.physicalId)?.properties.QueueName);
       this.live.delete(request.physicalId);
       this.calls.push({
         action: 'delete',

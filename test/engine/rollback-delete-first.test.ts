@@ -66,3 +66,35 @@ describe('a replacement the deploy made delete-first', () => {
     expect(await h.journal(request)).toBeDefined();
   });
 });
+
+describe('the create-first re-create that frees a name the new copy holds', () => {
+  it('retries the re-create while the service still reports the freed name taken (a bounded name-release retry)', async () => {
+    h.cloud.uniqueQueueNames = true;
+    const request = h.stack({});
+    const current = record('queue-new', { QueueName: 'shared' });
+    h.cloud.live.set('queue-new', { type: QUEUE, properties: current.properties });
+    const state = emptyStateDocument(request.stateName, request.region);
+    state.resources.Queue = current;
+    await h.backend.store.save(h.ref(request), state, undefined);
+    await h.writeJournal(request, [
+      {
+        logicalId: 'Queue',
+        action: 'replace',
+        type: QUEUE,
+        status: 'completed',
+        before: record('queue-old', { QueueName: 'shared' }),
+        after: current,
+        physicalId: 'queue-new',
+        previousPhysicalId: 'queue-old',
+        verdict: { replacement: true, order: 'create-first', oldDeleted: true },
+      },
+    ]);
+    h.cloud.nameReleaseLag = 1;
+    const result = await h.rollback(request);
+    expect(result.exitCode).toBe(0);
+    expect(h.cloud.nameReleaseLag).toBe(0);
+    const restored = (await h.state(request))!.resources.Queue!;
+    expect(h.cloud.live.get(restored.physicalId)?.properties).toEqual({ QueueName: 'shared' });
+    expect(h.cloud.live.has('queue-new')).toBe(false);
+  });
+});
