@@ -35,24 +35,22 @@ export async function gatherMadeFacts(
   engine: EngineContext,
   input: GatherInput,
 ): Promise<Map<JournalOperation, GatheredMadeFacts>> {
-  const entries = input.segments.flatMap((segment) =>
-    segment.operations.filter((op) => op.made).map((op) => ({ op, segment })),
-  );
+  const entries = input.segments.flatMap((segment) => segment.operations.filter((op) => op.made));
   const gathered = new Map<JournalOperation, GatheredMadeFacts>();
   if (entries.length === 0) return gathered;
   const survivors = survivorsOf(
     await readEvents(engine.backend.objects, engine.backend.store.prefix, input.ref),
   );
   const others = input.path === 'deploy-success' ? await otherStacks(engine, input.ref) : undefined;
-  for (const { op, segment } of entries) {
+  for (const op of entries) {
     const id = op.made!.physicalId;
     if (typeof id !== 'string') continue;
     const holds = (held: { type?: string; physicalId: string }) =>
       (held.type === undefined || held.type === op.type) && sameId(op.type, held.physicalId, id);
     const facts: GatheredMadeFacts = {
+      // Spec 000: a rollback-orphan record holding its logical or physical id, from any run.
       orphanRecordHoldsIt: survivors.some(
-        (survivor) =>
-          holds(survivor) || (survivor.logicalId === op.logicalId && survivor.timestamp >= segment.startedAt),
+        (survivor) => holds(survivor) || survivor.logicalId === op.logicalId,
       ),
     };
     if (others) {
@@ -69,7 +67,6 @@ export async function gatherMadeFacts(
 interface Survivor {
   logicalId?: string;
   physicalId: string;
-  timestamp: string;
 }
 
 function survivorsOf(events: readonly StackEvent[]): Survivor[] {
@@ -78,7 +75,6 @@ function survivorsOf(events: readonly StackEvent[]): Survivor[] {
       ? [
           {
             physicalId: event.survivorId,
-            timestamp: event.timestamp,
             ...(event.logicalId ? { logicalId: event.logicalId } : {}),
           },
         ]

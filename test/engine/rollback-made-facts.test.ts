@@ -161,6 +161,25 @@ describe('rollback-orphan records', () => {
     ]);
   });
 
+  it('a survivor recorded under its logical id, by any earlier run, stops the delete too (exit 2)', async () => {
+    const { request, made } = await madeWithoutRollback('AWS::SQS::Queue');
+    const log = new EventLog(h.backend.objects, h.backend.store.prefix, h.ref(request), 'earlier-rollback');
+    log.record({
+      status: 'DELETE_SKIPPED',
+      logicalId: 'Made',
+      survivorId: 'another-id',
+      managedBy: 'cc-api',
+    });
+    await log.flush();
+    // The failed run's segment starts after that rollback recorded its survivor.
+    const read = (await h.backend.journals.read(h.ref(request)))!;
+    read.document.segments[0]!.startedAt = '2999-01-01T00:00:00.000Z';
+    await h.backend.journals.writer(h.ref(request))(read.document, read.etag);
+    const result = await h.rollback(request);
+    expect(result.exitCode).toBe(2);
+    expect(h.cloud.live.has(made)).toBe(true);
+  });
+
   it('without one, cdkd rollback deletes it', async () => {
     const { request, made } = await madeWithoutRollback('AWS::SQS::Queue');
     const result = await h.rollback(request);
