@@ -31,7 +31,10 @@ export function handleInterrupts(
     }
     if (options.absorb) return;
     process.stderr.write(`${signal} received again: quitting now (exit 130).\n`);
-    if (!options.onForceQuit) process.exit(130);
+    if (!options.onForceQuit) {
+      process.exit(130);
+      return;
+    }
     // Not awaited for the work in flight: only the release's own request gets a moment to leave.
     const quit = () => process.exit(130);
     void options.onForceQuit().then(quit, quit);
