@@ -69,7 +69,7 @@ describe('decideMadeResource: the paths (spec 000, "Failed CREATEs that made the
         decision: deleted(false, true),
       },
       {
-        rule: 'Retain keeps the resource in AWS and Snapshot takes the final snapshot',
+        rule: 'Snapshot: cdkd takes no final snapshots, so it keeps the resource rather than delete it without one',
         facts: facts({ entry: { deletionPolicy: 'Snapshot' } }),
         decision: deleted(false, true),
       },
