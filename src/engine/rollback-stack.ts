@@ -287,9 +287,18 @@ async function refuseWhileParentHoldsRun(engine: EngineContext, stack: StackIden
       },
     );
   }
+  if (parent === 'unreadable') {
+    throw new CdkdError(
+      'ROLLBACK_NESTED_VIA_PARENT',
+      `The journal of ${parentRef.stackName} cannot be read, so cdkd cannot tell whether it still holds the run that changed nested stack ${stack.stateName}.`,
+      {
+        hint: `Restore that journal from the state bucket's version history, then roll back the top-level stack: cdkd rollback ${topLevel}`,
+      },
+    );
+  }
   throw new CdkdError(
     'ROLLBACK_NESTED_VIA_PARENT',
-    `The journal of ${topLevel} still holds the run that changed nested stack ${stack.stateName}.`,
+    `The journal of ${parentRef.stackName} still holds the run that changed nested stack ${stack.stateName}.`,
     { hint: `Roll back the top-level stack instead: cdkd rollback ${topLevel}` },
   );
 }

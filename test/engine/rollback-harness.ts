@@ -7,6 +7,7 @@ import type { RollbackRequest, StackRollbackResult } from '../../src/engine/roll
 import type { StackRequest } from '../../src/engine/stack-request.js';
 import type { StackEvent } from '../../src/state/documents/events-document.js';
 import type {
+  ImportMark,
   JournalDocument,
   JournalOperation,
   JournalSegment,
@@ -19,6 +20,9 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { FakeCloud } from './fake-provider.js';
 
 const REGION = 'us-east-1';
+
+/** A journaled operation as a test writes it by hand: `seq` defaults to its position. */
+export type HandOperation = Partial<JournalOperation> & Record<string, unknown>;
 
 /** The engine-test harness of engine.test.ts, plus readers of the journal and the deployment events. */
 export class RollbackHarness {
@@ -69,24 +73,38 @@ export class RollbackHarness {
   /** Writes a journal by hand, as a killed process or a hand edit leaves it. */
   async writeJournal(
     request: StackRequest,
-    operations: Array<Partial<JournalOperation> & Record<string, unknown>>,
+    operations: HandOperation[],
+    existingEtag?: string,
+    importMarks: ImportMark[] = [],
+  ): Promise<void> {
+    await this.writeSegments(request, [{ operations, importMarks }], existingEtag);
+  }
+
+  /**
+   * Writes a journal of several segments by hand, oldest first: each gets the run id
+   * `hand-<stateName>-<index>` unless given one, and the import marks `cdkd import` left on it.
+   */
+  async writeSegments(
+    request: StackRequest,
+    segments: Array<{ operations: HandOperation[]; importMarks?: ImportMark[]; runId?: string }>,
     existingEtag?: string,
   ): Promise<void> {
-    const segment: JournalSegment = {
-      runId: `hand-${request.stateName}`,
-      startedAt: new Date().toISOString(),
-      cdkdVersion: 'test',
-      flags: {},
-      previous: { parameters: {}, tags: {}, outputs: {}, imports: [] },
-      status: 'interrupted',
-      operations: operations.map((op, seq) => ({ seq, ...op }) as JournalOperation),
-      importMarks: [],
-    };
     const document: JournalDocument = {
       version: 1,
       stackName: request.stateName,
       region: REGION,
-      segments: [segment],
+      segments: segments.map((segment, index): JournalSegment => ({
+        runId:
+          segment.runId ??
+          (segments.length === 1 ? `hand-${request.stateName}` : `hand-${request.stateName}-${index}`),
+        startedAt: new Date().toISOString(),
+        cdkdVersion: 'test',
+        flags: {},
+        previous: { parameters: {}, tags: {}, outputs: {}, imports: [] },
+        status: 'interrupted',
+        operations: segment.operations.map((op, seq) => ({ seq, ...op }) as JournalOperation),
+        importMarks: segment.importMarks ?? [],
+      })),
     };
     await this.backend.journals.writer(this.ref(request))(document, existingEtag);
   }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AwsClients } from '../../src/aws/client-factory.js';
 import type { StackRequest } from '../../src/engine/stack-request.js';
 import { emptyStateDocument } from '../../src/state/documents/state-document.js';
+import { stackStateKeys } from '../../src/state/keys.js';
 import { rollbackApp } from '../../src/toolkit/rollback-app.js';
 import { Session } from '../../src/toolkit/session.js';
 import { options, useRollbackHarness } from './rollback-harness.js';
@@ -110,6 +111,101 @@ describe('nested stacks in a rollback', () => {
     expect(result.lines[nestedLine + 1]).toMatch(
       /^ {2}Inner \(AWS::SQS::Queue\): revert \S+ to its pre-deploy properties$/,
     );
+  });
+});
+
+describe('edge cases of a parent replaying its nested stack', () => {
+  it.each([
+    ['the journal was removed', 'removed'],
+    ['an older cdkd wrote it (no segment for the run)', 'other-run'],
+  ] as const)(
+    "the nested stack has no journal for the run (%s): the parent's entry fails and the journal is kept",
+    async (_label, how) => {
+      const first = await failedWithoutRollback('create:Late', true);
+      const nested = nestedOf(first);
+      const inner = (await h.state(nested))!.resources.Inner!.physicalId;
+      const runId = (await h.journal(first))!.segments[0]!.runId;
+      if (how === 'removed') {
+        await h.backend.journals.remove(h.ref(nested));
+      } else {
+        const stored = (await h.backend.journals.read(h.ref(nested)))!;
+        stored.document.segments = stored.document.segments.map((segment) => ({
+          ...segment,
+          runId: 'an-older-run',
+        }));
+        await h.backend.journals.writer(h.ref(nested))(stored.document, stored.etag);
+      }
+      h.cloud.calls.length = 0;
+
+      const result = await h.rollback(first);
+      expect(result.exitCode).toBe(1);
+      // The plan shows it before the confirmation.
+      const line = result.lines.indexOf(
+        "Child (AWS::CloudFormation::Stack): replay the nested stack's operations of this run",
+      );
+      expect(line).toBeGreaterThanOrEqual(0);
+      expect(result.lines[line + 1]).toBe(
+        '  (the nested stack has no journal segment for this run; its replay will fail)',
+      );
+      expect(h.rollbackEvents('Child')).toMatchObject([
+        {
+          status: 'failed',
+          message: expect.stringContaining(
+            'the nested stack has no journal segment for this run (an older cdkd wrote it, or it was removed)',
+          ),
+        },
+      ]);
+      expect(await h.stackEvents(first)).toContainEqual(
+        expect.objectContaining({
+          status: 'ROLLBACK_RESOURCE_FAILED',
+          logicalId: 'Child',
+          reason: expect.stringContaining('no journal segment for this run'),
+        }),
+      );
+      // Nothing inside the nested stack was touched, and the parent keeps the run for a re-run.
+      expect(h.cloud.calls.filter((call) => call.logicalId === 'Inner')).toEqual([]);
+      expect(h.cloud.live.get(inner)?.properties).toEqual({ VisibilityTimeout: '60' });
+      const kept = (await h.journal(first))!;
+      expect(kept.segments.map((segment) => segment.runId)).toEqual([runId]);
+      expect(kept.segments[0]!.operations).toContainEqual(
+        expect.objectContaining({ logicalId: 'Child', action: 'update', status: 'completed' }),
+      );
+      // --orphan Child lets the parent's rollback finish without it.
+      expect((await h.rollback(first, { orphan: new Set(['Child']) })).exitCode).toBe(0);
+      expect(await h.journal(first)).toBeUndefined();
+    },
+  );
+
+  it("the nested stack's replay skipped an operation: the parent's entry is reported as partial, and the rollback exits 2", async () => {
+    const first = await failedWithoutRollback('create:Late', true);
+    const nested = nestedOf(first);
+    // A torn record of the nested stack: its revert cannot address the queue, so the replay skips it.
+    const read = (await h.backend.store.read(h.ref(nested)))!;
+    const inner = read.document.resources.Inner!.physicalId;
+    read.document.resources.Inner = { ...read.document.resources.Inner!, physicalId: '   ' };
+    await h.backend.store.save(h.ref(nested), read.document, read.etag);
+    h.cloud.calls.length = 0;
+
+    const result = await h.rollback(first);
+    expect(result.exitCode).toBe(2);
+    expect(h.cloud.calls.filter((call) => call.logicalId === 'Inner')).toEqual([]);
+    expect(h.cloud.live.get(inner)?.properties).toEqual({ VisibilityTimeout: '60' });
+    expect(h.rollbackEvents('Inner')).toMatchObject([{ status: 'skipped', warn: true }]);
+    expect(h.rollbackEvents('Child')).toMatchObject([
+      {
+        status: 'succeeded',
+        warn: true,
+        message: expect.stringContaining(
+          'replayed the nested stack (partial: its replay skipped an operation)',
+        ),
+      },
+    ]);
+    expect(await h.stackEvents(nested)).toContainEqual(
+      expect.objectContaining({ status: 'ROLLBACK_RESOURCE_SKIPPED', logicalId: 'Inner' }),
+    );
+    // A skip clears its segment: neither journal is kept.
+    expect(await h.journal(first)).toBeUndefined();
+    expect(await h.journal(nested)).toBeUndefined();
   });
 });
 
@@ -273,6 +369,33 @@ describe('rolling back a nested stack directly', () => {
       await lock.release();
     }
     expect((await h.rollback(child)).found).toBe(false);
+  });
+
+  it("is also refused while the parent's journal cannot be read, naming the top-level stack", async () => {
+    const first = await failedWithoutRollback('create:Late', true);
+    const nested = nestedOf(first);
+    const inner = (await h.state(nested))!.resources.Inner!.physicalId;
+    const key = stackStateKeys(h.backend.store.prefix, first.stateName, first.region).journal;
+    const stored = (await h.backend.objects.get(key))!;
+    await h.backend.objects.put(key, '{ not json', { ifMatch: stored.etag });
+    try {
+      await expect(h.backend.journals.read(h.ref(first))).rejects.toThrow();
+      h.cloud.calls.length = 0;
+      await expect(h.rollback(nested)).rejects.toMatchObject({
+        code: 'ROLLBACK_NESTED_VIA_PARENT',
+        message: expect.stringContaining(`The journal of ${first.stateName} cannot be read`),
+        hint: expect.stringContaining(`cdkd rollback ${first.stateName}`),
+      });
+      expect(h.cloud.calls).toEqual([]);
+      expect(h.cloud.live.get(inner)?.properties).toEqual({ VisibilityTimeout: '60' });
+      expect(await h.journal(nested)).toBeDefined();
+    } finally {
+      const torn = (await h.backend.objects.get(key))!;
+      await h.backend.objects.put(key, stored.text, { ifMatch: torn.etag });
+    }
+    // With the parent's journal readable again, the top-level rollback reverts the nested stack.
+    expect((await h.rollback(first)).exitCode).toBe(0);
+    expect(h.cloud.live.get(inner)?.properties).toEqual({ VisibilityTimeout: '30' });
   });
 
   it('cdkd rollback without a stack name does not offer the nested journal when its parent has one', async () => {
