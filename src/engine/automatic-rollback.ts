@@ -32,6 +32,11 @@ export interface SegmentRollbackInput {
   gathered?: MadeContext['gathered'];
   /** `cdkd rollback`'s first signal: no new step starts. */
   signal?: AbortSignal;
+  /**
+   * The journal as the plan saw it. A command rollback removes each segment it finishes, and
+   * an older one is still decided with the newer ones in view (spec 000, "a NEWER journal segment").
+   */
+  journalSegments?: readonly JournalSegment[];
 }
 
 /**
@@ -46,7 +51,7 @@ export async function rollBackSegment(input: SegmentRollbackInput): Promise<Roll
   const report = await runRollback({
     state: input.state,
     segment: input.segment,
-    segments: input.journal.document.segments,
+    segments: input.journalSegments ?? input.journal.document.segments,
     path: input.path,
     services: input.services,
     options: {

@@ -127,6 +127,7 @@ export async function rollbackStack(
 
     let exitCode: 0 | 1 | 2 = 0;
     const left: JournalOperation[] = [];
+    const journalSegments = [...journal.document.segments];
     for (const segment of segments) {
       const report = await rollBackSegment({
         state,
@@ -143,6 +144,7 @@ export async function rollbackStack(
         force: request.force,
         ...(nested ? { nested } : {}),
         ...(request.signal ? { signal: request.signal } : {}),
+        journalSegments,
       });
       left.push(...report.planned.filter(({ step }) => step.kind === 'leave').map(({ op }) => op));
       exitCode = Math.max(exitCode, report.exitCode) as 0 | 1 | 2;

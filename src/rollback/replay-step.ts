@@ -68,12 +68,14 @@ export async function replayStep(step: RollbackStep, services: ReplayServices): 
         : isCdkdError(error)
           ? error.code
           : undefined;
+    const left = madeAndLeft(error);
     return {
       logicalId: step.logicalId,
       status: 'failed',
       warn: false,
       message: error instanceof Error ? error.message : String(error),
       ...(code ? { code } : {}),
+      ...(left ? { survivor: left.survivor, warnings: [`${step.logicalId}: ${left.message}`] } : {}),
     };
   }
 }
@@ -490,17 +492,42 @@ async function undoMadeRecreate(
 ): Promise<Error> {
   const madeId = made.made.physicalId;
   const reason = `re-creating ${logicalId} failed after it made ${madeId}: ${made.message}`;
+  const left = { physicalId: madeId, managedBy: before.provisionedBy };
   if (keepsOnRollbackOfCreate(before.deletionPolicy)) {
-    return new Error(
+    return new MadeAndLeft(
       `${reason}; ${madeId} is kept by its DeletionPolicy ${before.deletionPolicy}: delete it by hand`,
+      left,
     );
   }
   try {
     await deleteResource(logicalId, { ...before, physicalId: madeId }, services);
   } catch (error) {
-    return new Error(`${reason}; deleting it failed too (${messageOf(error)}): delete it by hand`);
+    return new MadeAndLeft(
+      `${reason}; deleting it failed too (${messageOf(error)}): delete it by hand`,
+      left,
+    );
   }
   return new Error(`${reason}; what it made was deleted`);
+}
+
+/**
+ * What a failed re-create made and the rollback left in AWS: the failed step names it as a
+ * survivor, so `cdkd events` keeps its id and later rollbacks read it as a rollback-orphan record.
+ */
+class MadeAndLeft extends Error {
+  constructor(
+    message: string,
+    readonly survivor: NonNullable<StepOutcome['survivor']>,
+  ) {
+    super(message);
+  }
+}
+
+function madeAndLeft(error: unknown): MadeAndLeft | undefined {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof MadeAndLeft) return cause;
+  }
+  return undefined;
 }
 
 async function deleteResource(

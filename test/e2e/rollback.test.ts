@@ -6,6 +6,7 @@ import {
   SQSClient,
   type QueueAttributeName,
 } from '@aws-sdk/client-sqs';
+import { ListBucketsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, writeAssembly } from '../assembly/helpers.js';
 import { REPO_ROOT, runCli } from '../helpers/cli.js';
@@ -173,6 +174,64 @@ const manyQueues = (n: number) => ({
   Resources: Object.fromEntries(
     Array.from({ length: n }, (_, i) => [`Queue${i}`, { Type: 'AWS::SQS::Queue' }]),
   ),
+});
+
+describe('a made resource a successful deploy cannot act on', () => {
+  /** A journal entry for a queue a failed create made, with no identity to prove it by. */
+  async function journalWithUnprovableEntry(stack: string) {
+    const s3 = new S3Client({ endpoint: sandbox.current.url, region: 'us-east-1', forcePathStyle: true });
+    const bucket = (await s3.send(new ListBucketsCommand({}))).Buckets!.find((entry) =>
+      entry.Name!.startsWith('cdkd-state-'),
+    )!.Name!;
+    const journal = {
+      version: 1,
+      stackName: stack,
+      region: 'us-east-1',
+      segments: [
+        {
+          runId: 'hand-written',
+          startedAt: new Date().toISOString(),
+          cdkdVersion: 'test',
+          flags: { prefixUserSuppliedNames: false },
+          previous: { parameters: {}, tags: {}, outputs: {}, imports: [] },
+          status: 'failed',
+          operations: [
+            {
+              seq: 0,
+              logicalId: 'Ghost',
+              action: 'create',
+              type: 'AWS::SQS::Queue',
+              status: 'failed',
+              made: { physicalId: `${sandbox.current.url}/000000000000/ghost`, provisionedBy: 'sdk' },
+            },
+          ],
+          importMarks: [],
+        },
+      ],
+    };
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: `cdkd/${stack}/us-east-1/rollback-journal.json`,
+        Body: JSON.stringify(journal),
+      }),
+    );
+  }
+
+  it('is named in a warning and exits 2; --allow-unaddressed exits 0', async () => {
+    const template = { Resources: { Queue: { Type: 'AWS::SQS::Queue' } } };
+    for (const [extra, code] of [
+      [[], 2],
+      [['--allow-unaddressed'], 0],
+    ] as const) {
+      const stack = `Unaddressed${++counter}`;
+      await journalWithUnprovableEntry(stack);
+      const result = await deploy(stack, template, [...extra]);
+      expect(result.code, result.stderr).toBe(code);
+      expect(result.stderr).toMatch(/warning: .*ghost/);
+      await runCli(['destroy', '-a', assemblyFor(stack, {}), '--yes'], { env: env() });
+    }
+  });
 });
 
 describe('interrupted deploys', () => {
