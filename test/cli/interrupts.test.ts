@@ -11,7 +11,27 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+type Listener = (signal: NodeJS.Signals) => void;
+
+/**
+ * Starts handling and returns a way to deliver a signal to cdkd's handler alone: emitting
+ * one on `process` would also reach the test runner's own handlers and stop its worker.
+ */
+function handling(...args: Parameters<typeof handleInterrupts>): (signal: NodeJS.Signals) => void {
+  const listeners = new Map<string, Listener>();
+  const on = vi.spyOn(process, 'on').mockImplementation(((event: string, listener: Listener) => {
+    listeners.set(event, listener);
+    return process;
+  }) as never);
+  vi.spyOn(process, 'off').mockImplementation((() => process) as never);
+  interrupts = handleInterrupts(...args);
+  on.mockRestore();
+  expect([...listeners.keys()].sort()).toEqual(['SIGINT', 'SIGTERM']);
+  return (signal) => listeners.get(signal)!(signal);
+}
+
 function exits() {
+  vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
   return vi.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
 }
 
@@ -20,10 +40,10 @@ describe('handleInterrupts', () => {
     '%s: the first stops new work and says what happens next',
     (signal) => {
       const warnings: string[] = [];
-      interrupts = handleInterrupts('deploy', (message) => warnings.push(message));
+      const send = handling('deploy', (message) => warnings.push(message));
       const exit = exits();
-      process.emit(signal, signal);
-      expect(interrupts.signal.aborted).toBe(true);
+      send(signal);
+      expect(interrupts!.signal.aborted).toBe(true);
       expect(warnings).toEqual([
         expect.stringContaining(`${signal} received: finishing the operations in flight`),
       ]);
@@ -33,22 +53,21 @@ describe('handleInterrupts', () => {
   );
 
   it.each(['SIGINT', 'SIGTERM'] as const)('%s twice: a deploy force-quits with exit 130', (signal) => {
-    interrupts = handleInterrupts('deploy', () => undefined);
+    const send = handling('deploy', () => undefined);
     const exit = exits();
-    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    process.emit(signal, signal);
-    process.emit(signal, signal);
+    send(signal);
+    send(signal);
     expect(exit).toHaveBeenCalledWith(130);
   });
 
   it('a rollback absorbs every further signal: stopping it takes SIGKILL', () => {
     const warnings: string[] = [];
-    interrupts = handleInterrupts('rollback', (message) => warnings.push(message), { absorb: true });
+    const send = handling('rollback', (message) => warnings.push(message), { absorb: true });
     const exit = exits();
-    process.emit('SIGTERM', 'SIGTERM');
-    process.emit('SIGINT', 'SIGINT');
-    process.emit('SIGTERM', 'SIGTERM');
-    expect(interrupts.signal.aborted).toBe(true);
+    send('SIGTERM');
+    send('SIGINT');
+    send('SIGTERM');
+    expect(interrupts!.signal.aborted).toBe(true);
     expect(exit).not.toHaveBeenCalled();
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).not.toContain('Send it again');
@@ -58,16 +77,22 @@ describe('handleInterrupts', () => {
     const released: string[] = [];
     let quit: (code: number) => void = () => undefined;
     const exited = new Promise<number>((resolve) => (quit = resolve));
-    vi.spyOn(process, 'exit').mockImplementation(((code: number) => quit(code)) as never);
-    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    interrupts = handleInterrupts('destroy', () => undefined, {
+    const send = handling('destroy', () => undefined, {
       onForceQuit: async () => {
         released.push('lock');
       },
     });
-    process.emit('SIGINT', 'SIGINT');
-    process.emit('SIGTERM', 'SIGTERM');
-    expect(await exited).toBe(130);
-    expect(released).toEqual(['lock']);
+    exits().mockImplementation(((code: number) => quit(code)) as never);
+    // The grace timer would call the real process.exit once the mocks are gone.
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      send('SIGINT');
+      send('SIGTERM');
+      expect(await exited).toBe(130);
+      expect(released).toEqual(['lock']);
+    } finally {
+      vi.clearAllTimers();
+      vi.useRealTimers();
+    }
   });
 });
