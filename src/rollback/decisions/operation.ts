@@ -162,11 +162,10 @@ function reverseReplacement(op: JournalOperation, context: OperationContext): Ro
     // A kept new copy is sent nothing, so its id is only reported.
     if (!keepNew) return skip(id, unaddressable("its state record's physicalId"), true);
   } else if (record && record.physicalId !== op.physicalId) {
-    return skip(
-      id,
-      `recorded ${String(op.physicalId)}, which is not the resource state tracks under this id; not reverted, needs manual attention`,
-      true,
-    );
+    const recorded = isAddressable(op.physicalId)
+      ? `recorded ${op.physicalId}, which is not the resource state tracks under this id`
+      : `the journal records no usable id for the new copy, so nothing shows that ${record.physicalId} is it`;
+    return skip(id, `${recorded}; not reverted, needs manual attention`, true);
   }
   const { order, mayFreeName, warnings } = reversalOrder({
     ...(op.verdict ? { verdict: op.verdict } : {}),

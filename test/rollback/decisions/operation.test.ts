@@ -325,6 +325,18 @@ describe('completed operations, unaddressable ids, orphans (spec 000)', () => {
         expected: { kind: 'skip', warn: true, reason: expect.stringContaining('cannot address') },
       },
       {
+        rule: 'A replacement whose journal records no id for the new copy: nothing shows the record is it, skipped with a warning',
+        op: replaced({ physicalId: undefined }),
+        context: context({ record: record('new'), oldPending: true }),
+        expected: {
+          kind: 'skip',
+          warn: true,
+          reason: expect.stringContaining(
+            'the journal records no usable id for the new copy, so nothing shows that new is it',
+          ),
+        },
+      },
+      {
         rule: 'Old properties naming a resource the same deploy deleted: create-first, and no deleting the new copy to free a name',
         op: replaced({
           before: record('old', { properties: { RedrivePolicy: { deadLetterTargetArn: 'dlq-1' } } }),
