@@ -1,77 +1,25 @@
 import { GetRoleCommand, IAMClient } from '@aws-sdk/client-iam';
-import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { AwsClients } from '../../src/aws/client-factory.js';
-import { createEngine, type Engine } from '../../src/engine/engine.js';
+import { describe, expect, it } from 'vitest';
 import type { DeployEvent } from '../../src/engine/events.js';
 import type { JournalSegment } from '../../src/state/documents/journal-document.js';
 import type { ResourceRecord } from '../../src/state/documents/state-document.js';
-import { openStateBackend, type StateBackend } from '../../src/state/state-backend.js';
-import { defaultRegistry } from '../../src/toolkit/provider-wiring.js';
-import { useSandbox } from '../helpers/sandbox.js';
+import { iamRole, NEXT_CREATE_QUEUE_FAILS, REGION, useSandboxEngine } from '../helpers/sandbox-engine.js';
 
 /**
  * --prefix-user-supplied-names with the real IAM provider on the sandbox: a deploy sends
  * explicit names as `{stack}-{name}` and journals the setting; a rollback re-creates under
  * the journaled setting (spec 001, "Names of re-created resources").
  */
-const sandbox = useSandbox();
-const clients = new AwsClients();
-const REGION = 'us-east-1';
-let backend: StateBackend;
-let events: DeployEvent[] = [];
+const sandbox = useSandboxEngine('name-prefix');
 let counter = 0;
-
-beforeAll(async () => {
-  await (await clients.s3()).send(new CreateBucketCommand({ Bucket: 'name-prefix' }));
-  backend = await openStateBackend(clients, 'name-prefix', 'cdkd');
-});
-
-const trust = {
-  Version: '2012-10-17',
-  Statement: [{ Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' }, Action: 'sts:AssumeRole' }],
-};
-const role = (RoleName?: string) => ({
-  Type: 'AWS::IAM::Role',
-  Properties: { AssumeRolePolicyDocument: trust, ...(RoleName ? { RoleName } : {}) },
-});
 
 function nextStack(): string {
   counter += 1;
   return `Prefix${counter}`;
 }
 
-async function engine(): Promise<Engine> {
-  events = [];
-  return createEngine({
-    backend,
-    clients,
-    registry: defaultRegistry(),
-    events: (event) => events.push(event),
-    regions: [REGION],
-  });
-}
-
-const identity = (stackName: string) => ({
-  stateName: stackName,
-  stackName,
-  region: REGION,
-  accountId: '000000000000',
-});
-
-async function deploy(
-  stackName: string,
-  resources: Record<string, unknown>,
-  extra: Record<string, unknown> = {},
-) {
-  return (await engine()).deploy(
-    { ...identity(stackName), template: { Resources: resources } },
-    { concurrency: 4, ...extra },
-  );
-}
-
 async function roleExists(name: string): Promise<boolean> {
-  const iam = await clients.client(IAMClient);
+  const iam = await sandbox.clients.client(IAMClient);
   return iam.send(new GetRoleCommand({ RoleName: name })).then(
     () => true,
     (error: { name?: string }) => {
@@ -82,28 +30,17 @@ async function roleExists(name: string): Promise<boolean> {
 }
 
 async function record(stackName: string, logicalId: string): Promise<ResourceRecord> {
-  return (await backend.store.read({ stackName, region: REGION }))!.document.resources[logicalId]!;
-}
-
-async function failQueueCreates(): Promise<void> {
-  const response = await fetch(`${sandbox.current.url}/_sandbox/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      service: 'sqs',
-      operation: 'CreateQueue',
-      errorCode: 'InvalidAttributeValue',
-      httpStatus: 400,
-      message: 'injected',
-    }),
-  });
-  expect(response.status).toBe(201);
+  return (await sandbox.backend.store.read({ stackName, region: REGION }))!.document.resources[logicalId]!;
 }
 
 describe('cdkd deploy --prefix-user-supplied-names', () => {
   it('sends an explicit role name as {stack}-{name}; without the flag, unchanged', async () => {
     const prefixed = nextStack();
-    await deploy(prefixed, { Role: role('svc-a') }, { prefixUserSuppliedNames: true });
+    await sandbox.deploy(
+      prefixed,
+      { Role: iamRole({ RoleName: 'svc-a' }) },
+      { prefixUserSuppliedNames: true },
+    );
     expect((await record(prefixed, 'Role')).physicalId).toBe(`${prefixed}-svc-a`);
     expect(await roleExists(`${prefixed}-svc-a`)).toBe(true);
     expect(await roleExists('svc-a')).toBe(false);
@@ -111,32 +48,24 @@ describe('cdkd deploy --prefix-user-supplied-names', () => {
     expect((await record(prefixed, 'Role')).properties.RoleName).toBe('svc-a');
 
     const plain = nextStack();
-    await deploy(plain, { Role: role('svc-b') });
+    await sandbox.deploy(plain, { Role: iamRole({ RoleName: 'svc-b' }) });
     expect((await record(plain, 'Role')).physicalId).toBe('svc-b');
   });
 
   it('records the setting in the journal of a failed deploy', async () => {
     const stackName = nextStack();
-    await failQueueCreates();
+    await sandbox.addFault(NEXT_CREATE_QUEUE_FAILS);
     await expect(
-      deploy(
+      sandbox.deploy(
         stackName,
-        { Role: role('svc-c'), Queue: { Type: 'AWS::SQS::Queue', DependsOn: 'Role' } },
+        { Role: iamRole({ RoleName: 'svc-c' }), Queue: { Type: 'AWS::SQS::Queue', DependsOn: 'Role' } },
         { prefixUserSuppliedNames: true, rollback: false },
       ),
     ).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
-    const journal = await backend.journals.read({ stackName, region: REGION });
+    const journal = await sandbox.backend.journals.read({ stackName, region: REGION });
     expect(journal!.document.segments[0]!.flags).toEqual({ prefixUserSuppliedNames: true });
     // The automatic rollback of the same failure deletes the prefixed role it made.
-    await (
-      await engine()
-    ).rollback({
-      stack: identity(stackName),
-      revertFailed: false,
-      orphan: new Set(),
-      force: false,
-      confirm: async () => true,
-    });
+    await sandbox.rollback(stackName);
     expect(await roleExists(`${stackName}-svc-c`)).toBe(false);
   });
 });
@@ -154,9 +83,9 @@ async function replacedRole(input: {
   newName?: string;
 }): Promise<string> {
   const stackName = nextStack();
-  await deploy(
+  await sandbox.deploy(
     stackName,
-    { Role: role(input.newName ?? `${input.oldName}-new`) },
+    { Role: iamRole({ RoleName: input.newName ?? `${input.oldName}-new` }) },
     { prefixUserSuppliedNames: input.deployPrefix },
   );
   const current = await record(stackName, 'Role');
@@ -188,7 +117,7 @@ async function replacedRole(input: {
     ],
     importMarks: [],
   };
-  await backend.journals.writer({ stackName, region: REGION })(
+  await sandbox.backend.journals.writer({ stackName, region: REGION })(
     { version: 1, stackName, region: REGION, segments: [segment] },
     undefined,
   );
@@ -199,18 +128,13 @@ async function rollBack(
   stackName: string,
   fallback = { value: false, description: 'no prefix (from the default)' },
 ) {
-  return (await engine()).rollback({
-    stack: identity(stackName),
-    revertFailed: false,
-    orphan: new Set(),
-    force: false,
-    confirm: async () => true,
-    namePrefixFallback: () => fallback,
-  });
+  return sandbox.rollback(stackName, { namePrefixFallback: () => fallback });
 }
 
 const warnings = () =>
-  events.filter((event): event is Extract<DeployEvent, { kind: 'warning' }> => event.kind === 'warning');
+  sandbox.events.filter(
+    (event): event is Extract<DeployEvent, { kind: 'warning' }> => event.kind === 'warning',
+  );
 
 describe('a rollback re-creating a resource whose explicit name the setting rewrites', () => {
   it('re-creates it under the setting the journal records', async () => {
@@ -237,7 +161,7 @@ describe('a rollback re-creating a resource whose explicit name the setting rewr
     });
     const result = await rollBack(stackName);
     expect(result.exitCode).toBe(0);
-    const line = events.find((event) => event.kind === 'rollback' && event.logicalId === 'Role');
+    const line = sandbox.events.find((event) => event.kind === 'rollback' && event.logicalId === 'Role');
     expect(line).toMatchObject({ message: expect.stringContaining(`freed the name ${stackName}-svc-h`) });
     expect(await roleExists(`${stackName}-svc-h`)).toBe(true);
   });
@@ -253,7 +177,7 @@ describe('a rollback re-creating a resource whose explicit name the setting rewr
     expect(await roleExists('svc-e')).toBe(true);
     expect(await roleExists(`${stackName}-svc-e`)).toBe(false);
     expect((await record(stackName, 'Role')).physicalId).toBe('svc-e');
-    const line = events.find((event) => event.kind === 'rollback' && event.logicalId === 'Role');
+    const line = sandbox.events.find((event) => event.kind === 'rollback' && event.logicalId === 'Role');
     expect(line).toMatchObject({
       message: expect.stringContaining('made without --prefix-user-supplied-names'),
     });

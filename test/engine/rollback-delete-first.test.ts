@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StackRequest } from '../../src/engine/stack-request.js';
-import type { ResourceRecord } from '../../src/state/documents/state-document.js';
 import { emptyStateDocument } from '../../src/state/documents/state-document.js';
-import { useRollbackHarness } from './rollback-harness.js';
+import { queueRecord, useRollbackHarness } from './rollback-harness.js';
 
 // Spec 000, "Reversing a replacement": a replacement that deleted the old resource first is
 // reversed in that order too. cdkd's own deploys replace create-first; such journals come
@@ -10,18 +9,9 @@ import { useRollbackHarness } from './rollback-harness.js';
 const h = useRollbackHarness();
 const QUEUE = 'AWS::SQS::Queue';
 
-const record = (physicalId: string, properties: Record<string, unknown>): ResourceRecord => ({
-  type: QUEUE,
-  physicalId,
-  properties,
-  attributes: {},
-  provisionedBy: 'cc-api',
-  dependencies: [],
-});
-
 async function replacedDeleteFirst(oldProperties: Record<string, unknown>): Promise<StackRequest> {
   const request = h.stack({});
-  const current = record('queue-new', { QueueName: 'shared', DelaySeconds: 5 });
+  const current = queueRecord('queue-new', { QueueName: 'shared', DelaySeconds: 5 });
   h.cloud.live.set('queue-new', { type: QUEUE, properties: current.properties });
   const state = emptyStateDocument(request.stateName, request.region);
   state.resources.Queue = current;
@@ -32,7 +22,7 @@ async function replacedDeleteFirst(oldProperties: Record<string, unknown>): Prom
       action: 'replace',
       type: QUEUE,
       status: 'completed',
-      before: record('queue-old', oldProperties),
+      before: queueRecord('queue-old', oldProperties),
       after: current,
       physicalId: 'queue-new',
       previousPhysicalId: 'queue-old',
@@ -71,7 +61,7 @@ describe('the create-first re-create that frees a name the new copy holds', () =
   it('retries the re-create while the service still reports the freed name taken (a bounded name-release retry)', async () => {
     h.cloud.uniqueQueueNames = true;
     const request = h.stack({});
-    const current = record('queue-new', { QueueName: 'shared' });
+    const current = queueRecord('queue-new', { QueueName: 'shared' });
     h.cloud.live.set('queue-new', { type: QUEUE, properties: current.properties });
     const state = emptyStateDocument(request.stateName, request.region);
     state.resources.Queue = current;
@@ -82,7 +72,7 @@ describe('the create-first re-create that frees a name the new copy holds', () =
         action: 'replace',
         type: QUEUE,
         status: 'completed',
-        before: record('queue-old', { QueueName: 'shared' }),
+        before: queueRecord('queue-old', { QueueName: 'shared' }),
         after: current,
         physicalId: 'queue-new',
         previousPhysicalId: 'queue-old',

@@ -12,7 +12,7 @@ import type {
   JournalOperation,
   JournalSegment,
 } from '../../src/state/documents/journal-document.js';
-import type { StateDocument } from '../../src/state/documents/state-document.js';
+import type { ResourceRecord, StateDocument } from '../../src/state/documents/state-document.js';
 import { readEvents } from '../../src/state/event-log.js';
 import { openStateBackend, type StateBackend } from '../../src/state/state-backend.js';
 import type { StackRef } from '../../src/state/state-store.js';
@@ -20,6 +20,39 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { FakeCloud } from './fake-provider.js';
 
 const REGION = 'us-east-1';
+
+/** A state record of a resource made through Cloud Control, with no attributes or dependencies. */
+export function resourceRecord(
+  type: string,
+  physicalId: string,
+  properties: Record<string, unknown> = {},
+  extra: Partial<ResourceRecord> = {},
+): ResourceRecord {
+  return {
+    type,
+    physicalId,
+    properties,
+    attributes: {},
+    provisionedBy: 'cc-api',
+    dependencies: [],
+    ...extra,
+  };
+}
+
+/** The {@link resourceRecord} of an `AWS::SQS::Queue`. */
+export function queueRecord(
+  physicalId: string,
+  properties: Record<string, unknown>,
+  extra: Partial<ResourceRecord> = {},
+): ResourceRecord {
+  return resourceRecord('AWS::SQS::Queue', physicalId, properties, extra);
+}
+
+/** A nested stack's template: `Inner`, a queue whose visibility timeout its parent passes as `V`. */
+export const nestedChildTemplate = {
+  Parameters: { V: { Type: 'Number' } },
+  Resources: { Inner: { Type: 'AWS::SQS::Queue', Properties: { VisibilityTimeout: { Ref: 'V' } } } },
+};
 
 /** A journaled operation as a test writes it by hand: `seq` defaults to its position. */
 export type HandOperation = Partial<JournalOperation> & Record<string, unknown>;
@@ -170,6 +203,31 @@ export class RollbackHarness {
       made: { physicalId: made, creationIdentity: { serial: 2 } },
     });
     return { request, made, keep };
+  }
+
+  /**
+   * `request` (by default a new stack) as the parent of the nested stack `Child`, built from
+   * `childTemplate` with `V` set to `visibility`; with `withLate`, a topic `Late` after it.
+   */
+  parentStack(
+    visibility: number,
+    withLate: boolean,
+    request: StackRequest = this.stack({}),
+    childTemplate: Record<string, unknown> = nestedChildTemplate,
+  ): StackRequest {
+    return {
+      ...request,
+      template: {
+        Resources: {
+          Child: {
+            Type: 'AWS::CloudFormation::Stack',
+            Properties: { TemplateURL: 'x', Parameters: { V: String(visibility) } },
+          },
+          ...(withLate ? { Late: { Type: 'AWS::SNS::Topic', DependsOn: 'Child' } } : {}),
+        },
+      },
+      nested: new Map([['Child', { template: childTemplate, nested: new Map() }]]),
+    };
   }
 
   rollbackEvents(logicalId: string): Array<Extract<DeployEvent, { kind: 'rollback' }>> {

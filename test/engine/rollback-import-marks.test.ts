@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { StackRequest } from '../../src/engine/stack-request.js';
 import type { ImportMark } from '../../src/state/documents/journal-document.js';
 import { emptyStateDocument, type ResourceRecord } from '../../src/state/documents/state-document.js';
-import { type HandOperation, useRollbackHarness } from './rollback-harness.js';
+import { type HandOperation, resourceRecord, useRollbackHarness } from './rollback-harness.js';
 
 /**
  * Spec 001, "Interaction with cdkd import": `cdkd import` marks each logical id it adopts in the
@@ -17,18 +17,8 @@ const TOPIC = 'AWS::SNS::Topic';
 const ADOPTED = 'adopted by cdkd import after this deploy, left as it is';
 const BY_HAND = 'not reverted, check that resource by hand';
 
-const record = (
-  physicalId: string,
-  type = QUEUE,
-  properties: Record<string, unknown> = {},
-): ResourceRecord => ({
-  type,
-  physicalId,
-  properties,
-  attributes: {},
-  provisionedBy: 'cc-api',
-  dependencies: [],
-});
+const record = (physicalId: string, type = QUEUE, properties: Record<string, unknown> = {}): ResourceRecord =>
+  resourceRecord(type, physicalId, properties);
 
 const mark = (logicalId: string, physicalId: string, type = QUEUE): ImportMark => ({
   logicalId,

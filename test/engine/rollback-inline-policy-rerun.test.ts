@@ -1,12 +1,12 @@
 import { GetRolePolicyCommand, IAMClient, ListRolePoliciesCommand } from '@aws-sdk/client-iam';
-import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { AwsClients } from '../../src/aws/client-factory.js';
-import { createEngine, type Engine } from '../../src/engine/engine.js';
-import type { DeployEvent } from '../../src/engine/events.js';
-import { openStateBackend, type StateBackend } from '../../src/state/state-backend.js';
-import { defaultRegistry } from '../../src/toolkit/provider-wiring.js';
-import { useSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import {
+  iamRole,
+  NEXT_CREATE_QUEUE_FAILS,
+  REGION,
+  rollbackRequest,
+  useSandboxEngine,
+} from '../helpers/sandbox-engine.js';
 
 /**
  * Spec 000, "IAM inline policy names moved between resources": "A rollback killed between
@@ -16,60 +16,23 @@ import { useSandbox } from '../helpers/sandbox.js';
  * journal not yet rewritten (the bookkeeping throws after the removal's step, as a process
  * dying there would stop).
  */
-const sandbox = useSandbox();
-const clients = new AwsClients();
+const sandbox = useSandboxEngine('inline-rerun');
 const STACK = 'InlineRerun';
-const ref = { stackName: STACK, region: 'us-east-1' };
-let backend: StateBackend;
-
-beforeAll(async () => {
-  await (await clients.s3()).send(new CreateBucketCommand({ Bucket: 'inline-rerun' }));
-  backend = await openStateBackend(clients, 'inline-rerun', 'cdkd');
-});
+const ref = { stackName: STACK, region: REGION };
 
 const document = (action: string) => ({
   Version: '2012-10-17',
   Statement: [{ Effect: 'Allow', Action: action, Resource: '*' }],
 });
-const role = {
-  Type: 'AWS::IAM::Role',
-  Properties: {
-    AssumeRolePolicyDocument: {
-      Version: '2012-10-17',
-      Statement: [
-        { Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' }, Action: 'sts:AssumeRole' },
-      ],
-    },
-  },
-};
+const role = iamRole();
 const policy = (name: string, action: string, extra: Record<string, unknown> = {}) => ({
   Type: 'AWS::IAM::Policy',
   ...extra,
   Properties: { PolicyName: name, PolicyDocument: document(action), Roles: [{ Ref: 'Role' }] },
 });
 
-function engine(events: (event: DeployEvent) => void): Promise<Engine> {
-  return createEngine({ backend, clients, registry: defaultRegistry(), events, regions: ['us-east-1'] });
-}
-
-const stack = (resources: Record<string, unknown>) => ({
-  stateName: STACK,
-  stackName: STACK,
-  region: 'us-east-1',
-  accountId: '000000000000',
-  template: { Resources: resources },
-});
-
-const rollbackRequest = {
-  stack: stack({}),
-  revertFailed: false,
-  orphan: new Set<string>(),
-  force: false,
-  confirm: async () => true,
-};
-
 async function admin(method: string, path: string, body?: unknown) {
-  const response = await fetch(`${sandbox.current.url}/_sandbox/${path}`, {
+  const response = await fetch(`${sandbox.url}/_sandbox/${path}`, {
     method,
     headers: { 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -79,7 +42,7 @@ async function admin(method: string, path: string, body?: unknown) {
 }
 
 async function inlinePolicies(roleName: string): Promise<Record<string, unknown>> {
-  const iam = await clients.client(IAMClient);
+  const iam = await sandbox.clients.client(IAMClient);
   const names = (await iam.send(new ListRolePoliciesCommand({ RoleName: roleName }))).PolicyNames ?? [];
   const found: Record<string, unknown> = {};
   for (const PolicyName of names) {
@@ -91,65 +54,55 @@ async function inlinePolicies(roleName: string): Promise<Record<string, unknown>
 
 describe('IAM inline policy names moved between resources: a rollback killed before the put-back', () => {
   it('leaves the policy off, and a re-run does not repeat the removal', async () => {
-    await (
-      await engine(() => {})
-    ).deploy(stack({ Role: role, A: policy('shared', 's3:GetObject') }), {
-      concurrency: 4,
-    });
-    const roleName = (await backend.store.read(ref))!.document.resources.Role!.physicalId;
+    await sandbox.deploy(STACK, { Role: role, A: policy('shared', 's3:GetObject') });
+    const roleName = (await sandbox.backend.store.read(ref))!.document.resources.Role!.physicalId;
 
     // B takes "shared" over A's document, A moves to "renamed", then the queue fails (--no-rollback).
-    await admin('POST', 'faults', {
-      service: 'sqs',
-      operation: 'CreateQueue',
-      errorCode: 'InvalidAttributeValue',
-      httpStatus: 400,
-      message: 'injected',
-    });
+    await sandbox.addFault(NEXT_CREATE_QUEUE_FAILS);
     await expect(
-      (await engine(() => {})).deploy(
-        stack({
+      sandbox.deploy(
+        STACK,
+        {
           Role: role,
           B: policy('shared', 'sqs:SendMessage'),
           A: policy('renamed', 's3:GetObject', { DependsOn: 'B' }),
           Queue: { Type: 'AWS::SQS::Queue', DependsOn: 'A' },
-        }),
-        { concurrency: 4, rollback: false },
+        },
+        { rollback: false },
       ),
     ).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
     // A's rename deleted "shared" from the role, B's document with it.
     expect(await inlinePolicies(roleName)).toEqual({ renamed: document('s3:GetObject') });
-    const journaled = (await backend.journals.read(ref))!.document.segments[0]!.operations;
+    const journaled = (await sandbox.backend.journals.read(ref))!.document.segments[0]!.operations;
 
     // The first rollback reverts A (back to "shared"), then deletes B, which removes "shared"
     // again; it is killed there, before the put-back of A's document.
     const killed = new Error('killed after B was deleted');
     await expect(
       (
-        await engine((event) => {
+        await sandbox.engine((event) => {
           if (event.kind === 'rollback' && event.logicalId === 'B') throw killed;
         })
-      ).rollback(rollbackRequest),
+      ).rollback(rollbackRequest(STACK)),
     ).rejects.toBe(killed);
     expect(await inlinePolicies(roleName)).toEqual({});
-    const state = (await backend.store.read(ref))!.document;
+    const state = (await sandbox.backend.store.read(ref))!.document;
     expect(state.resources.B).toBeUndefined();
     expect(state.resources.A!.properties.PolicyName).toBe('shared');
-    expect((await backend.journals.read(ref))!.document.segments[0]!.operations).toEqual(journaled);
+    expect((await sandbox.backend.journals.read(ref))!.document.segments[0]!.operations).toEqual(journaled);
 
     // The re-run meets what the killed run already did: nothing is removed again, nothing put back.
     await admin('DELETE', 'calls');
-    const events: DeployEvent[] = [];
-    const rerun = await (await engine((event) => events.push(event))).rollback(rollbackRequest);
+    const rerun = await sandbox.rollback(STACK);
     expect(rerun.lines).toContain('B (AWS::IAM::Policy): skip: already cleaned up: no state record is left');
     const iamWrites = Object.entries((await admin('GET', 'calls')).calls)
       .filter(([operation]) => /^iam:(Put|Delete)RolePolicy$/.test(operation))
       .map(([operation, { count }]) => `${operation}×${count}`);
     expect(iamWrites).toEqual([]);
-    expect(events.filter((event) => event.kind === 'rollback' && event.message.includes('put back'))).toEqual(
-      [],
-    );
+    expect(
+      sandbox.events.filter((event) => event.kind === 'rollback' && event.message.includes('put back')),
+    ).toEqual([]);
     expect(await inlinePolicies(roleName)).toEqual({});
-    expect(await backend.journals.read(ref)).toBeUndefined();
+    expect(await sandbox.backend.journals.read(ref)).toBeUndefined();
   });
 });

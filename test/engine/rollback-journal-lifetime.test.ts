@@ -92,39 +92,16 @@ describe('cdkd destroy and the rollback journal', () => {
   });
 });
 
-/** A nested stack `Child` holding `Inner`, whose visibility its parent passes as `V`. */
-const child = {
-  Parameters: { V: { Type: 'Number' } },
-  Resources: { Inner: { Type: 'AWS::SQS::Queue', Properties: { VisibilityTimeout: { Ref: 'V' } } } },
-};
-
-function parent(visibility: number, withLate: boolean, name?: StackRequest): StackRequest {
-  const request = name ?? h.stack({});
-  return {
-    ...request,
-    template: {
-      Resources: {
-        Child: {
-          Type: 'AWS::CloudFormation::Stack',
-          Properties: { TemplateURL: 'x', Parameters: { V: String(visibility) } },
-        },
-        ...(withLate ? { Late: { Type: 'AWS::SNS::Topic', DependsOn: 'Child' } } : {}),
-      },
-    },
-    nested: new Map([['Child', { template: child, nested: new Map() }]]),
-  };
-}
-
 /** A deployed parent, then a `--no-rollback` deploy of it whose child succeeds and whose `Late` fails. */
 async function parentFailedAfterChild(): Promise<{
   first: StackRequest;
   childRef: ReturnType<typeof h.ref>;
 }> {
-  const first = parent(30, false);
+  const first = h.parentStack(30, false);
   await (await h.engine()).deploy(first, options);
   h.cloud.failOn.add('create:Late');
   await expect(
-    (await h.engine()).deploy(parent(60, true, first), { ...options, rollback: false }),
+    (await h.engine()).deploy(h.parentStack(60, true, first), { ...options, rollback: false }),
   ).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
   h.cloud.failOn.clear();
   return { first, childRef: { stackName: `${first.stateName}/Child`, region: first.region } };
@@ -144,7 +121,7 @@ describe("a nested stack's journal", () => {
     ]);
 
     // The next successful top-level deploy removes it.
-    const result = await (await h.engine()).deploy(parent(60, false, first), options);
+    const result = await (await h.engine()).deploy(h.parentStack(60, false, first), options);
     expect(result.unaddressed).toEqual([]);
     expect(await h.backend.journals.read(childRef)).toBeUndefined();
     expect(await h.journal(first)).toBeUndefined();
@@ -173,7 +150,7 @@ describe("a nested stack's journal", () => {
       h.cloud.calls.length = 0;
 
       // The nested stack is unchanged, so only the journal's settling reaches it.
-      const result = await (await h.engine()).deploy(parent(60, false, first), options);
+      const result = await (await h.engine()).deploy(h.parentStack(60, false, first), options);
       expect(result.unaddressed).toEqual([
         expect.stringMatching(
           new RegExp(`rollback journal of ${childRef.stackName} cannot be read and is removed`),
@@ -203,7 +180,7 @@ describe("a nested stack's journal", () => {
     h.cloud.live.set('vpc-ghost', { type: 'AWS::EC2::VPC', properties: {} });
     h.cloud.calls.length = 0;
 
-    const result = await (await h.engine()).deploy(parent(60, false, first), options);
+    const result = await (await h.engine()).deploy(h.parentStack(60, false, first), options);
     expect(result.unaddressed).toEqual([]);
     expect(h.cloud.calls.map((call) => `${call.action}:${call.physicalId}`)).toEqual(['delete:vpc-ghost']);
     expect(await h.backend.journals.read(childRef)).toBeUndefined();

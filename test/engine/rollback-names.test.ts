@@ -1,23 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { StackRequest } from '../../src/engine/stack-request.js';
-import type { ResourceRecord } from '../../src/state/documents/state-document.js';
 import { emptyStateDocument } from '../../src/state/documents/state-document.js';
-import { useRollbackHarness } from './rollback-harness.js';
+import { queueRecord, useRollbackHarness } from './rollback-harness.js';
 
 // Spec 000, "Reversing a replacement": on the create-first order the new copy is
 // deleted first only when it provably holds the name the re-create collided on.
 const h = useRollbackHarness();
 const QUEUE = 'AWS::SQS::Queue';
-
-const record = (physicalId: string, properties: Record<string, unknown>, extra = {}): ResourceRecord => ({
-  type: QUEUE,
-  physicalId,
-  properties,
-  attributes: {},
-  provisionedBy: 'cc-api',
-  dependencies: [],
-  ...extra,
-});
 
 /** A completed create-first replacement whose old copy the cleanup phase deleted; the new copy is live. */
 async function replacedQueue(options: {
@@ -28,7 +17,7 @@ async function replacedQueue(options: {
 }): Promise<StackRequest> {
   h.cloud.uniqueQueueNames = true;
   const request = h.stack({});
-  const current = record(
+  const current = queueRecord(
     'queue-new',
     { QueueName: options.newName, DelaySeconds: 5 },
     options.newPolicy ? { updateReplacePolicy: options.newPolicy } : {},
@@ -54,7 +43,7 @@ async function replacedQueue(options: {
       action: 'replace',
       type: QUEUE,
       status: 'completed',
-      before: record('queue-old', options.oldProperties ?? { QueueName: 'shared' }),
+      before: queueRecord('queue-old', options.oldProperties ?? { QueueName: 'shared' }),
       after: current,
       physicalId: 'queue-new',
       previousPhysicalId: 'queue-old',

@@ -6,38 +6,11 @@ import { emptyStateDocument } from '../../src/state/documents/state-document.js'
 import { stackStateKeys } from '../../src/state/keys.js';
 import { rollbackApp } from '../../src/toolkit/rollback-app.js';
 import { Session } from '../../src/toolkit/session.js';
-import { options, useRollbackHarness } from './rollback-harness.js';
+import { nestedChildTemplate, options, useRollbackHarness } from './rollback-harness.js';
 
 // Spec 001, "Nested stacks": a nested stack's update is reverted by replaying its
 // own journal segment of the same run, from its parent's rollback.
 const h = useRollbackHarness();
-
-const child = {
-  Parameters: { V: { Type: 'Number' } },
-  Resources: { Inner: { Type: 'AWS::SQS::Queue', Properties: { VisibilityTimeout: { Ref: 'V' } } } },
-};
-
-function parent(
-  visibility: number,
-  withLate: boolean,
-  name?: StackRequest,
-  childTemplate: Record<string, unknown> = child,
-): StackRequest {
-  const request = name ?? h.stack({});
-  return {
-    ...request,
-    template: {
-      Resources: {
-        Child: {
-          Type: 'AWS::CloudFormation::Stack',
-          Properties: { TemplateURL: 'x', Parameters: { V: String(visibility) } },
-        },
-        ...(withLate ? { Late: { Type: 'AWS::SNS::Topic', DependsOn: 'Child' } } : {}),
-      },
-    },
-    nested: new Map([['Child', { template: childTemplate, nested: new Map() }]]),
-  };
-}
 
 /** The nested stack `Child` of `top`, as `cdkd rollback 'Top~Child'` names it. */
 function nestedOf(top: StackRequest): StackRequest {
@@ -46,11 +19,11 @@ function nestedOf(top: StackRequest): StackRequest {
 
 /** A deployed parent, then a `--no-rollback` deploy of it that fails on `failOn`. */
 async function failedWithoutRollback(failOn: string, late: boolean): Promise<StackRequest> {
-  const first = parent(30, false);
+  const first = h.parentStack(30, false);
   await (await h.engine()).deploy(first, options);
   h.cloud.failOn.add(failOn);
   await expect(
-    (await h.engine()).deploy(parent(60, late, first), { ...options, rollback: false }),
+    (await h.engine()).deploy(h.parentStack(60, late, first), { ...options, rollback: false }),
   ).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
   h.cloud.failOn.clear();
   return first;
@@ -58,13 +31,13 @@ async function failedWithoutRollback(failOn: string, late: boolean): Promise<Sta
 
 describe('nested stacks in a rollback', () => {
   it("a parent failing after its child was updated puts the child's resources back", async () => {
-    const first = parent(30, false);
+    const first = h.parentStack(30, false);
     await (await h.engine()).deploy(first, options);
     const childRef = { stackName: `${first.stateName}/Child`, region: first.region };
     const innerId = (await h.backend.store.read(childRef))!.document.resources.Inner!.physicalId;
 
     h.cloud.failOn.add('create:Late');
-    await expect((await h.engine()).deploy(parent(60, true, first), options)).rejects.toMatchObject({
+    await expect((await h.engine()).deploy(h.parentStack(60, true, first), options)).rejects.toMatchObject({
       code: 'DEPLOY_FAILED',
     });
     const innerUpdates = h.cloud.calls.filter(
@@ -81,7 +54,7 @@ describe('nested stacks in a rollback', () => {
   });
 
   it('a successful top-level deploy removes the journals its nested stacks kept', async () => {
-    const first = parent(30, false);
+    const first = h.parentStack(30, false);
     await (await h.engine()).deploy(first, options);
     const childRef = { stackName: `${first.stateName}/Child`, region: first.region };
     expect(await h.backend.journals.read(childRef)).toBeUndefined();
@@ -250,11 +223,11 @@ describe('a nested stack whose own deploy failed in the run', () => {
         },
       },
     };
-    const first = parent(30, false, undefined, twoQueues);
+    const first = h.parentStack(30, false, undefined, twoQueues);
     await (await h.engine()).deploy(first, options);
     h.cloud.failOn.add('update:Inner');
     await expect(
-      (await h.engine()).deploy(parent(60, false, first, twoQueues), { ...options, rollback: false }),
+      (await h.engine()).deploy(h.parentStack(60, false, first, twoQueues), { ...options, rollback: false }),
     ).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
     h.cloud.failOn.clear();
     const nested = nestedOf(first);
@@ -285,14 +258,14 @@ describe('a nested stack whose own deploy failed in the run', () => {
 
   it('a failed create inside the child that made its resource is deleted by a plain rollback of the child', async () => {
     const withMade = {
-      ...child,
-      Resources: { ...child.Resources, Made: { Type: 'AWS::SNS::Topic', DependsOn: 'Inner' } },
+      ...nestedChildTemplate,
+      Resources: { ...nestedChildTemplate.Resources, Made: { Type: 'AWS::SNS::Topic', DependsOn: 'Inner' } },
     };
-    const first = parent(30, false);
+    const first = h.parentStack(30, false);
     await (await h.engine()).deploy(first, options);
     h.cloud.madeThenFail.add('create:Made');
     await expect(
-      (await h.engine()).deploy(parent(60, false, first, withMade), { ...options, rollback: false }),
+      (await h.engine()).deploy(h.parentStack(60, false, first, withMade), { ...options, rollback: false }),
     ).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
     const made = h.cloud.calls.find(
       (call) => call.action === 'create' && call.logicalId === 'Made',
@@ -351,7 +324,7 @@ describe('a nested stack’s journal for a run its parent no longer holds', () =
 
 describe('rolling back a nested stack directly', () => {
   it('is refused while a running deploy holds the top-level stack’s lock', async () => {
-    const first = parent(30, false);
+    const first = h.parentStack(30, false);
     await (await h.engine()).deploy(first, options);
     const child = {
       ...first,
@@ -435,14 +408,14 @@ describe('a secret reference written as a name in a nested stack its parent repl
       Parameters: { V: { Type: 'Number' } },
       Resources: { Inner: { Type: 'AWS::SQS::Queue', Properties: { DelaySeconds: delay } } },
     });
-    const first = parent(30, false, undefined, withSecret('{{resolve:secretsmanager:nested-delay}}'));
+    const first = h.parentStack(30, false, undefined, withSecret('{{resolve:secretsmanager:nested-delay}}'));
     await (await h.engine()).deploy(first, options);
     const inner = (await h.state(nestedOf(first)))!.resources.Inner!.physicalId;
     expect(h.cloud.live.get(inner)?.properties).toEqual({ DelaySeconds: '7' });
 
     h.cloud.failOn.add('create:Late');
     await expect(
-      (await h.engine()).deploy(parent(30, true, first, withSecret('3')), options),
+      (await h.engine()).deploy(h.parentStack(30, true, first, withSecret('3')), options),
     ).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
     expect(
       h
@@ -532,7 +505,7 @@ describe('cdkd destroy of a stack whose state records no resource', () => {
 
 describe('a nested stack whose own create failed on a new stack', () => {
   it('is reached by the parent’s destroy through its journal, though the rollback left it no state', async () => {
-    const request = parent(30, false);
+    const request = h.parentStack(30, false);
     h.cloud.failOn.add('create:Inner');
     await expect((await h.engine()).deploy(request, options)).rejects.toMatchObject({
       code: 'DEPLOY_FAILED',

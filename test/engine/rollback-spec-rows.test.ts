@@ -3,7 +3,7 @@ import type { StackRequest } from '../../src/engine/stack-request.js';
 import type { ResourceRecord } from '../../src/state/documents/state-document.js';
 import { emptyStateDocument } from '../../src/state/documents/state-document.js';
 import { EventLog } from '../../src/state/event-log.js';
-import { options, useRollbackHarness, type HandOperation } from './rollback-harness.js';
+import { options, resourceRecord, useRollbackHarness, type HandOperation } from './rollback-harness.js';
 
 /**
  * Spec rows an audit found untested: spec 000 ("cdkd rollback internals": the
@@ -182,21 +182,6 @@ describe('a CREATE that made its resource and then failed: deleted only while no
 // Reversing a replacement (spec 000 and spec 001's edge cases), from a hand-written journal.
 // ---------------------------------------------------------------------------------------------
 
-const record = (
-  type: string,
-  physicalId: string,
-  properties: Record<string, unknown>,
-  extra: Partial<ResourceRecord> = {},
-): ResourceRecord => ({
-  type,
-  physicalId,
-  properties,
-  attributes: {},
-  provisionedBy: 'cc-api',
-  dependencies: [],
-  ...extra,
-});
-
 /**
  * A completed replacement of `Queue` whose old copy `res-old` was deleted; the new copy
  * `res-new` is live and recorded in state. A Type change when `oldType` differs from `newType`.
@@ -216,12 +201,22 @@ async function replaced(
   const oldType = input.oldType ?? QUEUE;
   const newType = input.newType ?? QUEUE;
   const request = h.stack({});
-  const current = record(newType, 'res-new', { QueueName: input.newName ?? 'renamed' }, input.newExtra);
+  const current = resourceRecord(
+    newType,
+    'res-new',
+    { QueueName: input.newName ?? 'renamed' },
+    input.newExtra,
+  );
   h.cloud.live.set('res-new', { type: newType, properties: current.properties });
   const state = emptyStateDocument(request.stateName, request.region);
   state.resources.Queue = current;
   await h.backend.store.save(h.ref(request), state, undefined);
-  const before = record(oldType, 'res-old', input.oldProperties ?? { QueueName: 'shared' }, input.oldExtra);
+  const before = resourceRecord(
+    oldType,
+    'res-old',
+    input.oldProperties ?? { QueueName: 'shared' },
+    input.oldExtra,
+  );
   await h.writeJournal(request, [
     {
       logicalId: 'Queue',
