@@ -104,9 +104,18 @@ export async function rollBackSegment(input: SegmentRollbackInput): Promise<Roll
       message: `Rollback: ${putBack.message}`,
     });
   }
+  const unsaved = report.unsaved ? `the stack record could not be saved: ${report.unsaved}` : undefined;
+  if (unsaved) {
+    input.events({
+      kind: 'warning',
+      stack,
+      message: `Rollback: ${unsaved}; the rollback is not complete and the journal is kept for a re-run`,
+    });
+  }
   input.log.record({
     status: report.exitCode === 1 ? 'ROLLBACK_FAILED' : 'ROLLBACK_COMPLETE',
     ...(report.exitCode === 2 ? { reason: 'some operations need attention (see the events above)' } : {}),
+    ...(unsaved ? { reason: unsaved } : {}),
   });
   const document = input.journal.document;
   const index = document.segments.indexOf(input.segment);

@@ -25,6 +25,11 @@ export interface RollbackReport {
   clean: boolean;
   /** A signal stopped the run before every step started; the steps not reached have no outcome. */
   interrupted: boolean;
+  /**
+   * Why the stack record the rollback returned to could not be saved: the rollback then
+   * reports failure, never a completion it did not persist (spec 004, UPDATE_ROLLBACK_FAILED).
+   */
+  unsaved?: string;
 }
 
 export interface RunRollbackInput {
@@ -91,15 +96,19 @@ export async function runRollback(input: RunRollbackInput): Promise<RollbackRepo
   if (!failed && !interrupted && input.options.nested?.kind !== 'direct') {
     restoreGeneration(input.state, input.segment);
   }
-  await input.state.save();
+  const unsaved = await input.state.save().then(
+    () => undefined,
+    (error: unknown) => (error instanceof Error ? error.message : String(error)),
+  );
   await input.state.flush();
   return {
     planned,
     outcomes,
     putBacks,
-    exitCode: failed || interrupted ? 1 : warned ? 2 : 0,
-    clean: !failed && !skippedWithWarning && !interrupted,
+    exitCode: failed || interrupted || unsaved ? 1 : warned ? 2 : 0,
+    clean: !failed && !skippedWithWarning && !interrupted && !unsaved,
     interrupted,
+    ...(unsaved ? { unsaved } : {}),
   };
 }
 
@@ -169,7 +178,7 @@ export function remainingSegment(
   const failedStep = report.outcomes.some((outcome) => outcome.status === 'failed');
   // Spec 000: a step of the automatic rollback that fails keeps its full segment.
   if (failedStep && path === 'automatic-rollback') return { ...segment, status: 'failed' };
-  if (failedStep || report.interrupted) {
+  if (failedStep || report.interrupted || report.unsaved) {
     const undone = new Set(
       report.planned
         .filter(

@@ -61,3 +61,45 @@ describe('the stack record after a failed update', () => {
     expect(await h.state(request)).toBeUndefined();
   });
 });
+
+describe('a rollback that cannot persist the stack record it returned to', () => {
+  it('reports failure, never a completion it did not achieve (UPDATE_ROLLBACK_FAILED); a re-run completes it', async () => {
+    const { first, second } = await deployedThenChanged();
+    await expect((await h.engine()).deploy(second, { ...options, rollback: false })).rejects.toMatchObject({
+      code: 'DEPLOY_FAILED',
+    });
+    h.cloud.failOn.clear();
+
+    // The save that puts the earlier generation back is refused, as by a lost connection.
+    const store = h.backend.store;
+    const save = store.saveText.bind(store);
+    store.saveText = async (ref, text, etag) => {
+      const restored = (JSON.parse(text) as { parameters: Record<string, string> }).parameters.Env === 'one';
+      if (restored) throw new Error('the state bucket is unreachable');
+      return save(ref, text, etag);
+    };
+    try {
+      const failed = await h.rollback(first);
+      expect(failed.exitCode).toBe(1);
+      expect(await h.stackEvents(first)).toContainEqual(
+        expect.objectContaining({
+          status: 'ROLLBACK_FAILED',
+          reason: expect.stringContaining(
+            'the stack record could not be saved: the state bucket is unreachable',
+          ),
+        }),
+      );
+      expect(await h.stackEvents(first)).not.toContainEqual(
+        expect.objectContaining({ status: 'ROLLBACK_COMPLETE' }),
+      );
+      expect((await h.state(first))!.parameters).toEqual({ Env: 'two' });
+      expect(await h.journal(first)).toBeDefined();
+    } finally {
+      store.saveText = save;
+    }
+
+    expect((await h.rollback(first)).exitCode).toBe(0);
+    expect((await h.state(first))!.parameters).toEqual({ Env: 'one' });
+    expect(await h.journal(first)).toBeUndefined();
+  });
+});
