@@ -29,6 +29,31 @@ async function failedWithoutRollback(failOn: string, late: boolean): Promise<Sta
   return first;
 }
 
+describe('the stack records of a nested stack (spec 004)', () => {
+  it('a child whose update failed is never recorded by the parent as an in-place success', async () => {
+    const first = await failedWithoutRollback('update:Inner', false);
+    const parentRecord = (await h.state(first))!.resources.Child!;
+    expect(parentRecord.properties).toMatchObject({ Parameters: { V: '30' } });
+    const op = (await h.journal(first))!.segments[0]!.operations.find((entry) => entry.logicalId === 'Child');
+    expect(op).toMatchObject({ action: 'update', status: 'failed' });
+  });
+
+  it('a nested stack that rolled back restores its own template and parameters', async () => {
+    const first = h.parentStack(30, false);
+    await (await h.engine()).deploy(first, options);
+    const childRef = { stackName: `${first.stateName}/Child`, region: first.region };
+    const before = (await h.backend.store.read(childRef))!.document;
+    h.cloud.failOn.add('create:Late');
+    await expect((await h.engine()).deploy(h.parentStack(60, true, first), options)).rejects.toMatchObject({
+      code: 'DEPLOY_FAILED',
+    });
+    const after = (await h.backend.store.read(childRef))!.document;
+    expect(after.parameters).toEqual({ V: '30' });
+    expect(after.parameters).toEqual(before.parameters);
+    expect(after.template).toEqual(before.template);
+  });
+});
+
 describe('nested stacks in a rollback', () => {
   it("a parent failing after its child was updated puts the child's resources back", async () => {
     const first = h.parentStack(30, false);
