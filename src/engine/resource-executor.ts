@@ -190,7 +190,10 @@ export class ResourceExecutor {
       },
       async () => {
         const record = await this.makeResource(op, idempotencyToken);
-        await this.services.state.setRecord(op.logicalId, record);
+        await storeMade(record, stored, {
+          save: () => this.services.state.setRecord(op.logicalId, record),
+          undo: () => void this.services.state.removeRecord(op.logicalId).catch(() => undefined),
+        });
         return { physicalId: record.physicalId, after: record };
       },
     );
@@ -237,15 +240,24 @@ export class ResourceExecutor {
       },
       async () => {
         const record = await this.makeResource(op, idempotencyToken);
-        await this.services.state.setRecord(op.logicalId, record);
+        const state = this.services.state;
+        await storeMade(record, stored, {
+          save: async () => {
+            await state.setRecord(op.logicalId, record);
+            if (!retainOld) await state.addPendingDelete(op.logicalId, old);
+          },
+          // State names the old resource again; the journal's made entry names the new one.
+          undo: () => {
+            void state.setRecord(op.logicalId, old).catch(() => undefined);
+            void state.removePendingDelete(old.physicalId, old.type).catch(() => undefined);
+          },
+        });
         if (retainOld) {
           this.services.events({
             kind: 'warning',
             stack: this.services.state.ref.stackName,
             message: `${op.logicalId}: the old ${old.type} ${old.physicalId} is kept in AWS (UpdateReplacePolicy ${updateReplacePolicy}) and no longer tracked.`,
           });
-        } else {
-          await this.services.state.addPendingDelete(op.logicalId, old);
         }
         return {
           physicalId: record.physicalId,
@@ -382,6 +394,31 @@ class MadeThenFailed extends Error {
     readonly stored: Record<string, unknown>,
   ) {
     super(made.message);
+  }
+}
+
+/**
+ * Stores what a create just made. When that state save fails, memory is put back as it was
+ * and the resource is reported as made, so the journal records it (spec 003: nothing the
+ * cloud holds is left out of both state and the journal) and every path can act on it.
+ */
+async function storeMade(
+  record: ResourceRecord,
+  stored: Record<string, unknown>,
+  change: { save(): Promise<void>; undo(): void },
+): Promise<void> {
+  try {
+    await change.save();
+  } catch (error) {
+    change.undo();
+    const made = new ResourceMadeError(
+      {
+        physicalId: record.physicalId,
+        ...(record.creationIdentity ? { creationIdentity: record.creationIdentity } : {}),
+      },
+      error,
+    );
+    throw new MadeThenFailed(made, record.provisionedBy, stored);
   }
 }
 

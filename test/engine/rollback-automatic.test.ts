@@ -223,6 +223,66 @@ describe('a failed create that made its resource under DeletionPolicy: Retain', 
   });
 });
 
+describe('a state save that fails right after a create made its resource', () => {
+  /** Refuses the first state save in which `logicalId`'s record matches `newRecord`, as a lost connection would. */
+  function failFirstSave(logicalId: string, newRecord: (physicalId: string) => boolean): () => void {
+    const store = h.backend.store;
+    const save = store.saveText.bind(store);
+    let failed = false;
+    store.saveText = async (ref, text, etag) => {
+      const resources = (JSON.parse(text) as { resources: Record<string, { physicalId: string }> }).resources;
+      const record = resources[logicalId];
+      if (!failed && record && newRecord(record.physicalId)) {
+        failed = true;
+        throw new Error('the state bucket is unreachable');
+      }
+      return save(ref, text, etag);
+    };
+    return () => {
+      store.saveText = save;
+    };
+  }
+
+  it('a create: the journal records the resource as made, and the automatic rollback deletes it', async () => {
+    const request = h.stack({ Resources: { Queue: { Type: 'AWS::SQS::Queue' } } });
+    const restore = failFirstSave('Queue', () => true);
+    try {
+      await expect((await h.engine()).deploy(request, options)).rejects.toMatchObject({
+        code: 'DEPLOY_FAILED',
+      });
+    } finally {
+      restore();
+    }
+    const made = h.cloud.calls.find((call) => call.action === 'create')!.physicalId;
+    expect(callsOf('delete', 'Queue').map((call) => call.physicalId)).toEqual([made]);
+    expect(h.cloud.liveIds()).toEqual([]);
+  });
+
+  it('a replacement: state names the old resource again, and the new copy is deleted', async () => {
+    const template = (delay: number) => ({
+      Resources: { Queue: { Type: 'AWS::SQS::Queue', Properties: { QueueName: `q-${delay}` } } },
+    });
+    const request = h.stack(template(1));
+    await (await h.engine()).deploy(request, options);
+    const oldId = (await h.state(request))!.resources.Queue!.physicalId;
+    h.cloud.calls.length = 0;
+    const restore = failFirstSave('Queue', (physicalId) => physicalId !== oldId);
+    try {
+      await expect(
+        (await h.engine()).deploy({ ...request, template: template(2) }, options),
+      ).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
+    } finally {
+      restore();
+    }
+    const newId = h.cloud.calls.find((call) => call.action === 'create')!.physicalId;
+    expect(h.cloud.liveIds()).toEqual([oldId]);
+    expect(callsOf('delete', 'Queue').map((call) => call.physicalId)).toEqual([newId]);
+    const state = (await h.state(request))!;
+    expect(state.resources.Queue!.physicalId).toBe(oldId);
+    expect(state.pendingDeletes).toEqual([]);
+  });
+});
+
 describe('replay order', () => {
   it('undoes independent resources at once, and a reader before what it reads', async () => {
     const queues = Object.fromEntries(
