@@ -1,4 +1,5 @@
 import { walkDag } from '../engine/dag-walk.js';
+import { isAddressable } from './decisions/addressable.js';
 import type { StackState } from '../engine/stack-state.js';
 import type { JournalSegment } from '../state/documents/journal-document.js';
 import type { StackEvent } from '../state/documents/events-document.js';
@@ -112,17 +113,30 @@ export async function runRollback(input: RunRollbackInput): Promise<RollbackRepo
   };
 }
 
-/** `--force`: what fails is left in AWS, dropped from state, and reported by id. */
+/**
+ * `--force`: what fails is left in AWS, dropped from state, and reported by id. A resource a
+ * failed create made is not the state record under its logical id (that may be the resource
+ * a replacement was replacing), so only its own id is reported; an id no one can address is not.
+ */
 async function orphan(entry: PlannedStep, failure: StepOutcome, state: StackState): Promise<StepOutcome> {
-  const record = state.record(entry.op.logicalId);
-  if (record) await state.removeRecord(entry.op.logicalId);
-  return {
-    logicalId: entry.op.logicalId,
+  const { op, step } = entry;
+  const orphaned = (left: string[], survivor?: StepOutcome['survivor']): StepOutcome => ({
+    logicalId: op.logicalId,
     status: 'skipped',
     warn: true,
-    message: `orphaned (--force) after: ${failure.message}`,
-    ...(record ? { survivor: { physicalId: record.physicalId, managedBy: record.provisionedBy } } : {}),
-  };
+    message: `orphaned (--force) after: ${failure.message}${left.length > 0 ? `; left in AWS, untracked: ${left.join(', ')}` : ''}`,
+    ...(survivor ? { survivor } : {}),
+  });
+  if (step.kind === 'delete-made') {
+    return orphaned([step.physicalId], { physicalId: step.physicalId, managedBy: step.provisionedBy });
+  }
+  const record = state.record(op.logicalId);
+  if (record) await state.removeRecord(op.logicalId);
+  // A retained old resource only the journal names is dropped with it: name it too.
+  const retainedOld = op.verdict?.oldRetained ? op.previousPhysicalId : undefined;
+  const left = [record?.physicalId, retainedOld].filter(isAddressable);
+  const managedBy = record?.provisionedBy ?? op.before?.provisionedBy ?? 'cc-api';
+  return orphaned(left, left[0] ? { physicalId: left[0], managedBy } : undefined);
 }
 
 function restoreGeneration(state: StackState, segment: JournalSegment): void {

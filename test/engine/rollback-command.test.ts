@@ -364,6 +364,37 @@ describe('--orphan and --force', () => {
   });
 });
 
+describe('--force on the made copy of a failed replacement', () => {
+  it('orphans the made copy, never the state record of the resource the replacement was replacing', async () => {
+    const template = (name: string) => ({
+      Resources: { Q: { Type: 'AWS::SQS::Queue', Properties: { QueueName: name } } },
+    });
+    const request = h.stack(template('first'));
+    await (await h.engine()).deploy(request, options);
+    const old = (await h.state(request))!.resources.Q!;
+    h.cloud.madeThenFail.add('create:Q');
+    await expect(
+      (await h.engine()).deploy(
+        { ...request, template: template('second') },
+        { ...options, rollback: false },
+      ),
+    ).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
+    h.cloud.madeThenFail.clear();
+    const made = h.cloud.liveIds().find((id) => id !== old.physicalId)!;
+
+    h.cloud.failOn.add('delete:Q');
+    const result = await h.rollback(request, { force: true });
+    expect(result.exitCode).toBe(2);
+    expect((await h.state(request))!.resources.Q).toEqual(old);
+    expect(h.cloud.liveIds().sort()).toEqual([old.physicalId, made].sort());
+    const events = (await h.stackEvents(request)).filter((event) => event.logicalId === 'Q');
+    expect(events).toContainEqual(
+      expect.objectContaining({ status: 'ROLLBACK_RESOURCE_SKIPPED', survivorId: made }),
+    );
+    expect(events.filter((event) => event.survivorId === old.physicalId)).toEqual([]);
+  });
+});
+
 describe('a re-run after a failed rollback', () => {
   it('does not meet again what the first run reverted: a reversed replacement is not warned about (exit 0)', async () => {
     const template = (name: string, display: string, withLate: boolean) => ({
