@@ -37,8 +37,9 @@ export async function baselineProperties(
   return { values, keptAsLive: masked.map((path) => path.join('.')) };
 }
 
+/** A value holding the mask anywhere (`user:***` from an Fn::Sub over a NoEcho parameter) is masked whole. */
 function maskedPaths(value: unknown, path: string[]): string[][] {
-  if (value === MASK) return [path];
+  if (typeof value === 'string' && value.includes(MASK)) return [path];
   if (Array.isArray(value))
     return value.flatMap((item, index) => maskedPaths(item, [...path, String(index)]));
   if (typeof value === 'object' && value !== null) {
