@@ -242,10 +242,7 @@ export class ResourceExecutor {
         const record = await this.makeResource(op, idempotencyToken);
         const state = this.services.state;
         await storeMade(record, stored, {
-          save: async () => {
-            await state.setRecord(op.logicalId, record);
-            if (!retainOld) await state.addPendingDelete(op.logicalId, old);
-          },
+          save: () => state.replaceRecord(op.logicalId, record, retainOld ? undefined : old),
           // State names the old resource again; the journal's made entry names the new one.
           undo: () => {
             void state.setRecord(op.logicalId, old).catch(() => undefined);

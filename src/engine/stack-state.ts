@@ -53,9 +53,13 @@ export class StackState {
     return this.save();
   }
 
-  /** Keeps an old resource a replacement left behind until its delete succeeds. */
-  addPendingDelete(logicalId: string, record: ResourceRecord): Promise<void> {
-    this.document.pendingDeletes.push({ logicalId, record });
+  /**
+   * A replacement's new record and, unless it is retained, the old one as a pending delete,
+   * in one save: no stored state names the new copy while forgetting the old one.
+   */
+  replaceRecord(logicalId: string, record: ResourceRecord, old?: ResourceRecord): Promise<void> {
+    this.document.resources[logicalId] = record;
+    if (old) this.document.pendingDeletes.push({ logicalId, record: old });
     return this.save();
   }
 

@@ -266,6 +266,11 @@ async function reverseReplace(
     await deleteResource(step.logicalId, current, services);
     return undefined;
   };
+  if (step.old !== 'deleted' && (await oldCopyGone(step, services))) {
+    // A stop between a cleanup delete and its state save leaves a gone copy listed: re-create it instead.
+    if (step.old === 'pending') await services.state.removePendingDelete(before.physicalId, before.type);
+    return reverseReplace({ ...step, old: 'deleted' }, services);
+  }
   if (step.old !== 'deleted') {
     // New copy first: should its delete fail, state still names it and the old copy stays tracked or journaled.
     const survivor = await deleteNew();
@@ -319,6 +324,35 @@ async function reverseReplace(
       step.logicalId,
       `${done}; deleting the new copy ${current.physicalId} failed (${messageOf(error)}): it is no longer tracked, delete it by hand`,
       { warn: true, survivor: { physicalId: current.physicalId, managedBy: current.provisionedBy } },
+    );
+  }
+}
+
+/**
+ * Whether the old copy a re-adopt would point state back at is gone: the new copy is given up
+ * only for a resource that is there. A read that fails stops the step with nothing changed.
+ */
+async function oldCopyGone(
+  step: Extract<RollbackStep, { kind: 'reverse-replace' }>,
+  services: ReplayServices,
+): Promise<boolean> {
+  const { before } = step;
+  const provider = services.router.providerFor(before.type, before.provisionedBy);
+  try {
+    const live = await provider.read(
+      {
+        logicalId: step.logicalId,
+        type: before.type,
+        physicalId: before.physicalId,
+        properties: before.properties,
+      },
+      services.context,
+    );
+    return live === undefined;
+  } catch (error) {
+    throw new Error(
+      `cannot read the old resource ${before.physicalId} to re-adopt it (${messageOf(error)}); nothing was changed`,
+      { cause: error },
     );
   }
 }

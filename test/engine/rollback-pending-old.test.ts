@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import type { StackRequest } from '../../src/engine/stack-request.js';
+import { emptyStateDocument } from '../../src/state/documents/state-document.js';
+import { queueRecord, useRollbackHarness } from './rollback-harness.js';
+
+// Spec 000, "Reversing a replacement", with spec 003's "never by guessing": the old copy
+// state lists as a pending delete is re-adopted only when it is still there. A deploy
+// stopped between a cleanup delete and its state save leaves a gone copy listed.
+const h = useRollbackHarness();
+const QUEUE = 'AWS::SQS::Queue';
+
+async function replacedWithPendingOld(oldAlive: boolean): Promise<StackRequest> {
+  const request = h.stack({});
+  const current = queueRecord('queue-new', { QueueName: 'second' });
+  const old = queueRecord('queue-old', { QueueName: 'first' });
+  h.cloud.live.set('queue-new', { type: QUEUE, properties: current.properties });
+  if (oldAlive) h.cloud.live.set('queue-old', { type: QUEUE, properties: old.properties });
+  const state = emptyStateDocument(request.stateName, request.region);
+  state.resources.Queue = current;
+  state.pendingDeletes.push({ logicalId: 'Queue', record: old });
+  await h.backend.store.save(h.ref(request), state, undefined);
+  await h.writeJournal(request, [
+    {
+      logicalId: 'Queue',
+      action: 'replace',
+      type: QUEUE,
+      status: 'completed',
+      before: old,
+      after: current,
+      physicalId: 'queue-new',
+      previousPhysicalId: 'queue-old',
+      verdict: { replacement: true, order: 'create-first' },
+    },
+  ]);
+  return request;
+}
+
+describe('a replacement whose old copy state lists as a pending delete', () => {
+  it('is re-adopted while it is there: the new copy goes', async () => {
+    const request = await replacedWithPendingOld(true);
+    expect((await h.rollback(request)).exitCode).toBe(0);
+    expect(h.cloud.liveIds()).toEqual(['queue-old']);
+    const state = (await h.state(request))!;
+    expect(state.resources.Queue!.physicalId).toBe('queue-old');
+    expect(state.pendingDeletes).toEqual([]);
+  });
+
+  it('already gone, is re-created instead: state never points at a resource that is not there', async () => {
+    const request = await replacedWithPendingOld(false);
+    expect((await h.rollback(request)).exitCode).toBe(0);
+    const state = (await h.state(request))!;
+    const restored = state.resources.Queue!;
+    expect(restored.physicalId).not.toBe('queue-old');
+    expect(h.cloud.liveIds()).toEqual([restored.physicalId]);
+    expect(h.cloud.live.get(restored.physicalId)?.properties).toEqual({ QueueName: 'first' });
+    expect(state.pendingDeletes).toEqual([]);
+  });
+
+  it('that cannot be read stops the step with nothing changed and the journal kept', async () => {
+    const request = await replacedWithPendingOld(true);
+    h.cloud.failOn.add('read:Queue');
+    const result = await h.rollback(request);
+    expect(result.exitCode).toBe(1);
+    expect(h.cloud.liveIds().sort()).toEqual(['queue-new', 'queue-old']);
+    expect(h.rollbackEvents('Queue')[0]?.message).toContain('cannot read the old resource queue-old');
+    expect(await h.journal(request)).toBeDefined();
+    expect((await h.state(request))!.resources.Queue!.physicalId).toBe('queue-new');
+  });
+});
