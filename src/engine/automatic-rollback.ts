@@ -119,7 +119,7 @@ export async function rollBackSegment(input: SegmentRollbackInput): Promise<Roll
   });
   const document = input.journal.document;
   const index = document.segments.indexOf(input.segment);
-  const remaining = remainingSegment(input.segment, report, input.path);
+  const remaining = remainingSegment(input.segment, report, input.path, input.revertFailed);
   if (remaining) document.segments[index] = remaining;
   else document.segments.splice(index, 1);
   await input.journal.persist();

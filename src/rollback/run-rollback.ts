@@ -1,7 +1,7 @@
 import { walkDag } from '../engine/dag-walk.js';
 import { isAddressable } from './decisions/addressable.js';
 import type { StackState } from '../engine/stack-state.js';
-import type { JournalSegment } from '../state/documents/journal-document.js';
+import type { JournalOperation, JournalSegment } from '../state/documents/journal-document.js';
 import type { StackEvent } from '../state/documents/events-document.js';
 import type { MadeContext } from './made-step.js';
 import { planRollback, type PlannedStep, type RollbackOptions } from './plan-rollback.js';
@@ -179,7 +179,8 @@ export function rollbackEvent(
 /**
  * What is left of a segment after its rollback: nothing when every operation was
  * reverted or discarded and none failed; only the failed operations after a clean
- * automatic rollback (so --revert-failed can still act on them), or those a parent's
+ * automatic rollback or a `cdkd rollback` without --revert-failed (so that flag can
+ * still act on them), or those a parent's
  * replay left for the nested stack's own rollback; after a failed step, every
  * operation not yet undone of a `cdkd rollback`, so its re-run does not meet what it
  * already reverted; the whole segment after an automatic rollback that skipped or failed one.
@@ -188,6 +189,7 @@ export function remainingSegment(
   segment: JournalSegment,
   report: RollbackReport,
   path: RollbackPath,
+  revertFailed = false,
 ): JournalSegment | undefined {
   const failedStep = report.outcomes.some((outcome) => outcome.status === 'failed');
   // Spec 000: a step of the automatic rollback that fails keeps its full segment.
@@ -207,11 +209,28 @@ export function remainingSegment(
     return { ...segment, status: report.interrupted ? 'interrupted' : 'failed', operations };
   }
   if (path === 'rollback') {
-    const left = new Set(report.planned.filter(({ step }) => step.kind === 'leave').map(({ op }) => op));
-    const operations = segment.operations.filter((op) => left.has(op));
+    // Failed operations a plain rollback passed over stay for --revert-failed, as its plan line says.
+    const kept = new Set(
+      report.planned
+        .filter(({ step }) => step.kind === 'leave')
+        .map(({ op }) => op)
+        .concat(revertFailed ? [] : segment.operations.filter(revertibleLater)),
+    );
+    const operations = segment.operations.filter((op) => kept.has(op));
     return operations.length > 0 ? { ...segment, status: 'failed-only', operations } : undefined;
   }
   if (!report.clean) return { ...segment, status: 'failed' };
   const failedOps = segment.operations.filter((op) => op.status === 'failed' && !op.made);
   return failedOps.length > 0 ? { ...segment, status: 'failed-only', operations: failedOps } : undefined;
+}
+
+/**
+ * A failed operation `--revert-failed` could still act on: an in-place UPDATE (possibly
+ * half-applied), or a CREATE that recorded a physical id. One that made its resource is
+ * handled by its own entry; one with nothing addressable would only be skipped again.
+ */
+function revertibleLater(op: JournalOperation): boolean {
+  if (op.status !== 'failed' || op.made) return false;
+  if (op.action === 'create') return isAddressable(op.physicalId);
+  return op.action === 'update' && (op.previousType === undefined || op.previousType === op.type);
 }

@@ -128,6 +128,12 @@ describe('--revert-failed', () => {
 
     h.cloud.failOn.delete('update:X');
     h.cloud.calls.length = 0;
+    // A plain rollback passes the failed UPDATE over and keeps it for --revert-failed, as its plan line says.
+    const plain = await h.rollback(request);
+    expect(plain.lines).toEqual([expect.stringContaining('cdkd rollback --revert-failed reverts it')]);
+    expect(callsOf('update', 'X')).toEqual([]);
+    expect((await h.journal(request))!.segments[0]!.operations.map((op) => op.logicalId)).toEqual(['X']);
+
     const baselines = updateBaselines();
     const result = await h.rollback(request, { revertFailed: true });
     expect(result.exitCode).toBe(0);

@@ -100,6 +100,9 @@ describe('a rollback that cannot persist the stack record it returned to', () =>
 
     expect((await h.rollback(first)).exitCode).toBe(0);
     expect((await h.state(first))!.parameters).toEqual({ Env: 'one' });
-    expect(await h.journal(first)).toBeUndefined();
+    // Only the failed update is left, for --revert-failed.
+    const left = (await h.journal(first))!.segments;
+    expect(left.map((segment) => segment.status)).toEqual(['failed-only']);
+    expect(left[0]!.operations.map((op) => `${op.logicalId}:${op.status}`)).toEqual(['Late:failed']);
   });
 });

@@ -66,12 +66,13 @@ describe('remainingSegment of a nested stack’s rollback', () => {
         kept: { ...segment, status: 'failed-only', operations: [failed] },
       },
       {
-        rule: 'a direct rollback that discarded the completed operations keeps nothing',
+        rule: 'a direct rollback that discarded the completed operations keeps only the failed one, for --revert-failed',
         steps: [
           [other, discard(other), 'skipped'],
           [failed, skip(failed), 'skipped'],
           [completed, discard(completed), 'skipped'],
         ],
+        kept: { ...segment, status: 'failed-only', operations: [failed] },
       },
       {
         rule: 'after a failed step in a direct rollback, a discarded operation is not kept',
@@ -93,6 +94,42 @@ describe('remainingSegment of a nested stack’s rollback', () => {
       },
     ],
     ({ steps, kept }) => expect(remainingSegment(segment, report(steps), 'rollback')).toEqual(kept),
+  );
+});
+
+// Spec 003, "The journal's lifetime": a failed operation stays until --revert-failed acts on it.
+describe('remainingSegment of a command rollback', () => {
+  const createdWithId = {
+    ...op(4, 'Created', 'failed'),
+    action: 'create',
+    physicalId: 'q-1',
+  } as JournalOperation;
+  const createdWithoutId = { ...op(5, 'Refused', 'failed'), action: 'create' } as JournalOperation;
+  const typeChange = {
+    ...op(6, 'Retyped', 'failed'),
+    action: 'replace',
+    previousType: 'AWS::SNS::Topic',
+  } as JournalOperation;
+  const all: JournalSegment = {
+    ...segment,
+    operations: [completed, failed, createdWithId, createdWithoutId, typeChange],
+  };
+  const steps = (status: StepOutcome['status']): Parameters<typeof report>[0] =>
+    all.operations.map((entry) => [entry, skip(entry), entry === completed ? 'succeeded' : status]);
+  ruleTable<{ rule: string; revertFailed: boolean; kept?: JournalSegment }>(
+    [
+      {
+        rule: 'without --revert-failed, the failed UPDATE and the failed CREATE that recorded an id stay, as the plan line promises',
+        revertFailed: false,
+        kept: { ...all, status: 'failed-only', operations: [failed, createdWithId] },
+      },
+      {
+        rule: 'with --revert-failed, nothing is left',
+        revertFailed: true,
+      },
+    ],
+    ({ revertFailed, kept }) =>
+      expect(remainingSegment(all, report(steps('skipped')), 'rollback', revertFailed)).toEqual(kept),
   );
 });
 
