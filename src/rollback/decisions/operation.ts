@@ -58,15 +58,9 @@ function decideCompleted(op: JournalOperation, context: OperationContext): Rollb
 /** The `--revert-failed` table, row by row. */
 function decideFailed(op: JournalOperation, context: OperationContext): RollbackStep {
   const id = op.logicalId;
-  if (!context.revertFailed) {
-    return skip(id, 'failed during the deploy; cdkd rollback --revert-failed reverts it', false);
-  }
-  if (op.action === 'create') {
-    if (op.made) return skip(id, 'a failed create that made its resource: handled by its own entry', false);
-    if (!isAddressable(op.physicalId)) {
-      return skip(id, 'a failed create that recorded no physical id: nothing addressable to act on', true);
-    }
-    return rollBackCreate(op, context);
+  // The rows that do not depend on --revert-failed come first, so the plan line says what happens.
+  if (op.action === 'create' && op.made) {
+    return skip(id, 'a failed create that made its resource: handled by its own entry', false);
   }
   // The executor journals a Type change as a replacement: checked first, so it warns rather than passing silently.
   if (op.previousType && op.previousType !== op.type) {
@@ -82,6 +76,15 @@ function decideFailed(op: JournalOperation, context: OperationContext): Rollback
     }
     return skip(id, 'the replacement failed before touching the old resource: nothing to revert', false);
   }
+  if (op.action === 'create' && !isAddressable(op.physicalId)) {
+    return context.revertFailed
+      ? skip(id, 'a failed create that recorded no physical id: nothing addressable to act on', true)
+      : skip(id, 'a failed create that recorded no physical id: nothing to revert', false);
+  }
+  if (!context.revertFailed) {
+    return skip(id, 'failed during the deploy; cdkd rollback --revert-failed reverts it', false);
+  }
+  if (op.action === 'create') return rollBackCreate(op, context);
   return revertInPlace(op, context, op.attempted);
 }
 

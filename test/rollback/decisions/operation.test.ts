@@ -155,6 +155,28 @@ describe('--revert-failed, per failed operation (spec 000)', () => {
         context: context({ record: record('q') }),
         expected: { kind: 'skip', warn: false, reason: expect.stringContaining('--revert-failed') },
       },
+      {
+        rule: 'Without --revert-failed, a failed CREATE that made its resource says its own entry handles it (no flag needed)',
+        op: op({
+          status: 'failed',
+          physicalId: 'q',
+          made: { physicalId: 'q', provisionedBy: 'sdk', properties: {} },
+        }),
+        context: context(),
+        expected: { kind: 'skip', warn: false, reason: expect.stringContaining('handled by its own entry') },
+      },
+      {
+        rule: 'Without --revert-failed, a failed replacement says there is nothing to revert (the flag would not change that)',
+        op: replaced({ status: 'failed' }),
+        context: context({ record: record('old') }),
+        expected: { kind: 'skip', warn: false, reason: expect.stringContaining('nothing to revert') },
+      },
+      {
+        rule: 'Without --revert-failed, a failed CREATE that recorded no id says there is nothing to revert',
+        op: op({ status: 'failed' }),
+        context: context(),
+        expected: { kind: 'skip', warn: false, reason: expect.stringContaining('nothing to revert') },
+      },
     ],
     check,
   );
