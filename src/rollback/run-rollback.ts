@@ -67,11 +67,27 @@ export async function runRollback(input: RunRollbackInput): Promise<RollbackRepo
   });
   const outcomes: StepOutcome[] = [];
   const waits = replayDependencies(planned);
+  const held = new Set<number>();
   // Independent steps replay at once; every pair whose order matters keeps the plan's order.
   const walk = await walkDag(
     planned.map((_, index) => ({ id: String(index), dependsOn: waits[index]!.map(String) })),
     async (id) => {
       const entry = planned[Number(id)]!;
+      const blocker = waits[Number(id)]!.find(
+        (index) => outcomes[index]?.status === 'failed' || held.has(index),
+      );
+      if (blocker !== undefined) {
+        // What an ordered pair protects (a reader reverted before what it reads) would be lost: keep it for the re-run.
+        held.add(Number(id));
+        outcomes[Number(id)] = {
+          logicalId: entry.op.logicalId,
+          status: 'skipped',
+          warn: false,
+          message: `not run: it waits for ${planned[blocker]!.op.logicalId}, whose step did not complete; the journal keeps it for a re-run`,
+        };
+        input.onOutcome(entry, outcomes[Number(id)]!);
+        return;
+      }
       let outcome = await replayStep(entry.step, input.services);
       if (outcome.status === 'failed' && input.options.force)
         outcome = await orphan(entry, outcome, input.state);

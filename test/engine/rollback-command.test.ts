@@ -333,11 +333,16 @@ describe('--orphan and --force', () => {
   });
 
   it('without --force a failed step fails the rollback (exit 1) and keeps the journal', async () => {
-    const { request, b } = await failedWithoutRollback();
+    const { request, a, b } = await failedWithoutRollback();
     h.cloud.failOn.add('delete:B');
     const result = await h.rollback(request);
     expect(result.exitCode).toBe(1);
     expect(h.cloud.live.has(b)).toBe(true);
+    // A, which B reads, waits for B's step: with B still there, A is not deleted under it.
+    expect(h.cloud.live.has(a)).toBe(true);
+    expect(h.rollbackEvents('A')).toMatchObject([
+      { status: 'skipped', message: expect.stringContaining('not run: it waits for B') },
+    ]);
     // State still names exactly what is live: nothing untracked.
     const resources = (await h.state(request))!.resources;
     expect(resources.B!.physicalId).toBe(b);
