@@ -66,7 +66,9 @@ export async function rollBackSegment(input: SegmentRollbackInput): Promise<Roll
     onOutcome: (planned, outcome) => {
       input.log.record(rollbackEvent(planned, outcome));
       for (const message of outcome.warnings ?? []) input.events({ kind: 'warning', stack, message });
-      if (outcome.survivor && planned.step.kind === 'reverse-replace') {
+      // CloudFormation's DELETE_SKIPPED: only the new copy UpdateReplacePolicy: Retain keeps.
+      const retainedNew = planned.step.kind === 'reverse-replace' && planned.step.keepNew;
+      if (outcome.survivor && retainedNew && outcome.status === 'succeeded') {
         input.log.record({
           status: 'DELETE_SKIPPED',
           logicalId: planned.op.logicalId,

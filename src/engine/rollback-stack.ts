@@ -254,7 +254,8 @@ async function replayChild(
     };
   }
   const status = child.exitCode === 1 ? 'failed' : 'succeeded';
-  const partial = child.exitCode === 2 ? ' (partial: its replay skipped an operation)' : '';
+  const partial =
+    child.exitCode === 2 ? ' (partial: some of its operations need attention; cdkd events lists them)' : '';
   // What failed inside the nested stack still needs a person to run its own rollback: exit 2.
   const left = child.left ? `; what failed inside it is left for its own rollback: ${child.left}` : '';
   return {

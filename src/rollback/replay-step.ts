@@ -15,6 +15,7 @@ import type { ResourceRecord } from '../state/documents/state-document.js';
 import { proveIdentity } from './decisions/creation-identity.js';
 import {
   nameCollisionMessage,
+  nameHeldByNewCopyMessage,
   newResourceHoldsName,
   retainedHolderMessage,
 } from './decisions/name-holder.js';
@@ -392,9 +393,10 @@ async function recreateAfterFreeingName(
   }
   if (!holding.holds || !step.mayFreeName || !current) {
     const warnings = step.warnings.map((warning) => `\nWarning: ${warning}`).join('');
-    throw new CdkdError('ROLLBACK_NAME_COLLISION', `${nameCollisionMessage(logicalId, shown)}${warnings}`, {
-      cause: collision,
-    });
+    const message = holding.holds
+      ? nameHeldByNewCopyMessage(logicalId, shown)
+      : nameCollisionMessage(logicalId, shown);
+    throw new CdkdError('ROLLBACK_NAME_COLLISION', `${message}${warnings}`, { cause: collision });
   }
   await deleteResource(logicalId, current, services);
   await services.state.removeRecord(logicalId);

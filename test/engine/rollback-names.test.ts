@@ -102,6 +102,10 @@ describe('a re-create that collides on its name', () => {
       /Queue \(AWS::SQS::Queue\): reverse-replace \(create-first\): .*; warning: its old properties name Target, which the same deploy replaced or deleted/,
     );
     expect(h.rollbackEvents('Queue')[0]?.message).toContain('Warning: its old properties name Target');
+    // The new copy provably holds the name: the refusal says so, rather than that cdkd cannot tell.
+    expect(h.rollbackEvents('Queue')[0]?.message).toContain(
+      'the name shared is held by the new resource, and cdkd does not delete it to free the name',
+    );
   });
 });
 
@@ -123,6 +127,8 @@ describe('a re-create that succeeded, then a failed delete of the new copy', () 
         reason: expect.stringContaining('deleting the new copy queue-new failed'),
       }),
     );
+    // DELETE_SKIPPED is UpdateReplacePolicy: Retain's; this copy's delete was attempted and failed.
+    expect((await h.stackEvents(request)).filter((event) => event.status === 'DELETE_SKIPPED')).toEqual([]);
     expect(await h.journal(request)).toBeUndefined();
   });
 });

@@ -194,7 +194,7 @@ describe('edge cases of a parent replaying its nested stack', () => {
         status: 'succeeded',
         warn: true,
         message: expect.stringContaining(
-          'replayed the nested stack (partial: its replay skipped an operation)',
+          'replayed the nested stack (partial: some of its operations need attention; cdkd events lists them)',
         ),
       },
     ]);

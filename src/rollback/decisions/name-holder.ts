@@ -87,6 +87,18 @@ export function nameCollisionMessage(logicalId: string, name: string): string {
   ].join('\n');
 }
 
+/**
+ * The refusal when the new copy provably holds the name but may not be deleted to free it: its
+ * old properties name a resource the same deploy replaced or deleted (spec 000).
+ */
+export function nameHeldByNewCopyMessage(logicalId: string, name: string): string {
+  return [
+    `Cannot re-create ${logicalId}: the name ${name} is held by the new resource, and cdkd does not delete it to free the name, since the old properties name a resource the same deploy replaced or deleted. Nothing was deleted, and the journal is kept. Then do one of these:`,
+    '• Delete the new resource by hand, and run cdkd rollback again.',
+    `• Pass --orphan ${logicalId} to leave that resource alone.`,
+  ].join('\n');
+}
+
 /** The refusal when the name is held by a new resource UpdateReplacePolicy: Retain pins (spec 000). */
 export function retainedHolderMessage(logicalId: string, name: string): string {
   return `Cannot re-create ${logicalId}: the name ${name} is held by the new resource, which declares UpdateReplacePolicy: Retain, and cdkd will not delete a retained resource to free the name. The journal is kept. Delete the new resource yourself, or remove UpdateReplacePolicy: Retain, then run cdkd rollback again.`;
