@@ -1,7 +1,7 @@
 import { gatherMadeFacts } from './made-facts.js';
 import { CdkdError, isCdkdError } from '../errors.js';
 import type { ReplayServices } from '../rollback/replay-step.js';
-import type { StackGeneration } from '../state/documents/journal-document.js';
+import type { JournalDocument, StackGeneration } from '../state/documents/journal-document.js';
 import type { StateDocument } from '../state/documents/state-document.js';
 import type { EventLog } from '../state/event-log.js';
 import { removeEmptyState, rollBackSegment } from './automatic-rollback.js';
@@ -128,19 +128,24 @@ export async function settleJournal(
     await journal.flush();
     return [];
   }
-  const done = (journal.current?.operations ?? []).filter((op) => op.status === 'completed');
+  return settleTree(engine, request, state, journal, journal.runId);
+}
+
+/**
+ * What this successful run did in one stack (its nested stacks' segments share the run id):
+ * the logical ids it completed, and what its completed operations applied per type.
+ */
+function runFacts(journal: JournalDocument, runId: string | undefined): SettleInput['run'] {
+  if (runId === undefined) return undefined;
+  const done = journal.segments
+    .filter((segment) => segment.runId === runId)
+    .flatMap((segment) => segment.operations)
+    .filter((op) => op.status === 'completed');
   const applied = new Map<string, Array<Record<string, unknown>>>();
   for (const op of done) {
     if (op.after) applied.set(op.type, [...(applied.get(op.type) ?? []), op.after.properties]);
   }
-  const completed = new Set(done.map((op) => op.logicalId));
-  return settleTree(
-    engine,
-    request,
-    state,
-    journal,
-    journal.runId ? { runId: journal.runId, completed, applied } : undefined,
-  );
+  return { runId, completed: new Set(done.map((op) => op.logicalId)), applied };
 }
 
 async function settleTree(
@@ -148,8 +153,9 @@ async function settleTree(
   stack: StackIdentity,
   state: StackState,
   journal: RunJournal,
-  run?: SettleInput['run'],
+  runId: string | undefined,
 ): Promise<string[]> {
+  const run = runFacts(journal.document, runId);
   const services = replayServices(engine, { stack, state });
   const gathered = await gatherMadeFacts(engine, {
     ref: state.ref,
@@ -186,7 +192,7 @@ async function settleTree(
       continue;
     }
     const childState = await StackState.open(engine.backend.store, ref);
-    warnings.push(...(await settleTree(engine, child, childState, childJournal)));
+    warnings.push(...(await settleTree(engine, child, childState, childJournal, runId)));
   }
   return warnings;
 }

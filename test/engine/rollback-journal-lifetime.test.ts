@@ -186,3 +186,35 @@ describe("a nested stack's journal", () => {
     expect(await h.backend.journals.read(childRef)).toBeUndefined();
   });
 });
+
+describe("a later successful deploy settles a nested stack's journal with that run's facts", () => {
+  it("the child's own segment of the successful run is not a 'newer segment' that stops a made resource's delete", async () => {
+    const child = (resources: Record<string, unknown>) => ({
+      Parameters: { V: { Type: 'Number' } },
+      Resources: {
+        Inner: { Type: 'AWS::SQS::Queue', Properties: { VisibilityTimeout: { Ref: 'V' } } },
+        ...resources,
+      },
+    });
+    const first = h.parentStack(30, false, undefined, child({}));
+    await (await h.engine()).deploy(first, options);
+    h.cloud.madeThenFail.add('create:Made');
+    await expect(
+      (await h.engine()).deploy(h.parentStack(60, false, first, child({ Made: { Type: 'AWS::EC2::VPC' } })), {
+        ...options,
+        rollback: false,
+      }),
+    ).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
+    h.cloud.madeThenFail.clear();
+    const made = h.cloud.calls.find(
+      (call) => call.action === 'create' && call.logicalId === 'Made',
+    )!.physicalId;
+
+    // The fix-forward creates another resource of the same type in the child.
+    const result = await (
+      await h.engine()
+    ).deploy(h.parentStack(90, false, first, child({ Other: { Type: 'AWS::EC2::VPC' } })), options);
+    expect(result.unaddressed).toEqual([]);
+    expect(h.cloud.live.has(made)).toBe(false);
+  });
+});
