@@ -1,6 +1,7 @@
 import type { JournalOperation, JournalSegment } from '../state/documents/journal-document.js';
 import type { StateDocument } from '../state/documents/state-document.js';
 import { decideMadeResource, type MadePath, type MadeResourceFacts } from './decisions/made-resource.js';
+import { sameId } from './decisions/identifiers.js';
 import type { RollbackStep } from './steps.js';
 
 export interface MadeContext {
@@ -44,8 +45,8 @@ export function madeStep(op: JournalOperation, context: MadeContext): RollbackSt
     newerSegmentNamesIt: newerOps.some(
       (other) =>
         other.type === op.type &&
-        (other.physicalId === made.physicalId ||
-          other.previousPhysicalId === made.physicalId ||
+        (names(op.type, other.physicalId, made.physicalId) ||
+          names(op.type, other.previousPhysicalId, made.physicalId) ||
           (other.action === 'create' && other.status === 'completed')),
     ),
     supersededByLaterRemoval: newerOps.some(
@@ -91,4 +92,9 @@ export function madeStep(op: JournalOperation, context: MadeContext): RollbackSt
     case 'skip-unaddressable':
       return { kind: 'skip', logicalId: op.logicalId, reason: decision.reason, warn: true };
   }
+}
+
+/** Whether a journaled id names the made resource, compared as AWS compares that type's ids (spec 000). */
+function names(type: string, id: unknown, madeId: unknown): boolean {
+  return typeof id === 'string' && typeof madeId === 'string' && sameId(type, id, madeId);
 }
