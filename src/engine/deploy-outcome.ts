@@ -6,7 +6,7 @@ import type { StateDocument } from '../state/documents/state-document.js';
 import type { EventLog } from '../state/event-log.js';
 import { removeEmptyState, rollBackSegment } from './automatic-rollback.js';
 import type { EngineContext } from './engine-context.js';
-import { settleMadeResources, type SettleInput } from './journal-lifetime.js';
+import { journalNote, settleMadeResources, type SettleInput } from './journal-lifetime.js';
 import { messageOf } from './resource-executor.js';
 import { RunJournal } from './run-journal.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
@@ -171,6 +171,7 @@ async function settleTree(
     path: 'deploy-success',
     gathered,
     ...(run ? { run } : {}),
+    note: journalNote(engine, stack),
   });
   const kept = new Set(settled.kept);
   for (const op of kept) op.keptByDeploy = true;

@@ -8,7 +8,7 @@ import { ResourceExecutor, messageOf } from './resource-executor.js';
 import { StackState } from './stack-state.js';
 import { nestedStacksOf } from './nested-stack-provider.js';
 import { replayServices } from './rollback-stack.js';
-import { settleMadeResources } from './journal-lifetime.js';
+import { journalNote, settleMadeResources } from './journal-lifetime.js';
 import type { DeployOptions } from './stack-request.js';
 
 export interface StackDestroyResult {
@@ -151,6 +151,7 @@ async function settleJournalBeforeDestroy(
     services,
     path: 'destroy',
     gathered,
+    note: journalNote(engine, stack),
   });
   if (settled.kept.length > 0) {
     throw new CdkdError(

@@ -1,4 +1,5 @@
 import type { JournalDocument, JournalOperation } from '../state/documents/journal-document.js';
+import type { EngineContext, StackIdentity } from './engine-context.js';
 import type { StateDocument } from '../state/documents/state-document.js';
 import { madeStep, type MadeContext } from '../rollback/made-step.js';
 import { replayStep, type ReplayServices } from '../rollback/replay-step.js';
@@ -22,6 +23,8 @@ export interface SettleInput {
     applied: NonNullable<MadeContext['appliedThisRun']>;
   };
   gathered?: MadeContext['gathered'];
+  /** Said at info: what was deleted, or found already gone (spec 000, "named at info"). */
+  note(logicalId: string, message: string): void;
 }
 
 /**
@@ -48,6 +51,7 @@ export async function settleMadeResources(input: SettleInput): Promise<SettledJo
       });
       if (step.kind === 'skip') {
         if (step.warn) warnings.push(`${op.logicalId}: ${step.reason}`);
+        if (step.note) input.note(op.logicalId, step.reason);
         if (step.keep) kept.push(op);
         continue;
       }
@@ -57,8 +61,23 @@ export async function settleMadeResources(input: SettleInput): Promise<SettledJo
         warnings.push(`${op.logicalId}: could not delete what a failed create made: ${outcome.message}`);
       } else if (outcome.warn) {
         warnings.push(`${op.logicalId}: ${outcome.message}`);
+      } else {
+        input.note(op.logicalId, outcome.message);
       }
     }
   }
   return { warnings, kept };
+}
+
+/** Where the journal's end says at info what it did with an entry. */
+export function journalNote(engine: EngineContext, stack: StackIdentity) {
+  return (logicalId: string, message: string): void =>
+    engine.events({
+      kind: 'rollback',
+      stack: stack.stackName,
+      logicalId,
+      status: 'succeeded',
+      warn: false,
+      message: `Journal: ${message}`,
+    });
 }

@@ -79,6 +79,7 @@ export function madeStep(op: JournalOperation, context: MadeContext): RollbackSt
         logicalId: op.logicalId,
         reason: decision.info ?? 'tracked by state',
         warn: false,
+        ...(decision.info ? { note: true } : {}),
       };
     case 'keep-entry':
       return {

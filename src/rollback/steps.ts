@@ -51,8 +51,11 @@ export type RollbackStep =
     }
   /** Replays a nested stack's segment of the same run. */
   | { kind: 'nested'; logicalId: string; runId: string }
-  /** Passed over. `warn` makes the run exit 2; the reason is the plan line; `keep`: the journal entry stays. */
-  | { kind: 'skip'; logicalId: string; reason: string; warn: boolean; keep?: boolean }
+  /**
+   * Passed over. `warn` makes the run exit 2; the reason is the plan line; `keep`: the journal
+   * entry stays; `note`: the reason is said at info where nothing else would show it.
+   */
+  | { kind: 'skip'; logicalId: string; reason: string; warn: boolean; keep?: boolean; note?: boolean }
   /** Cannot be done: the run fails (exit 1) and the journal is kept. */
   | { kind: 'refuse'; logicalId: string; code: string; reason: string }
   /** A nested stack's failed operation its parent's replay passes over: the journal keeps it for `command`. */

@@ -37,6 +37,9 @@ describe('a fix-forward that puts another resource under the logical id: the liv
     const result = await (await h.engine()).deploy(request, options);
     expect(result.unaddressed).toEqual([]);
     expect(h.cloud.live.has(made)).toBe(false);
+    expect(h.rollbackEvents('Made')).toEqual([
+      expect.objectContaining({ warn: false, message: expect.stringContaining(`Journal: deleted ${made}`) }),
+    ]);
     expect(callsOf('delete', 'Made').map((call) => call.physicalId)).toEqual([made]);
     expect(await h.journal(request)).toBeUndefined();
   });
@@ -47,6 +50,12 @@ describe('a fix-forward that puts another resource under the logical id: the liv
     const result = await (await h.engine()).deploy(request, options);
     expect(result.unaddressed).toEqual([]);
     expect(callsOf('delete', 'Made')).toEqual([]);
+    expect(h.rollbackEvents('Made')).toEqual([
+      expect.objectContaining({
+        warn: false,
+        message: `Journal: ${made}, which Made's failed create made, is already gone`,
+      }),
+    ]);
     expect(await h.journal(request)).toBeUndefined();
   });
 
