@@ -287,7 +287,7 @@ async function reverseReplace(
     await services.state.removeRecord(step.logicalId);
     try {
       const recreated = await recreate(step.logicalId, before, services, name);
-      await services.state.setRecord(step.logicalId, recreated);
+      await recordRecreated(step.logicalId, recreated, services);
     } catch (error) {
       throw new Error(
         `the new copy was deleted, but re-creating the old ${before.type} failed, so the resource is absent: ${messageOf(error)}. Run cdkd deploy to fix it forward.`,
@@ -303,7 +303,7 @@ async function reverseReplace(
     if (!isNameCollision(error)) throw error;
     return recreateAfterFreeingName(step, services, error, name);
   }
-  await services.state.setRecord(step.logicalId, recreated);
+  await recordRecreated(step.logicalId, recreated, services);
   if (current && recreated.type === current.type && recreated.physicalId === current.physicalId) {
     // The service handed back the live new copy (SQS and SNS return what holds the name):
     // deleting "the new copy" would delete what state now names. Spec 003: exit 2, a reason only.
@@ -402,7 +402,7 @@ async function recreateAfterFreeingName(
   await services.state.removeRecord(logicalId);
   try {
     const recreated = await recreateOnceReleased(logicalId, before, services, recreateName);
-    await services.state.setRecord(logicalId, recreated);
+    await recordRecreated(logicalId, recreated, services);
     return outcomeOf(
       step,
       `freed the name ${shown} held by the new copy, then re-created the old resource`,
@@ -544,6 +544,25 @@ async function undoMadeRecreate(
     );
   }
   return new Error(`${reason}; what it made was deleted`);
+}
+
+/**
+ * Points state at the re-created old resource. Should that save fail, its id is named as a
+ * survivor, so `cdkd events` still holds it (the journal records only the id it replaced).
+ */
+async function recordRecreated(
+  logicalId: string,
+  recreated: ResourceRecord,
+  services: ReplayServices,
+): Promise<void> {
+  try {
+    await services.state.setRecord(logicalId, recreated);
+  } catch (error) {
+    throw new MadeAndLeft(
+      `re-created ${logicalId} as ${recreated.physicalId}, but state could not record it (${messageOf(error)}): it is not tracked; delete it by hand, then run cdkd rollback again`,
+      { physicalId: recreated.physicalId, managedBy: recreated.provisionedBy },
+    );
+  }
 }
 
 /**

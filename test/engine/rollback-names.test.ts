@@ -133,6 +133,40 @@ describe('a re-create that succeeded, then a failed delete of the new copy', () 
   });
 });
 
+describe('a re-create whose state save fails', () => {
+  it('names the re-created resource as a survivor, so its id is not lost with the save', async () => {
+    const request = await replacedQueue({ newName: 'renamed' });
+    const store = h.backend.store;
+    const save = store.saveText.bind(store);
+    store.saveText = async (ref, text, etag) => {
+      const queue = (JSON.parse(text) as { resources: Record<string, { physicalId: string }> }).resources
+        .Queue;
+      if (queue && queue.physicalId !== 'queue-new') throw new Error('the state bucket is unreachable');
+      return save(ref, text, etag);
+    };
+    try {
+      expect((await h.rollback(request)).exitCode).toBe(1);
+    } finally {
+      store.saveText = save;
+    }
+    const recreated = h.cloud.calls.find((call) => call.action === 'create')!.physicalId;
+    expect(h.cloud.live.has(recreated)).toBe(true);
+    expect(await h.stackEvents(request)).toContainEqual(
+      expect.objectContaining({
+        status: 'ROLLBACK_RESOURCE_FAILED',
+        logicalId: 'Queue',
+        survivorId: recreated,
+      }),
+    );
+    expect(h.events).toContainEqual(
+      expect.objectContaining({
+        kind: 'warning',
+        message: expect.stringContaining(`as ${recreated}, but state could not record it`),
+      }),
+    );
+  });
+});
+
 describe('a re-create the service answers with the live new copy (SQS, SNS return what holds the name)', () => {
   it('keeps it, since deleting "the new copy" would delete what state now names; exit 2 with the reason', async () => {
     const request = await replacedQueue({ newName: 'shared' });
