@@ -1,7 +1,7 @@
 import { CdkdError } from '../errors.js';
 import { parseDocument } from './documents/document-reader.js';
 import { JOURNAL_DOCUMENT, type JournalDocument } from './documents/journal-document.js';
-import { stackStateKeys } from './keys.js';
+import { parseAnyStateKey, stackStateKeys } from './keys.js';
 import { PreconditionFailed, type S3Objects } from './s3-objects.js';
 import type { DocumentWriter } from './save-chain.js';
 import type { StackRef } from './state-store.js';
@@ -21,6 +21,15 @@ export class JournalStore {
     private readonly objects: S3Objects,
     readonly prefix: string,
   ) {}
+
+  /** Every stack under the prefix that has a journal, nested stacks included. */
+  async list(): Promise<StackRef[]> {
+    const keys = await this.objects.listKeys(`${this.prefix.replace(/\/+$/, '')}/`);
+    return keys.flatMap((key) => {
+      const parsed = parseAnyStateKey(this.prefix, key, 'rollback-journal.json');
+      return parsed && 'stackName' in parsed ? [parsed] : [];
+    });
+  }
 
   location(stack: StackRef): string {
     return this.objects.location(this.key(stack));

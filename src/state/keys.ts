@@ -34,18 +34,19 @@ export function parseStateKey(
 const REGION = /^[a-z]{2,}(-[a-z]+)+-\d+$/;
 
 /**
- * Any `state.json` under the prefix: a top-level stack (`{stack}/{region}`), a nested one at
- * any depth (`{stack}/{child}/{region}`), or a legacy document that names no region
- * (`{stack}/state.json`). Undefined for every other key.
+ * Any `file` (by default `state.json`) under the prefix: a top-level stack's
+ * (`{stack}/{region}`), a nested one's at any depth (`{stack}/{child}/{region}`), or a legacy
+ * document that names no region (`{stack}/{file}`). Undefined for every other key.
  */
 export function parseAnyStateKey(
   prefix: string,
   key: string,
+  file = 'state.json',
 ): { stackName: string; region: string } | { legacyStackName: string } | undefined {
   const head = `${trimSlashes(prefix)}/`;
   if (!key.startsWith(head)) return undefined;
   const parts = key.slice(head.length).split('/');
-  if (parts.at(-1) !== 'state.json' || parts.some((part) => part === '')) return undefined;
+  if (parts.at(-1) !== file || parts.some((part) => part === '')) return undefined;
   if (parts.length === 2) return { legacyStackName: parts[0]! };
   const region = parts.at(-2)!;
   if (parts.length < 3 || !REGION.test(region)) return undefined;

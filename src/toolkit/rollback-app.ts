@@ -55,7 +55,7 @@ export async function rollbackApp(input: RollbackAppInput): Promise<StackRollbac
  */
 async function onlyStackWithJournal(session: Session, region: string): Promise<string | undefined> {
   const backend = await session.stateBackend();
-  const refs = (await backend.store.list()).filter((ref) => ref.region === region);
+  const refs = (await backend.journals.list()).filter((ref) => ref.region === region);
   const found: string[] = [];
   for (const ref of refs) {
     const journal = await backend.journals.read(ref);

@@ -36,4 +36,14 @@ describe('state key layout', () => {
   ])('finds every state document under the prefix: %s', (key, expected) => {
     expect(parseAnyStateKey('cdkd', key)).toEqual(expected);
   });
+
+  it('finds a journal the same way, whether or not the stack still has state', () => {
+    expect(
+      parseAnyStateKey('cdkd', 'cdkd/S/Child/us-east-1/rollback-journal.json', 'rollback-journal.json'),
+    ).toEqual({
+      stackName: 'S/Child',
+      region: 'us-east-1',
+    });
+    expect(parseAnyStateKey('cdkd', 'cdkd/S/us-east-1/state.json', 'rollback-journal.json')).toBeUndefined();
+  });
 });
