@@ -58,8 +58,10 @@ async function onlyStackWithJournal(session: Session, region: string): Promise<s
   const refs = (await backend.journals.list()).filter((ref) => ref.region === region);
   const found: string[] = [];
   for (const ref of refs) {
-    const journal = await backend.journals.read(ref);
-    if (journal && journal.document.segments.length > 0) found.push(ref.stackName);
+    // An unreadable journal is offered too: rolling that stack back names what is wrong with it.
+    const journal = await backend.journals.read(ref).catch(() => 'unreadable' as const);
+    if (journal === 'unreadable' || (journal && journal.document.segments.length > 0))
+      found.push(ref.stackName);
   }
   const withJournal = found.filter((name) => !name.includes('/') || !found.includes(name.split('/')[0]!));
   if (withJournal.length <= 1) return withJournal[0];
