@@ -121,7 +121,7 @@ export async function rollBackSegment(input: SegmentRollbackInput): Promise<Roll
   });
   const document = input.journal.document;
   const index = document.segments.indexOf(input.segment);
-  const remaining = remainingSegment(input.segment, report, input.path, input.revertFailed);
+  const remaining = remainingSegment(input.segment, report, input.path);
   if (remaining) document.segments[index] = remaining;
   else document.segments.splice(index, 1);
   await input.journal.persist();

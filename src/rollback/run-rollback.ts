@@ -1,7 +1,7 @@
 import { walkDag } from '../engine/dag-walk.js';
 import { isAddressable } from './decisions/addressable.js';
 import type { StackState } from '../engine/stack-state.js';
-import type { JournalOperation, JournalSegment } from '../state/documents/journal-document.js';
+import type { JournalSegment } from '../state/documents/journal-document.js';
 import type { StackEvent } from '../state/documents/events-document.js';
 import type { MadeContext } from './made-step.js';
 import { planRollback, type PlannedStep, type RollbackOptions } from './plan-rollback.js';
@@ -205,7 +205,6 @@ export function remainingSegment(
   segment: JournalSegment,
   report: RollbackReport,
   path: RollbackPath,
-  revertFailed = false,
 ): JournalSegment | undefined {
   const failedStep = report.outcomes.some((outcome) => outcome.status === 'failed');
   // Spec 000: a step of the automatic rollback that fails keeps its full segment.
@@ -225,12 +224,11 @@ export function remainingSegment(
     return { ...segment, status: report.interrupted ? 'interrupted' : 'failed', operations };
   }
   if (path === 'rollback') {
-    // Failed operations a plain rollback passed over stay for --revert-failed, as its plan line says.
+    // Failed operations left for the nested stack's own rollback, or passed over for --revert-failed.
     const kept = new Set(
       report.planned
-        .filter(({ step }) => step.kind === 'leave')
-        .map(({ op }) => op)
-        .concat(revertFailed ? [] : segment.operations.filter(revertibleLater)),
+        .filter(({ step }) => step.kind === 'leave' || (step.kind === 'skip' && step.keep === true))
+        .map(({ op }) => op),
     );
     const operations = segment.operations.filter((op) => kept.has(op));
     return operations.length > 0 ? { ...segment, status: 'failed-only', operations } : undefined;
@@ -238,15 +236,4 @@ export function remainingSegment(
   if (!report.clean) return { ...segment, status: 'failed' };
   const failedOps = segment.operations.filter((op) => op.status === 'failed' && !op.made);
   return failedOps.length > 0 ? { ...segment, status: 'failed-only', operations: failedOps } : undefined;
-}
-
-/**
- * A failed operation `--revert-failed` could still act on: an in-place UPDATE (possibly
- * half-applied), or a CREATE that recorded a physical id. One that made its resource is
- * handled by its own entry; one with nothing addressable would only be skipped again.
- */
-function revertibleLater(op: JournalOperation): boolean {
-  if (op.status !== 'failed' || op.made) return false;
-  if (op.action === 'create') return isAddressable(op.physicalId);
-  return op.action === 'update' && (op.previousType === undefined || op.previousType === op.type);
 }

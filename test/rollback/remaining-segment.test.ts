@@ -1,4 +1,5 @@
 import { describe, expect } from 'vitest';
+import { decideOperation } from '../../src/rollback/decisions/operation.js';
 import type { PlannedStep } from '../../src/rollback/plan-rollback.js';
 import type { StepOutcome } from '../../src/rollback/replay-step.js';
 import { remainingSegment, type RollbackReport } from '../../src/rollback/run-rollback.js';
@@ -69,7 +70,7 @@ describe('remainingSegment of a nested stack’s rollback', () => {
         rule: 'a direct rollback that discarded the completed operations keeps only the failed one, for --revert-failed',
         steps: [
           [other, discard(other), 'skipped'],
-          [failed, skip(failed), 'skipped'],
+          [failed, { ...skip(failed), keep: true }, 'skipped'],
           [completed, discard(completed), 'skipped'],
         ],
         kept: { ...segment, status: 'failed-only', operations: [failed] },
@@ -114,8 +115,19 @@ describe('remainingSegment of a command rollback', () => {
     ...segment,
     operations: [completed, failed, createdWithId, createdWithoutId, typeChange],
   };
-  const steps = (status: StepOutcome['status']): Parameters<typeof report>[0] =>
-    all.operations.map((entry) => [entry, skip(entry), entry === completed ? 'succeeded' : status]);
+  // The steps as the decision table makes them, so the table and what the journal keeps are read together.
+  const stepsWith = (revertFailed: boolean): Parameters<typeof report>[0] =>
+    all.operations.map((entry) => [
+      entry,
+      decideOperation(entry, {
+        oldPending: false,
+        revertFailed,
+        orphaned: false,
+        knownType: () => true,
+        replacedOrDeleted: new Map(),
+      }),
+      entry === completed ? 'succeeded' : 'skipped',
+    ]);
   ruleTable<{ rule: string; revertFailed: boolean; kept?: JournalSegment }>(
     [
       {
@@ -129,7 +141,7 @@ describe('remainingSegment of a command rollback', () => {
       },
     ],
     ({ revertFailed, kept }) =>
-      expect(remainingSegment(all, report(steps('skipped')), 'rollback', revertFailed)).toEqual(kept),
+      expect(remainingSegment(all, report(stepsWith(revertFailed)), 'rollback')).toEqual(kept),
   );
 });
 

@@ -82,7 +82,14 @@ function decideFailed(op: JournalOperation, context: OperationContext): Rollback
       : skip(id, 'a failed create that recorded no physical id: nothing to revert', false);
   }
   if (!context.revertFailed) {
-    return skip(id, 'failed during the deploy; cdkd rollback --revert-failed reverts it', false);
+    // The journal keeps it, so the flag the plan line names can still act on it.
+    return {
+      kind: 'skip',
+      logicalId: id,
+      reason: 'failed during the deploy; cdkd rollback --revert-failed reverts it',
+      warn: false,
+      keep: true,
+    };
   }
   if (op.action === 'create') return rollBackCreate(op, context);
   return revertInPlace(op, context, op.attempted);
