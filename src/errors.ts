@@ -30,6 +30,11 @@ export class CdkdError extends Error {
   }
 }
 
+/** An error's message, or the thrown value as text. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 export function isCdkdError(error: unknown): error is CdkdError {
   return error instanceof CdkdError;
 }

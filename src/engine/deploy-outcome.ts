@@ -1,5 +1,5 @@
 import { gatherMadeFacts } from './made-facts.js';
-import { CdkdError, isCdkdError } from '../errors.js';
+import { CdkdError, isCdkdError, messageOf } from '../errors.js';
 import type { ReplayServices } from '../rollback/replay-step.js';
 import type { JournalDocument, StackGeneration } from '../state/documents/journal-document.js';
 import type { StateDocument } from '../state/documents/state-document.js';
@@ -7,7 +7,6 @@ import type { EventLog } from '../state/event-log.js';
 import { removeEmptyState, rollBackSegment } from './automatic-rollback.js';
 import type { EngineContext } from './engine-context.js';
 import { journalNote, settleMadeResources, type SettleInput } from './journal-lifetime.js';
-import { messageOf } from './resource-executor.js';
 import { RunJournal } from './run-journal.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
 import { StackState } from './stack-state.js';

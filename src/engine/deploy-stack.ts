@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { CdkdError } from '../errors.js';
+import { CdkdError, messageOf } from '../errors.js';
 import type { Plan, PlannedOperation } from '../plan/index.js';
 import type { OutputRecord } from '../state/documents/state-document.js';
 import { FAIL_FAST_SCHEDULE, RETRY_SCHEDULE } from '../state/lock-schedule.js';
@@ -7,7 +7,7 @@ import { walkDag, type WalkOutcome } from './dag-walk.js';
 import type { EngineContext } from './engine-context.js';
 import { evaluateOutputs } from './outputs.js';
 import { planStack } from './plan-stack.js';
-import { ResourceExecutor, messageOf } from './resource-executor.js';
+import { ResourceExecutor } from './resource-executor.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
 import { StackState } from './stack-state.js';
 import { stateResolver } from './state-resolver.js';

@@ -1,10 +1,10 @@
 import { gatherMadeFacts } from './made-facts.js';
-import { CdkdError } from '../errors.js';
+import { CdkdError, messageOf } from '../errors.js';
 import { buildPlan } from '../plan/index.js';
 import { FAIL_FAST_SCHEDULE } from '../state/lock-schedule.js';
 import { walkDag } from './dag-walk.js';
 import type { EngineContext, StackIdentity } from './engine-context.js';
-import { ResourceExecutor, messageOf } from './resource-executor.js';
+import { ResourceExecutor } from './resource-executor.js';
 import { StackState } from './stack-state.js';
 import { nestedStacksOf } from './nested-stack-provider.js';
 import { replayServices } from './rollback-stack.js';

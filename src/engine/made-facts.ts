@@ -8,7 +8,7 @@ import type { StateDocument } from '../state/documents/state-document.js';
 import { readEvents } from '../state/event-log.js';
 import type { StackRef } from '../state/state-store.js';
 import type { EngineContext } from './engine-context.js';
-import { messageOf } from './resource-executor.js';
+import { messageOf } from '../errors.js';
 
 /** The facts about a made resource that only reading the cloud or other documents can give. */
 export type GatheredMadeFacts = Pick<

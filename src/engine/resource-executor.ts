@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CdkdError, isCdkdError } from '../errors.js';
+import { CdkdError, isCdkdError, messageOf } from '../errors.js';
 import { buildPlan, propertyHash, type PlannedOperation } from '../plan/index.js';
 import {
   ResourceMadeError,
@@ -443,8 +443,4 @@ function policies(op: PlannedOperation): Pick<OperationDraft, 'deletionPolicy' |
     ...(op.deletionPolicy ? { deletionPolicy: op.deletionPolicy } : {}),
     ...(op.updateReplacePolicy ? { updateReplacePolicy: op.updateReplacePolicy } : {}),
   };
-}
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

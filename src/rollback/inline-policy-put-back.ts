@@ -1,3 +1,4 @@
+import { messageOf } from '../errors.js';
 import {
   decidePutBack,
   holdersOf,
@@ -85,7 +86,7 @@ async function putBack(
       type: record.type,
       status: 'skipped',
       warn: true,
-      message: `could not put back the inline policy ${logicalId} records on its ${on} ${name.principal.name} (${name.policyName}): ${error instanceof Error ? error.message : String(error)}; the ${on} lacks it until the resource next changes or cdkd drift --revert runs`,
+      message: `could not put back the inline policy ${logicalId} records on its ${on} ${name.principal.name} (${name.policyName}): ${messageOf(error)}; the ${on} lacks it until the resource next changes or cdkd drift --revert runs`,
     };
   }
 }

@@ -1,4 +1,4 @@
-import { isCdkdError } from '../errors.js';
+import { isCdkdError, messageOf } from '../errors.js';
 import type { MadeDelete } from '../providers/provider.js';
 import { MASK } from '../template/index.js';
 import { proveIdentity } from './decisions/creation-identity.js';
@@ -30,7 +30,7 @@ export async function replayStep(step: RollbackStep, services: ReplayServices): 
       logicalId: step.logicalId,
       status: 'failed',
       warn: false,
-      message: error instanceof Error ? error.message : String(error),
+      message: messageOf(error),
       ...(code ? { code } : {}),
       ...(left ? { survivor: left.survivor, warnings: [`${step.logicalId}: ${left.message}`] } : {}),
     };

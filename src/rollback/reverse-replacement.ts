@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { classifyAwsError } from '../aws/error-class.js';
-import { CdkdError, isCdkdError } from '../errors.js';
+import { CdkdError, isCdkdError, messageOf } from '../errors.js';
 import { systemClock } from '../providers/clock.js';
 import { ResourceMadeError, type CreateResult } from '../providers/provider.js';
 import { prefixedNameProperty } from '../providers/user-supplied-names.js';
@@ -17,7 +17,7 @@ import { recreateName, type RecreateName } from './decisions/recreate-name.js';
 import { baselineProperties } from './redacted-baseline.js';
 import { deleteResource, type ReplayServices } from './replay-services.js';
 import type { RollbackStep } from './steps.js';
-import { messageOf, succeeded, type StepOutcome } from './step-outcome.js';
+import { succeeded, type StepOutcome } from './step-outcome.js';
 
 /**
  * Undoes a replacement. A live old copy (still pending deletion, or kept by

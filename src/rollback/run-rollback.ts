@@ -1,3 +1,4 @@
+import { messageOf } from '../errors.js';
 import { walkDag } from '../engine/dag-walk.js';
 import { isAddressable } from './decisions/addressable.js';
 import type { StackState } from '../engine/stack-state.js';
@@ -115,7 +116,7 @@ export async function runRollback(input: RunRollbackInput): Promise<RollbackRepo
   }
   const unsaved = await input.state.save().then(
     () => undefined,
-    (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    (error: unknown) => messageOf(error),
   );
   await input.state.flush();
   return {

@@ -23,7 +23,3 @@ export const succeeded = (
   message,
   ...extra,
 });
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

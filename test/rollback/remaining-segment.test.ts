@@ -35,6 +35,14 @@ const discard = (entry: JournalOperation): RollbackStep => ({
   logicalId: entry.logicalId,
   reason: 'the journal of Top no longer holds run run-1; the nested stack keeps this change',
 });
+/** A failed operation a plain rollback passes over, kept for --revert-failed. */
+const passedOver = (entry: JournalOperation): RollbackStep => ({
+  kind: 'skip',
+  logicalId: entry.logicalId,
+  reason: 'failed during the deploy; cdkd rollback --revert-failed reverts it',
+  warn: false,
+  keep: true,
+});
 const skip = (entry: JournalOperation): RollbackStep => ({
   kind: 'skip',
   logicalId: entry.logicalId,
@@ -70,7 +78,7 @@ describe('remainingSegment of a nested stack’s rollback', () => {
         rule: 'a direct rollback that discarded the completed operations keeps only the failed one, for --revert-failed',
         steps: [
           [other, discard(other), 'skipped'],
-          [failed, { ...skip(failed), keep: true }, 'skipped'],
+          [failed, passedOver(failed), 'skipped'],
           [completed, discard(completed), 'skipped'],
         ],
         kept: { ...segment, status: 'failed-only', operations: [failed] },
