@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { StackRequest } from '../../src/engine/stack-request.js';
 import { options, useRollbackHarness } from './rollback-harness.js';
 
 const h = useRollbackHarness();
@@ -21,22 +20,7 @@ function updateBaselines(): Array<Record<string, unknown>> {
   return baselines;
 }
 
-/** A: queue, B: topic reading A, C: fails; deployed with --no-rollback. */
-async function failedWithoutRollback(): Promise<{ request: StackRequest; a: string; b: string }> {
-  const request = h.stack({
-    Resources: {
-      A: { Type: 'AWS::SQS::Queue' },
-      B: { Type: 'AWS::SNS::Topic', Properties: { DisplayName: { Ref: 'A' } } },
-      C: { Type: 'AWS::SQS::Queue', DependsOn: 'B' },
-    },
-  });
-  h.cloud.failOn.add('create:C');
-  await expect((await h.engine()).deploy(request, { ...options, rollback: false })).rejects.toMatchObject({
-    code: 'DEPLOY_FAILED',
-  });
-  const state = (await h.state(request))!;
-  return { request, a: state.resources.A!.physicalId, b: state.resources.B!.physicalId };
-}
+const failedWithoutRollback = () => h.readerFailedWithoutRollback();
 
 describe('--no-rollback, then cdkd rollback', () => {
   it('reverts nothing and keeps the journal; a declined rollback changes nothing; a confirmed one reverts and removes it', async () => {

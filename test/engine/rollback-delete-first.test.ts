@@ -1,35 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { StackRequest } from '../../src/engine/stack-request.js';
-import { emptyStateDocument } from '../../src/state/documents/state-document.js';
 import { queueRecord, useRollbackHarness } from './rollback-harness.js';
 
 // Spec 000, "Reversing a replacement": a replacement that deleted the old resource first is
 // reversed in that order too. cdkd's own deploys replace create-first; such journals come
 // from the delete-first paths the spec lists, so the journal here is written by hand.
 const h = useRollbackHarness();
-const QUEUE = 'AWS::SQS::Queue';
 
-async function replacedDeleteFirst(oldProperties: Record<string, unknown>): Promise<StackRequest> {
-  const request = h.stack({});
-  const current = queueRecord('queue-new', { QueueName: 'shared', DelaySeconds: 5 });
-  h.cloud.live.set('queue-new', { type: QUEUE, properties: current.properties });
-  const state = emptyStateDocument(request.stateName, request.region);
-  state.resources.Queue = current;
-  await h.backend.store.save(h.ref(request), state, undefined);
-  await h.writeJournal(request, [
-    {
-      logicalId: 'Queue',
-      action: 'replace',
-      type: QUEUE,
-      status: 'completed',
-      before: queueRecord('queue-old', oldProperties),
-      after: current,
-      physicalId: 'queue-new',
-      previousPhysicalId: 'queue-old',
-      verdict: { replacement: true, order: 'delete-first', oldDeleted: true },
-    },
-  ]);
-  return request;
+function replacedDeleteFirst(oldProperties: Record<string, unknown>): Promise<StackRequest> {
+  return h.replacedQueue({
+    current: queueRecord('queue-new', { QueueName: 'shared', DelaySeconds: 5 }),
+    old: queueRecord('queue-old', oldProperties),
+    verdict: { replacement: true, order: 'delete-first', oldDeleted: true },
+  });
 }
 
 describe('a replacement the deploy made delete-first', () => {
@@ -60,25 +43,11 @@ describe('a replacement the deploy made delete-first', () => {
 describe('the create-first re-create that frees a name the new copy holds', () => {
   it('retries the re-create while the service still reports the freed name taken (a bounded name-release retry)', async () => {
     h.cloud.uniqueQueueNames = true;
-    const request = h.stack({});
-    const current = queueRecord('queue-new', { QueueName: 'shared' });
-    h.cloud.live.set('queue-new', { type: QUEUE, properties: current.properties });
-    const state = emptyStateDocument(request.stateName, request.region);
-    state.resources.Queue = current;
-    await h.backend.store.save(h.ref(request), state, undefined);
-    await h.writeJournal(request, [
-      {
-        logicalId: 'Queue',
-        action: 'replace',
-        type: QUEUE,
-        status: 'completed',
-        before: queueRecord('queue-old', { QueueName: 'shared' }),
-        after: current,
-        physicalId: 'queue-new',
-        previousPhysicalId: 'queue-old',
-        verdict: { replacement: true, order: 'create-first', oldDeleted: true },
-      },
-    ]);
+    const request = await h.replacedQueue({
+      current: queueRecord('queue-new', { QueueName: 'shared' }),
+      old: queueRecord('queue-old', { QueueName: 'shared' }),
+      verdict: { replacement: true, order: 'create-first', oldDeleted: true },
+    });
     h.cloud.nameReleaseLag = 1;
     const result = await h.rollback(request);
     expect(result.exitCode).toBe(0);

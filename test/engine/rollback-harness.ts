@@ -11,8 +11,13 @@ import type {
   JournalDocument,
   JournalOperation,
   JournalSegment,
+  Verdict,
 } from '../../src/state/documents/journal-document.js';
-import type { ResourceRecord, StateDocument } from '../../src/state/documents/state-document.js';
+import {
+  emptyStateDocument,
+  type ResourceRecord,
+  type StateDocument,
+} from '../../src/state/documents/state-document.js';
 import { readEvents } from '../../src/state/event-log.js';
 import { openStateBackend, type StateBackend } from '../../src/state/state-backend.js';
 import type { StackRef } from '../../src/state/state-store.js';
@@ -101,6 +106,63 @@ export class RollbackHarness {
 
   stackEvents(request: StackRequest): Promise<StackEvent[]> {
     return readEvents(this.backend.objects, this.backend.store.prefix, this.ref(request));
+  }
+
+  /** A: queue, B: topic reading A, C: fails; deployed with --no-rollback. */
+  async readerFailedWithoutRollback(): Promise<{ request: StackRequest; a: string; b: string }> {
+    const request = this.stack({
+      Resources: {
+        A: { Type: 'AWS::SQS::Queue' },
+        B: { Type: 'AWS::SNS::Topic', Properties: { DisplayName: { Ref: 'A' } } },
+        C: { Type: 'AWS::SQS::Queue', DependsOn: 'B' },
+      },
+    });
+    this.cloud.failOn.add('create:C');
+    await expect(
+      (await this.engine()).deploy(request, { ...options, rollback: false }),
+    ).rejects.toMatchObject({
+      code: 'DEPLOY_FAILED',
+    });
+    const state = (await this.state(request))!;
+    return { request, a: state.resources.A!.physicalId, b: state.resources.B!.physicalId };
+  }
+
+  /**
+   * A stack whose `Queue` a completed replacement moved from `old` (queue-old) to `current`
+   * (queue-new, live): state names the new copy (and the old one as a pending delete with
+   * `pendingOld`), and the hand-written journal holds the replacement after `earlier`.
+   */
+  async replacedQueue(input: {
+    current: ResourceRecord;
+    old: ResourceRecord;
+    verdict: Verdict;
+    pendingOld?: boolean;
+    earlier?: HandOperation[];
+  }): Promise<StackRequest> {
+    const request = this.stack({});
+    this.cloud.live.set(input.current.physicalId, {
+      type: input.current.type,
+      properties: input.current.properties,
+    });
+    const state = emptyStateDocument(request.stateName, request.region);
+    state.resources.Queue = input.current;
+    if (input.pendingOld) state.pendingDeletes.push({ logicalId: 'Queue', record: input.old });
+    await this.backend.store.save(this.ref(request), state, undefined);
+    await this.writeJournal(request, [
+      ...(input.earlier ?? []),
+      {
+        logicalId: 'Queue',
+        action: 'replace',
+        type: input.current.type,
+        status: 'completed',
+        before: input.old,
+        after: input.current,
+        physicalId: input.current.physicalId,
+        previousPhysicalId: input.old.physicalId,
+        verdict: input.verdict,
+      },
+    ]);
+    return request;
   }
 
   /** Writes a journal by hand, as a killed process or a hand edit leaves it. */

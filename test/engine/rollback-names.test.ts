@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { StackRequest } from '../../src/engine/stack-request.js';
-import { emptyStateDocument } from '../../src/state/documents/state-document.js';
 import { queueRecord, useRollbackHarness } from './rollback-harness.js';
 
 // Spec 000, "Reversing a replacement": on the create-first order the new copy is
@@ -9,48 +8,33 @@ const h = useRollbackHarness();
 const QUEUE = 'AWS::SQS::Queue';
 
 /** A completed create-first replacement whose old copy the cleanup phase deleted; the new copy is live. */
-async function replacedQueue(options: {
+function replacedQueue(options: {
   newName: string;
   newPolicy?: string;
   oldProperties?: Record<string, unknown>;
   alsoDeleted?: string;
 }): Promise<StackRequest> {
   h.cloud.uniqueQueueNames = true;
-  const request = h.stack({});
-  const current = queueRecord(
-    'queue-new',
-    { QueueName: options.newName, DelaySeconds: 5 },
-    options.newPolicy ? { updateReplacePolicy: options.newPolicy } : {},
-  );
-  h.cloud.live.set('queue-new', { type: QUEUE, properties: current.properties });
-  const state = emptyStateDocument(request.stateName, request.region);
-  state.resources.Queue = current;
-  await h.backend.store.save(h.ref(request), state, undefined);
-  await h.writeJournal(request, [
-    ...(options.alsoDeleted
+  return h.replacedQueue({
+    current: queueRecord(
+      'queue-new',
+      { QueueName: options.newName, DelaySeconds: 5 },
+      options.newPolicy ? { updateReplacePolicy: options.newPolicy } : {},
+    ),
+    old: queueRecord('queue-old', options.oldProperties ?? { QueueName: 'shared' }),
+    verdict: { replacement: true, order: 'create-first', oldDeleted: true },
+    earlier: options.alsoDeleted
       ? [
           {
             logicalId: 'Target',
-            action: 'delete' as const,
+            action: 'delete',
             type: QUEUE,
-            status: 'completed' as const,
+            status: 'completed',
             physicalId: options.alsoDeleted,
           },
         ]
-      : []),
-    {
-      logicalId: 'Queue',
-      action: 'replace',
-      type: QUEUE,
-      status: 'completed',
-      before: queueRecord('queue-old', options.oldProperties ?? { QueueName: 'shared' }),
-      after: current,
-      physicalId: 'queue-new',
-      previousPhysicalId: 'queue-old',
-      verdict: { replacement: true, order: 'create-first', oldDeleted: true },
-    },
-  ]);
-  return request;
+      : [],
+  });
 }
 
 const liveNames = () => [...h.cloud.live.values()].map((live) => live.properties.QueueName).sort();

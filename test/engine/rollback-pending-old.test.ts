@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { StackRequest } from '../../src/engine/stack-request.js';
-import { emptyStateDocument } from '../../src/state/documents/state-document.js';
 import { queueRecord, useRollbackHarness } from './rollback-harness.js';
 
 // Spec 000, "Reversing a replacement", with spec 003's "never by guessing": the old copy
@@ -9,30 +8,15 @@ import { queueRecord, useRollbackHarness } from './rollback-harness.js';
 const h = useRollbackHarness();
 const QUEUE = 'AWS::SQS::Queue';
 
-async function replacedWithPendingOld(oldAlive: boolean): Promise<StackRequest> {
-  const request = h.stack({});
-  const current = queueRecord('queue-new', { QueueName: 'second' });
+function replacedWithPendingOld(oldAlive: boolean): Promise<StackRequest> {
   const old = queueRecord('queue-old', { QueueName: 'first' });
-  h.cloud.live.set('queue-new', { type: QUEUE, properties: current.properties });
   if (oldAlive) h.cloud.live.set('queue-old', { type: QUEUE, properties: old.properties });
-  const state = emptyStateDocument(request.stateName, request.region);
-  state.resources.Queue = current;
-  state.pendingDeletes.push({ logicalId: 'Queue', record: old });
-  await h.backend.store.save(h.ref(request), state, undefined);
-  await h.writeJournal(request, [
-    {
-      logicalId: 'Queue',
-      action: 'replace',
-      type: QUEUE,
-      status: 'completed',
-      before: old,
-      after: current,
-      physicalId: 'queue-new',
-      previousPhysicalId: 'queue-old',
-      verdict: { replacement: true, order: 'create-first' },
-    },
-  ]);
-  return request;
+  return h.replacedQueue({
+    current: queueRecord('queue-new', { QueueName: 'second' }),
+    old,
+    verdict: { replacement: true, order: 'create-first' },
+    pendingOld: true,
+  });
 }
 
 describe('a replacement whose old copy state lists as a pending delete', () => {
