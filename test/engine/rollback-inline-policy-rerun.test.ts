@@ -1,5 +1,5 @@
-import { GetRolePolicyCommand, IAMClient, ListRolePoliciesCommand } from '@aws-sdk/client-iam';
 import { describe, expect, it } from 'vitest';
+import { allowing, inlinePoliciesOf, rolePolicy } from './inline-policy-helpers.js';
 import {
   iamRole,
   NEXT_CREATE_QUEUE_FAILS,
@@ -20,16 +20,7 @@ const sandbox = useSandboxEngine('inline-rerun');
 const STACK = 'InlineRerun';
 const ref = { stackName: STACK, region: REGION };
 
-const document = (action: string) => ({
-  Version: '2012-10-17',
-  Statement: [{ Effect: 'Allow', Action: action, Resource: '*' }],
-});
 const role = iamRole();
-const policy = (name: string, action: string, extra: Record<string, unknown> = {}) => ({
-  Type: 'AWS::IAM::Policy',
-  ...extra,
-  Properties: { PolicyName: name, PolicyDocument: document(action), Roles: [{ Ref: 'Role' }] },
-});
 
 async function admin(method: string, path: string, body?: unknown) {
   const response = await fetch(`${sandbox.url}/_sandbox/${path}`, {
@@ -41,20 +32,11 @@ async function admin(method: string, path: string, body?: unknown) {
   return response.json() as Promise<{ calls: Record<string, { count: number }> }>;
 }
 
-async function inlinePolicies(roleName: string): Promise<Record<string, unknown>> {
-  const iam = await sandbox.clients.client(IAMClient);
-  const names = (await iam.send(new ListRolePoliciesCommand({ RoleName: roleName }))).PolicyNames ?? [];
-  const found: Record<string, unknown> = {};
-  for (const PolicyName of names) {
-    const got = await iam.send(new GetRolePolicyCommand({ RoleName: roleName, PolicyName }));
-    found[PolicyName] = JSON.parse(decodeURIComponent(got.PolicyDocument!));
-  }
-  return found;
-}
+const inlinePolicies = (roleName: string) => inlinePoliciesOf(sandbox.clients, roleName);
 
 describe('IAM inline policy names moved between resources: a rollback killed before the put-back', () => {
   it('leaves the policy off, and a re-run does not repeat the removal', async () => {
-    await sandbox.deploy(STACK, { Role: role, A: policy('shared', 's3:GetObject') });
+    await sandbox.deploy(STACK, { Role: role, A: rolePolicy('shared', 's3:GetObject') });
     const roleName = (await sandbox.backend.store.read(ref))!.document.resources.Role!.physicalId;
 
     // B takes "shared" over A's document, A moves to "renamed", then the queue fails (--no-rollback).
@@ -64,15 +46,15 @@ describe('IAM inline policy names moved between resources: a rollback killed bef
         STACK,
         {
           Role: role,
-          B: policy('shared', 'sqs:SendMessage'),
-          A: policy('renamed', 's3:GetObject', { DependsOn: 'B' }),
+          B: rolePolicy('shared', 'sqs:SendMessage'),
+          A: rolePolicy('renamed', 's3:GetObject', { DependsOn: 'B' }),
           Queue: { Type: 'AWS::SQS::Queue', DependsOn: 'A' },
         },
         { rollback: false },
       ),
     ).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
     // A's rename deleted "shared" from the role, B's document with it.
-    expect(await inlinePolicies(roleName)).toEqual({ renamed: document('s3:GetObject') });
+    expect(await inlinePolicies(roleName)).toEqual({ renamed: allowing('s3:GetObject') });
     const journaled = (await sandbox.backend.journals.read(ref))!.document.segments[0]!.operations;
 
     // The first rollback reverts A (back to "shared"), then deletes B, which removes "shared"
