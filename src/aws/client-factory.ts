@@ -16,7 +16,13 @@ type ClientConfig = {
   region: string;
   profile?: string;
   credentials: ReturnType<typeof fromNodeProviderChain>;
+  maxAttempts?: number;
 };
+
+/** Per-client settings beside the region: `maxAttempts: 1` for a caller that runs its own retry schedule. */
+export interface ClientTuning {
+  maxAttempts?: number;
+}
 
 /**
  * The one place SDK clients are built. The endpoint is never set here: the SDK
@@ -38,10 +44,10 @@ export class AwsClients {
     return this.regionPromise;
   }
 
-  async s3(region?: string): Promise<S3Client> {
-    const config = await this.config(region);
+  async s3(region?: string, tuning: ClientTuning = {}): Promise<S3Client> {
+    const config = await this.config(region, tuning);
     return this.cached(
-      `s3:${config.region}`,
+      `s3:${config.region}${tuningKey(tuning)}`,
       () => new S3Client({ ...config, forcePathStyle: usesCustomEndpoint('S3') }),
     );
   }
@@ -62,16 +68,21 @@ export class AwsClients {
    * Any SDK v3 client, built once per region with cdkd's region and credentials:
    * `await clients.client(IAMClient, region)`. (S3 has its own method for path-style.)
    */
-  async client<C>(Client: new (config: ClientConfig) => C, region?: string): Promise<C> {
-    const config = await this.config(region);
-    return this.cached(`${Client.name}:${config.region}`, () => new Client(config));
+  async client<C>(
+    Client: new (config: ClientConfig) => C,
+    region?: string,
+    tuning: ClientTuning = {},
+  ): Promise<C> {
+    const config = await this.config(region, tuning);
+    return this.cached(`${Client.name}:${config.region}${tuningKey(tuning)}`, () => new Client(config));
   }
 
-  private async config(region?: string): Promise<ClientConfig> {
+  private async config(region?: string, tuning: ClientTuning = {}): Promise<ClientConfig> {
     return {
       region: region ?? (await this.region()),
       ...(this.options.profile ? { profile: this.options.profile } : {}),
       credentials: this.credentials,
+      ...(tuning.maxAttempts !== undefined ? { maxAttempts: tuning.maxAttempts } : {}),
     };
   }
 
@@ -96,6 +107,10 @@ export class AwsClients {
       probe.destroy();
     }
   }
+}
+
+function tuningKey(tuning: ClientTuning): string {
+  return tuning.maxAttempts !== undefined ? `:attempts=${tuning.maxAttempts}` : '';
 }
 
 /** True when a custom endpoint is configured for the service (S3 then needs path-style URLs). */

@@ -1,5 +1,7 @@
 import { createInterface } from 'node:readline/promises';
+import type { DataLossConfirmation } from '../engine/stack-request.js';
 import { CdkdError } from '../errors.js';
+import { renderDataLossPlan } from '../plan/render-data-loss.js';
 
 /** Asks on a TTY; without one, only --yes proceeds, so nothing destructive runs unattended by accident. */
 export async function confirm(question: string, yes: boolean): Promise<void> {
@@ -18,4 +20,27 @@ export async function confirm(question: string, yes: boolean): Promise<void> {
   } finally {
     prompt.close();
   }
+}
+
+/**
+ * The data-loss confirmation a deploy asks before a stateful recreate (spec 002, "The recreate
+ * prompt's three display states"): prints the stack's recreated resources, then asks as
+ * `confirm` does. Stacks deploying in parallel ask one at a time.
+ */
+export function dataLossConfirmer(options: {
+  yes: boolean;
+  write(text: string): void;
+}): (confirmation: DataLossConfirmation) => Promise<void> {
+  let queue: Promise<unknown> = Promise.resolve();
+  return (confirmation) => {
+    const asked = queue.then(async () => {
+      options.write(renderDataLossPlan(confirmation.stackName, confirmation.rows));
+      await confirm(
+        `Deploy ${confirmation.stackName}, destroying the data marked DATA LOSS above?`,
+        options.yes,
+      );
+    });
+    queue = asked.catch(() => undefined);
+    return asked;
+  };
 }

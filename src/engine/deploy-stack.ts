@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { CdkdError, messageOf } from '../errors.js';
-import type { Plan, PlannedOperation } from '../plan/index.js';
+import type { Plan, PlannedOperation, StatefulVerdict } from '../plan/index.js';
 import type { OutputRecord } from '../state/documents/state-document.js';
 import { FAIL_FAST_SCHEDULE, RETRY_SCHEDULE } from '../state/lock-schedule.js';
 import { walkDag, type WalkOutcome } from './dag-walk.js';
@@ -23,6 +23,8 @@ export interface StackDeployResult {
   changed: boolean;
   /** Resources only the journal records that this deploy could not act on (exit 2). */
   unaddressed: string[];
+  /** The stateful guard's verdicts, for the DATA LOSS / UNKNOWN rows of a printed plan. */
+  stateful?: StatefulVerdict[];
 }
 
 /**
@@ -50,6 +52,7 @@ export async function deployStack(
       outputs: state.document.outputs,
       changed: false,
       unaddressed: [],
+      stateful: planned.stateful,
     };
   }
   const lock = await engine.backend.locks.acquire(ref, {

@@ -7,6 +7,7 @@ import type { EventSink } from './events.js';
 import type { ExportIndex } from './export-index.js';
 import type { ProviderRouter } from './provider-router.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
+import type { EmptinessProber } from './stateful-preflight.js';
 
 /** A stack the engine works on, as far as routing nested stacks needs to know it. */
 export type StackIdentity = Omit<StackRequest, 'template'>;
@@ -26,4 +27,6 @@ export interface EngineContext {
   sendable(region: string): (properties: Record<string, unknown>) => Promise<Record<string, unknown>>;
   /** The provider router for one stack: the registry, plus nested stacks handled by the engine itself. */
   routerFor(stack: StackIdentity, options: DeployOptions): ProviderRouter;
+  /** Spec 002's pre-flight emptiness probe of a bucket or log group about to be recreated. */
+  probeEmptiness: EmptinessProber;
 }

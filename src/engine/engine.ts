@@ -1,4 +1,5 @@
 import type { AwsClients } from '../aws/client-factory.js';
+import { probeEmptiness } from '../providers/emptiness/index.js';
 import { secretValueReader } from '../aws/secret-values.js';
 import { ssmParameterReader } from '../aws/ssm-parameters.js';
 import { EventLog } from '../state/event-log.js';
@@ -13,6 +14,7 @@ import { ExportIndex } from './export-index.js';
 import { NESTED_STACK_TYPE, NestedStackProvider } from './nested-stack-provider.js';
 import type { ProviderRouter } from './provider-router.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
+import type { EmptinessProber } from './stateful-preflight.js';
 
 export interface EngineInputs {
   backend: StateBackend;
@@ -23,6 +25,8 @@ export interface EngineInputs {
   retry?: <T>(label: string, call: () => Promise<T>) => Promise<T>;
   /** Every region the run deploys to: the export index is loaded for each. */
   regions: readonly string[];
+  /** Replaces the providers' emptiness probes (tests). */
+  probeEmptiness?: EmptinessProber;
 }
 
 export interface Engine {
@@ -58,6 +62,9 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
         secretValueReader(inputs.clients, region),
       ),
     routerFor: (stack, options) => withNestedStacks(inputs.registry, nestedProvider(stack, options)),
+    probeEmptiness:
+      inputs.probeEmptiness ??
+      ((target, region) => probeEmptiness(target, { clients: inputs.clients, region })),
   };
   const nestedProvider = (stack: StackIdentity, options: DeployOptions) =>
     new NestedStackProvider(

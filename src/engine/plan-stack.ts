@@ -1,5 +1,5 @@
 import { CdkdError } from '../errors.js';
-import { buildPlan, checkStatefulReplacements, refuseUnsupportedTypes, type Plan } from '../plan/index.js';
+import { buildPlan, refuseUnsupportedTypes, type Plan, type StatefulVerdict } from '../plan/index.js';
 import { prepareTemplate, validateTemplate, type PreparedTemplate } from '../template/index.js';
 import { desiredResources } from './desired-resources.js';
 import type { ExportIndex } from './export-index.js';
@@ -7,6 +7,7 @@ import { declaredExportNames } from './outputs.js';
 import type { ProviderRouter } from './provider-router.js';
 import type { DeployOptions, NestedTemplate, StackRequest } from './stack-request.js';
 import type { StackState } from './stack-state.js';
+import { statefulPreflight, type PreflightServices } from './stateful-preflight.js';
 import { stateResolver } from './state-resolver.js';
 
 export interface PlannedStack {
@@ -15,9 +16,11 @@ export interface PlannedStack {
   plan: Plan;
   /** Export names the template reads through Fn::ImportValue (those unchanged resources read too). */
   imported: Set<string>;
+  /** The stateful guard's verdict per recreated resource (DATA LOSS / UNKNOWN rows). */
+  stateful: StatefulVerdict[];
 }
 
-export interface PlanningServices {
+export interface PlanningServices extends PreflightServices {
   routerFor(stack: StackRequest, options: DeployOptions): ProviderRouter;
   exportsIn(region: string): ExportIndex;
   parameterReader(region: string): (name: string) => Promise<string>;
@@ -55,13 +58,10 @@ export async function planStack(
       providerCanUpdate: (type, changed) => router.providerCanUpdate(type, changed),
     },
   );
-  checkStatefulReplacements({
-    operations: plan.operations,
-    recorded: state.document.resources,
-    forceStatefulRecreation: options.forceStatefulRecreation ?? false,
-  });
   refuseRemovedExportsInUse(state, exports, declaredExportNames(masked, resolver));
-  return { prepared, masked, plan, imported };
+  // Last: the confirmation it may ask for comes after every refusal.
+  const stateful = await statefulPreflight(services, request, state, plan, options);
+  return { prepared, masked, plan, imported, stateful };
 }
 
 /** The only transform cdkd evaluates itself; macros such as AWS::Serverless run inside CloudFormation. */

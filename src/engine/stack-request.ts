@@ -1,3 +1,4 @@
+import type { RecreateRow } from '../plan/index.js';
 import type { ParameterValue } from '../template/index.js';
 
 /** A nested stack's template, found in the cloud assembly by its parent's logical id. */
@@ -33,4 +34,16 @@ export interface DeployOptions {
   prefixUserSuppliedNames?: boolean;
   /** One id for the whole run, shared by a stack and its nested stacks' journal segments. */
   runId?: string;
+  /**
+   * Asked before a stack's deploy destroys and recreates a resource that loses data (a
+   * stateful replacement under --force-stateful-recreation); rejecting stops the deploy with
+   * nothing touched. Absent, the flag alone is the consent.
+   */
+  confirmDataLoss?: (confirmation: DataLossConfirmation) => Promise<void>;
+}
+
+/** What the data-loss confirmation shows: the stack's recreated resources and their data. */
+export interface DataLossConfirmation {
+  stackName: string;
+  rows: RecreateRow[];
 }

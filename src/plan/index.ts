@@ -25,3 +25,10 @@ export { decideNameCollision } from './guards/name-collision.js';
 export { refuseUnsupportedTypes } from './guards/unsupported-types.js';
 export type { CollisionDecision, CollisionInput } from './guards/name-collision.js';
 export type * from './types.js';
+export {
+  dataDetail,
+  needsDataLossConfirmation,
+  recreateRowLines,
+  renderDataLossPlan,
+} from './render-data-loss.js';
+export type { RecreateRow } from './render-data-loss.js';

@@ -1,4 +1,5 @@
 import type { StatefulVerdict } from './guards/stateful-replace.js';
+import { DATA_LOSS_PREFIX, dataDetail, EMPTINESS_NOT_ESTABLISHED } from './render-data-loss.js';
 import type { OperationKind, Plan, PlannedOperation } from './types.js';
 
 const SYMBOL: Record<OperationKind, string> = {
@@ -25,20 +26,14 @@ export function summarizePlan(plan: Plan): PlanSummary {
 }
 
 function renderOperation(op: PlannedOperation, verdict: StatefulVerdict | undefined): string[] {
-  const dataLoss = verdict?.outcome === 'data-loss' ? '**DATA LOSS** ' : '';
+  const dataLoss = verdict?.outcome === 'data-loss' ? DATA_LOSS_PREFIX : '';
   const type = op.previousType ? `${op.previousType} → ${op.type}` : op.type;
   const lines = [`${SYMBOL[op.kind].padEnd(3)} ${dataLoss}${op.logicalId} (${type}): ${op.reason}`];
   if (op.replacedIfIdChanges) lines.push('    Replaced if the id changes');
   for (const note of op.notes) lines.push(`    ${note}`);
-  if (verdict?.outcome === 'data-loss') {
-    lines.push(`    DATA: all data in ${op.logicalId} will be lost (no automatic data migration)`);
-  }
-  if (verdict?.outcome === 'emptiness-unknown') {
-    lines.push(
-      `    UNKNOWN: emptiness NOT established (the live probe failed); if ${op.logicalId} holds data, ` +
-        'the destroy + recreate loses it (no automatic data migration)',
-    );
-  }
+  if (verdict?.outcome === 'emptiness-unknown') lines.push(`    ${EMPTINESS_NOT_ESTABLISHED}`);
+  const detail = verdict && dataDetail(verdict.outcome, op.logicalId);
+  if (detail) lines.push(`    ${detail}`);
   return lines;
 }
 

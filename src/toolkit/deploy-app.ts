@@ -9,6 +9,7 @@ import { publishAssets } from '../assets/index.js';
 import { walkDag } from '../engine/dag-walk.js';
 import type { StackDeployResult } from '../engine/deploy-stack.js';
 import type { EventSink } from '../engine/events.js';
+import type { DeployOptions } from '../engine/stack-request.js';
 import { assetBucketName } from '../state/bucket-names.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
@@ -34,6 +35,8 @@ export interface DeployAppInput {
   events: EventSink;
   onWarning(message: string): void;
   signal?: AbortSignal;
+  /** Asked before a stack's deploy destroys data (a stateful replacement under the flag). */
+  confirmDataLoss?: DeployOptions['confirmDataLoss'];
 }
 
 /**
@@ -94,6 +97,7 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
           rollback: input.rollback ?? true,
           ...(input.prefixUserSuppliedNames ? { prefixUserSuppliedNames: true } : {}),
           ...(input.signal ? { signal: input.signal } : {}),
+          ...(input.confirmDataLoss ? { confirmDataLoss: input.confirmDataLoss } : {}),
         }),
       );
     },

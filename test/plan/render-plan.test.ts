@@ -68,7 +68,10 @@ describe('cdkd diff output', () => {
       emptiness: { Bucket: 'probe-failed' },
     });
     const text = renderPlanText(bucketPlan, { stateful });
-    expect(text).toContain('UNKNOWN: emptiness NOT established');
+    expect(text).toContain(
+      '    emptiness NOT established: the live probe failed, so cdkd does not know whether this resource holds data\n' +
+        '    UNKNOWN: if Bucket holds data, the destroy + recreate loses it (no automatic data migration)',
+    );
     expect(text).not.toContain('DATA LOSS');
   });
 

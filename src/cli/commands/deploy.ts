@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
+import { dataLossConfirmer } from '../confirm.js';
 import { NAME_PREFIX_ENV, namePrefixSetting } from '../../assembly/name-prefix-setting.js';
 import { addDeployTuning, type DeployTuning } from '../deploy-options.js';
 import { globalOptions } from '../global-options.js';
@@ -80,11 +81,20 @@ export function registerDeploy(program: Command): void {
           events: progress.sink,
           onWarning: (message) => progress.sink({ kind: 'warning', stack: 'cdkd', message }),
           signal: interrupts.signal,
+          confirmDataLoss: dataLossConfirmer({
+            yes: globalOptions(cmd).yes ?? false,
+            write: (text) => {
+              progress.close();
+              process.stderr.write(text);
+            },
+          }),
         });
         progress.close();
         if (options.dryRun) {
           for (const result of results)
-            process.stdout.write(`${result.stackName}\n${renderPlanText(result.plan)}\n`);
+            process.stdout.write(
+              `${result.stackName}\n${renderPlanText(result.plan, { stateful: result.stateful ?? [] })}\n`,
+            );
           return;
         }
         process.stdout.write(renderOutputs(results));
