@@ -26,7 +26,7 @@ export interface StackDestroyResult {
 export async function destroyStack(
   engine: EngineContext,
   stack: StackIdentity,
-  options: { concurrency: number; signal?: AbortSignal },
+  options: { concurrency: number; signal?: AbortSignal; removeProtection?: boolean },
 ): Promise<StackDestroyResult> {
   const ref = { stackName: stack.stateName, region: stack.region };
   const lock = await engine.backend.locks.acquire(ref, {
@@ -51,6 +51,7 @@ export async function destroyStack(
     engine.events({ kind: 'stack', stack: stack.stackName, status: 'started' });
     const executor = new ResourceExecutor({
       ...replayServices(engine, { stack, state, options }),
+      ...(options.removeProtection ? { removeProtection: true } : {}),
       events: (event) => {
         if (event.kind === 'resource' && event.status === 'succeeded') {
           (event.action === 'retain' ? retained : deleted).push(event.logicalId);
@@ -110,7 +111,7 @@ export async function destroyStack(
 async function destroyUnrecordedChildren(
   engine: EngineContext,
   parent: StackIdentity,
-  options: { concurrency: number; signal?: AbortSignal },
+  options: { concurrency: number; signal?: AbortSignal; removeProtection?: boolean },
 ): Promise<number> {
   const children = await nestedStacksOf(engine, parent);
   for (const child of children) await destroyStack(engine, child, options);

@@ -51,8 +51,9 @@ export async function planStack(
   const exports = services.exportsIn(request.region);
   const imported = new Set<string>();
   const resolver = stateResolver(state, exports, { pending: true, imported });
+  const desired = desiredResources(prepared, resolver);
   const plan = buildPlan(
-    { desired: desiredResources(prepared, resolver), recorded: state.document.resources },
+    { desired, recorded: state.document.resources },
     {
       canHandle: (type) => router.canHandle(type),
       providerCanUpdate: (type, changed) => router.providerCanUpdate(type, changed),
@@ -60,7 +61,7 @@ export async function planStack(
   );
   refuseRemovedExportsInUse(state, exports, declaredExportNames(masked, resolver));
   // Last: the confirmation it may ask for comes after every refusal.
-  const stateful = await statefulPreflight(services, request, state, plan, options);
+  const stateful = await statefulPreflight(services, { request, state, plan, desired }, options);
   return { prepared, masked, plan, imported, stateful };
 }
 

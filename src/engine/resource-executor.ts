@@ -36,6 +36,8 @@ export interface ExecutorServices {
   events: EventSink;
   /** The deploy run's write-ahead journal; absent for a destroy. */
   journal?: RunJournal;
+  /** `cdkd destroy --remove-protection`: providers turn deletion protection off before a delete. */
+  removeProtection?: boolean;
 }
 
 /**
@@ -340,7 +342,13 @@ export class ResourceExecutor {
     const provider = this.services.router.providerFor(record.type, record.provisionedBy);
     await this.services.retry(logicalId, () =>
       provider.delete(
-        { logicalId, type: record.type, physicalId: record.physicalId, properties: record.properties },
+        {
+          logicalId,
+          type: record.type,
+          physicalId: record.physicalId,
+          properties: record.properties,
+          ...(this.services.removeProtection ? { removeProtection: true } : {}),
+        },
         this.services.context,
       ),
     );
@@ -367,12 +375,14 @@ export class ResourceExecutor {
     stored: Record<string, unknown>,
     properties: Record<string, unknown>,
     provisionedBy: ResourceRecord['provisionedBy'],
-  ): Omit<ResourceRecord, 'region' | 'creationIdentity' | 'observedProperties'> {
+  ): Omit<ResourceRecord, 'region' | 'creationIdentity'> {
     return {
       type: op.type,
       physicalId: result.physicalId,
       ...(result.ref ? { ref: result.ref } : {}),
       properties: stored,
+      // What this write read back; a write that read nothing leaves no stale read-back behind.
+      ...(result.observed ? { observedProperties: result.observed } : {}),
       attributes: result.attributes,
       propertyHash: propertyHash(properties),
       provisionedBy,

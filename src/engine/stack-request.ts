@@ -34,6 +34,8 @@ export interface DeployOptions {
   prefixUserSuppliedNames?: boolean;
   /** One id for the whole run, shared by a stack and its nested stacks' journal segments. */
   runId?: string;
+  /** `cdkd destroy --remove-protection`: deletes turn a resource's deletion protection off first. */
+  removeProtection?: boolean;
   /**
    * Asked before a stack's deploy destroys and recreates a resource that loses data (a
    * stateful replacement under --force-stateful-recreation); rejecting stops the deploy with

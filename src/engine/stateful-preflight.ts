@@ -1,8 +1,10 @@
+import { ownProtectionRefusal } from '../plan/guards/deletion-protection.js';
 import {
   checkStatefulReplacements,
   emptinessProbeTargets,
   needsDataLossConfirmation,
   recreateRowLines,
+  type DesiredResource,
   type EmptinessVerdict,
   type Plan,
   type RecreateRow,
@@ -21,6 +23,14 @@ export interface PreflightServices {
   events: EventSink;
 }
 
+/** The stack being planned: its request, recorded state, plan and desired resources. */
+export interface PreflightStack {
+  request: StackRequest;
+  state: StackState;
+  plan: Plan;
+  desired: readonly DesiredResource[];
+}
+
 /**
  * Spec 002's stateful guard at pre-flight, before anything is touched: probes the buckets
  * and log groups about to be recreated (unless --force-stateful-recreation skips the
@@ -29,11 +39,10 @@ export interface PreflightServices {
  */
 export async function statefulPreflight(
   services: PreflightServices,
-  request: StackRequest,
-  state: StackState,
-  plan: Plan,
+  stack: PreflightStack,
   options: DeployOptions,
 ): Promise<StatefulVerdict[]> {
+  const { request, state, plan } = stack;
   const recorded = state.document.resources;
   const forceStatefulRecreation = options.forceStatefulRecreation ?? false;
   const warn = (message: string) => services.events({ kind: 'warning', stack: request.stackName, message });
@@ -58,6 +67,7 @@ export async function statefulPreflight(
     forceStatefulRecreation,
     emptiness,
   });
+  refuseProtectedReplacements(stack);
   if (options.dryRun) return verdicts;
   const rows = recreateRows(plan, verdicts);
   if (needsDataLossConfirmation(rows)) {
@@ -67,6 +77,23 @@ export async function statefulPreflight(
       warn(recreateRowLines(row).join('\n').trim());
   }
   return verdicts;
+}
+
+/** Spec 002: the six types whose replacement refuses on its own protection property. */
+function refuseProtectedReplacements({ plan, state, desired }: PreflightStack): void {
+  const desiredById = new Map(desired.map((d) => [d.logicalId, d.properties]));
+  for (const op of plan.operations.filter((o) => o.kind === 'replace')) {
+    const record = state.document.resources[op.logicalId];
+    if (!record) continue;
+    const refusal = ownProtectionRefusal({
+      logicalId: op.logicalId,
+      type: record.type,
+      physicalId: record.physicalId,
+      recorded: record.properties,
+      desired: desiredById.get(op.logicalId),
+    });
+    if (refusal) throw refusal;
+  }
 }
 
 /** Every recreated resource with its guard verdict, in plan order, for the prompt. */

@@ -42,6 +42,8 @@ export interface CreateResult {
   /** What `Ref` returns, only where it differs from `physicalId`. */
   ref?: string;
   creationIdentity?: CreationIdentity;
+  /** What the create read back from AWS (its own responses, no extra call), in template terms. */
+  observed?: JsonObject;
 }
 
 export interface UpdateRequest extends ResourceRequest {
@@ -55,6 +57,8 @@ export interface UpdateResult {
   attributes: JsonObject;
   /** What `Ref` returns, only where it differs from `physicalId`. */
   ref?: string;
+  /** What the update read back from AWS, as `CreateResult.observed`. */
+  observed?: JsonObject;
 }
 
 export interface DeleteRequest {
@@ -62,6 +66,8 @@ export interface DeleteRequest {
   type: string;
   physicalId: string;
   properties: JsonObject;
+  /** `cdkd destroy --remove-protection`: turn the resource's deletion protection off first. */
+  removeProtection?: boolean;
 }
 
 /** What `Provider.deleteMade` needs besides the delete request. */

@@ -17,6 +17,8 @@ export interface DestroyAppInput {
   onWarning(message: string): void;
   /** Aborted on an interrupt: resources in flight finish, nothing new starts. */
   signal?: AbortSignal;
+  /** --remove-protection: turn each resource's deletion protection off before deleting it. */
+  removeProtection?: boolean;
 }
 
 export interface DestroyedStack extends StackDestroyResult {
@@ -52,7 +54,11 @@ export async function destroyApp(input: DestroyAppInput): Promise<DestroyedStack
       const target = targets.get(displayName)!;
       const result = await engine.destroy(
         { stateName: stack.stackName, stackName: stack.stackName, ...target },
-        { concurrency: input.concurrency, ...(input.signal ? { signal: input.signal } : {}) },
+        {
+          concurrency: input.concurrency,
+          ...(input.signal ? { signal: input.signal } : {}),
+          ...(input.removeProtection ? { removeProtection: true } : {}),
+        },
       );
       results.push({ stackName: stack.stackName, ...result });
     },

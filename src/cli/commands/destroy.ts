@@ -9,6 +9,7 @@ import { sessionFor } from '../session-from-options.js';
 
 interface DestroyOptions extends AppOptions, DeployTuning {
   all?: boolean;
+  removeProtection?: boolean;
 }
 
 export function registerDestroy(program: Command): void {
@@ -18,6 +19,10 @@ export function registerDestroy(program: Command): void {
     .argument('[stacks...]', 'stack names, display paths or wildcards; default: the only stack');
   addDeployTuning(addAppOptions(command))
     .option('--all', 'every stack of the app')
+    .option(
+      '--remove-protection',
+      "turn each resource's deletion protection off before deleting it (where its provider can)",
+    )
     .action(async (patterns: string[], options: DestroyOptions, cmd: Command) => {
       const { destroyApp } = await import('../../toolkit/destroy-app.js');
       const assembly = await synthesizeFor(cmd, options);
@@ -42,6 +47,7 @@ export function registerDestroy(program: Command): void {
           events: progress.sink,
           onWarning: (message) => progress.sink({ kind: 'warning', stack: 'cdkd', message }),
           signal: interrupts.signal,
+          removeProtection: options.removeProtection ?? false,
         });
         progress.close();
         for (const result of results) {

@@ -1,6 +1,7 @@
 import { CdkdError } from '../../errors.js';
 import { statefulnessOf } from '../resource-schemas.js';
 import type { PlannedOperation, RecordedResource } from '../types.js';
+import { protectionNote } from './deletion-protection.js';
 import { hasPositiveRetention } from './log-group-retention.js';
 
 /**
@@ -125,9 +126,14 @@ export function checkStatefulReplacements(input: StatefulGuardInput): StatefulVe
       'STATEFUL_REPLACE_BLOCKED',
       `This deploy would replace stateful resources, destroying their data: ${names.join('; ')}.`,
       {
-        hint:
+        hint: [
           'Pass --force-stateful-recreation to replace them anyway (no automatic data migration), ' +
-          'or declare UpdateReplacePolicy: Retain to keep the old resource.',
+            'or declare UpdateReplacePolicy: Retain to keep the old resource.',
+          ...blocked.flatMap((v) => {
+            const record = input.recorded[v.logicalId];
+            return record ? (protectionNote(v.logicalId, v.type, record) ?? []) : [];
+          }),
+        ].join(' '),
       },
     );
   }

@@ -35,8 +35,16 @@ export function createTableInput(tableName: string, props: JsonObject): CreateTa
     ...(lsis ? { LocalSecondaryIndexes: lsis } : {}),
     ...(stream ? { StreamSpecification: stream } : {}),
     ...(sse ? { SSESpecification: sse } : {}),
+    ...(props.DeletionProtectionEnabled !== undefined
+      ? { DeletionProtectionEnabled: flag(props.DeletionProtectionEnabled) }
+      : {}),
     ...(tags && tags.length > 0 ? { Tags: tags.map((t) => ({ Key: t.Key, Value: String(t.Value) })) } : {}),
   };
+}
+
+/** A Boolean property as CloudFormation reads it: true or 'true'. */
+export function flag(value: unknown): boolean {
+  return String(value) === 'true';
 }
 
 /** CloudFormation's default is PROVISIONED. */

@@ -6,6 +6,7 @@ import type {
 import type { JsonObject } from '../provider.js';
 import {
   billingMode,
+  flag,
   globalIndex,
   sseSpecification,
   streamSpecification,
@@ -53,6 +54,12 @@ export function tableUpdateSteps(before: JsonObject, after: JsonObject): TableSt
     });
   }
   steps.push(...ttlSteps(before.TimeToLiveSpecification, after.TimeToLiveSpecification));
+  if (flag(before.DeletionProtectionEnabled) !== flag(after.DeletionProtectionEnabled)) {
+    steps.push({
+      kind: 'table',
+      input: { DeletionProtectionEnabled: flag(after.DeletionProtectionEnabled) },
+    });
+  }
   return steps;
 }
 

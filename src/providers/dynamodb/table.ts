@@ -11,6 +11,8 @@ import {
   type TableDescription,
 } from '@aws-sdk/client-dynamodb';
 import { awsErrorCode } from '../../aws/error-class.js';
+import { CdkdError } from '../../errors.js';
+import { turnOffAdvice } from '../../plan/guards/deletion-protection.js';
 import { replacementOf } from '../../plan/resource-schemas.js';
 import { systemClock, type Clock } from '../clock.js';
 import { givenOrTokenName, nameFromToken } from '../physical-names.js';
@@ -45,6 +47,7 @@ const COVERED = new Set([
   'StreamSpecification',
   'SSESpecification',
   'TimeToLiveSpecification',
+  'DeletionProtectionEnabled',
   'Tags',
 ]);
 /** Local indexes are fixed at creation by the API, though the schema does not mark them. */
@@ -119,6 +122,7 @@ export class TableProvider implements Provider {
         physicalId: made.physicalId,
         attributes: attributes(table),
         creationIdentity: identity(table),
+        observed: writeObserved(table),
       };
     } catch (error) {
       throw this.made.failed(token, made, error);
@@ -140,21 +144,51 @@ export class TableProvider implements Provider {
       await this.retag(client, table.TableArn!, before, after, context);
       table = await this.waitActive(client, name, context);
     }
-    return { physicalId: name, attributes: attributes(table) };
+    return { physicalId: name, attributes: attributes(table), observed: writeObserved(table) };
   }
 
+  /**
+   * Deletes the table. A protected one is refused by DynamoDB; under --remove-protection its
+   * protection is turned off first, and the delete gets a 10-second allowance to see that.
+   */
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
     const client = await dynamoClient(context);
+    const name = request.physicalId;
     try {
-      await this.waitActive(client, request.physicalId, context);
-      await client.send(new DeleteTableCommand({ TableName: request.physicalId }), {
-        abortSignal: context.signal,
-      });
+      const table = await this.waitActive(client, name, context);
+      const unprotected = request.removeProtection === true && table.DeletionProtectionEnabled === true;
+      if (unprotected) {
+        await client.send(new UpdateTableCommand({ TableName: name, DeletionProtectionEnabled: false }), {
+          abortSignal: context.signal,
+        });
+        await this.waitActive(client, name, context);
+      }
+      await this.deleteTable(client, name, unprotected ? PROTECTION_OFF_ALLOWANCE_MS : 0, context);
     } catch (error) {
       if (awsErrorCode(error) === 'ResourceNotFoundException') return;
+      if (isProtectedRefusal(error)) throw protectedTable(request.logicalId, name, error);
       throw error;
     }
-    await waitForTable(client, request.physicalId, 'gone', this.clock, context.signal);
+    await waitForTable(client, name, 'gone', this.clock, context.signal);
+  }
+
+  /** DeleteTable, retried while DynamoDB still sees protection that was just turned off. */
+  private async deleteTable(
+    client: DynamoDBClient,
+    name: string,
+    allowanceMs: number,
+    context: ProviderContext,
+  ): Promise<void> {
+    const deadline = this.clock.now() + allowanceMs;
+    for (;;) {
+      try {
+        await client.send(new DeleteTableCommand({ TableName: name }), { abortSignal: context.signal });
+        return;
+      } catch (error) {
+        if (!isProtectedRefusal(error) || this.clock.now() >= deadline) throw error;
+        await this.clock.sleep(1000, context.signal);
+      }
+    }
   }
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
@@ -226,6 +260,34 @@ export class TableProvider implements Provider {
       await client.send(new UntagResourceCommand({ ResourceArn: arn, TagKeys: removed }), signal);
     if (set.length > 0) await client.send(new TagResourceCommand({ ResourceArn: arn, Tags: set }), signal);
   }
+}
+
+/** How long a delete keeps trying after --remove-protection turned protection off. */
+export const PROTECTION_OFF_ALLOWANCE_MS = 10_000;
+
+function isProtectedRefusal(error: unknown): boolean {
+  return (
+    awsErrorCode(error) === 'ValidationException' &&
+    /protected against deletion/i.test(error instanceof Error ? error.message : '')
+  );
+}
+
+function protectedTable(logicalId: string, name: string, cause: unknown): CdkdError {
+  // The advice is in the message: a failed delete reaches the user wrapped in its stack's failure.
+  const advice = `run cdkd destroy --remove-protection to turn it off first, or ${turnOffAdvice(TABLE, name)}`;
+  return new CdkdError(
+    'DELETION_PROTECTED',
+    `${logicalId}: DynamoDB refuses to delete the table ${name}: its deletion protection is on; ${advice}.`,
+    { hint: `${advice.charAt(0).toUpperCase()}${advice.slice(1)}.`, cause },
+  );
+}
+
+/** What a write's own table description shows that a rule reads (spec 002's deletion protection). */
+function writeObserved(table: TableDescription): JsonObject {
+  return {
+    TableName: table.TableName,
+    DeletionProtectionEnabled: table.DeletionProtectionEnabled === true,
+  };
 }
 
 function tableName(request: ResourceRequest, context: ProviderContext): string {
@@ -311,6 +373,7 @@ function observed(
     ...(ttl?.TimeToLiveStatus === 'ENABLED'
       ? { TimeToLiveSpecification: { AttributeName: ttl.AttributeName, Enabled: true } }
       : {}),
+    ...(table.DeletionProtectionEnabled ? { DeletionProtectionEnabled: true } : {}),
     ...(tags && tags.length > 0 ? { Tags: tags.map((t) => ({ Key: t.Key, Value: t.Value })) } : {}),
   };
 }

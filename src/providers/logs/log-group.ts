@@ -137,7 +137,14 @@ export class LogGroupProvider implements Provider {
       this.unanswered.delete(token);
       this.made.forget(token);
     }
-    return { physicalId: name, attributes: attributes(group), creationIdentity: identityOf(group) };
+    // The describe ran before PutRetentionPolicy, whose success is what AWS now holds.
+    const retained = retention.action === 'put' ? { ...group, retentionInDays: retention.days } : group;
+    return {
+      physicalId: name,
+      attributes: attributes(group),
+      creationIdentity: identityOf(group),
+      observed: observedOf(retained),
+    };
   }
 
   /** The group a create with this token made: its generated name derives from the token. */
@@ -195,7 +202,7 @@ export class LogGroupProvider implements Provider {
       if (Object.keys(diff.set).length > 0)
         await client.send(new TagResourceCommand({ resourceArn, tags: diff.set }), signal);
     }
-    return { physicalId: name, attributes: attributes(group) };
+    return { physicalId: name, attributes: attributes(group), observed: observedOf(group) };
   }
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
@@ -219,9 +226,7 @@ export class LogGroupProvider implements Provider {
       client.send(new GetDataProtectionPolicyCommand({ logGroupIdentifier: group.logGroupName! })),
     ]);
     const properties: JsonObject = {
-      LogGroupName: group.logGroupName,
-      // cdkd's readback spelling of "never expires" (spec 002) is 0.
-      RetentionInDays: group.retentionInDays ?? 0,
+      ...observedOf(group),
       LogGroupClass: group.logGroupClass,
       ...(group.kmsKeyId !== undefined ? { KmsKeyId: group.kmsKeyId } : {}),
       ...(protection.policyDocument !== undefined
@@ -263,6 +268,17 @@ async function describe(client: CloudWatchLogsClient, name: string): Promise<Log
 function unanswered(error: unknown): boolean {
   const status = httpStatusOf(error);
   return status === undefined || status >= 500;
+}
+
+/** What a write's own DescribeLogGroups shows; never-expiring retention is cdkd's 0 (spec 002). */
+function observedOf(group: LogGroup): JsonObject {
+  return {
+    LogGroupName: group.logGroupName,
+    RetentionInDays: group.retentionInDays ?? 0,
+    ...(group.deletionProtectionEnabled !== undefined
+      ? { DeletionProtectionEnabled: group.deletionProtectionEnabled }
+      : {}),
+  };
 }
 
 function attributes(group: LogGroup): JsonObject {

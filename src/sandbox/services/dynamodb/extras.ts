@@ -4,7 +4,7 @@ const NAMESPACE = 'dynamodb/extras';
 
 /**
  * What DynamoDB keeps per table that dynalite does not model (it strips these members
- * or lacks the operation): streams, server-side encryption, time to live.
+ * or lacks the operation): streams, server-side encryption, time to live, deletion protection.
  */
 export interface TableExtras {
   region: string;
@@ -12,6 +12,7 @@ export interface TableExtras {
   stream?: { StreamViewType: string; LatestStreamArn: string; LatestStreamLabel: string };
   sse?: { SSEType: string; KMSMasterKeyArn?: string };
   ttl?: { AttributeName: string };
+  deletionProtection?: boolean;
 }
 
 const key = (region: string, tableName: string): string => `${region}/${tableName}`;
@@ -44,9 +45,10 @@ export class ExtrasStore {
   }
 }
 
-/** Stream and SSE members DescribeTable / CreateTable / UpdateTable carry in a TableDescription. */
+/** Stream, SSE and deletion-protection members DescribeTable / CreateTable / UpdateTable carry in a TableDescription. */
 export function describeExtras(extras: TableExtras): Record<string, unknown> {
   return {
+    DeletionProtectionEnabled: extras.deletionProtection === true,
     ...(extras.stream
       ? {
           StreamSpecification: { StreamEnabled: true, StreamViewType: extras.stream.StreamViewType },
@@ -88,6 +90,8 @@ export function applySpecifications(
       };
     } else delete next.stream;
   }
+  if (typeof input.DeletionProtectionEnabled === 'boolean')
+    next.deletionProtection = input.DeletionProtectionEnabled;
   const sse = input.SSESpecification as
     { Enabled?: boolean; SSEType?: string; KMSMasterKeyId?: string } | undefined;
   if (sse) {

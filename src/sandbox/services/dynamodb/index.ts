@@ -22,7 +22,7 @@ const MUTATING = new Set([
   'UpdateTimeToLive',
 ]);
 /** Members dynalite would strip silently; this module keeps them (see extras.ts). */
-const EXTRA_MEMBERS = ['StreamSpecification', 'SSESpecification'];
+const EXTRA_MEMBERS = ['StreamSpecification', 'SSESpecification', 'DeletionProtectionEnabled'];
 
 type Json = Record<string, unknown>;
 
@@ -134,6 +134,13 @@ export const createDynamoDbService: ServiceModuleFactory = async (context) => {
           400,
         );
       }
+    }
+    if (operation === 'DeleteTable' && extras.get(region, tableName).deletionProtection) {
+      throw new SandboxError(
+        'ValidationException',
+        'Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.',
+        400,
+      );
     }
     if (operation === 'UpdateTable' || operation === 'DeleteTable') await settled(`${region}/${tableName}`);
     const onlyExtras = operation === 'UpdateTable' && hasExtras && Object.keys(forwarded).length === 1;

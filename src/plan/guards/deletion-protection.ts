@@ -1,0 +1,171 @@
+import { CdkdError } from '../../errors.js';
+
+/**
+ * Spec 002 "Deletion protection: what each refusal reads". `--remove-protection`'s table:
+ * per type, where its protection flag lives and whether it is on. The six types with their
+ * own refusal also say which AWS CLI command turns it off.
+ */
+type Bag = Record<string, unknown> | undefined;
+
+interface ProtectionRow {
+  /** How the flag is named in the message. */
+  property: string;
+  isOn(properties: Bag): boolean;
+  /** The command that turns protection off, for the types with their own refusal. */
+  offCommand?: (id: string) => string;
+}
+
+const truthy = (value: unknown): boolean => String(value) === 'true';
+const flagProperty = (name: string): ProtectionRow => ({
+  property: name,
+  isOn: (bag) => truthy(bag?.[name]),
+});
+
+/** ELBv2 keeps it among LoadBalancerAttributes as `deletion_protection.enabled`. */
+function loadBalancerProtected(bag: Bag): boolean {
+  const attributes = bag?.LoadBalancerAttributes;
+  return (
+    Array.isArray(attributes) &&
+    attributes.some(
+      (attribute: { Key?: unknown; Value?: unknown }) =>
+        attribute?.Key === 'deletion_protection.enabled' && truthy(attribute.Value),
+    )
+  );
+}
+
+export const REMOVE_PROTECTION_TABLE: Readonly<Record<string, ProtectionRow>> = {
+  'AWS::DynamoDB::Table': {
+    ...flagProperty('DeletionProtectionEnabled'),
+    offCommand: (id) => `aws dynamodb update-table --table-name ${id} --no-deletion-protection-enabled`,
+  },
+  'AWS::DynamoDB::GlobalTable': {
+    property: 'Replicas[].DeletionProtectionEnabled',
+    isOn: (bag) =>
+      Array.isArray(bag?.Replicas) &&
+      bag.Replicas.some((replica: { DeletionProtectionEnabled?: unknown }) =>
+        truthy(replica?.DeletionProtectionEnabled),
+      ),
+    offCommand: (id) =>
+      `aws dynamodb update-table --table-name ${id} --no-deletion-protection-enabled (in each replica's region)`,
+  },
+  'AWS::Logs::LogGroup': {
+    ...flagProperty('DeletionProtectionEnabled'),
+    offCommand: (id) =>
+      `aws logs put-log-group-deletion-protection --log-group-identifier ${id} --no-deletion-protection-enabled`,
+  },
+  'AWS::ElasticLoadBalancingV2::LoadBalancer': {
+    property: 'LoadBalancerAttributes deletion_protection.enabled',
+    isOn: loadBalancerProtected,
+    offCommand: (id) =>
+      `aws elbv2 modify-load-balancer-attributes --load-balancer-arn ${id} --attributes Key=deletion_protection.enabled,Value=false`,
+  },
+  'AWS::EMR::Cluster': {
+    property: 'Instances.TerminationProtected',
+    isOn: (bag) => truthy((bag?.Instances as Bag)?.TerminationProtected),
+    offCommand: (id) => `aws emr modify-cluster-attributes --cluster-id ${id} --no-termination-protected`,
+  },
+  'AWS::Cognito::UserPool': {
+    property: 'DeletionProtection',
+    isOn: (bag) => bag?.DeletionProtection === 'ACTIVE',
+    offCommand: (id) =>
+      `aws cognito-idp update-user-pool --user-pool-id ${id} --deletion-protection INACTIVE`,
+  },
+  // Only prevent-all-deletion blocks a replacement: the deploy's delete never passes ForceDelete.
+  'AWS::AutoScaling::AutoScalingGroup': {
+    property: 'DeletionProtection',
+    isOn: (bag) => bag?.DeletionProtection === 'prevent-all-deletion',
+    offCommand: (id) =>
+      `aws autoscaling update-auto-scaling-group --auto-scaling-group-name ${id} --deletion-protection none`,
+  },
+  'AWS::RDS::DBInstance': flagProperty('DeletionProtection'),
+  'AWS::RDS::DBCluster': flagProperty('DeletionProtection'),
+  'AWS::DocDB::DBCluster': flagProperty('DeletionProtection'),
+  'AWS::Neptune::DBCluster': flagProperty('DeletionProtection'),
+  'AWS::NeptuneGraph::Graph': flagProperty('DeletionProtection'),
+  'AWS::QLDB::Ledger': flagProperty('DeletionProtection'),
+  'AWS::EKS::Cluster': flagProperty('DeletionProtection'),
+  'AWS::OpenSearchServerless::Collection': {
+    property: 'DeletionProtection',
+    isOn: (bag) => bag?.DeletionProtection === 'ENABLED',
+  },
+  'AWS::DSQL::Cluster': flagProperty('DeletionProtectionEnabled'),
+  'AWS::CloudTrail::EventDataStore': flagProperty('TerminationProtectionEnabled'),
+  'AWS::EC2::Instance': flagProperty('DisableApiTermination'),
+  'AWS::SMSVOICE::PhoneNumber': flagProperty('DeletionProtectionEnabled'),
+  'AWS::SMSVOICE::SenderId': flagProperty('DeletionProtectionEnabled'),
+};
+
+/**
+ * Whether an id can be printed on a command line as it is: printable ASCII with nothing a
+ * shell acts on (quotes, backticks, whitespace ...) and nothing the AWS CLI itself reads
+ * (a leading `file://` or `-`). Anything else sends the user to the console instead.
+ */
+export function safeOnCommandLine(id: string): boolean {
+  return (
+    id.length > 0 &&
+    /^[\x21-\x7e]+$/.test(id) &&
+    !/["'`$\\;&|<>(){}[\]*?!#~^]/.test(id) &&
+    !id.startsWith('-') &&
+    !/^fileb?:\/\//i.test(id)
+  );
+}
+
+/** The way to turn a resource's protection off: the AWS CLI command, or the console. */
+export function turnOffAdvice(type: string, id: string): string {
+  const command = REMOVE_PROTECTION_TABLE[type]?.offCommand;
+  return command && safeOnCommandLine(id)
+    ? `turn it off with: ${command(id)}`
+    : `turn it off in the AWS console (its id ${JSON.stringify(id)} is not safe to print on a command line)`;
+}
+
+/**
+ * The stateful guard's note (spec 002): reads the recorded properties and the stored
+ * read-back, never AWS. Undefined when the type is not in the table or its flag is off.
+ */
+export function protectionNote(
+  logicalId: string,
+  type: string,
+  record: { properties?: Bag; observedProperties?: Bag },
+): string | undefined {
+  const row = REMOVE_PROTECTION_TABLE[type];
+  if (!row || !(row.isOn(record.properties) || row.isOn(record.observedProperties))) return undefined;
+  return (
+    `${logicalId} has deletion protection on (${row.property}), which cdkd deploy cannot clear: a delete-first ` +
+    'deploy fails at its delete, and a create-first one leaves the old resource in AWS, no longer tracked. ' +
+    'Turn it off in the console or with the service API first ' +
+    '(see "Deletion protection" under cdkd deploy: safety & compatibility flags).'
+  );
+}
+
+/** The six types whose replacement refuses on its own, reading its own protection property. */
+export const OWN_REFUSAL_TYPES: readonly string[] = Object.keys(REMOVE_PROTECTION_TABLE).filter(
+  (type) => REMOVE_PROTECTION_TABLE[type]!.offCommand !== undefined && type !== 'AWS::DynamoDB::Table',
+);
+
+/**
+ * A replacement of one of the six types refused on its own protection property: the recorded
+ * properties, except AWS::Cognito::UserPool, which reads the template's value first.
+ */
+export function ownProtectionRefusal(input: {
+  logicalId: string;
+  type: string;
+  physicalId: string;
+  recorded: Bag;
+  desired?: Bag;
+}): CdkdError | undefined {
+  if (!OWN_REFUSAL_TYPES.includes(input.type)) return undefined;
+  const row = REMOVE_PROTECTION_TABLE[input.type]!;
+  const desiredFirst =
+    input.type === 'AWS::Cognito::UserPool' && input.desired?.DeletionProtection !== undefined;
+  const on = desiredFirst ? row.isOn(input.desired) : row.isOn(input.recorded);
+  if (!on) return undefined;
+  return new CdkdError(
+    'DELETION_PROTECTED',
+    `${input.logicalId} (${input.type}) ${input.physicalId} has deletion protection on (${row.property}), so it cannot be replaced.`,
+    { hint: `${capitalize(turnOffAdvice(input.type, input.physicalId))}, then run cdkd deploy again.` },
+  );
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
