@@ -58,6 +58,73 @@ export const STATEFUL_TYPE_TABLE: readonly Row[] = [
   ['AWS::CloudFront::Distribution', 'stateful', 'the URL changes'],
   ['AWS::SMSVOICE::PhoneNumber', 'stateful', 'the identifier returns to the pool'],
   ['AWS::SMSVOICE::SenderId', 'stateful', 'the identifier returns to the pool'],
+  // Joined through the tier-2 sweep (scripts/audit-stateful-candidates.ts): an immutable
+  // property makes a plain deploy replace them, and each stores something.
+  ['AWS::Cassandra::Table', 'stateful', 'holds the rows'],
+  ['AWS::Timestream::Database', 'stateful', 'deleting it deletes its tables'],
+  ['AWS::Timestream::Table', 'stateful', 'holds the records'],
+  ['AWS::Timestream::InfluxDBCluster', 'stateful', 'a database'],
+  ['AWS::DocDBElastic::Cluster', 'stateful', 'a database'],
+  ['AWS::MemoryDB::Cluster', 'stateful', 'a durable in-memory database'],
+  ['AWS::NeptuneGraph::Graph', 'stateful', 'a graph database'],
+  ['AWS::ODB::CloudVmCluster', 'stateful', 'Oracle databases'],
+  ['AWS::ODB::CloudAutonomousVmCluster', 'stateful', 'Oracle databases'],
+  ['AWS::Lightsail::Database', 'stateful', 'a database'],
+  ['AWS::Lightsail::Bucket', 'stateful', 'holds the objects'],
+  ['AWS::S3Outposts::Bucket', 'stateful', 'holds the objects'],
+  ['AWS::S3Files::FileSystem', 'stateful', 'a file system (unmeasured, fail-safe)'],
+  ['AWS::S3Vectors::Index', 'stateful', 'holds the vectors'],
+  ['AWS::FSx::Volume', 'stateful', 'holds the files'],
+  ['AWS::StorageGateway::Volume', 'stateful', 'holds the volume data'],
+  ['AWS::WorkspacesInstances::Volume', 'stateful', 'holds the volume data'],
+  ['AWS::WorkSpaces::Workspace', 'stateful', "the user's volume"],
+  ['AWS::EMR::WALWorkspace', 'stateful', "HBase's write-ahead logs"],
+  ['AWS::Serverless::SimpleTable', 'stateful', 'a DynamoDB table'],
+  ['AWS::Logs::LogStream', 'stateful', 'holds the log events'],
+  ['AWS::KinesisVideo::Stream', 'stateful', 'retains video'],
+  ['AWS::Events::Archive', 'stateful', 'retains events'],
+  ['AWS::APS::Workspace', 'stateful', 'holds the metrics'],
+  ['AWS::ECR::Repository', 'stateful', 'images pushed through the API'],
+  ['AWS::ECR::PublicRepository', 'stateful', 'images pushed through the API'],
+  ['AWS::Kendra::Index', 'stateful', 'indexed documents'],
+  ['AWS::QBusiness::Index', 'stateful', 'indexed documents'],
+  ['AWS::OpenSearchServerless::Index', 'stateful', 'indexed documents'],
+  ['AWS::OpenSearchServerless::CollectionIndex', 'stateful', 'indexed documents'],
+  ['AWS::Glue::Catalog', 'stateful', 'metadata written by crawlers and the API'],
+  ['AWS::Glue::Database', 'stateful', 'deleting it deletes its tables'],
+  ['AWS::Grafana::Workspace', 'stateful', 'dashboards made in the console'],
+  ['AWS::IoTTwinMaker::Workspace', 'stateful', 'entities and scenes written through the API'],
+  ['AWS::Omics::AnnotationStore', 'stateful', 'holds the annotations'],
+  ['AWS::Omics::ReferenceStore', 'stateful', 'holds the references'],
+  ['AWS::Omics::SequenceStore', 'stateful', 'holds the sequences'],
+  ['AWS::Omics::VariantStore', 'stateful', 'holds the variants'],
+  ['AWS::Forecast::Dataset', 'stateful', 'imported data'],
+  ['AWS::Personalize::Dataset', 'stateful', 'imported interactions'],
+  ['AWS::Rekognition::Dataset', 'stateful', 'images and labels'],
+  ['AWS::IoTAnalytics::Dataset', 'stateful', 'dataset contents'],
+  ['AWS::IoTSiteWise::Dataset', 'stateful', 'unmeasured, fail-safe'],
+  ['AWS::BedrockAgentCore::Dataset', 'stateful', 'unmeasured, fail-safe'],
+  ['AWS::SCN::Dataset', 'stateful', 'unmeasured, fail-safe'],
+  ['AWS::SCN::Namespace', 'stateful', 'unmeasured, fail-safe'],
+  ['AWS::HealthAgent::Domain', 'stateful', 'unmeasured, fail-safe'],
+  ['AWS::AWSExternalAnthropic::Workspace', 'stateful', 'unmeasured, fail-safe'],
+  ['AWS::CleanRooms::IdMappingTable', 'stateful', 'holds the mapping (unmeasured, fail-safe)'],
+  ['AWS::CleanRooms::IntermediateTable', 'stateful', 'holds analysis results'],
+  ['AWS::Backup::LogicallyAirGappedBackupVault', 'stateful', 'holds the recovery points'],
+  // Snapshots and backups: a copy of the data, whose whole purpose is to outlive its source.
+  ['AWS::RDS::DBSnapshot', 'stateful', 'a copy of the data'],
+  ['AWS::RDS::ClusterSnapshot', 'stateful', 'a copy of the data'],
+  ['AWS::Redshift::Snapshot', 'stateful', 'a copy of the data'],
+  ['AWS::RedshiftServerless::Snapshot', 'stateful', 'a copy of the data'],
+  ['AWS::DocDBElastic::ClusterSnapshot', 'stateful', 'a copy of the data'],
+  ['AWS::ElastiCache::ServerlessCacheSnapshot', 'stateful', 'a copy of the data'],
+  ['AWS::MemoryDB::Snapshot', 'stateful', 'a copy of the data'],
+  ['AWS::NeptuneGraph::GraphSnapshot', 'stateful', 'a copy of the data'],
+  ['AWS::FSx::Backup', 'stateful', 'a copy of the data'],
+  ['AWS::FSx::Snapshot', 'stateful', 'a copy of the data'],
+  ['AWS::Lightsail::DatabaseSnapshot', 'stateful', 'a copy of the data'],
+  ['AWS::Lightsail::DiskSnapshot', 'stateful', 'a copy of the data'],
+  ['AWS::Lightsail::InstanceSnapshot', 'stateful', 'a copy of the data'],
   // Emptiness decides: a probe at pre-flight, a retention rule for log groups.
   ['AWS::S3::Bucket', 'conditional', 'stateful unless the emptiness probe finds it empty'],
   ['AWS::Logs::LogGroup', 'conditional', 'stateful unless the emptiness probe finds no stream'],
@@ -76,7 +143,30 @@ export const STATEFUL_TYPE_TABLE: readonly Row[] = [
   ['AWS::EC2::TransitGatewayRouteTable', 'not-stateful', 'holds nothing but tags'],
 ];
 
+/**
+ * The types CloudFormation allows DeletionPolicy: Snapshot on (cdkd keeps such a resource on
+ * delete rather than snapshotting it): each must be on the list (the first bound).
+ */
+export const SNAPSHOT_TYPES: readonly string[] = [
+  'AWS::EC2::Volume',
+  'AWS::ElastiCache::CacheCluster',
+  'AWS::ElastiCache::ReplicationGroup',
+  'AWS::Neptune::DBCluster',
+  'AWS::DocDB::DBCluster',
+  'AWS::RDS::DBCluster',
+  'AWS::RDS::DBInstance',
+  'AWS::Redshift::Cluster',
+];
+
+/** Types whose delete needs the --force-stateful-recreation consent to clear its data (the second bound). */
+export const CONSENT_CONSUMING_DELETES: readonly string[] = ['AWS::S3Express::DirectoryBucket'];
+
 const byType = new Map(STATEFUL_TYPE_TABLE.map(([type, verdict]) => [type, verdict]));
+
+/** Why the table gives a type its verdict, else undefined. */
+export function statefulTableReason(type: string): string | undefined {
+  return STATEFUL_TYPE_TABLE.find(([listed]) => listed === type)?.[2];
+}
 
 /** The spec's verdict for a type it names, else undefined. */
 export function statefulTableVerdict(type: string): Statefulness | undefined {
