@@ -91,6 +91,7 @@ function refuseProtectedReplacements({ plan, state, desired }: PreflightStack): 
       physicalId: record.physicalId,
       recorded: record.properties,
       desired: desiredById.get(op.logicalId),
+      ...(op.updateReplacePolicy !== undefined && { updateReplacePolicy: op.updateReplacePolicy }),
     });
     if (refusal) throw refusal;
   }

@@ -8,11 +8,12 @@ import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 const sandbox = useSandbox();
 const env = () => sandboxEnv(sandbox.current.url);
 
-const table = (name: string) => ({
+const table = (name: string, extra: Record<string, unknown> = {}) => ({
   Resources: {
     Table: {
       Type: 'AWS::DynamoDB::Table',
       Properties: {
+        ...extra,
         TableName: name,
         KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
         AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
@@ -22,10 +23,14 @@ const table = (name: string) => ({
   },
 });
 
-function deploy(template: Record<string, unknown>, extra: string[] = []) {
+function assembly(stackName: string, template: Record<string, unknown>): string {
   const dir = tempDir();
-  writeAssembly(dir, [{ id: 'DataLoss', template }]);
-  return runCli(['deploy', '-a', dir, ...extra], { env: env() });
+  writeAssembly(dir, [{ id: stackName, template }]);
+  return dir;
+}
+
+function deploy(template: Record<string, unknown>, extra: string[] = []) {
+  return runCli(['deploy', '-a', assembly('DataLoss', template), ...extra], { env: env() });
 }
 
 async function tablePhysicalId(): Promise<string> {
@@ -65,5 +70,21 @@ describe('the data-loss confirmation (spec 002)', () => {
     const result = await deploy(table('prompt-b'), ['--force-stateful-recreation', '--yes']);
     expect(result.code, result.stderr).toBe(0);
     expect(await tablePhysicalId()).toBe('prompt-b');
+  });
+});
+
+describe('cdkd destroy --remove-protection (spec 002)', () => {
+  it('a protected table stops a plain destroy, naming the flag; the flag turns protection off first', async () => {
+    const dir = assembly('Protected', table('protected-cli', { DeletionProtectionEnabled: true }));
+    expect((await runCli(['deploy', '-a', dir], { env: env() })).code).toBe(0);
+
+    const refused = await runCli(['destroy', '-a', dir, '--yes'], { env: env() });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('cdkd destroy --remove-protection');
+    expect((await runCli(['state', 'show', 'Protected', '--json'], { env: env() })).code).toBe(0);
+
+    const destroyed = await runCli(['destroy', '-a', dir, '--yes', '--remove-protection'], { env: env() });
+    expect(destroyed.code, destroyed.stderr).toBe(0);
+    expect(destroyed.stdout).toContain('Protected: destroyed (1 resources deleted).');
   });
 });

@@ -85,3 +85,27 @@ describe('a DynamoDB table with DeletionProtectionEnabled', () => {
     expect(await describeTable('protected-update')).toBeUndefined();
   });
 });
+
+describe("a type's own protection refusal at pre-flight", () => {
+  const protectedGroup = (name: string) => ({
+    Logs: {
+      Type: 'AWS::Logs::LogGroup',
+      Properties: { LogGroupName: name, DeletionProtectionEnabled: true },
+    },
+  });
+
+  it('a protected log group is not replaced, even under --force-stateful-recreation, and nothing is touched', async () => {
+    await h.deploy('ProtectedGroup', protectedGroup('/protected/a'));
+    const before = await h.backend.store.read({ stackName: 'ProtectedGroup', region: REGION });
+    await expect(
+      h.deploy('ProtectedGroup', protectedGroup('/protected/b'), { forceStatefulRecreation: true }),
+    ).rejects.toMatchObject({
+      code: 'DELETION_PROTECTED',
+      hint: expect.stringContaining(
+        'aws logs put-log-group-deletion-protection --log-group-identifier /protected/a --no-deletion-protection-enabled',
+      ),
+    });
+    const after = await h.backend.store.read({ stackName: 'ProtectedGroup', region: REGION });
+    expect(after?.document.resources).toEqual(before?.document.resources);
+  });
+});

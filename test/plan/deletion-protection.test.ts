@@ -266,6 +266,18 @@ describe("the six types' own refusals (spec 002)", () => {
     expect(refusal).toMatchObject({ code: 'DELETION_PROTECTED', hint });
     expect(refusal?.message).toContain(`R (${type}) ${physicalId} has deletion protection on`);
   });
+
+  it('a replacement under UpdateReplacePolicy: Retain deletes nothing, so it is not refused', () => {
+    expect(
+      ownProtectionRefusal({
+        logicalId: 'R',
+        type: 'AWS::Logs::LogGroup',
+        physicalId: 'g',
+        recorded: { DeletionProtectionEnabled: true },
+        updateReplacePolicy: 'Retain',
+      }),
+    ).toBeUndefined();
+  });
 });
 
 describe('ids safe to print on a command line (spec 002)', () => {

@@ -144,7 +144,8 @@ export const OWN_REFUSAL_TYPES: readonly string[] = Object.keys(REMOVE_PROTECTIO
 
 /**
  * A replacement of one of the six types refused on its own protection property: the recorded
- * properties, except AWS::Cognito::UserPool, which reads the template's value first.
+ * properties, except AWS::Cognito::UserPool, which reads the template's value first (spec 002:
+ * clearing it in the template takes effect in that same deploy).
  */
 export function ownProtectionRefusal(input: {
   logicalId: string;
@@ -152,8 +153,10 @@ export function ownProtectionRefusal(input: {
   physicalId: string;
   recorded: Bag;
   desired?: Bag;
+  updateReplacePolicy?: string;
 }): CdkdError | undefined {
-  if (!OWN_REFUSAL_TYPES.includes(input.type)) return undefined;
+  // Retain keeps the old resource: nothing is deleted, so nothing is refused.
+  if (!OWN_REFUSAL_TYPES.includes(input.type) || input.updateReplacePolicy === 'Retain') return undefined;
   const row = REMOVE_PROTECTION_TABLE[input.type]!;
   const desiredFirst =
     input.type === 'AWS::Cognito::UserPool' && input.desired?.DeletionProtection !== undefined;
