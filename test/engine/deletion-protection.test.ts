@@ -109,3 +109,28 @@ describe("a type's own protection refusal at pre-flight", () => {
     expect(after?.document.resources).toEqual(before?.document.resources);
   });
 });
+
+describe('cdkd destroy --remove-protection through Cloud Control', () => {
+  it('updates the recorded protection off, then deletes', async () => {
+    await h.deploy('ProtectedLedger', {
+      Ledger: {
+        Type: 'AWS::QLDB::Ledger',
+        Properties: { PermissionsMode: 'ALLOW_ALL', DeletionProtection: true },
+      },
+    });
+    await fetch(`${h.url}/_sandbox/calls`, { method: 'DELETE' });
+    const result = await (
+      await h.engine()
+    ).destroy(stackIdentity('ProtectedLedger'), { concurrency: 4, removeProtection: true });
+    expect(result.deleted).toEqual(['Ledger']);
+    const calls = (await (await fetch(`${h.url}/_sandbox/calls`)).json()) as {
+      calls: Record<string, { count: number }>;
+    };
+    const cc = Object.fromEntries(
+      Object.entries(calls.calls)
+        .filter(([key]) => /:(UpdateResource|DeleteResource)$/.test(key))
+        .map(([key, value]) => [key.split(':')[1], value.count]),
+    );
+    expect(cc).toEqual({ UpdateResource: 1, DeleteResource: 1 });
+  });
+});

@@ -3,6 +3,7 @@ import {
   OWN_REFUSAL_TYPES,
   ownProtectionRefusal,
   protectionNote,
+  protectionOffChanges,
   REMOVE_PROTECTION_TABLE,
   safeOnCommandLine,
 } from '../../src/plan/guards/deletion-protection.js';
@@ -310,5 +311,88 @@ describe("--remove-protection's table", () => {
       'AWS::Logs::LogGroup',
     ])
       expect(REMOVE_PROTECTION_TABLE[type], type).toBeDefined();
+  });
+});
+
+describe('what cdkd destroy --remove-protection sets first', () => {
+  it.each<[string, string, Bag, Record<string, unknown> | undefined]>([
+    [
+      'a table turns DeletionProtectionEnabled off',
+      'AWS::DynamoDB::Table',
+      { DeletionProtectionEnabled: true },
+      { DeletionProtectionEnabled: false },
+    ],
+    [
+      'an RDS cluster turns DeletionProtection off',
+      'AWS::RDS::DBCluster',
+      { DeletionProtection: 'true' },
+      { DeletionProtection: false },
+    ],
+    [
+      'a Cognito pool goes INACTIVE',
+      'AWS::Cognito::UserPool',
+      { DeletionProtection: 'ACTIVE' },
+      { DeletionProtection: 'INACTIVE' },
+    ],
+    [
+      'an Auto Scaling group at prevent-all-deletion goes to none',
+      'AWS::AutoScaling::AutoScalingGroup',
+      { DeletionProtection: 'prevent-all-deletion' },
+      { DeletionProtection: 'none' },
+    ],
+    [
+      'an Auto Scaling group at prevent-force-deletion has nothing to turn off',
+      'AWS::AutoScaling::AutoScalingGroup',
+      { DeletionProtection: 'prevent-force-deletion' },
+      undefined,
+    ],
+    [
+      'an OpenSearch Serverless collection goes DISABLED',
+      'AWS::OpenSearchServerless::Collection',
+      { DeletionProtection: 'ENABLED' },
+      { DeletionProtection: 'DISABLED' },
+    ],
+    [
+      'a load balancer keeps its other attributes',
+      'AWS::ElasticLoadBalancingV2::LoadBalancer',
+      {
+        LoadBalancerAttributes: [
+          { Key: 'idle_timeout.timeout_seconds', Value: '60' },
+          { Key: 'deletion_protection.enabled', Value: 'true' },
+        ],
+      },
+      {
+        LoadBalancerAttributes: [
+          { Key: 'idle_timeout.timeout_seconds', Value: '60' },
+          { Key: 'deletion_protection.enabled', Value: 'false' },
+        ],
+      },
+    ],
+    [
+      'an EMR cluster keeps the rest of Instances',
+      'AWS::EMR::Cluster',
+      { Instances: { TerminationProtected: true, Ec2SubnetId: 's' } },
+      { Instances: { TerminationProtected: false, Ec2SubnetId: 's' } },
+    ],
+    [
+      'a global table turns each replica off',
+      'AWS::DynamoDB::GlobalTable',
+      { Replicas: [{ Region: 'a', DeletionProtectionEnabled: true }, { Region: 'b' }] },
+      {
+        Replicas: [
+          { Region: 'a', DeletionProtectionEnabled: false },
+          { Region: 'b', DeletionProtectionEnabled: false },
+        ],
+      },
+    ],
+    [
+      'protection already off: nothing to set',
+      'AWS::DynamoDB::Table',
+      { DeletionProtectionEnabled: false },
+      undefined,
+    ],
+    ['a type outside the table: nothing to set', 'AWS::SQS::Queue', { DeletionProtection: true }, undefined],
+  ])('%s', (_name, type, properties, changes) => {
+    expect(protectionOffChanges(type, properties)).toEqual(changes);
   });
 });

@@ -19,10 +19,7 @@ export function registerDestroy(program: Command): void {
     .argument('[stacks...]', 'stack names, display paths or wildcards; default: the only stack');
   addDeployTuning(addAppOptions(command))
     .option('--all', 'every stack of the app')
-    .option(
-      '--remove-protection',
-      "turn each resource's deletion protection off before deleting it (where its provider can)",
-    )
+    .option('--remove-protection', "turn a resource's deletion protection off before deleting it")
     .action(async (patterns: string[], options: DestroyOptions, cmd: Command) => {
       const { destroyApp } = await import('../../toolkit/destroy-app.js');
       const assembly = await synthesizeFor(cmd, options);

@@ -11,6 +11,8 @@ interface ProtectionRow {
   /** How the flag is named in the message. */
   property: string;
   isOn(properties: Bag): boolean;
+  /** The top-level properties that turn it off, for `cdkd destroy --remove-protection`. */
+  turnOff(properties: Bag): Record<string, unknown>;
   /** The command that turns protection off, for the types with their own refusal. */
   offCommand?: (id: string) => string;
 }
@@ -19,6 +21,12 @@ const truthy = (value: unknown): boolean => String(value) === 'true';
 const flagProperty = (name: string): ProtectionRow => ({
   property: name,
   isOn: (bag) => truthy(bag?.[name]),
+  turnOff: () => ({ [name]: false }),
+});
+const enumProperty = (name: string, on: string, off: string): ProtectionRow => ({
+  property: name,
+  isOn: (bag) => bag?.[name] === on,
+  turnOff: () => ({ [name]: off }),
 });
 
 /** ELBv2 keeps it among LoadBalancerAttributes as `deletion_protection.enabled`. */
@@ -45,6 +53,9 @@ export const REMOVE_PROTECTION_TABLE: Readonly<Record<string, ProtectionRow>> = 
       bag.Replicas.some((replica: { DeletionProtectionEnabled?: unknown }) =>
         truthy(replica?.DeletionProtectionEnabled),
       ),
+    turnOff: (bag) => ({
+      Replicas: (bag?.Replicas as Bag[]).map((replica) => ({ ...replica, DeletionProtectionEnabled: false })),
+    }),
     offCommand: (id) =>
       `aws dynamodb update-table --table-name ${id} --no-deletion-protection-enabled (in each replica's region)`,
   },
@@ -56,24 +67,28 @@ export const REMOVE_PROTECTION_TABLE: Readonly<Record<string, ProtectionRow>> = 
   'AWS::ElasticLoadBalancingV2::LoadBalancer': {
     property: 'LoadBalancerAttributes deletion_protection.enabled',
     isOn: loadBalancerProtected,
+    turnOff: (bag) => ({
+      LoadBalancerAttributes: (bag?.LoadBalancerAttributes as Array<{ Key?: unknown }>).map((attribute) =>
+        attribute?.Key === 'deletion_protection.enabled' ? { ...attribute, Value: 'false' } : attribute,
+      ),
+    }),
     offCommand: (id) =>
       `aws elbv2 modify-load-balancer-attributes --load-balancer-arn ${id} --attributes Key=deletion_protection.enabled,Value=false`,
   },
   'AWS::EMR::Cluster': {
     property: 'Instances.TerminationProtected',
     isOn: (bag) => truthy((bag?.Instances as Bag)?.TerminationProtected),
+    turnOff: (bag) => ({ Instances: { ...(bag?.Instances as Bag), TerminationProtected: false } }),
     offCommand: (id) => `aws emr modify-cluster-attributes --cluster-id ${id} --no-termination-protected`,
   },
   'AWS::Cognito::UserPool': {
-    property: 'DeletionProtection',
-    isOn: (bag) => bag?.DeletionProtection === 'ACTIVE',
+    ...enumProperty('DeletionProtection', 'ACTIVE', 'INACTIVE'),
     offCommand: (id) =>
       `aws cognito-idp update-user-pool --user-pool-id ${id} --deletion-protection INACTIVE`,
   },
   // Only prevent-all-deletion blocks a replacement: the deploy's delete never passes ForceDelete.
   'AWS::AutoScaling::AutoScalingGroup': {
-    property: 'DeletionProtection',
-    isOn: (bag) => bag?.DeletionProtection === 'prevent-all-deletion',
+    ...enumProperty('DeletionProtection', 'prevent-all-deletion', 'none'),
     offCommand: (id) =>
       `aws autoscaling update-auto-scaling-group --auto-scaling-group-name ${id} --deletion-protection none`,
   },
@@ -84,16 +99,25 @@ export const REMOVE_PROTECTION_TABLE: Readonly<Record<string, ProtectionRow>> = 
   'AWS::NeptuneGraph::Graph': flagProperty('DeletionProtection'),
   'AWS::QLDB::Ledger': flagProperty('DeletionProtection'),
   'AWS::EKS::Cluster': flagProperty('DeletionProtection'),
-  'AWS::OpenSearchServerless::Collection': {
-    property: 'DeletionProtection',
-    isOn: (bag) => bag?.DeletionProtection === 'ENABLED',
-  },
+  'AWS::OpenSearchServerless::Collection': enumProperty('DeletionProtection', 'ENABLED', 'DISABLED'),
   'AWS::DSQL::Cluster': flagProperty('DeletionProtectionEnabled'),
   'AWS::CloudTrail::EventDataStore': flagProperty('TerminationProtectionEnabled'),
   'AWS::EC2::Instance': flagProperty('DisableApiTermination'),
   'AWS::SMSVOICE::PhoneNumber': flagProperty('DeletionProtectionEnabled'),
   'AWS::SMSVOICE::SenderId': flagProperty('DeletionProtectionEnabled'),
 };
+
+/** How long a delete keeps trying after --remove-protection turned protection off, for AWS to see it. */
+export const PROTECTION_OFF_ALLOWANCE_MS = 10_000;
+
+/**
+ * What `cdkd destroy --remove-protection` sets before deleting a resource whose recorded
+ * properties turn its protection on; undefined when there is nothing to turn off.
+ */
+export function protectionOffChanges(type: string, properties: Bag): Record<string, unknown> | undefined {
+  const row = REMOVE_PROTECTION_TABLE[type];
+  return row?.isOn(properties) ? row.turnOff(properties) : undefined;
+}
 
 /**
  * Whether an id can be printed on a command line as it is: printable ASCII with nothing a

@@ -8,6 +8,8 @@ import {
   type ProgressEvent,
 } from '@aws-sdk/client-cloudcontrol';
 import { awsErrorCode } from '../../aws/error-class.js';
+import { messageOf } from '../../errors.js';
+import { PROTECTION_OFF_ALLOWANCE_MS, protectionOffChanges } from '../../plan/guards/deletion-protection.js';
 import { isKnownType, primaryIdentifierOf, replacementOf } from '../../plan/resource-schemas.js';
 import { systemClock, type Clock } from '../clock.js';
 import type {
@@ -114,23 +116,68 @@ export class CloudControlProvider implements Provider {
     };
   }
 
+  /**
+   * Deletes the resource. Under --remove-protection, a resource whose recorded properties turn
+   * its deletion protection on is first updated to turn it off, and the delete then gets a
+   * 10-second allowance for the service to see that.
+   */
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
     const client = await this.client(context);
+    const changes = request.removeProtection
+      ? protectionOffChanges(request.type, request.properties)
+      : undefined;
     try {
-      const accepted = await client.send(
-        new DeleteResourceCommand({
-          TypeName: request.type,
-          Identifier: request.physicalId,
-          ClientToken: randomUUID(),
-        }),
-        { abortSignal: context.signal },
-      );
-      await this.finish(client, accepted.ProgressEvent!, request.type, 'delete', context);
+      if (changes) await this.patch(client, request, changes, context);
+      const deadline = this.clock.now() + (changes ? PROTECTION_OFF_ALLOWANCE_MS : 0);
+      for (;;) {
+        try {
+          return await this.deleteOnce(client, request, context);
+        } catch (error) {
+          if (!/protect/i.test(messageOf(error)) || this.clock.now() >= deadline) throw error;
+          await this.clock.sleep(1000, context.signal);
+        }
+      }
     } catch (error) {
       // Already gone is what a delete wants.
       if (isNotFound(error)) return;
       throw error;
     }
+  }
+
+  private async deleteOnce(
+    client: CloudControlClient,
+    request: DeleteRequest,
+    context: ProviderContext,
+  ): Promise<void> {
+    const accepted = await client.send(
+      new DeleteResourceCommand({
+        TypeName: request.type,
+        Identifier: request.physicalId,
+        ClientToken: randomUUID(),
+      }),
+      { abortSignal: context.signal },
+    );
+    await this.finish(client, accepted.ProgressEvent!, request.type, 'delete', context);
+  }
+
+  /** Sets these top-level properties in place (an RFC 6902 `add` replaces a member that exists). */
+  private async patch(
+    client: CloudControlClient,
+    request: DeleteRequest,
+    changes: JsonObject,
+    context: ProviderContext,
+  ): Promise<void> {
+    const patch = Object.entries(changes).map(([key, value]) => ({ op: 'add', path: `/${key}`, value }));
+    const accepted = await client.send(
+      new UpdateResourceCommand({
+        TypeName: request.type,
+        Identifier: request.physicalId,
+        PatchDocument: JSON.stringify(patch),
+        ClientToken: randomUUID(),
+      }),
+      { abortSignal: context.signal },
+    );
+    await this.finish(client, accepted.ProgressEvent!, request.type, 'update', context);
   }
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {

@@ -12,7 +12,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { awsErrorCode } from '../../aws/error-class.js';
 import { CdkdError } from '../../errors.js';
-import { turnOffAdvice } from '../../plan/guards/deletion-protection.js';
+import { PROTECTION_OFF_ALLOWANCE_MS, turnOffAdvice } from '../../plan/guards/deletion-protection.js';
 import { replacementOf } from '../../plan/resource-schemas.js';
 import { systemClock, type Clock } from '../clock.js';
 import { givenOrTokenName, nameFromToken } from '../physical-names.js';
@@ -261,9 +261,6 @@ export class TableProvider implements Provider {
     if (set.length > 0) await client.send(new TagResourceCommand({ ResourceArn: arn, Tags: set }), signal);
   }
 }
-
-/** How long a delete keeps trying after --remove-protection turned protection off. */
-export const PROTECTION_OFF_ALLOWANCE_MS = 10_000;
 
 function isProtectedRefusal(error: unknown): boolean {
   return (
