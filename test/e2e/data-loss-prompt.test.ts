@@ -66,6 +66,14 @@ describe('the data-loss confirmation (spec 002)', () => {
     expect(await tablePhysicalId()).toBe('prompt-a');
   });
 
+  it('--dry-run prints the DATA LOSS rows in the plan without asking', async () => {
+    const result = await deploy(table('prompt-b'), ['--force-stateful-recreation', '--dry-run']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('-/+ **DATA LOSS** Table (AWS::DynamoDB::Table)');
+    expect(result.stdout).toContain('    DATA: all data in Table will be lost (no automatic data migration)');
+    expect(await tablePhysicalId()).toBe('prompt-a');
+  });
+
   it('--yes skips the question and replaces the table', async () => {
     const result = await deploy(table('prompt-b'), ['--force-stateful-recreation', '--yes']);
     expect(result.code, result.stderr).toBe(0);
