@@ -295,7 +295,8 @@ export async function runApp(
   }
   for (const { stack, request } of [...attempted].reverse()) {
     try {
-      await harness.engine.destroy(request, options);
+      // As a user cleans up an app whose tables keep DeletionProtectionEnabled on.
+      await harness.engine.destroy(request, { ...options, removeProtection: true });
     } catch (error) {
       if (!problems.has(stack.file)) problems.set(stack.file, `destroy: ${describeError(error)}`);
     }
