@@ -13,8 +13,10 @@ interface ProtectionRow {
   isOn(properties: Bag): boolean;
   /** The top-level properties that turn it off, for `cdkd destroy --remove-protection`. */
   turnOff(properties: Bag): Record<string, unknown>;
-  /** The command that turns protection off, for the types with their own refusal. */
+  /** The AWS CLI command that turns protection off, where a message names it. */
   offCommand?: (id: string) => string;
+  /** One of the six types whose replacement refuses on its own protection property. */
+  ownRefusal?: true;
 }
 
 const truthy = (value: unknown): boolean => String(value) === 'true';
@@ -47,6 +49,7 @@ export const REMOVE_PROTECTION_TABLE: Readonly<Record<string, ProtectionRow>> = 
     offCommand: (id) => `aws dynamodb update-table --table-name ${id} --no-deletion-protection-enabled`,
   },
   'AWS::DynamoDB::GlobalTable': {
+    ownRefusal: true,
     property: 'Replicas[].DeletionProtectionEnabled',
     isOn: (bag) =>
       Array.isArray(bag?.Replicas) &&
@@ -60,11 +63,13 @@ export const REMOVE_PROTECTION_TABLE: Readonly<Record<string, ProtectionRow>> = 
       `aws dynamodb update-table --table-name ${id} --no-deletion-protection-enabled (in each replica's region)`,
   },
   'AWS::Logs::LogGroup': {
+    ownRefusal: true,
     ...flagProperty('DeletionProtectionEnabled'),
     offCommand: (id) =>
       `aws logs put-log-group-deletion-protection --log-group-identifier ${id} --no-deletion-protection-enabled`,
   },
   'AWS::ElasticLoadBalancingV2::LoadBalancer': {
+    ownRefusal: true,
     property: 'LoadBalancerAttributes deletion_protection.enabled',
     isOn: loadBalancerProtected,
     turnOff: (bag) => ({
@@ -76,18 +81,21 @@ export const REMOVE_PROTECTION_TABLE: Readonly<Record<string, ProtectionRow>> = 
       `aws elbv2 modify-load-balancer-attributes --load-balancer-arn ${id} --attributes Key=deletion_protection.enabled,Value=false`,
   },
   'AWS::EMR::Cluster': {
+    ownRefusal: true,
     property: 'Instances.TerminationProtected',
     isOn: (bag) => truthy((bag?.Instances as Bag)?.TerminationProtected),
     turnOff: (bag) => ({ Instances: { ...(bag?.Instances as Bag), TerminationProtected: false } }),
     offCommand: (id) => `aws emr modify-cluster-attributes --cluster-id ${id} --no-termination-protected`,
   },
   'AWS::Cognito::UserPool': {
+    ownRefusal: true,
     ...enumProperty('DeletionProtection', 'ACTIVE', 'INACTIVE'),
     offCommand: (id) =>
       `aws cognito-idp update-user-pool --user-pool-id ${id} --deletion-protection INACTIVE`,
   },
   // Only prevent-all-deletion blocks a replacement: the deploy's delete never passes ForceDelete.
   'AWS::AutoScaling::AutoScalingGroup': {
+    ownRefusal: true,
     ...enumProperty('DeletionProtection', 'prevent-all-deletion', 'none'),
     offCommand: (id) =>
       `aws autoscaling update-auto-scaling-group --auto-scaling-group-name ${id} --deletion-protection none`,
@@ -163,7 +171,7 @@ export function protectionNote(
 
 /** The six types whose replacement refuses on its own, reading its own protection property. */
 export const OWN_REFUSAL_TYPES: readonly string[] = Object.keys(REMOVE_PROTECTION_TABLE).filter(
-  (type) => REMOVE_PROTECTION_TABLE[type]!.offCommand !== undefined && type !== 'AWS::DynamoDB::Table',
+  (type) => REMOVE_PROTECTION_TABLE[type]!.ownRefusal === true,
 );
 
 /**
