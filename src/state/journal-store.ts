@@ -1,7 +1,7 @@
 import { CdkdError } from '../errors.js';
 import { parseDocument } from './documents/document-reader.js';
 import { JOURNAL_DOCUMENT, type JournalDocument } from './documents/journal-document.js';
-import { parseAnyStateKey, stackStateKeys } from './keys.js';
+import { normalizeStatePrefix, parseAnyStateKey, stackStateKeys } from './keys.js';
 import { PreconditionFailed, type S3Objects } from './s3-objects.js';
 import type { DocumentWriter } from './save-chain.js';
 import type { StackRef } from './state-store.js';
@@ -24,7 +24,7 @@ export class JournalStore {
 
   /** Every stack under the prefix that has a journal, nested stacks included. */
   async list(): Promise<StackRef[]> {
-    const keys = await this.objects.listKeys(`${this.prefix.replace(/\/+$/, '')}/`);
+    const keys = await this.objects.listKeys(`${normalizeStatePrefix(this.prefix)}/`);
     return keys.flatMap((key) => {
       const parsed = parseAnyStateKey(this.prefix, key, 'rollback-journal.json');
       return parsed && 'stackName' in parsed ? [parsed] : [];

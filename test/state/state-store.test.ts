@@ -51,6 +51,15 @@ describe('StateStore', () => {
     expect((await backend.store.read(stack))?.document.outputs).toEqual({ Winner: { value: 'other' } });
   });
 
+  it('refuses a state.json naming another stack as a foreign document, naming its key', async () => {
+    const ref = { stackName: 'Victim', region: 'us-east-1' };
+    await backend.store.save(ref, emptyStateDocument('Other', 'us-east-1'), undefined);
+    const error = await backend.store.read(ref).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'STATE_DOCUMENT_FOREIGN' });
+    expect((error as Error).message).toContain('cdkd/Victim/us-east-1/state.json');
+    expect((error as Error).message).toContain('"Other"');
+  });
+
   it('a save whose object vanished is a conflict too (If-Match on an absent key)', async () => {
     const ref = { stackName: 'Gone', region: 'us-east-1' };
     await expect(
