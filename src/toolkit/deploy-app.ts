@@ -12,6 +12,7 @@ import type { EventSink } from '../engine/events.js';
 import { assetBucketName } from '../state/bucket-names.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
+import { validateDeploySet } from './preflight.js';
 import { parametersFor, stackRequest, stackTarget } from './stack-requests.js';
 
 export interface DeployAppInput {
@@ -50,6 +51,8 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
   enforceAnnotations(collectAnnotations(stacks), { strict: input.strict });
   const checked = checkAssembly(input.assembly, stacks);
   for (const warning of checked.warnings) input.onWarning(warning);
+  for (const warning of validateDeploySet(checked.stacks, await input.session.region()))
+    input.onWarning(warning);
 
   const caller = { accountId: await input.session.accountId(), region: await input.session.region() };
   const targets = new Map(stacks.map((stack) => [stack.displayName, stackTarget(stack, caller)]));

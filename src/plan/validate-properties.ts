@@ -1,0 +1,76 @@
+import { isPlainObject } from '../template/model.js';
+import { intrinsicName } from '../template/evaluator.js';
+import type { TemplateProblem } from '../template/validate-intrinsics.js';
+import { schemaFor, type PropertyKind } from './resource-schemas.js';
+
+const KIND_NAMES: Record<PropertyKind, string> = {
+  s: 'String',
+  n: 'Number',
+  b: 'Boolean',
+  a: 'JSONArray',
+  o: 'JSONObject',
+};
+
+/**
+ * Each resource's top-level properties against the bundled schema index, before anything is
+ * evaluated: a required property missing, or a literal value of the wrong kind, in
+ * CloudFormation's wording. A value given by an intrinsic function, or holding a dynamic
+ * reference, is only known after evaluation and is not judged; nor is any type the index
+ * does not know (Custom::*).
+ */
+export function propertyProblems(resources: Record<string, unknown>): TemplateProblem[] {
+  const problems: TemplateProblem[] = [];
+  for (const [id, resource] of Object.entries(resources)) {
+    if (!isPlainObject(resource) || typeof resource.Type !== 'string') continue;
+    const schema = schemaFor(resource.Type);
+    const properties = resource.Properties ?? {};
+    if (!schema || !isPlainObject(properties) || intrinsicName(properties) !== undefined) continue;
+    const path = `Resources.${id}.Properties`;
+    const missing = schema.requiredProperties.filter((name) => !Object.hasOwn(properties, name));
+    if (missing.length > 0) {
+      problems.push({
+        path,
+        message: `Properties validation failed for resource ${id} with message: #: required key [${missing.join(', ')}] not found`,
+      });
+    }
+    for (const [name, value] of Object.entries(properties)) {
+      const kind = schema.propertyKinds.get(name);
+      const found = kind === undefined ? undefined : mismatch(kind, value);
+      if (kind !== undefined && found !== undefined) {
+        problems.push({
+          path: `${path}.${name}`,
+          message: `Properties validation failed for resource ${id} with message: #/${name}: expected type: ${KIND_NAMES[kind]}, found: ${found}`,
+        });
+      }
+    }
+  }
+  return problems;
+}
+
+/** What `value` is when it is not of `kind`, or undefined when it is (or cannot be told yet). */
+function mismatch(kind: PropertyKind, value: unknown): string | undefined {
+  if (isPlainObject(value) && intrinsicName(value) !== undefined) return undefined;
+  if (typeof value === 'string' && value.includes('{{resolve:')) return undefined;
+  const found = describe(value);
+  switch (kind) {
+    case 's':
+      return ['String', 'Number', 'Boolean'].includes(found) ? undefined : found;
+    case 'n':
+      if (found === 'Number') return undefined;
+      return found === 'String' && value !== '' && Number.isFinite(Number(value)) ? undefined : found;
+    case 'b':
+      if (found === 'Boolean') return undefined;
+      return found === 'String' && /^(true|false)$/i.test(value as string) ? undefined : found;
+    case 'a':
+      return found === 'JSONArray' ? undefined : found;
+    case 'o':
+      return found === 'JSONObject' ? undefined : found;
+  }
+}
+
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return 'JSONArray';
+  if (value === null) return 'Null';
+  if (typeof value === 'object') return 'JSONObject';
+  return typeof value === 'string' ? 'String' : typeof value === 'number' ? 'Number' : 'Boolean';
+}
