@@ -168,6 +168,7 @@ function sub(
     if (args[1] !== undefined) {
       if (!isPlainObject(args[1]) || intrinsicName(args[1]) !== undefined) {
         problem('Fn::Sub variables must be a map', `${at}[1]`);
+        return;
       } else {
         variables = args[1];
         for (const [name, value] of Object.entries(variables)) recurse(value, join(`${at}[1]`, name));

@@ -1,6 +1,6 @@
 import { logicalIdProblem } from '../cloudformation-names.js';
 import { TemplateEvaluationError } from './errors.js';
-import { isPlainObject, validateTemplate } from './model.js';
+import { buildTemplate, isPlainObject } from './model.js';
 import { intrinsicProblems, type ReferenceScope, type TemplateProblem } from './validate-intrinsics.js';
 
 /** The sections whose member names are logical ids, which CloudFormation requires alphanumeric. */
@@ -10,7 +10,7 @@ const NAMED_SECTIONS = ['Parameters', 'Conditions', 'Mappings', 'Resources', 'Ou
  * What CloudFormation refuses in a template before it runs anything, in its wording where it
  * has one: no Resources, logical ids that are not alphanumeric or too long, intrinsic syntax
  * and the names intrinsics point at, DependsOn and Condition targets, and the structural
- * checks of validateTemplate. Works on any parsed JSON; returns every problem found.
+ * checks of buildTemplate. Works on any parsed JSON; returns every problem found.
  */
 export function templateProblems(raw: unknown): TemplateProblem[] {
   if (!isPlainObject(raw)) return [{ path: '', message: 'a template must be a JSON object' }];
@@ -65,7 +65,7 @@ export function templateProblems(raw: unknown): TemplateProblem[] {
   // The structural checks the evaluator relies on; they stop at their first problem.
   if (problems.length === 0) {
     try {
-      validateTemplate(raw);
+      buildTemplate(raw);
     } catch (error) {
       if (!(error instanceof TemplateEvaluationError)) throw error;
       add(error.path, error.detail);
