@@ -49,7 +49,8 @@ function nestedReplacementPaths(type, prefix, seen) {
 /**
  * A top-level property's value kind, one character, where the schema is sure of it:
  * `s` string (CloudFormation also takes a number or boolean there), `n` number, `b` boolean,
- * `a` list, `o` object; `-` where it is not (JSON, unions, a type that changed over time).
+ * `a` list, `l` list of strings, `t` list of tags, `o` object; `-` where it is not (JSON,
+ * unions, a type that changed over time).
  */
 function valueKind(property) {
   if (property.previousTypes?.length) return '-';
@@ -63,7 +64,7 @@ function valueKind(property) {
     case 'boolean':
       return 'b';
     case 'array':
-      return 'a';
+      return { string: 'l', tag: 't' }[property.type.element.type] ?? 'a';
     case 'map':
     case 'ref':
     case 'tag':

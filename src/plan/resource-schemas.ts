@@ -39,9 +39,10 @@ interface ResourceIndex {
 
 /**
  * What a top-level property's value must be, where the schema is sure: `s` a string (a number
- * or boolean is taken too), `n` a number, `b` a boolean, `a` a list, `o` an object.
+ * or boolean is taken too), `n` a number, `b` a boolean, `a` a list, `l` a list of strings,
+ * `t` a list of tags (`{ Key, Value }`), `o` an object.
  */
-export type PropertyKind = 's' | 'n' | 'b' | 'a' | 'o';
+export type PropertyKind = 's' | 'n' | 'b' | 'a' | 'l' | 't' | 'o';
 
 /** What planning and the providers know about a resource type. */
 export interface ResourceSchema {
@@ -124,7 +125,7 @@ export function schemaFor(type: string): ResourceSchema | undefined {
   return schema;
 }
 
-const KINDS: ReadonlySet<string> = new Set(['s', 'n', 'b', 'a', 'o']);
+const KINDS: ReadonlySet<string> = new Set(['s', 'n', 'b', 'a', 'l', 't', 'o']);
 
 function propertyKinds(entry: IndexEntry): Map<string, PropertyKind> {
   const kinds = new Map<string, PropertyKind>();

@@ -8,6 +8,8 @@ const KIND_NAMES: Record<PropertyKind, string> = {
   n: 'Number',
   b: 'Boolean',
   a: 'JSONArray',
+  l: 'JSONArray',
+  t: 'JSONArray',
   o: 'JSONObject',
 };
 
@@ -35,16 +37,41 @@ export function propertyProblems(resources: Record<string, unknown>): TemplatePr
     }
     for (const [name, value] of Object.entries(properties)) {
       const kind = schema.propertyKinds.get(name);
-      const found = kind === undefined ? undefined : mismatch(kind, value);
-      if (kind !== undefined && found !== undefined) {
+      if (kind === undefined) continue;
+      for (const [pointer, wanted, found] of mismatches(kind, value, name)) {
         problems.push({
-          path: `${path}.${name}`,
-          message: `Properties validation failed for resource ${id} with message: #/${name}: expected type: ${KIND_NAMES[kind]}, found: ${found}`,
+          path: `${path}.${pointer.replaceAll('/', '.')}`,
+          message: `Properties validation failed for resource ${id} with message: #/${pointer}: expected type: ${wanted}, found: ${found}`,
         });
       }
     }
   }
   return problems;
+}
+
+/**
+ * `[JSON pointer, expected, found]` for `value` and, in a list of strings or of tags, each
+ * element that is not what the schema says.
+ */
+function mismatches(kind: PropertyKind, value: unknown, pointer: string): Array<[string, string, string]> {
+  const found = mismatch(kind, value);
+  if (found !== undefined) return [[pointer, KIND_NAMES[kind], found]];
+  if ((kind !== 'l' && kind !== 't') || !Array.isArray(value)) return [];
+  return value.flatMap((element, i): Array<[string, string, string]> => {
+    if (kind === 'l') {
+      const wrong = mismatch('s', element);
+      return wrong === undefined ? [] : [[`${pointer}/${i}`, 'String', wrong]];
+    }
+    const wrong = mismatch('o', element);
+    if (wrong !== undefined) return [[`${pointer}/${i}`, 'JSONObject', wrong]];
+    if (!isPlainObject(element) || intrinsicName(element) !== undefined) return [];
+    return (['Key', 'Value'] as const).flatMap((field): Array<[string, string, string]> => {
+      const at = `${pointer}/${i}/${field}`;
+      if (!Object.hasOwn(element, field)) return field === 'Key' ? [[at, 'String', 'nothing']] : [];
+      const wrongField = mismatch('s', element[field]);
+      return wrongField === undefined ? [] : [[at, 'String', wrongField]];
+    });
+  });
 }
 
 /** What `value` is when it is not of `kind`, or undefined when it is (or cannot be told yet). */
@@ -62,6 +89,8 @@ function mismatch(kind: PropertyKind, value: unknown): string | undefined {
       if (found === 'Boolean') return undefined;
       return found === 'String' && /^(true|false)$/i.test(value as string) ? undefined : found;
     case 'a':
+    case 'l':
+    case 't':
       return found === 'JSONArray' ? undefined : found;
     case 'o':
       return found === 'JSONObject' ? undefined : found;

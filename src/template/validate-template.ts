@@ -1,6 +1,7 @@
 import { logicalIdProblem } from '../cloudformation-names.js';
 import { TemplateEvaluationError } from './errors.js';
 import { buildTemplate, isPlainObject } from './model.js';
+import { intrinsicName } from './evaluator.js';
 import { intrinsicProblems, type ReferenceScope, type TemplateProblem } from './validate-intrinsics.js';
 
 /** The sections whose member names are logical ids, which CloudFormation requires alphanumeric. */
@@ -60,6 +61,10 @@ export function templateProblems(raw: unknown): TemplateProblem[] {
     const path = `Outputs.${name}`;
     intrinsicProblems(output.Value, `${path}.Value`, scope, problems);
     intrinsicProblems(output.Export, `${path}.Export`, scope, problems);
+    const exportName = isPlainObject(output.Export) ? output.Export.Name : undefined;
+    if (exportName !== undefined && typeof exportName !== 'string' && !isIntrinsic(exportName)) {
+      add(`${path}.Export.Name`, 'an export name must be a string');
+    }
     conditionName(output.Condition, `${path}.Condition`, scope, add);
   }
   // The structural checks the evaluator relies on; they stop at their first problem.
@@ -72,6 +77,10 @@ export function templateProblems(raw: unknown): TemplateProblem[] {
     }
   }
   return problems;
+}
+
+function isIntrinsic(value: unknown): boolean {
+  return isPlainObject(value) && intrinsicName(value) !== undefined;
 }
 
 function dependsOn(value: unknown): string[] {

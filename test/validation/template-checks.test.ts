@@ -149,6 +149,11 @@ describe('templateProblems: one row per kind of template CloudFormation refuses'
       'Outputs.O.Export.Name.Ref: Unresolved resource dependencies [X] in Ref: no resource or parameter has that name',
     ],
     [
+      'an export name that is a list',
+      { ...resources({}), Outputs: { O: { Value: 'v', Export: { Name: ['x'] } } } },
+      'Outputs.O.Export.Name: an export name must be a string',
+    ],
+    [
       'an unknown section (structure)',
       { ...resources({}), Extra: {} },
       'Extra: unknown top-level section "Extra"',
@@ -249,6 +254,32 @@ describe('propertyProblems: the bundled schema index, where it is sure', () => {
       queue({ Tags: 'k=v' }),
       [
         'Resources.Q.Properties.Tags: Properties validation failed for resource Q with message: #/Tags: expected type: JSONArray, found: String',
+      ],
+    ],
+    [
+      'a tag whose Value is an object',
+      queue({ Tags: [{ Key: 'k', Value: { a: 1 } }] }),
+      [
+        'Resources.Q.Properties.Tags.0.Value: Properties validation failed for resource Q with message: #/Tags/0/Value: expected type: String, found: JSONObject',
+      ],
+    ],
+    [
+      'a tag without a Key',
+      queue({ Tags: [{ Value: 'v' }] }),
+      [
+        'Resources.Q.Properties.Tags.0.Key: Properties validation failed for resource Q with message: #/Tags/0/Key: expected type: String, found: nothing',
+      ],
+    ],
+    [
+      'a list in a list of strings',
+      {
+        F: {
+          Type: 'AWS::Lambda::Function',
+          Properties: { Code: {}, Role: 'r', Architectures: [['x86_64']] },
+        },
+      },
+      [
+        'Resources.F.Properties.Architectures.0: Properties validation failed for resource F with message: #/Architectures/0: expected type: String, found: JSONArray',
       ],
     ],
     [
