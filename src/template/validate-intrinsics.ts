@@ -169,10 +169,9 @@ function sub(
       if (!isPlainObject(args[1]) || intrinsicName(args[1]) !== undefined) {
         problem('Fn::Sub variables must be a map', `${at}[1]`);
         return;
-      } else {
-        variables = args[1];
-        for (const [name, value] of Object.entries(variables)) recurse(value, join(`${at}[1]`, name));
       }
+      variables = args[1];
+      for (const [name, value] of Object.entries(variables)) recurse(value, join(`${at}[1]`, name));
     }
   }
   const where = Array.isArray(args) ? `${at}[0]` : at;

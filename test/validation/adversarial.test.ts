@@ -8,7 +8,8 @@ import { rollbackApp } from '../../src/toolkit/rollback-app.js';
 import { stackEvents } from '../../src/toolkit/stack-events.js';
 import { showStack } from '../../src/toolkit/state-inspection.js';
 import { nestedRow, writeJson, type StackSpec } from '../assembly/helpers.js';
-import { useSandbox } from '../helpers/sandbox.js';
+import { runCli } from '../helpers/cli.js';
+import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 import {
   assembly,
   assemblyWithTemplateFile,
@@ -358,5 +359,51 @@ describe('inputs that are valid keep working', () => {
     expect(warnings).toEqual([
       "Stack Big is above CloudFormation's limits (501 resources (limit 500)): cdkd deploys it, but the CDK CLI could not.",
     ]);
+  });
+});
+
+describe('through the built CLI: one error line and a hint, exit 1, nothing touched', () => {
+  it.each([
+    [
+      'Resources: {}',
+      () => ['deploy', '-a', assembly([{ id: VICTIM, template: { Resources: {} } }])],
+      'TEMPLATE_INVALID',
+    ],
+    [
+      'the stack name S/Q',
+      () => ['deploy', '-a', assembly([{ id: 'Nested', stackName: 'S/Q', template: victimTemplate }])],
+      'STACK_NAME_INVALID',
+    ],
+    [
+      '--state-prefix ../../etc',
+      () => [
+        'deploy',
+        '--state-prefix',
+        '../../etc',
+        '-a',
+        assembly([{ id: VICTIM, template: victimTemplate }]),
+      ],
+      'STATE_PREFIX_INVALID',
+    ],
+    ['state show ../../etc', () => ['state', 'show', '../../etc'], 'STACK_NAME_INVALID'],
+    [
+      'destroy of the stack name S/Q',
+      () => [
+        'destroy',
+        '--yes',
+        '-a',
+        assembly([{ id: 'Nested', stackName: 'S/Q', template: victimTemplate }]),
+      ],
+      'STACK_NAME_INVALID',
+    ],
+  ])('%s', async (_input, args, code) => {
+    const before = await snapshot(sandbox.current.url);
+    const result = await runCli(args(), { env: sandboxEnv(sandbox.current.url) });
+    expect(result.code, result.stderr).toBe(1);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(new RegExp(`^Error \\[${code}\\]: `));
+    expect(lines[1]).toMatch(/^ {2}\S/);
+    expect(await snapshot(sandbox.current.url)).toBe(before);
   });
 });
