@@ -60,7 +60,9 @@ export async function planStack(
     recorded: state.document.resources,
     forceStatefulRecreation: options.forceStatefulRecreation ?? false,
   });
-  refuseRemovedExportsInUse(state, exports, declaredExportNames(masked, resolver));
+  const declared = declaredExportNames(masked, resolver);
+  refuseExportsOfOtherStacks(state, exports, declared);
+  refuseRemovedExportsInUse(state, exports, declared);
   return { prepared, masked, plan, imported };
 }
 
@@ -91,6 +93,26 @@ function nestedResources(
     ).map(([logicalId, resource]) => ({ logicalId: `${path}${logicalId}`, type: String(resource.Type) }));
     return [...resources, ...nestedResources(child.nested, path)];
   });
+}
+
+/** An export name is the region's: one another stack already exports is refused, as CloudFormation does. */
+function refuseExportsOfOtherStacks(
+  state: StackState,
+  exports: ExportIndex,
+  declared: ReadonlySet<string>,
+): void {
+  const taken = [...declared].flatMap((name) => {
+    const exporter = exports.exporterOf(name);
+    return exporter !== undefined && exporter !== state.document.stackName
+      ? [`${name} (by ${exporter})`]
+      : [];
+  });
+  if (taken.length === 0) return;
+  throw new CdkdError(
+    'EXPORT_NAME_TAKEN',
+    `Stack ${state.document.stackName} exports names another stack already exports: ${taken.join('; ')}.`,
+    { hint: 'Give the output another Export name, or remove the export from the other stack first.' },
+  );
 }
 
 function refuseRemovedExportsInUse(

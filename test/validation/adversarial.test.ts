@@ -299,6 +299,16 @@ describe('malformed input is refused before anything is touched', () => {
     }
   });
 
+  it('an export name another deployed stack exports is refused, as CloudFormation does', async () => {
+    const exporting = (id: string) =>
+      assembly([{ id, template: withResources({}, { Outputs: { O: exportOutput('TakenName') } }) }]);
+    expect(await outcomeOf(() => deploy(exporting('Exporter')))).toBe('ok');
+    const before = await snapshot(sandbox.current.url);
+    expect(await outcomeOf(() => deploy(exporting('Thief')))).toBe('EXPORT_NAME_TAKEN');
+    expect(await snapshot(sandbox.current.url)).toBe(before);
+    expect(await outcomeOf(() => deploy(exporting('Exporter')))).toBe('ok');
+  });
+
   it('lists every problem of a stack in one error, each at its JSON path', async () => {
     const error = await deployTemplate(
       withResources({
