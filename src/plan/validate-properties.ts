@@ -1,5 +1,5 @@
 import { isPlainObject } from '../template/model.js';
-import { intrinsicName } from '../template/evaluator.js';
+import { isIntrinsic } from '../template/evaluator.js';
 import type { TemplateProblem } from '../template/validate-intrinsics.js';
 import { schemaFor, type PropertyKind } from './resource-schemas.js';
 
@@ -26,7 +26,7 @@ export function propertyProblems(resources: Record<string, unknown>): TemplatePr
     if (!isPlainObject(resource) || typeof resource.Type !== 'string') continue;
     const schema = schemaFor(resource.Type);
     const properties = resource.Properties ?? {};
-    if (!schema || !isPlainObject(properties) || intrinsicName(properties) !== undefined) continue;
+    if (!schema || !isPlainObject(properties) || isIntrinsic(properties)) continue;
     const path = `Resources.${id}.Properties`;
     const missing = schema.requiredProperties.filter((name) => !Object.hasOwn(properties, name));
     if (missing.length > 0) {
@@ -64,7 +64,7 @@ function mismatches(kind: PropertyKind, value: unknown, pointer: string): Array<
     }
     const wrong = mismatch('o', element);
     if (wrong !== undefined) return [[`${pointer}/${i}`, 'JSONObject', wrong]];
-    if (!isPlainObject(element) || intrinsicName(element) !== undefined) return [];
+    if (!isPlainObject(element) || isIntrinsic(element)) return [];
     return (['Key', 'Value'] as const).flatMap((field): Array<[string, string, string]> => {
       const at = `${pointer}/${i}/${field}`;
       if (!Object.hasOwn(element, field)) return field === 'Key' ? [[at, 'String', 'nothing']] : [];
@@ -76,7 +76,7 @@ function mismatches(kind: PropertyKind, value: unknown, pointer: string): Array<
 
 /** What `value` is when it is not of `kind`, or undefined when it is (or cannot be told yet). */
 function mismatch(kind: PropertyKind, value: unknown): string | undefined {
-  if (isPlainObject(value) && intrinsicName(value) !== undefined) return undefined;
+  if (isIntrinsic(value)) return undefined;
   if (typeof value === 'string' && value.includes('{{resolve:')) return undefined;
   const found = describe(value);
   switch (kind) {

@@ -1,4 +1,5 @@
-import { intrinsicName, KNOWN_INTRINSICS, RULE_FUNCTIONS } from './evaluator.js';
+import { intrinsicName, isIntrinsic, KNOWN_INTRINSICS, RULE_FUNCTIONS } from './evaluator.js';
+import { parseSubString } from './intrinsics/sub.js';
 import { isPlainObject } from './model.js';
 
 /** One thing wrong with a template, at the JSON path of the offender. */
@@ -85,7 +86,7 @@ export function intrinsicProblems(
   }
   if (
     (fn === 'Fn::ImportValue' || fn === 'Fn::Base64' || fn === 'Fn::GetAZs') &&
-    (Array.isArray(args) || (isPlainObject(args) && intrinsicName(args) === undefined))
+    (Array.isArray(args) || (isPlainObject(args) && !isIntrinsic(args)))
   ) {
     problem(`${fn} takes a string or a function returning one`);
   }
@@ -119,7 +120,7 @@ function list(
 }
 
 function listOrIntrinsic(value: unknown): boolean {
-  return Array.isArray(value) || (isPlainObject(value) && intrinsicName(value) !== undefined);
+  return Array.isArray(value) || isIntrinsic(value);
 }
 
 function getAtt(
@@ -139,7 +140,7 @@ function getAtt(
     target = args.slice(0, dot);
   } else if (Array.isArray(args) && args.length === 2 && typeof args[0] === 'string') {
     target = args[0];
-    if (typeof args[1] !== 'string' && !(isPlainObject(args[1]) && intrinsicName(args[1]) !== undefined)) {
+    if (typeof args[1] !== 'string' && !isIntrinsic(args[1])) {
       problem('Fn::GetAtt takes an attribute name second', `${at}[1]`);
     }
     recurse(args[1], `${at}[1]`);
@@ -166,7 +167,7 @@ function sub(
     }
     text = args[0];
     if (args[1] !== undefined) {
-      if (!isPlainObject(args[1]) || intrinsicName(args[1]) !== undefined) {
+      if (!isPlainObject(args[1]) || isIntrinsic(args[1])) {
         problem('Fn::Sub variables must be a map', `${at}[1]`);
         return;
       }
@@ -188,25 +189,22 @@ function sub(
 }
 
 /**
- * The `${Name}` placeholders of an Fn::Sub string (`${!Literal}` is text); an unclosed `${`
- * or an empty `${}` is reported.
+ * The `${Name}` placeholders of an Fn::Sub string, as the evaluator reads them; an unclosed
+ * `${` (which the evaluator would keep as text) or an empty `${}` is reported.
  */
 export function subPlaceholders(text: string, problem: (message: string) => void): string[] {
-  const names: string[] = [];
-  for (let i = text.indexOf('${'); i >= 0; i = text.indexOf('${', i)) {
+  for (let i = text.indexOf('${'); i >= 0; i = text.indexOf('${', i + 2)) {
     const end = text.indexOf('}', i + 2);
     if (end < 0) {
       problem(`Fn::Sub string has an unclosed "\${" at character ${i}: ${excerpt(text, i)}`);
       break;
     }
-    const inner = text.slice(i + 2, end);
-    if (!inner.startsWith('!')) {
-      if (inner.trim() === '') problem(`Fn::Sub string has an empty "\${}" at character ${i}`);
-      else names.push(inner.trim());
-    }
-    i = end + 1;
+    if (text.slice(i + 2, end).trim() === '') problem(`Fn::Sub string has an empty "\${}" at character ${i}`);
+    i = end - 1;
   }
-  return names;
+  return parseSubString(text).flatMap((part) =>
+    typeof part === 'string' || part.name === '' ? [] : [part.name],
+  );
 }
 
 function referTo(

@@ -1,7 +1,7 @@
 import { logicalIdProblem } from '../cloudformation-names.js';
 import { TemplateEvaluationError } from './errors.js';
 import { buildTemplate, isPlainObject } from './model.js';
-import { intrinsicName } from './evaluator.js';
+import { isIntrinsic } from './evaluator.js';
 import { intrinsicProblems, type ReferenceScope, type TemplateProblem } from './validate-intrinsics.js';
 
 /** The sections whose member names are logical ids, which CloudFormation requires alphanumeric. */
@@ -77,10 +77,6 @@ export function templateProblems(raw: unknown): TemplateProblem[] {
     }
   }
   return problems;
-}
-
-function isIntrinsic(value: unknown): boolean {
-  return isPlainObject(value) && intrinsicName(value) !== undefined;
 }
 
 function dependsOn(value: unknown): string[] {

@@ -10,6 +10,7 @@ import { propertyProblems } from '../plan/validate-properties.js';
 import { staticExportNames } from '../template/export-names.js';
 import { isPlainObject } from '../template/model.js';
 import { limitsExceeded } from '../template/template-limits.js';
+import type { TemplateProblem } from '../template/validate-intrinsics.js';
 import { templateProblems } from '../template/validate-template.js';
 
 /** Problems listed in one error before the rest are only counted. */
@@ -43,25 +44,14 @@ export function validateDeploySet(stacks: readonly CheckedStack[], callerRegion:
   const problems: string[] = [];
   const warnings: string[] = [];
   const exports = new Map<string, string[]>();
-  for (const { stack, nested } of stacks) {
-    const region = stack.environment.region === UNKNOWN_REGION ? callerRegion : stack.environment.region;
-    const templates = [
-      { name: stack.stackName, stackName: stack.stackName, template: stack.template as unknown },
-      ...flattenNestedStacks(nested).map((child) => ({
-        name: child.qualifiedName,
-        stackName: child.qualifiedName.replaceAll('~', '-'),
-        template: child.template as unknown,
-      })),
-    ];
-    for (const { name, stackName, template } of templates) {
-      const found = [
-        ...templateProblems(template),
-        ...(isPlainObject(template) && isPlainObject(template.Resources)
-          ? propertyProblems(template.Resources)
-          : []),
-      ];
+  for (const checked of stacks) {
+    const region =
+      checked.stack.environment.region === UNKNOWN_REGION ? callerRegion : checked.stack.environment.region;
+    for (const { name, stackName, template } of templatesOf(checked)) {
       problems.push(
-        ...found.map((problem) => `Stack ${name}, ${problem.path || '(template)'}: ${problem.message}`),
+        ...problemsOf(template).map(
+          (problem) => `Stack ${name}, ${problem.path || '(template)'}: ${problem.message}`,
+        ),
       );
       const exceeded = limitsExceeded(template);
       if (exceeded.length > 0) {
@@ -85,6 +75,26 @@ export function validateDeploySet(stacks: readonly CheckedStack[], callerRegion:
   }
   if (problems.length > 0) throw invalidTemplates(problems);
   return warnings;
+}
+
+/** A stack's template and every template of its nested tree, each with the name it is shown by. */
+function templatesOf({
+  stack,
+  nested,
+}: CheckedStack): Array<{ name: string; stackName: string; template: unknown }> {
+  return [
+    { name: stack.stackName, stackName: stack.stackName, template: stack.template },
+    ...flattenNestedStacks(nested).map((child) => ({
+      name: child.qualifiedName,
+      stackName: child.qualifiedName.replaceAll('~', '-'),
+      template: child.template,
+    })),
+  ];
+}
+
+function problemsOf(template: unknown): TemplateProblem[] {
+  const resources = isPlainObject(template) && isPlainObject(template.Resources) ? template.Resources : {};
+  return [...templateProblems(template), ...propertyProblems(resources)];
 }
 
 function invalidTemplates(problems: string[]): CdkdError {
