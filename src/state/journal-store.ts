@@ -4,7 +4,7 @@ import { JOURNAL_DOCUMENT, type JournalDocument } from './documents/journal-docu
 import { normalizeStatePrefix, parseAnyStateKey, stackStateKeys } from './keys.js';
 import { PreconditionFailed, type S3Objects } from './s3-objects.js';
 import type { DocumentWriter } from './save-chain.js';
-import type { StackRef } from './state-store.js';
+import { foreignDocument, type StackRef } from './state-store.js';
 
 export interface ReadJournal {
   document: JournalDocument;
@@ -39,10 +39,11 @@ export class JournalStore {
     const key = this.key(stack);
     const stored = await this.objects.get(key);
     if (!stored) return undefined;
-    return {
-      document: parseDocument(JOURNAL_DOCUMENT, this.objects.location(key), stored.text),
-      etag: stored.etag,
-    };
+    const location = this.objects.location(key);
+    const document = parseDocument(JOURNAL_DOCUMENT, location, stored.text);
+    if (document.stackName !== stack.stackName)
+      throw foreignDocument('rollback journal', stack, location, document.stackName);
+    return { document, etag: stored.etag };
   }
 
   writer(stack: StackRef): DocumentWriter<JournalDocument> {

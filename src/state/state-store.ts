@@ -43,7 +43,8 @@ export class StateStore {
     if (!stored) return undefined;
     const location = this.objects.location(key);
     const document = parseDocument(STATE_DOCUMENT, location, stored.text);
-    if (document.stackName !== stack.stackName) throw foreignDocument(stack, location, document.stackName);
+    if (document.stackName !== stack.stackName)
+      throw foreignDocument('state', stack, location, document.stackName);
     return { document, etag: stored.etag };
   }
 
@@ -133,13 +134,13 @@ export function serializeState(document: StateDocument): string {
   return JSON.stringify({ ...document, updatedAt: new Date().toISOString() });
 }
 
-/** A document under this stack's key that names another stack is never used as this stack's state. */
-function foreignDocument(stack: StackRef, location: string, named: string): CdkdError {
+/** A document under this stack's key that names another stack is never used as this stack's. */
+export function foreignDocument(kind: string, stack: StackRef, location: string, named: string): CdkdError {
   return new CdkdError(
     'STATE_DOCUMENT_FOREIGN',
-    `The state document ${location} names stack "${named}", not ${stack.stackName}: it is not this stack's state, so cdkd does not use it.`,
+    `The ${kind} document ${location} names stack "${named}", not ${stack.stackName}: it is not this stack's, so cdkd does not use it.`,
     {
-      hint: `Restore this stack's own document from the bucket's version history, or move ${location} to where stack "${named}" keeps its state.`,
+      hint: `Restore this stack's own document from the bucket's version history, or move ${location} to where stack "${named}" keeps its documents.`,
     },
   );
 }
