@@ -1,7 +1,8 @@
 import { CdkdError } from '../errors.js';
 import { buildPlan, checkStatefulReplacements, refuseUnsupportedTypes, type Plan } from '../plan/index.js';
+import { refuseInvalidEvaluatedProperties } from '../plan/validate-properties.js';
 import { prepareTemplate, validateTemplate, type PreparedTemplate } from '../template/index.js';
-import { desiredResources } from './desired-resources.js';
+import { desiredResources, isUnresolved } from './desired-resources.js';
 import type { ExportIndex } from './export-index.js';
 import { declaredExportNames } from './outputs.js';
 import type { ProviderRouter } from './provider-router.js';
@@ -48,8 +49,13 @@ export async function planStack(
   const exports = services.exportsIn(request.region);
   const imported = new Set<string>();
   const resolver = stateResolver(state, exports, { pending: true, imported });
+  const desired = desiredResources(prepared, resolver);
+  refuseInvalidEvaluatedProperties(
+    request.stackName,
+    desired.filter((resource) => !isUnresolved(resource.properties)),
+  );
   const plan = buildPlan(
-    { desired: desiredResources(prepared, resolver), recorded: state.document.resources },
+    { desired, recorded: state.document.resources },
     {
       canHandle: (type) => router.canHandle(type),
       providerCanUpdate: (type, changed) => router.providerCanUpdate(type, changed),

@@ -1,3 +1,4 @@
+import { CdkdError } from '../errors.js';
 import { isPlainObject } from '../template/model.js';
 import { isIntrinsic } from '../template/evaluator.js';
 import type { TemplateProblem } from '../template/validate-intrinsics.js';
@@ -102,4 +103,26 @@ function describe(value: unknown): string {
   if (value === null) return 'Null';
   if (typeof value === 'object') return 'JSONObject';
   return typeof value === 'string' ? 'String' : typeof value === 'number' ? 'Number' : 'Boolean';
+}
+
+/**
+ * The same checks on a stack's evaluated properties, where an intrinsic's value is known
+ * (parameters, mappings, imports, resources already made): refused before any resource is
+ * touched. `resources` holds only those whose properties resolved in full.
+ */
+export function refuseInvalidEvaluatedProperties(
+  stackName: string,
+  resources: ReadonlyArray<{ logicalId: string; type: string; properties: Record<string, unknown> }>,
+): void {
+  const problems = propertyProblems(
+    Object.fromEntries(resources.map((r) => [r.logicalId, { Type: r.type, Properties: r.properties }])),
+  );
+  if (problems.length === 0) return;
+  throw new CdkdError(
+    'TEMPLATE_INVALID',
+    `Stack ${stackName}'s evaluated properties are invalid (${problems.length} problem${problems.length === 1 ? '' : 's'}, nothing was deployed): ${problems
+      .map((problem) => `${problem.path}: ${problem.message}`)
+      .join('; ')}.`,
+    { hint: 'Fix the template or the parameter values it reads; cdkd refuses what CloudFormation would.' },
+  );
 }

@@ -98,6 +98,17 @@ const templateRows: Row[] = [
     'a Condition that references a resource',
     withResources({}, { Conditions: { C: { 'Fn::Equals': [{ Ref: 'Param' }, 'x'] } } }),
   ],
+  [
+    'a parameter value of the wrong type, known after evaluation',
+    withResources(
+      { Q: queue({ VisibilityTimeout: { Ref: 'Timeout' } }) },
+      { Parameters: { Timeout: { Type: 'String', Default: 'thirty' } } },
+    ),
+  ],
+  [
+    'a required property that evaluates to AWS::NoValue',
+    withResources({ P2: parameter({ Ref: 'AWS::NoValue' }) }),
+  ],
   ['an unknown top-level section', { ...victimTemplate, Resourcez: {} }],
   ['a resource without a Type', withResources({ P2: { Properties: {} } })],
   ['Resources as a list', { Resources: [parameter('x')] }],
@@ -340,7 +351,7 @@ describe('inputs that are valid keep working', () => {
     expect(await outcomeOf(deployTemplate({ Resources: { Param: parameter('ok') } }, spec))).toBe('ok');
   });
 
-  it('a value of an intrinsic function is not type-checked before evaluation, a dynamic reference neither', async () => {
+  it('a value of an intrinsic function is judged by what it evaluates to, a dynamic reference not at all', async () => {
     const template = {
       Parameters: { Timeout: { Type: 'Number', Default: 30 } },
       Resources: {
