@@ -46,6 +46,34 @@ function nestedReplacementPaths(type, prefix, seen) {
   }
 }
 
+/**
+ * A top-level property's value kind, one character, where the schema is sure of it:
+ * `s` string (CloudFormation also takes a number or boolean there), `n` number, `b` boolean,
+ * `a` list, `l` list of strings, `t` list of tags, `o` object; `-` where it is not (JSON,
+ * unions, a type that changed over time).
+ */
+function valueKind(property) {
+  if (property.previousTypes?.length) return '-';
+  switch (property.type.type) {
+    case 'string':
+    case 'date-time':
+      return 's';
+    case 'number':
+    case 'integer':
+      return 'n';
+    case 'boolean':
+      return 'b';
+    case 'array':
+      return { string: 'l', tag: 't' }[property.type.element.type] ?? 'a';
+    case 'map':
+    case 'ref':
+    case 'tag':
+      return 'o';
+    default:
+      return '-';
+  }
+}
+
 function indexEntry(resource) {
   const properties = Object.entries(resource.properties);
   const names = (predicate) => sorted(properties.filter(([, p]) => predicate(p)).map(([n]) => n));
@@ -57,7 +85,8 @@ function indexEntry(resource) {
     ...(resource.additionalReplacementProperties ?? []).map((path) => path.join('.')),
   ]).filter((path) => !replace.includes(path.split('.')[0]));
 
-  const entry = { props: sorted(properties.map(([n]) => n)) };
+  const props = sorted(properties.map(([n]) => n));
+  const entry = { props };
   const put = (key, value) => {
     if (Array.isArray(value) ? value.length > 0 : value !== undefined) entry[key] = value;
   };
@@ -65,6 +94,8 @@ function indexEntry(resource) {
     'required',
     names((p) => p.required === true),
   );
+  // One character per name of `props`, in its order (see valueKind).
+  put('kinds', props.map((name) => valueKind(resource.properties[name])).join('') || undefined);
   put('replace', replace);
   put(
     'maybe',

@@ -12,6 +12,7 @@ import {
 } from '@aws-cdk/cloud-assembly-schema';
 import { CdkdError } from '../errors.js';
 import { loadAssetManifest } from './asset-manifest.js';
+import { stackTemplatePath } from './checks/template-file.js';
 import { loadAssemblyManifest, parseJsonFile } from './manifest.js';
 import { realpathOrUndefined } from './paths.js';
 import {
@@ -37,13 +38,15 @@ export function readAssembly(directory: string): CloudAssembly {
   const manifest = loadAssemblyManifest(root);
   const stacks: StackArtifact[] = [];
   readLevel(
-    { dir: root, manifest, prefix: '', topLevel: true, visited: new Set([realpathSync(root)]) },
+    { root, dir: root, manifest, prefix: '', topLevel: true, visited: new Set([realpathSync(root)]) },
     stacks,
   );
   return { directory: root, version: manifest.version, stacks };
 }
 
 interface Level {
+  /** The app's output directory. */
+  root: string;
   dir: string;
   manifest: AssemblyManifest;
   /** The Stage's display path, empty at the root. */
@@ -79,7 +82,10 @@ function readLevel(level: Level, out: StackArtifact[]): void {
       }
       const prefix = props.displayName ?? (level.prefix ? `${level.prefix}/${id}` : id);
       const manifest = loadAssemblyManifest(dir);
-      readLevel({ dir, manifest, prefix, topLevel: false, visited: new Set([...level.visited, real]) }, out);
+      readLevel(
+        { ...level, dir, manifest, prefix, topLevel: false, visited: new Set([...level.visited, real]) },
+        out,
+      );
     }
   }
 }
@@ -101,7 +107,7 @@ function readStack(
       },
     );
   }
-  const templateFile = join(level.dir, props.templateFile);
+  const templateFile = stackTemplatePath(level.root, level.dir, props.templateFile, displayName);
   const template = parseJsonFile(templateFile, `template of stack ${displayName}`);
   if (typeof template !== 'object' || template === null || Array.isArray(template)) {
     throw new CdkdError('ASSEMBLY_MALFORMED', `The template ${templateFile} is not a JSON object.`, {

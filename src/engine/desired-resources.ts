@@ -14,6 +14,11 @@ export const CDK_METADATA_TYPE = 'AWS::CDK::Metadata';
 /** Properties of a resource that reads something not made yet: always differs from the record. */
 export const UNRESOLVED_PROPERTIES = { 'cdkd:unresolved': true } as const;
 
+/** True for the placeholder properties of a resource that reads one not made yet. */
+export function isUnresolved(properties: Record<string, unknown>): boolean {
+  return properties['cdkd:unresolved'] === true;
+}
+
 export function deployableResources(prepared: PreparedTemplate): string[] {
   return prepared.activeResources.filter(
     (id) => prepared.template.resources.get(id)?.type !== CDK_METADATA_TYPE,

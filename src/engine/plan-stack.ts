@@ -1,7 +1,8 @@
 import { CdkdError } from '../errors.js';
 import { buildPlan, refuseUnsupportedTypes, type Plan, type StatefulVerdict } from '../plan/index.js';
+import { refuseInvalidEvaluatedProperties } from '../plan/validate-properties.js';
 import { prepareTemplate, validateTemplate, type PreparedTemplate } from '../template/index.js';
-import { desiredResources } from './desired-resources.js';
+import { desiredResources, isUnresolved } from './desired-resources.js';
 import type { ExportIndex } from './export-index.js';
 import { declaredExportNames } from './outputs.js';
 import type { ProviderRouter } from './provider-router.js';
@@ -52,6 +53,10 @@ export async function planStack(
   const imported = new Set<string>();
   const resolver = stateResolver(state, exports, { pending: true, imported });
   const desired = desiredResources(prepared, resolver);
+  refuseInvalidEvaluatedProperties(
+    request.stackName,
+    desired.filter((resource) => !isUnresolved(resource.properties)),
+  );
   const plan = buildPlan(
     { desired, recorded: state.document.resources },
     {
@@ -59,7 +64,9 @@ export async function planStack(
       providerCanUpdate: (type, changed) => router.providerCanUpdate(type, changed),
     },
   );
-  refuseRemovedExportsInUse(state, exports, declaredExportNames(masked, resolver));
+  const declared = declaredExportNames(masked, resolver);
+  refuseExportsOfOtherStacks(state, exports, declared);
+  refuseRemovedExportsInUse(state, exports, declared);
   // Last: the confirmation it may ask for comes after every refusal.
   const stateful = await statefulPreflight(services, { request, state, plan, desired }, options);
   return { prepared, masked, plan, imported, stateful };
@@ -92,6 +99,26 @@ function nestedResources(
     ).map(([logicalId, resource]) => ({ logicalId: `${path}${logicalId}`, type: String(resource.Type) }));
     return [...resources, ...nestedResources(child.nested, path)];
   });
+}
+
+/** An export name is the region's: one another stack already exports is refused, as CloudFormation does. */
+function refuseExportsOfOtherStacks(
+  state: StackState,
+  exports: ExportIndex,
+  declared: ReadonlySet<string>,
+): void {
+  const taken = [...declared].flatMap((name) => {
+    const exporter = exports.exporterOf(name);
+    return exporter !== undefined && exporter !== state.document.stackName
+      ? [`${name} (by ${exporter})`]
+      : [];
+  });
+  if (taken.length === 0) return;
+  throw new CdkdError(
+    'EXPORT_NAME_TAKEN',
+    `Stack ${state.document.stackName} exports names another stack already exports: ${taken.join('; ')}.`,
+    { hint: 'Give the output another Export name, or remove the export from the other stack first.' },
+  );
 }
 
 function refuseRemovedExportsInUse(

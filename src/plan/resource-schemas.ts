@@ -10,6 +10,8 @@ interface IndexEntry {
   /** Every property name the schema knows. */
   props: string[];
   required?: string[];
+  /** One value-kind character per name of `props`, in its order (see PropertyKind). */
+  kinds?: string;
   /** Top-level properties whose change replaces the resource (`causesReplacement: 'yes'`). */
   replace?: string[];
   /** Top-level properties whose change may replace it, depending on the values (`'maybe'`). */
@@ -35,11 +37,20 @@ interface ResourceIndex {
   types: Record<string, IndexEntry>;
 }
 
+/**
+ * What a top-level property's value must be, where the schema is sure: `s` a string (a number
+ * or boolean is taken too), `n` a number, `b` a boolean, `a` a list, `l` a list of strings,
+ * `t` a list of tags (`{ Key, Value }`), `o` an object.
+ */
+export type PropertyKind = 's' | 'n' | 'b' | 'a' | 'l' | 't' | 'o';
+
 /** What planning and the providers know about a resource type. */
 export interface ResourceSchema {
   type: string;
   properties: readonly string[];
   requiredProperties: readonly string[];
+  /** The value kind of each property the schema is sure of. */
+  propertyKinds: ReadonlyMap<string, PropertyKind>;
   replacementProperties: readonly string[];
   conditionalReplacementProperties: readonly string[];
   nestedReplacementPaths: readonly string[];
@@ -99,6 +110,7 @@ export function schemaFor(type: string): ResourceSchema | undefined {
     type,
     properties: entry.props,
     requiredProperties: entry.required ?? [],
+    propertyKinds: propertyKinds(entry),
     replacementProperties: entry.replace ?? [],
     conditionalReplacementProperties: entry.maybe ?? [],
     nestedReplacementPaths: entry.nested ?? [],
@@ -111,6 +123,17 @@ export function schemaFor(type: string): ResourceSchema | undefined {
   };
   schemas.set(type, schema);
   return schema;
+}
+
+const KINDS: ReadonlySet<string> = new Set(['s', 'n', 'b', 'a', 'l', 't', 'o']);
+
+function propertyKinds(entry: IndexEntry): Map<string, PropertyKind> {
+  const kinds = new Map<string, PropertyKind>();
+  entry.props.forEach((name, i) => {
+    const kind = entry.kinds?.[i];
+    if (kind !== undefined && KINDS.has(kind)) kinds.set(name, kind as PropertyKind);
+  });
+  return kinds;
 }
 
 export function isKnownType(type: string): boolean {

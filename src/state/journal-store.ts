@@ -1,10 +1,10 @@
 import { CdkdError } from '../errors.js';
 import { parseDocument } from './documents/document-reader.js';
 import { JOURNAL_DOCUMENT, type JournalDocument } from './documents/journal-document.js';
-import { parseAnyStateKey, stackStateKeys } from './keys.js';
+import { normalizeStatePrefix, parseAnyStateKey, stackStateKeys } from './keys.js';
 import { PreconditionFailed, type S3Objects } from './s3-objects.js';
 import type { DocumentWriter } from './save-chain.js';
-import type { StackRef } from './state-store.js';
+import { foreignDocument, type StackRef } from './state-store.js';
 
 export interface ReadJournal {
   document: JournalDocument;
@@ -24,7 +24,7 @@ export class JournalStore {
 
   /** Every stack under the prefix that has a journal, nested stacks included. */
   async list(): Promise<StackRef[]> {
-    const keys = await this.objects.listKeys(`${this.prefix.replace(/\/+$/, '')}/`);
+    const keys = await this.objects.listKeys(`${normalizeStatePrefix(this.prefix)}/`);
     return keys.flatMap((key) => {
       const parsed = parseAnyStateKey(this.prefix, key, 'rollback-journal.json');
       return parsed && 'stackName' in parsed ? [parsed] : [];
@@ -39,10 +39,11 @@ export class JournalStore {
     const key = this.key(stack);
     const stored = await this.objects.get(key);
     if (!stored) return undefined;
-    return {
-      document: parseDocument(JOURNAL_DOCUMENT, this.objects.location(key), stored.text),
-      etag: stored.etag,
-    };
+    const location = this.objects.location(key);
+    const document = parseDocument(JOURNAL_DOCUMENT, location, stored.text);
+    if (document.stackName !== stack.stackName)
+      throw foreignDocument('rollback journal', stack, location, document.stackName);
+    return { document, etag: stored.etag };
   }
 
   writer(stack: StackRef): DocumentWriter<JournalDocument> {

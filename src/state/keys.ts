@@ -1,4 +1,13 @@
-/** Where each stack's documents live in the state bucket: `{prefix}/{stack}/{region}/...`. */
+import { logicalIdProblem, stackNameProblem } from '../cloudformation-names.js';
+import { CdkdError } from '../errors.js';
+
+/**
+ * Where each stack's documents live in the state bucket: `{prefix}/{stack}/{region}/...`, a
+ * nested stack's under `{prefix}/{parent}/{logicalId}/.../{region}/...`. The layout is
+ * unambiguous because every segment is checked: a stack name never holds `/`, a logical id
+ * is alphanumeric and a region always holds `-`, so no name can address another stack's
+ * documents and the parsers below never read a nested key as a top-level one.
+ */
 export interface StackStateKeys {
   state: string;
   lock: string;
@@ -8,8 +17,25 @@ export interface StackStateKeys {
 
 export const DEFAULT_STATE_PREFIX = 'cdkd';
 
+/** A region as cdkd writes it into a key; anything else (a `/`, `..`) could leave the stack's folder. */
+const REGION_SEGMENT = /^[a-z0-9][a-z0-9-]*$/;
+
+/** `us-east-1`, `us-gov-west-1`, `cn-north-1`: what a region segment of a stored key looks like. */
+const REGION = /^[a-z]{2,}(-[a-z]+)+-\d+$/;
+
 export function stackStateKeys(prefix: string, stackName: string, region: string): StackStateKeys {
-  const base = `${trimSlashes(prefix)}/${stackName}/${region}`;
+  const problem = stateNameProblem(stackName);
+  if (problem !== undefined) {
+    throw new CdkdError('STACK_NAME_INVALID', `Stack name "${stackName}" cannot address state: ${problem}.`, {
+      hint: 'Name a stack as CloudFormation does ([A-Za-z][-A-Za-z0-9]*, at most 128 characters); a nested stack as Stack~LogicalId.',
+    });
+  }
+  if (!REGION_SEGMENT.test(region)) {
+    throw new CdkdError('REGION_INVALID', `Region "${region}" is not a region name.`, {
+      hint: 'Pass a region such as us-east-1 with --region or AWS_REGION.',
+    });
+  }
+  const base = `${normalizeStatePrefix(prefix)}/${stackName}/${region}`;
   return {
     state: `${base}/state.json`,
     lock: `${base}/lock.json`,
@@ -18,20 +44,46 @@ export function stackStateKeys(prefix: string, stackName: string, region: string
   };
 }
 
-/** The stack and region a `.../state.json` key belongs to, or undefined for any other key. */
+/**
+ * Why a state name (`Stack`, or `Stack/LogicalId/...` for a nested stack) cannot be a key
+ * segment, or undefined.
+ */
+export function stateNameProblem(stateName: string): string | undefined {
+  const [top = '', ...nested] = stateName.split('/');
+  const problem = stackNameProblem(top);
+  if (problem !== undefined) return problem;
+  const badChild = nested.find((id) => logicalIdProblem(id) !== undefined);
+  return badChild === undefined
+    ? undefined
+    : `the nested stack's logical id "${badChild}" ${logicalIdProblem(badChild)}`;
+}
+
+/**
+ * The prefix without surrounding slashes; refused (STATE_PREFIX_INVALID) when it is empty
+ * or a segment is `.`, `..` or empty, which would put state outside the prefix it names.
+ */
+export function normalizeStatePrefix(prefix: string): string {
+  const trimmed = prefix.replace(/^\/+|\/+$/g, '');
+  const segments = trimmed.split('/');
+  const bad = segments.find((segment) => segment === '' || segment === '.' || segment === '..');
+  // eslint-disable-next-line no-control-regex
+  if (bad !== undefined || /[\u0000-\u001f\\]/.test(trimmed)) {
+    const why = trimmed === '' ? 'it is empty' : `it holds the segment "${bad ?? trimmed}"`;
+    throw new CdkdError('STATE_PREFIX_INVALID', `--state-prefix "${prefix}" cannot hold state: ${why}.`, {
+      hint: 'Use a plain key prefix such as cdkd or team/cdkd (no empty, "." or ".." segments).',
+    });
+  }
+  return trimmed;
+}
+
+/** The stack and region a top-level `.../state.json` key belongs to, or undefined for any other key. */
 export function parseStateKey(
   prefix: string,
   key: string,
 ): { stackName: string; region: string } | undefined {
-  const head = `${trimSlashes(prefix)}/`;
-  if (!key.startsWith(head)) return undefined;
-  const parts = key.slice(head.length).split('/');
-  if (parts.length !== 3 || parts[2] !== 'state.json' || !parts[0] || !parts[1]) return undefined;
-  return { stackName: parts[0], region: parts[1] };
+  const parsed = parseAnyStateKey(prefix, key);
+  return parsed && 'stackName' in parsed && !parsed.stackName.includes('/') ? parsed : undefined;
 }
-
-/** `us-east-1`, `us-gov-west-1`, `cn-north-1`: what a region segment of a key looks like. */
-const REGION = /^[a-z]{2,}(-[a-z]+)+-\d+$/;
 
 /**
  * Any `file` (by default `state.json`) under the prefix: a top-level stack's
@@ -43,16 +95,18 @@ export function parseAnyStateKey(
   key: string,
   file = 'state.json',
 ): { stackName: string; region: string } | { legacyStackName: string } | undefined {
-  const head = `${trimSlashes(prefix)}/`;
+  const head = `${normalizeStatePrefix(prefix)}/`;
   if (!key.startsWith(head)) return undefined;
   const parts = key.slice(head.length).split('/');
-  if (parts.at(-1) !== file || parts.some((part) => part === '')) return undefined;
+  if (parts.at(-1) !== file || stackNameProblem(parts[0]!) !== undefined) return undefined;
   if (parts.length === 2) return { legacyStackName: parts[0]! };
   const region = parts.at(-2)!;
   if (parts.length < 3 || !REGION.test(region)) return undefined;
-  return { stackName: parts.slice(0, -2).join('/'), region };
+  const stackName = parts.slice(0, -2).join('/');
+  return stateNameProblem(stackName) === undefined ? { stackName, region } : undefined;
 }
 
-function trimSlashes(prefix: string): string {
-  return prefix.replace(/^\/+|\/+$/g, '');
+/** True when `segment` can be a nested stack's key segment under its parent. */
+export function isNestedSegment(segment: string): boolean {
+  return logicalIdProblem(segment) === undefined;
 }

@@ -1,6 +1,7 @@
 import type { AwsClients } from '../aws/client-factory.js';
 import { bucketRegion } from '../aws/bucket-region.js';
 import { JournalStore } from './journal-store.js';
+import { normalizeStatePrefix } from './keys.js';
 import { LockManager } from './lock.js';
 import { S3Objects } from './s3-objects.js';
 import { stateBucketError } from './state-bucket-errors.js';
@@ -25,6 +26,8 @@ export async function openStateBackend(
   bucket: string,
   prefix: string,
 ): Promise<StateBackend> {
+  // A prefix that escapes itself is refused before the bucket is looked up.
+  normalizeStatePrefix(prefix);
   const defaultRegion = await clients.region();
   let region: string;
   try {

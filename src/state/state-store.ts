@@ -1,7 +1,13 @@
 import { CdkdError } from '../errors.js';
 import { parseDocument } from './documents/document-reader.js';
 import { STATE_DOCUMENT, type StateDocument } from './documents/state-document.js';
-import { parseAnyStateKey, parseStateKey, stackStateKeys } from './keys.js';
+import {
+  isNestedSegment,
+  normalizeStatePrefix,
+  parseAnyStateKey,
+  parseStateKey,
+  stackStateKeys,
+} from './keys.js';
 import { PreconditionFailed, type S3Objects } from './s3-objects.js';
 import type { DocumentWriter } from './save-chain.js';
 
@@ -35,10 +41,11 @@ export class StateStore {
     const key = this.key(stack);
     const stored = await this.objects.get(key);
     if (!stored) return undefined;
-    return {
-      document: parseDocument(STATE_DOCUMENT, this.objects.location(key), stored.text),
-      etag: stored.etag,
-    };
+    const location = this.objects.location(key);
+    const document = parseDocument(STATE_DOCUMENT, location, stored.text);
+    if (document.stackName !== stack.stackName)
+      throw foreignDocument('state', stack, location, document.stackName);
+    return { document, etag: stored.etag };
   }
 
   /** Saves `document`; `expectedEtag` undefined means "the stack has no state yet". Returns the new ETag. */
@@ -61,7 +68,7 @@ export class StateStore {
   }
 
   async list(): Promise<StackRef[]> {
-    const keys = await this.objects.listKeys(`${this.prefix.replace(/\/+$/, '')}/`);
+    const keys = await this.objects.listKeys(`${normalizeStatePrefix(this.prefix)}/`);
     return keys
       .map((key) => parseStateKey(this.prefix, key))
       .filter((ref): ref is StackRef => ref !== undefined)
@@ -73,7 +80,7 @@ export class StateStore {
    * no region: what "anywhere under the state prefix" covers (spec 000).
    */
   async listEverywhere(): Promise<{ stacks: StackRef[]; legacy: string[] }> {
-    const keys = await this.objects.listKeys(`${this.prefix.replace(/\/+$/, '')}/`);
+    const keys = await this.objects.listKeys(`${normalizeStatePrefix(this.prefix)}/`);
     const stacks: StackRef[] = [];
     const legacy: string[] = [];
     for (const key of keys) {
@@ -90,13 +97,15 @@ export class StateStore {
    * its own record of the child is missing, or a rollback left the child only a journal.
    */
   async listChildren(parent: StackRef): Promise<StackRef[]> {
-    const base = `${this.prefix.replace(/\/+$/, '')}/${parent.stackName}/`;
+    const base = `${normalizeStatePrefix(this.prefix)}/${parent.stackName}/`;
     const keys = await this.objects.listKeys(base);
     const children = new Set(
       keys.flatMap((key) => {
         const parts = key.slice(base.length).split('/');
         const document = parts[2] === 'state.json' || parts[2] === 'rollback-journal.json';
-        return parts.length === 3 && parts[1] === parent.region && document && parts[0] ? [parts[0]] : [];
+        return parts.length === 3 && parts[1] === parent.region && document && isNestedSegment(parts[0]!)
+          ? [parts[0]!]
+          : [];
       }),
     );
     return [...children].map((child) => ({
@@ -123,6 +132,17 @@ export function stateWriter(store: StateStore, stack: StackRef): DocumentWriter<
 /** Compact JSON: the document is rewritten after every resource, so its size is the cost. */
 export function serializeState(document: StateDocument): string {
   return JSON.stringify({ ...document, updatedAt: new Date().toISOString() });
+}
+
+/** A document under this stack's key that names another stack is never used as this stack's. */
+export function foreignDocument(kind: string, stack: StackRef, location: string, named: string): CdkdError {
+  return new CdkdError(
+    'STATE_DOCUMENT_FOREIGN',
+    `The ${kind} document ${location} names stack "${named}", not ${stack.stackName}: it is not this stack's, so cdkd does not use it.`,
+    {
+      hint: `Restore this stack's own document from the bucket's version history, or move ${location} to where stack "${named}" keeps its documents.`,
+    },
+  );
 }
 
 function stateConflict(stack: StackRef, location: string): CdkdError {

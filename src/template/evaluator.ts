@@ -66,6 +66,16 @@ export function intrinsicName(value: Record<string, unknown>): string | undefine
   return name !== undefined && (name === 'Ref' || name.startsWith('Fn::')) ? name : undefined;
 }
 
+/** True for `{ "Ref" | "Fn::*": args }`: a value only evaluation knows. */
+export function isIntrinsic(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    intrinsicName(value as Record<string, unknown>) !== undefined
+  );
+}
+
 /**
  * The recursive core: may return NO_VALUE, which containers drop. Exported for the
  * intrinsic modules' sake via the `evaluate` argument they receive, and for rules.ts.

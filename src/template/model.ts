@@ -123,7 +123,8 @@ export function validateTemplate(raw: unknown, file = 'template'): Template {
   }
 }
 
-function buildTemplate(raw: unknown): Template {
+/** validateTemplate without naming the file in its message. */
+export function buildTemplate(raw: unknown): Template {
   if (!isPlainObject(raw)) throw invalid('', 'a template must be a JSON/YAML object');
   for (const key of Object.keys(raw)) {
     if (!TOP_LEVEL_KEYS.has(key)) throw invalid(key, `unknown top-level section "${key}"`);

@@ -13,6 +13,7 @@ import type { DeployOptions } from '../engine/stack-request.js';
 import { assetBucketName } from '../state/bucket-names.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
+import { validateDeploySet } from './preflight.js';
 import { parametersFor, stackRequest, stackTarget } from './stack-requests.js';
 
 export interface DeployAppInput {
@@ -53,6 +54,8 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
   enforceAnnotations(collectAnnotations(stacks), { strict: input.strict });
   const checked = checkAssembly(input.assembly, stacks);
   for (const warning of checked.warnings) input.onWarning(warning);
+  for (const warning of validateDeploySet(checked.stacks, await input.session.region()))
+    input.onWarning(warning);
 
   const caller = { accountId: await input.session.accountId(), region: await input.session.region() };
   const targets = new Map(stacks.map((stack) => [stack.displayName, stackTarget(stack, caller)]));

@@ -2,6 +2,7 @@ import { selectStacks, type CloudAssembly } from '../assembly/index.js';
 import { walkDag } from '../engine/dag-walk.js';
 import type { StackDestroyResult } from '../engine/destroy-stack.js';
 import type { EventSink } from '../engine/events.js';
+import { refuseInvalidStackNames } from './preflight.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
 import { stackTarget } from './stack-requests.js';
@@ -33,6 +34,7 @@ export async function destroyApp(input: DestroyAppInput): Promise<DestroyedStack
     defaultSelection: 'only-single',
     extend: 'none',
   });
+  refuseInvalidStackNames(stacks);
   const caller = { accountId: await input.session.accountId(), region: await input.session.region() };
   const targets = new Map(stacks.map((stack) => [stack.displayName, stackTarget(stack, caller)]));
   const engine = await openEngine(input.session, {

@@ -46,6 +46,18 @@ describe('schema lookups', () => {
     expect(schema?.tagProperty).toBe('Tags');
   });
 
+  it('knows the value kind of a property only where the schema is sure of it', () => {
+    const kinds = schemaFor('AWS::SQS::Queue')!.propertyKinds;
+    expect(kinds.get('VisibilityTimeout')).toBe('n');
+    expect(kinds.get('FifoQueue')).toBe('b');
+    expect(kinds.get('QueueName')).toBe('s');
+    expect(kinds.get('Tags')).toBe('t');
+    // JSON or a string, and once JSON only: either may be sent.
+    expect(kinds.has('RedrivePolicy')).toBe(false);
+    expect(schemaFor('AWS::Lambda::Function')!.propertyKinds.get('Architectures')).toBe('l');
+    expect(schemaFor('AWS::Lambda::Function')!.propertyKinds.get('Code')).toBe('o');
+  });
+
   it('gives Ref its own identifier where it differs from the Cloud Control one', () => {
     expect(schemaFor('AWS::ECS::Service')?.primaryIdentifier).toEqual(['ServiceArn', 'Cluster']);
     expect(schemaFor('AWS::ECS::Service')?.refIdentifier).toEqual(['ServiceArn']);

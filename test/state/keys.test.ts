@@ -1,5 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { parseAnyStateKey, parseStateKey, stackStateKeys } from '../../src/state/keys.js';
+import { isCdkdError } from '../../src/errors.js';
+import {
+  normalizeStatePrefix,
+  parseAnyStateKey,
+  parseStateKey,
+  stackStateKeys,
+} from '../../src/state/keys.js';
+
+function codeOf(action: () => unknown): string | undefined {
+  try {
+    action();
+    return undefined;
+  } catch (error) {
+    return isCdkdError(error) ? error.code : 'not a CdkdError';
+  }
+}
 
 describe('state key layout', () => {
   it('places every document under {prefix}/{stack}/{region}/', () => {
@@ -45,5 +60,61 @@ describe('state key layout', () => {
       region: 'us-east-1',
     });
     expect(parseAnyStateKey('cdkd', 'cdkd/S/us-east-1/state.json', 'rollback-journal.json')).toBeUndefined();
+  });
+});
+
+describe("no name addresses another stack's documents", () => {
+  it.each([
+    // A nested stack's state name: a top-level `S/Q` is refused before it gets here.
+    ['S/Q', undefined],
+    ['..', 'STACK_NAME_INVALID'],
+    ['', 'STACK_NAME_INVALID'],
+    ['my stack ☃', 'STACK_NAME_INVALID'],
+    ['../../etc', 'STACK_NAME_INVALID'],
+    ['S/a-b', 'STACK_NAME_INVALID'],
+    ['S/..', 'STACK_NAME_INVALID'],
+    ['S//Q', 'STACK_NAME_INVALID'],
+    ['a'.repeat(129), 'STACK_NAME_INVALID'],
+    ['a'.repeat(128), undefined],
+    ['My-Stack-2', undefined],
+    ['S/Child/Grand', undefined],
+  ])('stack name %j: %s', (name, code) => {
+    expect(codeOf(() => stackStateKeys('cdkd', name, 'us-east-1'))).toBe(code);
+  });
+
+  it.each(['..', '../x', 'x/', 'us-east-1/../..', ''])('refuses the region %j', (region) => {
+    expect(codeOf(() => stackStateKeys('cdkd', 'S', region))).toBe('REGION_INVALID');
+  });
+
+  it.each([
+    ['../..', 'STATE_PREFIX_INVALID'],
+    ['a/../b', 'STATE_PREFIX_INVALID'],
+    ['a//b', 'STATE_PREFIX_INVALID'],
+    ['.', 'STATE_PREFIX_INVALID'],
+    ['', 'STATE_PREFIX_INVALID'],
+    ['/', 'STATE_PREFIX_INVALID'],
+    ['team/cdkd', undefined],
+    ['/cdkd/', undefined],
+  ])('--state-prefix %j: %s', (prefix, code) => {
+    expect(codeOf(() => normalizeStatePrefix(prefix))).toBe(code);
+  });
+
+  it('never reads a nested key as a top-level one, nor a key with a refused segment as either', () => {
+    expect(parseStateKey('cdkd', 'cdkd/S/Q/us-east-1/state.json')).toBeUndefined();
+    expect(parseAnyStateKey('cdkd', 'cdkd/S/Q/us-east-1/state.json')).toEqual({
+      stackName: 'S/Q',
+      region: 'us-east-1',
+    });
+    expect(parseAnyStateKey('cdkd', 'cdkd/S/a-b/us-east-1/state.json')).toBeUndefined();
+    expect(parseAnyStateKey('cdkd', 'cdkd/../us-east-1/state.json')).toBeUndefined();
+    expect(parseAnyStateKey('cdkd', 'cdkd/1abc/us-east-1/state.json')).toBeUndefined();
+    expect(parseAnyStateKey('cdkd', 'cdkd/1abc/state.json')).toBeUndefined();
+  });
+
+  it('reads the keys an earlier cdkd wrote unchanged', () => {
+    expect(parseStateKey('/cdkd/', 'cdkd/Stack-1/eu-west-1/state.json')).toEqual({
+      stackName: 'Stack-1',
+      region: 'eu-west-1',
+    });
   });
 });

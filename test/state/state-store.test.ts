@@ -51,6 +51,26 @@ describe('StateStore', () => {
     expect((await backend.store.read(stack))?.document.outputs).toEqual({ Winner: { value: 'other' } });
   });
 
+  it('refuses a state.json naming another stack as a foreign document, naming its key', async () => {
+    const ref = { stackName: 'Victim', region: 'us-east-1' };
+    await backend.store.save(ref, emptyStateDocument('Other', 'us-east-1'), undefined);
+    const error = await backend.store.read(ref).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'STATE_DOCUMENT_FOREIGN' });
+    expect((error as Error).message).toContain('cdkd/Victim/us-east-1/state.json');
+    expect((error as Error).message).toContain('"Other"');
+  });
+
+  it('refuses a rollback journal naming another stack the same way', async () => {
+    const ref = { stackName: 'JournalVictim', region: 'us-east-1' };
+    await backend.journals.writer(ref)(
+      { version: 1, stackName: 'Other', region: 'us-east-1', segments: [] },
+      undefined,
+    );
+    const error = await backend.journals.read(ref).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'STATE_DOCUMENT_FOREIGN' });
+    expect((error as Error).message).toContain('cdkd/JournalVictim/us-east-1/rollback-journal.json');
+  });
+
   it('a save whose object vanished is a conflict too (If-Match on an absent key)', async () => {
     const ref = { stackName: 'Gone', region: 'us-east-1' };
     await expect(
