@@ -12,7 +12,8 @@ import type { EventSink } from '../engine/events.js';
 import { assetBucketName } from '../state/bucket-names.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
-import { parametersFor, stackRequest, stackTarget } from './stack-requests.js';
+import { stackParameters } from './stack-parameters.js';
+import { stackRequest, stackTarget } from './stack-requests.js';
 
 export interface DeployAppInput {
   session: Session;
@@ -33,6 +34,8 @@ export interface DeployAppInput {
   prefixUserSuppliedNames?: boolean;
   events: EventSink;
   onWarning(message: string): void;
+  /** One line worth saying that is not a warning (a --parameters entry a stack ignores). */
+  onNote(message: string): void;
   signal?: AbortSignal;
 }
 
@@ -50,6 +53,8 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
   enforceAnnotations(collectAnnotations(stacks), { strict: input.strict });
   const checked = checkAssembly(input.assembly, stacks);
   for (const warning of checked.warnings) input.onWarning(warning);
+  const parameters = stackParameters(stacks, input.parameters);
+  for (const note of parameters.notes) input.onNote(note);
 
   const caller = { accountId: await input.session.accountId(), region: await input.session.region() };
   const targets = new Map(stacks.map((stack) => [stack.displayName, stackTarget(stack, caller)]));
@@ -79,13 +84,7 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
               s3: await input.session.clients.s3(target.region),
             })
           ).bucket;
-      const request = stackRequest(
-        stack,
-        nested,
-        target,
-        bucket,
-        parametersFor(stack.stackName, input.parameters),
-      );
+      const request = stackRequest(stack, nested, target, bucket, parameters.values.get(displayName)!);
       results.push(
         await engine.deploy(request, {
           concurrency: input.concurrency,

@@ -1,4 +1,4 @@
-import { NestedStack, Stack, aws_sqs as sqs } from 'aws-cdk-lib';
+import { CfnOutput, CfnParameter, NestedStack, Stack, aws_sqs as sqs } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { synthesizeApp } from '../helpers/cdk-app.js';
 import { runCli } from '../helpers/cli.js';
@@ -36,5 +36,40 @@ describe('a nested stack with default settings (version reporting on)', () => {
     expect(await recordedTypes('WithNested')).toEqual(['AWS::CloudFormation::Stack', 'AWS::SQS::Queue']);
     expect(await recordedTypes(`WithNested/${nestedId}`)).toEqual(['AWS::SQS::Queue']);
     expect((await runCli(['destroy', '-a', assembly, '--yes'], { env: env() })).code).toBe(0);
+  });
+});
+
+describe('--parameters across the selected stacks', () => {
+  const assembly = () =>
+    synthesizeApp((app) => {
+      for (const name of ['ParamsWeb', 'ParamsDb']) {
+        const stack = new Stack(app, name);
+        const env = new CfnParameter(stack, 'Env');
+        new CfnOutput(stack, 'EnvOut', { value: env.valueAsString });
+      }
+      new CfnParameter(new Stack(app, 'ParamsDb2'), 'Size');
+    });
+
+  it('names every missing parameter of every selected stack in one error, before anything is deployed', async () => {
+    const result = await runCli(['deploy', '--all', '-a', assembly()], { env: env() });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'Error [PARAMETER_MISSING]: Parameters with no value and no Default: ParamsWeb: Env; ParamsDb: Env; ParamsDb2: Size.',
+    );
+    const list = await runCli(['state', 'list', '--json'], { env: env() });
+    expect(JSON.parse(list.stdout).stacks).toEqual([]);
+  });
+
+  it('a plain NAME=value goes to every stack declaring NAME, ignored with a note for the others', async () => {
+    const result = await runCli(
+      ['deploy', '--all', '-a', assembly(), '--parameters', 'Env=prod', '--parameters', 'ParamsDb2:Size=3'],
+      { env: env() },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('ParamsWeb.EnvOut = prod');
+    expect(result.stdout).toContain('ParamsDb.EnvOut = prod');
+    expect(result.stderr).toContain(
+      '--parameters Env: ignored for ParamsDb2, which declares no parameter Env.',
+    );
   });
 });
