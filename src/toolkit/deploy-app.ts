@@ -5,11 +5,11 @@ import {
   selectStacks,
   type CloudAssembly,
 } from '../assembly/index.js';
-import { publishAssets } from '../assets/index.js';
 import { walkDag } from '../engine/dag-walk.js';
 import type { StackDeployResult } from '../engine/deploy-stack.js';
 import type { EventSink } from '../engine/events.js';
 import { assetBucketName } from '../state/bucket-names.js';
+import { assetPublisher } from './asset-storage.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
 import { stackParameters } from './stack-parameters.js';
@@ -64,6 +64,7 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     regions: [...targets.values()].map((target) => target.region),
   });
 
+  const publish = assetPublisher(input.session, input.onNote);
   const results: StackDeployResult[] = [];
   const selected = new Set(stacks.map((stack) => stack.displayName));
   const outcome = await walkDag(
@@ -76,14 +77,7 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
       const target = targets.get(displayName)!;
       const bucket = input.dryRun
         ? assetBucketName(target.accountId, target.region)
-        : (
-            await publishAssets({
-              stacks: [stack],
-              accountId: target.accountId,
-              region: target.region,
-              s3: await input.session.clients.s3(target.region),
-            })
-          ).bucket;
+        : await publish(stack, target);
       const request = stackRequest(stack, nested, target, bucket, parameters.values.get(displayName)!);
       results.push(
         await engine.deploy(request, {

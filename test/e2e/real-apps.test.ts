@@ -1,4 +1,21 @@
-import { CfnOutput, CfnParameter, NestedStack, Stack, aws_sqs as sqs } from 'aws-cdk-lib';
+import {
+  GetBucketEncryptionCommand,
+  GetBucketLocationCommand,
+  GetBucketPolicyCommand,
+  GetPublicAccessBlockCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  CfnOutput,
+  CfnParameter,
+  NestedStack,
+  Stack,
+  aws_s3_assets as assets,
+  aws_sqs as sqs,
+} from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { synthesizeApp } from '../helpers/cdk-app.js';
 import { runCli } from '../helpers/cli.js';
@@ -15,6 +32,15 @@ async function recordedTypes(stack: string): Promise<string[]> {
   return Object.values(JSON.parse(result.stdout).resources as Record<string, { type: string }>)
     .map((record) => record.type)
     .sort();
+}
+
+async function addFault(spec: Record<string, unknown>) {
+  const response = await fetch(`${sandbox.current.url}/_sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(spec),
+  });
+  expect(response.status).toBe(201);
 }
 
 beforeAll(async () => {
@@ -71,5 +97,64 @@ describe('--parameters across the selected stacks', () => {
     expect(result.stderr).toContain(
       '--parameters Env: ignored for ParamsDb2, which declares no parameter Env.',
     );
+  });
+});
+
+describe('asset storage per region', () => {
+  /** An app whose one stack, pinned to `region`, publishes a file asset and outputs its bucket. */
+  const pinnedTo = (region: string) => {
+    const source = mkdtempSync(join(tmpdir(), 'cdkd-asset-'));
+    writeFileSync(join(source, 'index.html'), `<p>${region}</p>`);
+    return synthesizeApp((app) => {
+      const stack = new Stack(app, `Pinned-${region}`, { env: { region } });
+      const asset = new assets.Asset(stack, 'Site', { path: source });
+      new CfnOutput(stack, 'AssetBucket', { value: asset.s3BucketName });
+    });
+  };
+
+  /** A bucket's settings as S3 reports them, with the bucket's own name taken out. */
+  async function settings(bucket: string, region: string) {
+    const s3 = new S3Client({ region });
+    const policy = (await s3.send(new GetBucketPolicyCommand({ Bucket: bucket }))).Policy!;
+    return {
+      encryption: (await s3.send(new GetBucketEncryptionCommand({ Bucket: bucket })))
+        .ServerSideEncryptionConfiguration,
+      publicAccess: (await s3.send(new GetPublicAccessBlockCommand({ Bucket: bucket })))
+        .PublicAccessBlockConfiguration,
+      policy: JSON.parse(policy.replaceAll(bucket, 'BUCKET')),
+    };
+  }
+
+  it("a stack in a region bootstrap never prepared gets its asset bucket on first use, with bootstrap's settings", async () => {
+    const assembly = pinnedTo('eu-west-1');
+    const result = await runCli(['deploy', '-a', assembly], { env: env() });
+    expect(result.code, result.stderr).toBe(0);
+    const bucket = 'cdkd-assets-000000000000-eu-west-1';
+    expect(result.stdout).toContain(`Pinned-eu-west-1.AssetBucket = ${bucket}`);
+    expect(result.stderr).toContain(
+      `Created the asset bucket ${bucket} in eu-west-1, with the settings cdkd bootstrap applies`,
+    );
+    const location = await new S3Client({ region: 'eu-west-1' }).send(
+      new GetBucketLocationCommand({ Bucket: bucket }),
+    );
+    expect(location.LocationConstraint).toBe('eu-west-1');
+    expect(await settings(bucket, 'eu-west-1')).toEqual(
+      await settings('cdkd-assets-000000000000-us-east-1', 'us-east-1'),
+    );
+
+    const again = await runCli(['deploy', '-a', assembly], { env: env() });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toContain('Created the asset bucket');
+    expect((await runCli(['destroy', '-a', assembly, '--yes'], { env: env() })).code).toBe(0);
+  });
+
+  it('stays ASSET_BUCKET_NOT_FOUND where these credentials may not create the bucket', async () => {
+    await addFault({ service: 's3', operation: 'CreateBucket', errorCode: 'AccessDenied', httpStatus: 403 });
+    const result = await runCli(['deploy', '-a', pinnedTo('ap-southeast-2')], { env: env() });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'Error [ASSET_BUCKET_NOT_FOUND]: The asset bucket "cdkd-assets-000000000000-ap-southeast-2" does not exist. cdkd may not create it with these credentials (AccessDenied).',
+    );
+    expect(result.stderr).toContain('cdkd bootstrap --region ap-southeast-2');
   });
 });
