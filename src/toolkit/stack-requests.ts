@@ -9,18 +9,26 @@ export interface StackTarget {
 }
 
 /** Where a stack deploys: its own environment, or the caller's for an environment-agnostic stack. */
-export function stackTarget(stack: StackArtifact, caller: StackTarget): StackTarget {
+export function stackEnvironment(stack: StackArtifact, caller: StackTarget): StackTarget {
   const account =
     stack.environment.account === UNKNOWN_ACCOUNT ? caller.accountId : stack.environment.account;
-  if (account !== caller.accountId) {
-    throw new CdkdError(
-      'ACCOUNT_MISMATCH',
-      `Stack ${stack.displayName} is for account ${account}, but the credentials in use are for ${caller.accountId}.`,
-      { hint: 'Use credentials (or --profile) for that account, or deploy the stack environment-agnostic.' },
-    );
-  }
   const region = stack.environment.region === UNKNOWN_REGION ? caller.region : stack.environment.region;
   return { accountId: account, region };
+}
+
+/** {@link stackEnvironment}, refused when the stack is pinned to an account other than the caller's. */
+export function stackTarget(stack: StackArtifact, caller: StackTarget): StackTarget {
+  const target = stackEnvironment(stack, caller);
+  if (target.accountId !== caller.accountId) throw accountMismatch(stack, target, caller);
+  return target;
+}
+
+export function accountMismatch(stack: StackArtifact, target: StackTarget, caller: StackTarget): CdkdError {
+  return new CdkdError(
+    'ACCOUNT_MISMATCH',
+    `Stack ${stack.displayName} is for account ${target.accountId}, but the credentials in use are for ${caller.accountId}.`,
+    { hint: 'Use credentials (or --profile) for that account, or deploy the stack environment-agnostic.' },
+  );
 }
 
 /**

@@ -9,6 +9,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  aws_iam as iam,
+  aws_ssm as ssm,
   CfnOutput,
   CfnParameter,
   NestedStack,
@@ -156,5 +158,49 @@ describe('asset storage per region', () => {
       'Error [ASSET_BUCKET_NOT_FOUND]: The asset bucket "cdkd-assets-000000000000-ap-southeast-2" does not exist. cdkd may not create it with these credentials (AccessDenied).',
     );
     expect(result.stderr).toContain('cdkd bootstrap --region ap-southeast-2');
+  });
+});
+
+describe('a stack pinned to an account', () => {
+  const ACCOUNT = '111111111111';
+  const asAccount = (...args: string[]) => runCli(args, { env: env({ AWS_ACCESS_KEY_ID: ACCOUNT }) });
+  const assembly = () =>
+    synthesizeApp((app) => {
+      const stack = new Stack(app, 'PinnedAccount', { env: { account: ACCOUNT, region: 'us-east-1' } });
+      const queue = new sqs.Queue(stack, 'Queue');
+      const role = new iam.Role(stack, 'Role', {
+        assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      });
+      const parameter = new ssm.StringParameter(stack, 'Parameter', { stringValue: 'v' });
+      new CfnOutput(stack, 'QueueArn', { value: queue.queueArn });
+      new CfnOutput(stack, 'RoleArn', { value: role.roleArn });
+      new CfnOutput(stack, 'ParameterArn', { value: parameter.parameterArn });
+    });
+
+  it('destroying it where it was never deployed says nothing is recorded, exit 0, not ACCOUNT_MISMATCH', async () => {
+    const result = await runCli(['destroy', '-a', assembly(), '--yes'], { env: env() });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(
+      `PinnedAccount: nothing recorded, nothing to destroy (the stack is for account ${ACCOUNT};`,
+    );
+  });
+
+  it('deploys in that account under credentials for it, every ARN naming it', async () => {
+    const app = assembly();
+    const shared = ['--state-bucket', 'cdkd-shared-state'];
+    expect((await asAccount('bootstrap', ...shared)).code).toBe(0);
+    const result = await asAccount('deploy', '-a', app, ...shared);
+    expect(result.code, result.stderr).toBe(0);
+    const arns = result.stdout.split('\n').filter((line) => line.startsWith('PinnedAccount.'));
+    expect(arns).toHaveLength(3);
+    for (const line of arns) expect(line).toMatch(/ = arn:aws:[a-z]+:(us-east-1)?:111111111111:/);
+
+    // Recorded in a state bucket the caller's credentials see: refused, nothing destroyed.
+    const refused = await runCli(['destroy', '-a', app, '--yes', ...shared], { env: env() });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `Error [ACCOUNT_MISMATCH]: Stack PinnedAccount is for account ${ACCOUNT}`,
+    );
+    expect((await asAccount('destroy', '-a', app, '--yes', ...shared)).code).toBe(0);
   });
 });
