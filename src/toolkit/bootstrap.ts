@@ -1,6 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { assetBucketName } from '../state/bucket-names.js';
-import { ensureCdkdBucket, type CdkdBucket } from '../state/cdkd-buckets.js';
+import { ensureCdkdBucket, type CdkdBucket } from './cdkd-buckets.js';
 import type { Session } from './session.js';
 
 export interface BootstrapResult {

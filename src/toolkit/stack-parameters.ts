@@ -3,7 +3,7 @@ import { CdkdError } from '../errors.js';
 import { TemplateErrorCode } from '../template/errors.js';
 
 /** One `--parameters` entry: `NAME=value` for every selected stack, `STACK:NAME=value` for one. */
-export interface ParameterEntry {
+interface ParameterEntry {
   stack?: string;
   name: string;
   value: string;
@@ -39,7 +39,7 @@ interface StackDeclarations {
   declares(name: string): boolean;
 }
 
-export function parseParameterEntries(raw: readonly string[]): ParameterEntry[] {
+function parseParameterEntries(raw: readonly string[]): ParameterEntry[] {
   return raw.map((entry) => {
     const equals = entry.indexOf('=');
     if (equals <= 0) {
