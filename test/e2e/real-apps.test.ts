@@ -5,8 +5,7 @@ import {
   GetPublicAccessBlockCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   aws_iam as iam,
@@ -19,6 +18,7 @@ import {
   aws_sqs as sqs,
 } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../assembly/helpers.js';
 import { synthesizeApp } from '../helpers/cdk-app.js';
 import { runCli } from '../helpers/cli.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
@@ -105,7 +105,7 @@ describe('--parameters across the selected stacks', () => {
 describe('asset storage per region', () => {
   /** An app whose one stack, pinned to `region`, publishes a file asset and outputs its bucket. */
   const pinnedTo = (region: string) => {
-    const source = mkdtempSync(join(tmpdir(), 'cdkd-asset-'));
+    const source = tempDir();
     writeFileSync(join(source, 'index.html'), `<p>${region}</p>`);
     return synthesizeApp((app) => {
       const stack = new Stack(app, `Pinned-${region}`, { env: { region } });
