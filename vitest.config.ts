@@ -14,6 +14,7 @@ const LONG_FIRST = [
   'test/corpus/deploy-cc.test.ts',
   'test/e2e/rollback.test.ts',
   'test/e2e/deploy-lifecycle.test.ts',
+  'test/e2e/real-apps.test.ts',
   'test/cli/bootstrap-and-state.test.ts',
   'test/assembly/cli.test.ts',
   'test/e2e/example-app.test.ts',

@@ -11,6 +11,8 @@ const PAST: Record<ResourceAction, string> = {
 
 export interface Progress {
   sink(event: DeployEvent): void;
+  /** A line of its own, between the events. */
+  note(line: string): void;
   /** The closing line: counts by outcome and the duration. */
   summary(): string;
   /** Clears the live line before other output. */
@@ -67,6 +69,7 @@ export function createProgress(stream: NodeJS.WriteStream, live = stream.isTTY =
       const duration = event.durationMs === undefined ? '' : ` ${(event.durationMs / 1000).toFixed(1)}s`;
       print(`${label} ${outcome}${duration}${event.message ? `: ${event.message}` : ''}`);
     },
+    note: print,
     summary() {
       const parts = [...counts].map(([outcome, count]) => `${count} ${outcome}`);
       const seconds = ((Date.now() - started) / 1000).toFixed(1);

@@ -1,8 +1,8 @@
 import { CdkdError } from '../errors.js';
-import { buildPlan, refuseUnsupportedTypes, type Plan, type StatefulVerdict } from '../plan/index.js';
+import { buildPlan, type Plan, type StatefulVerdict } from '../plan/index.js';
 import { refuseInvalidEvaluatedProperties } from '../plan/validate-properties.js';
 import { prepareTemplate, validateTemplate, type PreparedTemplate } from '../template/index.js';
-import { desiredResources, isUnresolved } from './desired-resources.js';
+import { CDK_METADATA_TYPE, desiredResources, isUnresolved } from './desired-resources.js';
 import type { ExportIndex } from './export-index.js';
 import { declaredExportNames } from './outputs.js';
 import type { ProviderRouter } from './provider-router.js';
@@ -46,8 +46,6 @@ export async function planStack(
     ssmParameter: services.parameterReader(request.region),
   });
   const router = services.routerFor(request, options);
-  // A nested stack deploys when its row runs, after its parent's earlier resources: check its whole tree now.
-  refuseUnsupportedTypes(nestedResources(request.nested), (type) => router.canHandle(type));
   const masked = prepared.withMaskedParameters();
   const exports = services.exportsIn(request.region);
   const imported = new Set<string>();
@@ -58,7 +56,12 @@ export async function planStack(
     desired.filter((resource) => !isUnresolved(resource.properties)),
   );
   const plan = buildPlan(
-    { desired, recorded: state.document.resources },
+    {
+      desired,
+      recorded: state.document.resources,
+      // A nested stack deploys when its row runs, after its parent's earlier resources: check its whole tree now.
+      nested: nestedResources(request.nested),
+    },
     {
       canHandle: (type) => router.canHandle(type),
       providerCanUpdate: (type, changed) => router.providerCanUpdate(type, changed),
@@ -87,16 +90,19 @@ function refuseUnsupportedTransforms(stackName: string, transforms: readonly str
   );
 }
 
-/** Every resource of every nested template below a stack, named by its path (`Child/Grandchild/Id`). */
+/**
+ * Every resource of every nested template below a stack that its own plan will deploy
+ * (CDK's metadata record is skipped there as at top level), named by its path (`Child/Grandchild/Id`).
+ */
 function nestedResources(
   nested: ReadonlyMap<string, NestedTemplate> | undefined,
   prefix = '',
 ): Array<{ logicalId: string; type: string }> {
   return [...(nested ?? [])].flatMap(([childId, child]) => {
     const path = `${prefix}${childId}/`;
-    const resources = Object.entries(
-      (child.template.Resources ?? {}) as Record<string, { Type?: unknown }>,
-    ).map(([logicalId, resource]) => ({ logicalId: `${path}${logicalId}`, type: String(resource.Type) }));
+    const resources = Object.entries((child.template.Resources ?? {}) as Record<string, { Type?: unknown }>)
+      .map(([logicalId, resource]) => ({ logicalId: `${path}${logicalId}`, type: String(resource.Type) }))
+      .filter((resource) => resource.type !== CDK_METADATA_TYPE);
     return [...resources, ...nestedResources(child.nested, path)];
   });
 }

@@ -2,7 +2,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ADMIN_PREFIX, handleAdmin, type AdminDeps } from './admin/admin-api.js';
 import { internalError, SandboxError } from './errors.js';
 import { queryCodec } from './protocols/query.js';
-import { credentialScope, unwrapBody, type SandboxRequest, type SandboxResponse } from './request.js';
+import {
+  credentialScope,
+  requestAccount,
+  unwrapBody,
+  type SandboxRequest,
+  type SandboxResponse,
+} from './request.js';
 import type { Codec } from './service-module.js';
 
 export interface RawRequest {
@@ -35,6 +41,7 @@ export async function dispatch(raw: RawRequest, deps: AdminDeps): Promise<Sandbo
     service: scope?.service ?? '',
     region: scope?.region ?? deps.region,
     accessKeyId: scope?.accessKeyId ?? '',
+    accountId: requestAccount(scope?.accessKeyId ?? '', deps.accountId),
     requestId: codec.newRequestId(),
   };
   let response: SandboxResponse;

@@ -15,6 +15,11 @@ export interface SandboxRequest {
   /** From the SigV4 credential scope: the region the client signed for. */
   region: string;
   accessKeyId: string;
+  /**
+   * The account the request acts in ({@link requestAccount}): every ARN, owner and account
+   * id a service builds for this request uses it, never the sandbox's default directly.
+   */
+  accountId: string;
   requestId: string;
 }
 
@@ -28,6 +33,16 @@ export interface CredentialScope {
   accessKeyId: string;
   region: string;
   service: string;
+}
+
+const ACCOUNT_ID = /^\d{12}$/;
+
+/**
+ * The account a request acts in: an access key id of 12 digits selects that account (the
+ * convention other local AWS endpoints follow), any other key the sandbox's own.
+ */
+export function requestAccount(accessKeyId: string, sandboxAccount: string): string {
+  return ACCOUNT_ID.test(accessKeyId) ? accessKeyId : sandboxAccount;
 }
 
 const AUTH_CREDENTIAL = /Credential=([^/,\s]+)\/\d{8}\/([^/]+)\/([^/]+)\/aws4_request/;

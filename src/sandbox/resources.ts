@@ -38,15 +38,23 @@ export interface ResourceEntry {
   model: ResourceModel;
 }
 
-/** One CloudFormation type as a service module serves it to Cloud Control. */
+/**
+ * One CloudFormation type as a service module serves it to Cloud Control. `accountId` is
+ * the account of the Cloud Control request (`SandboxRequest.accountId`): ARNs use it.
+ */
 export interface ResourceHandler {
   /** Creates the resource from the desired state; returns its identifier and full model. */
-  create(desired: ResourceModel, region: string): Promise<ResourceEntry>;
-  read(identifier: string, region: string): ResourceModel | undefined;
+  create(desired: ResourceModel, region: string, accountId: string): Promise<ResourceEntry>;
+  read(identifier: string, region: string, accountId: string): ResourceModel | undefined;
   /** Applies the full desired state to an existing resource; returns the new model. */
-  update(identifier: string, desired: ResourceModel, region: string): Promise<ResourceModel>;
-  delete(identifier: string, region: string): Promise<void>;
-  list(region: string): ResourceEntry[];
+  update(
+    identifier: string,
+    desired: ResourceModel,
+    region: string,
+    accountId: string,
+  ): Promise<ResourceModel>;
+  delete(identifier: string, region: string, accountId: string): Promise<void>;
+  list(region: string, accountId: string): ResourceEntry[];
 }
 
 export class ResourceHandlers {

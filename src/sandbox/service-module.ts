@@ -17,6 +17,7 @@ export interface Codec {
 
 /** What every service module is given when the sandbox starts. */
 export interface SandboxContext {
+  /** The sandbox's own account: what a request acts in unless its key selects another (`request.accountId`). */
   accountId: string;
   /** The sandbox's home region (the default when a request names none). */
   region: string;

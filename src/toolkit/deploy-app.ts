@@ -5,16 +5,17 @@ import {
   selectStacks,
   type CloudAssembly,
 } from '../assembly/index.js';
-import { publishAssets } from '../assets/index.js';
 import { walkDag } from '../engine/dag-walk.js';
 import type { StackDeployResult } from '../engine/deploy-stack.js';
 import type { EventSink } from '../engine/events.js';
 import type { DeployOptions } from '../engine/stack-request.js';
 import { assetBucketName } from '../state/bucket-names.js';
+import { assetPublisher } from './asset-storage.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
 import { validateDeploySet } from './preflight.js';
-import { parametersFor, stackRequest, stackTarget } from './stack-requests.js';
+import { stackParameters } from './stack-parameters.js';
+import { stackRequest, stackTarget } from './stack-requests.js';
 
 export interface DeployAppInput {
   session: Session;
@@ -35,6 +36,8 @@ export interface DeployAppInput {
   prefixUserSuppliedNames?: boolean;
   events: EventSink;
   onWarning(message: string): void;
+  /** One line worth saying that is not a warning (a --parameters entry a stack ignores). */
+  onNote(message: string): void;
   signal?: AbortSignal;
   /** Asked before a stack's deploy destroys data (a stateful replacement under the flag). */
   confirmDataLoss?: DeployOptions['confirmDataLoss'];
@@ -56,6 +59,8 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
   for (const warning of checked.warnings) input.onWarning(warning);
   for (const warning of validateDeploySet(checked.stacks, await input.session.region()))
     input.onWarning(warning);
+  const parameters = stackParameters(stacks, input.parameters);
+  for (const note of parameters.notes) input.onNote(note);
 
   const caller = { accountId: await input.session.accountId(), region: await input.session.region() };
   const targets = new Map(stacks.map((stack) => [stack.displayName, stackTarget(stack, caller)]));
@@ -65,6 +70,7 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     regions: [...targets.values()].map((target) => target.region),
   });
 
+  const publish = assetPublisher(input.session, input.onNote);
   const results: StackDeployResult[] = [];
   const selected = new Set(stacks.map((stack) => stack.displayName));
   const outcome = await walkDag(
@@ -77,21 +83,8 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
       const target = targets.get(displayName)!;
       const bucket = input.dryRun
         ? assetBucketName(target.accountId, target.region)
-        : (
-            await publishAssets({
-              stacks: [stack],
-              accountId: target.accountId,
-              region: target.region,
-              s3: await input.session.clients.s3(target.region),
-            })
-          ).bucket;
-      const request = stackRequest(
-        stack,
-        nested,
-        target,
-        bucket,
-        parametersFor(stack.stackName, input.parameters),
-      );
+        : await publish(stack, target);
+      const request = stackRequest(stack, nested, target, bucket, parameters.values.get(displayName)!);
       results.push(
         await engine.deploy(request, {
           concurrency: input.concurrency,

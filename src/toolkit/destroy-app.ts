@@ -1,11 +1,12 @@
-import { selectStacks, type CloudAssembly } from '../assembly/index.js';
+import { selectStacks, type CloudAssembly, type StackArtifact } from '../assembly/index.js';
 import { walkDag } from '../engine/dag-walk.js';
 import type { StackDestroyResult } from '../engine/destroy-stack.js';
 import type { EventSink } from '../engine/events.js';
 import { refuseInvalidStackNames } from './preflight.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
-import { stackTarget } from './stack-requests.js';
+import type { StateBackend } from '../state/state-backend.js';
+import { accountMismatch, stackEnvironment, type StackTarget } from './stack-requests.js';
 
 export interface DestroyAppInput {
   session: Session;
@@ -24,6 +25,8 @@ export interface DestroyAppInput {
 
 export interface DestroyedStack extends StackDestroyResult {
   stackName: string;
+  /** The account of a stack pinned to another than the caller's, of which nothing was recorded. */
+  otherAccount?: string;
 }
 
 /** `cdkd destroy`: the selected stacks, each after every selected stack that depends on it. */
@@ -36,7 +39,8 @@ export async function destroyApp(input: DestroyAppInput): Promise<DestroyedStack
   });
   refuseInvalidStackNames(stacks);
   const caller = { accountId: await input.session.accountId(), region: await input.session.region() };
-  const targets = new Map(stacks.map((stack) => [stack.displayName, stackTarget(stack, caller)]));
+  const targets = new Map(stacks.map((stack) => [stack.displayName, stackEnvironment(stack, caller)]));
+  const elsewhere = await unrecordedElsewhere(await input.session.stateBackend(), stacks, targets, caller);
   const engine = await openEngine(input.session, {
     events: input.events,
     onWarning: input.onWarning,
@@ -54,6 +58,11 @@ export async function destroyApp(input: DestroyAppInput): Promise<DestroyedStack
     async (displayName) => {
       const stack = stacks.find((candidate) => candidate.displayName === displayName)!;
       const target = targets.get(displayName)!;
+      if (elsewhere.has(displayName)) {
+        const nothing = { found: false, deleted: [], retained: [] };
+        results.push({ stackName: stack.stackName, ...nothing, otherAccount: target.accountId });
+        return;
+      }
       const result = await engine.destroy(
         { stateName: stack.stackName, stackName: stack.stackName, ...target },
         {
@@ -72,4 +81,31 @@ export async function destroyApp(input: DestroyAppInput): Promise<DestroyedStack
   );
   if (outcome.failed.length > 0) throw outcome.failed[0]!.error;
   return results;
+}
+
+/**
+ * The stacks pinned to an account other than the caller's that this state records nothing
+ * of (a never-deployed stack has nothing to destroy, whatever its account). One it does
+ * record is refused as ACCOUNT_MISMATCH before anything is destroyed.
+ */
+async function unrecordedElsewhere(
+  backend: StateBackend,
+  stacks: readonly StackArtifact[],
+  targets: ReadonlyMap<string, StackTarget>,
+  caller: StackTarget,
+): Promise<Set<string>> {
+  const unrecorded = new Set<string>();
+  for (const stack of stacks) {
+    const target = targets.get(stack.displayName)!;
+    if (target.accountId === caller.accountId) continue;
+    const ref = { stackName: stack.stackName, region: target.region };
+    const [state, journal, children] = await Promise.all([
+      backend.store.read(ref),
+      backend.journals.read(ref),
+      backend.store.listChildren(ref),
+    ]);
+    if (state || journal || children.length > 0) throw accountMismatch(stack, target, caller);
+    unrecorded.add(stack.displayName);
+  }
+  return unrecorded;
 }

@@ -9,23 +9,32 @@ export interface StackTarget {
 }
 
 /** Where a stack deploys: its own environment, or the caller's for an environment-agnostic stack. */
-export function stackTarget(stack: StackArtifact, caller: StackTarget): StackTarget {
+export function stackEnvironment(stack: StackArtifact, caller: StackTarget): StackTarget {
   const account =
     stack.environment.account === UNKNOWN_ACCOUNT ? caller.accountId : stack.environment.account;
-  if (account !== caller.accountId) {
-    throw new CdkdError(
-      'ACCOUNT_MISMATCH',
-      `Stack ${stack.displayName} is for account ${account}, but the credentials in use are for ${caller.accountId}.`,
-      { hint: 'Use credentials (or --profile) for that account, or deploy the stack environment-agnostic.' },
-    );
-  }
   const region = stack.environment.region === UNKNOWN_REGION ? caller.region : stack.environment.region;
   return { accountId: account, region };
 }
 
+/** {@link stackEnvironment}, refused when the stack is pinned to an account other than the caller's. */
+export function stackTarget(stack: StackArtifact, caller: StackTarget): StackTarget {
+  const target = stackEnvironment(stack, caller);
+  if (target.accountId !== caller.accountId) throw accountMismatch(stack, target, caller);
+  return target;
+}
+
+export function accountMismatch(stack: StackArtifact, target: StackTarget, caller: StackTarget): CdkdError {
+  return new CdkdError(
+    'ACCOUNT_MISMATCH',
+    `Stack ${stack.displayName} is for account ${target.accountId}, but the credentials in use are for ${caller.accountId}.`,
+    { hint: 'Use credentials (or --profile) for that account, or deploy the stack environment-agnostic.' },
+  );
+}
+
 /**
  * The engine's view of a synthesized stack: template and nested templates with
- * their asset bucket references pointed at cdkd's asset bucket.
+ * their asset bucket references pointed at cdkd's asset bucket, and the parameter
+ * values it deploys with (stackParameters: the assembly's and --parameters).
  */
 export function stackRequest(
   stack: StackArtifact,
@@ -52,34 +61,8 @@ export function stackRequest(
     region: target.region,
     accountId: target.accountId,
     template: rewrite(stack.template),
-    parameters: { ...stack.parameters, ...parameters },
+    parameters,
     tags: stack.tags,
     nested: nestedTemplates(nested),
   };
-}
-
-/**
- * `--parameters KEY=VALUE` applies to every selected stack; `STACK:KEY=VALUE`
- * to that stack only, as the CDK CLI reads them.
- */
-export function parametersFor(stackName: string, raw: readonly string[]): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (const entry of raw) {
-    const equals = entry.indexOf('=');
-    if (equals <= 0) {
-      throw new CdkdError(
-        'PARAMETER_SYNTAX',
-        `--parameters ${entry}: expected KEY=VALUE or STACK:KEY=VALUE.`,
-        {
-          hint: 'For example: --parameters BucketName=my-bucket or --parameters MyStack:BucketName=my-bucket',
-        },
-      );
-    }
-    const key = entry.slice(0, equals);
-    const value = entry.slice(equals + 1);
-    const colon = key.indexOf(':');
-    if (colon < 0) values[key] = value;
-    else if (key.slice(0, colon) === stackName) values[key.slice(colon + 1)] = value;
-  }
-  return values;
 }

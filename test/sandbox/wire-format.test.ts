@@ -70,6 +70,7 @@ describe('routing inputs', () => {
       service: 's3',
       region: 'us-east-1',
       accessKeyId: 'AKID',
+      accountId: '000000000000',
       requestId: 'r',
     };
   }

@@ -63,6 +63,7 @@ export async function deploy(dir: string, overrides: DeployOverrides = {}) {
     parameters: [],
     events: () => undefined,
     onWarning: () => undefined,
+    onNote: () => undefined,
     ...rest,
   });
 }

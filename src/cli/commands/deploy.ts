@@ -80,6 +80,7 @@ export function registerDeploy(program: Command): void {
           prefixUserSuppliedNames: namePrefix.value,
           events: progress.sink,
           onWarning: (message) => progress.sink({ kind: 'warning', stack: 'cdkd', message }),
+          onNote: progress.note,
           signal: interrupts.signal,
           confirmDataLoss: dataLossConfirmer({
             yes: globalOptions(cmd).yes ?? false,

@@ -48,7 +48,11 @@ export function registerDestroy(program: Command): void {
         });
         progress.close();
         for (const result of results) {
-          if (!result.found)
+          if (result.otherAccount !== undefined)
+            process.stdout.write(
+              `${result.stackName}: nothing recorded, nothing to destroy (the stack is for account ${result.otherAccount}; use its credentials to destroy what was deployed there).\n`,
+            );
+          else if (!result.found)
             process.stdout.write(`${result.stackName}: nothing recorded, nothing to destroy.\n`);
           else
             process.stdout.write(

@@ -36,6 +36,7 @@ export function registerDiff(program: Command): void {
         parameters: options.parameters,
         events: () => undefined,
         onWarning: (message) => process.stderr.write(`Warning: ${message}\n`),
+        onNote: (message) => process.stderr.write(`${message}\n`),
       });
       if (options.json) {
         const plans = Object.fromEntries(

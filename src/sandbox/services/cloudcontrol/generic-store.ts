@@ -24,13 +24,10 @@ const key = (type: string, region: string, identifier: string): string =>
 export class GenericStore {
   private readonly resources = new Map<string, StoredResource>();
 
-  private constructor(
-    private readonly storage: Storage,
-    private readonly accountId: string,
-  ) {}
+  private constructor(private readonly storage: Storage) {}
 
-  static async load(storage: Storage, accountId: string): Promise<GenericStore> {
-    const store = new GenericStore(storage, accountId);
+  static async load(storage: Storage): Promise<GenericStore> {
+    const store = new GenericStore(storage);
     for (const { id, doc } of await storage.listDocuments<StoredResource>(NAMESPACE))
       store.resources.set(id, doc);
     return store;
@@ -40,8 +37,8 @@ export class GenericStore {
   handlerFor(type: string): ResourceHandler {
     const schema = sandboxSchemaFor(type)!;
     return {
-      create: async (desired, region) => {
-        const built = buildModel(type, schema, desired, { accountId: this.accountId, region });
+      create: async (desired, region, accountId) => {
+        const built = buildModel(type, schema, desired, { accountId, region });
         const id = key(type, region, built.identifier);
         if (this.resources.has(id)) {
           throw new HandlerError(

@@ -14,7 +14,7 @@ const MUTATING = new Set(['CreateResource', 'UpdateResource', 'DeleteResource', 
  * knows lives in a generic store.
  */
 export const createCloudControlService: ServiceModuleFactory = async (context) => {
-  const generic = await GenericStore.load(context.storage, context.accountId);
+  const generic = await GenericStore.load(context.storage);
   const deps = { context, generic } as ops.CcDeps;
   deps.tracker = await RequestTracker.load(context.storage, ops.executor(deps));
   const codec = jsonCodec('1.0');
@@ -26,17 +26,18 @@ export const createCloudControlService: ServiceModuleFactory = async (context) =
     async handle(request, operation) {
       const input = jsonInput(request);
       const region = request.region;
+      const scope = { region, accountId: request.accountId };
       switch (operation) {
         case 'CreateResource':
-          return jsonResult('1.0', await ops.createResource(deps, region, input));
+          return jsonResult('1.0', await ops.createResource(deps, scope, input));
         case 'UpdateResource':
-          return jsonResult('1.0', await ops.updateResource(deps, region, input));
+          return jsonResult('1.0', await ops.updateResource(deps, scope, input));
         case 'DeleteResource':
-          return jsonResult('1.0', await ops.deleteResource(deps, region, input));
+          return jsonResult('1.0', await ops.deleteResource(deps, scope, input));
         case 'GetResource':
-          return jsonResult('1.0', await ops.getResource(deps, region, input));
+          return jsonResult('1.0', await ops.getResource(deps, scope, input));
         case 'ListResources':
-          return jsonResult('1.0', await ops.listResources(deps, region, input));
+          return jsonResult('1.0', await ops.listResources(deps, scope, input));
         case 'GetResourceRequestStatus':
           return jsonResult('1.0', await ops.getResourceRequestStatus(deps, input));
         case 'ListResourceRequests':

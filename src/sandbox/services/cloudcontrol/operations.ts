@@ -28,12 +28,13 @@ export function handlerFor(deps: CcDeps, type: string): ResourceHandler {
 export function executor(deps: CcDeps): (record: RequestRecord) => Promise<Outcome> {
   return async (record) => {
     const handler = handlerFor(deps, record.typeName);
+    const accountId = record.accountId ?? deps.context.accountId;
     switch (record.operation) {
       case 'CREATE':
-        return handler.create(JSON.parse(record.desiredState!) as ResourceModel, record.region);
+        return handler.create(JSON.parse(record.desiredState!) as ResourceModel, record.region, accountId);
       case 'UPDATE': {
         const identifier = record.identifier!;
-        const current = handler.read(identifier, record.region);
+        const current = handler.read(identifier, record.region, accountId);
         if (!current)
           throw new HandlerError(
             'NotFound',
@@ -46,11 +47,16 @@ export function executor(deps: CcDeps): (record: RequestRecord) => Promise<Outco
           if (error instanceof PatchError) throw new HandlerError('InvalidRequest', error.message);
           throw error;
         }
-        const model = await handler.update(identifier, writableOnly(record.typeName, desired), record.region);
+        const model = await handler.update(
+          identifier,
+          writableOnly(record.typeName, desired),
+          record.region,
+          accountId,
+        );
         return { identifier, model };
       }
       case 'DELETE':
-        await handler.delete(record.identifier!, record.region);
+        await handler.delete(record.identifier!, record.region, accountId);
         return { identifier: record.identifier! };
     }
   };
@@ -62,9 +68,15 @@ function writableOnly(type: string, model: ResourceModel): ResourceModel {
   return Object.fromEntries(Object.entries(model).filter(([key]) => props.has(key)));
 }
 
+/** Where a call acts: the signing region and the request's account. */
+export interface CallScope {
+  region: string;
+  accountId: string;
+}
+
 async function accept(
   deps: CcDeps,
-  region: string,
+  { region, accountId }: CallScope,
   input: Input,
   fields: Pick<RequestRecord, 'typeName' | 'operation'> & Partial<RequestRecord>,
 ): Promise<Record<string, unknown>> {
@@ -93,21 +105,21 @@ async function accept(
   }
   const action = fields.operation.toLowerCase() as 'create' | 'update' | 'delete';
   const record = await deps.tracker.accept(
-    { ...fields, region, fingerprint, ...(clientToken !== undefined ? { clientToken } : {}) },
+    { ...fields, region, accountId, fingerprint, ...(clientToken !== undefined ? { clientToken } : {}) },
     deps.context.latency.forType(fields.typeName, action),
   );
   return { ProgressEvent: progressEvent(record) };
 }
 
-export async function createResource(deps: CcDeps, region: string, input: Input): Promise<unknown> {
+export async function createResource(deps: CcDeps, scope: CallScope, input: Input): Promise<unknown> {
   const typeName = requiredString(input, 'TypeName');
   const desiredState = requiredString(input, 'DesiredState');
   handlerFor(deps, typeName);
   if (!isJsonObject(desiredState)) throw ccErrors.invalidRequest('DesiredState is not a valid JSON object.');
-  return accept(deps, region, input, { typeName, operation: 'CREATE', desiredState });
+  return accept(deps, scope, input, { typeName, operation: 'CREATE', desiredState });
 }
 
-export async function updateResource(deps: CcDeps, region: string, input: Input): Promise<unknown> {
+export async function updateResource(deps: CcDeps, scope: CallScope, input: Input): Promise<unknown> {
   const typeName = requiredString(input, 'TypeName');
   const identifier = requiredString(input, 'Identifier');
   const patchDocument = requiredString(input, 'PatchDocument');
@@ -117,23 +129,27 @@ export async function updateResource(deps: CcDeps, region: string, input: Input)
   } catch (error) {
     throw ccErrors.invalidRequest((error as Error).message);
   }
-  return accept(deps, region, input, { typeName, operation: 'UPDATE', identifier, patchDocument });
+  return accept(deps, scope, input, { typeName, operation: 'UPDATE', identifier, patchDocument });
 }
 
-export async function deleteResource(deps: CcDeps, region: string, input: Input): Promise<unknown> {
+export async function deleteResource(deps: CcDeps, scope: CallScope, input: Input): Promise<unknown> {
   const typeName = requiredString(input, 'TypeName');
   const identifier = requiredString(input, 'Identifier');
   handlerFor(deps, typeName);
-  return accept(deps, region, input, { typeName, operation: 'DELETE', identifier });
+  return accept(deps, scope, input, { typeName, operation: 'DELETE', identifier });
 }
 
-export async function getResource(deps: CcDeps, region: string, input: Input): Promise<unknown> {
+export async function getResource(
+  deps: CcDeps,
+  { region, accountId }: CallScope,
+  input: Input,
+): Promise<unknown> {
   const typeName = requiredString(input, 'TypeName');
   const identifier = requiredString(input, 'Identifier');
   const handler = handlerFor(deps, typeName);
   const readDelay = deps.context.latency.forType(typeName, 'read');
   if (readDelay > 0) await sleep(readDelay);
-  const model = handler.read(identifier, region);
+  const model = handler.read(identifier, region, accountId);
   if (!model) throw ccErrors.resourceNotFound(typeName, identifier);
   return {
     TypeName: typeName,
@@ -141,10 +157,14 @@ export async function getResource(deps: CcDeps, region: string, input: Input): P
   };
 }
 
-export async function listResources(deps: CcDeps, region: string, input: Input): Promise<unknown> {
+export async function listResources(
+  deps: CcDeps,
+  { region, accountId }: CallScope,
+  input: Input,
+): Promise<unknown> {
   const typeName = requiredString(input, 'TypeName');
   const entries = handlerFor(deps, typeName)
-    .list(region)
+    .list(region, accountId)
     .sort((a, b) => a.identifier.localeCompare(b.identifier));
   const { items, nextToken } = page(entries, input.MaxResults, input.NextToken);
   return {

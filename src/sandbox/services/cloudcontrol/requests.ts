@@ -17,6 +17,8 @@ export interface RequestRecord {
   typeName: string;
   operation: Operation;
   region: string;
+  /** The account of the request that asked (absent in records kept before accounts: the sandbox's own). */
+  accountId?: string;
   status: OperationStatus;
   identifier?: string;
   desiredState?: string;

@@ -64,11 +64,12 @@ export const createDynamoDbService: ServiceModuleFactory = async (context) => {
     operation: string,
     input: Json,
     auth: string,
+    accountId = context.accountId,
   ): Promise<ForwardResponse> => {
     const response = await (
       await serverFor(region)
     ).forward(`${TARGET_PREFIX}.${operation}`, JSON.stringify(input), auth);
-    const arnPrefix = `arn:aws:dynamodb:${region}:${context.accountId}:table/`;
+    const arnPrefix = `arn:aws:dynamodb:${region}:${accountId}:table/`;
     return { ...response, body: response.body.replace(/arn:aws:dynamodb:[^:"]+:\d*:table\//g, arnPrefix) };
   };
 
@@ -113,8 +114,8 @@ export const createDynamoDbService: ServiceModuleFactory = async (context) => {
     const region = request.region;
     const auth = request.headers.authorization ?? '';
     const tableName = typeof input.TableName === 'string' ? input.TableName : '';
-    const tableArn = `arn:aws:dynamodb:${region}:${context.accountId}:table/${tableName}`;
-    const describe = () => call(region, 'DescribeTable', { TableName: tableName }, auth);
+    const tableArn = `arn:aws:dynamodb:${region}:${request.accountId}:table/${tableName}`;
+    const describe = () => call(region, 'DescribeTable', { TableName: tableName }, auth, request.accountId);
 
     if (operation === 'UpdateTimeToLive' || operation === 'DescribeTimeToLive') {
       const found = await describe();
@@ -144,7 +145,9 @@ export const createDynamoDbService: ServiceModuleFactory = async (context) => {
     }
     if (operation === 'UpdateTable' || operation === 'DeleteTable') await settled(`${region}/${tableName}`);
     const onlyExtras = operation === 'UpdateTable' && hasExtras && Object.keys(forwarded).length === 1;
-    const response = onlyExtras ? await describe() : await call(region, operation, forwarded, auth);
+    const response = onlyExtras
+      ? await describe()
+      : await call(region, operation, forwarded, auth, request.accountId);
     if (
       operation === 'DescribeTable' &&
       response.status === 400 &&
@@ -159,7 +162,7 @@ export const createDynamoDbService: ServiceModuleFactory = async (context) => {
 
     if ((operation === 'CreateTable' || operation === 'UpdateTable') && hasExtras) {
       await extras.save(
-        applySpecifications(extras.get(region, tableName), input, tableArn, context.accountId),
+        applySpecifications(extras.get(region, tableName), input, tableArn, request.accountId),
       );
     }
     if (operation === 'DeleteTable') await extras.delete(region, tableName);

@@ -34,7 +34,7 @@ export const createEventsService: ServiceModuleFactory = async (context) => {
     async handle(request, operation) {
       const handler = HANDLERS[operation];
       if (!handler) throw eventsErrors.unknownOperation(operation);
-      const call = { store, accountId: context.accountId, region: request.region, input: jsonInput(request) };
+      const call = { store, accountId: request.accountId, region: request.region, input: jsonInput(request) };
       return jsonResult('1.1', await handler(call));
     },
     inventory() {

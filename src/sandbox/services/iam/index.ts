@@ -27,7 +27,7 @@ export const isMutatingIam = (operation: string): boolean => !/^(Get|List)/.test
 export const createIamService: ServiceModuleFactory = async (context) => {
   const store = await IamStore.load(context.storage);
   iamRoleDirectory(context).bind(store);
-  context.resources.register('AWS::IAM::Role', roleResourceHandler(store, context.accountId));
+  context.resources.register('AWS::IAM::Role', roleResourceHandler(store));
   const module: ServiceModule = {
     name: 'iam',
     codec: queryCodec,
@@ -38,7 +38,7 @@ export const createIamService: ServiceModuleFactory = async (context) => {
       if (!handler) throw iamErrors.invalidAction(operation);
       const call = {
         store,
-        accountId: context.accountId,
+        accountId: request.accountId,
         params: new Params(queryParams(request)),
         now: Date.now(),
       };

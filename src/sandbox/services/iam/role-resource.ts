@@ -9,7 +9,7 @@ import type { IamStore } from './store.js';
 const text = (document: unknown) => (typeof document === 'string' ? document : JSON.stringify(document));
 
 /** AWS::IAM::Role for Cloud Control, on the IAM module's own store (IAM is global: region ignored). */
-export function roleResourceHandler(store: IamStore, accountId: string): ResourceHandler {
+export function roleResourceHandler(store: IamStore): ResourceHandler {
   const model = (record: PrincipalRecord): ResourceModel => ({
     RoleName: record.name,
     Arn: record.arn,
@@ -60,7 +60,7 @@ export function roleResourceHandler(store: IamStore, accountId: string): Resourc
   };
 
   return {
-    async create(desired) {
+    async create(desired, _region, accountId) {
       validateModel(desired);
       return asHandlerError(async () => {
         const name = checkName(

@@ -11,6 +11,8 @@ export interface LambdaCall {
   context: SandboxContext;
   roles: RoleAges;
   region: string;
+  /** The request's account (`SandboxRequest.accountId`). */
+  accountId: string;
   labels: Record<string, string>;
   query: URLSearchParams;
   input: Record<string, unknown>;
@@ -20,8 +22,8 @@ export interface LambdaCall {
 /** A handler's JSON output; undefined for the bodiless (204) operations. */
 export type LambdaHandler = (call: LambdaCall) => Promise<unknown>;
 
-export function functionArn(call: Pick<LambdaCall, 'context' | 'region'>, name: string): string {
-  return `arn:aws:lambda:${call.region}:${call.context.accountId}:function:${name}`;
+export function functionArn(call: Pick<LambdaCall, 'accountId' | 'region'>, name: string): string {
+  return `arn:aws:lambda:${call.region}:${call.accountId}:function:${name}`;
 }
 
 /** `name`, `name:qualifier`, `123456789012:function:name[:q]` or the full ARN. */

@@ -45,7 +45,12 @@ const ERROR_CODES: Record<string, HandlerErrorCode> = {
  */
 export function functionResourceHandler(
   store: LambdaStore,
-  newCall: (region: string, input: Record<string, unknown>, labels?: Record<string, string>) => LambdaCall,
+  newCall: (
+    region: string,
+    input: Record<string, unknown>,
+    labels?: Record<string, string>,
+    accountId?: string,
+  ) => LambdaCall,
 ): ResourceHandler {
   const model = (record: FunctionRecord): ResourceModel => {
     const config = record.latest;
@@ -86,12 +91,17 @@ export function functionResourceHandler(
     return model(record);
   };
   return {
-    async create(desired, region) {
+    async create(desired, region, accountId) {
       const name =
         typeof desired.FunctionName === 'string' ? desired.FunctionName : `CFN-Function-${randomString(12)}`;
       await translate(() =>
         functions.createFunction(
-          newCall(region, { ...apiInput(desired), FunctionName: name, Code: codeInput(desired.Code) }),
+          newCall(
+            region,
+            { ...apiInput(desired), FunctionName: name, Code: codeInput(desired.Code) },
+            {},
+            accountId,
+          ),
         ),
       );
       return { identifier: name, model: await finish(region, name, desired) };

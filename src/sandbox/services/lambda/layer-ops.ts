@@ -61,7 +61,7 @@ function requireLayerVersion(call: LambdaCall): LayerVersionRecord {
 }
 
 function layerArn(call: LambdaCall, layerName: string): string {
-  return `arn:aws:lambda:${call.region}:${call.context.accountId}:layer:${layerName}`;
+  return `arn:aws:lambda:${call.region}:${call.accountId}:layer:${layerName}`;
 }
 
 function view(call: LambdaCall, record: LayerVersionRecord): Record<string, unknown> {

@@ -42,7 +42,7 @@ export const createLogsService: ServiceModuleFactory = async (context) => {
     async handle(request, operation) {
       const handler = HANDLERS[operation];
       if (!handler) throw logsErrors.unknownOperation(operation);
-      const call = { store, accountId: context.accountId, region: request.region, input: jsonInput(request) };
+      const call = { store, accountId: request.accountId, region: request.region, input: jsonInput(request) };
       return jsonResult('1.1', await handler(call));
     },
     inventory() {

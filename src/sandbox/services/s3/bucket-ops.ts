@@ -98,7 +98,7 @@ export const deleteBucket: S3Handler = async (call) => {
   return emptyResponse(204);
 };
 
-export const listBuckets: S3Handler = async ({ request, store, context }) => {
+export const listBuckets: S3Handler = async ({ request, store }) => {
   const prefix = request.query.get('prefix') ?? '';
   const regionFilter = request.query.get('bucket-region');
   const maxBucketsParam = request.query.get('max-buckets') ?? '10000';
@@ -118,7 +118,7 @@ export const listBuckets: S3Handler = async ({ request, store, context }) => {
     .filter((record) => regionFilter === null || record.region === regionFilter);
   const page = matching.slice(0, maxBuckets);
   const truncated = matching.length > page.length;
-  const owner = canonicalUserId(context.accountId);
+  const owner = canonicalUserId(request.accountId);
   return xmlResult('ListAllMyBucketsResult', [
     el('Owner', [el('ID', owner), el('DisplayName', 'sandbox')]),
     el(

@@ -131,7 +131,7 @@ export const listObjectsV2: S3Handler = async (call) => {
   const afterKey = token !== null ? decodeToken(token) : startAfter;
   const after = afterKey === undefined ? undefined : { key: afterKey, inclusive: false };
   const page = walk(state, { prefix, delimiter, after, maxKeys }, currentOnly);
-  const owner = query.get('fetch-owner') === 'true' ? canonicalUserId(call.context.accountId) : undefined;
+  const owner = query.get('fetch-owner') === 'true' ? canonicalUserId(call.request.accountId) : undefined;
   const last = page.entries[page.entries.length - 1];
   return xmlResult('ListBucketResult', [
     el('Name', call.bucket),
@@ -157,7 +157,7 @@ export const listObjects: S3Handler = async (call) => {
   const maxKeys = maxKeysParam(call);
   const after = marker === '' ? undefined : { key: marker, inclusive: false };
   const page = walk(state, { prefix, delimiter, after, maxKeys }, currentOnly);
-  const owner = canonicalUserId(call.context.accountId);
+  const owner = canonicalUserId(call.request.accountId);
   const last = page.entries[page.entries.length - 1];
   return xmlResult('ListBucketResult', [
     el('Name', call.bucket),
@@ -187,7 +187,7 @@ export const listObjectVersions: S3Handler = async (call) => {
     const index = list.findIndex((version) => version.versionId === versionIdMarker);
     return index < 0 ? list : list.slice(index + 1);
   });
-  const owner = canonicalUserId(call.context.accountId);
+  const owner = canonicalUserId(call.request.accountId);
   const last = page.entries[page.entries.length - 1];
   return xmlResult('ListVersionsResult', [
     el('Name', call.bucket),

@@ -31,7 +31,7 @@ export const createSecretsManagerService: ServiceModuleFactory = async (context)
     async handle(request, operation) {
       const handler = HANDLERS[operation];
       if (!handler) throw secretsErrors.unknownOperation(operation);
-      const call = { store, accountId: context.accountId, region: request.region, input: jsonInput(request) };
+      const call = { store, accountId: request.accountId, region: request.region, input: jsonInput(request) };
       return jsonResult('1.1', await handler(call));
     },
     inventory() {

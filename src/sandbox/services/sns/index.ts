@@ -39,7 +39,7 @@ export const createSnsService: ServiceModuleFactory = async (context) => {
       if (!handler) throw snsErrors.invalidAction(operation);
       const result = await handler({
         store,
-        accountId: context.accountId,
+        accountId: request.accountId,
         request,
         params: queryParams(request),
       });

@@ -43,7 +43,7 @@ export function sqsService(overrides: Partial<SqsOptions> = {}): ServiceModuleFa
         if (!handler) throw sqsErrors.invalidAction(operation);
         const call: SqsCall = {
           store,
-          accountId: context.accountId,
+          accountId: request.accountId,
           request,
           input: jsonInput(request),
           options,

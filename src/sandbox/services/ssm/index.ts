@@ -16,7 +16,7 @@ const HANDLERS: Record<string, (call: ops.SsmCall) => Promise<unknown>> = {
 /** SSM Parameter Store over JSON 1.1; also serves AWS::SSM::Parameter to Cloud Control. */
 export const createSsmService: ServiceModuleFactory = async (context) => {
   const store = await ParameterStore.load(context.storage);
-  context.resources.register('AWS::SSM::Parameter', parameterResourceHandler(store, context.accountId));
+  context.resources.register('AWS::SSM::Parameter', parameterResourceHandler(store));
   const module: ServiceModule = {
     name: 'ssm',
     codec: jsonCodec('1.1'),
@@ -25,7 +25,7 @@ export const createSsmService: ServiceModuleFactory = async (context) => {
     async handle(request, operation) {
       const handler = HANDLERS[operation];
       if (!handler) throw ssmErrors.invalidAction(operation);
-      const call = { store, accountId: context.accountId, region: request.region, input: jsonInput(request) };
+      const call = { store, accountId: request.accountId, region: request.region, input: jsonInput(request) };
       return jsonResult('1.1', await handler(call));
     },
     inventory() {

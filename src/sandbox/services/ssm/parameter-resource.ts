@@ -10,8 +10,8 @@ import {
 } from './store.js';
 
 /** AWS::SSM::Parameter for Cloud Control, on the SSM module's own store. */
-export function parameterResourceHandler(store: ParameterStore, accountId: string): ResourceHandler {
-  const model = (record: ParameterRecord): ResourceModel => {
+export function parameterResourceHandler(store: ParameterStore): ResourceHandler {
+  const model = (record: ParameterRecord, accountId: string): ResourceModel => {
     const latest = current(record);
     return {
       Name: record.name,
@@ -26,7 +26,12 @@ export function parameterResourceHandler(store: ParameterStore, accountId: strin
         : {}),
     };
   };
-  const write = async (name: string, desired: ResourceModel, region: string): Promise<ResourceModel> => {
+  const write = async (
+    name: string,
+    desired: ResourceModel,
+    region: string,
+    accountId: string,
+  ): Promise<ResourceModel> => {
     const type = desired.Type as ParameterType;
     // CloudFormation cannot create SecureString parameters.
     if (type !== 'String' && type !== 'StringList') {
@@ -44,29 +49,31 @@ export function parameterResourceHandler(store: ParameterStore, accountId: strin
       tags: Object.entries(tags ?? {}).map(([Key, Value]) => ({ Key, Value })),
     });
     await store.save(record);
-    return model(record);
+    return model(record, accountId);
   };
   return {
-    async create(desired, region) {
+    async create(desired, region, accountId) {
       const name = typeof desired.Name === 'string' ? desired.Name : `CFN-Parameter-${randomString(12)}`;
       if (store.get(region, name)) throw new HandlerError('AlreadyExists', `${name} already exists`);
-      return { identifier: name, model: await write(name, desired, region) };
+      return { identifier: name, model: await write(name, desired, region, accountId) };
     },
-    read(identifier, region) {
+    read(identifier, region, accountId) {
       const record = store.get(region, identifier);
-      return record ? model(record) : undefined;
+      return record ? model(record, accountId) : undefined;
     },
-    async update(identifier, desired, region) {
+    async update(identifier, desired, region, accountId) {
       if (!store.get(region, identifier)) throw notFound(identifier);
-      return write(identifier, desired, region);
+      return write(identifier, desired, region, accountId);
     },
     async delete(identifier, region) {
       const record = store.get(region, identifier);
       if (!record) throw notFound(identifier);
       await store.delete(record);
     },
-    list(region) {
-      return store.list(region).map((record) => ({ identifier: record.name, model: model(record) }));
+    list(region, accountId) {
+      return store
+        .list(region)
+        .map((record) => ({ identifier: record.name, model: model(record, accountId) }));
     },
   };
 }

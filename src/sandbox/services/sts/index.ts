@@ -6,8 +6,8 @@ import { el } from '../../xml.js';
 const XMLNS = 'https://sts.amazonaws.com/doc/2011-06-15/';
 const VERSION = '2011-06-15';
 
-/** STS over the query protocol: the caller is always the account's root user. */
-export const createStsService: ServiceModuleFactory = async (context) => ({
+/** STS over the query protocol: the caller is the root user of the account its key selects (`request.accountId`). */
+export const createStsService: ServiceModuleFactory = async () => ({
   name: 'sts',
   codec: queryCodec,
   operation: queryAction,
@@ -24,9 +24,9 @@ export const createStsService: ServiceModuleFactory = async (context) => ({
       operation,
       XMLNS,
       [
-        el('Arn', `arn:aws:iam::${context.accountId}:root`),
-        el('UserId', context.accountId),
-        el('Account', context.accountId),
+        el('Arn', `arn:aws:iam::${request.accountId}:root`),
+        el('UserId', request.accountId),
+        el('Account', request.accountId),
       ],
       request,
     );
