@@ -277,6 +277,68 @@ describe('interrupted deploys', () => {
 });
 
 describe('interrupted destroys', () => {
+  it.each([1, 2, 3])(
+    'SIGKILL mid-delete (seed %i): diff and deploy see what is gone and re-create exactly that; destroy then finishes clean',
+    async (seed) => {
+      const stackName = `DestroyKilled${seed}x${++counter}`;
+      const assembly = assemblyFor(stackName, manyQueues(8));
+      expect((await runCli(['deploy', '-a', assembly], { env: env() })).code).toBe(0);
+      const latencyMs = 300;
+      await addFault({ service: 'sqs', operation: 'DeleteQueue', latencyMs, every: true });
+      const run = startCli(['destroy', '-a', assembly, '--yes', '--concurrency', '3'], 'delete started');
+      await run.creating;
+      await new Promise((resolve) => setTimeout(resolve, (seed * 7919) % 700));
+      run.child.kill('SIGKILL');
+      await run.done;
+      // The deletes already sent still complete on the server after the client is gone.
+      await new Promise((resolve) => setTimeout(resolve, latencyMs + 200));
+      await admin('faults', { method: 'DELETE' });
+      const survivors = (await liveResources(sandbox.current.url)).length;
+      expect(survivors).toBeLessThan(8);
+      await runCli(['force-unlock', stackName, '--yes'], { env: env() });
+
+      const diff = await runCli(['diff', '-a', assembly, '--json'], { env: env() });
+      expect(diff.code, diff.stderr).toBe(0);
+      const summary = (JSON.parse(diff.stdout) as Record<string, { summary: Record<string, number> }>)[
+        stackName
+      ]!.summary;
+      expect(summary.create).toBe(8 - survivors);
+
+      const redeployed = await runCli(['deploy', '-a', assembly], { env: env() });
+      expect(redeployed.code, redeployed.stderr).toBe(0);
+      expect(redeployed.stderr).toContain(`${8 - survivors} created`);
+      const state = await stateOf(stackName);
+      expect(Object.keys(state!.resources)).toHaveLength(8);
+      expect(unmatched(Object.values(state!.resources), await liveResources(sandbox.current.url))).toEqual({
+        missing: [],
+        extra: [],
+      });
+
+      const destroyed = await runCli(['destroy', '-a', assembly, '--yes'], { env: env() });
+      expect(destroyed.code, destroyed.stderr).toBe(0);
+      expect(await liveResources(sandbox.current.url)).toEqual([]);
+      expect(await stateOf(stackName)).toBeUndefined();
+    },
+  );
+
+  it('a destroy re-run after SIGKILL finishes clean without a deploy in between', async () => {
+    const stackName = `DestroyRerun${++counter}`;
+    const assembly = assemblyFor(stackName, manyQueues(6));
+    expect((await runCli(['deploy', '-a', assembly], { env: env() })).code).toBe(0);
+    await addFault({ service: 'sqs', operation: 'DeleteQueue', latencyMs: 300, every: true });
+    const run = startCli(['destroy', '-a', assembly, '--yes', '--concurrency', '2'], 'delete started');
+    await run.creating;
+    run.child.kill('SIGKILL');
+    await run.done;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await admin('faults', { method: 'DELETE' });
+    await runCli(['force-unlock', stackName, '--yes'], { env: env() });
+    const again = await runCli(['destroy', '-a', assembly, '--yes'], { env: env() });
+    expect(again.code, again.stderr).toBe(0);
+    expect(await liveResources(sandbox.current.url)).toEqual([]);
+    expect(await stateOf(stackName)).toBeUndefined();
+  });
+
   it('a second SIGINT quits with 130 and still releases the lock, so the next destroy needs no force-unlock', async () => {
     const stackName = `DestroyQuit${++counter}`;
     const assembly = assemblyFor(stackName, manyQueues(6));
