@@ -26,7 +26,7 @@ export function handleInterrupts(
       warn(
         `${signal} received: finishing the operations in flight, then saving state${command === 'deploy' ? ' and the rollback journal' : ''} and releasing the lock.${options.absorb ? '' : ' Send it again to quit at once.'}`,
       );
-      controller.abort();
+      controller.abort(signal);
       return;
     }
     if (options.absorb) return;

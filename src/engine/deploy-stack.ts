@@ -58,6 +58,7 @@ export async function deployStack(
     operation: 'deploy',
     schedule: request.isNested ? FAIL_FAST_SCHEDULE : RETRY_SCHEDULE,
     onLost: (message) => engine.events({ kind: 'warning', stack: request.stackName, message }),
+    ...(options.signal ? { signal: options.signal } : {}),
   });
   try {
     const state = await StackState.open(engine.backend.store, ref);

@@ -82,6 +82,7 @@ export async function rollbackStack(
   const lock = await engine.backend.locks.acquire(ref, {
     operation: 'rollback',
     schedule: stack.isNested ? FAIL_FAST_SCHEDULE : RETRY_SCHEDULE,
+    ...(request.signal ? { signal: request.signal } : {}),
   });
   try {
     // A parent's replay of one run leaves the child's other segments to its own rollback.

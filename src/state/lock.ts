@@ -1,5 +1,6 @@
 import { hostname, userInfo } from 'node:os';
 import { CdkdError } from '../errors.js';
+import { throwIfInterrupted, unlessInterrupted } from '../interrupted.js';
 import { parseDocument } from './documents/document-reader.js';
 import { LOCK_DOCUMENT, type LockDocument } from './documents/lock-document.js';
 import { stackStateKeys } from './keys.js';
@@ -24,6 +25,8 @@ export interface AcquireOptions {
   schedule?: LockSchedule;
   /** Called when a renewal finds the lock is no longer ours (taken over or force-unlocked). */
   onLost?: (message: string) => void;
+  /** An interrupt stops the wait for a held lock (spec 003, "Signals"). */
+  signal?: AbortSignal;
 }
 
 type Found =
@@ -33,6 +36,10 @@ const systemClock: LockClock = {
   now: () => new Date(),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
+
+function waitingFor(stack: StackRef): string {
+  return `while waiting for the lock of stack ${stack.stackName}`;
+}
 
 export function defaultLockOwner(): string {
   return `${userInfo().username}@${hostname()}:${process.pid}`;
@@ -74,7 +81,8 @@ export class LockManager {
         budget.extraLeft -= 1;
       } else if (step === 'wait-and-retry') {
         budget.retriesLeft -= 1;
-        await this.clock.sleep(schedule.intervalMs);
+        throwIfInterrupted(options.signal, waitingFor(stack));
+        await unlessInterrupted(this.clock.sleep(schedule.intervalMs), options.signal, waitingFor(stack));
       } else {
         throw lockHeldError(stack, found.kind === 'readable' ? found.document : undefined, this.clock.now());
       }

@@ -9,6 +9,8 @@ import { publishAssets } from '../assets/index.js';
 import { walkDag } from '../engine/dag-walk.js';
 import type { StackDeployResult } from '../engine/deploy-stack.js';
 import type { EventSink } from '../engine/events.js';
+import { interruptedError, throwIfInterrupted } from '../interrupted.js';
+import { callerOf } from './caller.js';
 import { assetBucketName } from '../state/bucket-names.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
@@ -51,13 +53,14 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
   const checked = checkAssembly(input.assembly, stacks);
   for (const warning of checked.warnings) input.onWarning(warning);
 
-  const caller = { accountId: await input.session.accountId(), region: await input.session.region() };
+  const caller = await callerOf(input.session, input.signal);
   const targets = new Map(stacks.map((stack) => [stack.displayName, stackTarget(stack, caller)]));
   const engine = await openEngine(input.session, {
     events: input.events,
     onWarning: input.onWarning,
     regions: [...targets.values()].map((target) => target.region),
   });
+  throwIfInterrupted(input.signal, 'before the first stack started; nothing was changed');
 
   const results: StackDeployResult[] = [];
   const selected = new Set(stacks.map((stack) => stack.displayName));
@@ -79,6 +82,10 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
               s3: await input.session.clients.s3(target.region),
             })
           ).bucket;
+      throwIfInterrupted(
+        input.signal,
+        `after publishing the assets of ${stack.displayName}; it was not deployed`,
+      );
       const request = stackRequest(
         stack,
         nested,
@@ -104,5 +111,11 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     },
   );
   if (outcome.failed.length > 0) throw outcome.failed[0]!.error;
+  if (input.signal?.aborted) throw interruptedError(input.signal, notDeployed(outcome.notStarted));
   return results;
+}
+
+function notDeployed(notStarted: readonly string[]): string {
+  if (notStarted.length === 0) return 'as the last stack finished (every selected stack was deployed)';
+  return `before ${notStarted.join(', ')} started (not deployed); the stacks before them finished`;
 }

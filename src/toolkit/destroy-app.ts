@@ -2,6 +2,8 @@ import { selectStacks, type CloudAssembly } from '../assembly/index.js';
 import { walkDag } from '../engine/dag-walk.js';
 import type { StackDestroyResult } from '../engine/destroy-stack.js';
 import type { EventSink } from '../engine/events.js';
+import { interruptedError } from '../interrupted.js';
+import { callerOf } from './caller.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
 import { stackTarget } from './stack-requests.js';
@@ -31,7 +33,7 @@ export async function destroyApp(input: DestroyAppInput): Promise<DestroyedStack
     defaultSelection: 'only-single',
     extend: 'none',
   });
-  const caller = { accountId: await input.session.accountId(), region: await input.session.region() };
+  const caller = await callerOf(input.session, input.signal);
   const targets = new Map(stacks.map((stack) => [stack.displayName, stackTarget(stack, caller)]));
   const engine = await openEngine(input.session, {
     events: input.events,
@@ -63,5 +65,7 @@ export async function destroyApp(input: DestroyAppInput): Promise<DestroyedStack
     },
   );
   if (outcome.failed.length > 0) throw outcome.failed[0]!.error;
+  if (input.signal?.aborted && outcome.notStarted.length > 0)
+    throw interruptedError(input.signal, `before ${outcome.notStarted.join(', ')} started (not destroyed)`);
   return results;
 }

@@ -8,6 +8,7 @@ import { createProgress } from '../progress.js';
 import { renderOutputs, outputsFileContent } from '../render-outputs.js';
 import { sessionFor } from '../session-from-options.js';
 import { handleInterrupts } from '../interrupts.js';
+import { unlessInterrupted } from '../../interrupted.js';
 
 interface DeployCommandOptions extends AppOptions, DeployTuning {
   all?: boolean;
@@ -49,20 +50,25 @@ export function registerDeploy(program: Command): void {
     .action(async (patterns: string[], options: DeployCommandOptions, cmd: Command) => {
       const { renderPlanText } = await import('../../plan/index.js');
       const { deployApp } = await import('../../toolkit/deploy-app.js');
-      const assembly = await synthesizeFor(cmd, options);
-      const namePrefix = namePrefixSetting({
-        flag: options.prefixUserSuppliedNames,
-        env: process.env,
-        cwd: process.cwd(),
-      });
       const progress = createProgress(
         process.stderr,
         process.stderr.isTTY === true && !globalOptions(cmd).verbose,
       );
+      // From the start: a signal during synthesis or the credential lookup is an interrupt too.
       const interrupts = handleInterrupts('deploy', (message) =>
         progress.sink({ kind: 'warning', stack: 'cdkd', message }),
       );
       try {
+        const assembly = await unlessInterrupted(
+          synthesizeFor(cmd, options),
+          interrupts.signal,
+          'during synthesis; nothing was changed',
+        );
+        const namePrefix = namePrefixSetting({
+          flag: options.prefixUserSuppliedNames,
+          env: process.env,
+          cwd: process.cwd(),
+        });
         const results = await deployApp({
           session: sessionFor(cmd),
           assembly,
