@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import './quiet-sdk-warnings.js';
 import { Command, CommanderError } from 'commander';
+import { guardOutputs } from './closed-output.js';
 import { addGlobalOptions } from './global-options.js';
 import { renderError } from './render-error.js';
 import { registerBootstrap } from './commands/bootstrap.js';
@@ -54,4 +55,5 @@ function isExitCoded(error: unknown): error is { exitCode: number } {
   return typeof (error as { exitCode?: unknown })?.exitCode === 'number';
 }
 
+guardOutputs();
 process.exitCode = await main(process.argv);

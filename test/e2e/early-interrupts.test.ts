@@ -122,3 +122,60 @@ describe('a signal before the first stack starts', () => {
     expect(JSON.parse(await lock.Body!.transformToString()).owner).toBe('someone@elsewhere:1');
   });
 });
+
+describe('an output whose reader went away (EPIPE)', () => {
+  async function lockOf(stackName: string) {
+    const s3 = new S3Client({ endpoint: sandbox.current.url, region: 'us-east-1', forcePathStyle: true });
+    const bucket = await stateBucket(s3);
+    return s3
+      .send(new GetObjectCommand({ Bucket: bucket, Key: `cdkd/${stackName}/us-east-1/lock.json` }))
+      .then(
+        () => 'held',
+        (error: { name?: string }) => (error.name === 'NoSuchKey' ? 'absent' : `unreadable: ${error.name}`),
+      );
+  }
+
+  const queues = (n: number) => ({
+    Resources: Object.fromEntries(
+      Array.from({ length: n }, (_, i) => [`Queue${i}`, { Type: 'AWS::SQS::Queue' }]),
+    ),
+  });
+
+  it.each([
+    ['the reader exits early', false],
+    ['a parent times out: SIGTERM and the pipes dropped', true],
+  ])('%s: the run stops as on SIGTERM, the lock is released, the next deploy finishes', async (_, term) => {
+    const stackName = `ClosedPipe${++counter}`;
+    const dir = tempDir();
+    writeAssembly(dir, [{ id: stackName, template: queues(10) }]);
+    await fetch(`${sandbox.current.url}/_sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ service: 'sqs', operation: 'CreateQueue', latencyMs: 300, every: true }),
+    });
+    const run = start(['deploy', '-a', dir, '--concurrency', '2']);
+    let seen = '';
+    await new Promise<void>((resolve) =>
+      run.child.stderr.on('data', (chunk) => {
+        seen += chunk;
+        if (seen.includes('create started')) resolve();
+      }),
+    );
+    // Like `head`: stop reading and close both pipes.
+    run.child.stdout.destroy();
+    run.child.stderr.destroy();
+    if (term) run.child.kill('SIGTERM');
+    const result = await run.done;
+    await fetch(`${sandbox.current.url}/_sandbox/faults`, { method: 'DELETE' });
+    expect(result.code).toBe(1);
+    // A crash would have left the lock for 30 minutes.
+    expect(await lockOf(stackName)).toBe('absent');
+
+    const again = await runCli(['deploy', '-a', dir], { env: env() });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toContain('LOCK_HELD');
+    const state = await runCli(['state', 'show', stackName, '--json'], { env: env() });
+    expect(Object.keys((JSON.parse(state.stdout) as { resources: object }).resources)).toHaveLength(10);
+    expect((await runCli(['destroy', '-a', dir, '--yes'], { env: env() })).code).toBe(0);
+  });
+});
