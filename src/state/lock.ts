@@ -29,8 +29,11 @@ export interface AcquireOptions {
   signal?: AbortSignal;
 }
 
-type Found =
-  { kind: 'absent' } | { kind: 'unreadable' } | { kind: 'readable'; document: LockDocument; etag: string };
+export type FoundLock =
+  | { kind: 'absent' }
+  | { kind: 'unreadable'; etag: string }
+  | { kind: 'readable'; document: LockDocument; etag: string };
+type Found = FoundLock;
 
 const systemClock: LockClock = {
   now: () => new Date(),
@@ -89,11 +92,15 @@ export class LockManager {
     }
   }
 
-  /** Deletes the lock whatever holds it; returns what was there, if it could be read. */
-  async forceUnlock(stack: StackRef): Promise<Found> {
+  /**
+   * Deletes the lock while it is still the one with `etag` (a release, or a force-unlock of
+   * the lock it showed): false when it was renewed, released or replaced in between.
+   */
+  async deleteIfUnchanged(stack: StackRef, etag: string): Promise<boolean> {
     const found = await this.find(stack);
-    if (found.kind !== 'absent') await this.objects.delete(this.key(stack));
-    return found;
+    if (found.kind === 'absent' || found.etag !== etag) return false;
+    await this.objects.delete(this.key(stack));
+    return true;
   }
 
   async find(stack: StackRef): Promise<Found> {
@@ -107,7 +114,7 @@ export class LockManager {
         etag: stored.etag,
       };
     } catch {
-      return { kind: 'unreadable' };
+      return { kind: 'unreadable', etag: stored.etag };
     }
   }
 
@@ -154,14 +161,6 @@ export class LockManager {
   /** @internal used by HeldLock */
   async rewrite(stack: StackRef, document: LockDocument, etag: string): Promise<string> {
     return this.objects.put(this.key(stack), serialize(document), { ifMatch: etag });
-  }
-
-  /** @internal used by HeldLock */
-  async deleteIfOurs(stack: StackRef, etag: string): Promise<boolean> {
-    const found = await this.find(stack);
-    if (found.kind !== 'readable' || found.etag !== etag) return false;
-    await this.objects.delete(this.key(stack));
-    return true;
   }
 
   private key(stack: StackRef): string {
@@ -217,7 +216,7 @@ export class HeldLock {
     this.onReleased();
     if (this.lost) return;
     this.lost = true;
-    await this.manager.deleteIfOurs(this.stack, this.etag);
+    await this.manager.deleteIfUnchanged(this.stack, this.etag);
   }
 
   private stopRenewal(): void {
