@@ -22,7 +22,8 @@ export function buildProgram(): Command {
     .description('Deploy AWS CDK apps directly through AWS service APIs')
     .version(CDKD_VERSION)
     .exitOverride()
-    .showHelpAfterError();
+    // The one error line and where to look, not the whole help text.
+    .showHelpAfterError('(run with --help for usage)');
   addGlobalOptions(program);
   registerBootstrap(program);
   registerState(program);

@@ -1,9 +1,9 @@
-import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
 import { NAME_PREFIX_ENV, namePrefixSetting } from '../../assembly/name-prefix-setting.js';
 import { addDeployTuning, type DeployTuning } from '../deploy-options.js';
 import { globalOptions } from '../global-options.js';
+import { prepareOutputsFile, writeOutputsFile } from '../outputs-file.js';
 import { createProgress } from '../progress.js';
 import { renderOutputs, outputsFileContent } from '../render-outputs.js';
 import { sessionFor } from '../session-from-options.js';
@@ -64,6 +64,7 @@ export function registerDeploy(program: Command): void {
           interrupts.signal,
           'during synthesis; nothing was changed',
         );
+        if (options.outputsFile && !options.dryRun) await prepareOutputsFile(options.outputsFile);
         const namePrefix = namePrefixSetting({
           flag: options.prefixUserSuppliedNames,
           env: process.env,
@@ -94,7 +95,7 @@ export function registerDeploy(program: Command): void {
           return;
         }
         process.stdout.write(renderOutputs(results));
-        if (options.outputsFile) await writeFile(options.outputsFile, outputsFileContent(results));
+        if (options.outputsFile) await writeOutputsFile(options.outputsFile, outputsFileContent(results));
         const unaddressed = results.flatMap((result) => result.unaddressed);
         for (const warning of unaddressed) process.stderr.write(`warning: ${warning}\n`);
         process.stderr.write(`Done: ${progress.summary()}\n`);
