@@ -367,7 +367,7 @@ describe('interrupted destroys', () => {
     await runCli(['destroy', '-a', assembly, '--yes'], { env: env() });
   });
 
-  it('a destroy re-run after SIGKILL finishes clean without a deploy in between', async () => {
+  it('a destroy re-run after SIGKILL finishes clean without a deploy in between; a rollback first only settles it', async () => {
     const stackName = `DestroyRerun${++counter}`;
     const assembly = assemblyFor(stackName, manyQueues(6));
     expect((await runCli(['deploy', '-a', assembly], { env: env() })).code).toBe(0);
@@ -379,6 +379,15 @@ describe('interrupted destroys', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     await admin('faults', { method: 'DELETE' });
     await runCli(['force-unlock', stackName, '--yes'], { env: env() });
+    // A destroy is not rolled back: the rollback drops the records of what is gone, and nothing else.
+    const rolledBack = await runCli(['rollback', stackName, '--yes'], { env: env() });
+    expect(rolledBack.code, rolledBack.stderr).toBe(0);
+    expect(rolledBack.stdout).toContain('no rollback journal, nothing to roll back');
+    const live = await liveResources(sandbox.current.url);
+    expect(unmatched(Object.values((await stateOf(stackName))!.resources), live)).toEqual({
+      missing: [],
+      extra: [],
+    });
     const again = await runCli(['destroy', '-a', assembly, '--yes'], { env: env() });
     expect(again.code, again.stderr).toBe(0);
     expect(await liveResources(sandbox.current.url)).toEqual([]);
