@@ -90,6 +90,60 @@ describe('a signal before the first stack starts', () => {
     expect(result.stderr).not.toContain('Done:');
   });
 
+  it('SIGINT while assets are published: the upload finishes, the stack is not deployed, exit 1', async () => {
+    const stackName = `EarlyAssets${++counter}`;
+    const dir = tempDir();
+    const hash = 'a'.repeat(64);
+    writeFileSync(join(dir, `asset.${hash}.txt`), 'payload\n');
+    writeAssembly(dir, [
+      {
+        id: stackName,
+        template: { Resources: { Queue: { Type: 'AWS::SQS::Queue' } } },
+        assets: {
+          version: '36.0.0',
+          files: {
+            [hash]: {
+              source: { path: `asset.${hash}.txt`, packaging: 'file' },
+              destinations: {
+                'current_account-current_region': {
+                  bucketName: 'cdk-hnb659fds-assets-${AWS::AccountId}-${AWS::Region}',
+                  objectKey: `${hash}.txt`,
+                },
+              },
+            },
+          },
+          dockerImages: {},
+        },
+      },
+    ]);
+    await fetch(`${sandbox.current.url}/_sandbox/calls`, { method: 'DELETE' });
+    await fetch(`${sandbox.current.url}/_sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ service: 's3', operation: 'PutObject', latencyMs: 1000, every: true }),
+    });
+    try {
+      const run = start(['deploy', '-a', dir]);
+      await until(async () => {
+        const { calls } = (await (await fetch(`${sandbox.current.url}/_sandbox/calls`)).json()) as {
+          calls: Record<string, { count: number }>;
+        };
+        return (calls['s3:PutObject']?.count ?? 0) >= 1;
+      });
+      run.child.kill('SIGINT');
+      const result = await run.done;
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(
+        `Interrupted by SIGINT after publishing the assets of ${stackName}; it was not deployed`,
+      );
+      expect(result.stderr).not.toContain('create started');
+    } finally {
+      await fetch(`${sandbox.current.url}/_sandbox/faults`, { method: 'DELETE' });
+    }
+    const state = await runCli(['state', 'show', stackName], { env: env() });
+    expect(state.code).not.toBe(0);
+  });
+
   it('SIGINT while waiting for a held lock exits 1, says so, and leaves the holder its lock', async () => {
     const stackName = `EarlyLock${++counter}`;
     const s3 = new S3Client({ endpoint: sandbox.current.url, region: 'us-east-1', forcePathStyle: true });
