@@ -57,11 +57,12 @@ export async function synthesize(options: SynthesizeOptions): Promise<CloudAssem
   const baseEnv = options.env ?? process.env;
   const config = readProjectConfig(options.cwd);
   const source = resolveAppSource({ app: options.app, env: baseEnv, config, cwd: options.cwd });
+  // Before a synthesized assembly is read, as the CDK CLI does: a bare -c is warned about either way.
+  const { values: commandLine, ignored } = parseContextArgs(options.context ?? []);
+  for (const arg of ignored) options.onWarning?.(`Context argument is not an assignment (key=value): ${arg}`);
   if (source.kind === 'assembly') return readAssembly(source.directory);
 
   const outdir = resolve(options.cwd, options.output ?? config.output ?? DEFAULT_OUTPUT);
-  const { values: commandLine, ignored } = parseContextArgs(options.context ?? []);
-  for (const arg of ignored) options.onWarning?.(`Context argument is not an assignment (key=value): ${arg}`);
   const caller = (await options.environment?.()) ?? {};
   if (!caller.account || !caller.region) {
     options.onNote?.(

@@ -92,12 +92,12 @@ export class AwsClients {
   }
 
   private async resolveRegion(): Promise<string> {
-    if (this.options.region) return this.options.region;
+    if (this.options.region) return checkedRegion(this.options.region, '--region');
     const env = process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION;
-    if (env) return env;
+    if (env) return checkedRegion(env, process.env.AWS_REGION ? 'AWS_REGION' : 'AWS_DEFAULT_REGION');
     const probe = new STSClient(this.options.profile ? { profile: this.options.profile } : {});
     try {
-      return await probe.config.region();
+      return checkedRegion(await probe.config.region(), 'the AWS profile');
     } catch (cause) {
       throw new CdkdError('REGION_MISSING', 'No AWS region is configured.', {
         hint: 'Pass --region, set AWS_REGION, or set a region in your AWS profile.',
@@ -111,6 +111,17 @@ export class AwsClients {
 
 function tuningKey(tuning: ClientTuning): string {
   return tuning.maxAttempts !== undefined ? `:attempts=${tuning.maxAttempts}` : '';
+}
+
+/**
+ * A region name as the SDK can use it (a DNS label: lower-case letters, digits, hyphens);
+ * anything else would surface later as a credentials or endpoint failure naming neither.
+ */
+function checkedRegion(region: string, source: string): string {
+  if (/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(region)) return region;
+  throw new CdkdError('REGION_INVALID', `"${region}" (from ${source}) is not an AWS region name.`, {
+    hint: 'Use a region name such as us-east-1 (aws ec2 describe-regions lists them).',
+  });
 }
 
 /** True when a custom endpoint is configured for the service (S3 then needs path-style URLs). */

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import './quiet-sdk-warnings.js';
 import { Command, CommanderError } from 'commander';
+import { guardOutputs } from './closed-output.js';
 import { addGlobalOptions } from './global-options.js';
 import { renderError } from './render-error.js';
 import { registerBootstrap } from './commands/bootstrap.js';
@@ -21,7 +22,8 @@ export function buildProgram(): Command {
     .description('Deploy AWS CDK apps directly through AWS service APIs')
     .version(CDKD_VERSION)
     .exitOverride()
-    .showHelpAfterError();
+    // The one error line and where to look, not the whole help text.
+    .showHelpAfterError('(run with --help for usage)');
   addGlobalOptions(program);
   registerBootstrap(program);
   registerState(program);
@@ -54,4 +56,5 @@ function isExitCoded(error: unknown): error is { exitCode: number } {
   return typeof (error as { exitCode?: unknown })?.exitCode === 'number';
 }
 
+guardOutputs();
 process.exitCode = await main(process.argv);

@@ -14,6 +14,7 @@ import { stateResolver } from './state-resolver.js';
 import { afterFailedDeploy, generationOf, settleJournal } from './deploy-outcome.js';
 import { replayServices } from './rollback-stack.js';
 import { RunJournal } from './run-journal.js';
+import { settleStaleRecords } from './stale-records.js';
 
 export interface StackDeployResult {
   stackName: string;
@@ -45,6 +46,7 @@ export async function deployStack(
   if (options.dryRun) {
     // A dry run only reads: no lock, no write.
     const state = await StackState.open(engine.backend.store, ref);
+    await settleStaleRecords(engine, request, state, { persist: false });
     const planned = await planStack(engine, request, state, options);
     return {
       stackName: request.stackName,
@@ -59,9 +61,11 @@ export async function deployStack(
     operation: 'deploy',
     schedule: request.isNested ? FAIL_FAST_SCHEDULE : RETRY_SCHEDULE,
     onLost: (message) => engine.events({ kind: 'warning', stack: request.stackName, message }),
+    ...(options.signal ? { signal: options.signal } : {}),
   });
   try {
     const state = await StackState.open(engine.backend.store, ref);
+    await settleStaleRecords(engine, request, state, { persist: true });
     const before = JSON.stringify(state.document);
     const firstDeploy = state.document.template === undefined;
     const planned = await planStack(engine, request, state, options);

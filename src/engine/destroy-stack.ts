@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { gatherMadeFacts } from './made-facts.js';
 import { CdkdError, messageOf } from '../errors.js';
 import { buildPlan } from '../plan/index.js';
@@ -10,6 +11,9 @@ import { nestedStacksOf } from './nested-stack-provider.js';
 import { replayServices } from './rollback-stack.js';
 import { journalNote, settleMadeResources } from './journal-lifetime.js';
 import type { DeployOptions } from './stack-request.js';
+import { generationOf } from './deploy-outcome.js';
+import { RunJournal } from './run-journal.js';
+import { settleStaleRecords } from './stale-records.js';
 
 export interface StackDestroyResult {
   found: boolean;
@@ -35,6 +39,7 @@ export async function destroyStack(
   });
   try {
     const state = await StackState.open(engine.backend.store, ref);
+    await settleStaleRecords(engine, stack, state, { persist: true });
     if (state.isNew) {
       // A new stack rolled back leaves no state, but its journal may still name what failed creates made.
       const warnings = await settleJournalBeforeDestroy(engine, stack, state, options);
@@ -49,6 +54,10 @@ export async function destroyStack(
     const retained: string[] = [];
     const deleted: string[] = [];
     engine.events({ kind: 'stack', stack: stack.stackName, status: 'started' });
+    const journalWarnings = await settleJournalBeforeDestroy(engine, stack, state, options);
+    for (const warning of journalWarnings)
+      engine.events({ kind: 'warning', stack: stack.stackName, message: warning });
+    const journal = await destroyJournal(engine, state);
     const executor = new ResourceExecutor({
       ...replayServices(engine, { stack, state, options }),
       ...(options.removeProtection ? { removeProtection: true } : {}),
@@ -58,13 +67,12 @@ export async function destroyStack(
         }
         engine.events(event);
       },
+      ...(journal ? { journal } : {}),
     });
-    const journalWarnings = await settleJournalBeforeDestroy(engine, stack, state, options);
-    for (const warning of journalWarnings)
-      engine.events({ kind: 'warning', stack: stack.stackName, message: warning });
     for (const pending of [...state.document.pendingDeletes]) {
-      await executor.deleteRecorded(pending.logicalId, pending.record);
-      await state.removePendingDelete(pending.record.physicalId, pending.record.type);
+      await executor.deleteJournaled(pending.logicalId, pending.record, () =>
+        state.removePendingDelete(pending.record.physicalId, pending.record.type),
+      );
     }
     const { operations } = buildPlan(
       { desired: [], recorded: state.document.resources },
@@ -82,6 +90,8 @@ export async function destroyStack(
     );
     await state.flush();
     if (outcome.failed.length > 0 || outcome.notStarted.length > 0) {
+      await journal?.setStatus(outcome.failed.length > 0 ? 'failed' : 'interrupted');
+      await journal?.flush();
       const failures = outcome.failed.map((failure) => messageOf(failure.error)).join('; ');
       engine.events({ kind: 'stack', stack: stack.stackName, status: 'failed', message: failures });
       throw new CdkdError(
@@ -95,12 +105,31 @@ export async function destroyStack(
     }
     await destroyUnrecordedChildren(engine, stack, options);
     await engine.backend.store.remove(ref);
+    await journal?.flush();
     await engine.backend.journals.remove(ref);
     engine.exportsIn(stack.region).forget(stack.stateName);
     engine.events({ kind: 'stack', stack: stack.stackName, status: 'succeeded' });
     return { found: true, deleted, retained };
   } finally {
     await lock.release();
+  }
+}
+
+/**
+ * The destroy's own segment of the journal: each delete is recorded before it is sent, so a
+ * killed destroy leaves what it sent for the next command to settle (stale-records.ts). A
+ * journal that cannot be read (already warned about) is left as it is and nothing is journaled.
+ */
+async function destroyJournal(engine: EngineContext, state: StackState): Promise<RunJournal | undefined> {
+  try {
+    return await RunJournal.open(engine.backend.journals, state.ref, {
+      runId: randomUUID(),
+      flags: {},
+      previous: generationOf(state.document),
+      command: 'destroy',
+    });
+  } catch {
+    return undefined;
   }
 }
 

@@ -34,7 +34,7 @@ export interface ExecutorServices {
   /** Wraps each provider call in the retry schedules of its error class; `label` names the resource. */
   retry<T>(label: string, call: () => Promise<T>): Promise<T>;
   events: EventSink;
-  /** The deploy run's write-ahead journal; absent for a destroy. */
+  /** The run's write-ahead journal; absent where nothing is journaled (a rollback's replay). */
   journal?: RunJournal;
   /** `cdkd destroy --remove-protection`: providers turn deletion protection off before a delete. */
   removeProtection?: boolean;
@@ -118,20 +118,11 @@ export class ResourceExecutor {
           );
         }
         report('delete', 'started');
-        await this.journaled(
-          {
-            logicalId: op.logicalId,
-            action: 'delete',
-            type: record.type,
-            before: record,
-            physicalId: record.physicalId,
-            ...policies(op),
-          },
-          async () => {
-            await this.deleteRecorded(op.logicalId, record);
-            await this.services.state.removeRecord(op.logicalId);
-            return {};
-          },
+        await this.deleteJournaled(
+          op.logicalId,
+          record,
+          () => this.services.state.removeRecord(op.logicalId),
+          op,
         );
         return report('delete', 'succeeded');
       }
@@ -333,6 +324,34 @@ export class ResourceExecutor {
         };
         await this.services.state.setRecord(op.logicalId, record);
         return { physicalId: record.physicalId, after: record, verdict: { replacement: false } };
+      },
+    );
+  }
+
+  /**
+   * Deletes a recorded resource, journaled before the call is sent, then `forget`s its
+   * record: a process killed in between leaves an entry a later command settles by
+   * reading the cloud (stale-records.ts).
+   */
+  async deleteJournaled(
+    logicalId: string,
+    record: ResourceRecord,
+    forget: () => Promise<void>,
+    op?: PlannedOperation,
+  ): Promise<void> {
+    await this.journaled(
+      {
+        logicalId,
+        action: 'delete',
+        type: record.type,
+        before: record,
+        physicalId: record.physicalId,
+        ...(op ? policies(op) : {}),
+      },
+      async () => {
+        await this.deleteRecorded(logicalId, record);
+        await forget();
+        return {};
       },
     );
   }

@@ -14,6 +14,7 @@ import { nestedIdentity } from './nested-stack-provider.js';
 import { RunJournal } from './run-journal.js';
 import type { DeployOptions } from './stack-request.js';
 import { StackState } from './stack-state.js';
+import { settleStaleRecords } from './stale-records.js';
 
 /** A nested stack deleted by a rollback is destroyed with this many resources at once. */
 const DEFAULT_REPLAY_CONCURRENCY = 8;
@@ -81,8 +82,14 @@ export async function rollbackStack(
   const lock = await engine.backend.locks.acquire(ref, {
     operation: 'rollback',
     schedule: stack.isNested ? FAIL_FAST_SCHEDULE : RETRY_SCHEDULE,
+    ...(request.signal ? { signal: request.signal } : {}),
   });
   try {
+    // A parent's replay of one run leaves the child's other segments to its own rollback.
+    if (request.runId === undefined)
+      await settleStaleRecords(engine, stack, await StackState.open(engine.backend.store, ref), {
+        persist: true,
+      });
     const journal = await RunJournal.open(engine.backend.journals, ref);
     const segments = journal.document.segments
       .filter((segment) => request.runId === undefined || segment.runId === request.runId)

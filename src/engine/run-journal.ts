@@ -15,10 +15,11 @@ export interface RunInfo {
   runId: string;
   flags: JournalSegment['flags'];
   previous: StackGeneration;
+  command?: JournalSegment['command'];
 }
 
 /**
- * The write-ahead journal of one deploy run: each mutation is recorded before
+ * The write-ahead journal of one deploy or destroy run: each mutation is recorded before
  * its call is sent and marked completed or failed after, so a process killed
  * in between leaves an entry the next rollback reconciles by reading the cloud.
  * The run's segment is appended on its first mutation; a run that changes
@@ -118,6 +119,7 @@ export class RunJournal {
       cdkdVersion: CDKD_VERSION,
       flags: this.run.flags,
       previous: this.run.previous,
+      ...(this.run.command ? { command: this.run.command } : {}),
       status: 'running',
       operations: [],
       importMarks: [],

@@ -34,7 +34,7 @@ export async function dispatch(raw: RawRequest, deps: AdminDeps): Promise<Sandbo
   const codec: Codec = module?.codec ?? queryCodec;
   const request: SandboxRequest = {
     method: raw.method,
-    path: url.pathname,
+    path: rawPath(raw.url),
     query: url.searchParams,
     headers: raw.headers,
     body: raw.body,
@@ -76,4 +76,14 @@ function toSandboxError(error: unknown): SandboxError {
   // A bug in the sandbox, not an AWS behaviour: say so where the operator will see it.
   process.stderr.write(`cdkd sandbox: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
   return internalError();
+}
+
+/**
+ * The request's path as sent, without the query: unlike URL parsing, it keeps `.` and `..`
+ * segments, which S3 treats as literal parts of an object key.
+ */
+function rawPath(url: string): string {
+  const withoutOrigin = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '');
+  const path = withoutOrigin.split(/[?#]/, 1)[0] ?? '';
+  return path === '' ? '/' : path;
 }

@@ -1,5 +1,6 @@
 import { hostname, userInfo } from 'node:os';
 import { CdkdError } from '../errors.js';
+import { throwIfInterrupted, unlessInterrupted } from '../interrupted.js';
 import { parseDocument } from './documents/document-reader.js';
 import { LOCK_DOCUMENT, type LockDocument } from './documents/lock-document.js';
 import { stackStateKeys } from './keys.js';
@@ -24,15 +25,24 @@ export interface AcquireOptions {
   schedule?: LockSchedule;
   /** Called when a renewal finds the lock is no longer ours (taken over or force-unlocked). */
   onLost?: (message: string) => void;
+  /** An interrupt stops the wait for a held lock (spec 003, "Signals"). */
+  signal?: AbortSignal;
 }
 
-type Found =
-  { kind: 'absent' } | { kind: 'unreadable' } | { kind: 'readable'; document: LockDocument; etag: string };
+export type FoundLock =
+  | { kind: 'absent' }
+  | { kind: 'unreadable'; etag: string }
+  | { kind: 'readable'; document: LockDocument; etag: string };
+type Found = FoundLock;
 
 const systemClock: LockClock = {
   now: () => new Date(),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
+
+function waitingFor(stack: StackRef): string {
+  return `while waiting for the lock of stack ${stack.stackName}`;
+}
 
 export function defaultLockOwner(): string {
   return `${userInfo().username}@${hostname()}:${process.pid}`;
@@ -74,18 +84,23 @@ export class LockManager {
         budget.extraLeft -= 1;
       } else if (step === 'wait-and-retry') {
         budget.retriesLeft -= 1;
-        await this.clock.sleep(schedule.intervalMs);
+        throwIfInterrupted(options.signal, waitingFor(stack));
+        await unlessInterrupted(this.clock.sleep(schedule.intervalMs), options.signal, waitingFor(stack));
       } else {
         throw lockHeldError(stack, found.kind === 'readable' ? found.document : undefined, this.clock.now());
       }
     }
   }
 
-  /** Deletes the lock whatever holds it; returns what was there, if it could be read. */
-  async forceUnlock(stack: StackRef): Promise<Found> {
+  /**
+   * Deletes the lock while it is still the one with `etag` (a release, or a force-unlock of
+   * the lock it showed): false when it was renewed, released or replaced in between.
+   */
+  async deleteIfUnchanged(stack: StackRef, etag: string): Promise<boolean> {
     const found = await this.find(stack);
-    if (found.kind !== 'absent') await this.objects.delete(this.key(stack));
-    return found;
+    if (found.kind === 'absent' || found.etag !== etag) return false;
+    await this.objects.delete(this.key(stack));
+    return true;
   }
 
   async find(stack: StackRef): Promise<Found> {
@@ -99,7 +114,7 @@ export class LockManager {
         etag: stored.etag,
       };
     } catch {
-      return { kind: 'unreadable' };
+      return { kind: 'unreadable', etag: stored.etag };
     }
   }
 
@@ -146,14 +161,6 @@ export class LockManager {
   /** @internal used by HeldLock */
   async rewrite(stack: StackRef, document: LockDocument, etag: string): Promise<string> {
     return this.objects.put(this.key(stack), serialize(document), { ifMatch: etag });
-  }
-
-  /** @internal used by HeldLock */
-  async deleteIfOurs(stack: StackRef, etag: string): Promise<boolean> {
-    const found = await this.find(stack);
-    if (found.kind !== 'readable' || found.etag !== etag) return false;
-    await this.objects.delete(this.key(stack));
-    return true;
   }
 
   private key(stack: StackRef): string {
@@ -209,7 +216,7 @@ export class HeldLock {
     this.onReleased();
     if (this.lost) return;
     this.lost = true;
-    await this.manager.deleteIfOurs(this.stack, this.etag);
+    await this.manager.deleteIfUnchanged(this.stack, this.etag);
   }
 
   private stopRenewal(): void {

@@ -9,6 +9,8 @@ import { walkDag } from '../engine/dag-walk.js';
 import type { StackDeployResult } from '../engine/deploy-stack.js';
 import type { EventSink } from '../engine/events.js';
 import type { DeployOptions } from '../engine/stack-request.js';
+import { interruptedError, throwIfInterrupted } from '../interrupted.js';
+import { callerOf } from './caller.js';
 import { assetBucketName } from '../state/bucket-names.js';
 import { assetPublisher } from './asset-storage.js';
 import { openEngine } from './provider-wiring.js';
@@ -62,13 +64,14 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
   const parameters = stackParameters(stacks, input.parameters);
   for (const note of parameters.notes) input.onNote(note);
 
-  const caller = { accountId: await input.session.accountId(), region: await input.session.region() };
+  const caller = await callerOf(input.session, input.signal);
   const targets = new Map(stacks.map((stack) => [stack.displayName, stackTarget(stack, caller)]));
   const engine = await openEngine(input.session, {
     events: input.events,
     onWarning: input.onWarning,
     regions: [...targets.values()].map((target) => target.region),
   });
+  throwIfInterrupted(input.signal, 'before the first stack started; nothing was changed');
 
   const publish = assetPublisher(input.session, input.onNote);
   const results: StackDeployResult[] = [];
@@ -84,6 +87,10 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
       const bucket = input.dryRun
         ? assetBucketName(target.accountId, target.region)
         : await publish(stack, target);
+      throwIfInterrupted(
+        input.signal,
+        `after publishing the assets of ${stack.displayName}; it was not deployed`,
+      );
       const request = stackRequest(stack, nested, target, bucket, parameters.values.get(displayName)!);
       results.push(
         await engine.deploy(request, {
@@ -104,5 +111,11 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     },
   );
   if (outcome.failed.length > 0) throw outcome.failed[0]!.error;
+  if (input.signal?.aborted) throw interruptedError(input.signal, notDeployed(outcome.notStarted));
   return results;
+}
+
+function notDeployed(notStarted: readonly string[]): string {
+  if (notStarted.length === 0) return 'as the last stack finished (every selected stack was deployed)';
+  return `before ${notStarted.join(', ')} started (not deployed); the stacks before them finished`;
 }

@@ -2,6 +2,8 @@ import { selectStacks, type CloudAssembly, type StackArtifact } from '../assembl
 import { walkDag } from '../engine/dag-walk.js';
 import type { StackDestroyResult } from '../engine/destroy-stack.js';
 import type { EventSink } from '../engine/events.js';
+import { interruptedError } from '../interrupted.js';
+import { callerOf } from './caller.js';
 import { refuseInvalidStackNames } from './preflight.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
@@ -38,7 +40,7 @@ export async function destroyApp(input: DestroyAppInput): Promise<DestroyedStack
     extend: 'none',
   });
   refuseInvalidStackNames(stacks);
-  const caller = { accountId: await input.session.accountId(), region: await input.session.region() };
+  const caller = await callerOf(input.session, input.signal);
   const targets = new Map(stacks.map((stack) => [stack.displayName, stackEnvironment(stack, caller)]));
   const elsewhere = await unrecordedElsewhere(await input.session.stateBackend(), stacks, targets, caller);
   const engine = await openEngine(input.session, {
@@ -80,6 +82,8 @@ export async function destroyApp(input: DestroyAppInput): Promise<DestroyedStack
     },
   );
   if (outcome.failed.length > 0) throw outcome.failed[0]!.error;
+  if (input.signal?.aborted && outcome.notStarted.length > 0)
+    throw interruptedError(input.signal, `before ${outcome.notStarted.join(', ')} started (not destroyed)`);
   return results;
 }
 

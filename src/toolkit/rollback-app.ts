@@ -1,6 +1,8 @@
 import type { EventSink } from '../engine/events.js';
 import type { NamePrefixFallback, StackRollbackResult } from '../engine/rollback-stack.js';
 import { CdkdError } from '../errors.js';
+import { throwIfInterrupted } from '../interrupted.js';
+import { callerOf } from './caller.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
 
@@ -23,7 +25,8 @@ export interface RollbackAppInput {
 
 /** `cdkd rollback`: replays a stack's rollback journal; reads state only, no synthesis. */
 export async function rollbackApp(input: RollbackAppInput): Promise<StackRollbackResult> {
-  const region = input.region ?? (await input.session.region());
+  const caller = await callerOf(input.session, input.signal);
+  const region = input.region ?? caller.region;
   const named = input.stackName ?? (await onlyStackWithJournal(input.session, region));
   if (named === undefined) return { stackName: '', found: false, lines: [], confirmed: false, exitCode: 0 };
   const stateName = named.replaceAll('~', '/');
@@ -32,12 +35,13 @@ export async function rollbackApp(input: RollbackAppInput): Promise<StackRollbac
     onWarning: input.onWarning,
     regions: [region],
   });
+  throwIfInterrupted(input.signal, 'before the rollback started; nothing was changed');
   return engine.rollback({
     stack: {
       stateName,
       stackName: stateName.replaceAll('/', '-'),
       region,
-      accountId: await input.session.accountId(),
+      accountId: caller.accountId,
       ...(stateName.includes('/') ? { isNested: true } : {}),
     },
     revertFailed: input.revertFailed,

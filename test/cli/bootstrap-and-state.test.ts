@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { hostname } from 'node:os';
 import {
   GetBucketEncryptionCommand,
   GetBucketVersioningCommand,
@@ -162,5 +164,45 @@ describe('cdkd force-unlock', () => {
     );
     const again = await runCli(['force-unlock', 'Stuck', '-y'], { env: env() });
     expect(again.stdout).toContain('was not locked');
+  });
+
+  it('shows the holder, and refuses one still running on this host unless --force', async () => {
+    await runCli(['bootstrap'], { env: env() });
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    try {
+      const now = Date.now();
+      const lock = {
+        version: 1,
+        owner: `me@${hostname()}:${holder.pid}`,
+        timestamp: new Date(now - 3 * 60_000).toISOString(),
+        expiresAt: new Date(now + 27 * 60_000).toISOString(),
+        operation: 'destroy',
+      };
+      await s3().send(
+        new PutObjectCommand({
+          Bucket: 'cdkd-state-000000000000',
+          Key: 'cdkd/Busy/us-east-1/lock.json',
+          Body: JSON.stringify(lock),
+        }),
+      );
+      const refused = await runCli(['force-unlock', 'Busy', '--yes'], { env: env() });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('Error [LOCK_HOLDER_RUNNING]');
+      expect(refused.stderr).toContain(`pid ${holder.pid}`);
+      expect(refused.stderr).toContain('--force');
+      const asked = await runCli(['force-unlock', 'Busy', '--force'], { env: env() });
+      expect(asked.code).toBe(1);
+      expect(asked.stdout).toMatch(
+        new RegExp(
+          `Stack Busy \\(us-east-1\\) is locked: owner me@.*:${holder.pid}, operation destroy, taken or last renewed 3 minutes ago, expires in 27 minutes`,
+        ),
+      );
+      expect(asked.stderr).toContain('CONFIRMATION_REQUIRED');
+      const forced = await runCli(['force-unlock', 'Busy', '--force', '--yes'], { env: env() });
+      expect(forced.code, forced.stderr).toBe(0);
+      expect(forced.stdout).toContain('Deleted the lock on stack Busy (us-east-1)');
+    } finally {
+      holder.kill();
+    }
   });
 });

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Writable } from 'node:stream';
+import { guardOutputs } from '../../src/cli/closed-output.js';
 import { handleInterrupts, type Interrupts } from '../../src/cli/interrupts.js';
 
 // Spec 003, "Signals": deploy, destroy, state destroy and rollback handle SIGINT and SIGTERM
@@ -94,5 +96,30 @@ describe('handleInterrupts', () => {
       vi.clearAllTimers();
       vi.useRealTimers();
     }
+  });
+
+  it('a closed output stops the run as a first signal does; the SIGTERM after it does not force-quit', () => {
+    const output = new Writable({ write: (_chunk, _encoding, done) => done() });
+    guardOutputs([output as unknown as NodeJS.WriteStream]);
+    const warnings: string[] = [];
+    const send = handling('deploy', (message) => warnings.push(message));
+    const exit = exits();
+    output.emit('error', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+    expect(interrupts!.signal.aborted).toBe(true);
+    expect(interrupts!.signal.reason).toBe('a closed output pipe (EPIPE)');
+    expect(warnings).toEqual([expect.stringContaining('Output closed (EPIPE)')]);
+    expect(output.write('after')).toBe(true);
+    send('SIGTERM');
+    expect(exit).not.toHaveBeenCalled();
+    send('SIGTERM');
+    expect(exit).toHaveBeenCalledWith(130);
+  });
+
+  it('an output error other than a closed reader is not swallowed', () => {
+    const output = new Writable({ write: (_chunk, _encoding, done) => done() });
+    guardOutputs([output as unknown as NodeJS.WriteStream]);
+    expect(() => output.emit('error', Object.assign(new Error('disk full'), { code: 'ENOSPC' }))).toThrow(
+      'disk full',
+    );
   });
 });

@@ -176,47 +176,51 @@ const manyQueues = (n: number) => ({
   ),
 });
 
+/** Writes a hand-made rollback journal of one segment holding `operations` for `stack`. */
+async function putJournal(stack: string, operations: Array<Record<string, unknown>>) {
+  const s3 = new S3Client({ endpoint: sandbox.current.url, region: 'us-east-1', forcePathStyle: true });
+  const bucket = (await s3.send(new ListBucketsCommand({}))).Buckets!.find((entry) =>
+    entry.Name!.startsWith('cdkd-state-'),
+  )!.Name!;
+  const journal = {
+    version: 1,
+    stackName: stack,
+    region: 'us-east-1',
+    segments: [
+      {
+        runId: 'hand-written',
+        startedAt: new Date().toISOString(),
+        cdkdVersion: 'test',
+        flags: { prefixUserSuppliedNames: false },
+        previous: { parameters: {}, tags: {}, outputs: {}, imports: [] },
+        status: 'failed',
+        operations,
+        importMarks: [],
+      },
+    ],
+  };
+  await s3.send(
+    new PutObjectCommand({
+      Bucket: bucket,
+      Key: `cdkd/${stack}/us-east-1/rollback-journal.json`,
+      Body: JSON.stringify(journal),
+    }),
+  );
+}
+
 describe('a made resource a successful deploy cannot act on', () => {
   /** A journal entry for a queue a failed create made, with no identity to prove it by. */
-  async function journalWithUnprovableEntry(stack: string) {
-    const s3 = new S3Client({ endpoint: sandbox.current.url, region: 'us-east-1', forcePathStyle: true });
-    const bucket = (await s3.send(new ListBucketsCommand({}))).Buckets!.find((entry) =>
-      entry.Name!.startsWith('cdkd-state-'),
-    )!.Name!;
-    const journal = {
-      version: 1,
-      stackName: stack,
-      region: 'us-east-1',
-      segments: [
-        {
-          runId: 'hand-written',
-          startedAt: new Date().toISOString(),
-          cdkdVersion: 'test',
-          flags: { prefixUserSuppliedNames: false },
-          previous: { parameters: {}, tags: {}, outputs: {}, imports: [] },
-          status: 'failed',
-          operations: [
-            {
-              seq: 0,
-              logicalId: 'Ghost',
-              action: 'create',
-              type: 'AWS::SQS::Queue',
-              status: 'failed',
-              made: { physicalId: `${sandbox.current.url}/000000000000/ghost`, provisionedBy: 'sdk' },
-            },
-          ],
-          importMarks: [],
-        },
-      ],
-    };
-    await s3.send(
-      new PutObjectCommand({
-        Bucket: bucket,
-        Key: `cdkd/${stack}/us-east-1/rollback-journal.json`,
-        Body: JSON.stringify(journal),
-      }),
-    );
-  }
+  const journalWithUnprovableEntry = (stack: string) =>
+    putJournal(stack, [
+      {
+        seq: 0,
+        logicalId: 'Ghost',
+        action: 'create',
+        type: 'AWS::SQS::Queue',
+        status: 'failed',
+        made: { physicalId: `${sandbox.current.url}/000000000000/ghost`, provisionedBy: 'sdk' },
+      },
+    ]);
 
   it('is named in a warning and exits 2; --allow-unaddressed exits 0', async () => {
     const template = { Resources: { Queue: { Type: 'AWS::SQS::Queue' } } };
@@ -277,6 +281,119 @@ describe('interrupted deploys', () => {
 });
 
 describe('interrupted destroys', () => {
+  it.each([1, 2, 3])(
+    'SIGKILL mid-delete (seed %i): diff and deploy see what is gone and re-create exactly that; destroy then finishes clean',
+    async (seed) => {
+      const stackName = `DestroyKilled${seed}x${++counter}`;
+      const assembly = assemblyFor(stackName, manyQueues(8));
+      expect((await runCli(['deploy', '-a', assembly], { env: env() })).code).toBe(0);
+      const latencyMs = 300;
+      await addFault({ service: 'sqs', operation: 'DeleteQueue', latencyMs, every: true });
+      const run = startCli(['destroy', '-a', assembly, '--yes', '--concurrency', '3'], 'delete started');
+      await run.creating;
+      await new Promise((resolve) => setTimeout(resolve, (seed * 7919) % 700));
+      run.child.kill('SIGKILL');
+      await run.done;
+      // The deletes already sent still complete on the server after the client is gone.
+      await new Promise((resolve) => setTimeout(resolve, latencyMs + 200));
+      await admin('faults', { method: 'DELETE' });
+      const survivors = (await liveResources(sandbox.current.url)).length;
+      expect(survivors).toBeLessThan(8);
+      await runCli(['force-unlock', stackName, '--yes'], { env: env() });
+
+      const diff = await runCli(['diff', '-a', assembly, '--json'], { env: env() });
+      expect(diff.code, diff.stderr).toBe(0);
+      const summary = (JSON.parse(diff.stdout) as Record<string, { summary: Record<string, number> }>)[
+        stackName
+      ]!.summary;
+      expect(summary.create).toBe(8 - survivors);
+
+      const redeployed = await runCli(['deploy', '-a', assembly], { env: env() });
+      expect(redeployed.code, redeployed.stderr).toBe(0);
+      expect(redeployed.stderr).toContain(`${8 - survivors} created`);
+      const state = await stateOf(stackName);
+      expect(Object.keys(state!.resources)).toHaveLength(8);
+      expect(unmatched(Object.values(state!.resources), await liveResources(sandbox.current.url))).toEqual({
+        missing: [],
+        extra: [],
+      });
+
+      const destroyed = await runCli(['destroy', '-a', assembly, '--yes'], { env: env() });
+      expect(destroyed.code, destroyed.stderr).toBe(0);
+      expect(await liveResources(sandbox.current.url)).toEqual([]);
+      expect(await stateOf(stackName)).toBeUndefined();
+    },
+  );
+
+  it('a deploy reads only the records a journaled delete names; with none, a no-op deploy makes no SQS call', async () => {
+    const stackName = `StaleRead${++counter}`;
+    const assembly = assemblyFor(stackName, manyQueues(4));
+    expect((await runCli(['deploy', '-a', assembly], { env: env() })).code).toBe(0);
+    const state = (await stateOf(stackName))!;
+    const gone = state.resources.Queue0!;
+    const sqs = new SQSClient({ endpoint: sandbox.current.url, region: 'us-east-1' });
+    await sqs.send(new DeleteQueueCommand({ QueueUrl: gone.physicalId }));
+    await sqs.send(new DeleteQueueCommand({ QueueUrl: state.resources.Queue1!.physicalId }));
+    // A destroy killed after sending Queue0's delete; Queue1 went out of band, which no journal names.
+    await putJournal(stackName, [
+      {
+        seq: 0,
+        logicalId: 'Queue0',
+        action: 'delete',
+        type: 'AWS::SQS::Queue',
+        status: 'in-flight',
+        physicalId: gone.physicalId,
+      },
+    ]);
+    await admin('calls', { method: 'DELETE' });
+    const redeployed = await runCli(['deploy', '-a', assembly], { env: env() });
+    expect(redeployed.code, redeployed.stderr).toBe(0);
+    expect(redeployed.stderr).toMatch(/Queue0 .* is gone from AWS/);
+    expect(redeployed.stderr).toContain('1 created');
+    const after = (await stateOf(stackName))!;
+    expect(after.resources.Queue0!.physicalId).not.toBe(gone.physicalId);
+    // Queue1 went out of band with no journal entry naming it: the deploy does not read it.
+    expect(after.resources.Queue1!.physicalId).toBe(state.resources.Queue1!.physicalId);
+    const live = await liveResources(sandbox.current.url);
+    expect(unmatched(Object.values(after.resources), live)).toEqual({
+      missing: [`AWS::SQS::Queue ${state.resources.Queue1!.physicalId}`],
+      extra: [],
+    });
+    await admin('calls', { method: 'DELETE' });
+    const noOp = await runCli(['deploy', '-a', assembly], { env: env() });
+    expect(noOp.code, noOp.stderr).toBe(0);
+    const { calls } = (await admin('calls')) as { calls: Record<string, unknown> };
+    expect(Object.keys(calls).filter((key) => key.startsWith('sqs:'))).toEqual([]);
+    await runCli(['destroy', '-a', assembly, '--yes'], { env: env() });
+  });
+
+  it('a destroy re-run after SIGKILL finishes clean without a deploy in between; a rollback first only settles it', async () => {
+    const stackName = `DestroyRerun${++counter}`;
+    const assembly = assemblyFor(stackName, manyQueues(6));
+    expect((await runCli(['deploy', '-a', assembly], { env: env() })).code).toBe(0);
+    await addFault({ service: 'sqs', operation: 'DeleteQueue', latencyMs: 300, every: true });
+    const run = startCli(['destroy', '-a', assembly, '--yes', '--concurrency', '2'], 'delete started');
+    await run.creating;
+    run.child.kill('SIGKILL');
+    await run.done;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await admin('faults', { method: 'DELETE' });
+    await runCli(['force-unlock', stackName, '--yes'], { env: env() });
+    // A destroy is not rolled back: the rollback drops the records of what is gone, and nothing else.
+    const rolledBack = await runCli(['rollback', stackName, '--yes'], { env: env() });
+    expect(rolledBack.code, rolledBack.stderr).toBe(0);
+    expect(rolledBack.stdout).toContain('no rollback journal, nothing to roll back');
+    const live = await liveResources(sandbox.current.url);
+    expect(unmatched(Object.values((await stateOf(stackName))!.resources), live)).toEqual({
+      missing: [],
+      extra: [],
+    });
+    const again = await runCli(['destroy', '-a', assembly, '--yes'], { env: env() });
+    expect(again.code, again.stderr).toBe(0);
+    expect(await liveResources(sandbox.current.url)).toEqual([]);
+    expect(await stateOf(stackName)).toBeUndefined();
+  });
+
   it('a second SIGINT quits with 130 and still releases the lock, so the next destroy needs no force-unlock', async () => {
     const stackName = `DestroyQuit${++counter}`;
     const assembly = assemblyFor(stackName, manyQueues(6));

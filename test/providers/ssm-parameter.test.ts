@@ -66,7 +66,8 @@ describe('AWS::SSM::Parameter', () => {
       { logicalId: 'Unnamed', type, properties: { Type: 'String', Value: 'v' } },
       context,
     );
-    expect(created.physicalId).toMatch(/^SsmStack-Unnamed-[A-Z0-9]{12}$/);
+    // SSM refuses names starting with "ssm": the stack part SsmStack becomes CFN, as CloudFormation names it.
+    expect(created.physicalId).toMatch(/^CFN-Unnamed-[A-Z0-9]{12}$/);
     expect(parameters.uncoveredProperties(type, { Type: 'String', Value: 'v', Policies: '[]' })).toEqual([
       'Policies',
     ]);

@@ -1,14 +1,15 @@
-import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
 import { dataLossConfirmer } from '../confirm.js';
 import { NAME_PREFIX_ENV, namePrefixSetting } from '../../assembly/name-prefix-setting.js';
 import { addDeployTuning, type DeployTuning } from '../deploy-options.js';
 import { globalOptions } from '../global-options.js';
+import { prepareOutputsFile, writeOutputsFile } from '../outputs-file.js';
 import { createProgress } from '../progress.js';
 import { renderOutputs, outputsFileContent } from '../render-outputs.js';
 import { sessionFor } from '../session-from-options.js';
 import { handleInterrupts } from '../interrupts.js';
+import { unlessInterrupted } from '../../interrupted.js';
 
 interface DeployCommandOptions extends AppOptions, DeployTuning {
   all?: boolean;
@@ -50,20 +51,26 @@ export function registerDeploy(program: Command): void {
     .action(async (patterns: string[], options: DeployCommandOptions, cmd: Command) => {
       const { renderPlanText } = await import('../../plan/index.js');
       const { deployApp } = await import('../../toolkit/deploy-app.js');
-      const assembly = await synthesizeFor(cmd, options);
-      const namePrefix = namePrefixSetting({
-        flag: options.prefixUserSuppliedNames,
-        env: process.env,
-        cwd: process.cwd(),
-      });
       const progress = createProgress(
         process.stderr,
         process.stderr.isTTY === true && !globalOptions(cmd).verbose,
       );
+      // From the start: a signal during synthesis or the credential lookup is an interrupt too.
       const interrupts = handleInterrupts('deploy', (message) =>
         progress.sink({ kind: 'warning', stack: 'cdkd', message }),
       );
       try {
+        const assembly = await unlessInterrupted(
+          synthesizeFor(cmd, options),
+          interrupts.signal,
+          'during synthesis; nothing was changed',
+        );
+        if (options.outputsFile && !options.dryRun) await prepareOutputsFile(options.outputsFile);
+        const namePrefix = namePrefixSetting({
+          flag: options.prefixUserSuppliedNames,
+          env: process.env,
+          cwd: process.cwd(),
+        });
         const results = await deployApp({
           session: sessionFor(cmd),
           assembly,
@@ -99,7 +106,7 @@ export function registerDeploy(program: Command): void {
           return;
         }
         process.stdout.write(renderOutputs(results));
-        if (options.outputsFile) await writeFile(options.outputsFile, outputsFileContent(results));
+        if (options.outputsFile) await writeOutputsFile(options.outputsFile, outputsFileContent(results));
         const unaddressed = results.flatMap((result) => result.unaddressed);
         for (const warning of unaddressed) process.stderr.write(`warning: ${warning}\n`);
         process.stderr.write(`Done: ${progress.summary()}\n`);

@@ -5,6 +5,7 @@ import { addDeployTuning, type DeployTuning } from '../deploy-options.js';
 import { globalOptions } from '../global-options.js';
 import { createProgress } from '../progress.js';
 import { handleInterrupts } from '../interrupts.js';
+import { unlessInterrupted } from '../../interrupted.js';
 import { sessionFor } from '../session-from-options.js';
 
 interface DestroyOptions extends AppOptions, DeployTuning {
@@ -22,18 +23,23 @@ export function registerDestroy(program: Command): void {
     .option('--remove-protection', "turn a resource's deletion protection off before deleting it")
     .action(async (patterns: string[], options: DestroyOptions, cmd: Command) => {
       const { destroyApp } = await import('../../toolkit/destroy-app.js');
-      const assembly = await synthesizeFor(cmd, options);
-      const names =
-        patterns.length > 0 ? patterns.join(', ') : options.all ? 'every stack of the app' : 'the stack';
-      await confirm(`Destroy ${names}? This deletes their resources.`, globalOptions(cmd).yes ?? false);
       const progress = createProgress(process.stderr, process.stderr.isTTY === true);
       const session = sessionFor(cmd);
+      // From the start: a signal during synthesis or the credential lookup is an interrupt too.
       const interrupts = handleInterrupts(
         'destroy',
         (message) => progress.sink({ kind: 'warning', stack: 'cdkd', message }),
         { onForceQuit: async () => (await session.stateBackend()).locks.releaseHeld() },
       );
       try {
+        const assembly = await unlessInterrupted(
+          synthesizeFor(cmd, options),
+          interrupts.signal,
+          'during synthesis; nothing was changed',
+        );
+        const names =
+          patterns.length > 0 ? patterns.join(', ') : options.all ? 'every stack of the app' : 'the stack';
+        await confirm(`Destroy ${names}? This deletes their resources.`, globalOptions(cmd).yes ?? false);
         const results = await destroyApp({
           session,
           assembly,

@@ -150,7 +150,9 @@ export class ParameterProvider implements Provider {
 }
 
 function parameterName(request: ResourceRequest, context: ProviderContext): string {
-  return givenOrTokenName(request.properties.Name, context.stackName, request, PARAMETER_NAME_RULES);
+  // SSM refuses a name starting with "aws" or "ssm" in any case: such a stack's part becomes CloudFormation's CFN.
+  const stack = /^(aws|ssm)/i.test(context.stackName) ? 'CFN' : context.stackName;
+  return givenOrTokenName(request.properties.Name, stack, request, PARAMETER_NAME_RULES);
 }
 
 function generatedFromToken(request: ResourceRequest): boolean {

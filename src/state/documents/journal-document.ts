@@ -91,6 +91,8 @@ export const journalSegmentSchema = z.object({
   /** Flags that shape physical names; absent on a journal an older cdkd wrote. */
   flags: z.object({ prefixUserSuppliedNames: z.boolean().optional() }).default({}),
   previous: stackGenerationSchema,
+  /** `destroy`: the run was a destroy, whose deletes a later command settles by reading the cloud; absent: a deploy. */
+  command: z.literal('destroy').optional(),
   /** `failed-only`: a clean automatic rollback kept only the failed operations (spec 003). */
   status: z.enum(['running', 'failed', 'interrupted', 'succeeded', 'failed-only']),
   operations: z.array(journalOperationSchema).default([]),

@@ -165,6 +165,11 @@ export const createDynamoDbService: ServiceModuleFactory = async (context) => {
         applySpecifications(extras.get(region, tableName), input, tableArn, request.accountId),
       );
     }
+    if (operation === 'CreateTable' && Array.isArray(input.Tags) && input.Tags.length > 0) {
+      // dynalite's CreateTable drops Tags; DynamoDB keeps them (ListTagsOfResource returns them).
+      const tagged = await call(region, 'TagResource', { ResourceArn: tableArn, Tags: input.Tags }, auth);
+      if (tagged.status !== 200) return tagged;
+    }
     if (operation === 'DeleteTable') await extras.delete(region, tableName);
     const member =
       operation === 'DescribeTable'

@@ -68,14 +68,8 @@ export const createTopic: SnsHandler = async (call) => {
   const name = params.get('Name') ?? '';
   const attributes = entryMap(params, 'Attributes');
   const fifo = attributes.FifoTopic === 'true';
-  const base = name.endsWith('.fifo') ? name.slice(0, -'.fifo'.length) : name;
-  if (!NAME.test(base) || fifo !== name.endsWith('.fifo')) {
-    throw snsErrors.invalidParameter(
-      fifo
-        ? 'Fifo Topic names must end with .fifo and must be made up of only uppercase and lowercase ASCII letters, numbers, underscores, and hyphens, and must be between 1 and 256 characters long.'
-        : 'Topic Name',
-    );
-  }
+  const problem = topicNameProblem(name, fifo);
+  if (problem) throw snsErrors.invalidParameter(problem);
   validateAttributes(attributes, true, fifo);
   const tags = tagMembers(params);
   if (Object.keys(tags).length > MAX_TAGS) throw snsErrors.tagLimit();
@@ -182,4 +176,13 @@ function taggable(arn: string | null, call: Parameters<SnsHandler>[0]): TopicRec
   const topic = arn ? call.store.topics.get(arn) : undefined;
   if (!topic) throw snsErrors.resourceNotFound();
   return topic;
+}
+
+/** What SNS names after "Invalid parameter: " for a topic name it refuses (shared with Cloud Control). */
+export function topicNameProblem(name: string, fifo: boolean): string | undefined {
+  const base = name.endsWith('.fifo') ? name.slice(0, -'.fifo'.length) : name;
+  if (NAME.test(base) && fifo === name.endsWith('.fifo')) return undefined;
+  return fifo
+    ? 'Fifo Topic names must end with .fifo and must be made up of only uppercase and lowercase ASCII letters, numbers, underscores, and hyphens, and must be between 1 and 256 characters long.'
+    : 'Topic Name';
 }

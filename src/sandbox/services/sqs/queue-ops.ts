@@ -47,19 +47,19 @@ export async function createQueue(call: SqsCall): Promise<unknown> {
 }
 
 function validateName(name: string, fifo: boolean): void {
+  const problem = queueNameProblem(name, fifo);
+  if (problem) throw sqsErrors.invalidParameterValue(problem);
+}
+
+/** SQS's message for a queue name it refuses (shared with Cloud Control), or undefined. */
+export function queueNameProblem(name: string, fifo: boolean): string | undefined {
+  const generic = 'Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length';
   const base = name.endsWith('.fifo') ? name.slice(0, -'.fifo'.length) : name;
-  if (!NAME.test(base) || name.length > 80) {
-    throw sqsErrors.invalidParameterValue(
-      'Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length',
-    );
-  }
-  if (fifo !== name.endsWith('.fifo')) {
-    throw sqsErrors.invalidParameterValue(
-      fifo
-        ? 'The name of a FIFO queue can only include alphanumeric characters, hyphens, or underscores, must end with .fifo suffix and be 1 to 80 in length.'
-        : 'Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length',
-    );
-  }
+  if (!NAME.test(base) || name.length > 80) return generic;
+  if (fifo === name.endsWith('.fifo')) return undefined;
+  return fifo
+    ? 'The name of a FIFO queue can only include alphanumeric characters, hyphens, or underscores, must end with .fifo suffix and be 1 to 80 in length.'
+    : generic;
 }
 
 export async function getQueueUrl(call: SqsCall): Promise<unknown> {

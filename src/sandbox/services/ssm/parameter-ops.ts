@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { optionalString, requiredString } from '../../protocols/json.js';
+import { parameterNameProblem } from './parameter-name.js';
 import { ssmErrors } from './ssm-errors.js';
 import {
   current,
@@ -24,6 +25,8 @@ const TYPES: ReadonlySet<string> = new Set(['String', 'StringList', 'SecureStrin
 /** Writes a parameter (a new version when it exists and Overwrite is set). */
 export async function putParameter({ store, region, input }: SsmCall): Promise<unknown> {
   const name = requiredString(input, 'Name');
+  const invalidName = parameterNameProblem(name);
+  if (invalidName) throw ssmErrors.validation(invalidName);
   const value = requiredString(input, 'Value');
   const type = optionalString(input, 'Type');
   if (type !== undefined && !TYPES.has(type)) throw ssmErrors.unsupportedType(type);

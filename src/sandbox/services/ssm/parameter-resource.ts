@@ -1,5 +1,6 @@
 import { randomString } from '../../ids.js';
 import { HandlerError, type ResourceHandler, type ResourceModel } from '../../resources.js';
+import { parameterNameProblem } from './parameter-name.js';
 import { writeParameter } from './parameter-ops.js';
 import {
   current,
@@ -54,6 +55,8 @@ export function parameterResourceHandler(store: ParameterStore): ResourceHandler
   return {
     async create(desired, region, accountId) {
       const name = typeof desired.Name === 'string' ? desired.Name : `CFN-Parameter-${randomString(12)}`;
+      const invalidName = parameterNameProblem(name);
+      if (invalidName) throw new HandlerError('InvalidRequest', invalidName);
       if (store.get(region, name)) throw new HandlerError('AlreadyExists', `${name} already exists`);
       return { identifier: name, model: await write(name, desired, region, accountId) };
     },
