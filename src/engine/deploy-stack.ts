@@ -81,6 +81,7 @@ export async function deployStack(
       // short may still have made its resource, which neither state nor the journal could name.
       events: engine.events,
       journal,
+      replace: options.replace === true,
     });
 
     const graph = planned.prepared.dependencyGraph();

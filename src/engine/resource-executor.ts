@@ -4,13 +4,23 @@ import { buildPlan, propertyHash, type PlannedOperation } from '../plan/index.js
 import {
   ResourceMadeError,
   type CreateResult,
+  type Provider,
   type ProviderContext,
+  type ResourceRequest,
   type UpdateResult,
 } from '../providers/provider.js';
 import type { JournalOperation } from '../state/documents/journal-document.js';
 import type { ResourceRecord } from '../state/documents/state-document.js';
 import { keepsResource, type ExternalResolver, type PreparedTemplate } from '../template/index.js';
 import type { EventSink, ResourceAction } from './events.js';
+import { failureOutcome, MadeThenFailed, storeMade } from './made-outcome.js';
+import {
+  createCollisionError,
+  lookUpName,
+  ownHolderOf,
+  replacementOrder,
+  type NameCheck,
+} from './name-check.js';
 import type { ProviderRouter } from './provider-router.js';
 import type { OperationDraft, RunJournal } from './run-journal.js';
 import type { StackState } from './stack-state.js';
@@ -36,6 +46,17 @@ export interface ExecutorServices {
   events: EventSink;
   /** The deploy run's write-ahead journal; absent for a destroy. */
   journal?: RunJournal;
+  /** --replace: a replacement whose name the old resource holds deletes it first. */
+  replace?: boolean;
+}
+
+/** A create's inputs, evaluated once: the provider, what is sent and what is stored. */
+interface PreparedCreate {
+  provider: Provider;
+  provisionedBy: ResourceRecord['provisionedBy'];
+  properties: Record<string, unknown>;
+  stored: Record<string, unknown>;
+  sent: Record<string, unknown>;
 }
 
 /**
@@ -176,21 +197,27 @@ export class ResourceExecutor {
   }
 
   private async create(op: PlannedOperation): Promise<void> {
-    const { stored } = this.evaluate(op.logicalId);
+    const prepared = await this.prepareCreate(op);
     // One token for every attempt of this create, so a replay after a lost response makes nothing new.
     const idempotencyToken = randomUUID();
+    const check = await lookUpName(
+      prepared.provider,
+      this.request(op, prepared, idempotencyToken),
+      this.services.context,
+    );
+    if (check.kind === 'held' || check.kind === 'failed') throw this.createCollision(op, check);
     await this.journaled(
       {
         logicalId: op.logicalId,
         action: 'create',
         type: op.type,
-        attempted: stored,
+        attempted: prepared.stored,
         idempotencyToken,
         ...policies(op),
       },
       async () => {
-        const record = await this.makeResource(op, idempotencyToken);
-        await storeMade(record, stored, {
+        const record = await this.makeResource(op, prepared, idempotencyToken, check.kind === 'free');
+        await storeMade(record, prepared.stored, {
           save: () => this.services.state.setRecord(op.logicalId, record),
           undo: () => void this.services.state.removeRecord(op.logicalId).catch(() => undefined),
         });
@@ -199,17 +226,45 @@ export class ResourceExecutor {
     );
   }
 
-  /** Creates the resource and returns its record; the caller stores it. */
-  private async makeResource(op: PlannedOperation, idempotencyToken: string): Promise<ResourceRecord> {
+  private async prepareCreate(op: PlannedOperation): Promise<PreparedCreate> {
     const { properties, stored } = this.evaluate(op.logicalId);
     const { provider, provisionedBy } = this.services.router.route({ type: op.type, properties });
     const sent = await this.services.sendable(properties);
+    return { provider, provisionedBy, properties, stored, sent };
+  }
+
+  private request(op: PlannedOperation, prepared: PreparedCreate, idempotencyToken: string): ResourceRequest {
+    return { logicalId: op.logicalId, type: op.type, properties: prepared.sent, idempotencyToken };
+  }
+
+  private createCollision(
+    op: PlannedOperation,
+    check: Extract<NameCheck, { kind: 'held' | 'failed' }>,
+  ): CdkdError {
+    const resources = this.services.state.document.resources;
+    const ownHolder =
+      check.kind === 'held' ? ownHolderOf(resources, op.logicalId, op.type, check.holder) : undefined;
+    return createCollisionError({
+      stackName: this.services.state.ref.stackName,
+      logicalId: op.logicalId,
+      type: op.type,
+      check,
+      ...(ownHolder !== undefined && { ownHolder }),
+    });
+  }
+
+  /** Creates the resource and returns its record; the caller stores it. */
+  private async makeResource(
+    op: PlannedOperation,
+    prepared: PreparedCreate,
+    idempotencyToken: string,
+    nameFree: boolean,
+  ): Promise<ResourceRecord> {
+    const { provider, provisionedBy, properties, stored } = prepared;
+    const request = { ...this.request(op, prepared, idempotencyToken), ...(nameFree && { nameFree }) };
     try {
       const result = await this.services.retry(op.logicalId, () =>
-        provider.create(
-          { logicalId: op.logicalId, type: op.type, properties: sent, idempotencyToken },
-          this.services.context,
-        ),
+        provider.create(request, this.services.context),
       );
       return this.newRecord(op, result, stored, properties, provisionedBy);
     } catch (error) {
@@ -218,51 +273,96 @@ export class ResourceExecutor {
     }
   }
 
-  /** Create-first: the old resource is kept as a pending delete until the cleanup phase removes it. */
+  /**
+   * Create-first: the old resource is kept as a pending delete until the cleanup phase removes
+   * it. When the old resource holds the new one's name, --replace deletes it first instead.
+   */
   private async replace(op: PlannedOperation, updateReplacePolicy: string | undefined): Promise<void> {
     const old = this.services.state.record(op.logicalId);
     if (!old) return this.create(op);
-    const { stored } = this.evaluate(op.logicalId);
-    const retainOld = keepsResource(updateReplacePolicy);
+    const prepared = await this.prepareCreate(op);
     const idempotencyToken = randomUUID();
-    await this.journaled(
-      {
-        logicalId: op.logicalId,
-        action: 'replace',
-        type: op.type,
-        ...(old.type !== op.type ? { previousType: old.type } : {}),
-        before: old,
-        previousPhysicalId: old.physicalId,
-        attempted: stored,
-        verdict: { replacement: true, order: 'create-first' },
-        idempotencyToken,
-        ...policies(op),
-      },
-      async () => {
-        const record = await this.makeResource(op, idempotencyToken);
-        const state = this.services.state;
-        await storeMade(record, stored, {
-          save: () => state.replaceRecord(op.logicalId, record, retainOld ? undefined : old),
-          // State names the old resource again; the journal's made entry names the new one.
-          undo: () => {
-            void state.setRecord(op.logicalId, old).catch(() => undefined);
-            void state.removePendingDelete(old.physicalId, old.type).catch(() => undefined);
-          },
-        });
-        if (retainOld) {
-          this.services.events({
-            kind: 'warning',
-            stack: this.services.state.ref.stackName,
-            message: `${op.logicalId}: the old ${old.type} ${old.physicalId} is kept in AWS (UpdateReplacePolicy ${updateReplacePolicy}) and no longer tracked.`,
-          });
-        }
-        return {
-          physicalId: record.physicalId,
-          after: record,
-          verdict: { replacement: true, order: 'create-first', oldRetained: retainOld },
-        };
-      },
+    const check = await lookUpName(
+      prepared.provider,
+      this.request(op, prepared, idempotencyToken),
+      this.services.context,
     );
+    const order = replacementOrder({
+      logicalId: op.logicalId,
+      type: op.type,
+      properties: prepared.sent,
+      old,
+      check,
+      ...(updateReplacePolicy !== undefined && { updateReplacePolicy }),
+      replace: this.services.replace === true,
+    });
+    const { stored } = prepared;
+    const draft: OperationDraft = {
+      logicalId: op.logicalId,
+      action: 'replace',
+      type: op.type,
+      ...(old.type !== op.type ? { previousType: old.type } : {}),
+      before: old,
+      previousPhysicalId: old.physicalId,
+      attempted: stored,
+      verdict: { replacement: true, order },
+      idempotencyToken,
+      ...policies(op),
+    };
+    if (order === 'delete-first') return this.replaceDeleteFirst(op, old, prepared, draft);
+    const retainOld = keepsResource(updateReplacePolicy);
+    await this.journaled(draft, async () => {
+      const record = await this.makeResource(op, prepared, idempotencyToken, check.kind === 'free');
+      const state = this.services.state;
+      await storeMade(record, stored, {
+        save: () => state.replaceRecord(op.logicalId, record, retainOld ? undefined : old),
+        // State names the old resource again; the journal's made entry names the new one.
+        undo: () => {
+          void state.setRecord(op.logicalId, old).catch(() => undefined);
+          void state.removePendingDelete(old.physicalId, old.type).catch(() => undefined);
+        },
+      });
+      if (retainOld) {
+        this.services.events({
+          kind: 'warning',
+          stack: this.services.state.ref.stackName,
+          message: `${op.logicalId}: the old ${old.type} ${old.physicalId} is kept in AWS (UpdateReplacePolicy ${updateReplacePolicy}) and no longer tracked.`,
+        });
+      }
+      return {
+        physicalId: record.physicalId,
+        after: record,
+        verdict: { replacement: true, order: 'create-first', oldRetained: retainOld },
+      };
+    });
+  }
+
+  /**
+   * --replace on a name the old resource holds: delete it, record that in state and the
+   * journal, then create. A stop in between leaves the journal saying the old one is gone.
+   */
+  private async replaceDeleteFirst(
+    op: PlannedOperation,
+    old: ResourceRecord,
+    prepared: PreparedCreate,
+    draft: OperationDraft,
+  ): Promise<void> {
+    const state = this.services.state;
+    await this.journaled(draft, async () => {
+      await this.deleteRecorded(op.logicalId, old);
+      await state.removeRecord(op.logicalId);
+      await this.services.journal?.markOldDeleted(op.logicalId, old.physicalId);
+      const record = await this.makeResource(op, prepared, draft.idempotencyToken!, true);
+      await storeMade(record, prepared.stored, {
+        save: () => state.setRecord(op.logicalId, record),
+        undo: () => void state.removeRecord(op.logicalId).catch(() => undefined),
+      });
+      return {
+        physicalId: record.physicalId,
+        after: record,
+        verdict: { replacement: true, order: 'delete-first', oldDeleted: true },
+      };
+    });
   }
 
   /**
@@ -381,56 +481,6 @@ export class ResourceExecutor {
       ...(op.updateReplacePolicy ? { updateReplacePolicy: op.updateReplacePolicy } : {}),
     };
   }
-}
-
-/** A create whose provider proved it made the resource before failing; carried up to the journal. */
-class MadeThenFailed extends Error {
-  constructor(
-    readonly made: ResourceMadeError,
-    readonly provisionedBy: ResourceRecord['provisionedBy'],
-    readonly stored: Record<string, unknown>,
-  ) {
-    super(made.message);
-  }
-}
-
-/**
- * Stores what a create just made. When that state save fails, memory is put back as it was
- * and the resource is reported as made, so the journal records it (spec 003: nothing the
- * cloud holds is left out of both state and the journal) and every path can act on it.
- */
-async function storeMade(
-  record: ResourceRecord,
-  stored: Record<string, unknown>,
-  change: { save(): Promise<void>; undo(): void },
-): Promise<void> {
-  try {
-    await change.save();
-  } catch (error) {
-    change.undo();
-    const made = new ResourceMadeError(
-      {
-        physicalId: record.physicalId,
-        ...(record.creationIdentity ? { creationIdentity: record.creationIdentity } : {}),
-      },
-      error,
-    );
-    throw new MadeThenFailed(made, record.provisionedBy, stored);
-  }
-}
-
-function failureOutcome(error: unknown): Partial<OperationDraft> {
-  if (!(error instanceof MadeThenFailed)) return { error: messageOf(error) };
-  return {
-    error: error.message,
-    physicalId: error.made.made.physicalId,
-    made: {
-      physicalId: error.made.made.physicalId,
-      provisionedBy: error.provisionedBy,
-      properties: error.stored,
-      ...(error.made.made.creationIdentity ? { creationIdentity: error.made.made.creationIdentity } : {}),
-    },
-  };
 }
 
 /** A create its provider refused because another resource holds its explicit name: nothing was applied. */

@@ -312,11 +312,18 @@ async function locate(op: JournalOperation, services: ReplayServices): Promise<L
     type: op.type,
     properties: op.attempted ?? {},
   });
-  if (!provider.locate) return 'unknown';
+  if (!provider.locate && !provider.nameHolder) return 'unknown';
   const properties = await services.sendable(op.attempted ?? {});
-  const answer = await provider.locate(
-    { logicalId: op.logicalId, type: op.type, properties, idempotencyToken: op.idempotencyToken },
-    services.context,
-  );
-  return typeof answer === 'string' ? answer : { physicalId: answer.physicalId, provisionedBy };
+  const request = {
+    logicalId: op.logicalId,
+    type: op.type,
+    properties,
+    idempotencyToken: op.idempotencyToken,
+  };
+  const answer = provider.locate ? await provider.locate(request, services.context) : 'unknown';
+  if (typeof answer !== 'string') return { physicalId: answer.physicalId, provisionedBy };
+  if (answer !== 'unknown' || !provider.nameHolder) return answer;
+  // An explicit name nothing holds proves the create made nothing; a held one proves nothing.
+  const lookup = await provider.nameHolder(request, services.context);
+  return lookup !== undefined && lookup.holder === undefined ? 'none' : 'unknown';
 }

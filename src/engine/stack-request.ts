@@ -26,6 +26,8 @@ export interface DeployOptions {
   concurrency: number;
   dryRun?: boolean;
   forceStatefulRecreation?: boolean;
+  /** --replace: a replacement whose new name the old resource provably holds deletes it first. */
+  replace?: boolean;
   signal?: AbortSignal;
   /** False (`--no-rollback`): a failed deploy stays as it stopped, its journal kept for cdkd rollback. */
   rollback?: boolean;

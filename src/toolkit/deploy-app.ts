@@ -26,6 +26,8 @@ export interface DeployAppInput {
   stackConcurrency: number;
   dryRun: boolean;
   forceStatefulRecreation: boolean;
+  /** --replace: a replacement colliding on the name the old resource holds deletes it first. */
+  replace?: boolean;
   /** False (`--no-rollback`): a failed deploy is left as it stopped, its journal kept. */
   rollback?: boolean;
   parameters: string[];
@@ -91,6 +93,7 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
           concurrency: input.concurrency,
           dryRun: input.dryRun,
           forceStatefulRecreation: input.forceStatefulRecreation,
+          ...(input.replace ? { replace: true } : {}),
           rollback: input.rollback ?? true,
           ...(input.prefixUserSuppliedNames ? { prefixUserSuppliedNames: true } : {}),
           ...(input.signal ? { signal: input.signal } : {}),

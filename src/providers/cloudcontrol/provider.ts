@@ -16,6 +16,7 @@ import type {
   DeleteRequest,
   JsonObject,
   LiveResource,
+  NameLookup,
   Provider,
   ProviderContext,
   ResourceRequest,
@@ -23,6 +24,7 @@ import type {
   UpdateResult,
 } from '../provider.js';
 import { attributesFromModel, propertiesFromModel, refFromModel } from './model.js';
+import { NAME_ADOPTING_TYPES } from '../name-adopting-types.js';
 import { withUserSuppliedName } from '../user-supplied-names.js';
 import { desiredStatePatch } from './patch.js';
 import { waitForRequest, type CcOperation } from './polling.js';
@@ -85,6 +87,21 @@ export class CloudControlProvider implements Provider {
     const creationIdentity: CreationIdentity = { ccRequestToken: event.RequestToken! };
     if (typeof attributes.Arn === 'string') creationIdentity.Arn = attributes.Arn;
     return { physicalId, attributes, ...(ref !== undefined ? { ref } : {}), creationIdentity };
+  }
+
+  /**
+   * For a name-adopting type whose primary identifier is its name, a Cloud Control read by
+   * that name. Types identified by an ARN or URL (a state machine, a load balancer) are not
+   * looked up here: their handlers refuse a taken name themselves.
+   */
+  async nameHolder(request: ResourceRequest, context: ProviderContext): Promise<NameLookup | undefined> {
+    const identifier = primaryIdentifierOf(request.type);
+    if (!NAME_ADOPTING_TYPES.has(request.type) || identifier.length !== 1) return undefined;
+    const sent = withUserSuppliedName(request.type, request.properties, context);
+    const name = sent[identifier[0]!];
+    if (typeof name !== 'string' || name === '') return undefined;
+    const live = await this.get(await this.client(context), request.type, name, context);
+    return live ? { name, holder: name } : { name };
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {

@@ -1,0 +1,260 @@
+import {
+  CloudWatchLogsClient,
+  CreateLogGroupCommand,
+  DescribeLogGroupsCommand,
+} from '@aws-sdk/client-cloudwatch-logs';
+import { DescribeRuleCommand, EventBridgeClient, PutRuleCommand } from '@aws-sdk/client-eventbridge';
+import {
+  CreateTopicCommand,
+  GetTopicAttributesCommand,
+  ListTopicsCommand,
+  SNSClient,
+} from '@aws-sdk/client-sns';
+import {
+  CreateQueueCommand,
+  GetQueueAttributesCommand,
+  ListQueuesCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { REGION, useSandboxEngine } from '../helpers/sandbox-engine.js';
+
+/** Spec 002 "Name collisions", end to end on the sandbox with the real providers. */
+const sandbox = useSandboxEngine('name-collision-state');
+
+/** The error codes along a failure's cause chain, outermost first, and the innermost message. */
+function failureOf(error: unknown): { codes: string[]; message: string; hint: string } {
+  const codes: string[] = [];
+  let message = '';
+  let hint = '';
+  for (let at = error; at instanceof Error; at = at.cause) {
+    if ('code' in at && typeof at.code === 'string') {
+      codes.push(at.code);
+      message = at.message;
+      hint = 'hint' in at && typeof at.hint === 'string' ? at.hint : '';
+    }
+  }
+  return { codes, message, hint };
+}
+
+async function deployFails(
+  stackName: string,
+  resources: Record<string, unknown>,
+  options: Parameters<typeof sandbox.deploy>[2] = {},
+) {
+  const error = await sandbox.deploy(stackName, resources, options).then(
+    () => undefined,
+    (failure: unknown) => failure,
+  );
+  expect(error).toBeDefined();
+  return failureOf(error);
+}
+
+async function stateOf(stackName: string) {
+  return (await sandbox.backend.store.read({ stackName, region: REGION }))?.document;
+}
+
+let sqs: SQSClient;
+let sns: SNSClient;
+let events: EventBridgeClient;
+let logs: CloudWatchLogsClient;
+
+beforeAll(async () => {
+  sqs = await sandbox.clients.client(SQSClient, REGION);
+  sns = await sandbox.clients.client(SNSClient, REGION);
+  events = await sandbox.clients.client(EventBridgeClient, REGION);
+  logs = await sandbox.clients.client(CloudWatchLogsClient, REGION);
+});
+
+describe('a plain create under an explicit name another resource holds (Creates that adopt a taken name)', () => {
+  it('an SQS queue: NAMED_CREATE_COLLISION, nothing created, the holder untouched, ending on cdkd import', async () => {
+    const { QueueUrl } = await sqs.send(
+      new CreateQueueCommand({ QueueName: 'taken-queue', Attributes: { DelaySeconds: '7' } }),
+    );
+    const failure = await deployFails('QueueTaken', {
+      Queue: { Type: 'AWS::SQS::Queue', Properties: { QueueName: 'taken-queue', DelaySeconds: 1 } },
+    });
+    expect(failure.codes).toContain('NAMED_CREATE_COLLISION');
+    expect(failure.hint.endsWith(`cdkd import QueueTaken --resource Queue=${QueueUrl}`)).toBe(true);
+    const { Attributes } = await sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['DelaySeconds'] }),
+    );
+    expect(Attributes?.DelaySeconds).toBe('7');
+    expect((await sqs.send(new ListQueuesCommand({}))).QueueUrls).toEqual([QueueUrl]);
+    expect(Object.keys((await stateOf('QueueTaken'))?.resources ?? {})).toEqual([]);
+  });
+
+  it('an SNS topic: refused, the holder untouched and no second topic', async () => {
+    const { TopicArn } = await sns.send(
+      new CreateTopicCommand({ Name: 'taken-topic', Attributes: { DisplayName: 'theirs' } }),
+    );
+    const failure = await deployFails('TopicTaken', {
+      Topic: { Type: 'AWS::SNS::Topic', Properties: { TopicName: 'taken-topic', DisplayName: 'ours' } },
+    });
+    expect(failure.codes).toContain('NAMED_CREATE_COLLISION');
+    expect(failure.message).toContain(TopicArn);
+    const { Attributes } = await sns.send(new GetTopicAttributesCommand({ TopicArn }));
+    expect(Attributes?.DisplayName).toBe('theirs');
+    expect((await sns.send(new ListTopicsCommand({}))).Topics).toHaveLength(1);
+  });
+
+  it('an EventBridge rule: refused before PutRule could overwrite the holder', async () => {
+    await events.send(new PutRuleCommand({ Name: 'taken-rule', ScheduleExpression: 'rate(1 hour)' }));
+    const failure = await deployFails('RuleTaken', {
+      Rule: {
+        Type: 'AWS::Events::Rule',
+        Properties: { Name: 'taken-rule', ScheduleExpression: 'rate(5 minutes)' },
+      },
+    });
+    expect(failure.codes).toContain('NAMED_CREATE_COLLISION');
+    const rule = await events.send(new DescribeRuleCommand({ Name: 'taken-rule' }));
+    expect(rule.ScheduleExpression).toBe('rate(1 hour)');
+  });
+
+  it('a log group something else created (/aws/lambda/<name>) is refused the same way', async () => {
+    await logs.send(new CreateLogGroupCommand({ logGroupName: '/aws/lambda/fn' }));
+    const failure = await deployFails('LogsTaken', {
+      Logs: {
+        Type: 'AWS::Logs::LogGroup',
+        Properties: { LogGroupName: '/aws/lambda/fn', RetentionInDays: 7 },
+      },
+    });
+    expect(failure.codes).toContain('NAMED_CREATE_COLLISION');
+    const { logGroups } = await logs.send(
+      new DescribeLogGroupsCommand({ logGroupNamePrefix: '/aws/lambda/fn' }),
+    );
+    expect(logGroups?.map((group) => [group.logGroupName, group.retentionInDays])).toEqual([
+      ['/aws/lambda/fn', undefined],
+    ]);
+  });
+
+  it("names the stack's own holder under another logical id, and advises no import", async () => {
+    await sandbox.deploy('Moved', {
+      Old: { Type: 'AWS::SQS::Queue', Properties: { QueueName: 'moved-queue' } },
+    });
+    const failure = await deployFails('Moved', {
+      Old: { Type: 'AWS::SQS::Queue', Properties: { QueueName: 'moved-queue' } },
+      New: { Type: 'AWS::SQS::Queue', Properties: { QueueName: 'moved-queue' } },
+    });
+    expect(failure.codes).toContain('NAMED_CREATE_COLLISION');
+    expect(failure.message).toContain("this stack's own Old");
+    expect(failure.hint).not.toContain('cdkd import');
+    expect(Object.keys((await stateOf('Moved'))!.resources)).toEqual(['Old']);
+  });
+
+  it('a Cloud Control type is looked up by a read of its primary identifier (an ECS cluster)', async () => {
+    const cluster = { Cluster: { Type: 'AWS::ECS::Cluster', Properties: { ClusterName: 'shared-cluster' } } };
+    await sandbox.deploy('ClusterOwner', cluster);
+    const failure = await deployFails('ClusterTaker', cluster);
+    expect(failure.codes).toContain('NAMED_CREATE_COLLISION');
+    expect(failure.hint).toContain('cdkd import ClusterTaker --resource Cluster=shared-cluster');
+    expect(Object.keys((await stateOf('ClusterTaker'))?.resources ?? {})).toEqual([]);
+  });
+
+  it('a generated name is not looked up: the create goes ahead', async () => {
+    const result = await sandbox.deploy('Generated', { Queue: { Type: 'AWS::SQS::Queue' } });
+    expect(result.changed).toBe(true);
+  });
+});
+
+describe('a replacement whose new name is taken (NAMED_REPLACEMENT_COLLISION)', () => {
+  it('a rename onto a name another resource holds is refused with nothing created or deleted', async () => {
+    await sqs.send(new CreateQueueCommand({ QueueName: 'someone-elses' }));
+    await sandbox.deploy('Rename', { Queue: { Type: 'AWS::SQS::Queue', Properties: { QueueName: 'mine' } } });
+    const before = (await stateOf('Rename'))!.resources.Queue!;
+    for (const replace of [false, true]) {
+      const failure = await deployFails(
+        'Rename',
+        { Queue: { Type: 'AWS::SQS::Queue', Properties: { QueueName: 'someone-elses' } } },
+        { replace },
+      );
+      expect(failure.codes).toContain('NAMED_REPLACEMENT_COLLISION');
+      // The holder is not the resource being replaced: --replace would refuse the same way.
+      expect(failure.hint).not.toContain('--replace');
+    }
+    expect((await stateOf('Rename'))!.resources.Queue).toEqual(before);
+    const urls = (await sqs.send(new ListQueuesCommand({ QueueNamePrefix: 'mine' }))).QueueUrls;
+    expect(urls).toEqual([before.physicalId]);
+  });
+});
+
+describe('--replace on a replacement that keeps its name (How --replace proves the old resource holds the name)', () => {
+  const group = (logGroupClass: string, extra: Record<string, unknown> = {}) => ({
+    Logs: {
+      Type: 'AWS::Logs::LogGroup',
+      Properties: { LogGroupName: 'kept-name', LogGroupClass: logGroupClass },
+      ...extra,
+    },
+  });
+  const liveClass = async () =>
+    (await logs.send(new DescribeLogGroupsCommand({ logGroupNamePrefix: 'kept-name' }))).logGroups?.map(
+      (g) => g.logGroupClass,
+    );
+
+  beforeAll(async () => {
+    await sandbox.deploy('KeptName', group('STANDARD'));
+  });
+
+  it('without --replace: refused, advising --replace, the old group untouched', async () => {
+    const failure = await deployFails('KeptName', group('INFREQUENT_ACCESS'), {
+      forceStatefulRecreation: true,
+    });
+    expect(failure.codes).toContain('NAMED_REPLACEMENT_COLLISION');
+    expect(failure.hint).toContain('--replace');
+    expect(await liveClass()).toEqual(['STANDARD']);
+  });
+
+  it('UpdateReplacePolicy: Retain fails regardless of --replace', async () => {
+    const failure = await deployFails(
+      'KeptName',
+      group('INFREQUENT_ACCESS', { UpdateReplacePolicy: 'Retain' }),
+      { forceStatefulRecreation: true, replace: true },
+    );
+    expect(failure.codes).toContain('NAMED_REPLACEMENT_COLLISION');
+    expect(failure.hint).not.toContain('--replace');
+    expect(await liveClass()).toEqual(['STANDARD']);
+  });
+
+  it('with --replace, a create that fails after the delete leaves a journal saying the old group is gone', async () => {
+    await sandbox.addFault({
+      service: 'logs',
+      operation: 'CreateLogGroup',
+      errorCode: 'InvalidParameterException',
+      httpStatus: 400,
+      message: 'injected',
+    });
+    await deployFails('KeptName', group('INFREQUENT_ACCESS'), {
+      forceStatefulRecreation: true,
+      replace: true,
+      rollback: false,
+    });
+    const journal = await sandbox.backend.journals.read({ stackName: 'KeptName', region: REGION });
+    const replaced = journal!.document.segments.flatMap((segment) => segment.operations).at(-1);
+    expect(replaced).toMatchObject({
+      logicalId: 'Logs',
+      action: 'replace',
+      status: 'failed',
+      verdict: { order: 'delete-first', oldDeleted: true },
+    });
+    expect(await liveClass()).toEqual([]);
+    expect((await stateOf('KeptName'))!.resources.Logs).toBeUndefined();
+    // The rollback says what is gone and keeps nothing it cannot act on; the next deploy creates it.
+    const rolledBack = await sandbox.rollback('KeptName', { revertFailed: true });
+    expect(rolledBack.exitCode).toBe(2);
+    expect(rolledBack.lines.join('\n')).toContain('deleted kept-name first and then failed');
+    await sandbox.deploy('KeptName', group('STANDARD'));
+    expect(await liveClass()).toEqual(['STANDARD']);
+  });
+
+  it('with --replace: the old group is deleted first and the new one created under the same name', async () => {
+    await sandbox.deploy('KeptName', group('INFREQUENT_ACCESS'), {
+      forceStatefulRecreation: true,
+      replace: true,
+      rollback: false,
+    });
+    expect(await liveClass()).toEqual(['INFREQUENT_ACCESS']);
+    const state = (await stateOf('KeptName'))!;
+    expect(state.resources.Logs?.properties.LogGroupClass).toBe('INFREQUENT_ACCESS');
+    expect(state.pendingDeletes).toEqual([]);
+  });
+});
