@@ -82,6 +82,7 @@ export async function deployStack(
       events: engine.events,
       journal,
       replace: options.replace === true,
+      forceStatefulRecreation: options.forceStatefulRecreation === true,
     });
 
     const graph = planned.prepared.dependencyGraph();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CdkdError, isCdkdError, messageOf } from '../errors.js';
-import { buildPlan, propertyHash, type PlannedOperation } from '../plan/index.js';
+import { buildPlan, checkStatefulReplacements, propertyHash, type PlannedOperation } from '../plan/index.js';
 import {
   ResourceMadeError,
   type CreateResult,
@@ -48,6 +48,8 @@ export interface ExecutorServices {
   journal?: RunJournal;
   /** --replace: a replacement whose name the old resource holds deletes it first. */
   replace?: boolean;
+  /** --force-stateful-recreation: what a re-plan that turns into a replacement is checked against. */
+  forceStatefulRecreation?: boolean;
 }
 
 /** A create's inputs, evaluated once: the provider, what is sent and what is stored. */
@@ -120,6 +122,7 @@ export class ResourceExecutor {
         const kind = this.replan(op);
         if (kind === 'no-op')
           return report('update', 'skipped', 'nothing changed once its references resolved');
+        if (kind === 'replace') this.refuseStatefulReplan(op);
         report(kind, 'started');
         if (kind === 'replace') await this.replace(op, op.updateReplacePolicy);
         else await this.update(op);
@@ -182,6 +185,21 @@ export class ResourceExecutor {
     ).operations;
     if (!decided || decided.kind === 'no-op') return 'no-op';
     return decided.kind === 'replace' ? 'replace' : 'update';
+  }
+
+  /**
+   * Spec 002: a reader whose re-resolved properties now need a new resource passes the same
+   * stateful-resource guard as a planned replacement. No probe runs mid-deploy, so a bucket or
+   * log group counts as holding data.
+   */
+  private refuseStatefulReplan(op: PlannedOperation): void {
+    const recorded = this.services.state.record(op.logicalId);
+    if (!recorded) return;
+    checkStatefulReplacements({
+      operations: [{ ...op, replacedIfIdChanges: true }],
+      recorded: { [op.logicalId]: recorded },
+      forceStatefulRecreation: this.services.forceStatefulRecreation === true,
+    });
   }
 
   private evaluate(logicalId: string): {

@@ -10,6 +10,7 @@ import { walkDag } from '../engine/dag-walk.js';
 import type { StackDeployResult } from '../engine/deploy-stack.js';
 import type { EventSink } from '../engine/events.js';
 import { assetBucketName } from '../state/bucket-names.js';
+import { preflightStacks } from './deploy-preflight.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
 import { parametersFor, stackRequest, stackTarget } from './stack-requests.js';
@@ -61,6 +62,33 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     regions: [...targets.values()].map((target) => target.region),
   });
 
+  const options = {
+    concurrency: input.concurrency,
+    dryRun: input.dryRun,
+    forceStatefulRecreation: input.forceStatefulRecreation,
+    ...(input.replace ? { replace: true } : {}),
+    rollback: input.rollback ?? true,
+    ...(input.prefixUserSuppliedNames ? { prefixUserSuppliedNames: true } : {}),
+    ...(input.signal ? { signal: input.signal } : {}),
+  };
+  const requestFor = (displayName: string, bucket: string) => {
+    const { stack, nested } = checked.stacks.find((entry) => entry.stack.displayName === displayName)!;
+    const target = targets.get(displayName)!;
+    return stackRequest(stack, nested, target, bucket, parametersFor(stack.stackName, input.parameters));
+  };
+  const plannedBucket = (displayName: string) => {
+    const target = targets.get(displayName)!;
+    return assetBucketName(target.accountId, target.region);
+  };
+  // A dry run touches nothing, and one stack refuses before it is touched on its own.
+  if (!input.dryRun && checked.stacks.length > 1) {
+    await preflightStacks(
+      engine,
+      checked.stacks.map(({ stack }) => requestFor(stack.displayName, plannedBucket(stack.displayName))),
+      options,
+    );
+  }
+
   const results: StackDeployResult[] = [];
   const selected = new Set(stacks.map((stack) => stack.displayName));
   const outcome = await walkDag(
@@ -69,10 +97,10 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
       dependsOn: stack.dependencies.filter((dependency) => selected.has(dependency)),
     })),
     async (displayName) => {
-      const { stack, nested } = checked.stacks.find((entry) => entry.stack.displayName === displayName)!;
+      const { stack } = checked.stacks.find((entry) => entry.stack.displayName === displayName)!;
       const target = targets.get(displayName)!;
       const bucket = input.dryRun
-        ? assetBucketName(target.accountId, target.region)
+        ? plannedBucket(displayName)
         : (
             await publishAssets({
               stacks: [stack],
@@ -81,24 +109,7 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
               s3: await input.session.clients.s3(target.region),
             })
           ).bucket;
-      const request = stackRequest(
-        stack,
-        nested,
-        target,
-        bucket,
-        parametersFor(stack.stackName, input.parameters),
-      );
-      results.push(
-        await engine.deploy(request, {
-          concurrency: input.concurrency,
-          dryRun: input.dryRun,
-          forceStatefulRecreation: input.forceStatefulRecreation,
-          ...(input.replace ? { replace: true } : {}),
-          rollback: input.rollback ?? true,
-          ...(input.prefixUserSuppliedNames ? { prefixUserSuppliedNames: true } : {}),
-          ...(input.signal ? { signal: input.signal } : {}),
-        }),
-      );
+      results.push(await engine.deploy(requestFor(displayName, bucket), options));
     },
     {
       concurrency: input.stackConcurrency,

@@ -17,25 +17,11 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { failureOf } from '../helpers/error-chain.js';
 import { REGION, useSandboxEngine } from '../helpers/sandbox-engine.js';
 
 /** Spec 002 "Name collisions", end to end on the sandbox with the real providers. */
 const sandbox = useSandboxEngine('name-collision-state');
-
-/** The error codes along a failure's cause chain, outermost first, and the innermost message. */
-function failureOf(error: unknown): { codes: string[]; message: string; hint: string } {
-  const codes: string[] = [];
-  let message = '';
-  let hint = '';
-  for (let at = error; at instanceof Error; at = at.cause) {
-    if ('code' in at && typeof at.code === 'string') {
-      codes.push(at.code);
-      message = at.message;
-      hint = 'hint' in at && typeof at.hint === 'string' ? at.hint : '';
-    }
-  }
-  return { codes, message, hint };
-}
 
 async function deployFails(
   stackName: string,
