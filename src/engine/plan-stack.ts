@@ -3,7 +3,8 @@ import { buildPlan, checkStatefulReplacements, refuseUnsupportedTypes, type Plan
 import { prepareTemplate, validateTemplate, type PreparedTemplate } from '../template/index.js';
 import { desiredResources } from './desired-resources.js';
 import type { ExportIndex } from './export-index.js';
-import { declaredExportNames } from './outputs.js';
+import { refuseChangedExportsInUse, refuseRemovedExportsInUse } from './export-guards.js';
+import { declaredExportNames, declaredExportValues } from './outputs.js';
 import type { ProviderRouter } from './provider-router.js';
 import type { DeployOptions, NestedTemplate, StackRequest } from './stack-request.js';
 import type { StackState } from './stack-state.js';
@@ -61,6 +62,12 @@ export async function planStack(
     forceStatefulRecreation: options.forceStatefulRecreation ?? false,
   });
   refuseRemovedExportsInUse(state, exports, declaredExportNames(masked, resolver));
+  const stackName = state.document.stackName;
+  refuseChangedExportsInUse(
+    stackName,
+    exports,
+    declaredExportValues(masked, resolver, (name) => exports.isImportedElsewhere(name, stackName)),
+  );
   return { prepared, masked, plan, imported };
 }
 
@@ -91,21 +98,4 @@ function nestedResources(
     ).map(([logicalId, resource]) => ({ logicalId: `${path}${logicalId}`, type: String(resource.Type) }));
     return [...resources, ...nestedResources(child.nested, path)];
   });
-}
-
-function refuseRemovedExportsInUse(
-  state: StackState,
-  exports: ExportIndex,
-  declared: ReadonlySet<string>,
-): void {
-  const removed = Object.values(state.document.outputs).flatMap((output) =>
-    output.exportName !== undefined && !declared.has(output.exportName) ? [output.exportName] : [],
-  );
-  const inUse = exports.stillImported(state.document.stackName, removed);
-  if (inUse.length === 0) return;
-  throw new CdkdError(
-    'EXPORT_IN_USE',
-    `Stack ${state.document.stackName} would remove exports other stacks still import: ${inUse.join('; ')}.`,
-    { hint: 'Deploy the importing stacks without the Fn::ImportValue first, then deploy this stack.' },
-  );
 }
