@@ -1,6 +1,8 @@
 import { CdkdError, messageOf } from '../errors.js';
 import { decideNameCollision } from '../plan/index.js';
 import type { NameLookup, Provider, ProviderContext, ResourceRequest } from '../providers/provider.js';
+import { isCustomResourceType } from '../providers/handled-types.js';
+import { foldAscii } from '../rollback/decisions/identifiers.js';
 import { newResourceHoldsName } from '../rollback/decisions/name-holder.js';
 import type { ResourceRecord } from '../state/documents/state-document.js';
 
@@ -140,6 +142,23 @@ export function oldHoldsName(input: ReplacementNameInput, holder: string, name: 
 export function replacementOrder(input: ReplacementNameInput): 'create-first' | 'delete-first' {
   const { check, logicalId, type } = input;
   const head = `Cannot replace ${logicalId} (${type})`;
+  // A custom resource handler picks the id, so it may hand back the old resource: --replace deletes it first.
+  if (input.replace && bothCustom(input.old.type, type)) {
+    const decision = decideNameCollision({
+      oldType: input.old.type,
+      newType: type,
+      ...(input.updateReplacePolicy !== undefined && { updateReplacePolicy: input.updateReplacePolicy }),
+      replace: true,
+      oldHoldsName: 'unknown',
+      equalCustomResourceId: true,
+    });
+    if (decision.action === 'delete-old-first') return 'delete-first';
+    return refuse(
+      decision.code,
+      `${head}: ${decision.reason}, and its handler may hand that one back. Nothing was created or deleted.`,
+      'Remove UpdateReplacePolicy: Retain, or give the new resource another logical id, then re-run the deploy.',
+    );
+  }
   if (check.kind === 'not-looked-up' || check.kind === 'free') return 'create-first';
   if (check.kind === 'failed') {
     return refuse(
@@ -173,6 +192,46 @@ export function replacementOrder(input: ReplacementNameInput): 'create-first' | 
     `${message}${unrelated}`,
     'Remove or rename whatever holds the name if it is yours (if that is the resource being replaced, delete it by hand), then re-run the deploy.',
   );
+}
+
+type Identified = Pick<ResourceRecord, 'type' | 'physicalId' | 'properties'>;
+
+/**
+ * Spec 002 "Equal physical ids across a type change": whether the resource a replacement's
+ * create returned under the old resource's id is the old resource itself. Across two types it
+ * is not (an SSM parameter and a log group can share a bare name), except between two custom
+ * resource types, whose handler picks the id. Within one type it is, except two Glue tables
+ * in different databases that share an id through a `|` in a name.
+ */
+export function isOldResource(old: Identified, made: Identified): boolean {
+  if (old.physicalId !== made.physicalId) return false;
+  if (old.type !== made.type) return bothCustom(old.type, made.type);
+  return !(made.type === 'AWS::Glue::Table' && glueTablesApart(old, made));
+}
+
+/** Both records' DatabaseName prefix the shared id and differ: `db|orders` in `my`, `orders` in `my|db`. */
+function glueTablesApart(old: Identified, made: Identified): boolean {
+  const databases = [old.properties.DatabaseName, made.properties.DatabaseName];
+  if (!databases.every((db): db is string => typeof db === 'string')) return false;
+  const id = foldAscii(made.physicalId);
+  const [a, b] = databases.map(foldAscii) as [string, string];
+  return id.startsWith(`${a}|`) && id.startsWith(`${b}|`) && a !== b;
+}
+
+/**
+ * The refusal when a create-first replacement between two custom resource types got the old
+ * resource back from its handler: deleting "the old one" would delete what was just created.
+ */
+export function idempotentCreateError(logicalId: string, type: string, physicalId: string): CdkdError {
+  return new CdkdError(
+    'NAMED_REPLACEMENT_IDEMPOTENT_CREATE',
+    `Cannot replace ${logicalId} (${type}): its handler returned ${physicalId}, the resource being replaced, so a create-first replacement would delete what it just created. Nothing was deleted.`,
+    { hint: 'Pass --replace to delete the old resource first and then create the new one.' },
+  );
+}
+
+function bothCustom(a: string, b: string): boolean {
+  return isCustomResourceType(a) && isCustomResourceType(b);
 }
 
 function refuse(code: string, message: string, hint: string): never {

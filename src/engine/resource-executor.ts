@@ -14,15 +14,10 @@ import type { ResourceRecord } from '../state/documents/state-document.js';
 import { keepsResource, type ExternalResolver, type PreparedTemplate } from '../template/index.js';
 import type { EventSink, ResourceAction } from './events.js';
 import { failureOutcome, MadeThenFailed, storeMade } from './made-outcome.js';
-import {
-  createCollisionError,
-  lookUpName,
-  ownHolderOf,
-  replacementOrder,
-  type NameCheck,
-} from './name-check.js';
+import { replaceResource } from './replace-resource.js';
+import { createCollisionError, lookUpName, ownHolderOf, type NameCheck } from './name-check.js';
 import type { ProviderRouter } from './provider-router.js';
-import type { OperationDraft, RunJournal } from './run-journal.js';
+import { policies, type OperationDraft, type RunJournal } from './run-journal.js';
 import type { StackState } from './stack-state.js';
 
 /** How to evaluate a resource's properties; absent for a destroy, which only deletes. */
@@ -53,7 +48,7 @@ export interface ExecutorServices {
 }
 
 /** A create's inputs, evaluated once: the provider, what is sent and what is stored. */
-interface PreparedCreate {
+export interface PreparedCreate {
   provider: Provider;
   provisionedBy: ResourceRecord['provisionedBy'];
   properties: Record<string, unknown>;
@@ -66,7 +61,7 @@ interface PreparedCreate {
  * result in state before it returns, so every resource AWS holds is in state.
  */
 export class ResourceExecutor {
-  constructor(private readonly services: ExecutorServices) {}
+  constructor(readonly services: ExecutorServices) {}
 
   async run(op: PlannedOperation): Promise<void> {
     const started = Date.now();
@@ -214,7 +209,7 @@ export class ResourceExecutor {
     };
   }
 
-  private async create(op: PlannedOperation): Promise<void> {
+  async create(op: PlannedOperation): Promise<void> {
     const prepared = await this.prepareCreate(op);
     // One token for every attempt of this create, so a replay after a lost response makes nothing new.
     const idempotencyToken = randomUUID();
@@ -244,14 +239,14 @@ export class ResourceExecutor {
     );
   }
 
-  private async prepareCreate(op: PlannedOperation): Promise<PreparedCreate> {
+  async prepareCreate(op: PlannedOperation): Promise<PreparedCreate> {
     const { properties, stored } = this.evaluate(op.logicalId);
     const { provider, provisionedBy } = this.services.router.route({ type: op.type, properties });
     const sent = await this.services.sendable(properties);
     return { provider, provisionedBy, properties, stored, sent };
   }
 
-  private request(op: PlannedOperation, prepared: PreparedCreate, idempotencyToken: string): ResourceRequest {
+  request(op: PlannedOperation, prepared: PreparedCreate, idempotencyToken: string): ResourceRequest {
     return { logicalId: op.logicalId, type: op.type, properties: prepared.sent, idempotencyToken };
   }
 
@@ -272,7 +267,7 @@ export class ResourceExecutor {
   }
 
   /** Creates the resource and returns its record; the caller stores it. */
-  private async makeResource(
+  async makeResource(
     op: PlannedOperation,
     prepared: PreparedCreate,
     idempotencyToken: string,
@@ -291,96 +286,9 @@ export class ResourceExecutor {
     }
   }
 
-  /**
-   * Create-first: the old resource is kept as a pending delete until the cleanup phase removes
-   * it. When the old resource holds the new one's name, --replace deletes it first instead.
-   */
-  private async replace(op: PlannedOperation, updateReplacePolicy: string | undefined): Promise<void> {
-    const old = this.services.state.record(op.logicalId);
-    if (!old) return this.create(op);
-    const prepared = await this.prepareCreate(op);
-    const idempotencyToken = randomUUID();
-    const check = await lookUpName(
-      prepared.provider,
-      this.request(op, prepared, idempotencyToken),
-      this.services.context,
-    );
-    const order = replacementOrder({
-      logicalId: op.logicalId,
-      type: op.type,
-      properties: prepared.sent,
-      old,
-      check,
-      ...(updateReplacePolicy !== undefined && { updateReplacePolicy }),
-      replace: this.services.replace === true,
-    });
-    const { stored } = prepared;
-    const draft: OperationDraft = {
-      logicalId: op.logicalId,
-      action: 'replace',
-      type: op.type,
-      ...(old.type !== op.type ? { previousType: old.type } : {}),
-      before: old,
-      previousPhysicalId: old.physicalId,
-      attempted: stored,
-      verdict: { replacement: true, order },
-      idempotencyToken,
-      ...policies(op),
-    };
-    if (order === 'delete-first') return this.replaceDeleteFirst(op, old, prepared, draft);
-    const retainOld = keepsResource(updateReplacePolicy);
-    await this.journaled(draft, async () => {
-      const record = await this.makeResource(op, prepared, idempotencyToken, check.kind === 'free');
-      const state = this.services.state;
-      await storeMade(record, stored, {
-        save: () => state.replaceRecord(op.logicalId, record, retainOld ? undefined : old),
-        // State names the old resource again; the journal's made entry names the new one.
-        undo: () => {
-          void state.setRecord(op.logicalId, old).catch(() => undefined);
-          void state.removePendingDelete(old.physicalId, old.type).catch(() => undefined);
-        },
-      });
-      if (retainOld) {
-        this.services.events({
-          kind: 'warning',
-          stack: this.services.state.ref.stackName,
-          message: `${op.logicalId}: the old ${old.type} ${old.physicalId} is kept in AWS (UpdateReplacePolicy ${updateReplacePolicy}) and no longer tracked.`,
-        });
-      }
-      return {
-        physicalId: record.physicalId,
-        after: record,
-        verdict: { replacement: true, order: 'create-first', oldRetained: retainOld },
-      };
-    });
-  }
-
-  /**
-   * --replace on a name the old resource holds: delete it, record that in state and the
-   * journal, then create. A stop in between leaves the journal saying the old one is gone.
-   */
-  private async replaceDeleteFirst(
-    op: PlannedOperation,
-    old: ResourceRecord,
-    prepared: PreparedCreate,
-    draft: OperationDraft,
-  ): Promise<void> {
-    const state = this.services.state;
-    await this.journaled(draft, async () => {
-      await this.deleteRecorded(op.logicalId, old);
-      await state.removeRecord(op.logicalId);
-      await this.services.journal?.markOldDeleted(op.logicalId, old.physicalId);
-      const record = await this.makeResource(op, prepared, draft.idempotencyToken!, true);
-      await storeMade(record, prepared.stored, {
-        save: () => state.setRecord(op.logicalId, record),
-        undo: () => void state.removeRecord(op.logicalId).catch(() => undefined),
-      });
-      return {
-        physicalId: record.physicalId,
-        after: record,
-        verdict: { replacement: true, order: 'delete-first', oldDeleted: true },
-      };
-    });
+  /** See replace-resource.ts: create-first, or delete-first under --replace. */
+  private replace(op: PlannedOperation, updateReplacePolicy: string | undefined): Promise<void> {
+    return replaceResource(this, op, updateReplacePolicy);
   }
 
   /**
@@ -388,10 +296,7 @@ export class ResourceExecutor {
    * outcome; a failed create that made its resource is recorded with the proof, and
    * one refused on its name before anything was applied is dropped.
    */
-  private async journaled(
-    draft: OperationDraft,
-    apply: () => Promise<Partial<OperationDraft>>,
-  ): Promise<void> {
+  async journaled(draft: OperationDraft, apply: () => Promise<Partial<OperationDraft>>): Promise<void> {
     const journal = this.services.journal;
     const entry: JournalOperation | undefined = journal ? await journal.begin(draft) : undefined;
     let outcome: Partial<OperationDraft>;
@@ -504,11 +409,4 @@ export class ResourceExecutor {
 /** A create its provider refused because another resource holds its explicit name: nothing was applied. */
 function refusedOnName(draft: OperationDraft, error: unknown): boolean {
   return draft.action === 'create' && isCdkdError(error) && error.code === 'NAMED_CREATE_COLLISION';
-}
-
-function policies(op: PlannedOperation): Pick<OperationDraft, 'deletionPolicy' | 'updateReplacePolicy'> {
-  return {
-    ...(op.deletionPolicy ? { deletionPolicy: op.deletionPolicy } : {}),
-    ...(op.updateReplacePolicy ? { updateReplacePolicy: op.updateReplacePolicy } : {}),
-  };
 }

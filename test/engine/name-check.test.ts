@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isCdkdError } from '../../src/errors.js';
 import {
   createCollisionError,
+  isOldResource,
   ownHolderOf,
   replacementOrder,
   type NameCheck,
@@ -140,5 +141,34 @@ describe('a replacement that looked its new name up (How --replace proves the ol
     expect(isCdkdError(error) && error.code).toBe(code);
     const hint = isCdkdError(error) ? (error.hint ?? '') : '';
     expect(hint.includes('--replace')).toBe(adviseReplace);
+  });
+});
+
+describe('Equal physical ids across a type change', () => {
+  const glue = (database: string) => record('AWS::Glue::Table', 'my|db|orders', { DatabaseName: database });
+  it.each<[string, ResourceRecord, ResourceRecord, boolean]>([
+    ['different ids are two resources', oldQueue, { ...oldQueue, physicalId: 'other' }, false],
+    [
+      'two equal ids across two types are two resources (an SSM parameter and a log group)',
+      record('AWS::SSM::Parameter', 'shared', {}),
+      record('AWS::Logs::LogGroup', 'shared', {}),
+      false,
+    ],
+    [
+      'between two custom resource types an equal id is the existing resource',
+      record('Custom::A', 'id-1', {}),
+      record('AWS::CloudFormation::CustomResource', 'id-1', {}),
+      true,
+    ],
+    ['within one type an equal id is the same resource', oldQueue, { ...oldQueue }, true],
+    [
+      'two Glue tables in different databases sharing an id through | are two tables',
+      glue('my'),
+      glue('my|db'),
+      false,
+    ],
+    ['a Glue table in the same database (case folded) is the same table', glue('my'), glue('MY'), true],
+  ])('%s', (_row, old, made, expected) => {
+    expect(isOldResource(old, made)).toBe(expected);
   });
 });
