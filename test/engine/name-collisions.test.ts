@@ -137,6 +137,22 @@ describe('a plain create under an explicit name another resource holds (Creates 
     expect(Object.keys((await stateOf('ClusterTaker'))?.resources ?? {})).toEqual([]);
   });
 
+  it('costs one read per explicitly named create and none for a generated name', async () => {
+    const calls = async (method: string) =>
+      (await fetch(`${sandbox.url}/_sandbox/calls`, { method })).json() as Promise<{
+        calls: Record<string, { count: number }>;
+      }>;
+    await calls('DELETE');
+    await sandbox.deploy('OneRead', {
+      Named: { Type: 'AWS::SQS::Queue', Properties: { QueueName: 'one-read-queue' } },
+      Generated: { Type: 'AWS::SQS::Queue' },
+      Bucket: { Type: 'AWS::S3::Bucket', Properties: { BucketName: 'one-read-bucket' } },
+    });
+    const { calls: counted } = await calls('GET');
+    expect(counted['sqs:GetQueueUrl']?.count).toBe(1);
+    expect(counted['s3:HeadBucket']?.count).toBe(1);
+  });
+
   it('a generated name is not looked up: the create goes ahead', async () => {
     const result = await sandbox.deploy('Generated', { Queue: { Type: 'AWS::SQS::Queue' } });
     expect(result.changed).toBe(true);
