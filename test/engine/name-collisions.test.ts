@@ -248,6 +248,34 @@ describe('--replace on a replacement that keeps its name (How --replace proves t
     expect(await liveClass()).toEqual(['STANDARD']);
   });
 
+  it('with --replace, a process stopped between the delete and the create leaves what cdkd rollback settles', async () => {
+    await sandbox.addFault({
+      service: 'logs',
+      operation: 'CreateLogGroup',
+      errorCode: 'InvalidParameterException',
+      httpStatus: 400,
+      message: 'injected',
+    });
+    await deployFails('KeptName', group('INFREQUENT_ACCESS'), {
+      forceStatefulRecreation: true,
+      replace: true,
+      rollback: false,
+    });
+    // As a killed process leaves it: the replacement still in flight, its outcome never written.
+    const ref = { stackName: 'KeptName', region: REGION };
+    const read = (await sandbox.backend.journals.read(ref))!;
+    const op = read.document.segments.flatMap((segment) => segment.operations).at(-1)!;
+    Object.assign(op, { status: 'in-flight' });
+    delete op.error;
+    await sandbox.backend.journals.writer(ref)(read.document, read.etag);
+    // The name is free, so the create made nothing: the rollback says the old group is gone.
+    const rolledBack = await sandbox.rollback('KeptName', { revertFailed: true });
+    expect(rolledBack.lines.join('\n')).not.toContain('could not be reconciled');
+    expect(rolledBack.lines.join('\n')).toContain('deleted kept-name first and then failed');
+    await sandbox.deploy('KeptName', group('STANDARD'));
+    expect(await liveClass()).toEqual(['STANDARD']);
+  });
+
   it('with --replace: the old group is deleted first and the new one created under the same name', async () => {
     await sandbox.deploy('KeptName', group('INFREQUENT_ACCESS'), {
       forceStatefulRecreation: true,
