@@ -1,3 +1,4 @@
+import type { AwsClients } from '../aws/client-factory.js';
 import { CdkdError } from '../errors.js';
 import { buildPlan, checkStatefulReplacements, refuseUnsupportedTypes, type Plan } from '../plan/index.js';
 import { prepareTemplate, validateTemplate, type PreparedTemplate } from '../template/index.js';
@@ -5,6 +6,7 @@ import { desiredResources } from './desired-resources.js';
 import type { ExportIndex } from './export-index.js';
 import { refuseChangedExportsInUse, refuseRemovedExportsInUse } from './export-guards.js';
 import { declaredExportNames, declaredExportValues } from './outputs.js';
+import { checkNamedCreates } from './plan-name-checks.js';
 import type { ProviderRouter } from './provider-router.js';
 import type { DeployOptions, NestedTemplate, StackRequest } from './stack-request.js';
 import type { StackState } from './stack-state.js';
@@ -19,6 +21,7 @@ export interface PlannedStack {
 }
 
 export interface PlanningServices {
+  clients: AwsClients;
   routerFor(stack: StackRequest, options: DeployOptions): ProviderRouter;
   exportsIn(region: string): ExportIndex;
   parameterReader(region: string): (name: string) => Promise<string>;
@@ -49,8 +52,9 @@ export async function planStack(
   const exports = services.exportsIn(request.region);
   const imported = new Set<string>();
   const resolver = stateResolver(state, exports, { pending: true, imported });
+  const desired = desiredResources(prepared, resolver);
   const plan = buildPlan(
-    { desired: desiredResources(prepared, resolver), recorded: state.document.resources },
+    { desired, recorded: state.document.resources },
     {
       canHandle: (type) => router.canHandle(type),
       providerCanUpdate: (type, changed) => router.providerCanUpdate(type, changed),
@@ -62,6 +66,20 @@ export async function planStack(
     forceStatefulRecreation: options.forceStatefulRecreation ?? false,
   });
   refuseRemovedExportsInUse(state, exports, declaredExportNames(masked, resolver));
+  await checkNamedCreates({
+    plan,
+    desired,
+    router,
+    context: {
+      clients: services.clients,
+      accountId: request.accountId,
+      region: request.region,
+      stackName: request.stackName,
+      ...(options.prefixUserSuppliedNames ? { prefixUserSuppliedNames: true } : {}),
+    },
+    resources: state.document.resources,
+    stateName: request.stateName,
+  });
   const stackName = state.document.stackName;
   refuseChangedExportsInUse(
     stackName,

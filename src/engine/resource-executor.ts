@@ -213,12 +213,7 @@ export class ResourceExecutor {
     const prepared = await this.prepareCreate(op);
     // One token for every attempt of this create, so a replay after a lost response makes nothing new.
     const idempotencyToken = randomUUID();
-    const check = await lookUpName(
-      prepared.provider,
-      this.request(op, prepared, idempotencyToken),
-      this.services.context,
-    );
-    if (check.kind === 'held' || check.kind === 'failed') throw this.createCollision(op, check);
+    const nameFree = await this.refuseTakenName(op, prepared, idempotencyToken);
     await this.journaled(
       {
         logicalId: op.logicalId,
@@ -229,7 +224,7 @@ export class ResourceExecutor {
         ...policies(op),
       },
       async () => {
-        const record = await this.makeResource(op, prepared, idempotencyToken, check.kind === 'free');
+        const record = await this.makeResource(op, prepared, idempotencyToken, nameFree);
         await storeMade(record, prepared.stored, {
           save: () => this.services.state.setRecord(op.logicalId, record),
           undo: () => void this.services.state.removeRecord(op.logicalId).catch(() => undefined),
@@ -248,6 +243,25 @@ export class ResourceExecutor {
 
   request(op: PlannedOperation, prepared: PreparedCreate, idempotencyToken: string): ResourceRequest {
     return { logicalId: op.logicalId, type: op.type, properties: prepared.sent, idempotencyToken };
+  }
+
+  /**
+   * Refuses a create whose explicit name is taken (NAMED_CREATE_COLLISION); answers whether
+   * the name was found free. Planning's answer stands while the properties are the planned ones.
+   */
+  private async refuseTakenName(
+    op: PlannedOperation,
+    prepared: PreparedCreate,
+    idempotencyToken: string,
+  ): Promise<boolean> {
+    if (op.nameFreeWhenPlanned && propertyHash(prepared.properties) === op.propertyHash) return true;
+    const check = await lookUpName(
+      prepared.provider,
+      this.request(op, prepared, idempotencyToken),
+      this.services.context,
+    );
+    if (check.kind === 'held' || check.kind === 'failed') throw this.createCollision(op, check);
+    return check.kind === 'free';
   }
 
   private createCollision(

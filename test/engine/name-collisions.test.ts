@@ -153,6 +153,23 @@ describe('a plain create under an explicit name another resource holds (Creates 
     expect(counted['s3:HeadBucket']?.count).toBe(1);
   });
 
+  it('is refused at planning, before any other resource of the deploy is touched (diff and --dry-run too)', async () => {
+    await sqs.send(new CreateQueueCommand({ QueueName: 'taken-before' }));
+    const resources = {
+      First: { Type: 'AWS::SNS::Topic', Properties: { TopicName: 'made-first' } },
+      Queue: { Type: 'AWS::SQS::Queue', DependsOn: 'First', Properties: { QueueName: 'taken-before' } },
+    };
+    expect((await deployFails('Early', resources, { dryRun: true })).codes).toEqual([
+      'NAMED_CREATE_COLLISION',
+    ]);
+    expect((await deployFails('Early', resources, { rollback: false })).codes).toEqual([
+      'NAMED_CREATE_COLLISION',
+    ]);
+    const topics = (await sns.send(new ListTopicsCommand({}))).Topics ?? [];
+    expect(topics.filter((topic) => topic.TopicArn?.endsWith(':made-first'))).toEqual([]);
+    expect(await sandbox.backend.journals.read({ stackName: 'Early', region: REGION })).toBeUndefined();
+  });
+
   it('a generated name is not looked up: the create goes ahead', async () => {
     const result = await sandbox.deploy('Generated', { Queue: { Type: 'AWS::SQS::Queue' } });
     expect(result.changed).toBe(true);

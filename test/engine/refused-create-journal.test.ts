@@ -17,9 +17,13 @@ beforeAll(async () => {
 
 describe('a create refused because its explicit name is taken', () => {
   it('fails the deploy with NAMED_CREATE_COLLISION and leaves no journal entry for it', async () => {
+    // The bucket's name is known only once the queue exists, so the create itself is refused.
     const resources = {
-      Queue: { Type: 'AWS::SQS::Queue' },
-      Bucket: { Type: 'AWS::S3::Bucket', DependsOn: 'Queue', Properties: { BucketName: 'already-taken' } },
+      Queue: { Type: 'AWS::SQS::Queue', Properties: { QueueName: 'already-taken' } },
+      Bucket: {
+        Type: 'AWS::S3::Bucket',
+        Properties: { BucketName: { 'Fn::GetAtt': ['Queue', 'QueueName'] } },
+      },
     };
     const failure = await sandbox.deploy(stackName, resources, { rollback: false }).then(
       () => undefined,
