@@ -170,6 +170,25 @@ describe('a plain create under an explicit name another resource holds (Creates 
     expect(await sandbox.backend.journals.read({ stackName: 'Early', region: REGION })).toBeUndefined();
   });
 
+  it('a Cloud Control type identified by an ARN its name makes is looked up by that ARN (a state machine)', async () => {
+    const machine = {
+      Machine: {
+        Type: 'AWS::StepFunctions::StateMachine',
+        Properties: {
+          StateMachineName: 'shared-machine',
+          RoleArn: 'arn:aws:iam::000000000000:role/sfn',
+          DefinitionString: '{"StartAt":"Done","States":{"Done":{"Type":"Succeed"}}}',
+        },
+      },
+    };
+    await sandbox.deploy('MachineOwner', machine);
+    const failure = await deployFails('MachineTaker', machine);
+    expect(failure.codes).toContain('NAMED_CREATE_COLLISION');
+    expect(failure.hint).toContain(
+      'cdkd import MachineTaker --resource Machine=arn:aws:states:us-east-1:000000000000:stateMachine:shared-machine',
+    );
+  });
+
   it('a generated name is not looked up: the create goes ahead', async () => {
     const result = await sandbox.deploy('Generated', { Queue: { Type: 'AWS::SQS::Queue' } });
     expect(result.changed).toBe(true);

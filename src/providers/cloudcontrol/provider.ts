@@ -8,7 +8,8 @@ import {
   type ProgressEvent,
 } from '@aws-sdk/client-cloudcontrol';
 import { awsErrorCode } from '../../aws/error-class.js';
-import { isKnownType, primaryIdentifierOf, replacementOf } from '../../plan/resource-schemas.js';
+import { isKnownType, primaryIdentifierOf, replacementOf, schemaFor } from '../../plan/resource-schemas.js';
+import { partitionForRegion } from '../../template/pseudo-parameters.js';
 import { systemClock, type Clock } from '../clock.js';
 import type {
   CreateResult,
@@ -90,18 +91,17 @@ export class CloudControlProvider implements Provider {
   }
 
   /**
-   * For a name-adopting type whose primary identifier is its name, a Cloud Control read by
-   * that name. Types identified by an ARN or URL (a state machine, a load balancer) are not
-   * looked up here: their handlers refuse a taken name themselves.
+   * For a name-adopting type, a Cloud Control read by its primary identifier: the name itself,
+   * or an ARN the schema builds from the name (a state machine). A type whose identifier
+   * carries an id AWS assigns (an ELBv2 load balancer's ARN) is not looked up here.
    */
   async nameHolder(request: ResourceRequest, context: ProviderContext): Promise<NameLookup | undefined> {
-    const identifier = primaryIdentifierOf(request.type);
-    if (!NAME_ADOPTING_TYPES.has(request.type) || identifier.length !== 1) return undefined;
+    if (!NAME_ADOPTING_TYPES.has(request.type)) return undefined;
     const sent = withUserSuppliedName(request.type, request.properties, context);
-    const name = sent[identifier[0]!];
-    if (typeof name !== 'string' || name === '') return undefined;
-    const live = await this.get(await this.client(context), request.type, name, context);
-    return live ? { name, holder: name } : { name };
+    const lookup = identifierFromName(request.type, sent, context);
+    if (!lookup) return undefined;
+    const live = await this.get(await this.client(context), request.type, lookup.identifier, context);
+    return live ? { name: lookup.name, holder: lookup.identifier } : { name: lookup.name };
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -224,6 +224,32 @@ export class CloudControlProvider implements Provider {
   private client(context: ProviderContext): Promise<CloudControlClient> {
     return this.options.client?.(context) ?? context.clients.cloudControl(context.region);
   }
+}
+
+/** The primary identifier a create would get, when the template's name alone makes it. */
+function identifierFromName(
+  type: string,
+  properties: JsonObject,
+  context: ProviderContext,
+): { name: string; identifier: string } | undefined {
+  const identifier = primaryIdentifierOf(type);
+  if (identifier.length !== 1) return undefined;
+  const direct = properties[identifier[0]!];
+  if (typeof direct === 'string' && direct !== '') return { name: direct, identifier: direct };
+  const template = schemaFor(type)?.arnTemplate;
+  if (direct !== undefined || !template || !identifier[0]!.endsWith('Arn')) return undefined;
+  let name: string | undefined;
+  let complete = true;
+  const arn = template.replace(/\$\{([^}]+)\}/g, (_, variable: string) => {
+    if (variable === 'Partition') return partitionForRegion(context.region);
+    if (variable === 'Region') return context.region;
+    if (variable === 'Account') return context.accountId;
+    const value = properties[variable];
+    if (typeof value !== 'string' || value === '') complete = false;
+    name ??= String(value);
+    return String(value);
+  });
+  return complete && name !== undefined ? { name, identifier: arn } : undefined;
 }
 
 function isNotFound(error: unknown): boolean {
