@@ -1,7 +1,7 @@
 import type { DesiredResource, Plan } from '../plan/index.js';
 import type { ProviderContext } from '../providers/provider.js';
 import type { ResourceRecord } from '../state/documents/state-document.js';
-import { createCollisionError, lookUpName, ownHolderOf } from './name-check.js';
+import { createCollisionError, lookUpName, ownHolderOf, replacementOrder } from './name-check.js';
 import type { ProviderRouter } from './provider-router.js';
 import { holdsPendingValue } from './state-resolver.js';
 
@@ -9,32 +9,34 @@ import { holdsPendingValue } from './state-resolver.js';
 const DYNAMIC_REFERENCE = '{{resolve:';
 
 /**
- * Spec 002 "Creates that adopt a taken name", before anything is touched: every plain create
- * whose properties are known at planning (no reference to a resource this deploy makes, no
- * dynamic reference) looks its explicit name up now, and a taken one is refused with
- * NAMED_CREATE_COLLISION. A free answer is marked on the operation; the rest are looked up
- * by the executor just before their create.
+ * Spec 002 "Name collisions", before anything is touched: every plain create and every
+ * replacement whose properties are final at planning (no reference to a resource this deploy
+ * makes or replaces, no dynamic reference) looks its explicit name up now, and a taken one is
+ * refused (NAMED_CREATE_COLLISION, NAMED_REPLACEMENT_COLLISION). A create found free is marked
+ * on its operation; the rest are looked up by the executor just before their create.
  */
-export async function checkNamedCreates(input: {
+export async function checkNamesAtPlanning(input: {
   plan: Plan;
   desired: readonly DesiredResource[];
   router: ProviderRouter;
   context: ProviderContext;
   resources: Readonly<Record<string, ResourceRecord>>;
   stateName: string;
+  /** The --replace flag. */
+  replace: boolean;
 }): Promise<void> {
   const desired = new Map(input.desired.map((resource) => [resource.logicalId, resource]));
-  const creates = input.plan.operations.filter((op) => {
+  const known = input.plan.operations.filter((op) => {
     const properties = desired.get(op.logicalId)?.properties;
     return (
-      op.kind === 'create' &&
+      (op.kind === 'create' || (op.kind === 'replace' && op.reresolveAfter.length === 0)) &&
       properties !== undefined &&
       !holdsPendingValue(properties) &&
       !JSON.stringify(properties).includes(DYNAMIC_REFERENCE)
     );
   });
   await Promise.all(
-    creates.map(async (op) => {
+    known.map(async (op) => {
       const properties = desired.get(op.logicalId)!.properties;
       const { provider } = input.router.route({ type: op.type, properties });
       const check = await lookUpName(
@@ -42,6 +44,20 @@ export async function checkNamedCreates(input: {
         { logicalId: op.logicalId, type: op.type, properties },
         input.context,
       );
+      const old = input.resources[op.logicalId];
+      if (op.kind === 'replace' && old) {
+        // Throws the refusal; which order an allowed replacement takes is decided when it runs.
+        replacementOrder({
+          logicalId: op.logicalId,
+          type: op.type,
+          properties,
+          old,
+          check,
+          ...(op.updateReplacePolicy !== undefined && { updateReplacePolicy: op.updateReplacePolicy }),
+          replace: input.replace,
+        });
+        return;
+      }
       if (check.kind === 'free') op.nameFreeWhenPlanned = true;
       if (check.kind !== 'held' && check.kind !== 'failed') return;
       const ownHolder =

@@ -6,7 +6,7 @@ import { desiredResources } from './desired-resources.js';
 import type { ExportIndex } from './export-index.js';
 import { refuseChangedExportsInUse, refuseRemovedExportsInUse } from './export-guards.js';
 import { declaredExportNames, declaredExportValues } from './outputs.js';
-import { checkNamedCreates } from './plan-name-checks.js';
+import { checkNamesAtPlanning } from './plan-name-checks.js';
 import type { ProviderRouter } from './provider-router.js';
 import type { DeployOptions, NestedTemplate, StackRequest } from './stack-request.js';
 import type { StackState } from './stack-state.js';
@@ -66,7 +66,7 @@ export async function planStack(
     forceStatefulRecreation: options.forceStatefulRecreation ?? false,
   });
   refuseRemovedExportsInUse(state, exports, declaredExportNames(masked, resolver));
-  await checkNamedCreates({
+  await checkNamesAtPlanning({
     plan,
     desired,
     router,
@@ -79,6 +79,7 @@ export async function planStack(
     },
     resources: state.document.resources,
     stateName: request.stateName,
+    replace: options.replace === true,
   });
   const stackName = state.document.stackName;
   refuseChangedExportsInUse(

@@ -198,21 +198,26 @@ describe('a plain create under an explicit name another resource holds (Creates 
 describe('a replacement whose new name is taken (NAMED_REPLACEMENT_COLLISION)', () => {
   it('a rename onto a name another resource holds is refused with nothing created or deleted', async () => {
     await sqs.send(new CreateQueueCommand({ QueueName: 'someone-elses' }));
-    await sandbox.deploy('Rename', { Queue: { Type: 'AWS::SQS::Queue', Properties: { QueueName: 'mine' } } });
-    const before = (await stateOf('Rename'))!.resources.Queue!;
+    const stack = (queueName: string, displayName: string) => ({
+      Queue: { Type: 'AWS::SQS::Queue', Properties: { QueueName: queueName } },
+      Topic: { Type: 'AWS::SNS::Topic', Properties: { DisplayName: displayName } },
+    });
+    await sandbox.deploy('Rename', stack('mine', 'v1'));
+    const before = (await stateOf('Rename'))!.resources;
     for (const replace of [false, true]) {
-      const failure = await deployFails(
-        'Rename',
-        { Queue: { Type: 'AWS::SQS::Queue', Properties: { QueueName: 'someone-elses' } } },
-        { replace },
-      );
-      expect(failure.codes).toContain('NAMED_REPLACEMENT_COLLISION');
+      const failure = await deployFails('Rename', stack('someone-elses', 'v2'), { replace });
+      // Refused at planning, before the topic's update or anything else is touched.
+      expect(failure.codes).toEqual(['NAMED_REPLACEMENT_COLLISION']);
       // The holder is not the resource being replaced: --replace would refuse the same way.
       expect(failure.hint).not.toContain('--replace');
     }
-    expect((await stateOf('Rename'))!.resources.Queue).toEqual(before);
+    expect((await stateOf('Rename'))!.resources).toEqual(before);
+    const { Attributes } = await sns.send(
+      new GetTopicAttributesCommand({ TopicArn: before.Topic!.physicalId }),
+    );
+    expect(Attributes?.DisplayName).toBe('v1');
     const urls = (await sqs.send(new ListQueuesCommand({ QueueNamePrefix: 'mine' }))).QueueUrls;
-    expect(urls).toEqual([before.physicalId]);
+    expect(urls).toEqual([before.Queue!.physicalId]);
   });
 });
 
