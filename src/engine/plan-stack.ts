@@ -66,27 +66,29 @@ export async function planStack(
     forceStatefulRecreation: options.forceStatefulRecreation ?? false,
   });
   refuseRemovedExportsInUse(state, exports, declaredExportNames(masked, resolver));
-  await checkNamesAtPlanning({
-    plan,
-    desired,
-    router,
-    context: {
-      clients: services.clients,
-      accountId: request.accountId,
-      region: request.region,
-      stackName: request.stackName,
-      ...(options.prefixUserSuppliedNames ? { prefixUserSuppliedNames: true } : {}),
-    },
-    resources: state.document.resources,
-    stateName: request.stateName,
-    replace: options.replace === true,
-  });
   const stackName = state.document.stackName;
   refuseChangedExportsInUse(
     stackName,
     exports,
     declaredExportValues(masked, resolver, (name) => exports.isImportedElsewhere(name, stackName)),
   );
+  if (!options.preflight) {
+    await checkNamesAtPlanning({
+      plan,
+      desired,
+      router,
+      context: {
+        clients: services.clients,
+        accountId: request.accountId,
+        region: request.region,
+        stackName: request.stackName,
+        ...(options.prefixUserSuppliedNames ? { prefixUserSuppliedNames: true } : {}),
+      },
+      resources: state.document.resources,
+      stateName: request.stateName,
+      replace: options.replace === true,
+    });
+  }
   return { prepared, masked, plan, imported };
 }
 

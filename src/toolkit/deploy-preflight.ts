@@ -8,7 +8,8 @@ import { TemplateErrorCode } from '../template/errors.js';
  * any stack of the run is touched, not after the stacks ahead of it deployed: every stack is
  * planned first as a dry run against what is recorded now. A stack that imports an export
  * another stack of this run has yet to create is left to the planning its own deploy does,
- * which runs the same guards again on what is recorded then.
+ * which runs the same guards again on what is recorded then, and so are name lookups: an
+ * earlier stack of the run may remove what holds a name.
  */
 export async function preflightStacks(
   engine: Engine,
@@ -17,7 +18,7 @@ export async function preflightStacks(
 ): Promise<void> {
   for (const request of requests) {
     try {
-      await engine.deploy(request, { ...options, dryRun: true });
+      await engine.deploy(request, { ...options, dryRun: true, preflight: true });
     } catch (error) {
       if (isCdkdError(error) && error.code === TemplateErrorCode.ImportNotFound) continue;
       throw error;

@@ -74,3 +74,28 @@ describe('a multi-stack deploy whose second stack would replace a stateful resou
     expect(forced.stdout).toMatch(/Table.*replace/i);
   });
 });
+
+describe('a named resource moved from the first stack to the second in one run', () => {
+  it('is not refused by the pre-flight: the first stack frees the name before the second plans its create', async () => {
+    const moving = { Type: 'AWS::SNS::Topic', Properties: { TopicName: 'moving-topic' } };
+    const assembly = (inFirst: boolean) => {
+      const dir = tempDir();
+      writeAssembly(dir, [
+        {
+          id: 'MoveFrom',
+          template: { Resources: inFirst ? { Moving: moving } : { Other: { Type: 'AWS::SQS::Queue' } } },
+        },
+        {
+          id: 'MoveTo',
+          dependencies: ['MoveFrom'],
+          template: { Resources: inFirst ? { Other: { Type: 'AWS::SQS::Queue' } } : { Moving: moving } },
+        },
+      ]);
+      return dir;
+    };
+    const first = await runCli(['deploy', '--all', '-a', assembly(true)], { env: env() });
+    expect(first.code, first.stderr).toBe(0);
+    const moved = await runCli(['deploy', '--all', '-a', assembly(false)], { env: env() });
+    expect(moved.code, moved.stderr).toBe(0);
+  });
+});
