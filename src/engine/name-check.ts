@@ -13,16 +13,24 @@ export type NameCheck =
   | { kind: 'held'; name: string; holder: string }
   | { kind: 'failed'; error: unknown };
 
-/** One read per create under a name the template gives; none for a generated name. */
+/** Runs a provider call under the retry schedules of its error class. */
+export type Retry = <T>(label: string, call: () => Promise<T>) => Promise<T>;
+
+/**
+ * One read per create under a name the template gives, none for a generated name; a
+ * throttled read is retried like any provider call before it counts as one that cannot run.
+ */
 export async function lookUpName(
   provider: Provider,
   request: ResourceRequest,
   context: ProviderContext,
+  retry: Retry,
 ): Promise<NameCheck> {
-  if (!provider.nameHolder) return { kind: 'not-looked-up' };
+  const nameHolder = provider.nameHolder?.bind(provider);
+  if (!nameHolder) return { kind: 'not-looked-up' };
   let lookup: NameLookup | undefined;
   try {
-    lookup = await provider.nameHolder(request, context);
+    lookup = await retry(request.logicalId, () => nameHolder(request, context));
   } catch (error) {
     return { kind: 'failed', error };
   }

@@ -1,7 +1,8 @@
 import type { DesiredResource, Plan } from '../plan/index.js';
 import type { ProviderContext } from '../providers/provider.js';
 import type { ResourceRecord } from '../state/documents/state-document.js';
-import { createCollisionError, lookUpName, ownHolderOf, replacementOrder } from './name-check.js';
+import { runLimited } from '../assets/run-limited.js';
+import { createCollisionError, lookUpName, ownHolderOf, replacementOrder, type Retry } from './name-check.js';
 import type { ProviderRouter } from './provider-router.js';
 import { holdsPendingValue } from './state-resolver.js';
 
@@ -24,6 +25,8 @@ export async function checkNamesAtPlanning(input: {
   stateName: string;
   /** The --replace flag. */
   replace: boolean;
+  retry: Retry;
+  concurrency: number;
 }): Promise<void> {
   const desired = new Map(input.desired.map((resource) => [resource.logicalId, resource]));
   const known = input.plan.operations.filter((op) => {
@@ -35,40 +38,39 @@ export async function checkNamesAtPlanning(input: {
       !JSON.stringify(properties).includes(DYNAMIC_REFERENCE)
     );
   });
-  await Promise.all(
-    known.map(async (op) => {
-      const properties = desired.get(op.logicalId)!.properties;
-      const { provider } = input.router.route({ type: op.type, properties });
-      const check = await lookUpName(
-        provider,
-        { logicalId: op.logicalId, type: op.type, properties },
-        input.context,
-      );
-      const old = input.resources[op.logicalId];
-      if (op.kind === 'replace' && old) {
-        // Throws the refusal; which order an allowed replacement takes is decided when it runs.
-        replacementOrder({
-          logicalId: op.logicalId,
-          type: op.type,
-          properties,
-          old,
-          check,
-          ...(op.updateReplacePolicy !== undefined && { updateReplacePolicy: op.updateReplacePolicy }),
-          replace: input.replace,
-        });
-        return;
-      }
-      if (check.kind === 'free') op.nameFreeWhenPlanned = true;
-      if (check.kind !== 'held' && check.kind !== 'failed') return;
-      const ownHolder =
-        check.kind === 'held' ? ownHolderOf(input.resources, op.logicalId, op.type, check.holder) : undefined;
-      throw createCollisionError({
-        stackName: input.stateName,
+  await runLimited(known, input.concurrency, async (op) => {
+    const properties = desired.get(op.logicalId)!.properties;
+    const { provider } = input.router.route({ type: op.type, properties });
+    const check = await lookUpName(
+      provider,
+      { logicalId: op.logicalId, type: op.type, properties },
+      input.context,
+      input.retry,
+    );
+    const old = input.resources[op.logicalId];
+    if (op.kind === 'replace' && old) {
+      // Throws the refusal; which order an allowed replacement takes is decided when it runs.
+      replacementOrder({
         logicalId: op.logicalId,
         type: op.type,
+        properties,
+        old,
         check,
-        ...(ownHolder !== undefined && { ownHolder }),
+        ...(op.updateReplacePolicy !== undefined && { updateReplacePolicy: op.updateReplacePolicy }),
+        replace: input.replace,
       });
-    }),
-  );
+      return;
+    }
+    if (check.kind === 'free') op.nameFreeWhenPlanned = true;
+    if (check.kind !== 'held' && check.kind !== 'failed') return;
+    const ownHolder =
+      check.kind === 'held' ? ownHolderOf(input.resources, op.logicalId, op.type, check.holder) : undefined;
+    throw createCollisionError({
+      stackName: input.stateName,
+      logicalId: op.logicalId,
+      type: op.type,
+      check,
+      ...(ownHolder !== undefined && { ownHolder }),
+    });
+  });
 }

@@ -22,6 +22,7 @@ export interface PlannedStack {
 
 export interface PlanningServices {
   clients: AwsClients;
+  retry<T>(label: string, call: () => Promise<T>): Promise<T>;
   routerFor(stack: StackRequest, options: DeployOptions): ProviderRouter;
   exportsIn(region: string): ExportIndex;
   parameterReader(region: string): (name: string) => Promise<string>;
@@ -87,6 +88,8 @@ export async function planStack(
       resources: state.document.resources,
       stateName: request.stateName,
       replace: options.replace === true,
+      retry: services.retry,
+      concurrency: options.concurrency,
     });
   }
   return { prepared, masked, plan, imported };

@@ -41,6 +41,7 @@ export async function replaceResource(
     prepared.provider,
     host.request(op, prepared, idempotencyToken),
     host.services.context,
+    host.services.retry,
   );
   const order = replacementOrder({
     logicalId: op.logicalId,

@@ -259,6 +259,7 @@ export class ResourceExecutor {
       prepared.provider,
       this.request(op, prepared, idempotencyToken),
       this.services.context,
+      this.services.retry,
     );
     if (check.kind === 'held' || check.kind === 'failed') throw this.createCollision(op, check);
     return check.kind === 'free';

@@ -10,6 +10,7 @@ import { refusingRegionlessSecrets } from './dynamic-references.js';
 import { gatherMadeFacts } from './made-facts.js';
 import { nestedScope, parentStateName, planLines } from './rollback-plan-lines.js';
 import type { EngineContext, StackIdentity } from './engine-context.js';
+import { lookUpName } from './name-check.js';
 import { nestedIdentity } from './nested-stack-provider.js';
 import { RunJournal } from './run-journal.js';
 import type { DeployOptions } from './stack-request.js';
@@ -322,8 +323,8 @@ async function locate(op: JournalOperation, services: ReplayServices): Promise<L
   };
   const answer = provider.locate ? await provider.locate(request, services.context) : 'unknown';
   if (typeof answer !== 'string') return { physicalId: answer.physicalId, provisionedBy };
-  if (answer !== 'unknown' || !provider.nameHolder) return answer;
+  if (answer !== 'unknown') return answer;
   // An explicit name nothing holds proves the create made nothing; a held one proves nothing.
-  const lookup = await provider.nameHolder(request, services.context);
-  return lookup !== undefined && lookup.holder === undefined ? 'none' : 'unknown';
+  const check = await lookUpName(provider, request, services.context, services.retry);
+  return check.kind === 'free' ? 'none' : 'unknown';
 }

@@ -189,6 +189,23 @@ describe('a plain create under an explicit name another resource holds (Creates 
     );
   });
 
+  it('a lookup that cannot run is refused the same way, with nothing created', async () => {
+    await sandbox.addFault({
+      service: 'sqs',
+      operation: 'GetQueueUrl',
+      errorCode: 'AccessDenied',
+      httpStatus: 403,
+      message: 'not allowed',
+    });
+    const failure = await deployFails('Unreadable', {
+      Queue: { Type: 'AWS::SQS::Queue', Properties: { QueueName: 'unreadable-queue' } },
+    });
+    expect(failure.codes).toEqual(['NAMED_CREATE_COLLISION']);
+    expect(failure.message).toContain('could not check whether its name is free');
+    const urls = (await sqs.send(new ListQueuesCommand({ QueueNamePrefix: 'unreadable' }))).QueueUrls ?? [];
+    expect(urls).toEqual([]);
+  });
+
   it('a generated name is not looked up: the create goes ahead', async () => {
     const result = await sandbox.deploy('Generated', { Queue: { Type: 'AWS::SQS::Queue' } });
     expect(result.changed).toBe(true);
