@@ -8,6 +8,7 @@ interface DiffOptions extends AppOptions, DeployTuning {
   json?: boolean;
   fail?: boolean;
   forceStatefulRecreation?: boolean;
+  replace?: boolean;
 }
 
 export function registerDiff(program: Command): void {
@@ -23,6 +24,7 @@ export function registerDiff(program: Command): void {
       '--force-stateful-recreation',
       'plan as a deploy with this flag would; without it, the refusals a deploy would raise are raised',
     )
+    .option('--replace', 'plan as a deploy with this flag would (see cdkd deploy --replace)')
     .action(async (patterns: string[], options: DiffOptions, cmd: Command) => {
       const { renderPlanJson, renderPlanText, summarizePlan } = await import('../../plan/index.js');
       const { deployApp } = await import('../../toolkit/deploy-app.js');
@@ -38,6 +40,7 @@ export function registerDiff(program: Command): void {
         stackConcurrency: options.stackConcurrency,
         dryRun: true,
         forceStatefulRecreation: options.forceStatefulRecreation ?? false,
+        replace: options.replace ?? false,
         parameters: options.parameters,
         events: () => undefined,
         onWarning: (message) => process.stderr.write(`Warning: ${message}\n`),
