@@ -3,7 +3,12 @@ import {
   CreateLogGroupCommand,
   DescribeLogGroupsCommand,
 } from '@aws-sdk/client-cloudwatch-logs';
-import { DescribeRuleCommand, EventBridgeClient, PutRuleCommand } from '@aws-sdk/client-eventbridge';
+import {
+  CreateEventBusCommand,
+  DescribeRuleCommand,
+  EventBridgeClient,
+  PutRuleCommand,
+} from '@aws-sdk/client-eventbridge';
 import {
   CreateTopicCommand,
   GetTopicAttributesCommand,
@@ -235,6 +240,52 @@ describe('a replacement whose new name is taken (NAMED_REPLACEMENT_COLLISION)', 
     expect(Attributes?.DisplayName).toBe('v1');
     const urls = (await sqs.send(new ListQueuesCommand({ QueueNamePrefix: 'mine' }))).QueueUrls;
     expect(urls).toEqual([before.Queue!.physicalId]);
+  });
+});
+
+describe('the other moves that look the new name up', () => {
+  it('an EventBridge rule moved to another bus where a rule already holds its name', async () => {
+    await events.send(new CreateEventBusCommand({ Name: 'other-bus' }));
+    await events.send(
+      new PutRuleCommand({
+        Name: 'moving-rule',
+        EventBusName: 'other-bus',
+        EventPattern: '{"source":["theirs"]}',
+      }),
+    );
+    const rule = (bus?: string) => ({
+      Rule: {
+        Type: 'AWS::Events::Rule',
+        Properties: {
+          Name: 'moving-rule',
+          EventPattern: { source: ['ours'] },
+          ...(bus ? { EventBusName: bus } : {}),
+        },
+      },
+    });
+    await sandbox.deploy('MoveBus', rule());
+    const failure = await deployFails('MoveBus', rule('other-bus'), { replace: true });
+    expect(failure.codes).toEqual(['NAMED_REPLACEMENT_COLLISION']);
+    expect(failure.hint).not.toContain('--replace');
+    const theirs = await events.send(
+      new DescribeRuleCommand({ Name: 'moving-rule', EventBusName: 'other-bus' }),
+    );
+    expect(theirs.EventPattern).toBe('{"source":["theirs"]}');
+  });
+
+  it('a Type change onto a queue whose name another queue holds: the holder may be unrelated', async () => {
+    await sqs.send(new CreateQueueCommand({ QueueName: 'retyped' }));
+    await sandbox.deploy('Retype', {
+      Thing: { Type: 'AWS::SNS::Topic', Properties: { TopicName: 'retyped' } },
+    });
+    const failure = await deployFails(
+      'Retype',
+      { Thing: { Type: 'AWS::SQS::Queue', Properties: { QueueName: 'retyped' } } },
+      { replace: true },
+    );
+    expect(failure.codes).toEqual(['NAMED_REPLACEMENT_COLLISION']);
+    expect(failure.message).toContain('may be an unrelated AWS::SQS::Queue, which --replace cannot free');
+    expect((await stateOf('Retype'))!.resources.Thing?.type).toBe('AWS::SNS::Topic');
   });
 });
 
