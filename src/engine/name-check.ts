@@ -85,13 +85,12 @@ export function createCollisionError(collision: CreateCollision): CdkdError {
       },
     );
   }
+  // The command ends the message itself, so it survives the deploy failure that wraps it.
   return new CdkdError(
     'NAMED_CREATE_COLLISION',
-    `${head}: ${check.holder} already holds its name ${check.name}, and the create would take it over. Nothing was created.`,
+    `${head}: ${check.holder} already holds its name ${check.name}, and the create would take it over. Nothing was created. To adopt it: cdkd import ${stackName} --resource ${logicalId}=${check.holder}`,
     {
-      hint:
-        'Delete it, or adopt it, then re-run the deploy. Confirm the resource is yours before adopting it: ' +
-        `cdkd import ${stackName} --resource ${logicalId}=${check.holder}`,
+      hint: 'Delete that resource, or adopt it with the cdkd import command above once you have confirmed it is yours, then re-run the deploy.',
     },
   );
 }

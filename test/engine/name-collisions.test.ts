@@ -66,7 +66,7 @@ describe('a plain create under an explicit name another resource holds (Creates 
       Queue: { Type: 'AWS::SQS::Queue', Properties: { QueueName: 'taken-queue', DelaySeconds: 1 } },
     });
     expect(failure.codes).toContain('NAMED_CREATE_COLLISION');
-    expect(failure.hint.endsWith(`cdkd import QueueTaken --resource Queue=${QueueUrl}`)).toBe(true);
+    expect(failure.message.endsWith(`cdkd import QueueTaken --resource Queue=${QueueUrl}`)).toBe(true);
     const { Attributes } = await sqs.send(
       new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['DelaySeconds'] }),
     );
@@ -129,7 +129,7 @@ describe('a plain create under an explicit name another resource holds (Creates 
     });
     expect(failure.codes).toContain('NAMED_CREATE_COLLISION');
     expect(failure.message).toContain("this stack's own Old");
-    expect(failure.hint).not.toContain('cdkd import');
+    expect(`${failure.message} ${failure.hint}`).not.toContain('cdkd import');
     expect(Object.keys((await stateOf('Moved'))!.resources)).toEqual(['Old']);
   });
 
@@ -138,7 +138,7 @@ describe('a plain create under an explicit name another resource holds (Creates 
     await sandbox.deploy('ClusterOwner', cluster);
     const failure = await deployFails('ClusterTaker', cluster);
     expect(failure.codes).toContain('NAMED_CREATE_COLLISION');
-    expect(failure.hint).toContain('cdkd import ClusterTaker --resource Cluster=shared-cluster');
+    expect(failure.message).toContain('cdkd import ClusterTaker --resource Cluster=shared-cluster');
     expect(Object.keys((await stateOf('ClusterTaker'))?.resources ?? {})).toEqual([]);
   });
 
@@ -189,7 +189,7 @@ describe('a plain create under an explicit name another resource holds (Creates 
     await sandbox.deploy('MachineOwner', machine);
     const failure = await deployFails('MachineTaker', machine);
     expect(failure.codes).toContain('NAMED_CREATE_COLLISION');
-    expect(failure.hint).toContain(
+    expect(failure.message).toContain(
       'cdkd import MachineTaker --resource Machine=arn:aws:states:us-east-1:000000000000:stateMachine:shared-machine',
     );
   });
