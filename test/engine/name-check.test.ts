@@ -118,6 +118,16 @@ describe('a replacement that looked its new name up (How --replace proves the ol
       ['NAMED_REPLACEMENT_COLLISION', false],
     ],
     [
+      'a Cloud Control type cdkd knows the name of (an ECS cluster): proven, deleted first',
+      {
+        type: 'AWS::ECS::Cluster',
+        properties: { ClusterName: 'c' },
+        old: record('AWS::ECS::Cluster', 'c', { ClusterName: 'c' }),
+        check: { kind: 'held', name: 'c', holder: 'c' },
+      },
+      'delete-first',
+    ],
+    [
       'UpdateReplacePolicy: Retain fails regardless of --replace',
       { updateReplacePolicy: 'Retain' },
       ['NAMED_REPLACEMENT_COLLISION', false],
