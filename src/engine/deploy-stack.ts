@@ -5,7 +5,8 @@ import type { OutputRecord } from '../state/documents/state-document.js';
 import { FAIL_FAST_SCHEDULE, RETRY_SCHEDULE } from '../state/lock-schedule.js';
 import { walkDag, type WalkOutcome } from './dag-walk.js';
 import type { EngineContext } from './engine-context.js';
-import { evaluateOutputs } from './outputs.js';
+import { refuseChangedExportsInUse } from './export-guards.js';
+import { declaredExportValues, evaluateOutputs } from './outputs.js';
 import { planStack } from './plan-stack.js';
 import { ResourceExecutor } from './resource-executor.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
@@ -88,6 +89,8 @@ export async function deployStack(
       // short may still have made its resource, which neither state nor the journal could name.
       events: engine.events,
       journal,
+      replace: options.replace === true,
+      forceStatefulRecreation: options.forceStatefulRecreation === true,
     });
 
     const graph = planned.prepared.dependencyGraph();
@@ -95,6 +98,16 @@ export async function deployStack(
     const deployOps = planned.plan.operations.filter((op) => op.phase === 'deploy');
     try {
       await runPhase(state, deployOps, executor, { ...options, priority });
+      // An export reading a resource this deploy recreated has its value only now, before the old copies go.
+      const exports = engine.exportsIn(request.region);
+      const stackName = state.document.stackName;
+      refuseChangedExportsInUse(
+        stackName,
+        exports,
+        declaredExportValues(planned.masked, resolver, (name) =>
+          exports.isImportedElsewhere(name, stackName),
+        ),
+      );
     } catch (failure) {
       // Spec 004: a failed deploy under --no-rollback keeps the attempted template and parameters.
       if (options.rollback === false) {

@@ -1,3 +1,4 @@
+import { canonicalJson } from '../plan/index.js';
 import type { StateDocument } from '../state/documents/state-document.js';
 
 type ExportingDocument = Pick<StateDocument, 'stackName' | 'outputs' | 'imports'>;
@@ -60,6 +61,27 @@ export class ExportIndex {
       .map((name) => ({ name, importers: this.importersOf(name, stack) }))
       .filter((entry) => entry.importers.length > 0)
       .map((entry) => `${entry.name} (imported by ${entry.importers.join(', ')})`);
+  }
+
+  /**
+   * CloudFormation's refusal, one line per export, for each export of `stack` whose value
+   * `values` changes while another stack imports it; empty when none does.
+   */
+  changedWhileImported(stack: string, values: ReadonlyMap<string, unknown>): string[] {
+    return [...values].flatMap(([name, value]) => {
+      const entry = this.exports.get(name);
+      if (!entry || entry.stackName !== stack || canonicalJson(entry.value) === canonicalJson(value))
+        return [];
+      const importers = this.importersOf(name, stack);
+      return importers.length > 0
+        ? [`Cannot update export ${name} as it is in use by ${importers.join(', ')}`]
+        : [];
+    });
+  }
+
+  /** Whether another stack than `stack` imports `name`. */
+  isImportedElsewhere(name: string, stack: string): boolean {
+    return this.importersOf(name, stack).length > 0;
   }
 
   /** Records a stack's new exports and imports, so later stacks of the same run see them. */

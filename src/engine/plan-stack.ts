@@ -1,10 +1,17 @@
+import type { AwsClients } from '../aws/client-factory.js';
 import { CdkdError } from '../errors.js';
 import { buildPlan, type Plan, type StatefulVerdict } from '../plan/index.js';
 import { refuseInvalidEvaluatedProperties } from '../plan/validate-properties.js';
 import { prepareTemplate, validateTemplate, type PreparedTemplate } from '../template/index.js';
 import { CDK_METADATA_TYPE, desiredResources, isUnresolved } from './desired-resources.js';
 import type { ExportIndex } from './export-index.js';
-import { declaredExportNames } from './outputs.js';
+import {
+  refuseChangedExportsInUse,
+  refuseExportsOfOtherStacks,
+  refuseRemovedExportsInUse,
+} from './export-guards.js';
+import { declaredExportNames, declaredExportValues } from './outputs.js';
+import { checkNamesAtPlanning } from './plan-name-checks.js';
 import type { ProviderRouter } from './provider-router.js';
 import type { DeployOptions, NestedTemplate, StackRequest } from './stack-request.js';
 import type { StackState } from './stack-state.js';
@@ -22,6 +29,8 @@ export interface PlannedStack {
 }
 
 export interface PlanningServices extends PreflightServices {
+  clients: AwsClients;
+  retry<T>(label: string, call: () => Promise<T>): Promise<T>;
   routerFor(stack: StackRequest, options: DeployOptions): ProviderRouter;
   exportsIn(region: string): ExportIndex;
   parameterReader(region: string): (name: string) => Promise<string>;
@@ -70,6 +79,31 @@ export async function planStack(
   const declared = declaredExportNames(masked, resolver);
   refuseExportsOfOtherStacks(state, exports, declared);
   refuseRemovedExportsInUse(state, exports, declared);
+  const stackName = state.document.stackName;
+  refuseChangedExportsInUse(
+    stackName,
+    exports,
+    declaredExportValues(masked, resolver, (name) => exports.isImportedElsewhere(name, stackName)),
+  );
+  if (!options.preflight) {
+    await checkNamesAtPlanning({
+      plan,
+      desired,
+      router,
+      context: {
+        clients: services.clients,
+        accountId: request.accountId,
+        region: request.region,
+        stackName: request.stackName,
+        ...(options.prefixUserSuppliedNames ? { prefixUserSuppliedNames: true } : {}),
+      },
+      resources: state.document.resources,
+      stateName: request.stateName,
+      replace: options.replace === true,
+      retry: services.retry,
+      concurrency: options.concurrency,
+    });
+  }
   // Last: the confirmation it may ask for comes after every refusal.
   const stateful = await statefulPreflight(services, { request, state, plan, desired }, options);
   return { prepared, masked, plan, imported, stateful };
@@ -105,41 +139,4 @@ function nestedResources(
       .filter((resource) => resource.type !== CDK_METADATA_TYPE);
     return [...resources, ...nestedResources(child.nested, path)];
   });
-}
-
-/** An export name is the region's: one another stack already exports is refused, as CloudFormation does. */
-function refuseExportsOfOtherStacks(
-  state: StackState,
-  exports: ExportIndex,
-  declared: ReadonlySet<string>,
-): void {
-  const taken = [...declared].flatMap((name) => {
-    const exporter = exports.exporterOf(name);
-    return exporter !== undefined && exporter !== state.document.stackName
-      ? [`${name} (by ${exporter})`]
-      : [];
-  });
-  if (taken.length === 0) return;
-  throw new CdkdError(
-    'EXPORT_NAME_TAKEN',
-    `Stack ${state.document.stackName} exports names another stack already exports: ${taken.join('; ')}.`,
-    { hint: 'Give the output another Export name, or remove the export from the other stack first.' },
-  );
-}
-
-function refuseRemovedExportsInUse(
-  state: StackState,
-  exports: ExportIndex,
-  declared: ReadonlySet<string>,
-): void {
-  const removed = Object.values(state.document.outputs).flatMap((output) =>
-    output.exportName !== undefined && !declared.has(output.exportName) ? [output.exportName] : [],
-  );
-  const inUse = exports.stillImported(state.document.stackName, removed);
-  if (inUse.length === 0) return;
-  throw new CdkdError(
-    'EXPORT_IN_USE',
-    `Stack ${state.document.stackName} would remove exports other stacks still import: ${inUse.join('; ')}.`,
-    { hint: 'Deploy the importing stacks without the Fn::ImportValue first, then deploy this stack.' },
-  );
 }

@@ -1,18 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { CdkdError, isCdkdError, messageOf } from '../errors.js';
-import { buildPlan, propertyHash, type PlannedOperation } from '../plan/index.js';
+import { buildPlan, checkStatefulReplacements, propertyHash, type PlannedOperation } from '../plan/index.js';
 import {
   ResourceMadeError,
   type CreateResult,
+  type Provider,
   type ProviderContext,
+  type ResourceRequest,
   type UpdateResult,
 } from '../providers/provider.js';
 import type { JournalOperation } from '../state/documents/journal-document.js';
 import type { ResourceRecord } from '../state/documents/state-document.js';
 import { keepsResource, type ExternalResolver, type PreparedTemplate } from '../template/index.js';
 import type { EventSink, ResourceAction } from './events.js';
+import { failureOutcome, MadeThenFailed, storeMade } from './made-outcome.js';
+import { replaceResource } from './replace-resource.js';
+import { createCollisionError, lookUpName, ownHolderOf, type NameCheck } from './name-check.js';
 import type { ProviderRouter } from './provider-router.js';
-import type { OperationDraft, RunJournal } from './run-journal.js';
+import { policies, type OperationDraft, type RunJournal } from './run-journal.js';
 import type { StackState } from './stack-state.js';
 
 /** How to evaluate a resource's properties; absent for a destroy, which only deletes. */
@@ -38,6 +43,19 @@ export interface ExecutorServices {
   journal?: RunJournal;
   /** `cdkd destroy --remove-protection`: providers turn deletion protection off before a delete. */
   removeProtection?: boolean;
+  /** --replace: a replacement whose name the old resource holds deletes it first. */
+  replace?: boolean;
+  /** --force-stateful-recreation: what a re-plan that turns into a replacement is checked against. */
+  forceStatefulRecreation?: boolean;
+}
+
+/** A create's inputs, evaluated once: the provider, what is sent and what is stored. */
+export interface PreparedCreate {
+  provider: Provider;
+  provisionedBy: ResourceRecord['provisionedBy'];
+  properties: Record<string, unknown>;
+  stored: Record<string, unknown>;
+  sent: Record<string, unknown>;
 }
 
 /**
@@ -45,7 +63,7 @@ export interface ExecutorServices {
  * result in state before it returns, so every resource AWS holds is in state.
  */
 export class ResourceExecutor {
-  constructor(private readonly services: ExecutorServices) {}
+  constructor(readonly services: ExecutorServices) {}
 
   async run(op: PlannedOperation): Promise<void> {
     const started = Date.now();
@@ -101,6 +119,7 @@ export class ResourceExecutor {
         const kind = this.replan(op);
         if (kind === 'no-op')
           return report('update', 'skipped', 'nothing changed once its references resolved');
+        if (kind === 'replace') this.refuseStatefulReplan(op);
         report(kind, 'started');
         if (kind === 'replace') await this.replace(op, op.updateReplacePolicy);
         else await this.update(op);
@@ -156,6 +175,21 @@ export class ResourceExecutor {
     return decided.kind === 'replace' ? 'replace' : 'update';
   }
 
+  /**
+   * Spec 002: a reader whose re-resolved properties now need a new resource passes the same
+   * stateful-resource guard as a planned replacement. No probe runs mid-deploy, so a bucket or
+   * log group counts as holding data.
+   */
+  private refuseStatefulReplan(op: PlannedOperation): void {
+    const recorded = this.services.state.record(op.logicalId);
+    if (!recorded) return;
+    checkStatefulReplacements({
+      operations: [{ ...op, replacedIfIdChanges: true }],
+      recorded: { [op.logicalId]: recorded },
+      forceStatefulRecreation: this.services.forceStatefulRecreation === true,
+    });
+  }
+
   private evaluate(logicalId: string): {
     properties: Record<string, unknown>;
     stored: Record<string, unknown>;
@@ -168,22 +202,23 @@ export class ResourceExecutor {
     };
   }
 
-  private async create(op: PlannedOperation): Promise<void> {
-    const { stored } = this.evaluate(op.logicalId);
+  async create(op: PlannedOperation): Promise<void> {
+    const prepared = await this.prepareCreate(op);
     // One token for every attempt of this create, so a replay after a lost response makes nothing new.
     const idempotencyToken = randomUUID();
+    const nameFree = await this.refuseTakenName(op, prepared, idempotencyToken);
     await this.journaled(
       {
         logicalId: op.logicalId,
         action: 'create',
         type: op.type,
-        attempted: stored,
+        attempted: prepared.stored,
         idempotencyToken,
         ...policies(op),
       },
       async () => {
-        const record = await this.makeResource(op, idempotencyToken);
-        await storeMade(record, stored, {
+        const record = await this.makeResource(op, prepared, idempotencyToken, nameFree);
+        await storeMade(record, prepared.stored, {
           save: () => this.services.state.setRecord(op.logicalId, record),
           undo: () => void this.services.state.removeRecord(op.logicalId).catch(() => undefined),
         });
@@ -192,17 +227,65 @@ export class ResourceExecutor {
     );
   }
 
-  /** Creates the resource and returns its record; the caller stores it. */
-  private async makeResource(op: PlannedOperation, idempotencyToken: string): Promise<ResourceRecord> {
+  async prepareCreate(op: PlannedOperation): Promise<PreparedCreate> {
     const { properties, stored } = this.evaluate(op.logicalId);
     const { provider, provisionedBy } = this.services.router.route({ type: op.type, properties });
     const sent = await this.services.sendable(properties);
+    return { provider, provisionedBy, properties, stored, sent };
+  }
+
+  request(op: PlannedOperation, prepared: PreparedCreate, idempotencyToken: string): ResourceRequest {
+    return { logicalId: op.logicalId, type: op.type, properties: prepared.sent, idempotencyToken };
+  }
+
+  /**
+   * Refuses a create whose explicit name is taken (NAMED_CREATE_COLLISION); answers whether
+   * the name was found free. Planning's answer stands while the properties are the planned ones.
+   */
+  private async refuseTakenName(
+    op: PlannedOperation,
+    prepared: PreparedCreate,
+    idempotencyToken: string,
+  ): Promise<boolean> {
+    if (op.nameFreeWhenPlanned && propertyHash(prepared.properties) === op.propertyHash) return true;
+    const check = await lookUpName(
+      prepared.provider,
+      this.request(op, prepared, idempotencyToken),
+      this.services.context,
+      this.services.retry,
+    );
+    if (check.kind === 'held' || check.kind === 'failed') throw this.createCollision(op, check);
+    return check.kind === 'free';
+  }
+
+  private createCollision(
+    op: PlannedOperation,
+    check: Extract<NameCheck, { kind: 'held' | 'failed' }>,
+  ): CdkdError {
+    const resources = this.services.state.document.resources;
+    const ownHolder =
+      check.kind === 'held' ? ownHolderOf(resources, op.logicalId, op.type, check.holder) : undefined;
+    return createCollisionError({
+      stackName: this.services.state.ref.stackName,
+      logicalId: op.logicalId,
+      type: op.type,
+      check,
+      ...(ownHolder !== undefined && { ownHolder }),
+    });
+  }
+
+  /** Creates the resource and returns its record; the caller stores it. */
+  async makeResource(
+    op: PlannedOperation,
+    prepared: PreparedCreate,
+    idempotencyToken: string,
+    nameFree: boolean,
+  ): Promise<ResourceRecord> {
+    const { provider, provisionedBy, properties, stored } = prepared;
+    const request = { ...this.request(op, prepared, idempotencyToken), ...(nameFree && { nameFree }) };
     try {
       const result = await this.services.retry(op.logicalId, () =>
-        provider.create(
-          { logicalId: op.logicalId, type: op.type, properties: sent, idempotencyToken },
-          this.services.context,
-        ),
+        provider.create(request, this.services.context),
       );
       return this.newRecord(op, result, stored, properties, provisionedBy);
     } catch (error) {
@@ -211,51 +294,9 @@ export class ResourceExecutor {
     }
   }
 
-  /** Create-first: the old resource is kept as a pending delete until the cleanup phase removes it. */
-  private async replace(op: PlannedOperation, updateReplacePolicy: string | undefined): Promise<void> {
-    const old = this.services.state.record(op.logicalId);
-    if (!old) return this.create(op);
-    const { stored } = this.evaluate(op.logicalId);
-    const retainOld = keepsResource(updateReplacePolicy);
-    const idempotencyToken = randomUUID();
-    await this.journaled(
-      {
-        logicalId: op.logicalId,
-        action: 'replace',
-        type: op.type,
-        ...(old.type !== op.type ? { previousType: old.type } : {}),
-        before: old,
-        previousPhysicalId: old.physicalId,
-        attempted: stored,
-        verdict: { replacement: true, order: 'create-first' },
-        idempotencyToken,
-        ...policies(op),
-      },
-      async () => {
-        const record = await this.makeResource(op, idempotencyToken);
-        const state = this.services.state;
-        await storeMade(record, stored, {
-          save: () => state.replaceRecord(op.logicalId, record, retainOld ? undefined : old),
-          // State names the old resource again; the journal's made entry names the new one.
-          undo: () => {
-            void state.setRecord(op.logicalId, old).catch(() => undefined);
-            void state.removePendingDelete(old.physicalId, old.type).catch(() => undefined);
-          },
-        });
-        if (retainOld) {
-          this.services.events({
-            kind: 'warning',
-            stack: this.services.state.ref.stackName,
-            message: `${op.logicalId}: the old ${old.type} ${old.physicalId} is kept in AWS (UpdateReplacePolicy ${updateReplacePolicy}) and no longer tracked.`,
-          });
-        }
-        return {
-          physicalId: record.physicalId,
-          after: record,
-          verdict: { replacement: true, order: 'create-first', oldRetained: retainOld },
-        };
-      },
-    );
+  /** See replace-resource.ts: create-first, or delete-first under --replace. */
+  private replace(op: PlannedOperation, updateReplacePolicy: string | undefined): Promise<void> {
+    return replaceResource(this, op, updateReplacePolicy);
   }
 
   /**
@@ -263,10 +304,7 @@ export class ResourceExecutor {
    * outcome; a failed create that made its resource is recorded with the proof, and
    * one refused on its name before anything was applied is dropped.
    */
-  private async journaled(
-    draft: OperationDraft,
-    apply: () => Promise<Partial<OperationDraft>>,
-  ): Promise<void> {
+  async journaled(draft: OperationDraft, apply: () => Promise<Partial<OperationDraft>>): Promise<void> {
     const journal = this.services.journal;
     const entry: JournalOperation | undefined = journal ? await journal.begin(draft) : undefined;
     let outcome: Partial<OperationDraft>;
@@ -412,64 +450,7 @@ export class ResourceExecutor {
   }
 }
 
-/** A create whose provider proved it made the resource before failing; carried up to the journal. */
-class MadeThenFailed extends Error {
-  constructor(
-    readonly made: ResourceMadeError,
-    readonly provisionedBy: ResourceRecord['provisionedBy'],
-    readonly stored: Record<string, unknown>,
-  ) {
-    super(made.message);
-  }
-}
-
-/**
- * Stores what a create just made. When that state save fails, memory is put back as it was
- * and the resource is reported as made, so the journal records it (spec 003: nothing the
- * cloud holds is left out of both state and the journal) and every path can act on it.
- */
-async function storeMade(
-  record: ResourceRecord,
-  stored: Record<string, unknown>,
-  change: { save(): Promise<void>; undo(): void },
-): Promise<void> {
-  try {
-    await change.save();
-  } catch (error) {
-    change.undo();
-    const made = new ResourceMadeError(
-      {
-        physicalId: record.physicalId,
-        ...(record.creationIdentity ? { creationIdentity: record.creationIdentity } : {}),
-      },
-      error,
-    );
-    throw new MadeThenFailed(made, record.provisionedBy, stored);
-  }
-}
-
-function failureOutcome(error: unknown): Partial<OperationDraft> {
-  if (!(error instanceof MadeThenFailed)) return { error: messageOf(error) };
-  return {
-    error: error.message,
-    physicalId: error.made.made.physicalId,
-    made: {
-      physicalId: error.made.made.physicalId,
-      provisionedBy: error.provisionedBy,
-      properties: error.stored,
-      ...(error.made.made.creationIdentity ? { creationIdentity: error.made.made.creationIdentity } : {}),
-    },
-  };
-}
-
 /** A create its provider refused because another resource holds its explicit name: nothing was applied. */
 function refusedOnName(draft: OperationDraft, error: unknown): boolean {
   return draft.action === 'create' && isCdkdError(error) && error.code === 'NAMED_CREATE_COLLISION';
-}
-
-function policies(op: PlannedOperation): Pick<OperationDraft, 'deletionPolicy' | 'updateReplacePolicy'> {
-  return {
-    ...(op.deletionPolicy ? { deletionPolicy: op.deletionPolicy } : {}),
-    ...(op.updateReplacePolicy ? { updateReplacePolicy: op.updateReplacePolicy } : {}),
-  };
 }

@@ -10,6 +10,7 @@ import { refusingRegionlessSecrets } from './dynamic-references.js';
 import { gatherMadeFacts } from './made-facts.js';
 import { nestedScope, parentStateName, planLines } from './rollback-plan-lines.js';
 import type { EngineContext, StackIdentity } from './engine-context.js';
+import { lookUpName } from './name-check.js';
 import { nestedIdentity } from './nested-stack-provider.js';
 import { RunJournal } from './run-journal.js';
 import type { DeployOptions } from './stack-request.js';
@@ -319,11 +320,18 @@ async function locate(op: JournalOperation, services: ReplayServices): Promise<L
     type: op.type,
     properties: op.attempted ?? {},
   });
-  if (!provider.locate) return 'unknown';
+  if (!provider.locate && !provider.nameHolder) return 'unknown';
   const properties = await services.sendable(op.attempted ?? {});
-  const answer = await provider.locate(
-    { logicalId: op.logicalId, type: op.type, properties, idempotencyToken: op.idempotencyToken },
-    services.context,
-  );
-  return typeof answer === 'string' ? answer : { physicalId: answer.physicalId, provisionedBy };
+  const request = {
+    logicalId: op.logicalId,
+    type: op.type,
+    properties,
+    idempotencyToken: op.idempotencyToken,
+  };
+  const answer = provider.locate ? await provider.locate(request, services.context) : 'unknown';
+  if (typeof answer !== 'string') return { physicalId: answer.physicalId, provisionedBy };
+  if (answer !== 'unknown') return answer;
+  // An explicit name nothing holds proves the create made nothing; a held one proves nothing.
+  const check = await lookUpName(provider, request, services.context, services.retry);
+  return check.kind === 'free' ? 'none' : 'unknown';
 }

@@ -1,3 +1,4 @@
+import type { PlannedOperation } from '../plan/index.js';
 import type {
   JournalDocument,
   JournalOperation,
@@ -10,6 +11,16 @@ import type { StackRef } from '../state/state-store.js';
 import { CDKD_VERSION } from '../version.js';
 
 export type OperationDraft = Omit<JournalOperation, 'seq' | 'status'>;
+
+/** The policies a journal entry carries. */
+export function policies(
+  op: Pick<PlannedOperation, 'deletionPolicy' | 'updateReplacePolicy'>,
+): Pick<OperationDraft, 'deletionPolicy' | 'updateReplacePolicy'> {
+  return {
+    ...(op.deletionPolicy ? { deletionPolicy: op.deletionPolicy } : {}),
+    ...(op.updateReplacePolicy ? { updateReplacePolicy: op.updateReplacePolicy } : {}),
+  };
+}
 
 export interface RunInfo {
   runId: string;

@@ -27,6 +27,13 @@ export interface DeployOptions {
   concurrency: number;
   dryRun?: boolean;
   forceStatefulRecreation?: boolean;
+  /** --replace: a replacement whose new name the old resource provably holds deletes it first. */
+  replace?: boolean;
+  /**
+   * A dry run planning one stack of a multi-stack run before any deploys: names are looked up
+   * only by the stack's own planning, since an earlier stack of the run may free one.
+   */
+  preflight?: boolean;
   signal?: AbortSignal;
   /** False (`--no-rollback`): a failed deploy stays as it stopped, its journal kept for cdkd rollback. */
   rollback?: boolean;

@@ -92,6 +92,11 @@ export interface PlannedOperation {
   replacedIfIdChanges: boolean;
   deletionPolicy?: string;
   updateReplacePolicy?: string;
+  /**
+   * A create whose explicit name planning looked up and found free (spec 002): the executor
+   * does not read again while the properties it evaluates are the ones planned.
+   */
+  nameFreeWhenPlanned?: boolean;
 }
 
 export interface Plan {

@@ -34,6 +34,11 @@ export interface ResourceRequest {
    * CloudFront's CallerReference). Absent, a provider makes one per call.
    */
   idempotencyToken?: string;
+  /**
+   * The engine looked the explicit name up through `nameHolder` just before this create and
+   * found it free, so a provider that would look it up again itself need not.
+   */
+  nameFree?: boolean;
 }
 
 export interface CreateResult {
@@ -93,6 +98,15 @@ export interface DeleteReport {
   left: Array<{ target: string; reason: string }>;
 }
 
+/**
+ * `nameHolder`'s answer for a create under a name the template gives: the name the create
+ * would send, and the physical id of the resource holding it now (absent when it is free).
+ */
+export interface NameLookup {
+  name: string;
+  holder?: string;
+}
+
 /** `locate`'s answer: the resource that create made, `none` when it made nothing, or `unknown`. */
 export type LocateAnswer = { physicalId: string } | 'none' | 'unknown';
 
@@ -134,6 +148,13 @@ export interface Provider {
    * whose resource it cannot prove either way (an explicit name) answers `unknown`.
    */
   locate?(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer>;
+  /**
+   * For a type whose create adopts or overwrites a resource already holding its name (spec
+   * 002 "Creates that adopt a taken name"): looks the name this create would send up.
+   * Undefined when cdkd generates the name (nothing to look up); rejects when the lookup
+   * cannot run. Absent for types whose create refuses a taken name itself.
+   */
+  nameHolder?(request: ResourceRequest, context: ProviderContext): Promise<NameLookup | undefined>;
   /** The live resource, or undefined when it no longer exists. */
   read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined>;
 }

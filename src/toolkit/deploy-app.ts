@@ -13,6 +13,7 @@ import { interruptedError, throwIfInterrupted } from '../interrupted.js';
 import { callerOf } from './caller.js';
 import { assetBucketName } from '../state/bucket-names.js';
 import { assetPublisher } from './asset-storage.js';
+import { preflightStacks } from './deploy-preflight.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
 import { validateDeploySet } from './preflight.js';
@@ -31,6 +32,8 @@ export interface DeployAppInput {
   stackConcurrency: number;
   dryRun: boolean;
   forceStatefulRecreation: boolean;
+  /** --replace: a replacement colliding on the name the old resource holds deletes it first. */
+  replace?: boolean;
   /** False (`--no-rollback`): a failed deploy is left as it stopped, its journal kept. */
   rollback?: boolean;
   parameters: string[];
@@ -74,6 +77,34 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
   throwIfInterrupted(input.signal, 'before the first stack started; nothing was changed');
 
   const publish = assetPublisher(input.session, input.onNote);
+  const options = {
+    concurrency: input.concurrency,
+    dryRun: input.dryRun,
+    forceStatefulRecreation: input.forceStatefulRecreation,
+    ...(input.replace ? { replace: true } : {}),
+    rollback: input.rollback ?? true,
+    ...(input.prefixUserSuppliedNames ? { prefixUserSuppliedNames: true } : {}),
+    ...(input.signal ? { signal: input.signal } : {}),
+    ...(input.confirmDataLoss ? { confirmDataLoss: input.confirmDataLoss } : {}),
+  };
+  const requestFor = (displayName: string, bucket: string) => {
+    const { stack, nested } = checked.stacks.find((entry) => entry.stack.displayName === displayName)!;
+    const target = targets.get(displayName)!;
+    return stackRequest(stack, nested, target, bucket, parameters.values.get(displayName)!);
+  };
+  const plannedBucket = (displayName: string) => {
+    const target = targets.get(displayName)!;
+    return assetBucketName(target.accountId, target.region);
+  };
+  // A dry run touches nothing, and one stack refuses before it is touched on its own.
+  if (!input.dryRun && checked.stacks.length > 1) {
+    await preflightStacks(
+      engine,
+      checked.stacks.map(({ stack }) => requestFor(stack.displayName, plannedBucket(stack.displayName))),
+      options,
+    );
+  }
+
   const results: StackDeployResult[] = [];
   const selected = new Set(stacks.map((stack) => stack.displayName));
   const outcome = await walkDag(
@@ -82,27 +113,14 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
       dependsOn: stack.dependencies.filter((dependency) => selected.has(dependency)),
     })),
     async (displayName) => {
-      const { stack, nested } = checked.stacks.find((entry) => entry.stack.displayName === displayName)!;
+      const { stack } = checked.stacks.find((entry) => entry.stack.displayName === displayName)!;
       const target = targets.get(displayName)!;
-      const bucket = input.dryRun
-        ? assetBucketName(target.accountId, target.region)
-        : await publish(stack, target);
+      const bucket = input.dryRun ? plannedBucket(displayName) : await publish(stack, target);
       throwIfInterrupted(
         input.signal,
         `after publishing the assets of ${stack.displayName}; it was not deployed`,
       );
-      const request = stackRequest(stack, nested, target, bucket, parameters.values.get(displayName)!);
-      results.push(
-        await engine.deploy(request, {
-          concurrency: input.concurrency,
-          dryRun: input.dryRun,
-          forceStatefulRecreation: input.forceStatefulRecreation,
-          rollback: input.rollback ?? true,
-          ...(input.prefixUserSuppliedNames ? { prefixUserSuppliedNames: true } : {}),
-          ...(input.signal ? { signal: input.signal } : {}),
-          ...(input.confirmDataLoss ? { confirmDataLoss: input.confirmDataLoss } : {}),
-        }),
-      );
+      results.push(await engine.deploy(requestFor(displayName, bucket), options));
     },
     {
       concurrency: input.stackConcurrency,

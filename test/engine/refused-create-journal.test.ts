@@ -1,5 +1,6 @@
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { failureOf } from '../helpers/error-chain.js';
 import { REGION, useSandboxEngine } from '../helpers/sandbox-engine.js';
 
 /**
@@ -14,26 +15,21 @@ beforeAll(async () => {
   await (await sandbox.clients.s3()).send(new CreateBucketCommand({ Bucket: 'already-taken' }));
 });
 
-/** The error codes along a failure's cause chain, outermost first. */
-function codes(error: unknown): string[] {
-  const out: string[] = [];
-  for (let at = error; at instanceof Error; at = at.cause) {
-    if ('code' in at && typeof at.code === 'string') out.push(at.code);
-  }
-  return out;
-}
-
 describe('a create refused because its explicit name is taken', () => {
   it('fails the deploy with NAMED_CREATE_COLLISION and leaves no journal entry for it', async () => {
+    // The bucket's name is known only once the queue exists, so the create itself is refused.
     const resources = {
-      Queue: { Type: 'AWS::SQS::Queue' },
-      Bucket: { Type: 'AWS::S3::Bucket', DependsOn: 'Queue', Properties: { BucketName: 'already-taken' } },
+      Queue: { Type: 'AWS::SQS::Queue', Properties: { QueueName: 'already-taken' } },
+      Bucket: {
+        Type: 'AWS::S3::Bucket',
+        Properties: { BucketName: { 'Fn::GetAtt': ['Queue', 'QueueName'] } },
+      },
     };
     const failure = await sandbox.deploy(stackName, resources, { rollback: false }).then(
       () => undefined,
       (error: unknown) => error,
     );
-    expect(codes(failure)).toContain('NAMED_CREATE_COLLISION');
+    expect(failureOf(failure).codes).toContain('NAMED_CREATE_COLLISION');
 
     const journal = await sandbox.backend.journals.read(ref);
     const operations = journal!.document.segments.flatMap((segment) => segment.operations);

@@ -249,6 +249,24 @@ describe('name collisions: a replacement whose create collides (spec 002)', () =
       false,
     ],
     [
+      'without --replace, when the check fails: fails without advising --replace, which would refuse the same way',
+      { replace: false, oldHoldsName: false },
+      'NAMED_REPLACEMENT_COLLISION',
+      false,
+    ],
+    [
+      'without --replace, a pair that shares no name space: fails without advising --replace',
+      { replace: false, oldType: 'AWS::SSM::Parameter', newType: 'AWS::Logs::LogGroup' },
+      'NAMED_REPLACEMENT_COLLISION',
+      false,
+    ],
+    [
+      'UpdateReplacePolicy: Retain hard-fails without --replace too',
+      { replace: false, updateReplacePolicy: 'Retain' },
+      'NAMED_REPLACEMENT_COLLISION',
+      false,
+    ],
+    [
       'when the check fails: nothing is deleted',
       { oldHoldsName: false },
       'NAMED_REPLACEMENT_COLLISION',

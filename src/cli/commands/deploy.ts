@@ -18,6 +18,7 @@ interface DeployCommandOptions extends AppOptions, DeployTuning {
   outputsFile?: string;
   rollback: boolean;
   forceStatefulRecreation?: boolean;
+  replace?: boolean;
   strict?: boolean;
   allowUnaddressed?: boolean;
   prefixUserSuppliedNames?: boolean;
@@ -39,6 +40,10 @@ export function registerDeploy(program: Command): void {
       'exit 0 even when resources only the rollback journal records could not be acted on',
     )
     .option('--force-stateful-recreation', 'allow replacing resources that hold data')
+    .option(
+      '--replace',
+      "when a replacement's name is held by the resource it replaces, delete that one first, then create",
+    )
     .option('--strict', 'refuse the assembly when the app reported warnings')
     .option(
       '--prefix-user-supplied-names',
@@ -82,6 +87,7 @@ export function registerDeploy(program: Command): void {
           stackConcurrency: options.stackConcurrency,
           dryRun: options.dryRun ?? false,
           forceStatefulRecreation: options.forceStatefulRecreation ?? false,
+          replace: options.replace ?? false,
           rollback: options.rollback,
           parameters: options.parameters,
           prefixUserSuppliedNames: namePrefix.value,

@@ -7,6 +7,8 @@ interface DiffOptions extends AppOptions, DeployTuning {
   all?: boolean;
   json?: boolean;
   fail?: boolean;
+  forceStatefulRecreation?: boolean;
+  replace?: boolean;
 }
 
 export function registerDiff(program: Command): void {
@@ -18,6 +20,11 @@ export function registerDiff(program: Command): void {
     .option('--all', 'every stack of the app')
     .option('--json', 'print the plans as JSON')
     .option('--fail', 'exit 1 when anything would change')
+    .option(
+      '--force-stateful-recreation',
+      'plan as a deploy with this flag would; without it, the refusals a deploy would raise are raised',
+    )
+    .option('--replace', 'plan as a deploy with this flag would (see cdkd deploy --replace)')
     .action(async (patterns: string[], options: DiffOptions, cmd: Command) => {
       const { renderPlanJson, renderPlanText, summarizePlan } = await import('../../plan/index.js');
       const { deployApp } = await import('../../toolkit/deploy-app.js');
@@ -32,7 +39,8 @@ export function registerDiff(program: Command): void {
         concurrency: options.concurrency,
         stackConcurrency: options.stackConcurrency,
         dryRun: true,
-        forceStatefulRecreation: true,
+        forceStatefulRecreation: options.forceStatefulRecreation ?? false,
+        replace: options.replace ?? false,
         parameters: options.parameters,
         events: () => undefined,
         onWarning: (message) => process.stderr.write(`Warning: ${message}\n`),

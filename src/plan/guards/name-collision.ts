@@ -37,6 +37,11 @@ export function shareNameSpace(a: string, b: string): boolean {
   return a === b || SHARED_NAME_SPACES.some((group) => group.includes(a) && group.includes(b));
 }
 
+/**
+ * The proof comes before the flag: a holder --replace could not free is refused without
+ * advising --replace, which would refuse the same way (spec 002, "How --replace proves the
+ * old resource holds the name").
+ */
 export function decideNameCollision(input: CollisionInput): CollisionDecision {
   const code = input.equalCustomResourceId
     ? 'NAMED_REPLACEMENT_IDEMPOTENT_CREATE'
@@ -50,14 +55,18 @@ export function decideNameCollision(input: CollisionInput): CollisionDecision {
   if (input.updateReplacePolicy === 'Retain') {
     return refuse(false, 'UpdateReplacePolicy: Retain keeps the old resource, which keeps the name');
   }
-  if (!input.replace) return refuse(true, 'the name is taken');
   // The custom resource handler picked the same id: the old resource is the existing one.
-  if (input.equalCustomResourceId) return { action: 'delete-old-first' };
+  if (input.equalCustomResourceId) {
+    return input.replace
+      ? { action: 'delete-old-first' }
+      : refuse(true, 'the handler returned the old resource, which a create-first replacement would delete');
+  }
   if (!shareNameSpace(input.oldType, input.newType)) {
     return refuse(false, `${input.oldType} and ${input.newType} do not share a name space`);
   }
   if (input.oldHoldsName !== true) {
     return refuse(false, 'the old resource is not proven to hold the name');
   }
+  if (!input.replace) return refuse(true, 'the old resource holds the name');
   return { action: 'delete-old-first' };
 }

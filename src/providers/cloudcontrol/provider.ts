@@ -10,7 +10,8 @@ import {
 import { awsErrorCode } from '../../aws/error-class.js';
 import { messageOf } from '../../errors.js';
 import { PROTECTION_OFF_ALLOWANCE_MS, protectionOffChanges } from '../../plan/guards/deletion-protection.js';
-import { isKnownType, primaryIdentifierOf, replacementOf } from '../../plan/resource-schemas.js';
+import { isKnownType, primaryIdentifierOf, replacementOf, schemaFor } from '../../plan/resource-schemas.js';
+import { partitionForRegion } from '../../template/pseudo-parameters.js';
 import { systemClock, type Clock } from '../clock.js';
 import type {
   CreateResult,
@@ -18,6 +19,7 @@ import type {
   DeleteRequest,
   JsonObject,
   LiveResource,
+  NameLookup,
   Provider,
   ProviderContext,
   ResourceRequest,
@@ -25,6 +27,7 @@ import type {
   UpdateResult,
 } from '../provider.js';
 import { attributesFromModel, propertiesFromModel, refFromModel } from './model.js';
+import { NAME_ADOPTING_TYPES } from '../name-adopting-types.js';
 import { withUserSuppliedName } from '../user-supplied-names.js';
 import { desiredStatePatch } from './patch.js';
 import { waitForRequest, type CcOperation } from './polling.js';
@@ -87,6 +90,20 @@ export class CloudControlProvider implements Provider {
     const creationIdentity: CreationIdentity = { ccRequestToken: event.RequestToken! };
     if (typeof attributes.Arn === 'string') creationIdentity.Arn = attributes.Arn;
     return { physicalId, attributes, ...(ref !== undefined ? { ref } : {}), creationIdentity };
+  }
+
+  /**
+   * For a name-adopting type, a Cloud Control read by its primary identifier: the name itself,
+   * or an ARN the schema builds from the name (a state machine). A type whose identifier
+   * carries an id AWS assigns (an ELBv2 load balancer's ARN) is not looked up here.
+   */
+  async nameHolder(request: ResourceRequest, context: ProviderContext): Promise<NameLookup | undefined> {
+    if (!NAME_ADOPTING_TYPES.has(request.type)) return undefined;
+    const sent = withUserSuppliedName(request.type, request.properties, context);
+    const lookup = identifierFromName(request.type, sent, context);
+    if (!lookup) return undefined;
+    const live = await this.get(await this.client(context), request.type, lookup.identifier, context);
+    return live ? { name: lookup.name, holder: lookup.identifier } : { name: lookup.name };
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -254,6 +271,32 @@ export class CloudControlProvider implements Provider {
   private client(context: ProviderContext): Promise<CloudControlClient> {
     return this.options.client?.(context) ?? context.clients.cloudControl(context.region);
   }
+}
+
+/** The primary identifier a create would get, when the template's name alone makes it. */
+function identifierFromName(
+  type: string,
+  properties: JsonObject,
+  context: ProviderContext,
+): { name: string; identifier: string } | undefined {
+  const identifier = primaryIdentifierOf(type);
+  if (identifier.length !== 1) return undefined;
+  const direct = properties[identifier[0]!];
+  if (typeof direct === 'string' && direct !== '') return { name: direct, identifier: direct };
+  const template = schemaFor(type)?.arnTemplate;
+  if (direct !== undefined || !template || !identifier[0]!.endsWith('Arn')) return undefined;
+  let name: string | undefined;
+  let complete = true;
+  const arn = template.replace(/\$\{([^}]+)\}/g, (_, variable: string) => {
+    if (variable === 'Partition') return partitionForRegion(context.region);
+    if (variable === 'Region') return context.region;
+    if (variable === 'Account') return context.accountId;
+    const value = properties[variable];
+    if (typeof value !== 'string' || value === '') complete = false;
+    name ??= String(value);
+    return String(value);
+  });
+  return complete && name !== undefined ? { name, identifier: arn } : undefined;
 }
 
 function isNotFound(error: unknown): boolean {

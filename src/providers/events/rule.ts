@@ -23,6 +23,7 @@ import type {
   UpdateRequest,
   UpdateResult,
   LocateAnswer,
+  NameLookup,
 } from '../provider.js';
 import { resourceMade } from '../resource-made.js';
 import { eventsClient, observedTags, retag, tagList } from './common.js';
@@ -109,16 +110,16 @@ export class RuleProvider implements Provider {
   async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
     if (!nameFromToken(request.properties.Name, request)) return 'unknown';
     const name = tokenPhysicalName(context.stackName, request, RULE_NAME_RULES);
-    const client = await eventsClient(context);
-    try {
-      const rule = await client.send(
-        new DescribeRuleCommand({ Name: name, EventBusName: busOf(request.properties) }),
-      );
-      return rule.Arn ? { physicalId: rule.Arn } : 'none';
-    } catch (error) {
-      if (awsErrorCode(error) === 'ResourceNotFoundException') return 'none';
-      throw error;
-    }
+    const arn = await ruleHolding(name, busOf(request.properties), context);
+    return arn ? { physicalId: arn } : 'none';
+  }
+
+  /** PutRule overwrites the rule already holding an explicit name on its bus: look it up first. */
+  async nameHolder(request: ResourceRequest, context: ProviderContext): Promise<NameLookup | undefined> {
+    if (request.properties.Name === undefined) return undefined;
+    const name = String(request.properties.Name);
+    const holder = await ruleHolding(name, busOf(request.properties), context);
+    return { name, ...(holder ? { holder } : {}) };
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -220,6 +221,17 @@ export class RuleProvider implements Provider {
         throw error;
       }
     }
+  }
+}
+
+/** The ARN of the rule holding `name` on `bus`, or undefined when none does. */
+async function ruleHolding(name: string, bus: string, context: ProviderContext): Promise<string | undefined> {
+  const client = await eventsClient(context);
+  try {
+    return (await client.send(new DescribeRuleCommand({ Name: name, EventBusName: bus }))).Arn;
+  } catch (error) {
+    if (awsErrorCode(error) === 'ResourceNotFoundException') return undefined;
+    throw error;
   }
 }
 

@@ -30,6 +30,7 @@ import type {
   UpdateRequest,
   UpdateResult,
   LocateAnswer,
+  NameLookup,
 } from '../provider.js';
 import { changed, isNotFound, optionalText, tagDiff, tagList, tagMap, uncovered } from './common.js';
 import { MadeByAttempts, type MadeResource } from '../resource-made.js';
@@ -152,6 +153,13 @@ export class LogGroupProvider implements Provider {
     if (!nameFromToken(request.properties.LogGroupName, request)) return 'unknown';
     const name = groupName(request, context);
     return (await describe(await logsClient(context), name)) ? { physicalId: name } : 'none';
+  }
+
+  /** An explicit name a group already holds (one Lambda made on first invocation, say) is refused up front. */
+  async nameHolder(request: ResourceRequest, context: ProviderContext): Promise<NameLookup | undefined> {
+    if (request.properties.LogGroupName === undefined) return undefined;
+    const name = String(request.properties.LogGroupName);
+    return (await describe(await logsClient(context), name)) ? { name, holder: name } : { name };
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {

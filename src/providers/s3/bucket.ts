@@ -21,6 +21,7 @@ import type {
   UpdateRequest,
   UpdateResult,
   LocateAnswer,
+  NameLookup,
 } from '../provider.js';
 import { MadeByAttempts, sameIdentity } from '../resource-made.js';
 import { BUCKET_CONFIGS, unmappedConfigurations } from './bucket-configs.js';
@@ -104,7 +105,9 @@ export class BucketProvider implements Provider {
     const token = request.idempotencyToken;
     const earlier = this.madeBy.get(token);
     let identity: CreationIdentity | undefined;
-    if (explicit && (await nameTaken(client, name))) {
+    // The engine's lookup just found the name free; only a retry looks again, for its own bucket.
+    const lookUp = explicit && (earlier !== undefined || request.nameFree !== true);
+    if (lookUp && (await nameTaken(client, name))) {
       const owned = await ownedBucket(client, name);
       // Taken back while its identity is unchanged (or, unread by that attempt, while this account owns it).
       if (!earlier || !owned || !sameIdentity(earlier.creationIdentity, owned)) {
@@ -143,6 +146,13 @@ export class BucketProvider implements Provider {
       nameRandom(request.idempotencyToken),
     );
     return (await ownedBucket(await s3(context), name)) ? { physicalId: name } : 'none';
+  }
+
+  /** HeadBucket also finds a bucket another account owns and lets this one see. */
+  async nameHolder(request: ResourceRequest, context: ProviderContext): Promise<NameLookup | undefined> {
+    if (typeof request.properties.BucketName !== 'string') return undefined;
+    const name = request.properties.BucketName;
+    return (await nameTaken(await s3(context), name)) ? { name, holder: name } : { name };
   }
 
   private async createBucket(

@@ -26,6 +26,7 @@ import type {
   UpdateRequest,
   UpdateResult,
   LocateAnswer,
+  NameLookup,
 } from '../provider.js';
 import { resourceMade } from '../resource-made.js';
 import { attributeText, tagDiff, tagList, tagMap, uncovered } from '../property-values.js';
@@ -139,16 +140,16 @@ export class TopicProvider implements Provider {
       fifo,
       nameRandom(request.idempotencyToken),
     );
-    // SNS reads a topic by ARN only; the name, account and region make it.
-    const arn = `arn:${partitionForRegion(context.region)}:sns:${context.region}:${context.accountId}:${name}`;
-    const client = await snsClient(context);
-    try {
-      const { Attributes } = await client.send(new GetTopicAttributesCommand({ TopicArn: arn }));
-      return { physicalId: Attributes?.TopicArn ?? arn };
-    } catch (error) {
-      if (isSnsNotFound(error)) return 'none';
-      throw error;
-    }
+    const arn = await topicHolding(name, context);
+    return arn ? { physicalId: arn } : 'none';
+  }
+
+  /** CreateTopic returns the topic already holding an explicit name: look it up first. */
+  async nameHolder(request: ResourceRequest, context: ProviderContext): Promise<NameLookup | undefined> {
+    const name = request.properties.TopicName;
+    if (typeof name !== 'string') return undefined;
+    const holder = await topicHolding(name, context);
+    return { name, ...(holder ? { holder } : {}) };
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -230,6 +231,20 @@ export class TopicProvider implements Provider {
       if (isSnsNotFound(error)) return undefined;
       throw error;
     }
+  }
+}
+
+/** The ARN of the topic holding `name`, or undefined when none does. */
+async function topicHolding(name: string, context: ProviderContext): Promise<string | undefined> {
+  // SNS reads a topic by ARN only; the name, account and region make it.
+  const arn = `arn:${partitionForRegion(context.region)}:sns:${context.region}:${context.accountId}:${name}`;
+  const client = await snsClient(context);
+  try {
+    const { Attributes } = await client.send(new GetTopicAttributesCommand({ TopicArn: arn }));
+    return Attributes?.TopicArn ?? arn;
+  } catch (error) {
+    if (isSnsNotFound(error)) return undefined;
+    throw error;
   }
 }
 

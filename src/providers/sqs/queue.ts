@@ -22,6 +22,7 @@ import type {
   UpdateRequest,
   UpdateResult,
   LocateAnswer,
+  NameLookup,
 } from '../provider.js';
 import { isQueueMissing } from './common.js';
 import {
@@ -57,6 +58,16 @@ export function generatedQueueName(
 
 function isFifo(properties: JsonObject): boolean {
   return String(properties.FifoQueue) === 'true';
+}
+
+/** The URL of the queue holding `name`, or undefined when none does. */
+async function queueUrlOf(client: SQSClient, name: string): Promise<string | undefined> {
+  try {
+    return (await client.send(new GetQueueUrlCommand({ QueueName: name }))).QueueUrl;
+  } catch (error) {
+    if (isQueueMissing(error)) return undefined;
+    throw error;
+  }
 }
 
 async function sqs(context: ProviderContext): Promise<SQSClient> {
@@ -135,13 +146,16 @@ export class QueueProvider implements Provider {
       isFifo(request.properties),
       nameRandom(request.idempotencyToken),
     );
-    try {
-      const found = await (await sqs(context)).send(new GetQueueUrlCommand({ QueueName: name }));
-      return found.QueueUrl ? { physicalId: found.QueueUrl } : 'none';
-    } catch (error) {
-      if (isQueueMissing(error)) return 'none';
-      throw error;
-    }
+    const url = await queueUrlOf(await sqs(context), name);
+    return url ? { physicalId: url } : 'none';
+  }
+
+  /** CreateQueue returns the queue already holding an explicit name: look it up first. */
+  async nameHolder(request: ResourceRequest, context: ProviderContext): Promise<NameLookup | undefined> {
+    const name = request.properties.QueueName;
+    if (typeof name !== 'string') return undefined;
+    const holder = await queueUrlOf(await sqs(context), name);
+    return { name, ...(holder ? { holder } : {}) };
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {

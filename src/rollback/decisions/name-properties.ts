@@ -92,6 +92,13 @@ export const NAME_PROPERTIES: Readonly<Record<string, NameProperty>> = {
     fromId: ruleName,
   },
   'AWS::Events::EventBus': { path: ['Name'], namespace: 'event-bus' },
+  'AWS::ECS::Cluster': { path: ['ClusterName'], namespace: 'ecs-cluster' },
+  'AWS::CloudWatch::Alarm': { path: ['AlarmName'], namespace: 'cloudwatch-alarm' },
+  'AWS::StepFunctions::StateMachine': {
+    path: ['StateMachineName'],
+    namespace: 'state-machine',
+    fromId: lastAfter(':'),
+  },
   'AWS::Glue::Table': {
     path: ['TableInput', 'Name'],
     namespace: 'glue-table',

@@ -1,0 +1,27 @@
+import { isCdkdError } from '../errors.js';
+import type { Engine } from '../engine/engine.js';
+import type { DeployOptions, StackRequest } from '../engine/stack-request.js';
+import { TemplateErrorCode } from '../template/errors.js';
+
+/**
+ * The refusals a stack's planning raises (the stateful-resource guard above all) come before
+ * any stack of the run is touched, not after the stacks ahead of it deployed: every stack is
+ * planned first as a dry run against what is recorded now. A stack that imports an export
+ * another stack of this run has yet to create is left to the planning its own deploy does,
+ * which runs the same guards again on what is recorded then, and so are name lookups: an
+ * earlier stack of the run may remove what holds a name.
+ */
+export async function preflightStacks(
+  engine: Engine,
+  requests: readonly StackRequest[],
+  options: DeployOptions,
+): Promise<void> {
+  for (const request of requests) {
+    try {
+      await engine.deploy(request, { ...options, dryRun: true, preflight: true });
+    } catch (error) {
+      if (isCdkdError(error) && error.code === TemplateErrorCode.ImportNotFound) continue;
+      throw error;
+    }
+  }
+}
