@@ -98,12 +98,12 @@ describe('a Type change whose create returns the old physical id', () => {
 
   it('between two other types: two resources, the old one deleted through its own type', async () => {
     const name = `Equal${++stackCounter}`;
-    await deploy(name, 'AWS::SSM::Parameter');
+    await deploy(name, 'AWS::SNS::Topic');
     cloud.calls.length = 0;
     await deploy(name, 'AWS::Logs::LogGroup');
     expect(cloud.calls.map((call) => `${call.action}:${call.type}`)).toEqual([
       'create:AWS::Logs::LogGroup',
-      'delete:AWS::SSM::Parameter',
+      'delete:AWS::SNS::Topic',
     ]);
   });
 });

@@ -56,7 +56,12 @@ function stack(queueName: string, name: string, tablePolicy: Record<string, unkn
         Queue: { Type: 'AWS::SQS::Queue', Properties: { QueueName: queueName } },
         Table: {
           Type: 'AWS::DynamoDB::Table',
-          Properties: { TableName: 'orders', Tags: [{ Key: 'queue', Value: { Ref: 'Queue' } }] },
+          Properties: {
+            TableName: 'orders',
+            KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+            AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
+            Tags: [{ Key: 'queue', Value: { Ref: 'Queue' } }],
+          },
           ...tablePolicy,
         },
       },
