@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { optionalString, requiredString } from '../../protocols/json.js';
+import { publicParameter, reservedNameMessage } from './public-parameters.js';
 import { ssmErrors } from './ssm-errors.js';
 import {
   current,
@@ -25,6 +26,8 @@ const TYPES: ReadonlySet<string> = new Set(['String', 'StringList', 'SecureStrin
 export async function putParameter({ store, region, input }: SsmCall): Promise<unknown> {
   const name = requiredString(input, 'Name');
   const value = requiredString(input, 'Value');
+  const reserved = reservedNameMessage(name);
+  if (reserved) throw ssmErrors.validation(reserved);
   const type = optionalString(input, 'Type');
   if (type !== undefined && !TYPES.has(type)) throw ssmErrors.unsupportedType(type);
   const existing = store.get(region, name);
@@ -103,6 +106,8 @@ export async function getParameters(call: SsmCall): Promise<unknown> {
 
 export async function deleteParameter({ store, region, input }: SsmCall): Promise<unknown> {
   const name = requiredString(input, 'Name');
+  const published = publicParameter(region, name);
+  if (published) throw ssmErrors.accessDenied('DeleteParameter', parameterArn(published, ''));
   const record = store.get(region, name);
   if (!record) throw ssmErrors.parameterNotFound(name);
   await store.delete(record);
@@ -152,11 +157,14 @@ export async function describeParameters({ store, region, accountId, input }: Ss
 }
 
 /** `name`, `name:version` or `name:label` (labels are not modelled) to the Parameter shape. */
-function resolve({ store, region, accountId, input }: SsmCall, selector: string): Record<string, unknown> {
+export function resolve(
+  { store, region, accountId, input }: SsmCall,
+  selector: string,
+): Record<string, unknown> {
   const colon = selector.lastIndexOf(':');
   const name = colon > 0 ? selector.slice(0, colon) : selector;
   const versionText = colon > 0 ? selector.slice(colon + 1) : undefined;
-  const record = store.get(region, name);
+  const record = store.get(region, name) ?? publicParameter(region, name);
   if (!record) throw ssmErrors.parameterNotFound(selector);
   let version = current(record);
   if (versionText !== undefined) {

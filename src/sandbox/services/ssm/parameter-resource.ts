@@ -1,6 +1,7 @@
 import { randomString } from '../../ids.js';
 import { HandlerError, type ResourceHandler, type ResourceModel } from '../../resources.js';
 import { writeParameter } from './parameter-ops.js';
+import { reservedNameMessage } from './public-parameters.js';
 import {
   current,
   parameterArn,
@@ -35,6 +36,8 @@ export function parameterResourceHandler(store: ParameterStore, accountId: strin
         `Model validation failed (#/Type: ${String(type)} is not a valid enum value)`,
       );
     }
+    const reserved = reservedNameMessage(name);
+    if (reserved) throw new HandlerError('InvalidRequest', reserved);
     const tags = desired.Tags as Record<string, string> | undefined;
     const record = writeParameter(store, region, name, String(desired.Value), {
       type,
