@@ -7,6 +7,7 @@ import { createIamService } from './iam/index.js';
 import { createKmsService } from './kms/index.js';
 import { createLambdaService } from './lambda/index.js';
 import { createLogsService } from './logs/index.js';
+import { createRoute53Service } from './route53/index.js';
 import { createS3Service } from './s3/index.js';
 import { createSecretsManagerService } from './secretsmanager/index.js';
 import { createSnsService } from './sns/index.js';
@@ -30,4 +31,5 @@ export const builtinServices: readonly ServiceModuleFactory[] = [
   createSnsService,
   createLambdaService,
   createEc2Service,
+  createRoute53Service,
 ];

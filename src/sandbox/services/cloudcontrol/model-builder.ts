@@ -166,6 +166,11 @@ const SHAPED_ATTRIBUTES: Readonly<
     VpcId: (_model, env) => defaultVpc(env.accountId, env.region).vpcId,
   },
   'AWS::EC2::Subnet': { AvailabilityZone: (_model, env) => `${env.region}a` },
+  // Route 53 zone ids are Z and upper-case letters and digits; name servers are AWS's own.
+  'AWS::Route53::HostedZone': {
+    Id: () => `Z${randomString(20, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789')}`,
+    NameServer: () => `ns-${randomString(4, '0123456789')}.awsdns-${randomString(2, '0123456789')}.org`,
+  },
   // A route's identifier part is its destination.
   'AWS::EC2::Route': {
     CidrBlock: (model) =>

@@ -113,6 +113,8 @@ export function describeVpcs(call: Ec2Call): SandboxResponse {
         cidr: vpc.cidrBlock,
         'cidr-block-association.cidr-block': vpc.cidrBlock,
         'is-default': vpc.isDefault,
+        // EC2 still accepts the older camel-case name, which aws-cdk-lib's Vpc.fromLookup sends.
+        isDefault: vpc.isDefault,
         state: 'available',
         'owner-id': call.context.accountId,
         'instance-tenancy': 'default',
