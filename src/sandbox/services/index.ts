@@ -2,6 +2,7 @@ import type { ServiceModuleFactory } from '../service-module.js';
 import { createCloudControlService } from './cloudcontrol/index.js';
 import { createDynamoDbService } from './dynamodb/index.js';
 import { createEc2Service } from './ec2/index.js';
+import { createEcrService } from './ecr/index.js';
 import { createEventsService } from './events/index.js';
 import { createIamService } from './iam/index.js';
 import { createKmsService } from './kms/index.js';
@@ -32,4 +33,5 @@ export const builtinServices: readonly ServiceModuleFactory[] = [
   createLambdaService,
   createEc2Service,
   createRoute53Service,
+  createEcrService,
 ];

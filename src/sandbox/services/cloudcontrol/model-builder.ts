@@ -109,8 +109,12 @@ function nameProperty(type: string, schema: SandboxTypeSchema): string | undefin
 
 /** CloudFormation's shape for a generated physical name: a prefix and 12 random characters. */
 function generatedName(type: string): string {
-  return `${shortName(type)}-${randomString(12, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789')}`;
+  const name = `${shortName(type)}-${randomString(12, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789')}`;
+  return LOWER_CASE_NAMES.has(type) ? name.toLowerCase() : name;
 }
+
+/** Types whose names AWS accepts in lower case only (CloudFormation generates them so). */
+const LOWER_CASE_NAMES: ReadonlySet<string> = new Set(['AWS::ECR::Repository']);
 
 interface Facts {
   type: string;
@@ -170,6 +174,10 @@ const SHAPED_ATTRIBUTES: Readonly<
   'AWS::Route53::HostedZone': {
     Id: () => `Z${randomString(20, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789')}`,
     NameServer: () => `ns-${randomString(4, '0123456789')}.awsdns-${randomString(2, '0123456789')}.org`,
+  },
+  'AWS::ECR::Repository': {
+    RepositoryUri: (model, env) =>
+      `${env.accountId}.dkr.ecr.${env.region}.amazonaws.com/${String(model.RepositoryName)}`,
   },
   // A route's identifier part is its destination.
   'AWS::EC2::Route': {
