@@ -104,10 +104,11 @@ function exactlyOne(balancers: LoadBalancer[], query: ContextQuery): LoadBalance
   return balancers[0]!;
 }
 
-type Elb = ElasticLoadBalancingV2Client;
-
 /** Balancers of the query's type, by ARN or all, keeping those carrying every tag asked for. */
-async function matchingBalancers(elb: Elb, query: BalancerQuery): Promise<LoadBalancer[]> {
+async function matchingBalancers(
+  elb: ElasticLoadBalancingV2Client,
+  query: BalancerQuery,
+): Promise<LoadBalancer[]> {
   const balancers: LoadBalancer[] = [];
   let marker: string | undefined;
   do {
@@ -137,7 +138,7 @@ async function matchingBalancers(elb: Elb, query: BalancerQuery): Promise<LoadBa
   return ofType.filter((balancer) => tagged.has(balancer.LoadBalancerArn!));
 }
 
-async function allListeners(elb: Elb, loadBalancerArn: string): Promise<Listener[]> {
+async function allListeners(elb: ElasticLoadBalancingV2Client, loadBalancerArn: string): Promise<Listener[]> {
   const listeners: Listener[] = [];
   let marker: string | undefined;
   do {

@@ -1,6 +1,7 @@
 import type { CallerEnvironment, ContextQuery } from '../assembly/index.js';
 import type { AwsClients } from '../aws/client-factory.js';
 import { CdkdError } from '../errors.js';
+import { partitionForRegion } from '../template/pseudo-parameters.js';
 
 /** Builds an SDK client for the query's region, under the credentials the query may use. */
 export type QueryClient = <C>(Client: new (config: never) => C) => Promise<C>;
@@ -42,13 +43,8 @@ export async function clientsForQuery(
 }
 
 function fillPlaceholders(arn: string, account: string, region: string | undefined): string {
-  const partition = region?.startsWith('cn-')
-    ? 'aws-cn'
-    : region?.startsWith('us-gov-')
-      ? 'aws-us-gov'
-      : 'aws';
   return arn
-    .replace(/\$\{AWS::Partition\}/g, partition)
+    .replace(/\$\{AWS::Partition\}/g, partitionForRegion(region ?? ''))
     .replace(/\$\{AWS::AccountId\}/g, account)
     .replace(/\$\{AWS::Region\}/g, region ?? '');
 }

@@ -162,6 +162,53 @@ describe('context providers through the AWS SDK, against the sandbox', () => {
     );
   });
 
+  it('load-balancer and load-balancer-listener: one balancer by tags, one listener by port', async () => {
+    const vpc = (await lookups.lookup(
+      'vpc-provider',
+      query({ filter: { isDefault: 'true' }, returnAsymmetricSubnets: true }),
+    )) as {
+      value: { vpcId: string; subnetGroups: Array<{ subnets: Array<{ subnetId: string }> }> };
+    };
+    const subnets = vpc.value.subnetGroups[0]!.subnets.slice(0, 2).map((subnet) => subnet.subnetId);
+    const arn = await create('AWS::ElasticLoadBalancingV2::LoadBalancer', {
+      Type: 'application',
+      Subnets: subnets,
+      SecurityGroups: ['sg-00000000000000001'],
+      Tags: [{ Key: 'app', Value: 'web' }],
+    });
+    await create('AWS::ElasticLoadBalancingV2::LoadBalancer', {
+      Type: 'application',
+      Subnets: subnets,
+      Tags: [{ Key: 'app', Value: 'api' }],
+    });
+    const listener = await create('AWS::ElasticLoadBalancingV2::Listener', {
+      LoadBalancerArn: arn,
+      Port: 443,
+      Protocol: 'HTTPS',
+      DefaultActions: [{ Type: 'fixed-response', FixedResponseConfig: { StatusCode: '404' } }],
+    });
+    const byTags = { loadBalancerType: 'application', loadBalancerTags: [{ key: 'app', value: 'web' }] };
+    expect(await lookups.lookup('load-balancer', query(byTags))).toEqual({
+      value: {
+        loadBalancerArn: arn,
+        loadBalancerCanonicalHostedZoneId: 'Z35SXDOTRQ7X7K',
+        loadBalancerDnsName: expect.any(String),
+        vpcId: vpc.value.vpcId,
+        securityGroupIds: ['sg-00000000000000001'],
+        ipAddressType: 'ipv4',
+      },
+    });
+    expect(await lookups.lookup('load-balancer-listener', query({ ...byTags, listenerPort: 443 }))).toEqual({
+      value: { listenerArn: listener, listenerPort: 443, securityGroupIds: ['sg-00000000000000001'] },
+    });
+    await expect(
+      lookups.lookup('load-balancer', query({ loadBalancerType: 'application', loadBalancerTags: [] })),
+    ).rejects.toThrow(/Multiple load balancers found matching/);
+    await expect(
+      lookups.lookup('load-balancer-listener', query({ ...byTags, listenerPort: 80 })),
+    ).rejects.toThrow(/No load balancer listeners found matching/);
+  });
+
   it('key-provider: the key an alias names; an unknown alias is notFound', async () => {
     const kms = await clients.client(KMSClient, 'us-east-1');
     const key = await kms.send(new CreateKeyCommand({}));

@@ -1,10 +1,5 @@
-import {
-  DescribeLoadBalancersCommand,
-  ElasticLoadBalancingV2Client,
-} from '@aws-sdk/client-elastic-load-balancing-v2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { failure } from './helpers.js';
 
 let sandbox: Sandbox;
 
@@ -21,23 +16,22 @@ const signed = (service: string, extra: Record<string, string> = {}) => ({
 });
 
 describe('a service the sandbox does not serve answers in that service’s own protocol, naming it', () => {
-  it('query protocol: an SDK client reads the error code and message', async () => {
-    const client = new ElasticLoadBalancingV2Client({
-      endpoint: sandbox.url,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'AKIASANDBOXTEST', secretAccessKey: 'x' },
-      maxAttempts: 1,
-    });
-    try {
-      const result = await failure(client.send(new DescribeLoadBalancersCommand({})));
-      expect(result).toMatchObject({ name: 'UnknownService', status: 400 });
-      expect(result.error.message).toContain("does not serve the service 'elasticloadbalancing'");
-    } finally {
-      client.destroy();
-    }
-  });
-
   const rows: Array<[string, string, RequestInit, (body: string) => void]> = [
+    [
+      'query (Auto Scaling)',
+      'autoscaling',
+      {
+        method: 'POST',
+        headers: signed('autoscaling', {
+          'content-type': 'application/x-www-form-urlencoded; charset=utf-8',
+        }),
+        body: 'Action=DescribeAutoScalingGroups&Version=2011-01-01',
+      },
+      (body) =>
+        expect(body).toMatch(
+          /^<ErrorResponse><Error><Type>Sender<\/Type><Code>UnknownService<\/Code><Message>[^<]*autoscaling/,
+        ),
+    ],
     [
       'JSON 1.1 (Kinesis)',
       'kinesis',

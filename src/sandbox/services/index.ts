@@ -3,6 +3,7 @@ import { createCloudControlService } from './cloudcontrol/index.js';
 import { createDynamoDbService } from './dynamodb/index.js';
 import { createEc2Service } from './ec2/index.js';
 import { createEcrService } from './ecr/index.js';
+import { createElbv2Service } from './elbv2/index.js';
 import { createEventsService } from './events/index.js';
 import { createIamService } from './iam/index.js';
 import { createKmsService } from './kms/index.js';
@@ -34,4 +35,5 @@ export const builtinServices: readonly ServiceModuleFactory[] = [
   createEc2Service,
   createRoute53Service,
   createEcrService,
+  createElbv2Service,
 ];

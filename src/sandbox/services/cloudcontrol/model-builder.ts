@@ -154,6 +154,8 @@ const SHAPED_ATTRIBUTES: Readonly<
       return `arn:${partition(env.region)}:elasticloadbalancing:${env.region}:${env.accountId}:loadbalancer/${kind}/${nameOr(model, name)}/${hex(8)}`;
     },
     LoadBalancerFullName: (model) => String(model.LoadBalancerArn).split(':loadbalancer/')[1]!,
+    // Route 53's alias target zone for load balancers in us-east-1, as AWS returns it.
+    CanonicalHostedZoneID: (model) => (model.Type === 'network' ? 'Z26RNL4JYFTOTI' : 'Z35SXDOTRQ7X7K'),
   },
   'AWS::ElasticLoadBalancingV2::Listener': {
     ListenerArn: (model, env) =>
