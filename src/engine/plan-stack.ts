@@ -1,7 +1,7 @@
 import { CdkdError } from '../errors.js';
-import { buildPlan, checkStatefulReplacements, refuseUnsupportedTypes, type Plan } from '../plan/index.js';
+import { buildPlan, checkStatefulReplacements, type Plan } from '../plan/index.js';
 import { prepareTemplate, validateTemplate, type PreparedTemplate } from '../template/index.js';
-import { desiredResources } from './desired-resources.js';
+import { CDK_METADATA_TYPE, desiredResources } from './desired-resources.js';
 import type { ExportIndex } from './export-index.js';
 import { declaredExportNames } from './outputs.js';
 import type { ProviderRouter } from './provider-router.js';
@@ -42,14 +42,17 @@ export async function planStack(
     ssmParameter: services.parameterReader(request.region),
   });
   const router = services.routerFor(request, options);
-  // A nested stack deploys when its row runs, after its parent's earlier resources: check its whole tree now.
-  refuseUnsupportedTypes(nestedResources(request.nested), (type) => router.canHandle(type));
   const masked = prepared.withMaskedParameters();
   const exports = services.exportsIn(request.region);
   const imported = new Set<string>();
   const resolver = stateResolver(state, exports, { pending: true, imported });
   const plan = buildPlan(
-    { desired: desiredResources(prepared, resolver), recorded: state.document.resources },
+    {
+      desired: desiredResources(prepared, resolver),
+      recorded: state.document.resources,
+      // A nested stack deploys when its row runs, after its parent's earlier resources: check its whole tree now.
+      nested: nestedResources(request.nested),
+    },
     {
       canHandle: (type) => router.canHandle(type),
       providerCanUpdate: (type, changed) => router.providerCanUpdate(type, changed),
@@ -79,16 +82,19 @@ function refuseUnsupportedTransforms(stackName: string, transforms: readonly str
   );
 }
 
-/** Every resource of every nested template below a stack, named by its path (`Child/Grandchild/Id`). */
+/**
+ * Every resource of every nested template below a stack that its own plan will deploy
+ * (CDK's metadata record is skipped there as at top level), named by its path (`Child/Grandchild/Id`).
+ */
 function nestedResources(
   nested: ReadonlyMap<string, NestedTemplate> | undefined,
   prefix = '',
 ): Array<{ logicalId: string; type: string }> {
   return [...(nested ?? [])].flatMap(([childId, child]) => {
     const path = `${prefix}${childId}/`;
-    const resources = Object.entries(
-      (child.template.Resources ?? {}) as Record<string, { Type?: unknown }>,
-    ).map(([logicalId, resource]) => ({ logicalId: `${path}${logicalId}`, type: String(resource.Type) }));
+    const resources = Object.entries((child.template.Resources ?? {}) as Record<string, { Type?: unknown }>)
+      .map(([logicalId, resource]) => ({ logicalId: `${path}${logicalId}`, type: String(resource.Type) }))
+      .filter((resource) => resource.type !== CDK_METADATA_TYPE);
     return [...resources, ...nestedResources(child.nested, path)];
   });
 }

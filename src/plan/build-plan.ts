@@ -111,7 +111,10 @@ export function buildPlan(input: PlanInput, options: PlanOptions): Plan {
     const record = input.recorded[d.logicalId];
     return record && record.type !== d.type ? [{ logicalId: d.logicalId, type: record.type }] : [];
   });
-  refuseUnsupportedTypes([...input.desired, ...previousTypes, ...removed], options.canHandle);
+  refuseUnsupportedTypes(
+    [...input.desired, ...previousTypes, ...removed, ...(input.nested ?? [])],
+    options.canHandle,
+  );
 
   const edges = deployEdges(input.desired);
   const byId = new Map(input.desired.map((d) => [d.logicalId, d]));

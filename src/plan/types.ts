@@ -43,6 +43,11 @@ export interface PlanInput {
   desired: readonly DesiredResource[];
   /** The state document's `resources`, by logical id. */
   recorded: Readonly<Record<string, RecordedResource>>;
+  /**
+   * Resources of the nested templates below this stack (`Child/Grandchild/Id`): deployed
+   * later by their own plans, but refused here with the stack's own, in one message.
+   */
+  nested?: readonly { logicalId: string; type: string }[];
 }
 
 /** What planning asks of the provider registry, injected so the plan knows no provider. */

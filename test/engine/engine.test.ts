@@ -379,6 +379,48 @@ describe('nested stacks', () => {
     expect(cloud.calls).toEqual([]);
   });
 
+  it("a parent's unsupported types and its children's are named in one refusal", async () => {
+    const request: StackRequest = {
+      ...stack({
+        Resources: {
+          Own: { Type: 'Custom::Parent' },
+          Child: { Type: 'AWS::CloudFormation::Stack', Properties: { TemplateURL: 'x' } },
+        },
+      }),
+      nested: new Map([
+        ['Child', { template: { Resources: { Deep: { Type: 'Custom::Child' } } }, nested: new Map() }],
+      ]),
+    };
+    const refusal = (await engine()).deploy(request, options);
+    await expect(refusal).rejects.toMatchObject({ code: 'UNSUPPORTED_RESOURCE_TYPE' });
+    await expect(refusal).rejects.toThrow('Custom::Child (Child/Deep); Custom::Parent (Own)');
+    expect(cloud.calls).toEqual([]);
+  });
+
+  it("CDK's metadata record in a nested template is skipped, as at top level", async () => {
+    const metadata = { Type: 'AWS::CDK::Metadata', Properties: { Analytics: 'v2:deflate64:x' } };
+    const request: StackRequest = {
+      ...stack({
+        Resources: {
+          CDKMetadata: metadata,
+          Child: { Type: 'AWS::CloudFormation::Stack', Properties: { TemplateURL: 'x' } },
+        },
+      }),
+      nested: new Map([
+        [
+          'Child',
+          {
+            template: { Resources: { Inner: { Type: 'AWS::SQS::Queue' }, CDKMetadata: metadata } },
+            nested: new Map(),
+          },
+        ],
+      ]),
+    };
+    await (await engine()).deploy(request, options);
+    expect(cloud.calls.map((c) => `${c.action}:${c.logicalId}`)).toEqual(['create:Inner']);
+    expect(Object.keys((await recorded(`${request.stateName}/Child`))!.resources)).toEqual(['Inner']);
+  });
+
   it('deploys the child as its own stack and reads its outputs', async () => {
     const child = {
       Parameters: { Input: { Type: 'String' } },

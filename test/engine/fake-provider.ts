@@ -5,6 +5,7 @@ import {
   type ProviderKind,
 } from '../../src/providers/provider.js';
 import type { ProviderRouter } from '../../src/engine/provider-router.js';
+import { ENGINE_SKIPPED_TYPES } from '../../src/providers/handled-types.js';
 
 export interface FakeCall {
   action: 'create' | 'update' | 'delete';
@@ -146,8 +147,9 @@ export class FakeCloud implements ProviderRouter {
     return this.provider;
   }
 
+  /** As the real registry: no custom resources, and no provider for the types the engine skips. */
   canHandle(type: string): boolean {
-    return !type.startsWith('Custom::');
+    return !type.startsWith('Custom::') && !ENGINE_SKIPPED_TYPES.has(type);
   }
 
   providerCanUpdate(): boolean {

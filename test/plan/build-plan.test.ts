@@ -286,6 +286,27 @@ describe('the plan as a whole', () => {
     );
   });
 
+  it("names the stack's own unsupported types and its nested templates' in one refusal", () => {
+    const run = () =>
+      buildPlan(
+        {
+          desired: [desired('A', 'Custom::Own'), desired('B', 'AWS::SQS::Queue')],
+          recorded: {},
+          nested: [
+            { logicalId: 'Child/Odd', type: 'Custom::Deep' },
+            { logicalId: 'Child/Grand/Other', type: 'Custom::Own' },
+          ],
+        },
+        { canHandle: (type) => !type.startsWith('Custom::'), providerCanUpdate: () => true },
+      );
+    expect(run).toThrow(
+      expect.objectContaining({
+        code: 'UNSUPPORTED_RESOURCE_TYPE',
+        message: expect.stringContaining('Custom::Deep (Child/Odd); Custom::Own (A, Child/Grand/Other)'),
+      }),
+    );
+  });
+
   it("refuses when a Type change's old type cannot be handled (its delete needs a provider)", () => {
     const run = () =>
       buildPlan(

@@ -66,7 +66,8 @@ describe('AWS::SSM::Parameter', () => {
       { logicalId: 'Unnamed', type, properties: { Type: 'String', Value: 'v' } },
       context,
     );
-    expect(created.physicalId).toMatch(/^SsmStack-Unnamed-[A-Z0-9]{12}$/);
+    // SSM refuses names starting with "ssm": the generated one takes CloudFormation's CFN- prefix.
+    expect(created.physicalId).toMatch(/^CFN-SsmStack-Unnamed-[A-Z0-9]{12}$/);
     expect(parameters.uncoveredProperties(type, { Type: 'String', Value: 'v', Policies: '[]' })).toEqual([
       'Policies',
     ]);

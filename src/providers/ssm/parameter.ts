@@ -149,8 +149,18 @@ export class ParameterProvider implements Provider {
   }
 }
 
+/**
+ * The given name, or one generated from the stack and logical id. SSM refuses any name
+ * starting with `aws` or `ssm` (case-insensitive), which a stack named `aws-cdk-...`
+ * would generate, so such a generated name takes CloudFormation's `CFN-` prefix.
+ */
 function parameterName(request: ResourceRequest, context: ProviderContext): string {
-  return givenOrTokenName(request.properties.Name, context.stackName, request, PARAMETER_NAME_RULES);
+  const given = request.properties.Name;
+  const name = givenOrTokenName(given, context.stackName, request, PARAMETER_NAME_RULES);
+  const generated = given === undefined || given === '';
+  return generated && /^(aws|ssm)/i.test(name)
+    ? `CFN-${name}`.slice(0, PARAMETER_NAME_RULES.maxLength)
+    : name;
 }
 
 function generatedFromToken(request: ResourceRequest): boolean {

@@ -139,7 +139,11 @@ function ecsWindows(): Family['entries'] {
   });
 }
 
-const KUBERNETES = ['1.28', '1.29', '1.30', '1.31', '1.32', '1.33'];
+/** Kubernetes versions AWS still publishes EKS and Bottlerocket images for. */
+const KUBERNETES = Array.from({ length: 13 }, (_, index) => `1.${21 + index}`);
+
+/** AWS for Fluent Bit (ECS FireLens): the parameter's value is the image URI in the region's registry. */
+const FLUENT_BIT_VERSIONS = ['latest', 'stable', '2.1.0', '2.31.12', '2.32.0'];
 
 function bottlerocket(): Family['entries'] {
   const variants = [
@@ -221,6 +225,13 @@ function catalogue(region: string) {
     parameters.set(entryOf.parameter, JSON.stringify(document));
     for (const [field, value] of Object.entries(document))
       parameters.set(`${entryOf.parameter}/${field}`, String(value));
+  }
+  for (const version of FLUENT_BIT_VERSIONS) {
+    const tag = version === 'latest' || version === 'stable' ? '2.32.0' : version;
+    parameters.set(
+      `/aws/service/aws-for-fluent-bit/${version}`,
+      `906394416424.dkr.ecr.${region}.amazonaws.com/aws-for-fluent-bit:${tag}`,
+    );
   }
   entry = { images, parameters };
   cache.set(region, entry);
