@@ -2,6 +2,7 @@ import type { CallerEnvironment, ContextLookups } from '../assembly/index.js';
 import type { AwsClients } from '../aws/client-factory.js';
 import { ami } from './ami.js';
 import { availabilityZones } from './availability-zones.js';
+import { ccApi } from './cc-api.js';
 import { endpointServiceAvailabilityZones } from './endpoint-service-azs.js';
 import { hostedZone } from './hosted-zones.js';
 import { kmsKey } from './keys.js';
@@ -12,7 +13,7 @@ import { securityGroup } from './security-groups.js';
 import { ssmParameter } from './ssm-parameters.js';
 import { vpc } from './vpcs.js';
 
-/** The context providers of @aws-cdk/cloud-assembly-schema cdkd answers (not `plugin`, not `cc-api-provider`). */
+/** The context providers of @aws-cdk/cloud-assembly-schema cdkd answers (all but `plugin`: cdkd loads no CDK CLI plugins). */
 const PROVIDERS: Readonly<Record<string, Provider>> = {
   'availability-zones': availabilityZones,
   'hosted-zone': hostedZone,
@@ -24,6 +25,7 @@ const PROVIDERS: Readonly<Record<string, Provider>> = {
   'load-balancer-listener': loadBalancerListener,
   'key-provider': kmsKey,
   'endpoint-service-availability-zones': endpointServiceAvailabilityZones,
+  'cc-api-provider': ccApi,
 };
 
 /** Context lookups through the AWS SDK, each in the query's region and account. */

@@ -241,11 +241,46 @@ describe('context providers through the AWS SDK, against the sandbox', () => {
     });
   });
 
-  it('does not claim the plugin or Cloud Control providers', () => {
-    expect(['plugin', 'cc-api-provider'].map((provider) => lookups.supports(provider))).toEqual([
-      false,
-      false,
-    ]);
-    expect(lookups.supports('vpc-provider')).toBe(true);
+  it('does not claim CDK CLI plugins', () => {
+    expect(lookups.supports('plugin')).toBe(false);
+    expect(lookups.supports('cc-api-provider')).toBe(true);
+  });
+
+  it('cc-api-provider: resources by identifier or by property values, with the properties asked for', async () => {
+    const name = await create('AWS::ECR::Repository', {
+      RepositoryName: 'looked-up',
+      ImageTagMutability: 'IMMUTABLE',
+    });
+    await create('AWS::ECR::Repository', { RepositoryName: 'other', ImageTagMutability: 'IMMUTABLE' });
+    const typeName = 'AWS::ECR::Repository';
+    expect(
+      await lookups.lookup(
+        'cc-api-provider',
+        query({ typeName, exactIdentifier: name, propertiesToReturn: ['Arn'] }),
+      ),
+    ).toEqual({
+      value: [{ Arn: `arn:aws:ecr:us-east-1:${ACCOUNT}:repository/looked-up`, Identifier: 'looked-up' }],
+    });
+    const byProperty = query({
+      typeName,
+      propertyMatch: { RepositoryName: 'looked-up' },
+      propertiesToReturn: ['RepositoryUri'],
+      expectedMatchCount: 'exactly-one',
+    });
+    expect(await lookups.lookup('cc-api-provider', byProperty)).toEqual({
+      value: [
+        { RepositoryUri: `${ACCOUNT}.dkr.ecr.us-east-1.amazonaws.com/looked-up`, Identifier: 'looked-up' },
+      ],
+    });
+    const several = { ...byProperty, propertyMatch: { ImageTagMutability: 'IMMUTABLE' } };
+    await expect(lookups.lookup('cc-api-provider', several)).rejects.toThrow(/Found 2 resources matching/);
+    expect(
+      await lookups.lookup(
+        'cc-api-provider',
+        query({ typeName, exactIdentifier: 'none', propertiesToReturn: [] }),
+      ),
+    ).toEqual({
+      notFound: 'No resource of type AWS::ECR::Repository with identifier: none',
+    });
   });
 });
