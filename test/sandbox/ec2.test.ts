@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   CreateResourceCommand,
   GetResourceCommand,
@@ -320,5 +323,45 @@ describe('EC2 describes the networks Cloud Control made', () => {
       { IpProtocol: 'tcp', FromPort: 443, ToPort: 443, CidrIp: '0.0.0.0/0' },
       { IpProtocol: 'tcp', FromPort: 80, ToPort: 80, CidrIp: '0.0.0.0/0' },
     ]);
+  });
+});
+
+describe('EC2 state across restarts', () => {
+  it("keeps a default group's changed rules in the data dir", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'cdkd-ec2-'));
+    const clientOf = (running: Sandbox) =>
+      new EC2Client({
+        endpoint: running.url,
+        region: 'eu-west-3',
+        credentials: { accessKeyId: 'AKIASANDBOXTEST', secretAccessKey: 'sandbox-secret' },
+        maxAttempts: 1,
+      });
+    const groupOf = async (client: EC2Client) =>
+      (
+        await client.send(
+          new DescribeSecurityGroupsCommand({ Filters: [{ Name: 'group-name', Values: ['default'] }] }),
+        )
+      ).SecurityGroups![0]!;
+    try {
+      const first = await startSandbox({ port: 0, dataDir });
+      const before = clientOf(first);
+      const group = await groupOf(before);
+      await before.send(
+        new RevokeSecurityGroupEgressCommand({ GroupId: group.GroupId, IpPermissions: [allEgress] }),
+      );
+      before.destroy();
+      await first.stop();
+
+      const second = await startSandbox({ port: 0, dataDir });
+      const after = clientOf(second);
+      const again = await groupOf(after);
+      expect(again.GroupId).toBe(group.GroupId);
+      expect(again.IpPermissionsEgress).toEqual([]);
+      expect(again.IpPermissions).toEqual([expect.objectContaining(defaultIngress(group.GroupId!))]);
+      after.destroy();
+      await second.stop();
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

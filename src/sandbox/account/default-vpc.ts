@@ -13,8 +13,6 @@ export interface DefaultVpc {
   securityGroupId: string;
   internetGatewayId: string;
   mainRouteTableId: string;
-  networkAclId: string;
-  dhcpOptionsId: string;
   subnets: DefaultSubnet[];
 }
 
@@ -28,8 +26,6 @@ export function defaultVpc(accountId: string, region: string): DefaultVpc {
     securityGroupId: id('sg'),
     internetGatewayId: id('igw'),
     mainRouteTableId: id('rtb'),
-    networkAclId: id('acl'),
-    dhcpOptionsId: id('dopt'),
     subnets: availabilityZones(region).map((zone, index) => ({
       subnetId: id('subnet', zone.zoneName),
       cidrBlock: `172.31.${index * 16}.0/20`,

@@ -247,8 +247,3 @@ export function publicParameters(region: string): ReadonlyMap<string, string> {
 export function publicImages(region: string): ReadonlyMap<string, PublicImage> {
   return catalogue(region).images;
 }
-
-/** Whether a parameter name is in AWS's reserved namespace (`aws`/`ssm` prefixes cannot be written). */
-export function isReservedParameterName(name: string): boolean {
-  return /^\/?(aws|ssm)/i.test(name);
-}

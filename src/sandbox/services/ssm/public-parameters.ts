@@ -1,4 +1,4 @@
-import { isReservedParameterName, publicParameters } from '../../account/public-images.js';
+import { publicParameters } from '../../account/public-images.js';
 import type { ParameterRecord } from './store.js';
 
 /** When AWS last updated its public parameters, as the sandbox tells it (fixed, so reads are stable). */
@@ -27,6 +27,7 @@ export function publicParameterRecords(region: string): ParameterRecord[] {
 
 /** AWS's refusal of a name in its reserved namespace, or undefined for a name anyone may write. */
 export function reservedNameMessage(name: string): string | undefined {
-  if (!isReservedParameterName(name)) return undefined;
+  // AWS's reserved namespace: `aws` and `ssm` prefixes, with or without the leading slash.
+  if (!/^\/?(aws|ssm)/i.test(name)) return undefined;
   return 'Parameter name: can\'t be prefixed with "aws" or "ssm" (case-insensitive). If formed as a path, it can consist of sub-paths divided by slash symbol; each sub-path can be formed as a mix of letters, numbers and the following 3 symbols .-_';
 }
