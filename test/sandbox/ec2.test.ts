@@ -168,6 +168,10 @@ describe('EC2: what an account holds before any deploy', () => {
       ec2().send(new DescribeVpcsCommand({ Filters: [{ Name: 'no-such', Values: ['x'] }] })),
     );
     expect(badFilter.name).toBe('InvalidParameterValue');
+    const named = await ec2().send(new DescribeSecurityGroupsCommand({ GroupNames: ['default'] }));
+    expect(named.SecurityGroups!.map((group) => group.GroupName)).toEqual(['default']);
+    const noGroup = await failure(ec2().send(new DescribeSecurityGroupsCommand({ GroupNames: ['nope'] })));
+    expect(noGroup.name).toBe('InvalidGroup.NotFound');
   });
 
   it('offers endpoint services in every zone of the region', async () => {

@@ -245,14 +245,27 @@ export function describeVpnGateways(call: Ec2Call): SandboxResponse {
 export function describeSecurityGroups(call: Ec2Call): SandboxResponse {
   const filters = filtersOf(call.params);
   const names = listParam(call.params, 'GroupName');
+  // A group name only addresses the default VPC's groups, as in EC2.
+  const defaultVpcId = network(call)
+    .vpcs()
+    .find((vpc) => vpc.isDefault)!.vpcId;
+  const all = call.securityGroups.list(call.request.region);
+  for (const name of names) {
+    if (!all.some((group) => group.groupName === name && group.vpcId === defaultVpcId)) {
+      throw ec2Errors.notFound(
+        'InvalidGroup.NotFound',
+        `The security group '${name}' does not exist in default VPC '${defaultVpcId}'`,
+      );
+    }
+  }
   const groups = select(
-    call.securityGroups.list(call.request.region),
+    all,
     (group) => group.groupId,
     listParam(call.params, 'GroupId'),
     (id) => ec2Errors.groupNotFound(id),
   ).filter(
     (group) =>
-      (names.length === 0 || names.includes(group.groupName)) &&
+      (names.length === 0 || (names.includes(group.groupName) && group.vpcId === defaultVpcId)) &&
       passes(
         filters,
         {
