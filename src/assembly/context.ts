@@ -70,13 +70,17 @@ export function readContextFile(cwd: string): ContextValues {
   return readJsonObject(join(cwd, PROJECT_CONTEXT), 'CONTEXT_FILE_INVALID');
 }
 
-/** Merges looked-up values into cdk.context.json, keeping the other keys, sorted so reruns write the same file. */
+/** Merges looked-up values into cdk.context.json, keeping the other keys. */
 export function saveContextValues(cwd: string, values: ContextValues): void {
-  const merged: ContextValues = { ...readContextFile(cwd), ...values };
+  writeContextFile(cwd, { ...readContextFile(cwd), ...values });
+}
+
+/** Writes cdk.context.json with its keys sorted, so reruns write the same file. */
+export function writeContextFile(cwd: string, values: ContextValues): void {
   const sorted = Object.fromEntries(
-    Object.keys(merged)
+    Object.keys(values)
       .sort()
-      .map((key) => [key, merged[key]]),
+      .map((key) => [key, values[key]]),
   );
   writeFileSync(join(cwd, PROJECT_CONTEXT), `${JSON.stringify(sorted, null, 2)}\n`);
 }

@@ -17,4 +17,6 @@ export {
   formatAnnotation,
   summarizeAnnotations,
 } from './annotations.js';
-export type { ContextLookups, SsmParameterRequest } from './missing-context.js';
+export type { ContextLookups, ContextQuery, LookupResult } from './missing-context.js';
+export { PROJECT_CONTEXT, readContextFile, writeContextFile, type ContextValues } from './context.js';
+export { readProjectConfig } from './project-config.js';

@@ -39,7 +39,8 @@ export interface SynthesizeOptions {
   validation?: boolean;
   /** Asked only when the app is run, so reading a synthesized assembly needs no credentials. */
   environment?: () => Promise<CallerEnvironment>;
-  lookups: ContextLookups;
+  /** The AWS look-ups for missing context; undefined refuses them (--no-lookups). */
+  lookups: ContextLookups | undefined;
   /** The environment the app inherits (default: process.env). */
   env?: NodeJS.ProcessEnv;
   onAppOutput?: (chunk: string) => void;

@@ -2,7 +2,7 @@ import { CloudControlClient } from '@aws-sdk/client-cloudcontrol';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { STSClient } from '@aws-sdk/client-sts';
-import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
+import { fromNodeProviderChain, fromTemporaryCredentials } from '@aws-sdk/credential-providers';
 import { CdkdError } from '../errors.js';
 
 export interface AwsClientOptions {
@@ -12,10 +12,12 @@ export interface AwsClientOptions {
   profile?: string;
 }
 
+type Credentials = ReturnType<typeof fromNodeProviderChain>;
+
 type ClientConfig = {
   region: string;
   profile?: string;
-  credentials: ReturnType<typeof fromNodeProviderChain>;
+  credentials: Credentials;
   maxAttempts?: number;
 };
 
@@ -24,18 +26,42 @@ export interface ClientTuning {
   maxAttempts?: number;
 }
 
+export interface AssumedRole {
+  roleArn: string;
+  externalId?: string;
+  sessionName: string;
+}
+
 /**
  * The one place SDK clients are built. The endpoint is never set here: the SDK
  * reads AWS_ENDPOINT_URL / AWS_ENDPOINT_URL_<SERVICE> itself, which is how a
  * user points cdkd at the sandbox or any other AWS-compatible endpoint.
  */
 export class AwsClients {
-  private readonly credentials: ReturnType<typeof fromNodeProviderChain>;
+  private readonly credentials: Credentials;
   private readonly cache = new Map<string, unknown>();
   private regionPromise: Promise<string> | undefined;
 
-  constructor(private readonly options: AwsClientOptions = {}) {
-    this.credentials = fromNodeProviderChain(options.profile ? { profile: options.profile } : {});
+  constructor(
+    private readonly options: AwsClientOptions = {},
+    credentials?: Credentials,
+  ) {
+    this.credentials =
+      credentials ?? fromNodeProviderChain(options.profile ? { profile: options.profile } : {});
+  }
+
+  /** Clients with the same settings under a role these credentials assume (a CDK lookup role). */
+  assumingRole(role: AssumedRole): AwsClients {
+    const credentials = fromTemporaryCredentials({
+      masterCredentials: this.credentials,
+      params: {
+        RoleArn: role.roleArn,
+        RoleSessionName: role.sessionName,
+        ...(role.externalId ? { ExternalId: role.externalId } : {}),
+      },
+      ...(this.options.region ? { clientConfig: { region: this.options.region } } : {}),
+    });
+    return new AwsClients(this.options, credentials);
   }
 
   /** The region: flag, then env, then the profile; an error naming all three when none is set. */

@@ -15,6 +15,7 @@ import { registerDiff } from './commands/diff.js';
 import { registerDestroy } from './commands/destroy.js';
 import { registerRollback } from './commands/rollback.js';
 import { registerEvents } from './commands/events.js';
+import { registerContext } from './commands/context.js';
 import { CDKD_VERSION } from '../version.js';
 
 export function buildProgram(): Command {
@@ -36,6 +37,7 @@ export function buildProgram(): Command {
   registerDestroy(program);
   registerRollback(program);
   registerEvents(program);
+  registerContext(program);
   return program;
 }
 

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ADMIN_PREFIX, handleAdmin, type AdminDeps } from './admin/admin-api.js';
 import { internalError, SandboxError } from './errors.js';
 import { queryCodec } from './protocols/query.js';
+import { codecForUnserved } from './protocols/unserved.js';
 import {
   credentialScope,
   requestAccount,
@@ -31,7 +32,7 @@ export async function dispatch(raw: RawRequest, deps: AdminDeps): Promise<Sandbo
   }
   const scope = credentialScope(raw.headers, url.searchParams);
   const module = scope && deps.modules.get(scope.service);
-  const codec: Codec = module?.codec ?? queryCodec;
+  const codec: Codec = module?.codec ?? (scope ? codecForUnserved(scope.service, raw) : queryCodec);
   const request: SandboxRequest = {
     method: raw.method,
     path: rawPath(raw.url),
@@ -52,7 +53,7 @@ export async function dispatch(raw: RawRequest, deps: AdminDeps): Promise<Sandbo
     if (!module) {
       throw new SandboxError(
         'UnknownService',
-        `The sandbox does not serve the service '${scope.service}'.`,
+        `The cdkd sandbox does not serve the service '${scope.service}' (${raw.method} ${url.pathname}).`,
         400,
       );
     }

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import type { ContextLookups, ContextQuery } from '../../src/assembly/missing-context.js';
 import { synthesize, type SynthesizeOptions } from '../../src/assembly/synthesize.js';
 import { tempDir, writeAssembly, writeJson } from './helpers.js';
 
@@ -51,11 +52,24 @@ function runs(dir: string): Run[] {
     .map((line) => JSON.parse(line) as Run);
 }
 
+/** Lookups that answer the `ssm` provider with `answer` (undefined: the parameter does not exist). */
+function ssmLookups(answer: (query: ContextQuery) => Promise<string | undefined>): ContextLookups {
+  return {
+    supports: (provider) => provider === 'ssm',
+    lookup: async (_provider, query) => {
+      const value = await answer(query);
+      return value === undefined
+        ? { notFound: `SSM parameter ${String(query.parameterName)} does not exist` }
+        : { value };
+    },
+  };
+}
+
 function options(cwd: string, overrides: Partial<SynthesizeOptions> = {}): SynthesizeOptions {
   return {
     cwd,
     env: { PATH: process.env.PATH },
-    lookups: { ssmParameter: vi.fn(async () => 'looked-up') },
+    lookups: ssmLookups(async () => 'looked-up'),
     onAppOutput: () => {},
     ...overrides,
   };
@@ -127,8 +141,8 @@ describe('synthesize', () => {
   it('looks up missing SSM context, stores it in cdk.context.json and runs the app again', async () => {
     const dir = project({ missing: [ssmEntry('ssm:param')] });
     writeJson(join(dir, 'cdk.context.json'), { zzz: 'kept' });
-    const ssmParameter = vi.fn(async () => 'v1');
-    await synthesize(options(dir, { lookups: { ssmParameter } }));
+    const ssmParameter = vi.fn(async (_query: ContextQuery) => 'v1');
+    await synthesize(options(dir, { lookups: ssmLookups(ssmParameter) }));
     expect(ssmParameter).toHaveBeenCalledExactlyOnceWith({
       account: '123456789012',
       region: 'eu-west-1',
@@ -144,7 +158,7 @@ describe('synthesize', () => {
     const dir = project({
       missing: [ssmEntry('ssm:opt', { ignoreErrorOnMissingContext: true, dummyValue: 'dummy' })],
     });
-    await synthesize(options(dir, { lookups: { ssmParameter: async () => undefined } }));
+    await synthesize(options(dir, { lookups: ssmLookups(async () => undefined) }));
     expect(runs(dir)[1]?.context['ssm:opt']).toBe('dummy');
     expect(existsSync(join(dir, 'cdk.context.json'))).toBe(false);
   });
@@ -152,10 +166,10 @@ describe('synthesize', () => {
   it('refuses an absent parameter the app requires', async () => {
     const dir = project({ missing: [ssmEntry('ssm:req')] });
     await expect(
-      synthesize(options(dir, { lookups: { ssmParameter: async () => undefined } })),
+      synthesize(options(dir, { lookups: ssmLookups(async () => undefined) })),
     ).rejects.toMatchObject({
       code: 'CONTEXT_LOOKUP_FAILED',
-      message: expect.stringContaining('/app/name does not exist'),
+      message: expect.stringContaining('/app/name does not exist (context key "ssm:req")'),
     });
   });
 
@@ -165,12 +179,46 @@ describe('synthesize', () => {
       missing: [ssmEntry('ssm:param'), { key: azKey, provider: 'availability-zones', props: {} }],
     });
     const ssmParameter = vi.fn(async () => 'v');
-    await expect(synthesize(options(dir, { lookups: { ssmParameter } }))).rejects.toMatchObject({
+    await expect(synthesize(options(dir, { lookups: ssmLookups(ssmParameter) }))).rejects.toMatchObject({
       code: 'CONTEXT_LOOKUP_UNSUPPORTED',
       message: expect.stringContaining(`provider "availability-zones" for key "${azKey}"`),
       hint: expect.stringContaining('cdk.context.json'),
     });
     expect(ssmParameter).not.toHaveBeenCalled();
+  });
+
+  it('refuses every missing key at once when lookups are off (--no-lookups), looking nothing up', async () => {
+    const dir = project({ missing: [ssmEntry('ssm:a'), ssmEntry('ssm:b')] });
+    await expect(synthesize(options(dir, { lookups: undefined }))).rejects.toMatchObject({
+      code: 'CONTEXT_LOOKUPS_DISABLED',
+      message: expect.stringContaining('ssm:a, ssm:b'),
+      hint: expect.stringContaining('cdk.context.json'),
+    });
+    expect(runs(dir)).toHaveLength(1);
+    expect(existsSync(join(dir, 'cdk.context.json'))).toBe(false);
+  });
+
+  it('names a CDK CLI plugin the app asks for, which cdkd does not load', async () => {
+    const dir = project({
+      missing: [{ key: 'plugin:x', provider: 'plugin', props: { pluginName: 'my-plugin' } }],
+    });
+    await expect(synthesize(options(dir))).rejects.toMatchObject({
+      code: 'CONTEXT_LOOKUP_UNSUPPORTED',
+      message: expect.stringContaining('the CDK CLI plugin "my-plugin" for key "plugin:x"'),
+    });
+  });
+
+  it('names the key, provider, account and region of a lookup that fails, and writes nothing', async () => {
+    const dir = project({ missing: [ssmEntry('ssm:param')] });
+    const lookups = ssmLookups(async () => {
+      throw new Error('Found 2 VPCs matching');
+    });
+    await expect(synthesize(options(dir, { lookups }))).rejects.toMatchObject({
+      code: 'CONTEXT_LOOKUP_FAILED',
+      message:
+        'The ssm lookup for context key "ssm:param" (account 123456789012, region eu-west-1) failed: Found 2 VPCs matching',
+    });
+    expect(existsSync(join(dir, 'cdk.context.json'))).toBe(false);
   });
 
   it('stops an app that keeps reporting the same missing context', async () => {

@@ -203,8 +203,8 @@ function nestedMap(
 
 /**
  * SSM parameters the corpus reads but does not create: SSM-typed parameter defaults
- * (AMI ids, public parameters) and `{{resolve:ssm:...}}` references. The sandbox is
- * seeded with a fake value for each (an AMI-shaped one for image ids).
+ * (AMI ids) and `{{resolve:ssm:...}}` references. The sandbox is seeded with a fake
+ * value for each (an AMI-shaped one for image ids); AWS's public ones it holds itself.
  */
 export function ssmParametersRead(apps: readonly CorpusApp[]): Map<string, string> {
   const read = new Map<string, string>();
@@ -238,6 +238,8 @@ export function ssmParametersRead(apps: readonly CorpusApp[]): Map<string, strin
     }
   }
   for (const name of created) read.delete(name);
+  // AWS's public parameters (/aws/service/...) are in the sandbox already, read-only as in AWS.
+  for (const name of read.keys()) if (name.startsWith('/aws/')) read.delete(name);
   return read;
 }
 

@@ -52,16 +52,19 @@ describe('routing and STS', () => {
     expect(await response.text()).toContain('<Code>MissingAuthenticationToken</Code>');
   });
 
-  it('answers a service it does not serve with an AWS-shaped error', async () => {
+  it('answers a service it does not serve with an AWS-shaped error in its protocol', async () => {
     const response = await fetch(sandbox.url, {
       method: 'POST',
       headers: {
         authorization:
           'AWS4-HMAC-SHA256 Credential=AKID/20240101/us-east-1/kinesis/aws4_request, Signature=x',
+        'content-type': 'application/x-amz-json-1.1',
+        'x-amz-target': 'Kinesis_20131202.ListStreams',
       },
+      body: '{}',
     });
     expect(response.status).toBe(400);
-    expect(await response.text()).toContain('<Code>UnknownService</Code>');
+    expect(await response.json()).toMatchObject({ __type: 'UnknownService' });
   });
 
   it('answers an S3 operation it does not implement with NotImplemented (501)', async () => {

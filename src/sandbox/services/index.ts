@@ -1,11 +1,15 @@
 import type { ServiceModuleFactory } from '../service-module.js';
 import { createCloudControlService } from './cloudcontrol/index.js';
 import { createDynamoDbService } from './dynamodb/index.js';
+import { createEc2Service } from './ec2/index.js';
+import { createEcrService } from './ecr/index.js';
+import { createElbv2Service } from './elbv2/index.js';
 import { createEventsService } from './events/index.js';
 import { createIamService } from './iam/index.js';
 import { createKmsService } from './kms/index.js';
 import { createLambdaService } from './lambda/index.js';
 import { createLogsService } from './logs/index.js';
+import { createRoute53Service } from './route53/index.js';
 import { createS3Service } from './s3/index.js';
 import { createSecretsManagerService } from './secretsmanager/index.js';
 import { createSnsService } from './sns/index.js';
@@ -28,4 +32,8 @@ export const builtinServices: readonly ServiceModuleFactory[] = [
   createSqsService,
   createSnsService,
   createLambdaService,
+  createEc2Service,
+  createRoute53Service,
+  createEcrService,
+  createElbv2Service,
 ];

@@ -1,6 +1,7 @@
 import { matchRoute, restJsonCodec, restJsonInput, restJsonResult } from '../../protocols/rest-json.js';
 import type { InventoryEntry, ServiceModule, ServiceModuleFactory } from '../../service-module.js';
 import type { LambdaCall, LambdaHandler } from './call.js';
+import { CONFIG_READ_HANDLERS } from './config-reads.js';
 import * as functions from './function-ops.js';
 import { functionResourceHandler } from './function-resource.js';
 import { lambdaErrors } from './lambda-errors.js';
@@ -49,6 +50,7 @@ const HANDLERS: Record<string, LambdaHandler> = {
   GetFunctionUrlConfig: urls.getFunctionUrlConfig,
   UpdateFunctionUrlConfig: urls.updateFunctionUrlConfig,
   DeleteFunctionUrlConfig: urls.deleteFunctionUrlConfig,
+  ...CONFIG_READ_HANDLERS,
 };
 
 const ROUTES_BY_OPERATION = new Map(LAMBDA_ROUTES.map((route) => [route.operation, route]));

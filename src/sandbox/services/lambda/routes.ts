@@ -1,4 +1,5 @@
 import type { RestRoute } from '../../protocols/rest-json.js';
+import { CONFIG_READ_ROUTES } from './config-reads.js';
 
 const F = '/2015-03-31/functions/{FunctionName}';
 
@@ -158,4 +159,5 @@ export const LAMBDA_ROUTES: readonly (RestRoute & { status: number; mutating: bo
     status: 204,
     mutating: true,
   },
+  ...CONFIG_READ_ROUTES,
 ];

@@ -1,6 +1,7 @@
 import { jsonCodec, jsonInput, jsonOperation, jsonResult } from '../../protocols/json.js';
 import type { ServiceModule, ServiceModuleFactory } from '../../service-module.js';
 import * as ops from './parameter-ops.js';
+import { getParametersByPath } from './path-ops.js';
 import { parameterResourceHandler } from './parameter-resource.js';
 import { ssmErrors } from './ssm-errors.js';
 import { current, ParameterStore } from './store.js';
@@ -11,6 +12,7 @@ const HANDLERS: Record<string, (call: ops.SsmCall) => Promise<unknown>> = {
   GetParameters: ops.getParameters,
   DeleteParameter: ops.deleteParameter,
   DescribeParameters: ops.describeParameters,
+  GetParametersByPath: getParametersByPath,
 };
 
 /** SSM Parameter Store over JSON 1.1; also serves AWS::SSM::Parameter to Cloud Control. */

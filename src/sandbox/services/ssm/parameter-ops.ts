@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { optionalString, requiredString } from '../../protocols/json.js';
 import { parameterNameProblem } from './parameter-name.js';
+import { publicParameter } from './public-parameters.js';
 import { ssmErrors } from './ssm-errors.js';
 import {
   current,
@@ -106,6 +107,8 @@ export async function getParameters(call: SsmCall): Promise<unknown> {
 
 export async function deleteParameter({ store, region, input }: SsmCall): Promise<unknown> {
   const name = requiredString(input, 'Name');
+  const published = publicParameter(region, name);
+  if (published) throw ssmErrors.accessDenied('DeleteParameter', parameterArn(published, ''));
   const record = store.get(region, name);
   if (!record) throw ssmErrors.parameterNotFound(name);
   await store.delete(record);
@@ -155,11 +158,14 @@ export async function describeParameters({ store, region, accountId, input }: Ss
 }
 
 /** `name`, `name:version` or `name:label` (labels are not modelled) to the Parameter shape. */
-function resolve({ store, region, accountId, input }: SsmCall, selector: string): Record<string, unknown> {
+export function resolve(
+  { store, region, accountId, input }: SsmCall,
+  selector: string,
+): Record<string, unknown> {
   const colon = selector.lastIndexOf(':');
   const name = colon > 0 ? selector.slice(0, colon) : selector;
   const versionText = colon > 0 ? selector.slice(colon + 1) : undefined;
-  const record = store.get(region, name);
+  const record = store.get(region, name) ?? publicParameter(region, name);
   if (!record) throw ssmErrors.parameterNotFound(selector);
   let version = current(record);
   if (versionText !== undefined) {

@@ -19,6 +19,12 @@ export const ssmErrors = {
   validation: (message: string) => new SandboxError('ValidationException', message, 400),
   unsupportedType: (type: string) =>
     new SandboxError('UnsupportedParameterType', `${type} is not a valid parameter type.`, 400),
+  accessDenied: (operation: string, arn: string) =>
+    new SandboxError(
+      'AccessDeniedException',
+      `User is not authorized to perform: ssm:${operation} on resource: ${arn}`,
+      400,
+    ),
   invalidAction: (operation: string) =>
     new SandboxError('InvalidAction', `The action ${operation} is not valid for this web service.`, 400),
 };

@@ -21,6 +21,8 @@ export interface ParameterRecord {
   tags: Array<{ Key: string; Value: string }>;
   /** Oldest first; the last one is current. */
   versions: ParameterVersion[];
+  /** `aws` for AWS's public parameters, which belong to no account and cannot be written. */
+  owner?: 'aws';
 }
 
 const key = (region: string, name: string): string => `${region}/${encodeURIComponent(name)}`;
@@ -68,6 +70,10 @@ export function current(record: ParameterRecord): ParameterVersion {
   return record.versions[record.versions.length - 1]!;
 }
 
-export function parameterArn(record: { name: string; region: string }, accountId: string): string {
-  return `arn:aws:ssm:${record.region}:${accountId}:parameter/${record.name.replace(/^\//, '')}`;
+export function parameterArn(
+  record: { name: string; region: string; owner?: 'aws' },
+  accountId: string,
+): string {
+  const account = record.owner === 'aws' ? '' : accountId;
+  return `arn:aws:ssm:${record.region}:${account}:parameter/${record.name.replace(/^\//, '')}`;
 }

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+});
+afterAll(async () => {
+  await sandbox.stop();
+});
+
+const signed = (service: string, extra: Record<string, string> = {}) => ({
+  authorization: `AWS4-HMAC-SHA256 Credential=AKID/20240101/us-east-1/${service}/aws4_request, Signature=x`,
+  ...extra,
+});
+
+describe('a service the sandbox does not serve answers in that service’s own protocol, naming it', () => {
+  const rows: Array<[string, string, RequestInit, (body: string) => void]> = [
+    [
+      'query (Auto Scaling)',
+      'autoscaling',
+      {
+        method: 'POST',
+        headers: signed('autoscaling', {
+          'content-type': 'application/x-www-form-urlencoded; charset=utf-8',
+        }),
+        body: 'Action=DescribeAutoScalingGroups&Version=2011-01-01',
+      },
+      (body) =>
+        expect(body).toMatch(
+          /^<ErrorResponse><Error><Type>Sender<\/Type><Code>UnknownService<\/Code><Message>[^<]*autoscaling/,
+        ),
+    ],
+    [
+      'JSON 1.1 (Kinesis)',
+      'kinesis',
+      {
+        method: 'POST',
+        headers: signed('kinesis', {
+          'content-type': 'application/x-amz-json-1.1',
+          'x-amz-target': 'Kinesis_20131202.ListStreams',
+        }),
+        body: '{}',
+      },
+      (body) =>
+        expect(JSON.parse(body)).toMatchObject({
+          __type: 'UnknownService',
+          message: expect.stringContaining("'kinesis'"),
+        }),
+    ],
+    [
+      'JSON 1.0 (Step Functions)',
+      'states',
+      {
+        method: 'POST',
+        headers: signed('states', {
+          'content-type': 'application/x-amz-json-1.0',
+          'x-amz-target': 'AWSStepFunctions.ListStateMachines',
+        }),
+        body: '{}',
+      },
+      (body) => expect(JSON.parse(body)).toMatchObject({ __type: 'UnknownService' }),
+    ],
+    [
+      'REST-JSON (EKS)',
+      'eks',
+      { method: 'GET', headers: signed('eks') },
+      (body) => expect(JSON.parse(body)).toMatchObject({ message: expect.stringContaining("'eks'") }),
+    ],
+    [
+      'REST-XML (CloudFront)',
+      'cloudfront',
+      { method: 'GET', headers: signed('cloudfront') },
+      (body) => expect(body).toMatch(/<Error><Code>UnknownService<\/Code><Message>[^<]*cloudfront/),
+    ],
+  ];
+  for (const [name, , init, check] of rows) {
+    it(name, async () => {
+      const response = await fetch(`${sandbox.url}/2020-05-31/distribution`, init);
+      expect(response.status).toBe(400);
+      check(await response.text());
+    });
+  }
+
+  it('REST-JSON carries the code in x-amzn-errortype, where SDKs read it', async () => {
+    const response = await fetch(`${sandbox.url}/clusters`, { method: 'GET', headers: signed('eks') });
+    expect(response.headers.get('x-amzn-errortype')).toBe('UnknownService');
+  });
+});
