@@ -1,11 +1,18 @@
 import { execFileSync } from 'node:child_process';
-import { CloudWatchLogsClient, FilterLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
+import { FilterLogEventsCommand, type CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { InvokeCommand, type LambdaClient } from '@aws-sdk/client-lambda';
 import { CreateBucketCommand, GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { s3Client } from './helpers.js';
-import { ACCOUNT, createFunction, lambdaClient, parsePayload } from './lambda-runtime-helpers.js';
+import {
+  ACCOUNT,
+  createFunction,
+  lambdaClient,
+  logsClient,
+  parsePayload,
+  presignedPutUrl,
+} from './lambda-runtime-helpers.js';
 
 let sandbox: Sandbox;
 let lambda: LambdaClient;
@@ -16,12 +23,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, accountId: ACCOUNT });
   lambda = lambdaClient(sandbox);
   s3 = s3Client(sandbox);
-  logs = new CloudWatchLogsClient({
-    endpoint: sandbox.url,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'AKIASANDBOXTEST', secretAccessKey: 'x' },
-    maxAttempts: 1,
-  });
+  logs = logsClient(sandbox);
   await s3.send(new CreateBucketCommand({ Bucket: 'handler-bucket' }));
 });
 afterAll(async () => {
@@ -151,7 +153,7 @@ describe('a function in its environment', () => {
           };`,
       },
     });
-    const responseUrl = presignedPutUrl(sandbox.url, 'handler-bucket', 'responses/req-1');
+    const responseUrl = presignedPutUrl(sandbox, 'handler-bucket', 'responses/req-1');
     expect(parsePayload((await invoke('responder', { ResponseURL: responseUrl })).Payload)).toBe(200);
     expect(JSON.parse((await objectText('responses/req-1'))!)).toEqual({
       Status: 'SUCCESS',
@@ -215,17 +217,4 @@ function pythonWithBoto3(): boolean {
   } catch {
     return false;
   }
-}
-
-/** A presigned PUT URL as the S3 presigner writes it (the sandbox routes by the credential scope, not the signature). */
-function presignedPutUrl(endpoint: string, bucket: string, key: string): string {
-  const query = new URLSearchParams({
-    'X-Amz-Algorithm': 'AWS4-HMAC-SHA256',
-    'X-Amz-Credential': 'AKIASANDBOXTEST/20260101/us-east-1/s3/aws4_request',
-    'X-Amz-Date': '20260101T000000Z',
-    'X-Amz-Expires': '3600',
-    'X-Amz-SignedHeaders': 'host',
-    'X-Amz-Signature': '0'.repeat(64),
-  });
-  return `${endpoint}/${bucket}/${key}?${query}`;
 }

@@ -53,7 +53,7 @@ describe('Invoke runs Node.js handlers', () => {
     });
     expect(result.requestId).toBe(response.$metadata.requestId);
     expect(result.remaining).toBeGreaterThan(0);
-    expect(result.remaining).toBeLessThanOrEqual(3000);
+    expect(result.remaining).toBeLessThanOrEqual(30_000);
   });
 
   it('runs an ES module handler in a subdirectory', async () => {

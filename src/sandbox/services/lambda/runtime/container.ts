@@ -5,8 +5,18 @@ import type { Launch } from './launch.js';
 import type { ChildMessage, FunctionErrorPayload, InvokeMessage } from './protocol.js';
 import { RESULT_FD } from './protocol.js';
 
+/** Lambda's limit on a function's init phase (loading its module), which its Timeout does not include. */
+const INIT_LIMIT_MS = 10_000;
+
 /** How one invocation ended, as the runtime (or the sandbox, for a timeout or crash) says. */
 export type RunOutcome = { kind: 'result'; payload: string } | { kind: 'error'; error: FunctionErrorPayload };
+
+interface Invocation {
+  requestId: string;
+  settle: (outcome: RunOutcome) => void;
+  timer: NodeJS.Timeout;
+  timedOut: () => void;
+}
 
 /**
  * One execution environment: a child process running a runtime's bootstrap, one
@@ -17,8 +27,7 @@ export class Container {
   /** Receives every line the function prints; the invoker points it at the current invocation. */
   onLog: (line: string) => void = () => {};
   private readonly child: ChildProcess;
-  private current:
-    { requestId: string; settle: (outcome: RunOutcome) => void; timer: NodeJS.Timeout } | undefined;
+  private current: Invocation | undefined;
   private exited = false;
 
   constructor(
@@ -52,28 +61,34 @@ export class Container {
     return !this.exited;
   }
 
-  /** Runs one invocation; a timeout kills the process and answers Lambda's timeout error. */
-  run(message: InvokeMessage, timeoutSeconds: number): Promise<RunOutcome> {
+  /**
+   * Runs one invocation; a timeout kills the process and answers Lambda's timeout error.
+   * The function's Timeout counts from the child's `started` (its handler loaded); a first
+   * invocation also waits for init, up to Lambda's init limit.
+   */
+  run(message: InvokeMessage): Promise<RunOutcome> {
     return new Promise((settle) => {
       if (this.exited) {
         settle(runtimeExit(message.requestId, 'Error: Runtime exited'));
         return;
       }
-      const timer = setTimeout(
-        () => {
-          this.current = undefined;
-          this.kill();
-          settle({
-            kind: 'error',
-            error: {
-              errorType: 'Sandbox.Timedout',
-              errorMessage: `RequestId: ${message.requestId} Error: Task timed out after ${timeoutSeconds.toFixed(2)} seconds`,
-            },
-          });
-        },
-        Math.max(0, message.deadlineMs - Date.now()),
-      );
-      this.current = { requestId: message.requestId, settle, timer };
+      const timedOut = (): void => {
+        this.current = undefined;
+        this.kill();
+        settle({
+          kind: 'error',
+          error: {
+            errorType: 'Sandbox.Timedout',
+            errorMessage: `RequestId: ${message.requestId} Error: Task timed out after ${(message.timeoutMs / 1000).toFixed(2)} seconds`,
+          },
+        });
+      };
+      this.current = {
+        requestId: message.requestId,
+        settle,
+        timer: setTimeout(timedOut, INIT_LIMIT_MS + message.timeoutMs),
+        timedOut,
+      };
       (this.child.stdin as Writable).write(`${JSON.stringify(message)}\n`);
     });
   }
@@ -92,6 +107,11 @@ export class Container {
     }
     const current = this.current;
     if (!current || current.requestId !== message.requestId) return;
+    if (message.type === 'started') {
+      clearTimeout(current.timer);
+      current.timer = setTimeout(current.timedOut, Math.max(0, message.deadlineMs - Date.now()));
+      return;
+    }
     this.finish(
       message.type === 'result'
         ? { kind: 'result', payload: message.payload }

@@ -90,16 +90,13 @@ export class FunctionRunner {
     const begin = Date.now();
     line(`START RequestId: ${requestId} Version: ${version}`);
     container.onLog = line;
-    const outcome = await container.run(
-      {
-        requestId,
-        payload,
-        deadlineMs: begin + config.timeout * 1000,
-        invokedFunctionArn: version === '$LATEST' ? record.arn : `${record.arn}:${version}`,
-        ...(options.clientContext ? { clientContext: options.clientContext } : {}),
-      },
-      config.timeout,
-    );
+    const outcome = await container.run({
+      requestId,
+      payload,
+      timeoutMs: config.timeout * 1000,
+      invokedFunctionArn: version === '$LATEST' ? record.arn : `${record.arn}:${version}`,
+      ...(options.clientContext ? { clientContext: options.clientContext } : {}),
+    });
     // Between invocations (a timer still printing), each line is written as it comes.
     container.onLog = (message) =>
       void this.log(record, container.logStream, [{ timestamp: Date.now(), message }]);

@@ -10,8 +10,8 @@ export interface InvokeMessage {
   requestId: string;
   /** The event, as the JSON text the caller sent. */
   payload: string;
-  /** Epoch ms when the invocation times out (the context's getRemainingTimeInMillis). */
-  deadlineMs: number;
+  /** The function's Timeout: the child starts the clock once its handler is loaded (after init). */
+  timeoutMs: number;
   invokedFunctionArn: string;
   /** Base64 JSON, as the caller sent `X-Amz-Client-Context`. */
   clientContext?: string;
@@ -26,6 +26,8 @@ export interface FunctionErrorPayload {
 }
 
 export type ChildMessage =
+  /** The handler is loaded and about to run; the invocation times out at `deadlineMs` (epoch ms). */
+  | { type: 'started'; requestId: string; deadlineMs: number }
   /** A console line, kept whole (a multi-line message is one log event, as on Lambda). */
   | { type: 'log'; text: string }
   | { type: 'result'; requestId: string; payload: string }

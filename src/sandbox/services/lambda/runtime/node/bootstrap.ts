@@ -51,7 +51,9 @@ for (const [method, level] of [
 
 routeHttpsToSandbox(process.env.AWS_ENDPOINT_URL);
 
-let handler: Promise<Handler> | undefined;
+// Init: the module loads as the process starts, before (and not timed with) the first invocation.
+const handler: Promise<Handler> = loadHandler();
+handler.catch(() => {});
 
 async function loadHandler(): Promise<Handler> {
   const spec = process.env._HANDLER ?? '';
@@ -103,7 +105,7 @@ function resolvePath(value: unknown, path: string[]): unknown {
   return current;
 }
 
-function context(message: InvokeMessage): Record<string, unknown> {
+function context(message: InvokeMessage, deadlineMs: number): Record<string, unknown> {
   const env = process.env;
   return {
     callbackWaitsForEmptyEventLoop: true,
@@ -119,7 +121,7 @@ function context(message: InvokeMessage): Record<string, unknown> {
           clientContext: JSON.parse(Buffer.from(message.clientContext, 'base64').toString('utf8')) as unknown,
         }
       : {}),
-    getRemainingTimeInMillis: () => Math.max(0, message.deadlineMs - Date.now()),
+    getRemainingTimeInMillis: () => Math.max(0, deadlineMs - Date.now()),
   };
 }
 
@@ -173,9 +175,10 @@ function errorPayload(error: unknown): FunctionErrorPayload {
 async function invoke(message: InvokeMessage): Promise<void> {
   currentRequestId = message.requestId;
   try {
-    handler ??= loadHandler();
     const fn = await handler;
-    const result = await run(fn, JSON.parse(message.payload) as unknown, context(message));
+    const deadlineMs = Date.now() + message.timeoutMs;
+    send({ type: 'started', requestId: message.requestId, deadlineMs });
+    const result = await run(fn, JSON.parse(message.payload) as unknown, context(message, deadlineMs));
     send({ type: 'result', requestId: message.requestId, payload: JSON.stringify(result ?? null) });
   } catch (error) {
     const payload = errorPayload(error);

@@ -19,7 +19,7 @@ class RuntimeError_(Exception):
         self.kind = kind
 
 class Context:
-    def __init__(self, message):
+    def __init__(self, message, deadline):
         env = os.environ
         self.function_name = env.get("AWS_LAMBDA_FUNCTION_NAME")
         self.function_version = env.get("AWS_LAMBDA_FUNCTION_VERSION")
@@ -30,7 +30,7 @@ class Context:
         self.log_stream_name = env.get("AWS_LAMBDA_LOG_STREAM_NAME")
         self.identity = None
         self.client_context = None
-        self._deadline = message["deadlineMs"]
+        self._deadline = deadline
 
     def get_remaining_time_in_millis(self):
         return max(0, int(self._deadline - time.time() * 1000))
@@ -61,7 +61,9 @@ for line in sys.stdin:
     try:
         if handler is None:
             handler = load()
-        result = handler(json.loads(message["payload"]), Context(message))
+        deadline = time.time() * 1000 + message["timeoutMs"]
+        send({"type": "started", "requestId": message["requestId"], "deadlineMs": deadline})
+        result = handler(json.loads(message["payload"]), Context(message, deadline))
         send({"type": "result", "requestId": message["requestId"], "payload": json.dumps(result)})
     except Exception as error:
         kind = error.kind if isinstance(error, RuntimeError_) else type(error).__name__
