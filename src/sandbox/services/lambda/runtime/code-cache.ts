@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { unzipSync } from 'fflate';
 import { SandboxError } from '../../../errors.js';
 import type { SandboxContext } from '../../../service-module.js';
@@ -24,15 +25,15 @@ export class CodeCache {
     private readonly context: SandboxContext,
   ) {}
 
-  /** Links the SDK in (once, before any code is extracted). */
+  /** Links the SDK in, or re-points a link a sandbox from another checkout left on this data dir. */
   async prepare(): Promise<void> {
     const sdk = findSdkDirectory();
+    if (!sdk) return;
     const link = join(this.root, 'node_modules', '@aws-sdk');
-    if (!sdk || existsSync(link)) return;
+    if ((await readlink(link).catch(() => undefined)) === sdk) return;
     await mkdir(dirname(link), { recursive: true });
-    await symlink(sdk, link, 'dir').catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EEXIST') throw error;
-    });
+    await rm(link, { force: true });
+    await symlink(sdk, link, 'dir');
   }
 
   /** The directory holding the package's files, extracting it on first use. */
@@ -102,7 +103,7 @@ function badPackage(detail: string): SandboxError {
 
 /** The `@aws-sdk` folder of the node_modules the sandbox resolves its own SDK from. */
 function findSdkDirectory(): string | undefined {
-  let dir = dirname(new URL(import.meta.url).pathname);
+  let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const candidate = join(dir, 'node_modules', '@aws-sdk');
     if (existsSync(join(candidate, 'client-s3'))) return candidate;

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import type { StreamLog } from './function-logs.js';
 import type { Launch } from './launch.js';
 import type { ChildMessage, FunctionErrorPayload, InvokeMessage } from './protocol.js';
 import { RESULT_FD } from './protocol.js';
@@ -25,7 +26,7 @@ interface Invocation {
  */
 export class Container {
   /** Receives every line the function prints; the invoker points it at the current invocation. */
-  onLog: (line: string) => void = () => {};
+  onLog: (line: string) => void;
   private readonly child: ChildProcess;
   private current: Invocation | undefined;
   private exited = false;
@@ -34,8 +35,9 @@ export class Container {
     launch: Launch,
     env: Record<string, string>,
     cwd: string,
-    readonly logStream: string,
+    readonly log: StreamLog,
   ) {
+    this.onLog = (line) => void log.write(line);
     this.child = spawn(launch.command, launch.args, {
       cwd,
       env: { ...env, ...launch.env },

@@ -16,6 +16,36 @@ export interface LogLine {
   message: string;
 }
 
+/**
+ * One container's log stream: each line is written as it comes (a running or hung
+ * handler's output can be read before it ends), in order.
+ */
+export class StreamLog {
+  private written: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly context: SandboxContext,
+    private readonly region: string,
+    private readonly functionName: string,
+    readonly stream: string,
+  ) {}
+
+  write(message: string): LogLine {
+    const line = { timestamp: Date.now(), message };
+    this.written = this.written
+      .then(() => writeFunctionLog(this.context, this.region, this.functionName, this.stream, [line]))
+      .catch((error: unknown) => {
+        process.stderr.write(`cdkd sandbox: could not write a Lambda log line: ${String(error)}\n`);
+      });
+    return line;
+  }
+
+  /** Settles when every line written so far is stored. */
+  flushed(): Promise<void> {
+    return this.written;
+  }
+}
+
 /** Writes what a function printed to the sandbox's CloudWatch Logs (when Logs is served). */
 export function writeFunctionLog(
   context: SandboxContext,

@@ -8,7 +8,7 @@ import type { LambdaStore } from '../store.js';
 import { CodeCache } from './code-cache.js';
 import { Container } from './container.js';
 import { functionEnvironment } from './environment.js';
-import { logGroupName, logTail, newLogStreamName, writeFunctionLog, type LogLine } from './function-logs.js';
+import { logGroupName, logTail, newLogStreamName, StreamLog, type LogLine } from './function-logs.js';
 import { ContainerPool } from './pool.js';
 import { launcherFor } from './runtimes.js';
 
@@ -38,6 +38,8 @@ export interface InvokeResult {
  */
 export class FunctionRunner {
   private readonly pool = new ContainerPool();
+  /** Invocations running now: stop waits for them to end (killed) and for their log to be written. */
+  private readonly running = new Set<Promise<InvokeResult>>();
 
   private constructor(
     private readonly context: SandboxContext,
@@ -60,7 +62,15 @@ export class FunctionRunner {
     launcherFor(target.config.runtime, target.record.name);
   }
 
-  async invoke(target: InvokeTarget, payload: string, options: InvokeOptions = {}): Promise<InvokeResult> {
+  invoke(target: InvokeTarget, payload: string, options: InvokeOptions = {}): Promise<InvokeResult> {
+    const running = this.run(target, payload, options);
+    this.running.add(running);
+    const forget = (): void => void this.running.delete(running);
+    running.then(forget, forget);
+    return running;
+  }
+
+  private async run(target: InvokeTarget, payload: string, options: InvokeOptions): Promise<InvokeResult> {
     const { record, config, version } = target;
     const launcher = launcherFor(config.runtime, record.name);
     const requestId = options.requestId ?? randomUUID();
@@ -69,9 +79,7 @@ export class FunctionRunner {
       this.layerCode(record.region, config).map((code) => this.code.directory(code)),
     );
     const key = `${record.arn}:${version}`;
-    let started: number | undefined;
     const container = await this.pool.acquire(key, config.revisionId, () => {
-      started = Date.now();
       const logStream = newLogStreamName(version);
       const env = functionEnvironment({
         config,
@@ -83,10 +91,11 @@ export class FunctionRunner {
         taskRoot,
         endpoint: this.context.endpoint ?? '',
       });
-      return new Container(launcher({ taskRoot, layers }), env, taskRoot, logStream);
+      const log = new StreamLog(this.context, record.region, record.name, logStream);
+      return new Container(launcher({ taskRoot, layers }), env, taskRoot, log);
     });
     const lines: LogLine[] = [];
-    const line = (message: string): void => void lines.push({ timestamp: Date.now(), message });
+    const line = (message: string): void => void lines.push(container.log.write(message));
     const begin = Date.now();
     line(`START RequestId: ${requestId} Version: ${version}`);
     container.onLog = line;
@@ -97,20 +106,18 @@ export class FunctionRunner {
       invokedFunctionArn: version === '$LATEST' ? record.arn : `${record.arn}:${version}`,
       ...(options.clientContext ? { clientContext: options.clientContext } : {}),
     });
-    // Between invocations (a timer still printing), each line is written as it comes.
-    container.onLog = (message) =>
-      void this.log(record, container.logStream, [{ timestamp: Date.now(), message }]);
-    this.pool.release(key, container);
     if (outcome.kind === 'error' && outcome.error.errorType === 'Sandbox.Timedout') {
       line(`${new Date().toISOString()} ${outcome.error.errorMessage}`);
     }
     const duration = Date.now() - begin;
     line(`END RequestId: ${requestId}`);
     line(
-      `REPORT RequestId: ${requestId}\tDuration: ${duration.toFixed(2)} ms\tBilled Duration: ${Math.max(1, duration)} ms\tMemory Size: ${config.memorySize} MB\tMax Memory Used: ${config.memorySize} MB` +
-        (started !== undefined ? `\tInit Duration: ${(begin - started).toFixed(2)} ms` : ''),
+      `REPORT RequestId: ${requestId}\tDuration: ${duration.toFixed(2)} ms\tBilled Duration: ${Math.max(1, duration)} ms\tMemory Size: ${config.memorySize} MB\tMax Memory Used: ${config.memorySize} MB`,
     );
-    await this.log(record, container.logStream, lines);
+    // Between invocations (a timer still printing), lines go to the stream only.
+    container.onLog = (message) => void container.log.write(message);
+    this.pool.release(key, container);
+    await container.log.flushed();
     return outcome.kind === 'result'
       ? { payload: outcome.payload, logResult: logTail(lines) }
       : { payload: JSON.stringify(outcome.error), functionError: 'Unhandled', logResult: logTail(lines) };
@@ -129,6 +136,7 @@ export class FunctionRunner {
 
   async close(): Promise<void> {
     this.pool.closeAll();
+    await Promise.allSettled([...this.running]);
     if (this.ownedRoot) await rm(this.ownedRoot, { recursive: true, force: true });
   }
 
@@ -141,9 +149,5 @@ export class FunctionRunner {
         .find((candidate) => candidate.version === Number(version) && !candidate.deleted);
       return layer ? [layer.code] : [];
     });
-  }
-
-  private async log(record: FunctionRecord, stream: string, lines: LogLine[]): Promise<void> {
-    await writeFunctionLog(this.context, record.region, record.name, stream, lines);
   }
 }
