@@ -96,6 +96,29 @@ describe('a function in its environment', () => {
     await expect.poll(() => objectText('from-event'), { timeout: 15_000 }).toBe('async');
   });
 
+  it("writes a failing Event invocation's error to the function's log", async () => {
+    await createFunction(lambda, {
+      name: 'event-fails',
+      files: { 'index.js': "exports.handler = async () => { throw new TypeError('event went wrong'); };" },
+    });
+    const accepted = await lambda.send(
+      new InvokeCommand({ FunctionName: 'event-fails', InvocationType: 'Event' }),
+    );
+    expect(accepted.StatusCode).toBe(202);
+    const messages = async () =>
+      (
+        await logs
+          .send(new FilterLogEventsCommand({ logGroupName: '/aws/lambda/event-fails' }))
+          .catch(() => ({
+            events: [],
+          }))
+      ).events?.map((event) => event.message!) ?? [];
+    await expect
+      .poll(async () => (await messages()).some((m) => m.startsWith('END RequestId:')), { timeout: 15_000 })
+      .toBe(true);
+    expect((await messages()).some((message) => message.includes('TypeError: event went wrong'))).toBe(true);
+  });
+
   it('writes what it prints to /aws/lambda/<name> with START, END and REPORT lines', async () => {
     await createFunction(lambda, {
       name: 'printer',
@@ -164,11 +187,11 @@ describe('a function in its environment', () => {
 
 const python = pythonWithBoto3();
 
-describe('a Python function', () => {
-  // CI installs python3-boto3 (.ci/run); a machine without it cannot run Python functions at all.
-  it.skipIf(!python)(
-    'runs the handler with boto3 pointed at the sandbox (skipped: python3 with boto3 is not installed)',
-    async () => {
+// CI installs python3-boto3 (.ci/run); without python3 and boto3 the sandbox cannot run these.
+describe.skipIf(!python)(
+  `a Python function${python ? '' : ' (skipped: python3 with boto3 is not installed; .ci/run installs python3-boto3)'}`,
+  () => {
+    it('runs the handler with boto3 pointed at the sandbox', async () => {
       await createFunction(lambda, {
         name: 'python',
         runtime: 'python3.12',
@@ -188,12 +211,9 @@ def handler(event, context):
       expect(await objectText('from-python')).toBe('from python');
       const { events } = await logs.send(new FilterLogEventsCommand({ logGroupName: '/aws/lambda/python' }));
       expect(events!.some((event) => event.message === 'python got from-python')).toBe(true);
-    },
-  );
+    });
 
-  it.skipIf(!python)(
-    'answers a raised exception with errorType, errorMessage and stackTrace (skipped: no python3)',
-    async () => {
+    it('answers a raised exception with errorType, errorMessage and stackTrace', async () => {
       await createFunction(lambda, {
         name: 'python-fails',
         runtime: 'python3.12',
@@ -206,9 +226,9 @@ def handler(event, context):
         errorType: 'ValueError',
         errorMessage: 'bad input',
       });
-    },
-  );
-});
+    });
+  },
+);
 
 function pythonWithBoto3(): boolean {
   try {

@@ -37,7 +37,7 @@ export interface InvokeResult {
  * they print to CloudWatch Logs with Lambda's START / END / REPORT lines.
  */
 export class FunctionRunner {
-  private readonly pool = new ContainerPool();
+  private readonly pool = new ContainerPool<Container>();
   /** Invocations running now: stop waits for them to end (killed) and for their log to be written. */
   private readonly running = new Set<Promise<InvokeResult>>();
 

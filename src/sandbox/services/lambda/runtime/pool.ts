@@ -1,15 +1,19 @@
-import type { Container } from './container.js';
+/** What the pool needs of an execution environment (a Container). */
+export interface Reusable {
+  readonly alive: boolean;
+  kill(): void;
+}
 
 /** Concurrent execution environments per function version; more invocations wait their turn. */
 const MAX_PER_VERSION = 4;
 /** A warm environment nobody used for this long is stopped (Lambda reclaims idle ones too). */
 const IDLE_MS = 10 * 60_000;
 
-interface VersionPool {
+interface VersionPool<C> {
   /** The configuration revision the environments run: a new one retires them. */
   revision: string;
-  idle: Array<{ container: Container; timer: NodeJS.Timeout }>;
-  busy: Set<Container>;
+  idle: Array<{ container: C; timer: NodeJS.Timeout }>;
+  busy: Set<C>;
   waiting: Array<() => void>;
 }
 
@@ -18,12 +22,12 @@ interface VersionPool {
  * reused while its version's code and configuration (its revision) are unchanged; a new
  * revision, a deleted function or `closeAll` kills them, so no process outlives its code.
  */
-export class ContainerPool {
-  private readonly pools = new Map<string, VersionPool>();
+export class ContainerPool<C extends Reusable> {
+  private readonly pools = new Map<string, VersionPool<C>>();
   private closed = false;
 
   /** A container for one invocation: an idle warm one, a new one, or the next one freed. */
-  async acquire(key: string, revision: string, start: () => Container): Promise<Container> {
+  async acquire(key: string, revision: string, start: () => C): Promise<C> {
     for (;;) {
       if (this.closed) throw new Error('the sandbox is stopping');
       const pool = this.pool(key, revision);
@@ -43,7 +47,7 @@ export class ContainerPool {
     }
   }
 
-  release(key: string, container: Container): void {
+  release(key: string, container: C): void {
     const pool = this.pools.get(key);
     if (!pool?.busy.delete(container) || !container.alive || this.closed) {
       container.kill();
@@ -72,17 +76,17 @@ export class ContainerPool {
     }
   }
 
-  private pool(key: string, revision: string): VersionPool {
+  private pool(key: string, revision: string): VersionPool<C> {
     const existing = this.pools.get(key);
     if (existing && existing.revision === revision) return existing;
     if (existing) this.drop(key, existing);
-    const pool: VersionPool = { revision, idle: [], busy: new Set(), waiting: [] };
+    const pool: VersionPool<C> = { revision, idle: [], busy: new Set(), waiting: [] };
     this.pools.set(key, pool);
     return pool;
   }
 
   /** Stops a pool's idle environments now and its busy ones when they are released. */
-  private drop(key: string, pool: VersionPool): void {
+  private drop(key: string, pool: VersionPool<C>): void {
     for (const { container, timer } of pool.idle) {
       clearTimeout(timer);
       container.kill();
@@ -92,7 +96,7 @@ export class ContainerPool {
     for (const wake of pool.waiting.splice(0)) wake();
   }
 
-  private expire(key: string, container: Container): void {
+  private expire(key: string, container: C): void {
     const pool = this.pools.get(key);
     if (!pool) return;
     pool.idle = pool.idle.filter((entry) => entry.container !== container);
