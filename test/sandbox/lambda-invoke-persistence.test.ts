@@ -35,7 +35,7 @@ describe('Lambda code on a persistent sandbox', () => {
   let scratch: string;
 
   beforeEach(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'cdkd-sandbox-lambda-'));
+    dataDir = await mkdtemp(join(tmpdir(), 'cdkd-sandbox-lambda-data-'));
     scratch = await mkdtemp(join(tmpdir(), 'cdkd-lambda-scratch-'));
   });
   afterEach(async () => {

@@ -19,6 +19,7 @@ export interface QueuedInvocation {
  */
 export class AsyncInvocations {
   private closing = false;
+  private readonly running = new Set<Promise<void>>();
 
   private constructor(
     private readonly storage: Storage,
@@ -47,6 +48,11 @@ export class AsyncInvocations {
   /** Stops taking work; what is running is left to be killed with its process and kept for the next start. */
   close(): void {
     this.closing = true;
+  }
+
+  /** Settles when the invocations started so far have ended (after close, their processes are killed). */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.running]);
   }
 
   private start(invocation: QueuedInvocation): void {

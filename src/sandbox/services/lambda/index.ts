@@ -81,7 +81,7 @@ export const createLambdaService: ServiceModuleFactory = async (context) => {
     now: Date.now(),
   });
   context.resources.register('AWS::Lambda::Function', functionResourceHandler(store, newCall));
-  const runner = await FunctionRunner.create(context, store);
+  const runner = new FunctionRunner(context, store);
   store.onFunctionChange = (arn, record) => runner.reconcile(record, arn);
   const queue = await AsyncInvocations.load(context.storage, (invocation) =>
     runQueued(newCall(invocation.region, {}), invocation, runner),
@@ -107,6 +107,7 @@ export const createLambdaService: ServiceModuleFactory = async (context) => {
     async close() {
       queue.close();
       await runner.close();
+      await queue.settled();
     },
     inventory() {
       const functionEntries: InventoryEntry[] = store.allFunctions().map((record) => ({

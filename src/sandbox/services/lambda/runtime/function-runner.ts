@@ -41,21 +41,15 @@ export class FunctionRunner {
   /** Invocations running now: stop waits for them to end (killed) and for their log to be written. */
   private readonly running = new Set<Promise<InvokeResult>>();
 
-  private constructor(
+  /** Where packages are unzipped, made on the first invocation. */
+  private code: Promise<CodeCache> | undefined;
+  /** A temp root to remove on close (when the sandbox keeps no data dir). */
+  private ownedRoot: string | undefined;
+
+  constructor(
     private readonly context: SandboxContext,
     private readonly store: LambdaStore,
-    private readonly code: CodeCache,
-    /** A temp root to remove on close (when the sandbox keeps no data dir). */
-    private readonly ownedRoot: string | undefined,
   ) {}
-
-  static async create(context: SandboxContext, store: LambdaStore): Promise<FunctionRunner> {
-    const ownedRoot = context.dataDir ? undefined : await mkdtemp(join(tmpdir(), 'cdkd-sandbox-lambda-'));
-    const root = ownedRoot ?? join(context.dataDir!, 'lambda-runtime');
-    const code = new CodeCache(root, context);
-    await code.prepare();
-    return new FunctionRunner(context, store, code, ownedRoot);
-  }
 
   /** Throws Lambda's error when the sandbox cannot run this function's runtime. */
   check(target: InvokeTarget): void {
@@ -74,9 +68,10 @@ export class FunctionRunner {
     const { record, config, version } = target;
     const launcher = launcherFor(config.runtime, record.name);
     const requestId = options.requestId ?? randomUUID();
-    const taskRoot = await this.code.directory(config.code);
+    const cache = await this.codeCache();
+    const taskRoot = await cache.directory(config.code);
     const layers = await Promise.all(
-      this.layerCode(record.region, config).map((code) => this.code.directory(code)),
+      this.layerCode(record.region, config).map((code) => cache.directory(code)),
     );
     const key = `${record.arn}:${version}`;
     const container = await this.pool.acquire(key, config.revisionId, () => {
@@ -136,8 +131,21 @@ export class FunctionRunner {
 
   async close(): Promise<void> {
     this.pool.closeAll();
-    await Promise.allSettled([...this.running]);
+    await Promise.allSettled([...this.running, ...(this.code ? [this.code] : [])]);
     if (this.ownedRoot) await rm(this.ownedRoot, { recursive: true, force: true });
+  }
+
+  private codeCache(): Promise<CodeCache> {
+    this.code ??= (async () => {
+      if (!this.context.dataDir) this.ownedRoot = await mkdtemp(join(tmpdir(), 'cdkd-sandbox-lambda-code-'));
+      const cache = new CodeCache(
+        this.ownedRoot ?? join(this.context.dataDir!, 'lambda-runtime'),
+        this.context,
+      );
+      await cache.prepare();
+      return cache;
+    })();
+    return this.code;
   }
 
   /** The packages of the function's layers this sandbox holds, in the function's order. */
