@@ -161,26 +161,36 @@ describe('a function in its environment', () => {
       files: {
         'index.js': `const https = require('https');
           const url = require('url');
+          const put = (target, body) => new Promise((resolve, reject) => {
+            const callback = (response) => { response.resume(); resolve(response.statusCode); };
+            const headers = { 'content-type': '', 'content-length': Buffer.byteLength(body) };
+            const request = typeof target === 'string'
+              ? https.request(target, { method: 'PUT', headers }, callback)
+              : https.request({ ...target, method: 'PUT', headers }, callback);
+            request.on('error', reject);
+            request.end(body);
+          });
           exports.handler = async (event) => {
+            const body = JSON.stringify({ Status: 'SUCCESS', PhysicalResourceId: event.id });
+            if (event.asString) return put(event.ResponseURL.replace(/^http:\\/\\/127\\.0\\.0\\.1:\\d+/, 'https://localhost'), body);
             const parsed = url.parse(event.ResponseURL);
-            const body = JSON.stringify({ Status: 'SUCCESS', PhysicalResourceId: 'p1' });
-            return new Promise((resolve, reject) => {
-              const request = https.request(
-                { hostname: parsed.hostname, path: parsed.path, method: 'PUT',
-                  headers: { 'content-type': '', 'content-length': Buffer.byteLength(body) } },
-                (response) => { response.resume(); resolve(response.statusCode); },
-              );
-              request.on('error', reject);
-              request.end(body);
-            });
+            return put({ hostname: parsed.hostname, path: parsed.path }, body);
           };`,
       },
     });
-    const responseUrl = presignedPutUrl(sandbox, 'handler-bucket', 'responses/req-1');
-    expect(parsePayload((await invoke('responder', { ResponseURL: responseUrl })).Payload)).toBe(200);
+    const asOptions = presignedPutUrl(sandbox, 'handler-bucket', 'responses/req-1');
+    expect(parsePayload((await invoke('responder', { ResponseURL: asOptions, id: 'p1' })).Payload)).toBe(200);
     expect(JSON.parse((await objectText('responses/req-1'))!)).toEqual({
       Status: 'SUCCESS',
       PhysicalResourceId: 'p1',
+    });
+    // The same for a URL string naming localhost, port 443.
+    const asString = presignedPutUrl(sandbox, 'handler-bucket', 'responses/req-2');
+    const answered = await invoke('responder', { ResponseURL: asString, id: 'p2', asString: true });
+    expect(parsePayload(answered.Payload)).toBe(200);
+    expect(JSON.parse((await objectText('responses/req-2'))!)).toEqual({
+      Status: 'SUCCESS',
+      PhysicalResourceId: 'p2',
     });
   });
 });

@@ -2,6 +2,10 @@ import http from 'node:http';
 import https from 'node:https';
 import { syncBuiltinESMExports } from 'node:module';
 
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|::1)$/;
+
+const bare = (host: string): string => host.replace(/^\[|\]$/g, '');
+
 /**
  * Inside a function's process only: an `https` request to the sandbox's own host on the
  * default port goes to the sandbox's http port instead. The CDK's handlers answer
@@ -12,9 +16,13 @@ export function routeHttpsToSandbox(endpoint: string | undefined): void {
   if (!endpoint) return;
   const sandbox = new URL(endpoint);
   if (sandbox.protocol !== 'http:') return;
-  const sandboxHost = sandbox.hostname.replace(/^\[|\]$/g, '');
+  const sandboxHost = bare(sandbox.hostname);
+  // A sandbox on loopback is also who `localhost` / `127.0.0.1` mean on port 443.
+  const isSandbox = (host: string): boolean =>
+    host === sandboxHost || (LOOPBACK.test(sandboxHost) && LOOPBACK.test(host));
   const toSandbox = (target: string | undefined, port: unknown): boolean =>
-    target?.replace(/^\[|\]$/g, '') === sandboxHost &&
+    target !== undefined &&
+    isSandbox(bare(target)) &&
     (port === undefined || port === null || port === '' || Number(port) === 443);
 
   const rewrite = (args: unknown[]): unknown[] | undefined => {
@@ -23,6 +31,7 @@ export function routeHttpsToSandbox(endpoint: string | undefined): void {
       const url = new URL(first.toString());
       if (url.protocol !== 'https:' || !toSandbox(url.hostname, url.port || undefined)) return undefined;
       url.protocol = 'http:';
+      url.hostname = sandbox.hostname;
       url.port = sandbox.port;
       return [url, ...args.slice(1)];
     }
@@ -31,8 +40,14 @@ export function routeHttpsToSandbox(endpoint: string | undefined): void {
       const host = options.hostname ?? options.host ?? undefined;
       if (!toSandbox(host ?? undefined, options.port)) return undefined;
       // An https agent cannot carry an http request.
-      const routed: http.RequestOptions = { ...options, protocol: 'http:', port: Number(sandbox.port) };
+      const routed: http.RequestOptions = {
+        ...options,
+        protocol: 'http:',
+        hostname: sandboxHost,
+        port: Number(sandbox.port),
+      };
       delete routed.agent;
+      delete routed.host;
       return [routed, ...args.slice(1)];
     }
     return undefined;
