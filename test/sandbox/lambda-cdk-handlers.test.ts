@@ -18,10 +18,11 @@ import {
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
+import { GetParameterCommand, type SSMClient } from '@aws-sdk/client-ssm';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { s3Client } from './helpers.js';
+import { s3Client, ssmClient } from './helpers.js';
 import {
   ACCOUNT,
   lambdaClient,
@@ -45,6 +46,7 @@ let sandbox: Sandbox;
 let lambda: LambdaClient;
 let s3: S3Client;
 let logs: CloudWatchLogsClient;
+let ssm: SSMClient;
 let outdir: string;
 let template: Template;
 
@@ -62,6 +64,18 @@ beforeAll(async () => {
     logGroupName: '/custom/app',
     retention: cdk.aws_logs.RetentionDays.ONE_WEEK,
   });
+  new cdk.custom_resources.AwsCustomResource(stack, 'PutParameter', {
+    onCreate: {
+      service: 'SSM',
+      action: 'putParameter',
+      parameters: { Name: '/cdkd/from-custom-aws', Value: 'written by Custom::AWS', Type: 'String' },
+      physicalResourceId: cdk.custom_resources.PhysicalResourceId.of('custom-aws-parameter'),
+    },
+    policy: cdk.custom_resources.AwsCustomResourcePolicy.fromSdkCalls({
+      resources: cdk.custom_resources.AwsCustomResourcePolicy.ANY_RESOURCE,
+    }),
+    installLatestAwsSdk: false,
+  });
   app.synth();
   template = JSON.parse(readFileSync(join(outdir, 'Handlers.template.json'), 'utf8')) as Template;
 
@@ -69,12 +83,14 @@ beforeAll(async () => {
   lambda = lambdaClient(sandbox);
   s3 = s3Client(sandbox);
   logs = logsClient(sandbox);
+  ssm = ssmClient(sandbox);
   await s3.send(new CreateBucketCommand({ Bucket: 'cfn-responses' }));
 }, 120_000);
 afterAll(async () => {
   lambda?.destroy();
   s3?.destroy();
   logs?.destroy();
+  ssm?.destroy();
   await sandbox?.stop();
   rmSync(outdir, { recursive: true, force: true });
 });
@@ -125,6 +141,19 @@ async function request(
 }
 
 describe("the CDK's built-in handlers on the sandbox", () => {
+  it('Custom::AWS makes its SDK call against the sandbox and answers its physical id', async () => {
+    await deployHandlerOf('Custom::AWS', 'custom-aws');
+    const custom = Object.values(template.Resources).find((resource) => resource.Type === 'Custom::AWS')!;
+    const answer = await request('custom-aws', {
+      RequestType: 'Create',
+      ResourceType: 'Custom::AWS',
+      ResourceProperties: { ...custom.Properties, ServiceToken: 'arn' },
+    });
+    expect(answer).toMatchObject({ Status: 'SUCCESS', PhysicalResourceId: 'custom-aws-parameter' });
+    const { Parameter } = await ssm.send(new GetParameterCommand({ Name: '/cdkd/from-custom-aws' }));
+    expect(Parameter?.Value).toBe('written by Custom::AWS');
+  });
+
   it('Custom::S3AutoDeleteObjects empties a versioned bucket on Delete', async () => {
     const runtime = await deployHandlerOf('Custom::S3AutoDeleteObjects', 'auto-delete-objects');
     expect(runtime).toMatch(/^nodejs\d+\.x$/);
