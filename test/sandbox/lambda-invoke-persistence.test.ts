@@ -46,8 +46,13 @@ describe('Lambda code on a persistent sandbox', () => {
   it('runs the package as it was when the function was created, after a restart too, and keeps its logs', async () => {
     const first = await open(dataDir);
     await first.s3.send(new CreateBucketCommand({ Bucket: 'code' }));
+    // A package file named *.tmp is code, not a temp file storage cleans up on a restart.
     const version = (tag: string) =>
-      zip({ 'index.js': `exports.handler = async () => { console.log('ran ${tag}'); return '${tag}'; };` });
+      zip({
+        'index.js': `const tag = require('fs').readFileSync(__dirname + '/tag.tmp', 'utf8');
+          exports.handler = async () => { console.log('ran ' + tag); return tag; };`,
+        'tag.tmp': tag,
+      });
     await first.s3.send(new PutObjectCommand({ Bucket: 'code', Key: 'fn.zip', Body: version('original') }));
     await first.lambda.send(
       new CreateFunctionCommand({

@@ -139,7 +139,7 @@ export class FunctionRunner {
     this.code ??= (async () => {
       if (!this.context.dataDir) this.ownedRoot = await mkdtemp(join(tmpdir(), 'cdkd-sandbox-lambda-code-'));
       const cache = new CodeCache(
-        this.ownedRoot ?? join(this.context.dataDir!, 'lambda-runtime'),
+        this.ownedRoot ?? join(this.context.dataDir!, '.lambda-runtime'),
         this.context,
       );
       await cache.prepare();
