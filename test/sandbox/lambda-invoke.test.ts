@@ -1,5 +1,7 @@
 import {
+  CreateAliasCommand,
   InvokeCommand,
+  PublishVersionCommand,
   PublishLayerVersionCommand,
   UpdateFunctionCodeCommand,
   waitUntilFunctionUpdatedV2,
@@ -170,6 +172,36 @@ describe('Invoke runs Node.js handlers', () => {
     const updated = parsePayload((await invoke('warm')).Payload) as { calls: number; pid: number };
     expect(updated).toMatchObject({ tag: 'v2', calls: 1 });
     expect(() => process.kill(first.pid, 0)).toThrow();
+  });
+
+  it("runs a published version or an alias with that version's code", async () => {
+    const tagged = (tag: string) => ({
+      'index.js': `exports.handler = async (e, context) => ['${tag}', context.invokedFunctionArn];`,
+    });
+    await createFunction(lambda, { name: 'versioned', files: tagged('one') });
+    const published = await lambda.send(new PublishVersionCommand({ FunctionName: 'versioned' }));
+    await lambda.send(
+      new CreateAliasCommand({
+        FunctionName: 'versioned',
+        Name: 'live',
+        FunctionVersion: published.Version!,
+      }),
+    );
+    await lambda.send(
+      new UpdateFunctionCodeCommand({ FunctionName: 'versioned', ZipFile: zip(tagged('two')) }),
+    );
+    await waitUntilFunctionUpdatedV2(
+      { client: lambda, maxWaitTime: 30, minDelay: 1 },
+      { FunctionName: 'versioned' },
+    );
+    const arn = `arn:aws:lambda:us-east-1:${ACCOUNT}:function:versioned`;
+    const byVersion = await lambda.send(new InvokeCommand({ FunctionName: 'versioned', Qualifier: '1' }));
+    expect(byVersion.ExecutedVersion).toBe('1');
+    expect(parsePayload(byVersion.Payload)).toEqual(['one', `${arn}:1`]);
+    const byAlias = await lambda.send(new InvokeCommand({ FunctionName: 'versioned:live' }));
+    expect(byAlias.ExecutedVersion).toBe('1');
+    expect(parsePayload(byAlias.Payload)).toEqual(['one', `${arn}:live`]);
+    expect(parsePayload((await invoke('versioned')).Payload)).toEqual(['two', arn]);
   });
 
   it('puts layers on the module path, as /opt/nodejs/node_modules', async () => {

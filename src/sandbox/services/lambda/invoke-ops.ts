@@ -100,12 +100,13 @@ export async function runQueued(
 
 /** `$LATEST`, a version number or an alias (weights aside: the alias's main version). */
 function resolveTarget(record: FunctionRecord, qualifier: string | undefined): InvokeTarget {
+  const invokedFunctionArn = qualifier === undefined ? record.arn : `${record.arn}:${qualifier}`;
   const alias = record.aliases.find((candidate) => candidate.name === qualifier);
   const version = alias ? alias.functionVersion : (qualifier ?? '$LATEST');
-  if (version === '$LATEST') return { record, config: record.latest, version };
+  if (version === '$LATEST') return { record, config: record.latest, version, invokedFunctionArn };
   const published = record.versions.find((candidate) => candidate.version === version);
-  if (!published) throw lambdaErrors.functionNotFound(`${record.arn}:${qualifier}`);
-  return { record, config: published.config, version };
+  if (!published) throw lambdaErrors.functionNotFound(invokedFunctionArn);
+  return { record, config: published.config, version, invokedFunctionArn };
 }
 
 function eventPayload(body: Buffer, limit: number): string {

@@ -17,6 +17,8 @@ export interface InvokeTarget {
   record: FunctionRecord;
   config: FunctionConfig;
   version: string;
+  /** The ARN the caller named (with its version or alias), as the context reports it. */
+  invokedFunctionArn: string;
 }
 
 export interface InvokeOptions {
@@ -98,7 +100,7 @@ export class FunctionRunner {
       requestId,
       payload,
       timeoutMs: config.timeout * 1000,
-      invokedFunctionArn: version === '$LATEST' ? record.arn : `${record.arn}:${version}`,
+      invokedFunctionArn: target.invokedFunctionArn,
       ...(options.clientContext ? { clientContext: options.clientContext } : {}),
     });
     if (outcome.kind === 'error' && outcome.error.errorType === 'Sandbox.Timedout') {
