@@ -93,14 +93,15 @@ export const createLambdaService: ServiceModuleFactory = async (context) => {
     isMutating: (operation) => ROUTES_BY_OPERATION.get(operation)?.mutating ?? false,
     async handle(request, operation) {
       const match = matchRoute(LAMBDA_ROUTES, request);
-      if (match && operation === 'Invoke') {
-        const call = { ...newCall(request.region, {}, match.labels), query: request.query };
-        return invoke(call, request, { runner, queue });
-      }
       const handler = HANDLERS[operation];
-      if (!match || !handler) throw lambdaErrors.unknownOperation();
-      const input = request.method === 'GET' || request.method === 'DELETE' ? {} : restJsonInput(request);
-      const call = { ...newCall(request.region, input, match.labels), query: request.query };
+      if (!match || (!handler && operation !== 'Invoke')) throw lambdaErrors.unknownOperation();
+      // Invoke's body is the event, not the operation's input.
+      const hasInput = request.method !== 'GET' && request.method !== 'DELETE' && operation !== 'Invoke';
+      const call = {
+        ...newCall(request.region, hasInput ? restJsonInput(request) : {}, match.labels),
+        query: request.query,
+      };
+      if (!handler) return invoke(call, request, { runner, queue });
       return restJsonResult(ROUTES_BY_OPERATION.get(operation)!.status, await handler(call));
     },
     started: () => queue.resume(),

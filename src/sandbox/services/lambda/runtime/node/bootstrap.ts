@@ -53,6 +53,7 @@ routeHttpsToSandbox(process.env.AWS_ENDPOINT_URL);
 
 // Init: the module loads as the process starts, before (and not timed with) the first invocation.
 const handler: Promise<Handler> = loadHandler();
+// Its failure is reported to each invocation, not as an unhandled rejection at start.
 handler.catch(() => {});
 
 async function loadHandler(): Promise<Handler> {
