@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { FilterLogEventsCommand, type CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { InvokeCommand, type LambdaClient } from '@aws-sdk/client-lambda';
 import { CreateBucketCommand, GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { CreateTopicCommand, PublishCommand, SNSClient, SubscribeCommand } from '@aws-sdk/client-sns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { s3Client } from './helpers.js';
@@ -9,6 +10,7 @@ import {
   ACCOUNT,
   createFunction,
   lambdaClient,
+  clientConfig,
   logsClient,
   parsePayload,
   presignedPutUrl,
@@ -94,6 +96,46 @@ describe('a function in its environment', () => {
     );
     expect(accepted.StatusCode).toBe(202);
     await expect.poll(() => objectText('from-event'), { timeout: 15_000 }).toBe('async');
+  });
+
+  it('is invoked by SNS with the notification record when a message is published to a topic it subscribes to', async () => {
+    await createFunction(lambda, {
+      name: 'sns-subscriber',
+      files: {
+        'index.mjs': `import { S3Client, PutObjectCommand } from '@aws-sdk/client-s3';
+          export const handler = async (event) => {
+            const { Sns } = event.Records[0];
+            const body = JSON.stringify({ message: JSON.parse(Sns.Message), subject: Sns.Subject, topic: Sns.TopicArn });
+            await new S3Client({}).send(new PutObjectCommand({ Bucket: 'handler-bucket', Key: 'from-sns', Body: body }));
+          };`,
+      },
+    });
+    const sns = new SNSClient(clientConfig(sandbox));
+    try {
+      const { TopicArn } = await sns.send(new CreateTopicCommand({ Name: 'requests' }));
+      await sns.send(
+        new SubscribeCommand({
+          TopicArn,
+          Protocol: 'lambda',
+          Endpoint: `arn:aws:lambda:us-east-1:${ACCOUNT}:function:sns-subscriber`,
+        }),
+      );
+      await sns.send(
+        new PublishCommand({
+          TopicArn,
+          Subject: 'Create',
+          Message: JSON.stringify({ RequestType: 'Create' }),
+        }),
+      );
+      await expect.poll(() => objectText('from-sns'), { timeout: 15_000 }).toBeDefined();
+      expect(JSON.parse((await objectText('from-sns'))!)).toEqual({
+        message: { RequestType: 'Create' },
+        subject: 'Create',
+        topic: TopicArn,
+      });
+    } finally {
+      sns.destroy();
+    }
   });
 
   it("writes a failing Event invocation's error to the function's log", async () => {

@@ -11,7 +11,8 @@ import type { Sandbox } from '../../src/sandbox/server.js';
 export const ACCOUNT = '123456789012';
 export const ROLE = `arn:aws:iam::${ACCOUNT}:role/exec`;
 
-const clientConfig = (sandbox: Sandbox) => ({
+/** Settings for any SDK client against the sandbox. */
+export const clientConfig = (sandbox: Sandbox) => ({
   endpoint: sandbox.url,
   region: 'us-east-1',
   credentials: { accessKeyId: 'AKIASANDBOXTEST', secretAccessKey: 'x' },

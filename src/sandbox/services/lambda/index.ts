@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { matchRoute, restJsonCodec, restJsonInput, restJsonResult } from '../../protocols/rest-json.js';
 import type { InventoryEntry, ServiceModule, ServiceModuleFactory } from '../../service-module.js';
 import { AsyncInvocations } from './async-invocations.js';
-import type { LambdaCall, LambdaHandler } from './call.js';
+import { parseFunctionName, type LambdaCall, type LambdaHandler } from './call.js';
 import * as functions from './function-ops.js';
 import { functionResourceHandler } from './function-resource.js';
 import { invoke, runQueued } from './invoke-ops.js';
+import { exposeInvoker } from './invoker.js';
 import { lambdaErrors } from './lambda-errors.js';
 import * as layers from './layer-ops.js';
 import * as mappings from './mapping-ops.js';
@@ -86,6 +88,18 @@ export const createLambdaService: ServiceModuleFactory = async (context) => {
   const queue = await AsyncInvocations.load(context.storage, (invocation) =>
     runQueued(newCall(invocation.region, {}), invocation, runner),
   );
+  exposeInvoker(context, {
+    invokeAsync: async (functionArn, payload) => {
+      const { name, qualifier } = parseFunctionName(functionArn);
+      await queue.enqueue({
+        requestId: randomUUID(),
+        region: functionArn.split(':')[3] ?? context.region,
+        functionName: name,
+        ...(qualifier !== undefined ? { qualifier } : {}),
+        payload,
+      });
+    },
+  });
   const module: ServiceModule = {
     name: 'lambda',
     codec: restJsonCodec,

@@ -1,7 +1,7 @@
 import { SandboxError } from '../../errors.js';
 import type { SandboxRequest, SandboxResponse } from '../../request.js';
 import type { AsyncInvocations, QueuedInvocation } from './async-invocations.js';
-import { parseFunctionName, requireFunction, type LambdaCall } from './call.js';
+import { requireFunction, type LambdaCall } from './call.js';
 import { lambdaErrors } from './lambda-errors.js';
 import type { FunctionRecord } from './model.js';
 import { writeFunctionLog } from './runtime/function-logs.js';
@@ -77,8 +77,7 @@ export async function runQueued(
   invocation: QueuedInvocation,
   runner: FunctionRunner,
 ): Promise<void> {
-  const { name } = parseFunctionName(invocation.functionName);
-  const record = call.store.function(invocation.region, name);
+  const record = call.store.function(invocation.region, invocation.functionName);
   // The function was deleted after the call was accepted: Lambda drops the event too.
   if (!record) return;
   try {
