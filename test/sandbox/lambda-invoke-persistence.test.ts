@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FilterLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
@@ -86,6 +86,23 @@ describe('Lambda code on a persistent sandbox', () => {
       expect(events!.filter((event) => event.message!.endsWith('\tINFO\tran original'))).toHaveLength(2);
     } finally {
       await second.stop();
+    }
+  });
+
+  it('keeps one copy of a package that several functions name', async () => {
+    const sandbox = await open(dataDir);
+    try {
+      const same = { 'index.js': 'exports.handler = async () => 1;' };
+      await createFunction(sandbox.lambda, { name: 'first', files: same });
+      await createFunction(sandbox.lambda, { name: 'second', files: same });
+      await createFunction(sandbox.lambda, {
+        name: 'other',
+        files: { 'index.js': 'exports.handler = async () => 2;' },
+      });
+      const blobs = (await readdir(join(dataDir, 'lambda', 'code'))).filter((name) => name.endsWith('.blob'));
+      expect(blobs).toHaveLength(2);
+    } finally {
+      await sandbox.stop();
     }
   });
 
