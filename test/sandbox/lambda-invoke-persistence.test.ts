@@ -1,4 +1,5 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FilterLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
@@ -89,7 +90,9 @@ describe('Lambda code on a persistent sandbox', () => {
     }
   });
 
-  it('keeps one copy of a package that several functions name', async () => {
+  it('keeps one copy of a package that several functions name, and clears half-unzipped ones', async () => {
+    const partial = join(dataDir, '.lambda-runtime', 'code', 'killed-mid-unzip.partial');
+    await mkdir(partial, { recursive: true });
     const sandbox = await open(dataDir);
     try {
       const same = { 'index.js': 'exports.handler = async () => 1;' };
@@ -101,6 +104,10 @@ describe('Lambda code on a persistent sandbox', () => {
       });
       const blobs = (await readdir(join(dataDir, 'lambda', 'code'))).filter((name) => name.endsWith('.blob'));
       expect(blobs).toHaveLength(2);
+      expect(
+        parsePayload((await sandbox.lambda.send(new InvokeCommand({ FunctionName: 'second' }))).Payload),
+      ).toBe(1);
+      expect(existsSync(partial)).toBe(false);
     } finally {
       await sandbox.stop();
     }

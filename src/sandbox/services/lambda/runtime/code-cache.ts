@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unzipSync } from 'fflate';
@@ -9,6 +9,8 @@ import type { SandboxContext } from '../../../service-module.js';
 import { s3ObjectReader } from '../../s3/object-reader.js';
 import { CODE_BLOBS } from '../code.js';
 import type { CodeRecord } from '../model.js';
+
+const PARTIAL = '.partial';
 
 /**
  * Deployment packages and layers unzipped on disk, once per content (the directory is
@@ -25,8 +27,15 @@ export class CodeCache {
     private readonly context: SandboxContext,
   ) {}
 
-  /** Links the SDK in, or re-points a link a sandbox from another checkout left on this data dir. */
+  /**
+   * Removes half-extracted packages a killed sandbox left, and links the SDK in (or
+   * re-points a link a sandbox from another checkout left on this data dir).
+   */
   async prepare(): Promise<void> {
+    const code = join(this.root, 'code');
+    for (const name of await readdir(code).catch(() => [])) {
+      if (name.endsWith(PARTIAL)) await rm(join(code, name), { recursive: true, force: true });
+    }
     const sdk = findSdkDirectory();
     if (!sdk) return;
     const link = join(this.root, 'node_modules', '@aws-sdk');
@@ -53,7 +62,7 @@ export class CodeCache {
     if (existsSync(target)) return target;
     const files = unzip(await this.bytes(code));
     // Written aside and renamed into place, so a killed sandbox never leaves half a package.
-    const staging = `${target}.${randomUUID()}.partial`;
+    const staging = `${target}.${randomUUID()}${PARTIAL}`;
     for (const [path, data] of Object.entries(files)) {
       if (path.endsWith('/')) continue;
       const file = resolve(staging, path);
