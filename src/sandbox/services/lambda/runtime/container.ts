@@ -12,6 +12,23 @@ const INIT_LIMIT_MS = 10_000;
 /** How one invocation ended, as the runtime (or the sandbox, for a timeout or crash) says. */
 export type RunOutcome = { kind: 'result'; payload: string } | { kind: 'error'; error: FunctionErrorPayload };
 
+/**
+ * Every running child, killed if the sandbox's process exits without stopping the sandbox
+ * (a child stuck before it reads its stdin would not notice its parent is gone).
+ */
+const liveChildren = new Set<ChildProcess>();
+let exitHooked = false;
+
+function track(child: ChildProcess): void {
+  liveChildren.add(child);
+  child.once('close', () => liveChildren.delete(child));
+  if (exitHooked) return;
+  exitHooked = true;
+  process.once('exit', () => {
+    for (const running of liveChildren) running.kill('SIGKILL');
+  });
+}
+
 interface Invocation {
   requestId: string;
   settle: (outcome: RunOutcome) => void;
@@ -43,6 +60,7 @@ export class Container {
       env: { ...env, ...launch.env },
       stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
     });
+    track(this.child);
     for (const stream of [this.child.stdout, this.child.stderr]) {
       createInterface({ input: stream as Readable }).on('line', (line) => this.onLog(line));
     }
