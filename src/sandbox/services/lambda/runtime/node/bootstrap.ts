@@ -194,6 +194,10 @@ process.on('unhandledRejection', (reason) => {
   process.exit(128);
 });
 
+// The sandbox was killed (this process was handed to init) while a handler still runs.
+const sandboxPid = process.ppid;
+setInterval(() => process.ppid !== sandboxPid && process.exit(0), 1000).unref();
+
 // One invocation at a time, as in a Lambda execution environment.
 let queue = Promise.resolve();
 createInterface({ input: process.stdin })

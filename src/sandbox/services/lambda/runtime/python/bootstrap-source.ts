@@ -4,7 +4,15 @@
  * the build compiles TypeScript only. Prints go to stdout, which the sandbox logs.
  */
 export const PYTHON_BOOTSTRAP = String.raw`
-import importlib, json, os, sys, time, traceback
+import importlib, json, os, sys, threading, time, traceback
+
+def watch_sandbox(parent):
+    # The sandbox was killed (this process was handed to init) while a handler still runs.
+    while os.getppid() == parent:
+        time.sleep(1)
+    os._exit(0)
+
+threading.Thread(target=watch_sandbox, args=(os.getppid(),), daemon=True).start()
 
 results = os.fdopen(3, "w", buffering=1)
 root = os.environ.get("LAMBDA_TASK_ROOT", os.getcwd())
