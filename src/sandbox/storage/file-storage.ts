@@ -17,11 +17,22 @@ export class FileStorage implements Storage {
 
   private constructor(private readonly root: string) {}
 
-  /** Opens (creating if needed) a data directory, removing temp files a killed process left. */
+  /**
+   * Opens (creating if needed) a data directory, removing temp files a killed process left.
+   * Top-level dot directories are not storage (Lambda's unzipped code sits in one) and are
+   * left alone.
+   */
   static async open(root: string): Promise<FileStorage> {
     await mkdir(root, { recursive: true });
-    for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
-      if (entry.isFile() && entry.name.endsWith(TMP_SUFFIX)) await unlink(join(entry.parentPath, entry.name));
+    for (const top of await readdir(root, { withFileTypes: true })) {
+      if (top.name.startsWith('.')) continue;
+      const entries = top.isDirectory()
+        ? await readdir(join(root, top.name), { recursive: true, withFileTypes: true })
+        : [top];
+      for (const entry of entries) {
+        if (entry.isFile() && entry.name.endsWith(TMP_SUFFIX))
+          await unlink(join(entry.parentPath, entry.name));
+      }
     }
     return new FileStorage(root);
   }

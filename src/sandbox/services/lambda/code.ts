@@ -19,7 +19,8 @@ export async function resolveCode(call: LambdaCall, code: Record<string, unknown
   if (typeof code.ZipFile === 'string') {
     const bytes = Buffer.from(code.ZipFile, 'base64');
     if (bytes.length === 0) throw lambdaErrors.invalid('Uploaded file must be a non-empty zip');
-    return { ...digest(bytes), source: 'zip' };
+    const sums = digest(bytes);
+    return { ...sums, source: 'zip', blob: await keep(call, sums.sha256, bytes) };
   }
   const bucket = code.S3Bucket;
   const key = code.S3Key;
@@ -34,7 +35,29 @@ export async function resolveCode(call: LambdaCall, code: Record<string, unknown
       `Error occurred while GetObject. S3 Error Code: ${body}. S3 Error Message: ${S3_MESSAGES[body]}`,
     );
   }
-  return { ...digest(body), source: { bucket, key, ...(version ? { version } : {}) } };
+  const sums = digest(body);
+  return {
+    ...sums,
+    source: { bucket, key, ...(version ? { version } : {}) },
+    blob: await keep(call, sums.sha256, body),
+  };
+}
+
+export const CODE_BLOBS = 'lambda/code';
+
+/**
+ * Lambda copies the package when it is named, so a later change to the S3 object does not
+ * change the function. A package some function or layer already holds is shared, not copied
+ * again (a redeploy names the same asset each time).
+ */
+async function keep(call: LambdaCall, sha256: string, bytes: Buffer): Promise<string> {
+  const held = [
+    ...call.store
+      .allFunctions()
+      .flatMap((record) => [record.latest, ...record.versions.map((v) => v.config)]),
+    ...call.store.allLayerVersions(),
+  ].find((holder) => holder.code.sha256 === sha256 && holder.code.blob !== undefined);
+  return held?.code.blob ?? call.context.storage.putBlob(CODE_BLOBS, bytes);
 }
 
 function digest(bytes: Buffer): { sha256: string; size: number } {

@@ -1,15 +1,20 @@
+import { randomUUID } from 'node:crypto';
 import { matchRoute, restJsonCodec, restJsonInput, restJsonResult } from '../../protocols/rest-json.js';
 import type { InventoryEntry, ServiceModule, ServiceModuleFactory } from '../../service-module.js';
-import type { LambdaCall, LambdaHandler } from './call.js';
+import { AsyncInvocations } from './async-invocations.js';
+import { parseFunctionName, type LambdaCall, type LambdaHandler } from './call.js';
 import { CONFIG_READ_HANDLERS } from './config-reads.js';
 import * as functions from './function-ops.js';
 import { functionResourceHandler } from './function-resource.js';
+import { invoke, runQueued } from './invoke-ops.js';
+import { exposeInvoker } from './invoker.js';
 import { lambdaErrors } from './lambda-errors.js';
 import * as layers from './layer-ops.js';
 import * as mappings from './mapping-ops.js';
 import * as permissions from './permission-ops.js';
 import { sandboxRoleAges } from './role-ages.js';
 import { LAMBDA_ROUTES } from './routes.js';
+import { FunctionRunner } from './runtime/function-runner.js';
 import { LambdaStore } from './store.js';
 import * as tags from './tag-ops.js';
 import * as urls from './url-ops.js';
@@ -56,7 +61,8 @@ const HANDLERS: Record<string, LambdaHandler> = {
 const ROUTES_BY_OPERATION = new Map(LAMBDA_ROUTES.map((route) => [route.operation, route]));
 
 /**
- * Lambda over REST-JSON. Function state transitions (Pending → Active after create,
+ * Lambda over REST-JSON. Invoke runs the function's code in a child process (see
+ * runtime/function-runner.ts). Function state transitions (Pending → Active after create,
  * InProgress → Successful after an update) take the latency model's
  * `AWS::Lambda::Function` create / update delay; a role that has not propagated "cannot
  * be assumed" (see role-ages.ts).
@@ -81,6 +87,23 @@ export const createLambdaService: ServiceModuleFactory = async (context) => {
     now: Date.now(),
   });
   context.resources.register('AWS::Lambda::Function', functionResourceHandler(store, newCall));
+  const runner = new FunctionRunner(context, store);
+  store.onFunctionChange = (arn, record) => runner.reconcile(record, arn);
+  const queue = await AsyncInvocations.load(context.storage, (invocation) =>
+    runQueued(newCall(invocation.region, {}), invocation, runner),
+  );
+  exposeInvoker(context, {
+    invokeAsync: async (functionArn, payload) => {
+      const { name, qualifier } = parseFunctionName(functionArn);
+      await queue.enqueue({
+        requestId: randomUUID(),
+        region: functionArn.split(':')[3] ?? context.region,
+        functionName: name,
+        ...(qualifier !== undefined ? { qualifier } : {}),
+        payload,
+      });
+    },
+  });
   const module: ServiceModule = {
     name: 'lambda',
     codec: restJsonCodec,
@@ -89,20 +112,21 @@ export const createLambdaService: ServiceModuleFactory = async (context) => {
     async handle(request, operation) {
       const match = matchRoute(LAMBDA_ROUTES, request);
       const handler = HANDLERS[operation];
-      if (!match || !handler) throw lambdaErrors.unknownOperation();
-      const input = request.method === 'GET' || request.method === 'DELETE' ? {} : restJsonInput(request);
+      if (!match || (!handler && operation !== 'Invoke')) throw lambdaErrors.unknownOperation();
+      // Invoke's body is the event, not the operation's input.
+      const hasInput = request.method !== 'GET' && request.method !== 'DELETE' && operation !== 'Invoke';
       const call = {
-        store,
-        context,
-        roles,
-        region: request.region,
-        accountId: request.accountId,
-        labels: match.labels,
+        ...newCall(request.region, hasInput ? restJsonInput(request) : {}, match.labels, request.accountId),
         query: request.query,
-        input,
-        now: Date.now(),
       };
+      if (!handler) return invoke(call, request, { runner, queue });
       return restJsonResult(ROUTES_BY_OPERATION.get(operation)!.status, await handler(call));
+    },
+    started: () => queue.resume(),
+    async close() {
+      queue.close();
+      await runner.close();
+      await queue.settled();
     },
     inventory() {
       const functionEntries: InventoryEntry[] = store.allFunctions().map((record) => ({

@@ -1,10 +1,12 @@
 import type { SandboxRequest } from '../../request.js';
+import type { SandboxContext } from '../../service-module.js';
 import { el } from '../../xml.js';
 import { snsErrors } from './sns-errors.js';
 import type { SnsStore, TopicRecord } from './store.js';
 
 export interface SnsCall {
   store: SnsStore;
+  context: SandboxContext;
   accountId: string;
   request: SandboxRequest;
   params: URLSearchParams;

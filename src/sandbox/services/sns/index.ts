@@ -1,6 +1,7 @@
 import { queryAction, queryCodec, queryParams, queryResult } from '../../protocols/query.js';
 import type { ServiceModule, ServiceModuleFactory } from '../../service-module.js';
 import type { SnsHandler } from './call.js';
+import { publish } from './publish-ops.js';
 import { snsErrors } from './sns-errors.js';
 import { SnsStore } from './store.js';
 import * as subscriptions from './subscription-ops.js';
@@ -22,11 +23,12 @@ const HANDLERS: Record<string, SnsHandler> = {
   GetSubscriptionAttributes: subscriptions.getSubscriptionAttributes,
   SetSubscriptionAttributes: subscriptions.setSubscriptionAttributes,
   ListSubscriptionsByTopic: subscriptions.listSubscriptionsByTopic,
+  Publish: publish,
 };
 
 const READ_ONLY = /^(Get|List)/;
 
-/** SNS over the query protocol: topics, subscriptions and topic tags. */
+/** SNS over the query protocol: topics, subscriptions, topic tags, Publish to Lambda subscribers. */
 export const createSnsService: ServiceModuleFactory = async (context) => {
   const store = await SnsStore.load(context.storage);
   const module: ServiceModule = {
@@ -39,6 +41,7 @@ export const createSnsService: ServiceModuleFactory = async (context) => {
       if (!handler) throw snsErrors.invalidAction(operation);
       const result = await handler({
         store,
+        context,
         accountId: request.accountId,
         request,
         params: queryParams(request),

@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SandboxContext } from '../../../service-module.js';
+import type { CodeRecord, FunctionConfig, FunctionRecord } from '../model.js';
+import type { LambdaStore } from '../store.js';
+import { CodeCache } from './code-cache.js';
+import { Container } from './container.js';
+import { functionEnvironment } from './environment.js';
+import { logGroupName, logTail, newLogStreamName, StreamLog, type LogLine } from './function-logs.js';
+import { ContainerPool } from './pool.js';
+import { launcherFor } from './runtimes.js';
+
+/** One function version to run: `$LATEST` or a published version's configuration. */
+export interface InvokeTarget {
+  record: FunctionRecord;
+  config: FunctionConfig;
+  version: string;
+  /** The ARN the caller named (with its version or alias), as the context reports it. */
+  invokedFunctionArn: string;
+}
+
+export interface InvokeOptions {
+  requestId?: string;
+  clientContext?: string;
+}
+
+export interface InvokeResult {
+  /** The handler's result (JSON text), or the error payload Lambda returns for it. */
+  payload: string;
+  functionError?: 'Unhandled';
+  /** Base64 tail of the invocation's log (`X-Amz-Log-Result`). */
+  logResult: string;
+}
+
+/**
+ * Runs functions: unzips their code, starts and reuses their child processes, writes what
+ * they print to CloudWatch Logs with Lambda's START / END / REPORT lines.
+ */
+export class FunctionRunner {
+  private readonly pool = new ContainerPool<Container>();
+  /** Invocations running now: stop waits for them to end (killed) and for their log to be written. */
+  private readonly running = new Set<Promise<InvokeResult>>();
+
+  /** Where packages are unzipped, made on the first invocation. */
+  private code: Promise<CodeCache> | undefined;
+  /** A temp root to remove on close (when the sandbox keeps no data dir). */
+  private ownedRoot: string | undefined;
+
+  constructor(
+    private readonly context: SandboxContext,
+    private readonly store: LambdaStore,
+  ) {}
+
+  /** Throws Lambda's error when the sandbox cannot run this function's runtime. */
+  check(target: InvokeTarget): void {
+    launcherFor(target.config.runtime, target.record.name);
+  }
+
+  invoke(target: InvokeTarget, payload: string, options: InvokeOptions = {}): Promise<InvokeResult> {
+    const running = this.run(target, payload, options);
+    this.running.add(running);
+    const forget = (): void => void this.running.delete(running);
+    running.then(forget, forget);
+    return running;
+  }
+
+  private async run(target: InvokeTarget, payload: string, options: InvokeOptions): Promise<InvokeResult> {
+    const { record, config, version } = target;
+    const launcher = launcherFor(config.runtime, record.name);
+    const requestId = options.requestId ?? randomUUID();
+    const cache = await this.codeCache();
+    const taskRoot = await cache.directory(config.code);
+    const layers = await Promise.all(
+      this.layerCode(record.region, config).map((code) => cache.directory(code)),
+    );
+    const key = `${record.arn}:${version}`;
+    const container = await this.pool.acquire(key, config.revisionId, () => {
+      const logStream = newLogStreamName(version);
+      const env = functionEnvironment({
+        config,
+        functionName: record.name,
+        version,
+        region: record.region,
+        logGroup: logGroupName(record.name),
+        logStream,
+        taskRoot,
+        endpoint: this.context.endpoint ?? '',
+      });
+      const log = new StreamLog(this.context, record.region, record.name, logStream);
+      return new Container(launcher({ taskRoot, layers }), env, taskRoot, log);
+    });
+    const lines: LogLine[] = [];
+    const line = (message: string): void => void lines.push(container.log.write(message));
+    const begin = Date.now();
+    line(`START RequestId: ${requestId} Version: ${version}`);
+    container.onLog = line;
+    const outcome = await container.run({
+      requestId,
+      payload,
+      timeoutMs: config.timeout * 1000,
+      invokedFunctionArn: target.invokedFunctionArn,
+      ...(options.clientContext ? { clientContext: options.clientContext } : {}),
+    });
+    if (outcome.kind === 'error' && outcome.error.errorType === 'Sandbox.Timedout') {
+      line(`${new Date().toISOString()} ${outcome.error.errorMessage}`);
+    }
+    const duration = Date.now() - begin;
+    line(`END RequestId: ${requestId}`);
+    line(
+      `REPORT RequestId: ${requestId}\tDuration: ${duration.toFixed(2)} ms\tBilled Duration: ${Math.max(1, duration)} ms\tMemory Size: ${config.memorySize} MB\tMax Memory Used: ${config.memorySize} MB`,
+    );
+    // Between invocations (a timer still printing), lines go to the stream only.
+    container.onLog = (message) => void container.log.write(message);
+    this.pool.release(key, container);
+    await container.log.flushed();
+    return outcome.kind === 'result'
+      ? { payload: outcome.payload, logResult: logTail(lines) }
+      : { payload: JSON.stringify(outcome.error), functionError: 'Unhandled', logResult: logTail(lines) };
+  }
+
+  /** Stops the environments of a function's versions whose configuration is no longer current. */
+  reconcile(record: FunctionRecord | undefined, arn: string): void {
+    const revisions = new Map<string, string>();
+    if (record) {
+      revisions.set(`${arn}:$LATEST`, record.latest.revisionId);
+      for (const version of record.versions)
+        revisions.set(`${arn}:${version.version}`, version.config.revisionId);
+    }
+    this.pool.retire(`${arn}:`, (key, revision) => revisions.get(key) === revision);
+  }
+
+  async close(): Promise<void> {
+    this.pool.closeAll();
+    await Promise.allSettled([...this.running, ...(this.code ? [this.code] : [])]);
+    if (this.ownedRoot) await rm(this.ownedRoot, { recursive: true, force: true });
+  }
+
+  private codeCache(): Promise<CodeCache> {
+    this.code ??= (async () => {
+      if (!this.context.dataDir) this.ownedRoot = await mkdtemp(join(tmpdir(), 'cdkd-sandbox-lambda-code-'));
+      const cache = new CodeCache(
+        this.ownedRoot ?? join(this.context.dataDir!, '.lambda-runtime'),
+        this.context,
+      );
+      await cache.prepare();
+      return cache;
+    })();
+    return this.code;
+  }
+
+  /** The packages of the function's layers this sandbox holds, in the function's order. */
+  private layerCode(region: string, config: FunctionConfig): CodeRecord[] {
+    return config.layers.flatMap((arn) => {
+      const [, , , , , , name, version] = arn.split(':');
+      const layer = this.store
+        .layerVersions(region, name ?? '')
+        .find((candidate) => candidate.version === Number(version) && !candidate.deleted);
+      return layer ? [layer.code] : [];
+    });
+  }
+}
