@@ -19,3 +19,14 @@ export async function confirm(question: string, yes: boolean): Promise<void> {
     prompt.close();
   }
 }
+
+/** One question of several: a "no" answers false instead of cancelling the command. */
+export async function confirmed(question: string, yes: boolean): Promise<boolean> {
+  try {
+    await confirm(question, yes);
+    return true;
+  } catch (error) {
+    if (error instanceof CdkdError && error.code === 'CANCELLED') return false;
+    throw error;
+  }
+}

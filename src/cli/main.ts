@@ -14,6 +14,7 @@ import { registerDiff } from './commands/diff.js';
 import { registerDestroy } from './commands/destroy.js';
 import { registerRollback } from './commands/rollback.js';
 import { registerEvents } from './commands/events.js';
+import { registerImport } from './commands/import.js';
 import { CDKD_VERSION } from '../version.js';
 
 export function buildProgram(): Command {
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   registerDestroy(program);
   registerRollback(program);
   registerEvents(program);
+  registerImport(program);
   return program;
 }
 

@@ -5,6 +5,13 @@ import { EventLog } from '../state/event-log.js';
 import type { StateBackend } from '../state/state-backend.js';
 import { deployStack, type StackDeployResult } from './deploy-stack.js';
 import { destroyStack, type StackDestroyResult } from './destroy-stack.js';
+import {
+  importCandidates,
+  importStack,
+  type ImportCandidate,
+  type ImportChoice,
+  type ImportedResource,
+} from './import-stack.js';
 import { rollbackStack, type RollbackRequest, type StackRollbackResult } from './rollback-stack.js';
 import { sendableProperties } from './dynamic-references.js';
 import type { EngineContext, StackIdentity } from './engine-context.js';
@@ -29,6 +36,8 @@ export interface Engine {
   deploy(request: StackRequest, options: DeployOptions): Promise<StackDeployResult>;
   destroy(stack: StackIdentity, options: DeployOptions): Promise<StackDestroyResult>;
   rollback(request: RollbackRequest): Promise<StackRollbackResult>;
+  importCandidates(request: StackRequest): Promise<ImportCandidate[]>;
+  importResources(request: StackRequest, choices: readonly ImportChoice[]): Promise<ImportedResource[]>;
 }
 
 export async function createEngine(inputs: EngineInputs): Promise<Engine> {
@@ -71,6 +80,8 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
     deploy: (request, options) => deployStack(context, request, options),
     destroy: (stack, options) => destroyStack(context, stack, options),
     rollback: (request) => rollbackStack(context, request),
+    importCandidates: (request) => importCandidates(context, request),
+    importResources: (request, choices) => importStack(context, request, choices),
   };
 }
 

@@ -34,13 +34,7 @@ export async function planStack(
   state: StackState,
   options: DeployOptions,
 ): Promise<PlannedStack> {
-  const template = validateTemplate(request.template, `${request.stackName} template`);
-  refuseUnsupportedTransforms(request.stackName, template.transforms);
-  const prepared = await prepareTemplate(template, {
-    pseudo: { accountId: request.accountId, region: request.region, stackName: request.stackName },
-    parameters: request.parameters ?? {},
-    ssmParameter: services.parameterReader(request.region),
-  });
+  const prepared = await prepareRequest(services, request);
   const router = services.routerFor(request, options);
   // A nested stack deploys when its row runs, after its parent's earlier resources: check its whole tree now.
   refuseUnsupportedTypes(nestedResources(request.nested), (type) => router.canHandle(type));
@@ -62,6 +56,20 @@ export async function planStack(
   });
   refuseRemovedExportsInUse(state, exports, declaredExportNames(masked, resolver));
   return { prepared, masked, plan, imported };
+}
+
+/** The stack's template checked and prepared: parameters (SSM-typed ones read), rules and conditions. */
+export async function prepareRequest(
+  services: Pick<PlanningServices, 'parameterReader'>,
+  request: StackRequest,
+): Promise<PreparedTemplate> {
+  const template = validateTemplate(request.template, `${request.stackName} template`);
+  refuseUnsupportedTransforms(request.stackName, template.transforms);
+  return prepareTemplate(template, {
+    pseudo: { accountId: request.accountId, region: request.region, stackName: request.stackName },
+    parameters: request.parameters ?? {},
+    ssmParameter: services.parameterReader(request.region),
+  });
 }
 
 /** The only transform cdkd evaluates itself; macros such as AWS::Serverless run inside CloudFormation. */

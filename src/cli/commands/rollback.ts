@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { describeNamePrefix, namePrefixSetting } from '../../assembly/name-prefix-setting.js';
-import { isCdkdError } from '../../errors.js';
-import { confirm } from '../confirm.js';
+import { collect } from '../app-options.js';
+import { confirmed } from '../confirm.js';
 import { globalOptions } from '../global-options.js';
 import { handleInterrupts } from '../interrupts.js';
 import { createProgress } from '../progress.js';
@@ -45,13 +45,7 @@ export function registerRollback(program: Command): void {
           signal: interrupts.signal,
           confirm: async (lines) => {
             process.stdout.write(`Rollback plan:\n${lines.map((line) => `  ${line}`).join('\n')}\n`);
-            try {
-              await confirm('Carry out this rollback?', global.yes ?? false);
-              return true;
-            } catch (error) {
-              if (isCdkdError(error) && error.code === 'CANCELLED') return false;
-              throw error;
-            }
+            return confirmed('Carry out this rollback?', global.yes ?? false);
           },
           namePrefixFallback: () => {
             const setting = namePrefixSetting({ env: process.env, cwd: process.cwd() });
@@ -86,8 +80,4 @@ export function registerRollback(program: Command): void {
         progress.close();
       }
     });
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
 }
