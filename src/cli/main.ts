@@ -15,6 +15,7 @@ import { registerDestroy } from './commands/destroy.js';
 import { registerRollback } from './commands/rollback.js';
 import { registerEvents } from './commands/events.js';
 import { registerImport } from './commands/import.js';
+import { registerOrphan } from './commands/orphan.js';
 import { CDKD_VERSION } from '../version.js';
 
 export function buildProgram(): Command {
@@ -36,6 +37,7 @@ export function buildProgram(): Command {
   registerRollback(program);
   registerEvents(program);
   registerImport(program);
+  registerOrphan(program);
   return program;
 }
 

@@ -3,9 +3,10 @@ import { listStacks, showStack } from '../../toolkit/state-inspection.js';
 import { globalOptions } from '../global-options.js';
 import { sessionFor } from '../session-from-options.js';
 import { renderStateDocument } from '../render-state.js';
+import { registerStateOrphan } from './state-orphan.js';
 
 export function registerState(program: Command): void {
-  const state = program.command('state').description('inspect the state cdkd keeps in S3');
+  const state = program.command('state').description('inspect and repair the state cdkd keeps in S3');
 
   state
     .command('list')
@@ -45,4 +46,5 @@ export function registerState(program: Command): void {
       }
       process.stdout.write(renderStateDocument(location, document));
     });
+  registerStateOrphan(state);
 }
