@@ -5,6 +5,7 @@ import { EventLog } from '../state/event-log.js';
 import type { StateBackend } from '../state/state-backend.js';
 import { deployStack, type StackDeployResult } from './deploy-stack.js';
 import { destroyStack, type StackDestroyResult } from './destroy-stack.js';
+import { dropFailedSegments, type DropFailedRequest, type DropFailedResult } from './drop-failed.js';
 import {
   importCandidates,
   importStack,
@@ -36,6 +37,7 @@ export interface Engine {
   deploy(request: StackRequest, options: DeployOptions): Promise<StackDeployResult>;
   destroy(stack: StackIdentity, options: DeployOptions): Promise<StackDestroyResult>;
   rollback(request: RollbackRequest): Promise<StackRollbackResult>;
+  dropFailed(request: DropFailedRequest): Promise<DropFailedResult>;
   importCandidates(request: StackRequest): Promise<ImportCandidate[]>;
   importResources(request: StackRequest, choices: readonly ImportChoice[]): Promise<ImportedResource[]>;
 }
@@ -80,6 +82,7 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
     deploy: (request, options) => deployStack(context, request, options),
     destroy: (stack, options) => destroyStack(context, stack, options),
     rollback: (request) => rollbackStack(context, request),
+    dropFailed: (request) => dropFailedSegments(context, request),
     importCandidates: (request) => importCandidates(context, request),
     importResources: (request, choices) => importStack(context, request, choices),
   };

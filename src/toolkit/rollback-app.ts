@@ -1,3 +1,6 @@
+import type { DropFailedResult } from '../engine/drop-failed.js';
+import type { Engine } from '../engine/engine.js';
+import type { StackIdentity } from '../engine/engine-context.js';
 import type { EventSink } from '../engine/events.js';
 import type { NamePrefixFallback, StackRollbackResult } from '../engine/rollback-stack.js';
 import { CdkdError } from '../errors.js';
@@ -23,23 +26,10 @@ export interface RollbackAppInput {
 
 /** `cdkd rollback`: replays a stack's rollback journal; reads state only, no synthesis. */
 export async function rollbackApp(input: RollbackAppInput): Promise<StackRollbackResult> {
-  const region = input.region ?? (await input.session.region());
-  const named = input.stackName ?? (await onlyStackWithJournal(input.session, region));
-  if (named === undefined) return { stackName: '', found: false, lines: [], confirmed: false, exitCode: 0 };
-  const stateName = named.replaceAll('~', '/');
-  const engine = await openEngine(input.session, {
-    events: input.events,
-    onWarning: input.onWarning,
-    regions: [region],
-  });
-  return engine.rollback({
-    stack: {
-      stateName,
-      stackName: stateName.replaceAll('/', '-'),
-      region,
-      accountId: await input.session.accountId(),
-      ...(stateName.includes('/') ? { isNested: true } : {}),
-    },
+  const target = await rollbackTarget(input);
+  if (!target) return { stackName: '', found: false, lines: [], confirmed: false, exitCode: 0 };
+  return target.engine.rollback({
+    stack: target.stack,
     revertFailed: input.revertFailed,
     orphan: new Set(input.orphan),
     force: input.force,
@@ -47,6 +37,40 @@ export async function rollbackApp(input: RollbackAppInput): Promise<StackRollbac
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.namePrefixFallback ? { namePrefixFallback: input.namePrefixFallback } : {}),
   });
+}
+
+/** `cdkd rollback --drop-failed`: discards the failed-only segments a clean automatic rollback left. */
+export async function dropFailedApp(
+  input: Pick<RollbackAppInput, 'session' | 'stackName' | 'region' | 'confirm' | 'events' | 'onWarning'>,
+): Promise<DropFailedResult> {
+  const target = await rollbackTarget(input);
+  if (!target) return { stackName: '', found: false, lines: [], confirmed: false };
+  return target.engine.dropFailed({ stack: target.stack, confirm: input.confirm });
+}
+
+/** The stack a rollback acts on (named, or the only one with a journal) and an engine for it. */
+async function rollbackTarget(
+  input: Pick<RollbackAppInput, 'session' | 'stackName' | 'region' | 'events' | 'onWarning'>,
+): Promise<{ engine: Engine; stack: StackIdentity } | undefined> {
+  const region = input.region ?? (await input.session.region());
+  const named = input.stackName ?? (await onlyStackWithJournal(input.session, region));
+  if (named === undefined) return undefined;
+  const stateName = named.replaceAll('~', '/');
+  const engine = await openEngine(input.session, {
+    events: input.events,
+    onWarning: input.onWarning,
+    regions: [region],
+  });
+  return {
+    engine,
+    stack: {
+      stateName,
+      stackName: stateName.replaceAll('/', '-'),
+      region,
+      accountId: await input.session.accountId(),
+      ...(stateName.includes('/') ? { isNested: true } : {}),
+    },
+  };
 }
 
 /**

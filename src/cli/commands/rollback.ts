@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { describeNamePrefix, namePrefixSetting } from '../../assembly/name-prefix-setting.js';
+import { CdkdError } from '../../errors.js';
 import { collect } from '../app-options.js';
 import { confirmed } from '../confirm.js';
 import { globalOptions } from '../global-options.js';
@@ -11,6 +12,7 @@ interface RollbackOptions {
   revertFailed?: boolean;
   orphan: string[];
   force?: boolean;
+  dropFailed?: boolean;
 }
 
 export function registerRollback(program: Command): void {
@@ -24,9 +26,14 @@ export function registerRollback(program: Command): void {
     .option('--revert-failed', 'also revert the operations that failed (force-revert a failed update)')
     .option('--orphan <logicalId>', 'leave this resource as it is (repeatable)', collect, [])
     .option('--force', 'orphan whatever fails to roll back instead of stopping')
+    .option(
+      '--drop-failed',
+      'discard the failed operations a clean automatic rollback kept, leaving those resources as they are',
+    )
     .action(async (stackName: string | undefined, options: RollbackOptions, cmd: Command) => {
       const { rollbackApp } = await import('../../toolkit/rollback-app.js');
       const global = globalOptions(cmd);
+      if (options.dropFailed) return dropFailed(stackName, options, cmd);
       const progress = createProgress(process.stderr, process.stderr.isTTY === true && !global.verbose);
       // A rollback absorbs further signals: stopping it takes SIGKILL (spec 003, "Signals").
       const interrupts = handleInterrupts(
@@ -80,4 +87,40 @@ export function registerRollback(program: Command): void {
         progress.close();
       }
     });
+}
+
+async function dropFailed(
+  stackName: string | undefined,
+  options: RollbackOptions,
+  cmd: Command,
+): Promise<void> {
+  if (options.revertFailed || options.force || options.orphan.length > 0) {
+    throw new CdkdError(
+      'ROLLBACK_FLAGS_CONFLICT',
+      '--drop-failed discards the failed operations; --revert-failed, --orphan and --force act on them.',
+      { hint: 'Run cdkd rollback --drop-failed on its own.' },
+    );
+  }
+  const { dropFailedApp } = await import('../../toolkit/rollback-app.js');
+  const global = globalOptions(cmd);
+  const result = await dropFailedApp({
+    session: sessionFor(cmd),
+    ...(stackName ? { stackName } : {}),
+    ...(global.region ? { region: global.region } : {}),
+    confirm: async (lines) => {
+      process.stdout.write(`Failed operations to drop:\n${lines.map((line) => `  ${line}`).join('\n')}\n`);
+      return confirmed('Drop them from the rollback journal?', global.yes ?? false);
+    },
+    events: () => undefined,
+    onWarning: (message) => process.stderr.write(`Warning: ${message}\n`),
+  });
+  if (!result.found) {
+    process.stdout.write(`${result.stackName || 'No stack'}: no rollback journal, nothing to drop.\n`);
+    return;
+  }
+  process.stdout.write(
+    result.confirmed
+      ? `${result.stackName}: failed operations dropped; the rollback journal is gone.\n`
+      : 'Cancelled; nothing was changed.\n',
+  );
 }
