@@ -4,6 +4,8 @@ import { SSMClient } from '@aws-sdk/client-ssm';
 import { STSClient } from '@aws-sdk/client-sts';
 import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
 import { CdkdError } from '../errors.js';
+import { proxyRequestHandler } from './proxy-agent.js';
+import { proxyConfigured } from './proxy-settings.js';
 
 export interface AwsClientOptions {
   /** From --region; wins over AWS_REGION / AWS_DEFAULT_REGION and the profile. */
@@ -16,20 +18,25 @@ type ClientConfig = {
   region: string;
   profile?: string;
   credentials: ReturnType<typeof fromNodeProviderChain>;
+  requestHandler?: ReturnType<typeof proxyRequestHandler>;
 };
 
 /**
  * The one place SDK clients are built. The endpoint is never set here: the SDK
  * reads AWS_ENDPOINT_URL / AWS_ENDPOINT_URL_<SERVICE> itself, which is how a
- * user points cdkd at the sandbox or any other AWS-compatible endpoint.
+ * user points cdkd at the sandbox or any other AWS-compatible endpoint. The SDK
+ * reads no proxy variables, so with HTTPS_PROXY / HTTP_PROXY set every client gets
+ * cdkd's routing agent (spec 003, "Proxy handling").
  */
 export class AwsClients {
   private readonly credentials: ReturnType<typeof fromNodeProviderChain>;
   private readonly cache = new Map<string, unknown>();
   private regionPromise: Promise<string> | undefined;
+  private readonly requestHandler: ClientConfig['requestHandler'];
 
   constructor(private readonly options: AwsClientOptions = {}) {
     this.credentials = fromNodeProviderChain(options.profile ? { profile: options.profile } : {});
+    if (proxyConfigured(process.env)) this.requestHandler = proxyRequestHandler(process.env);
   }
 
   /** The region: flag, then env, then the profile; an error naming all three when none is set. */
@@ -72,6 +79,7 @@ export class AwsClients {
       region: region ?? (await this.region()),
       ...(this.options.profile ? { profile: this.options.profile } : {}),
       credentials: this.credentials,
+      ...(this.requestHandler ? { requestHandler: this.requestHandler } : {}),
     };
   }
 
