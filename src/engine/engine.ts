@@ -5,6 +5,7 @@ import { EventLog } from '../state/event-log.js';
 import type { StateBackend } from '../state/state-backend.js';
 import { deployStack, type StackDeployResult } from './deploy-stack.js';
 import { destroyStack, type StackDestroyResult } from './destroy-stack.js';
+import { refreshObserved, type RefreshResult } from './refresh-observed.js';
 import { dropFailedSegments, type DropFailedRequest, type DropFailedResult } from './drop-failed.js';
 import {
   importCandidates,
@@ -38,6 +39,7 @@ export interface Engine {
   destroy(stack: StackIdentity, options: DeployOptions): Promise<StackDestroyResult>;
   rollback(request: RollbackRequest): Promise<StackRollbackResult>;
   dropFailed(request: DropFailedRequest): Promise<DropFailedResult>;
+  refreshObserved(stack: StackIdentity, options: { concurrency: number }): Promise<RefreshResult>;
   importCandidates(request: StackRequest): Promise<ImportCandidate[]>;
   importResources(request: StackRequest, choices: readonly ImportChoice[]): Promise<ImportedResource[]>;
 }
@@ -83,6 +85,7 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
     destroy: (stack, options) => destroyStack(context, stack, options),
     rollback: (request) => rollbackStack(context, request),
     dropFailed: (request) => dropFailedSegments(context, request),
+    refreshObserved: (stack, options) => refreshObserved(context, stack, options),
     importCandidates: (request) => importCandidates(context, request),
     importResources: (request, choices) => importStack(context, request, choices),
   };

@@ -1,6 +1,7 @@
 import { CdkdError } from '../errors.js';
 import { FAIL_FAST_SCHEDULE, type LockSchedule } from '../state/lock-schedule.js';
 import type { StateBackend } from '../state/state-backend.js';
+import { stackNotInState } from '../state/state-bucket-errors.js';
 import type { StackRef } from '../state/state-store.js';
 import { journaledIds, orphanReaders } from './orphan-rules.js';
 import { StackState } from './stack-state.js';
@@ -37,9 +38,7 @@ export async function orphanResources(backend: StateBackend, request: OrphanRequ
   try {
     const state = await StackState.open(backend.store, ref);
     if (state.isNew) {
-      throw new CdkdError('STACK_NOT_IN_STATE', `No state for stack ${ref.stackName} in ${ref.region}.`, {
-        hint: 'Run cdkd state list to see the stacks cdkd has deployed.',
-      });
+      throw stackNotInState(ref);
     }
     const unknown = request.logicalIds.filter((id) => !state.record(id));
     if (unknown.length > 0) {

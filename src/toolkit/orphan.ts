@@ -3,7 +3,7 @@ import { orphanResources, type OrphanResult } from '../engine/orphan-resources.j
 import { RETRY_SCHEDULE } from '../state/lock-schedule.js';
 import { buildDependencyGraph, validateTemplate } from '../template/index.js';
 import type { Session } from './session.js';
-import { chooseStackRegion } from './state-inspection.js';
+import { stateStackIdentity } from './state-stack.js';
 import { stackTarget } from './stack-requests.js';
 
 export interface OrphanInput {
@@ -55,12 +55,9 @@ export async function orphanFromApp(
 export async function orphanFromState(
   input: OrphanInput & { stackName: string; region?: string },
 ): Promise<OrphanedStack> {
-  const backend = await input.session.stateBackend();
-  const region =
-    input.region ??
-    chooseStackRegion(input.stackName, await backend.store.list(), await input.session.region());
-  const result = await orphanResources(backend, {
-    ref: { stackName: input.stackName, region },
+  const stack = await stateStackIdentity(input.session, input.stackName, input.region);
+  const result = await orphanResources(await input.session.stateBackend(), {
+    ref: { stackName: stack.stateName, region: stack.region },
     logicalIds: input.logicalIds,
     force: input.force,
     schedule: RETRY_SCHEDULE,
