@@ -16,6 +16,7 @@ import { registerRollback } from './commands/rollback.js';
 import { registerEvents } from './commands/events.js';
 import { registerImport } from './commands/import.js';
 import { registerOrphan } from './commands/orphan.js';
+import { registerDrift } from './commands/drift.js';
 import { CDKD_VERSION } from '../version.js';
 
 export function buildProgram(): Command {
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   registerEvents(program);
   registerImport(program);
   registerOrphan(program);
+  registerDrift(program);
   return program;
 }
 

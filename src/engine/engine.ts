@@ -5,6 +5,7 @@ import { EventLog } from '../state/event-log.js';
 import type { StateBackend } from '../state/state-backend.js';
 import { deployStack, type StackDeployResult } from './deploy-stack.js';
 import { destroyStack, type StackDestroyResult } from './destroy-stack.js';
+import { driftStack, type DriftMode, type DriftResult } from './drift-stack.js';
 import { refreshObserved, type RefreshResult } from './refresh-observed.js';
 import { dropFailedSegments, type DropFailedRequest, type DropFailedResult } from './drop-failed.js';
 import {
@@ -40,6 +41,7 @@ export interface Engine {
   rollback(request: RollbackRequest): Promise<StackRollbackResult>;
   dropFailed(request: DropFailedRequest): Promise<DropFailedResult>;
   refreshObserved(stack: StackIdentity, options: { concurrency: number }): Promise<RefreshResult>;
+  drift(stack: StackIdentity, options: { mode: DriftMode; concurrency: number }): Promise<DriftResult>;
   importCandidates(request: StackRequest): Promise<ImportCandidate[]>;
   importResources(request: StackRequest, choices: readonly ImportChoice[]): Promise<ImportedResource[]>;
 }
@@ -86,6 +88,7 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
     rollback: (request) => rollbackStack(context, request),
     dropFailed: (request) => dropFailedSegments(context, request),
     refreshObserved: (stack, options) => refreshObserved(context, stack, options),
+    drift: (stack, options) => driftStack(context, stack, options),
     importCandidates: (request) => importCandidates(context, request),
     importResources: (request, choices) => importStack(context, request, choices),
   };
