@@ -17,6 +17,7 @@ import { registerEvents } from './commands/events.js';
 import { registerImport } from './commands/import.js';
 import { registerOrphan } from './commands/orphan.js';
 import { registerDrift } from './commands/drift.js';
+import { registerScrub } from './commands/scrub.js';
 import { CDKD_VERSION } from '../version.js';
 
 export function buildProgram(): Command {
@@ -40,6 +41,7 @@ export function buildProgram(): Command {
   registerImport(program);
   registerOrphan(program);
   registerDrift(program);
+  registerScrub(program);
   return program;
 }
 

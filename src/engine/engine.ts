@@ -5,6 +5,7 @@ import { EventLog } from '../state/event-log.js';
 import type { StateBackend } from '../state/state-backend.js';
 import { deployStack, type StackDeployResult } from './deploy-stack.js';
 import { destroyStack, type StackDestroyResult } from './destroy-stack.js';
+import { cleanLeftover, findLeftovers, type Leftover } from './scrub.js';
 import { driftStack, type DriftMode, type DriftResult } from './drift-stack.js';
 import { refreshObserved, type RefreshResult } from './refresh-observed.js';
 import { dropFailedSegments, type DropFailedRequest, type DropFailedResult } from './drop-failed.js';
@@ -42,6 +43,11 @@ export interface Engine {
   dropFailed(request: DropFailedRequest): Promise<DropFailedResult>;
   refreshObserved(stack: StackIdentity, options: { concurrency: number }): Promise<RefreshResult>;
   drift(stack: StackIdentity, options: { mode: DriftMode; concurrency: number }): Promise<DriftResult>;
+  findLeftovers(): Promise<Leftover[]>;
+  cleanLeftover(
+    leftover: Leftover,
+    input: { accountId: string; confirm(lines: string[]): Promise<boolean> },
+  ): Promise<boolean>;
   importCandidates(request: StackRequest): Promise<ImportCandidate[]>;
   importResources(request: StackRequest, choices: readonly ImportChoice[]): Promise<ImportedResource[]>;
 }
@@ -89,6 +95,8 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
     dropFailed: (request) => dropFailedSegments(context, request),
     refreshObserved: (stack, options) => refreshObserved(context, stack, options),
     drift: (stack, options) => driftStack(context, stack, options),
+    findLeftovers: () => findLeftovers(context),
+    cleanLeftover: (leftover, input) => cleanLeftover(context, leftover, input),
     importCandidates: (request) => importCandidates(context, request),
     importResources: (request, choices) => importStack(context, request, choices),
   };
