@@ -5,9 +5,11 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, writeAssembly } from '../assembly/helpers.js';
-import { runCli } from '../helpers/cli.js';
+import { REPO_ROOT, runCli } from '../helpers/cli.js';
 import { isSameResource, liveResources } from '../helpers/inventory.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 
@@ -113,5 +115,48 @@ describe('cdkd state destroy', () => {
     const again = await cli(['state', 'destroy', 'Orphaned', '--yes']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain('nothing recorded');
+  });
+});
+
+describe('cdkd state destroy and signals', () => {
+  it("a second SIGINT quits with 130 and still releases the lock, as destroy's does", async () => {
+    const resources = Object.fromEntries(
+      Array.from({ length: 6 }, (_, i) => [`Q${i}`, { Type: 'AWS::SQS::Queue' }]),
+    );
+    expect((await cli(['deploy', '-a', app('Interrupted', resources)])).code).toBe(0);
+    const fault = { service: 'sqs', operation: 'DeleteQueue', latencyMs: 2000, every: true };
+    const admin = (init: RequestInit) =>
+      fetch(`${sandbox.current.url}/_sandbox/faults`, {
+        ...init,
+        headers: { 'content-type': 'application/json' },
+      });
+    await admin({ method: 'POST', body: JSON.stringify(fault) });
+    const cliPath = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+    const child = spawn(
+      process.execPath,
+      [cliPath, 'state', 'destroy', 'Interrupted', '--yes', '--concurrency', '2'],
+      {
+        cwd: REPO_ROOT,
+        env: { ...process.env, ...env() },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    await new Promise<void>((resolve) =>
+      child.stderr.on('data', (chunk) => {
+        stderr += chunk;
+        if (stderr.includes('delete started')) resolve();
+      }),
+    );
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.kill('SIGINT');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    await admin({ method: 'DELETE' });
+    // state destroy fails fast on a held lock: this succeeds only because the lock was released.
+    const again = await cli(['state', 'destroy', 'Interrupted', '--yes']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(await recorded('Interrupted')).toBeUndefined();
   });
 });
