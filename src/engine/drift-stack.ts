@@ -5,6 +5,7 @@ import { FAIL_FAST_SCHEDULE } from '../state/lock-schedule.js';
 import { walkDag } from './dag-walk.js';
 import { acceptedProperties, driftOf, revertProperties, type PropertyDrift } from './drift-rules.js';
 import type { EngineContext, StackIdentity } from './engine-context.js';
+import { NESTED_STACK_TYPE } from './nested-stack-provider.js';
 import { StackState } from './stack-state.js';
 
 /** `detect` only reads; `accept` takes the live values into state; `revert` writes the recorded ones back. */
@@ -70,7 +71,10 @@ export async function driftStack(
       };
     };
     const outcome = await walkDag(
-      Object.keys(state.document.resources).map((id) => ({ id, dependsOn: [] })),
+      // A nested stack's resources are in its own state: `cdkd drift Parent/Child` compares them.
+      Object.keys(state.document.resources)
+        .filter((id) => state.record(id)!.type !== NESTED_STACK_TYPE)
+        .map((id) => ({ id, dependsOn: [] })),
       async (logicalId) => {
         const record = state.record(logicalId)!;
         const { provider, read } = readLive(logicalId);

@@ -2,6 +2,7 @@ import { messageOf } from '../errors.js';
 import { FAIL_FAST_SCHEDULE } from '../state/lock-schedule.js';
 import { walkDag } from './dag-walk.js';
 import type { EngineContext, StackIdentity } from './engine-context.js';
+import { NESTED_STACK_TYPE } from './nested-stack-provider.js';
 import { StackState } from './stack-state.js';
 
 export interface RefreshResult {
@@ -38,7 +39,10 @@ export async function refreshObserved(
       region: stack.region,
       stackName: stack.stackName,
     };
-    const ids = Object.keys(state.document.resources).sort();
+    // A nested stack's resources are in its own state, refreshed by its own name.
+    const ids = Object.keys(state.document.resources)
+      .filter((id) => state.record(id)!.type !== NESTED_STACK_TYPE)
+      .sort();
     const outcome = await walkDag(
       ids.map((id) => ({ id, dependsOn: [] })),
       async (logicalId) => {

@@ -12,10 +12,12 @@ export async function stateStackIdentity(
   region: string | undefined,
 ): Promise<StackIdentity> {
   const backend = await session.stateBackend();
+  // A nested stack by its path, `Parent~Child` (or `Parent/Child`), as cdkd rollback takes it.
+  const stateName = stackName.replaceAll('~', '/');
   return {
-    stateName: stackName,
-    stackName,
-    region: region ?? chooseStackRegion(stackName, await backend.store.list(), await session.region()),
+    stateName,
+    stackName: stateName.replaceAll('/', '-'),
+    region: region ?? chooseStackRegion(stateName, await backend.store.list(), await session.region()),
     accountId: await session.accountId(),
   };
 }

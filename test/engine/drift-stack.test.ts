@@ -36,3 +36,32 @@ describe('drift --revert on an IAM inline policy removed out of band', () => {
     );
   });
 });
+
+describe('drift of a stack with a nested stack', () => {
+  it("passes over the nested stack's record, whose resources its own state holds", async () => {
+    const engine = await h.engine();
+    await engine.deploy(
+      {
+        ...stackIdentity('Parent'),
+        template: {
+          Resources: {
+            Q: { Type: 'AWS::SQS::Queue' },
+            Child: { Type: 'AWS::CloudFormation::Stack', Properties: { TemplateURL: 'x' } },
+          },
+        },
+        nested: new Map([
+          ['Child', { template: { Resources: { Inner: { Type: 'AWS::SQS::Queue' } } }, nested: new Map() }],
+        ]),
+      },
+      { concurrency: 2 },
+    );
+    expect((await engine.drift(stackIdentity('Parent'), { mode: 'detect', concurrency: 2 })).drifted).toEqual(
+      [],
+    );
+    const child = { ...stackIdentity('Parent'), stateName: 'Parent/Child', stackName: 'Parent-Child' };
+    expect(await engine.drift(child, { mode: 'detect', concurrency: 2 })).toEqual({
+      found: true,
+      drifted: [],
+    });
+  });
+});
