@@ -4,6 +4,8 @@ import { SSMClient } from '@aws-sdk/client-ssm';
 import { STSClient } from '@aws-sdk/client-sts';
 import { fromNodeProviderChain, fromTemporaryCredentials } from '@aws-sdk/credential-providers';
 import { CdkdError } from '../errors.js';
+import { proxyRequestHandler } from './proxy-agent.js';
+import { proxyConfigured } from './proxy-settings.js';
 
 export interface AwsClientOptions {
   /** From --region; wins over AWS_REGION / AWS_DEFAULT_REGION and the profile. */
@@ -19,6 +21,7 @@ type ClientConfig = {
   profile?: string;
   credentials: Credentials;
   maxAttempts?: number;
+  requestHandler?: ReturnType<typeof proxyRequestHandler>;
 };
 
 /** Per-client settings beside the region: `maxAttempts: 1` for a caller that runs its own retry schedule. */
@@ -35,12 +38,15 @@ export interface AssumedRole {
 /**
  * The one place SDK clients are built. The endpoint is never set here: the SDK
  * reads AWS_ENDPOINT_URL / AWS_ENDPOINT_URL_<SERVICE> itself, which is how a
- * user points cdkd at the sandbox or any other AWS-compatible endpoint.
+ * user points cdkd at the sandbox or any other AWS-compatible endpoint. The SDK
+ * reads no proxy variables, so with HTTPS_PROXY / HTTP_PROXY set every client gets
+ * cdkd's routing agent (spec 003, "Proxy handling").
  */
 export class AwsClients {
   private readonly credentials: Credentials;
   private readonly cache = new Map<string, unknown>();
   private regionPromise: Promise<string> | undefined;
+  private readonly requestHandler: ClientConfig['requestHandler'];
 
   constructor(
     private readonly options: AwsClientOptions = {},
@@ -48,6 +54,7 @@ export class AwsClients {
   ) {
     this.credentials =
       credentials ?? fromNodeProviderChain(options.profile ? { profile: options.profile } : {});
+    if (proxyConfigured(process.env)) this.requestHandler = proxyRequestHandler(process.env);
   }
 
   /** Clients with the same settings under a role these credentials assume (a CDK lookup role). */
@@ -109,6 +116,7 @@ export class AwsClients {
       ...(this.options.profile ? { profile: this.options.profile } : {}),
       credentials: this.credentials,
       ...(tuning.maxAttempts !== undefined ? { maxAttempts: tuning.maxAttempts } : {}),
+      ...(this.requestHandler ? { requestHandler: this.requestHandler } : {}),
     };
   }
 

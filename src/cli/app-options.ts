@@ -51,6 +51,7 @@ export function synthesizeFor(command: Command, options: AppOptions): Promise<Cl
   });
 }
 
-function collect(value: string, previous: string[]): string[] {
+/** Commander's accumulator for a repeatable option. */
+export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }

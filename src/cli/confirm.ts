@@ -44,3 +44,14 @@ export function dataLossConfirmer(options: {
     return asked;
   };
 }
+
+/** One question of several: a "no" answers false instead of cancelling the command. */
+export async function confirmed(question: string, yes: boolean): Promise<boolean> {
+  try {
+    await confirm(question, yes);
+    return true;
+  } catch (error) {
+    if (error instanceof CdkdError && error.code === 'CANCELLED') return false;
+    throw error;
+  }
+}

@@ -1,4 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import { collect } from './app-options.js';
 
 /** Chosen from bench/deploy-engine.ts; see the README's "Concurrency" section. */
 export const DEFAULT_CONCURRENCY = 32;
@@ -27,13 +28,10 @@ export function addDeployTuning(command: Command): Command {
     .option('--parameters <KEY=VALUE>', 'a template parameter, or STACK:KEY=VALUE (repeatable)', collect, []);
 }
 
-function positiveInteger(value: string): number {
+/** Commander's parser for a count flag. */
+export function positiveInteger(value: string): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 1)
     throw new InvalidArgumentError('expected a whole number of at least 1');
   return parsed;
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
 }

@@ -16,6 +16,10 @@ import { registerDestroy } from './commands/destroy.js';
 import { registerRollback } from './commands/rollback.js';
 import { registerEvents } from './commands/events.js';
 import { registerContext } from './commands/context.js';
+import { registerImport } from './commands/import.js';
+import { registerOrphan } from './commands/orphan.js';
+import { registerDrift } from './commands/drift.js';
+import { registerScrub } from './commands/scrub.js';
 import { CDKD_VERSION } from '../version.js';
 
 export function buildProgram(): Command {
@@ -38,6 +42,10 @@ export function buildProgram(): Command {
   registerRollback(program);
   registerEvents(program);
   registerContext(program);
+  registerImport(program);
+  registerOrphan(program);
+  registerDrift(program);
+  registerScrub(program);
   return program;
 }
 

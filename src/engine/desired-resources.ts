@@ -47,7 +47,8 @@ export function desiredResources(prepared: PreparedTemplate, resolver: ExternalR
   });
 }
 
-function planningProperties(
+/** A resource's properties resolved now, or the unresolved marker while it reads one not made yet. */
+export function planningProperties(
   prepared: PreparedTemplate,
   logicalId: string,
   resolver: ExternalResolver,

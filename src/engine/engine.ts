@@ -6,6 +6,17 @@ import { EventLog } from '../state/event-log.js';
 import type { StateBackend } from '../state/state-backend.js';
 import { deployStack, type StackDeployResult } from './deploy-stack.js';
 import { destroyStack, type StackDestroyResult } from './destroy-stack.js';
+import { cleanLeftover, findLeftovers, type Leftover } from './scrub.js';
+import { driftStack, type DriftMode, type DriftResult } from './drift-stack.js';
+import { refreshObserved, type RefreshResult } from './refresh-observed.js';
+import { dropFailedSegments, type DropFailedRequest, type DropFailedResult } from './drop-failed.js';
+import {
+  importCandidates,
+  importStack,
+  type ImportCandidate,
+  type ImportChoice,
+  type ImportedResource,
+} from './import-stack.js';
 import { rollbackStack, type RollbackRequest, type StackRollbackResult } from './rollback-stack.js';
 import { sendableProperties } from './dynamic-references.js';
 import type { EngineContext, StackIdentity } from './engine-context.js';
@@ -33,6 +44,16 @@ export interface Engine {
   deploy(request: StackRequest, options: DeployOptions): Promise<StackDeployResult>;
   destroy(stack: StackIdentity, options: DeployOptions): Promise<StackDestroyResult>;
   rollback(request: RollbackRequest): Promise<StackRollbackResult>;
+  dropFailed(request: DropFailedRequest): Promise<DropFailedResult>;
+  refreshObserved(stack: StackIdentity, options: { concurrency: number }): Promise<RefreshResult>;
+  drift(stack: StackIdentity, options: { mode: DriftMode; concurrency: number }): Promise<DriftResult>;
+  findLeftovers(): Promise<Leftover[]>;
+  cleanLeftover(
+    leftover: Leftover,
+    input: { accountId: string; confirm(lines: string[]): Promise<boolean> },
+  ): Promise<boolean>;
+  importCandidates(request: StackRequest): Promise<ImportCandidate[]>;
+  importResources(request: StackRequest, choices: readonly ImportChoice[]): Promise<ImportedResource[]>;
 }
 
 export async function createEngine(inputs: EngineInputs): Promise<Engine> {
@@ -78,6 +99,13 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
     deploy: (request, options) => deployStack(context, request, options),
     destroy: (stack, options) => destroyStack(context, stack, options),
     rollback: (request) => rollbackStack(context, request),
+    dropFailed: (request) => dropFailedSegments(context, request),
+    refreshObserved: (stack, options) => refreshObserved(context, stack, options),
+    drift: (stack, options) => driftStack(context, stack, options),
+    findLeftovers: () => findLeftovers(context),
+    cleanLeftover: (leftover, input) => cleanLeftover(context, leftover, input),
+    importCandidates: (request) => importCandidates(context, request),
+    importResources: (request, choices) => importStack(context, request, choices),
   };
 }
 

@@ -47,13 +47,7 @@ export async function planStack(
   state: StackState,
   options: DeployOptions,
 ): Promise<PlannedStack> {
-  const template = validateTemplate(request.template, `${request.stackName} template`);
-  refuseUnsupportedTransforms(request.stackName, template.transforms);
-  const prepared = await prepareTemplate(template, {
-    pseudo: { accountId: request.accountId, region: request.region, stackName: request.stackName },
-    parameters: request.parameters ?? {},
-    ssmParameter: services.parameterReader(request.region),
-  });
+  const prepared = await prepareRequest(services, request);
   const router = services.routerFor(request, options);
   const masked = prepared.withMaskedParameters();
   const exports = services.exportsIn(request.region);
@@ -107,6 +101,20 @@ export async function planStack(
   // Last: the confirmation it may ask for comes after every refusal.
   const stateful = await statefulPreflight(services, { request, state, plan, desired }, options);
   return { prepared, masked, plan, imported, stateful };
+}
+
+/** The stack's template checked and prepared: parameters (SSM-typed ones read), rules and conditions. */
+export async function prepareRequest(
+  services: Pick<PlanningServices, 'parameterReader'>,
+  request: StackRequest,
+): Promise<PreparedTemplate> {
+  const template = validateTemplate(request.template, `${request.stackName} template`);
+  refuseUnsupportedTransforms(request.stackName, template.transforms);
+  return prepareTemplate(template, {
+    pseudo: { accountId: request.accountId, region: request.region, stackName: request.stackName },
+    parameters: request.parameters ?? {},
+    ssmParameter: services.parameterReader(request.region),
+  });
 }
 
 /** The only transform cdkd evaluates itself; macros such as AWS::Serverless run inside CloudFormation. */

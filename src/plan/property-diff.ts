@@ -10,7 +10,8 @@ export interface PropertyDiff {
   masked: string[];
 }
 
-function holdsMask(value: unknown): boolean {
+/** True when the value, or anything inside it, is the masked spelling of a NoEcho value. */
+export function holdsMask(value: unknown): boolean {
   if (value === MASKED_VALUE) return true;
   if (Array.isArray(value)) return value.some(holdsMask);
   if (value !== null && typeof value === 'object') return Object.values(value).some(holdsMask);

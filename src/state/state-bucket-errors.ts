@@ -38,3 +38,12 @@ export function stateBucketError(error: unknown, bucket: string, region: string)
   }
   return error;
 }
+
+/** A command that needs a stack's state found none. */
+export function stackNotInState(stack: { stackName: string; region: string }, bucket?: string): CdkdError {
+  return new CdkdError(
+    'STACK_NOT_IN_STATE',
+    `No state for stack ${stack.stackName} in ${stack.region}${bucket ? ` in bucket ${bucket}` : ''}.`,
+    { hint: 'Run cdkd state list to see the stacks cdkd has deployed.' },
+  );
+}

@@ -1,3 +1,6 @@
+import type { DropFailedResult } from '../engine/drop-failed.js';
+import type { Engine } from '../engine/engine.js';
+import type { StackIdentity } from '../engine/engine-context.js';
 import type { EventSink } from '../engine/events.js';
 import type { NamePrefixFallback, StackRollbackResult } from '../engine/rollback-stack.js';
 import { CdkdError } from '../errors.js';
@@ -25,25 +28,11 @@ export interface RollbackAppInput {
 
 /** `cdkd rollback`: replays a stack's rollback journal; reads state only, no synthesis. */
 export async function rollbackApp(input: RollbackAppInput): Promise<StackRollbackResult> {
-  const caller = await callerOf(input.session, input.signal);
-  const region = input.region ?? caller.region;
-  const named = input.stackName ?? (await onlyStackWithJournal(input.session, region));
-  if (named === undefined) return { stackName: '', found: false, lines: [], confirmed: false, exitCode: 0 };
-  const stateName = named.replaceAll('~', '/');
-  const engine = await openEngine(input.session, {
-    events: input.events,
-    onWarning: input.onWarning,
-    regions: [region],
-  });
+  const target = await rollbackTarget(input);
+  if (!target) return { stackName: '', found: false, lines: [], confirmed: false, exitCode: 0 };
   throwIfInterrupted(input.signal, 'before the rollback started; nothing was changed');
-  return engine.rollback({
-    stack: {
-      stateName,
-      stackName: stateName.replaceAll('/', '-'),
-      region,
-      accountId: caller.accountId,
-      ...(stateName.includes('/') ? { isNested: true } : {}),
-    },
+  return target.engine.rollback({
+    stack: target.stack,
     revertFailed: input.revertFailed,
     orphan: new Set(input.orphan),
     force: input.force,
@@ -51,6 +40,41 @@ export async function rollbackApp(input: RollbackAppInput): Promise<StackRollbac
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.namePrefixFallback ? { namePrefixFallback: input.namePrefixFallback } : {}),
   });
+}
+
+/** `cdkd rollback --drop-failed`: discards the failed-only segments a clean automatic rollback left. */
+export async function dropFailedApp(
+  input: Pick<RollbackAppInput, 'session' | 'stackName' | 'region' | 'confirm' | 'events' | 'onWarning'>,
+): Promise<DropFailedResult> {
+  const target = await rollbackTarget(input);
+  if (!target) return { stackName: '', found: false, lines: [], confirmed: false };
+  return target.engine.dropFailed({ stack: target.stack, confirm: input.confirm });
+}
+
+/** The stack a rollback acts on (named, or the only one with a journal) and an engine for it. */
+async function rollbackTarget(
+  input: Pick<RollbackAppInput, 'session' | 'stackName' | 'region' | 'events' | 'onWarning' | 'signal'>,
+): Promise<{ engine: Engine; stack: StackIdentity } | undefined> {
+  const caller = await callerOf(input.session, input.signal);
+  const region = input.region ?? caller.region;
+  const named = input.stackName ?? (await onlyStackWithJournal(input.session, region));
+  if (named === undefined) return undefined;
+  const stateName = named.replaceAll('~', '/');
+  const engine = await openEngine(input.session, {
+    events: input.events,
+    onWarning: input.onWarning,
+    regions: [region],
+  });
+  return {
+    engine,
+    stack: {
+      stateName,
+      stackName: stateName.replaceAll('/', '-'),
+      region,
+      accountId: caller.accountId,
+      ...(stateName.includes('/') ? { isNested: true } : {}),
+    },
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { CdkdError } from '../errors.js';
 import type { StateDocument } from '../state/documents/state-document.js';
+import { stackNotInState } from '../state/state-bucket-errors.js';
 import type { StackRef } from '../state/state-store.js';
 import type { Session } from './session.js';
 
@@ -39,13 +40,7 @@ export async function showStack(
   const ref = { stackName, region };
   const read = await backend.store.read(ref);
   if (!read) {
-    throw new CdkdError(
-      'STACK_NOT_IN_STATE',
-      `No state for stack ${stackName} in ${region} in bucket ${backend.bucket}.`,
-      {
-        hint: 'Run cdkd state list to see the stacks cdkd has deployed.',
-      },
-    );
+    throw stackNotInState(ref, backend.bucket);
   }
   return { location: backend.store.location(ref), document: read.document };
 }

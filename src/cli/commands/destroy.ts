@@ -7,6 +7,7 @@ import { createProgress } from '../progress.js';
 import { handleInterrupts } from '../interrupts.js';
 import { unlessInterrupted } from '../../interrupted.js';
 import { sessionFor } from '../session-from-options.js';
+import { writeDestroyed } from '../render-destroyed.js';
 
 interface DestroyOptions extends AppOptions, DeployTuning {
   all?: boolean;
@@ -53,23 +54,7 @@ export function registerDestroy(program: Command): void {
           removeProtection: options.removeProtection ?? false,
         });
         progress.close();
-        for (const result of results) {
-          if (result.otherAccount !== undefined)
-            process.stdout.write(
-              `${result.stackName}: nothing recorded, nothing to destroy (the stack is for account ${result.otherAccount}; use its credentials to destroy what was deployed there).\n`,
-            );
-          else if (!result.found)
-            process.stdout.write(`${result.stackName}: nothing recorded, nothing to destroy.\n`);
-          else
-            process.stdout.write(
-              `${result.stackName}: destroyed (${result.deleted.length} resources deleted).\n`,
-            );
-          for (const logicalId of result.retained) {
-            process.stdout.write(
-              `  ${logicalId} kept in AWS by its DeletionPolicy; no longer tracked by cdkd.\n`,
-            );
-          }
-        }
+        for (const result of results) writeDestroyed(result);
         process.stderr.write(`Done: ${progress.summary()}\n`);
       } finally {
         interrupts.dispose();

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { describeNamePrefix, namePrefixSetting } from '../../assembly/name-prefix-setting.js';
-import { isCdkdError } from '../../errors.js';
-import { confirm } from '../confirm.js';
+import { CdkdError } from '../../errors.js';
+import { collect } from '../app-options.js';
+import { confirmed } from '../confirm.js';
 import { globalOptions } from '../global-options.js';
 import { handleInterrupts } from '../interrupts.js';
 import { createProgress } from '../progress.js';
@@ -11,6 +12,7 @@ interface RollbackOptions {
   revertFailed?: boolean;
   orphan: string[];
   force?: boolean;
+  dropFailed?: boolean;
 }
 
 export function registerRollback(program: Command): void {
@@ -24,9 +26,14 @@ export function registerRollback(program: Command): void {
     .option('--revert-failed', 'also revert the operations that failed (force-revert a failed update)')
     .option('--orphan <logicalId>', 'leave this resource as it is (repeatable)', collect, [])
     .option('--force', 'orphan whatever fails to roll back instead of stopping')
+    .option(
+      '--drop-failed',
+      'discard the failed operations a clean automatic rollback kept, leaving those resources as they are',
+    )
     .action(async (stackName: string | undefined, options: RollbackOptions, cmd: Command) => {
       const { rollbackApp } = await import('../../toolkit/rollback-app.js');
       const global = globalOptions(cmd);
+      if (options.dropFailed) return dropFailed(stackName, options, cmd);
       const progress = createProgress(process.stderr, process.stderr.isTTY === true && !global.verbose);
       // A rollback absorbs further signals: stopping it takes SIGKILL (spec 003, "Signals").
       const interrupts = handleInterrupts(
@@ -45,13 +52,7 @@ export function registerRollback(program: Command): void {
           signal: interrupts.signal,
           confirm: async (lines) => {
             process.stdout.write(`Rollback plan:\n${lines.map((line) => `  ${line}`).join('\n')}\n`);
-            try {
-              await confirm('Carry out this rollback?', global.yes ?? false);
-              return true;
-            } catch (error) {
-              if (isCdkdError(error) && error.code === 'CANCELLED') return false;
-              throw error;
-            }
+            return confirmed('Carry out this rollback?', global.yes ?? false);
           },
           namePrefixFallback: () => {
             const setting = namePrefixSetting({ env: process.env, cwd: process.cwd() });
@@ -88,6 +89,38 @@ export function registerRollback(program: Command): void {
     });
 }
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
+async function dropFailed(
+  stackName: string | undefined,
+  options: RollbackOptions,
+  cmd: Command,
+): Promise<void> {
+  if (options.revertFailed || options.force || options.orphan.length > 0) {
+    throw new CdkdError(
+      'ROLLBACK_FLAGS_CONFLICT',
+      '--drop-failed discards the failed operations; --revert-failed, --orphan and --force act on them.',
+      { hint: 'Run cdkd rollback --drop-failed on its own.' },
+    );
+  }
+  const { dropFailedApp } = await import('../../toolkit/rollback-app.js');
+  const global = globalOptions(cmd);
+  const result = await dropFailedApp({
+    session: sessionFor(cmd),
+    ...(stackName ? { stackName } : {}),
+    ...(global.region ? { region: global.region } : {}),
+    confirm: async (lines) => {
+      process.stdout.write(`Failed operations to drop:\n${lines.map((line) => `  ${line}`).join('\n')}\n`);
+      return confirmed('Drop them from the rollback journal?', global.yes ?? false);
+    },
+    events: () => undefined,
+    onWarning: (message) => process.stderr.write(`Warning: ${message}\n`),
+  });
+  if (!result.found) {
+    process.stdout.write(`${result.stackName || 'No stack'}: no rollback journal, nothing to drop.\n`);
+    return;
+  }
+  process.stdout.write(
+    result.confirmed
+      ? `${result.stackName}: failed operations dropped; the rollback journal is gone.\n`
+      : 'Cancelled; nothing was changed.\n',
+  );
 }

@@ -3,9 +3,12 @@ import { listStacks, showStack } from '../../toolkit/state-inspection.js';
 import { globalOptions } from '../global-options.js';
 import { sessionFor } from '../session-from-options.js';
 import { renderStateDocument } from '../render-state.js';
+import { registerStateDestroy } from './state-destroy.js';
+import { registerStateOrphan } from './state-orphan.js';
+import { registerStateRefreshObserved } from './state-refresh-observed.js';
 
 export function registerState(program: Command): void {
-  const state = program.command('state').description('inspect the state cdkd keeps in S3');
+  const state = program.command('state').description('inspect and repair the state cdkd keeps in S3');
 
   state
     .command('list')
@@ -45,4 +48,7 @@ export function registerState(program: Command): void {
       }
       process.stdout.write(renderStateDocument(location, document));
     });
+  registerStateOrphan(state);
+  registerStateRefreshObserved(state);
+  registerStateDestroy(state);
 }

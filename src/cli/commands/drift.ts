@@ -1,0 +1,77 @@
+import type { Command } from 'commander';
+import { CdkdError } from '../../errors.js';
+import type { ResourceDrift } from '../../engine/drift-stack.js';
+import { DEFAULT_CONCURRENCY, positiveInteger } from '../deploy-options.js';
+import { globalOptions } from '../global-options.js';
+import { sessionFor } from '../session-from-options.js';
+
+interface DriftOptions {
+  json?: boolean;
+  fail?: boolean;
+  accept?: boolean;
+  revert?: boolean;
+  concurrency: number;
+}
+
+export function registerDrift(program: Command): void {
+  program
+    .command('drift')
+    .description('compare each resource AWS holds with what cdkd applied (from state; no synthesis)')
+    .argument('<stack>', 'the stack')
+    .option('--json', 'print JSON')
+    .option('--fail', 'exit 1 when anything drifted')
+    .option('--accept', 'take the live values into state as what is applied')
+    .option('--revert', 'write the applied values back to AWS')
+    .option('--concurrency <n>', 'resources read at once', positiveInteger, DEFAULT_CONCURRENCY)
+    .action(async (stackName: string, options: DriftOptions, cmd: Command) => {
+      if (options.accept && options.revert) {
+        throw new CdkdError('DRIFT_FLAGS_CONFLICT', '--accept and --revert go opposite ways.', {
+          hint: 'Pass one of them.',
+        });
+      }
+      const { driftFromState } = await import('../../toolkit/drift.js');
+      const region = globalOptions(cmd).region;
+      const mode = options.accept ? 'accept' : options.revert ? 'revert' : 'detect';
+      const result = await driftFromState({
+        session: sessionFor(cmd),
+        stackName,
+        mode,
+        concurrency: options.concurrency,
+        onWarning: (message) => process.stderr.write(`Warning: ${message}\n`),
+        ...(region ? { region } : {}),
+      });
+      if (options.json)
+        process.stdout.write(
+          `${JSON.stringify({ stack: result.stackName, mode, drifted: result.drifted }, null, 2)}\n`,
+        );
+      else writeDrift(result.stackName, result.drifted, mode);
+      const missing = result.drifted.some((resource) => resource.missing);
+      if (mode === 'detect' && options.fail && result.drifted.length > 0) process.exitCode = 1;
+      // A resource AWS no longer holds is neither accepted nor reverted: a person decides.
+      else if (mode !== 'detect' && missing) process.exitCode = 2;
+    });
+}
+
+function writeDrift(stackName: string, drifted: readonly ResourceDrift[], mode: string): void {
+  if (drifted.length === 0) {
+    process.stdout.write(`${stackName}: no drift.\n`);
+    return;
+  }
+  const done = mode === 'accept' ? ' (accepted into state)' : mode === 'revert' ? ' (reverted)' : '';
+  for (const resource of drifted) {
+    const name = `${stackName} ${resource.logicalId} (${resource.type})`;
+    if (resource.missing) {
+      process.stdout.write(`${name}: ${resource.physicalId} no longer exists in AWS\n`);
+      continue;
+    }
+    for (const drift of resource.properties) {
+      process.stdout.write(
+        `${name} ${drift.property}: applied ${show(drift.recorded)}, AWS holds ${show(drift.live)}${done}\n`,
+      );
+    }
+  }
+}
+
+function show(value: unknown): string {
+  return value === undefined ? '(not set)' : JSON.stringify(value);
+}

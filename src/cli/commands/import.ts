@@ -1,0 +1,60 @@
+import type { Command } from 'commander';
+import { addAppOptions, collect, synthesizeFor, type AppOptions } from '../app-options.js';
+import { confirmed } from '../confirm.js';
+import { globalOptions } from '../global-options.js';
+import { sessionFor } from '../session-from-options.js';
+
+interface ImportOptions extends AppOptions {
+  resource: string[];
+}
+
+export function registerImport(program: Command): void {
+  const command = program
+    .command('import')
+    .description('adopt existing AWS resources as resources of a stack, without changing them')
+    .argument('<stack>', 'the stack to import into');
+  addAppOptions(command)
+    .option(
+      '--resource <logicalId=physicalId>',
+      'the resource to adopt under a template logical id (repeatable); default: offer each one the template names',
+      collect,
+      [],
+    )
+    .action(async (stack: string, options: ImportOptions, cmd: Command) => {
+      const { importResources } = await import('../../toolkit/import-resources.js');
+      const yes = globalOptions(cmd).yes ?? false;
+      const assembly = await synthesizeFor(cmd, options);
+      const result = await importResources({
+        session: sessionFor(cmd),
+        assembly,
+        stack,
+        resources: options.resource,
+        choose: async (candidates) => {
+          const chosen = [];
+          for (const candidate of candidates) {
+            const question = `Import ${candidate.physicalId} as ${candidate.logicalId} (${candidate.type})?`;
+            if (await confirmed(question, yes)) chosen.push(candidate);
+          }
+          return chosen;
+        },
+        onWarning: (message) => process.stderr.write(`Warning: ${message}\n`),
+      });
+      if (result.imported.length === 0) {
+        process.stdout.write(
+          result.nothingFound
+            ? `${result.stackName}: no template resource names one AWS holds; nothing imported. Name one with --resource <logicalId>=<physicalId>.\n`
+            : `${result.stackName}: nothing imported.\n`,
+        );
+        return;
+      }
+      for (const resource of result.imported) {
+        const next =
+          resource.differing.length === 0
+            ? 'matches the template'
+            : `differs from the template in ${resource.differing.join(', ')}: the next deploy updates it`;
+        process.stdout.write(
+          `${result.stackName}: imported ${resource.logicalId} (${resource.type}) ${resource.physicalId}; ${next}.\n`,
+        );
+      }
+    });
+}

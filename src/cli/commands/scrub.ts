@@ -1,0 +1,86 @@
+import type { Command } from 'commander';
+import type { Leftover } from '../../engine/scrub.js';
+import { confirmed } from '../confirm.js';
+import { globalOptions } from '../global-options.js';
+import { createProgress } from '../progress.js';
+import { sessionFor } from '../session-from-options.js';
+
+export function registerScrub(program: Command): void {
+  program
+    .command('scrub')
+    .description(
+      'find what crashed runs left in the state bucket (stale locks, journals) and offer to clean each',
+    )
+    .action(async (_options: unknown, cmd: Command) => {
+      const { scrubBucket } = await import('../../toolkit/scrub.js');
+      const yes = globalOptions(cmd).yes ?? false;
+      const progress = createProgress(process.stderr, false);
+      const results = await scrubBucket({
+        session: sessionFor(cmd),
+        offer: (leftover) => confirmed(`${describe(leftover)} ${remedy(leftover)}?`, yes),
+        confirmRollback: async (lines) => {
+          process.stdout.write(`Rollback plan:\n${lines.map((line) => `  ${line}`).join('\n')}\n`);
+          return confirmed('Carry out this rollback?', yes);
+        },
+        events: progress.sink,
+        onWarning: (message) => progress.sink({ kind: 'warning', stack: 'cdkd', message }),
+      });
+      progress.close();
+      if (results.length === 0) {
+        process.stdout.write('Nothing left behind: no stale lock, no stray journal.\n');
+        return;
+      }
+      for (const { leftover, outcome } of results) {
+        const said =
+          outcome === 'cleaned'
+            ? 'cleaned'
+            : outcome === 'declined'
+              ? 'left as it is'
+              : `left: ${leftAlone(leftover)}`;
+        process.stdout.write(`${describe(leftover)} ${said}.\n`);
+      }
+      if (results.some((result) => result.outcome !== 'cleaned')) process.exitCode = 2;
+    });
+}
+
+function name(leftover: Leftover): string {
+  return `${leftover.ref.stackName} (${leftover.ref.region})`;
+}
+
+function describe(leftover: Leftover): string {
+  switch (leftover.kind) {
+    case 'stale-lock':
+      return `${name(leftover)}: a lock past its expiry, written by ${leftover.holder}:`;
+    case 'held-lock':
+      return `${name(leftover)}: a lock held by ${leftover.holder} until ${leftover.expiresAt}:`;
+    case 'unreadable-lock':
+      return `${name(leftover)}: a lock file that is not a readable lock:`;
+    case 'unreadable-journal':
+      return `${name(leftover)}: a rollback journal that cannot be read:`;
+    case 'journal': {
+      const what = !leftover.hasState
+        ? 'a rollback journal of a stack with no state'
+        : leftover.crashed
+          ? 'a rollback journal of a run that never finished'
+          : 'a rollback journal naming what no state records';
+      return `${name(leftover)}: ${what}${leftover.untracked.length > 0 ? ` (${leftover.untracked.join(', ')})` : ''}:`;
+    }
+  }
+}
+
+function remedy(leftover: Leftover): string {
+  return leftover.kind === 'stale-lock' ? 'Delete it' : 'Settle it with cdkd rollback';
+}
+
+function leftAlone(leftover: Leftover): string {
+  const stack = leftover.ref.stackName.replaceAll('/', '~');
+  switch (leftover.kind) {
+    case 'held-lock':
+    case 'unreadable-lock':
+      return `if no cdkd process holds it any more, run cdkd force-unlock ${stack} --region ${leftover.ref.region}`;
+    case 'unreadable-journal':
+      return 'restore it from the bucket version history, then run cdkd rollback';
+    default:
+      return `clear its lock if no cdkd process holds it (cdkd force-unlock ${stack}), then run cdkd rollback ${stack} --region ${leftover.ref.region}`;
+  }
+}

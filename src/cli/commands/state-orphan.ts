@@ -1,0 +1,26 @@
+import type { Command } from 'commander';
+import { globalOptions } from '../global-options.js';
+import { sessionFor } from '../session-from-options.js';
+import { writeOrphaned } from './orphan.js';
+
+export function registerStateOrphan(state: Command): void {
+  state
+    .command('orphan <stack> <logicalIds...>')
+    .description('stop managing resources, from state alone (no synthesis); AWS is untouched')
+    .option('--force', 'orphan even while another resource in state still references them')
+    .action(
+      async (stackName: string, logicalIds: string[], options: { force?: boolean }, command: Command) => {
+        const { orphanFromState } = await import('../../toolkit/orphan.js');
+        const region = globalOptions(command).region;
+        writeOrphaned(
+          await orphanFromState({
+            session: sessionFor(command),
+            stackName,
+            logicalIds,
+            force: options.force ?? false,
+            ...(region ? { region } : {}),
+          }),
+        );
+      },
+    );
+}

@@ -1,0 +1,35 @@
+import type { Command } from 'commander';
+import { DEFAULT_CONCURRENCY, positiveInteger } from '../deploy-options.js';
+import { globalOptions } from '../global-options.js';
+import { sessionFor } from '../session-from-options.js';
+
+export function registerStateRefreshObserved(state: Command): void {
+  state
+    .command('refresh-observed <stack>')
+    .description(
+      're-read every resource of a stack and store what AWS holds as its observed properties (AWS is not changed)',
+    )
+    .option('--concurrency <n>', 'resources read at once', positiveInteger, DEFAULT_CONCURRENCY)
+    .action(async (stackName: string, options: { concurrency: number }, command: Command) => {
+      const { refreshObservedState } = await import('../../toolkit/refresh-observed.js');
+      const region = globalOptions(command).region;
+      const result = await refreshObservedState({
+        session: sessionFor(command),
+        stackName,
+        concurrency: options.concurrency,
+        onWarning: (message) => process.stderr.write(`Warning: ${message}\n`),
+        ...(region ? { region } : {}),
+      });
+      process.stdout.write(`${stackName}: ${result.refreshed.length} resources re-read.\n`);
+      for (const logicalId of result.missing) {
+        process.stderr.write(
+          `Warning: ${logicalId} no longer exists in AWS; its record is kept as it was (cdkd orphan, or a deploy, settles it).\n`,
+        );
+      }
+      for (const failure of result.failed) {
+        process.stderr.write(`Error: ${failure.logicalId} could not be read: ${failure.message}\n`);
+      }
+      if (result.failed.length > 0) process.exitCode = 1;
+      else if (result.missing.length > 0) process.exitCode = 2;
+    });
+}

@@ -1,0 +1,140 @@
+import { propertyHash } from '../plan/index.js';
+import { holdsMask } from '../plan/property-diff.js';
+import type { LiveResource } from '../providers/provider.js';
+import { FAIL_FAST_SCHEDULE } from '../state/lock-schedule.js';
+import { walkDag } from './dag-walk.js';
+import { acceptedProperties, driftOf, revertProperties, type PropertyDrift } from './drift-rules.js';
+import type { EngineContext, StackIdentity } from './engine-context.js';
+import { NESTED_STACK_TYPE } from './nested-stack-provider.js';
+import { StackState } from './stack-state.js';
+
+/** `detect` only reads; `accept` takes the live values into state; `revert` writes the recorded ones back. */
+export type DriftMode = 'detect' | 'accept' | 'revert';
+
+export interface ResourceDrift {
+  logicalId: string;
+  type: string;
+  physicalId: string;
+  /** True when AWS no longer holds the resource at all. */
+  missing: boolean;
+  properties: PropertyDrift[];
+}
+
+export interface DriftResult {
+  found: boolean;
+  drifted: ResourceDrift[];
+}
+
+/**
+ * `cdkd drift`: each recorded resource read live through the provider that made it and
+ * compared with what cdkd applied (and, where it holds one, the last read-back). `accept` and `revert` take the lock and fail fast on
+ * it (spec 003); a revert goes through the provider's update on the retry schedules. A
+ * resource AWS no longer holds is reported, never re-created or forgotten here.
+ */
+export async function driftStack(
+  engine: EngineContext,
+  stack: StackIdentity,
+  options: { mode: DriftMode; concurrency: number },
+): Promise<DriftResult> {
+  const ref = { stackName: stack.stateName, region: stack.region };
+  const lock =
+    options.mode === 'detect'
+      ? undefined
+      : await engine.backend.locks.acquire(ref, {
+          operation: `drift --${options.mode}`,
+          schedule: FAIL_FAST_SCHEDULE,
+        });
+  try {
+    const state = await StackState.open(engine.backend.store, ref);
+    if (state.isNew) return { found: false, drifted: [] };
+    const router = engine.routerFor(stack, { concurrency: options.concurrency });
+    const context = {
+      clients: engine.clients,
+      accountId: stack.accountId,
+      region: stack.region,
+      stackName: stack.stackName,
+    };
+    const sendable = engine.sendable(stack.region);
+    const drifted: ResourceDrift[] = [];
+    const readLive = (logicalId: string) => {
+      const record = state.record(logicalId)!;
+      const provider = router.providerFor(record.type, record.provisionedBy);
+      return {
+        provider,
+        read: () =>
+          engine.retry(logicalId, () =>
+            provider.read(
+              { logicalId, type: record.type, physicalId: record.physicalId, properties: record.properties },
+              context,
+            ),
+          ),
+      };
+    };
+    const outcome = await walkDag(
+      // A nested stack's resources are in its own state: `cdkd drift Parent/Child` compares them.
+      Object.keys(state.document.resources)
+        .filter((id) => state.record(id)!.type !== NESTED_STACK_TYPE)
+        .map((id) => ({ id, dependsOn: [] })),
+      async (logicalId) => {
+        const record = state.record(logicalId)!;
+        const { provider, read } = readLive(logicalId);
+        const live = await read();
+        // What cdkd last read back counts too (a never-expire retention read as 0); what it applied wins.
+        const recorded = { ...(record.observedProperties ?? {}), ...record.properties };
+        const properties = live ? driftOf(recorded, live.properties) : [];
+        if (live && properties.length === 0) return;
+        drifted.push({
+          logicalId,
+          type: record.type,
+          physicalId: record.physicalId,
+          missing: !live,
+          properties,
+        });
+        if (!live || options.mode === 'detect') return;
+        if (options.mode === 'accept') {
+          // Only the applied bag takes live values; the read-back bag is replaced whole.
+          const applied = properties.filter((drift) => Object.hasOwn(record.properties, drift.property));
+          const accepted = acceptedProperties(record.properties, applied);
+          state.document.resources[logicalId] = {
+            ...record,
+            properties: accepted,
+            observedProperties: live.properties,
+            propertyHash: propertyHash(accepted),
+          };
+          return;
+        }
+        await engine.retry(logicalId, async () =>
+          provider.update(
+            {
+              logicalId,
+              type: record.type,
+              physicalId: record.physicalId,
+              properties: await sendable(unmasked(revertProperties(record.type, recorded), live)),
+              previousProperties: live.properties,
+            },
+            context,
+          ),
+        );
+        const after = await read();
+        if (after) state.document.resources[logicalId] = { ...record, observedProperties: after.properties };
+      },
+      { concurrency: options.concurrency, priority: () => 0 },
+    );
+    if (options.mode !== 'detect' && drifted.length > 0) {
+      await state.save();
+      await state.flush();
+    }
+    if (outcome.failed.length > 0) throw outcome.failed[0]!.error;
+    drifted.sort((a, b) => a.logicalId.localeCompare(b.logicalId));
+    return { found: true, drifted };
+  } finally {
+    await lock?.release();
+  }
+}
+
+/** A NoEcho value is never sent as `***` (invariant 3): AWS's own value stands in for it. */
+function unmasked(properties: Record<string, unknown>, live: LiveResource): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(properties).map(([key, value]) => [key, holdsMask(value) ? live.properties[key] : value]),
+  );
+}

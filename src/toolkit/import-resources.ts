@@ -1,0 +1,67 @@
+import { selectStacks, type CloudAssembly } from '../assembly/index.js';
+import type { ImportCandidate, ImportChoice, ImportedResource } from '../engine/import-stack.js';
+import { CdkdError } from '../errors.js';
+import { assetBucketName } from '../state/bucket-names.js';
+import { openEngine } from './provider-wiring.js';
+import type { Session } from './session.js';
+import { stackRequest, stackTarget } from './stack-requests.js';
+
+export interface ImportInput {
+  session: Session;
+  assembly: CloudAssembly;
+  /** The stack's name, display path or a pattern matching one stack. */
+  stack: string;
+  /** `--resource <logicalId>=<physicalId>` as given; empty: offer what the template's names find. */
+  resources: readonly string[];
+  /** Asked about the found matches when no --resource was given: the ones to import. */
+  choose(candidates: readonly ImportCandidate[]): Promise<ImportCandidate[]>;
+  onWarning(message: string): void;
+}
+
+export interface ImportResult {
+  stackName: string;
+  imported: ImportedResource[];
+  /** True when no --resource was given and the template's names found nothing AWS holds. */
+  nothingFound: boolean;
+}
+
+/** `cdkd import <stack>`: adopts existing AWS resources as the stack's template resources. */
+export async function importResources(input: ImportInput): Promise<ImportResult> {
+  const [stack] = selectStacks(input.assembly, {
+    patterns: [input.stack],
+    all: false,
+    defaultSelection: 'only-single',
+    extend: 'none',
+  });
+  if (!stack) throw new Error(`no stack selected for ${input.stack}`);
+  const caller = { accountId: await input.session.accountId(), region: await input.session.region() };
+  const target = stackTarget(stack, caller);
+  // Import reads and records; it publishes nothing, so asset references only need to name the bucket.
+  const request = stackRequest(stack, [], target, assetBucketName(target.accountId, target.region), {});
+  const engine = await openEngine(input.session, {
+    events: () => undefined,
+    onWarning: input.onWarning,
+    regions: [target.region],
+  });
+  let choices: ImportChoice[] = input.resources.map(parseResourceFlag);
+  const nothingFound =
+    choices.length === 0 &&
+    (choices = await input.choose(await engine.importCandidates(request))).length === 0;
+  if (choices.length === 0) return { stackName: stack.stackName, imported: [], nothingFound };
+  return {
+    stackName: stack.stackName,
+    imported: await engine.importResources(request, choices),
+    nothingFound: false,
+  };
+}
+
+/** `--resource MyBucket=my-bucket`: the physical id may itself hold `=`, so the first one splits. */
+export function parseResourceFlag(raw: string): ImportChoice {
+  const equals = raw.indexOf('=');
+  if (equals <= 0 || equals === raw.length - 1) {
+    throw new CdkdError('IMPORT_RESOURCE_SYNTAX', `--resource ${raw}: expected <logicalId>=<physicalId>.`, {
+      hint: 'For example: --resource MyBucket=my-existing-bucket',
+    });
+  }
+  return { logicalId: raw.slice(0, equals).trim(), physicalId: raw.slice(equals + 1).trim() };
+}

@@ -1,0 +1,66 @@
+import { selectStacks, type CloudAssembly } from '../assembly/index.js';
+import { orphanResources, type OrphanResult } from '../engine/orphan-resources.js';
+import { RETRY_SCHEDULE } from '../state/lock-schedule.js';
+import { buildDependencyGraph, validateTemplate } from '../template/index.js';
+import type { Session } from './session.js';
+import { stateStackIdentity } from './state-stack.js';
+import { stackTarget } from './stack-requests.js';
+
+export interface OrphanInput {
+  session: Session;
+  logicalIds: string[];
+  force: boolean;
+}
+
+export interface OrphanedStack extends OrphanResult {
+  stackName: string;
+  /** Orphaned ids the app's template still declares: the next deploy would create them again. */
+  stillDeclared: string[];
+}
+
+/**
+ * `cdkd orphan <stack> <logicalId…>`: the stack found in the app; besides state, the
+ * template's references count as readers. Fails fast on the lock (spec 003).
+ */
+export async function orphanFromApp(
+  input: OrphanInput & { assembly: CloudAssembly; stack: string },
+): Promise<OrphanedStack> {
+  const [stack] = selectStacks(input.assembly, {
+    patterns: [input.stack],
+    all: false,
+    defaultSelection: 'only-single',
+    extend: 'none',
+  });
+  if (!stack) throw new Error(`no stack selected for ${input.stack}`);
+  const caller = { accountId: await input.session.accountId(), region: await input.session.region() };
+  const { region } = stackTarget(stack, caller);
+  const template = validateTemplate(stack.template, `${stack.stackName} template`);
+  // Conditions are not evaluated here: a reference under any condition counts, erring on refusing.
+  const graph = buildDependencyGraph(template, new Map());
+  const readers = new Map(input.logicalIds.map((id) => [id, graph.has(id) ? graph.dependents(id) : []]));
+  const result = await orphanResources(await input.session.stateBackend(), {
+    ref: { stackName: stack.stackName, region },
+    logicalIds: input.logicalIds,
+    force: input.force,
+    templateReaders: readers,
+  });
+  return {
+    stackName: stack.stackName,
+    ...result,
+    stillDeclared: input.logicalIds.filter((id) => template.resources.has(id)),
+  };
+}
+
+/** `cdkd state orphan <stack> <logicalId…>`: state alone, no synthesis; the lock is retried as a deploy's is. */
+export async function orphanFromState(
+  input: OrphanInput & { stackName: string; region?: string },
+): Promise<OrphanedStack> {
+  const stack = await stateStackIdentity(input.session, input.stackName, input.region);
+  const result = await orphanResources(await input.session.stateBackend(), {
+    ref: { stackName: stack.stateName, region: stack.region },
+    logicalIds: input.logicalIds,
+    force: input.force,
+    schedule: RETRY_SCHEDULE,
+  });
+  return { stackName: input.stackName, ...result, stillDeclared: [] };
+}

@@ -1,0 +1,26 @@
+import type { RefreshResult } from '../engine/refresh-observed.js';
+import { stackNotInState } from '../state/state-bucket-errors.js';
+import { openEngine } from './provider-wiring.js';
+import type { Session } from './session.js';
+import { stateStackIdentity } from './state-stack.js';
+
+/** `cdkd state refresh-observed <stack>`: state alone, no synthesis. */
+export async function refreshObservedState(input: {
+  session: Session;
+  stackName: string;
+  region?: string;
+  concurrency: number;
+  onWarning(message: string): void;
+}): Promise<RefreshResult> {
+  const stack = await stateStackIdentity(input.session, input.stackName, input.region);
+  const engine = await openEngine(input.session, {
+    events: () => undefined,
+    onWarning: input.onWarning,
+    regions: [stack.region],
+  });
+  const result = await engine.refreshObserved(stack, { concurrency: input.concurrency });
+  if (!result.found) {
+    throw stackNotInState(stack);
+  }
+  return result;
+}

@@ -1,0 +1,56 @@
+import type { EventSink } from '../engine/events.js';
+import type { Leftover } from '../engine/scrub.js';
+import { openEngine } from './provider-wiring.js';
+import type { Session } from './session.js';
+
+export interface ScrubInput {
+  session: Session;
+  /** Asked once per leftover cdkd can clean: true cleans it. */
+  offer(leftover: Leftover): Promise<boolean>;
+  /** A journal is settled by a rollback: its plan is shown and confirmed as `cdkd rollback` does. */
+  confirmRollback(lines: string[]): Promise<boolean>;
+  events: EventSink;
+  onWarning(message: string): void;
+}
+
+export interface ScrubbedLeftover {
+  leftover: Leftover;
+  outcome: 'cleaned' | 'declined' | 'left';
+}
+
+/** `cdkd scrub`: finds what crashed runs left in the state bucket and offers to clean each. */
+export async function scrubBucket(input: ScrubInput): Promise<ScrubbedLeftover[]> {
+  const engine = await openEngine(input.session, {
+    events: input.events,
+    onWarning: input.onWarning,
+    regions: [await input.session.region()],
+  });
+  const accountId = await input.session.accountId();
+  const results: ScrubbedLeftover[] = [];
+  const leftovers = await engine.findLeftovers();
+  // A journal under a live lock belongs to a run that may still be going: it waits for force-unlock.
+  const locked = new Set(
+    leftovers.flatMap((leftover) =>
+      leftover.kind === 'held-lock' || leftover.kind === 'unreadable-lock' ? [refKey(leftover.ref)] : [],
+    ),
+  );
+  for (const leftover of leftovers) {
+    const cleanable =
+      leftover.kind === 'stale-lock' || (leftover.kind === 'journal' && !locked.has(refKey(leftover.ref)));
+    if (!cleanable) {
+      results.push({ leftover, outcome: 'left' });
+      continue;
+    }
+    if (!(await input.offer(leftover))) {
+      results.push({ leftover, outcome: 'declined' });
+      continue;
+    }
+    const cleaned = await engine.cleanLeftover(leftover, { accountId, confirm: input.confirmRollback });
+    results.push({ leftover, outcome: cleaned ? 'cleaned' : 'left' });
+  }
+  return results;
+}
+
+function refKey(ref: { stackName: string; region: string }): string {
+  return `${ref.stackName}@${ref.region}`;
+}

@@ -1,0 +1,35 @@
+import type { EventSink } from '../engine/events.js';
+import { openEngine } from './provider-wiring.js';
+import type { DestroyedStack } from './destroy-app.js';
+import type { Session } from './session.js';
+import { stateStackIdentity } from './state-stack.js';
+
+export interface StateDestroyInput {
+  session: Session;
+  stackName: string;
+  region?: string;
+  concurrency: number;
+  events: EventSink;
+  onWarning(message: string): void;
+  /** Aborted on an interrupt: resources in flight finish, nothing new starts. */
+  signal?: AbortSignal;
+}
+
+/**
+ * `cdkd state destroy <stack>`: deletes what the stack's state records, for a stack whose
+ * app is gone. The same engine function as `cdkd destroy`: DeletionPolicy, the journal,
+ * dependents first, and the fail-fast lock.
+ */
+export async function destroyFromState(input: StateDestroyInput): Promise<DestroyedStack> {
+  const stack = await stateStackIdentity(input.session, input.stackName, input.region);
+  const engine = await openEngine(input.session, {
+    events: input.events,
+    onWarning: input.onWarning,
+    regions: [stack.region],
+  });
+  const result = await engine.destroy(stack, {
+    concurrency: input.concurrency,
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
+  return { stackName: stack.stackName, ...result };
+}

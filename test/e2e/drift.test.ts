@@ -1,0 +1,101 @@
+import {
+  CloudWatchLogsClient,
+  DescribeLogGroupsCommand,
+  PutRetentionPolicyCommand,
+} from '@aws-sdk/client-cloudwatch-logs';
+import { GetQueueAttributesCommand, SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir, writeAssembly } from '../assembly/helpers.js';
+import { runCli } from '../helpers/cli.js';
+import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
+
+// cdkd drift on the built CLI: an out-of-band change detected, reverted, then accepted.
+const sandbox = useSandbox();
+const env = () => sandboxEnv(sandbox.current.url);
+const cli = (args: string[]) => runCli(args, { env: env() });
+const config = () => ({ endpoint: sandbox.current.url, region: 'us-east-1' });
+
+function app(stackName: string, resources: Record<string, unknown>) {
+  const dir = tempDir();
+  writeAssembly(dir, [{ id: stackName, template: { Resources: resources } }]);
+  return dir;
+}
+
+async function recorded(stack: string) {
+  return JSON.parse((await cli(['state', 'show', stack, '--json'])).stdout).resources;
+}
+
+beforeAll(async () => {
+  expect((await cli(['bootstrap'])).code).toBe(0);
+});
+
+describe('cdkd drift', () => {
+  it('detects an out-of-band change, reverts it, then accepts one', async () => {
+    const queue = { Q: { Type: 'AWS::SQS::Queue', Properties: { VisibilityTimeout: 30 } } };
+    expect((await cli(['deploy', '-a', app('Drifty', queue)])).code).toBe(0);
+    const url = (await recorded('Drifty')).Q.physicalId;
+    const sqs = new SQSClient(config());
+    const setTimeout = (value: string) =>
+      sqs.send(new SetQueueAttributesCommand({ QueueUrl: url, Attributes: { VisibilityTimeout: value } }));
+    const liveTimeout = async () =>
+      (
+        await sqs.send(
+          new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['VisibilityTimeout'] }),
+        )
+      ).Attributes?.VisibilityTimeout;
+
+    expect((await cli(['drift', 'Drifty', '--fail'])).code).toBe(0);
+    await setTimeout('90');
+    const seen = await cli(['drift', 'Drifty']);
+    expect(seen.code, seen.stderr).toBe(0);
+    expect(seen.stdout).toMatch(
+      /Drifty Q \(AWS::SQS::Queue\) VisibilityTimeout: applied 30, AWS holds "?90"?/,
+    );
+    expect((await cli(['drift', 'Drifty', '--fail'])).code).toBe(1);
+    const json = JSON.parse((await cli(['drift', 'Drifty', '--json'])).stdout);
+    expect(json.drifted).toMatchObject([
+      { logicalId: 'Q', missing: false, properties: [{ property: 'VisibilityTimeout', recorded: 30 }] },
+    ]);
+
+    const reverted = await cli(['drift', 'Drifty', '--revert']);
+    expect(reverted.code, reverted.stderr).toBe(0);
+    expect(await liveTimeout()).toBe('30');
+    expect((await cli(['drift', 'Drifty', '--fail'])).code).toBe(0);
+
+    await setTimeout('120');
+    const accepted = await cli(['drift', 'Drifty', '--accept']);
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect(await liveTimeout()).toBe('120');
+    expect(Number((await recorded('Drifty')).Q.properties.VisibilityTimeout)).toBe(120);
+    expect((await cli(['drift', 'Drifty', '--fail'])).code).toBe(0);
+    // The template still says 30: the next deploy puts it back.
+    const diff = await cli(['diff', '-a', app('Drifty', queue)]);
+    expect(diff.stdout).toContain('Q (AWS::SQS::Queue): changed: VisibilityTimeout');
+
+    const both = await cli(['drift', 'Drifty', '--accept', '--revert']);
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain('--accept and --revert');
+  });
+
+  it('reverts a retention added to a never-expiring log group, its read-back 0 meaning no retention', async () => {
+    const group = { G: { Type: 'AWS::Logs::LogGroup', Properties: { LogGroupName: 'drift-never-expires' } } };
+    expect((await cli(['deploy', '-a', app('Logs', group)])).code).toBe(0);
+    expect((await cli(['state', 'refresh-observed', 'Logs'])).code).toBe(0);
+    expect((await recorded('Logs')).G.observedProperties.RetentionInDays).toBe(0);
+    const logs = new CloudWatchLogsClient(config());
+    await logs.send(
+      new PutRetentionPolicyCommand({ logGroupName: 'drift-never-expires', retentionInDays: 7 }),
+    );
+
+    const seen = await cli(['drift', 'Logs', '--fail']);
+    expect(seen.code).toBe(1);
+    expect(seen.stdout).toContain('RetentionInDays: applied 0, AWS holds 7');
+    const reverted = await cli(['drift', 'Logs', '--revert']);
+    expect(reverted.code, reverted.stderr).toBe(0);
+    const described = await logs.send(
+      new DescribeLogGroupsCommand({ logGroupNamePrefix: 'drift-never-expires' }),
+    );
+    expect(described.logGroups?.[0]?.retentionInDays).toBeUndefined();
+    expect((await cli(['drift', 'Logs', '--fail'])).code).toBe(0);
+  });
+});

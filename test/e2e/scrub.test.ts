@@ -1,0 +1,86 @@
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir, writeAssembly } from '../assembly/helpers.js';
+import { REPO_ROOT, runCli } from '../helpers/cli.js';
+import { liveResources } from '../helpers/inventory.js';
+import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
+
+// cdkd scrub on the built CLI, after a deploy killed with SIGKILL.
+const sandbox = useSandbox();
+const env = () => sandboxEnv(sandbox.current.url);
+const cli = (args: string[]) => runCli(args, { env: env() });
+const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+
+async function admin(path: string, init: RequestInit = {}) {
+  await fetch(`${sandbox.current.url}/_sandbox/${path}`, {
+    ...init,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+/** A deploy of six queues, killed with SIGKILL once its creates are under way. */
+async function killedDeploy(stackName: string): Promise<void> {
+  const dir = tempDir();
+  const resources = Object.fromEntries(
+    Array.from({ length: 6 }, (_, i) => [`Queue${i}`, { Type: 'AWS::SQS::Queue' }]),
+  );
+  writeAssembly(dir, [{ id: stackName, template: { Resources: resources } }]);
+  await admin('faults', {
+    method: 'POST',
+    body: JSON.stringify({ service: 'sqs', operation: 'CreateQueue', latencyMs: 300, every: true }),
+  });
+  const child = spawn(process.execPath, [CLI, 'deploy', '-a', dir, '--concurrency', '2'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env() },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  await new Promise<void>((resolve) =>
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+      if ((stderr.match(/create started/g) ?? []).length >= 3) resolve();
+    }),
+  );
+  const closed = new Promise((resolve) => child.on('close', resolve));
+  child.kill('SIGKILL');
+  await closed;
+  await admin('faults', { method: 'DELETE' });
+}
+
+beforeAll(async () => {
+  expect((await cli(['bootstrap'])).code).toBe(0);
+});
+
+describe('cdkd scrub', () => {
+  it('after a SIGKILL: names the live lock, then clears it once stale and settles the journal', async () => {
+    expect((await cli(['scrub'])).stdout).toContain('Nothing left behind');
+    await killedDeploy('Crashed');
+
+    const early = await cli(['scrub', '--yes']);
+    expect(early.code, early.stderr).toBe(2);
+    expect(early.stdout).toContain('Crashed (us-east-1): a lock held by');
+    expect(early.stdout).toContain('cdkd force-unlock Crashed');
+    expect(early.stdout).toContain('a rollback journal of a run that never finished');
+    expect(await liveResources(sandbox.current.url)).not.toEqual([]);
+
+    // Time passes: the lock's expiresAt is behind us, as a crashed run's lock ends up.
+    const { bucket } = JSON.parse((await cli(['state', 'list', '--json'])).stdout);
+    const s3 = new S3Client({ endpoint: sandbox.current.url, region: 'us-east-1', forcePathStyle: true });
+    const key = 'cdkd/Crashed/us-east-1/lock.json';
+    const lock = JSON.parse(
+      await (await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }))).Body!.transformToString(),
+    );
+    lock.expiresAt = new Date(Date.parse(lock.timestamp) - 60_000).toISOString();
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: JSON.stringify(lock) }));
+
+    const scrubbed = await cli(['scrub', '--yes']);
+    expect([0, 2], scrubbed.stdout + scrubbed.stderr).toContain(scrubbed.code);
+    expect(scrubbed.stdout).toContain('a lock past its expiry');
+    expect(scrubbed.stdout).toContain('Rollback plan:');
+    expect(await liveResources(sandbox.current.url)).toEqual([]);
+    const after = await cli(['scrub']);
+    expect(after.stdout, after.stderr).toContain('Nothing left behind');
+  });
+});

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { lockVerdict, untrackedInJournal } from '../../src/engine/scrub-rules.js';
+import type { JournalDocument, JournalOperation } from '../../src/state/documents/journal-document.js';
+import { emptyStateDocument, type ResourceRecord } from '../../src/state/documents/state-document.js';
+
+const now = new Date('2026-01-01T12:00:00Z');
+
+describe('lockVerdict (spec 003, "The lock record")', () => {
+  it.each([
+    ['past expiresAt', { expiresAt: '2026-01-01T11:59:00Z' }, 'stale'],
+    ['before expiresAt', { expiresAt: '2026-01-01T12:10:00Z' }, 'held'],
+    ['no expiresAt (truncated)', {}, 'stale'],
+  ])('%s -> %s', (_case, extra, expected) => {
+    expect(lockVerdict({ version: 1, owner: 'me', timestamp: '', ...extra }, now)).toBe(expected);
+  });
+  it('a file that is not a lock is unreadable', () => {
+    expect(lockVerdict(undefined, now)).toBe('unreadable');
+  });
+});
+
+describe('untrackedInJournal: what a journal names that no state records', () => {
+  const op = (extra: Partial<JournalOperation>): JournalOperation => ({
+    seq: 0,
+    logicalId: 'Q',
+    action: 'create',
+    type: 'AWS::SQS::Queue',
+    status: 'completed',
+    ...extra,
+  });
+  const journal = (operations: JournalOperation[]): JournalDocument => ({
+    version: 1,
+    stackName: 'S',
+    region: 'us-east-1',
+    segments: [
+      {
+        runId: 'r',
+        startedAt: '',
+        cdkdVersion: '0',
+        flags: {},
+        previous: { parameters: {}, tags: {}, outputs: {}, imports: [] },
+        status: 'interrupted',
+        operations,
+        importMarks: [],
+      },
+    ],
+  });
+  const stateHolding = (physicalId: string) => {
+    const state = emptyStateDocument('S', 'us-east-1');
+    const record: ResourceRecord = {
+      type: 'AWS::SQS::Queue',
+      physicalId,
+      properties: {},
+      attributes: {},
+      provisionedBy: 'sdk',
+      dependencies: [],
+    };
+    state.resources.Q = record;
+    return state;
+  };
+  const made = { physicalId: 'q-2', provisionedBy: 'sdk' as const, properties: {} };
+  it.each([
+    ['a completed create state records', [op({ physicalId: 'q-1' })], stateHolding('q-1'), []],
+    ['a completed create no state records', [op({ physicalId: 'q-1' })], undefined, ['Q (q-1)']],
+    ['a create left in flight', [op({ status: 'in-flight' })], stateHolding('q-1'), ['Q (in flight)']],
+    [
+      'a failed create that made its resource',
+      [op({ status: 'failed', made })],
+      stateHolding('q-1'),
+      ['Q (q-2)'],
+    ],
+    ['a failed create that made nothing', [op({ status: 'failed' })], undefined, []],
+    ['an update', [op({ action: 'update', physicalId: 'q-9' })], undefined, []],
+  ])('%s', (_case, operations, state, expected) => {
+    expect(untrackedInJournal(journal(operations), state)).toEqual(expected);
+  });
+});
