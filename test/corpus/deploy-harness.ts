@@ -188,7 +188,8 @@ interface Recorded {
 /** A template's stack as the engine sees it; state names carry the app number so apps never share one. */
 function requestFor(stack: CorpusStack, appNumber: number): StackRequest {
   return {
-    stateName: `corpus${appNumber}-${stack.stackName}`,
+    // A state name is a CloudFormation stack name; a few corpus files name stacks with dots.
+    stateName: `corpus${appNumber}-${stack.stackName.replace(/[^-A-Za-z0-9]/g, '-')}`,
     stackName: stack.stackName,
     region: stack.region,
     accountId: ACCOUNT_ID,
