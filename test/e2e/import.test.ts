@@ -1,4 +1,5 @@
 import { GetBucketVersioningCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, writeAssembly } from '../assembly/helpers.js';
 import { runCli } from '../helpers/cli.js';
@@ -120,6 +121,25 @@ describe('cdkd import', () => {
     expect(state.resources.Other).toBeDefined();
     expect((await cli(['destroy', '-a', later, '--yes'])).code).toBe(0);
     expect(await bucketExists('taken-data')).toBe(false);
+  });
+
+  it('runs the import command a NAMED_CREATE_COLLISION prints, after which the deploy adopts the queue', async () => {
+    const sqs = new SQSClient({ endpoint: sandbox.current.url, region: 'us-east-1' });
+    const made = await sqs.send(new CreateQueueCommand({ QueueName: 'held-elsewhere' }));
+    const dir = app('Collider', {
+      Held: { Type: 'AWS::SQS::Queue', Properties: { QueueName: 'held-elsewhere' } },
+    });
+    const refused = await cli(['deploy', '-a', dir]);
+    expect(refused.code).toBe(1);
+    const printed = /cdkd import (\S+) --resource (\S+)/.exec(refused.stderr);
+    expect(printed, refused.stderr).not.toBeNull();
+    expect(printed![2]).toBe(`Held=${made.QueueUrl}`);
+
+    const imported = await cli(['import', printed![1]!, '--resource', printed![2]!, '-a', dir]);
+    expect(imported.code, imported.stderr).toBe(0);
+    const deployed = await cli(['deploy', '-a', dir]);
+    expect(deployed.code, deployed.stderr).toBe(0);
+    expect((await recorded('Collider')).resources.Held.physicalId).toBe(made.QueueUrl);
   });
 
   it('offers the template resources whose names AWS holds, and imports them with --yes', async () => {
