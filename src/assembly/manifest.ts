@@ -1,14 +1,8 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Manifest, VERSION_MISMATCH, type AssemblyManifest } from '@aws-cdk/cloud-assembly-schema';
 import { CdkdError } from '../errors.js';
-
-export const MANIFEST_FILE = 'manifest.json';
-
-/** True when `dir` is a directory holding a cloud assembly manifest. */
-export function isAssemblyDirectory(dir: string): boolean {
-  return existsSync(join(dir, MANIFEST_FILE)) && statSync(dir).isDirectory();
-}
+import { MANIFEST_FILE } from './manifest-file.js';
 
 /**
  * Reads and version-checks `dir/manifest.json`. The schema library's own errors

@@ -1,8 +1,8 @@
-import { CloudControlClient } from '@aws-sdk/client-cloudcontrol';
-import { S3Client } from '@aws-sdk/client-s3';
-import { SSMClient } from '@aws-sdk/client-ssm';
-import { STSClient } from '@aws-sdk/client-sts';
-import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
+import type { CloudControlClient } from '@aws-sdk/client-cloudcontrol';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { SSMClient } from '@aws-sdk/client-ssm';
+import type { STSClient } from '@aws-sdk/client-sts';
+import type { fromNodeProviderChain } from '@aws-sdk/credential-providers';
 import { CdkdError } from '../errors.js';
 
 export interface AwsClientOptions {
@@ -22,15 +22,15 @@ type ClientConfig = {
  * The one place SDK clients are built. The endpoint is never set here: the SDK
  * reads AWS_ENDPOINT_URL / AWS_ENDPOINT_URL_<SERVICE> itself, which is how a
  * user points cdkd at the sandbox or any other AWS-compatible endpoint.
+ * The SDK packages are imported on first use, so a command that never talks
+ * to AWS (or `--help`) does not pay for loading them.
  */
 export class AwsClients {
-  private readonly credentials: ReturnType<typeof fromNodeProviderChain>;
+  private credentials: Promise<ReturnType<typeof fromNodeProviderChain>> | undefined;
   private readonly cache = new Map<string, unknown>();
   private regionPromise: Promise<string> | undefined;
 
-  constructor(private readonly options: AwsClientOptions = {}) {
-    this.credentials = fromNodeProviderChain(options.profile ? { profile: options.profile } : {});
-  }
+  constructor(private readonly options: AwsClientOptions = {}) {}
 
   /** The region: flag, then env, then the profile; an error naming all three when none is set. */
   region(): Promise<string> {
@@ -39,6 +39,7 @@ export class AwsClients {
   }
 
   async s3(region?: string): Promise<S3Client> {
+    const { S3Client } = await import('@aws-sdk/client-s3');
     const config = await this.config(region);
     return this.cached(
       `s3:${config.region}`,
@@ -46,16 +47,16 @@ export class AwsClients {
     );
   }
 
-  sts(region?: string): Promise<STSClient> {
-    return this.client(STSClient, region);
+  async sts(region?: string): Promise<STSClient> {
+    return this.client((await import('@aws-sdk/client-sts')).STSClient, region);
   }
 
-  ssm(region?: string): Promise<SSMClient> {
-    return this.client(SSMClient, region);
+  async ssm(region?: string): Promise<SSMClient> {
+    return this.client((await import('@aws-sdk/client-ssm')).SSMClient, region);
   }
 
-  cloudControl(region?: string): Promise<CloudControlClient> {
-    return this.client(CloudControlClient, region);
+  async cloudControl(region?: string): Promise<CloudControlClient> {
+    return this.client((await import('@aws-sdk/client-cloudcontrol')).CloudControlClient, region);
   }
 
   /**
@@ -68,10 +69,15 @@ export class AwsClients {
   }
 
   private async config(region?: string): Promise<ClientConfig> {
+    const profile = this.options.profile;
+    // One provider chain for every client, so credentials are resolved once.
+    this.credentials ??= import('@aws-sdk/credential-providers').then(({ fromNodeProviderChain }) =>
+      fromNodeProviderChain(profile ? { profile } : {}),
+    );
     return {
       region: region ?? (await this.region()),
-      ...(this.options.profile ? { profile: this.options.profile } : {}),
-      credentials: this.credentials,
+      ...(profile ? { profile } : {}),
+      credentials: await this.credentials,
     };
   }
 
@@ -84,6 +90,7 @@ export class AwsClients {
     if (this.options.region) return this.options.region;
     const env = process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION;
     if (env) return env;
+    const { STSClient } = await import('@aws-sdk/client-sts');
     const probe = new STSClient(this.options.profile ? { profile: this.options.profile } : {});
     try {
       return await probe.config.region();
