@@ -3,7 +3,7 @@
  * getrusage counts the whole process from its start, so Node's own bootstrap is included,
  * and unlike wall time it holds still on a loaded machine.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,26 +28,36 @@ export interface ChildRun {
   cwd?: string;
 }
 
-/** Runs `node ...args` once and returns its CPU time in ms; throws when it exits non-zero. */
-export function childCpuMs(run: ChildRun): number {
+/**
+ * Runs `node ...args` once and returns its CPU time in ms; throws when it exits non-zero.
+ * Asynchronous, so a sandbox or HTTP client in this process keeps running meanwhile.
+ */
+export async function childCpuMs(run: ChildRun): Promise<number> {
   const log = join(dir, 'cpu.log');
   writeFileSync(log, '');
-  const result = spawnSync(process.execPath, ['--import', pathToFileURL(reporter).href, ...run.args], {
+  const child = spawn(process.execPath, ['--import', pathToFileURL(reporter).href, ...run.args], {
     cwd: run.cwd,
     env: { ...process.env, ...run.env, CDKD_BENCH_CPU_LOG: log },
-    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
-  if (result.status !== 0) {
-    throw new Error(`node ${run.args.join(' ')} exited ${result.status}: ${result.stderr.slice(0, 2000)}`);
-  }
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', resolve);
+  });
+  if (code !== 0) throw new Error(`node ${run.args.join(' ')} exited ${code}: ${stderr.slice(0, 2000)}`);
   return Number(readFileSync(log, 'utf8').trim());
 }
 
 /** The median CPU ms of each run, the runs interleaved round by round so load drifts hit all alike. */
-export function medianCpuMs(runs: Record<string, ChildRun>, rounds: number): Record<string, number> {
+export async function medianCpuMs(
+  runs: Record<string, ChildRun>,
+  rounds: number,
+): Promise<Record<string, number>> {
   const samples: Record<string, number[]> = Object.fromEntries(Object.keys(runs).map((k) => [k, []]));
   for (let round = 0; round < rounds; round++) {
-    for (const [name, run] of Object.entries(runs)) samples[name]!.push(childCpuMs(run));
+    for (const [name, run] of Object.entries(runs)) samples[name]!.push(await childCpuMs(run));
   }
   return Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, median(values)]));
 }

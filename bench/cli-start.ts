@@ -9,7 +9,7 @@ import { medianCpuMs } from './child-cpu.js';
 const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const rounds = Number(process.argv[2] ?? 15);
 
-const cpu = medianCpuMs(
+const cpu = await medianCpuMs(
   {
     'node -e 0': { args: ['-e', '0'] },
     'cdkd --version': { args: [CLI, '--version'] },

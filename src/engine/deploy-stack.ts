@@ -1,15 +1,16 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { CdkdError, messageOf } from '../errors.js';
 import type { Plan, PlannedOperation } from '../plan/index.js';
 import type { OutputRecord } from '../state/documents/state-document.js';
 import { FAIL_FAST_SCHEDULE, RETRY_SCHEDULE } from '../state/lock-schedule.js';
 import { walkDag, type WalkOutcome } from './dag-walk.js';
 import type { EngineContext } from './engine-context.js';
-import { evaluateOutputs } from './outputs.js';
 import { planStack } from './plan-stack.js';
 import { ResourceExecutor } from './resource-executor.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
 import { StackState } from './stack-state.js';
+import { recordGeneration, recordRun } from './stack-record.js';
+import { unchangedDeploy } from './unchanged-deploy.js';
 import { stateResolver } from './state-resolver.js';
 import { afterFailedDeploy, generationOf, settleJournal } from './deploy-outcome.js';
 import { replayServices } from './rollback-stack.js';
@@ -52,6 +53,8 @@ export async function deployStack(
       unaddressed: [],
     };
   }
+  const unchanged = await unchangedDeploy(engine, request, options);
+  if (unchanged) return unchanged;
   const lock = await engine.backend.locks.acquire(ref, {
     operation: 'deploy',
     schedule: request.isNested ? FAIL_FAST_SCHEDULE : RETRY_SCHEDULE,
@@ -100,9 +103,7 @@ export async function deployStack(
     await runPhase(state, cleanupOps, executor, { ...options, priority: () => 0 });
     await deletePending(state, executor, journal);
 
-    state.document.outputs = evaluateOutputs(planned.masked, resolver);
-    state.document.imports = [...imported].sort();
-    recordGeneration(state, request, planned);
+    recordRun(state, request, planned, resolver);
     const changed = JSON.stringify(state.document) !== before;
     if (changed) await state.save();
     await state.flush();
@@ -125,18 +126,6 @@ export async function deployStack(
   } finally {
     await lock.release();
   }
-}
-
-/** The stack record's generation this deploy applies: its template, parameters (NoEcho masked) and tags. */
-function recordGeneration(
-  state: StackState,
-  request: StackRequest,
-  planned: Awaited<ReturnType<typeof planStack>>,
-): void {
-  state.document.template = request.template;
-  state.document.templateHash = sha256(JSON.stringify(request.template));
-  state.document.parameters = planned.prepared.maskedParameters() as Record<string, string | string[]>;
-  state.document.tags = request.tags ?? {};
 }
 
 async function runPhase(
@@ -181,8 +170,4 @@ function deployFailed(state: StackState, outcome: WalkOutcome): CdkdError {
     hint: `State is saved (${Object.keys(state.document.resources).length} resources recorded); fix the cause and run cdkd deploy again.`,
     cause: outcome.failed[0]?.error,
   });
-}
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }
