@@ -138,7 +138,7 @@ async function runPhase(
   const byId = new Map(operations.map((op) => [op.logicalId, op]));
   const outcome = await walkDag(
     operations.map((op) => ({ id: op.logicalId, dependsOn: op.dependsOn.filter((dep) => ids.has(dep)) })),
-    (id) => executor.run(byId.get(id)!),
+    (id, release) => executor.run(byId.get(id)!, release),
     {
       concurrency: options.concurrency,
       priority: options.priority,

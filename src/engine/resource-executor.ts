@@ -41,11 +41,13 @@ export interface ExecutorServices {
 /**
  * Carries out one planned operation against its provider and records the
  * result in state before it returns, so every resource AWS holds is in state.
+ * `release` is called once the provider call has returned: the caller's
+ * concurrency slot is free while the state save is still on the way.
  */
 export class ResourceExecutor {
   constructor(private readonly services: ExecutorServices) {}
 
-  async run(op: PlannedOperation): Promise<void> {
+  async run(op: PlannedOperation, release: () => void = () => {}): Promise<void> {
     const started = Date.now();
     const report = (action: ResourceAction, status: 'started' | 'succeeded' | 'skipped', message?: string) =>
       this.services.events({
@@ -60,7 +62,7 @@ export class ResourceExecutor {
         ...(status === 'started' ? {} : { durationMs: Date.now() - started }),
       });
     try {
-      await this.dispatch(op, report);
+      await this.dispatch(op, report, release);
     } catch (error) {
       this.services.events({
         kind: 'resource',
@@ -85,23 +87,24 @@ export class ResourceExecutor {
   private async dispatch(
     op: PlannedOperation,
     report: (action: ResourceAction, status: 'started' | 'succeeded' | 'skipped', message?: string) => void,
+    release: () => void,
   ): Promise<void> {
     switch (op.kind) {
       case 'create':
         report('create', 'started');
-        await this.create(op);
+        await this.create(op, release);
         return report('create', 'succeeded');
       case 'replace':
         report('replace', 'started');
-        await this.replace(op, op.updateReplacePolicy);
+        await this.replace(op, op.updateReplacePolicy, release);
         return report('replace', 'succeeded');
       case 'update': {
         const kind = this.replan(op);
         if (kind === 'no-op')
           return report('update', 'skipped', 'nothing changed once its references resolved');
         report(kind, 'started');
-        if (kind === 'replace') await this.replace(op, op.updateReplacePolicy);
-        else await this.update(op);
+        if (kind === 'replace') await this.replace(op, op.updateReplacePolicy, release);
+        else await this.update(op, release);
         return report(kind, 'succeeded');
       }
       case 'delete': {
@@ -126,7 +129,7 @@ export class ResourceExecutor {
             ...policies(op),
           },
           async () => {
-            await this.deleteRecorded(op.logicalId, record);
+            await this.deleteRecorded(op.logicalId, record, release);
             await this.services.state.removeRecord(op.logicalId);
             return {};
           },
@@ -175,7 +178,7 @@ export class ResourceExecutor {
     };
   }
 
-  private async create(op: PlannedOperation): Promise<void> {
+  private async create(op: PlannedOperation, release: () => void): Promise<void> {
     const { stored } = this.evaluate(op.logicalId);
     // One token for every attempt of this create, so a replay after a lost response makes nothing new.
     const idempotencyToken = randomUUID();
@@ -189,7 +192,7 @@ export class ResourceExecutor {
         ...policies(op),
       },
       async () => {
-        const record = await this.makeResource(op, idempotencyToken);
+        const record = await this.makeResource(op, idempotencyToken, release);
         await storeMade(record, stored, {
           save: () => this.services.state.setRecord(op.logicalId, record),
           undo: () => void this.services.state.removeRecord(op.logicalId).catch(() => undefined),
@@ -200,7 +203,11 @@ export class ResourceExecutor {
   }
 
   /** Creates the resource and returns its record; the caller stores it. */
-  private async makeResource(op: PlannedOperation, idempotencyToken: string): Promise<ResourceRecord> {
+  private async makeResource(
+    op: PlannedOperation,
+    idempotencyToken: string,
+    release: () => void,
+  ): Promise<ResourceRecord> {
     const { properties, stored } = this.evaluate(op.logicalId);
     const { provider, provisionedBy } = this.services.router.route({ type: op.type, properties });
     const sent = await this.services.sendable(properties);
@@ -211,6 +218,7 @@ export class ResourceExecutor {
           this.services.context,
         ),
       );
+      release();
       return this.newRecord(op, result, stored, properties, provisionedBy);
     } catch (error) {
       if (error instanceof ResourceMadeError) throw new MadeThenFailed(error, provisionedBy, stored);
@@ -219,9 +227,13 @@ export class ResourceExecutor {
   }
 
   /** Create-first: the old resource is kept as a pending delete until the cleanup phase removes it. */
-  private async replace(op: PlannedOperation, updateReplacePolicy: string | undefined): Promise<void> {
+  private async replace(
+    op: PlannedOperation,
+    updateReplacePolicy: string | undefined,
+    release: () => void,
+  ): Promise<void> {
     const old = this.services.state.record(op.logicalId);
-    if (!old) return this.create(op);
+    if (!old) return this.create(op, release);
     const { stored } = this.evaluate(op.logicalId);
     const retainOld = keepsResource(updateReplacePolicy);
     const idempotencyToken = randomUUID();
@@ -239,7 +251,7 @@ export class ResourceExecutor {
         ...policies(op),
       },
       async () => {
-        const record = await this.makeResource(op, idempotencyToken);
+        const record = await this.makeResource(op, idempotencyToken, release);
         const state = this.services.state;
         await storeMade(record, stored, {
           save: () => state.replaceRecord(op.logicalId, record, retainOld ? undefined : old),
@@ -289,7 +301,7 @@ export class ResourceExecutor {
     if (journal && entry) await journal.complete(entry, outcome);
   }
 
-  private async update(op: PlannedOperation): Promise<void> {
+  private async update(op: PlannedOperation, release: () => void): Promise<void> {
     const recorded = this.services.state.record(op.logicalId)!;
     const { properties, stored } = this.evaluate(op.logicalId);
     const { provider, provisionedBy } = this.services.router.route({
@@ -323,6 +335,7 @@ export class ResourceExecutor {
             this.services.context,
           ),
         );
+        release();
         // Region and creation identity stay those of the resource made; the rest is what was applied now.
         const record: ResourceRecord = {
           ...this.applied(op, result, stored, properties, provisionedBy),
@@ -336,7 +349,11 @@ export class ResourceExecutor {
   }
 
   /** Deletes a recorded resource through the provider family that made it. */
-  async deleteRecorded(logicalId: string, record: ResourceRecord): Promise<void> {
+  async deleteRecorded(
+    logicalId: string,
+    record: ResourceRecord,
+    release: () => void = () => {},
+  ): Promise<void> {
     const provider = this.services.router.providerFor(record.type, record.provisionedBy);
     await this.services.retry(logicalId, () =>
       provider.delete(
@@ -344,6 +361,7 @@ export class ResourceExecutor {
         this.services.context,
       ),
     );
+    release();
   }
 
   private newRecord(
