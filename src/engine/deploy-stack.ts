@@ -11,6 +11,7 @@ import type { DeployOptions, StackRequest } from './stack-request.js';
 import { StackState } from './stack-state.js';
 import { recordGeneration, recordRun } from './stack-record.js';
 import { unchangedDeploy } from './unchanged-deploy.js';
+import { phaseTimer } from './phase-timer.js';
 import { stateResolver } from './state-resolver.js';
 import { afterFailedDeploy, generationOf, settleJournal } from './deploy-outcome.js';
 import { replayServices } from './rollback-stack.js';
@@ -53,20 +54,26 @@ export async function deployStack(
       unaddressed: [],
     };
   }
+  const phase = phaseTimer(engine.events, request.stackName);
   const unchanged = await unchangedDeploy(engine, request, options);
+  phase('no-op check');
   if (unchanged) return unchanged;
   const lock = await engine.backend.locks.acquire(ref, {
     operation: 'deploy',
     schedule: request.isNested ? FAIL_FAST_SCHEDULE : RETRY_SCHEDULE,
     onLost: (message) => engine.events({ kind: 'warning', stack: request.stackName, message }),
   });
+  phase('lock');
   try {
     const state = await StackState.open(engine.backend.store, ref);
+    phase('state read');
     const before = JSON.stringify(state.document);
     const firstDeploy = state.document.template === undefined;
     const planned = await planStack(engine, request, state, options);
+    phase('plan');
 
-    engine.events({ kind: 'stack', stack: request.stackName, status: 'started' });
+    const total = planned.plan.operations.filter((op) => op.kind !== 'no-op').length;
+    engine.events({ kind: 'stack', stack: request.stackName, status: 'started', total });
     const journal = await RunJournal.open(engine.backend.journals, ref, {
       runId,
       // A rollback re-creates under the names this run would have sent (spec 001).
@@ -102,12 +109,15 @@ export async function deployStack(
     const cleanupOps = planned.plan.operations.filter((op) => op.phase === 'cleanup');
     await runPhase(state, cleanupOps, executor, { ...options, priority: () => 0 });
     await deletePending(state, executor, journal);
+    phase('execution');
 
     recordRun(state, request, planned, resolver);
     const changed = JSON.stringify(state.document) !== before;
     if (changed) await state.save();
     await state.flush();
+    phase('outputs');
     const unaddressed = await settleJournal(engine, request, state, journal);
+    phase('journal');
     engine.exportsIn(request.region).update(state.document);
     engine.events({ kind: 'stack', stack: request.stackName, status: changed ? 'succeeded' : 'no-changes' });
     // A deploy that changed nothing writes nothing, events included.
@@ -125,6 +135,7 @@ export async function deployStack(
     throw error;
   } finally {
     await lock.release();
+    phase('unlock');
   }
 }
 

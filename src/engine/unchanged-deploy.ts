@@ -41,7 +41,7 @@ export async function unchangedDeploy(
   if ((await engine.backend.journals.read(ref)) !== undefined) return undefined;
   if ((await engine.backend.locks.find(ref)).kind !== 'absent') return undefined;
 
-  engine.events({ kind: 'stack', stack: request.stackName, status: 'started' });
+  engine.events({ kind: 'stack', stack: request.stackName, status: 'started', total: 0 });
   engine.exportsIn(request.region).update(state.document);
   engine.events({ kind: 'stack', stack: request.stackName, status: 'no-changes' });
   return {

@@ -51,7 +51,9 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
   const checked = checkAssembly(input.assembly, stacks);
   for (const warning of checked.warnings) input.onWarning(warning);
 
+  const credentials = Date.now();
   const caller = { accountId: await input.session.accountId(), region: await input.session.region() };
+  input.events({ kind: 'phase', stack: 'cdkd', phase: 'credentials', durationMs: Date.now() - credentials });
   const targets = new Map(stacks.map((stack) => [stack.displayName, stackTarget(stack, caller)]));
   const engine = await openEngine(input.session, {
     events: input.events,
