@@ -4,19 +4,13 @@
  * CPU time against `node -e 0`, and the API calls it made (none mutating, as many for 100
  * resources as for 500). Run: npm run build && npx tsx bench/noop-deploy.ts
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeStackAssembly } from './assembly-dir.js';
 import { childCpuMs, medianCpuMs } from './child-cpu.js';
-import {
-  adminApi,
-  credentialsEnv,
-  startSandboxProcess,
-  stopSandboxProcess,
-  wide,
-  type Template,
-} from './deploy-engine.js';
+import { adminApi, credentialsEnv, startSandboxProcess, stopSandboxProcess, wide } from './deploy-engine.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const ROUNDS = 7;
@@ -25,27 +19,6 @@ interface CallsSnapshot {
   calls: Record<string, { count: number; mutating: boolean }>;
   total: number;
   mutating: number;
-}
-
-/** A cloud assembly holding one stack, as `cdk synth` writes it. */
-function assembly(root: string, stackName: string, template: Template): string {
-  const dir = join(root, stackName);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, `${stackName}.template.json`), JSON.stringify(template));
-  writeFileSync(
-    join(dir, 'manifest.json'),
-    JSON.stringify({
-      version: '36.0.0',
-      artifacts: {
-        [stackName]: {
-          type: 'aws:cloudformation:stack',
-          environment: 'aws://unknown-account/unknown-region',
-          properties: { templateFile: `${stackName}.template.json` },
-        },
-      },
-    }),
-  );
-  return dir;
 }
 
 async function main(): Promise<void> {
@@ -63,7 +36,7 @@ async function main(): Promise<void> {
     const calls: Record<number, CallsSnapshot> = {};
     const dirs: Record<number, string> = {};
     for (const size of [100, 500]) {
-      dirs[size] = assembly(root, `NoOp${size}`, wide(size));
+      dirs[size] = writeStackAssembly(root, `NoOp${size}`, wide(size));
       await childCpuMs(deploy(dirs[size]!, size));
       await admin('DELETE', 'calls');
       await childCpuMs(deploy(dirs[size]!, size));
