@@ -15,6 +15,7 @@ export interface WalkNode {
 
 export interface WalkOptions {
   concurrency: number;
+  /** A task's fixed rank (higher first), read once per task when the walk starts. */
   priority: (id: string) => number;
   signal?: AbortSignal;
 }
@@ -48,6 +49,8 @@ export async function walkDag(
   const outcome: WalkOutcome = { succeeded: [], failed: [], notStarted: [] };
   const ready = nodes.filter((node) => node.dependsOn.length === 0).map((node) => node.id);
   const started = new Set<string>();
+  const rank = new Map(nodes.map((node) => [node.id, options.priority(node.id)]));
+  let unsorted = true;
   /** Tasks holding a slot. */
   let running = 0;
   /** Tasks not yet finished, with or without a slot. */
@@ -63,8 +66,12 @@ export async function walkDag(
     };
 
     const pump = () => {
+      // Sorted once per batch of newly ready tasks: taking from the front keeps it sorted.
+      if (unsorted && ready.length > 1) {
+        ready.sort((a, b) => rank.get(b)! - rank.get(a)! || order.get(a)! - order.get(b)!);
+      }
+      unsorted = false;
       while (!stopped() && running < options.concurrency && ready.length > 0) {
-        ready.sort((a, b) => options.priority(b) - options.priority(a) || order.get(a)! - order.get(b)!);
         const id = ready.shift()!;
         started.add(id);
         running += 1;
@@ -96,7 +103,10 @@ export async function walkDag(
         for (const dependent of dependents.get(id) ?? []) {
           const left = waitingOn.get(dependent)! - 1;
           waitingOn.set(dependent, left);
-          if (left === 0) ready.push(dependent);
+          if (left === 0) {
+            ready.push(dependent);
+            unsorted = true;
+          }
         }
       } else {
         outcome.failed.push({ id, error });
