@@ -4,6 +4,9 @@ import { Manifest, VERSION_MISMATCH, type AssemblyManifest } from '@aws-cdk/clou
 import { CdkdError } from '../errors.js';
 import { MANIFEST_FILE } from './manifest-file.js';
 
+// Still importable from here; light modules import them from manifest-file.js, which loads no schema library.
+export { isAssemblyDirectory, MANIFEST_FILE } from './manifest-file.js';
+
 /**
  * Reads and version-checks `dir/manifest.json`. The schema library's own errors
  * quote the whole file or a semver stack, so each failure becomes one clear CdkdError.
