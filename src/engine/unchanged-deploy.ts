@@ -9,18 +9,18 @@ import { stateResolver } from './state-resolver.js';
 /**
  * A redeploy that would change nothing answers from reads alone, without taking the lock:
  * every resource plans as a no-op whose hash is already recorded, the stack record (outputs,
- * imports, template, parameters, tags) would be written unchanged, nothing waits in the
- * rollback journal or as a pending delete, and no other process holds the lock. Anything
- * else returns undefined and the deploy takes the lock and runs as usual, reading state
- * again under it. Nested stacks always take the locked path (their journals settle with
- * the parent's).
+ * imports, template, parameters, tags) would be written unchanged, nothing waits as a
+ * pending delete or in a rollback journal of the stack or its nested stacks, and no other
+ * process holds the lock. Anything else returns undefined and the deploy takes the lock and
+ * runs as usual, reading state again under it. A nested stack deployed by its parent
+ * always takes the locked path.
  */
 export async function unchangedDeploy(
   engine: EngineContext,
   request: StackRequest,
   options: DeployOptions,
 ): Promise<StackDeployResult | undefined> {
-  if (request.isNested || (request.nested?.size ?? 0) > 0) return undefined;
+  if (request.isNested) return undefined;
   const ref = { stackName: request.stateName, region: request.region };
   const state = await StackState.open(engine.backend.store, ref);
   if (state.isNew || state.document.pendingDeletes.length > 0) return undefined;
@@ -38,7 +38,8 @@ export async function unchangedDeploy(
   });
   recordRun(state, request, planned, resolver);
   if (JSON.stringify(state.document) !== before) return undefined;
-  if ((await engine.backend.journals.read(ref)) !== undefined) return undefined;
+  // Its nested stacks' journals too: a successful parent deploy settles them.
+  if ((await engine.backend.journals.listTree(ref)).length > 0) return undefined;
   if ((await engine.backend.locks.find(ref)).kind !== 'absent') return undefined;
 
   engine.events({ kind: 'stack', stack: request.stackName, status: 'started', total: 0 });
