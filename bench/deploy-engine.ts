@@ -77,7 +77,7 @@ interface Shape {
 // ---------------------------------------------------------------------------------------
 // Shapes
 
-function wide(count: number): Template {
+export function wide(count: number): Template {
   const types = ['AWS::SQS::Queue', 'AWS::SNS::Topic', 'AWS::SSM::Parameter'];
   const resources: Template['Resources'] = {};
   for (let i = 0; i < count; i++) {

@@ -1,14 +1,11 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Manifest, VERSION_MISMATCH, type AssemblyManifest } from '@aws-cdk/cloud-assembly-schema';
 import { CdkdError } from '../errors.js';
+import { MANIFEST_FILE } from './manifest-file.js';
 
-export const MANIFEST_FILE = 'manifest.json';
-
-/** True when `dir` is a directory holding a cloud assembly manifest. */
-export function isAssemblyDirectory(dir: string): boolean {
-  return existsSync(join(dir, MANIFEST_FILE)) && statSync(dir).isDirectory();
-}
+// Still importable from here; light modules import them from manifest-file.js, which loads no schema library.
+export { isAssemblyDirectory, MANIFEST_FILE } from './manifest-file.js';
 
 /**
  * Reads and version-checks `dir/manifest.json`. The schema library's own errors

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CdkdError } from '../errors.js';
-import { isAssemblyDirectory } from './manifest.js';
+import { isAssemblyDirectory } from './manifest-file.js';
 import { readJsonObject } from './json-file.js';
 
 export const PROJECT_CONFIG = 'cdk.json';

@@ -9,7 +9,8 @@ import {
   saveContextValues,
   type ContextValues,
 } from './context.js';
-import { loadAssemblyManifest, MANIFEST_FILE } from './manifest.js';
+import { MANIFEST_FILE } from './manifest-file.js';
+import { loadAssemblyManifest } from './manifest.js';
 import { resolveMissingContext, type ContextLookups } from './missing-context.js';
 import { readProjectConfig, resolveAppSource } from './project-config.js';
 import { readAssembly } from './read-assembly.js';

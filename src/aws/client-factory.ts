@@ -1,10 +1,10 @@
-import { CloudControlClient } from '@aws-sdk/client-cloudcontrol';
-import { S3Client } from '@aws-sdk/client-s3';
-import { SSMClient } from '@aws-sdk/client-ssm';
-import { STSClient } from '@aws-sdk/client-sts';
-import { fromNodeProviderChain, fromTemporaryCredentials } from '@aws-sdk/credential-providers';
+import type { CloudControlClient } from '@aws-sdk/client-cloudcontrol';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { SSMClient } from '@aws-sdk/client-ssm';
+import type { STSClient } from '@aws-sdk/client-sts';
+import type { fromNodeProviderChain } from '@aws-sdk/credential-providers';
 import { CdkdError } from '../errors.js';
-import { proxyRequestHandler } from './proxy-agent.js';
+import type { proxyRequestHandler } from './proxy-agent.js';
 import { proxyConfigured } from './proxy-settings.js';
 
 export interface AwsClientOptions {
@@ -40,34 +40,37 @@ export interface AssumedRole {
  * reads AWS_ENDPOINT_URL / AWS_ENDPOINT_URL_<SERVICE> itself, which is how a
  * user points cdkd at the sandbox or any other AWS-compatible endpoint. The SDK
  * reads no proxy variables, so with HTTPS_PROXY / HTTP_PROXY set every client gets
- * cdkd's routing agent (spec 003, "Proxy handling").
+ * cdkd's routing agent (spec 003, "Proxy handling"). The SDK packages are imported
+ * on first use, so a command that never talks to AWS (or `--help`) does not pay for
+ * loading them.
  */
 export class AwsClients {
-  private readonly credentials: Credentials;
+  private credentials: Promise<Credentials> | undefined;
+  private requestHandler: Promise<ClientConfig['requestHandler']> | undefined;
   private readonly cache = new Map<string, unknown>();
   private regionPromise: Promise<string> | undefined;
-  private readonly requestHandler: ClientConfig['requestHandler'];
 
   constructor(
     private readonly options: AwsClientOptions = {},
-    credentials?: Credentials,
+    credentials?: Promise<Credentials>,
   ) {
-    this.credentials =
-      credentials ?? fromNodeProviderChain(options.profile ? { profile: options.profile } : {});
-    if (proxyConfigured(process.env)) this.requestHandler = proxyRequestHandler(process.env);
+    this.credentials = credentials;
   }
 
   /** Clients with the same settings under a role these credentials assume (a CDK lookup role). */
   assumingRole(role: AssumedRole): AwsClients {
-    const credentials = fromTemporaryCredentials({
-      masterCredentials: this.credentials,
-      params: {
-        RoleArn: role.roleArn,
-        RoleSessionName: role.sessionName,
-        ...(role.externalId ? { ExternalId: role.externalId } : {}),
-      },
-      ...(this.options.region ? { clientConfig: { region: this.options.region } } : {}),
-    });
+    const credentials = Promise.all([import('@aws-sdk/credential-providers'), this.sharedCredentials()]).then(
+      ([{ fromTemporaryCredentials }, masterCredentials]) =>
+        fromTemporaryCredentials({
+          masterCredentials,
+          params: {
+            RoleArn: role.roleArn,
+            RoleSessionName: role.sessionName,
+            ...(role.externalId ? { ExternalId: role.externalId } : {}),
+          },
+          ...(this.options.region ? { clientConfig: { region: this.options.region } } : {}),
+        }),
+    );
     return new AwsClients(this.options, credentials);
   }
 
@@ -78,6 +81,7 @@ export class AwsClients {
   }
 
   async s3(region?: string, tuning: ClientTuning = {}): Promise<S3Client> {
+    const { S3Client } = await import('@aws-sdk/client-s3');
     const config = await this.config(region, tuning);
     return this.cached(
       `s3:${config.region}${tuningKey(tuning)}`,
@@ -85,16 +89,16 @@ export class AwsClients {
     );
   }
 
-  sts(region?: string): Promise<STSClient> {
-    return this.client(STSClient, region);
+  async sts(region?: string): Promise<STSClient> {
+    return this.client((await import('@aws-sdk/client-sts')).STSClient, region);
   }
 
-  ssm(region?: string): Promise<SSMClient> {
-    return this.client(SSMClient, region);
+  async ssm(region?: string): Promise<SSMClient> {
+    return this.client((await import('@aws-sdk/client-ssm')).SSMClient, region);
   }
 
-  cloudControl(region?: string): Promise<CloudControlClient> {
-    return this.client(CloudControlClient, region);
+  async cloudControl(region?: string): Promise<CloudControlClient> {
+    return this.client((await import('@aws-sdk/client-cloudcontrol')).CloudControlClient, region);
   }
 
   /**
@@ -110,13 +114,30 @@ export class AwsClients {
     return this.cached(`${Client.name}:${config.region}${tuningKey(tuning)}`, () => new Client(config));
   }
 
+  /** One provider chain for every client, so credentials are resolved once. */
+  private sharedCredentials(): Promise<Credentials> {
+    const profile = this.options.profile;
+    this.credentials ??= import('@aws-sdk/credential-providers').then(({ fromNodeProviderChain }) =>
+      fromNodeProviderChain(profile ? { profile } : {}),
+    );
+    return this.credentials;
+  }
+
+  private proxyHandler(): Promise<ClientConfig['requestHandler']> {
+    this.requestHandler ??= proxyConfigured(process.env)
+      ? import('./proxy-agent.js').then(({ proxyRequestHandler }) => proxyRequestHandler(process.env))
+      : Promise.resolve(undefined);
+    return this.requestHandler;
+  }
+
   private async config(region?: string, tuning: ClientTuning = {}): Promise<ClientConfig> {
+    const requestHandler = await this.proxyHandler();
     return {
       region: region ?? (await this.region()),
       ...(this.options.profile ? { profile: this.options.profile } : {}),
-      credentials: this.credentials,
+      credentials: await this.sharedCredentials(),
       ...(tuning.maxAttempts !== undefined ? { maxAttempts: tuning.maxAttempts } : {}),
-      ...(this.requestHandler ? { requestHandler: this.requestHandler } : {}),
+      ...(requestHandler ? { requestHandler } : {}),
     };
   }
 
@@ -129,6 +150,7 @@ export class AwsClients {
     if (this.options.region) return checkedRegion(this.options.region, '--region');
     const env = process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION;
     if (env) return checkedRegion(env, process.env.AWS_REGION ? 'AWS_REGION' : 'AWS_DEFAULT_REGION');
+    const { STSClient } = await import('@aws-sdk/client-sts');
     const probe = new STSClient(this.options.profile ? { profile: this.options.profile } : {});
     try {
       return checkedRegion(await probe.config.region(), 'the AWS profile');

@@ -1,8 +1,5 @@
 import type { Command } from 'commander';
-import { synthesize, type CallerEnvironment, type CloudAssembly } from '../assembly/index.js';
-import { AwsClients } from '../aws/client-factory.js';
-import { probeCallerEnvironment } from './caller-environment.js';
-import { awsContextLookups } from '../context-providers/index.js';
+import type { CloudAssembly } from '../assembly/index.js';
 import { globalOptions } from './global-options.js';
 
 /** The options of every command that runs the CDK app. */
@@ -27,28 +24,10 @@ export function addAppOptions(command: Command): Command {
     );
 }
 
-/** Runs the app (or reads `--app DIR`) for a command, wiring the AWS look-ups. */
-export function synthesizeFor(command: Command, options: AppOptions): Promise<CloudAssembly> {
-  const global = globalOptions(command);
-  const clients = new AwsClients({
-    ...(global.region ? { region: global.region } : {}),
-    ...(global.profile ? { profile: global.profile } : {}),
-  });
-  let caller: Promise<CallerEnvironment> | undefined;
-  const environment = () => (caller ??= probeCallerEnvironment(clients));
-  return synthesize({
-    cwd: process.cwd(),
-    ...(options.app ? { app: options.app } : {}),
-    ...(options.output ? { output: options.output } : {}),
-    context: options.context,
-    validation: options.validation,
-    environment,
-    lookups: options.lookups ? awsContextLookups(clients, environment) : undefined,
-    onWarning: (message) => process.stderr.write(`Warning: ${message}\n`),
-    onNote: (message) => {
-      if (global.verbose) process.stderr.write(`${message}\n`);
-    },
-  });
+/** Runs the app (or reads `--app DIR`) for a command; synthesis and its AWS look-ups load on use. */
+export async function synthesizeFor(command: Command, options: AppOptions): Promise<CloudAssembly> {
+  const { synthesizeApp } = await import('./synthesize-app.js');
+  return synthesizeApp(globalOptions(command), options);
 }
 
 /** Commander's accumulator for a repeatable option. */

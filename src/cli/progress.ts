@@ -1,4 +1,4 @@
-import type { DeployEvent, ResourceAction } from '../engine/events.js';
+import type { DeployEvent, DeployPhase, ResourceAction } from '../engine/events.js';
 
 const PAST: Record<ResourceAction, string> = {
   create: 'created',
@@ -15,39 +15,77 @@ export interface Progress {
   note(line: string): void;
   /** The closing line: counts by outcome and the duration. */
   summary(): string;
-  /** Clears the live line before other output. */
+  /** Per stack, the time each deploy phase took, in the order they ran (for `--verbose`). */
+  timings(): string[];
+  /** Clears the live view before other output. */
   close(): void;
 }
 
+/** What the live view shows for a stack still running. */
+interface StackProgress {
+  started: number;
+  total?: number;
+  done: number;
+  /** Logical id → when its operation started. */
+  inFlight: Map<string, number>;
+}
+
+const REDRAW_MS = 1000;
+
 /**
- * One line per event; on a TTY a live last line also lists what is in flight.
- * Rendering only: the engine decides, this prints.
+ * On a TTY (`live`), one status line per running stack (done / in flight / total, elapsed,
+ * the slowest resource in flight), redrawn in place, with failures, warnings and finished
+ * stacks printed above it. Otherwise one plain line per event. Rendering only: the engine
+ * decides, this prints.
  */
 export function createProgress(stream: NodeJS.WriteStream, live = stream.isTTY === true): Progress {
   const started = Date.now();
-  const inFlight = new Map<string, string>();
   const counts = new Map<string, number>();
-  let liveLineShown = false;
+  const stacks = new Map<string, StackProgress>();
+  const phases = new Map<string, Array<[DeployPhase, number]>>();
+  let drawnLines = 0;
+  let timer: NodeJS.Timeout | undefined;
 
   const clearLive = () => {
-    if (liveLineShown) stream.write('\r\x1b[K');
-    liveLineShown = false;
+    if (drawnLines > 0) stream.write(`\x1b[${drawnLines}F\x1b[J`);
+    drawnLines = 0;
   };
   const drawLive = () => {
-    if (!live || inFlight.size === 0) return;
-    const names = [...inFlight.values()];
-    const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? `, +${names.length - 5} more` : '');
-    stream.write(`… in progress (${inFlight.size}): ${shown}`);
-    liveLineShown = true;
+    if (!live) return;
+    // Cut to the terminal's width: a wrapped line would throw off the redraw's line count.
+    const width = stream.columns > 1 ? stream.columns - 1 : Infinity;
+    const lines = [...stacks].map(([name, stack]) => statusLine(name, stack, Date.now()).slice(0, width));
+    for (const line of lines) stream.write(`${line}\n`);
+    drawnLines = lines.length;
+  };
+  const redraw = () => {
+    clearLive();
+    drawLive();
   };
   const print = (line: string) => {
     clearLive();
     stream.write(`${line}\n`);
     drawLive();
   };
+  const stackOf = (name: string): StackProgress => {
+    let stack = stacks.get(name);
+    if (!stack) {
+      stack = { started: Date.now(), done: 0, inFlight: new Map() };
+      stacks.set(name, stack);
+    }
+    return stack;
+  };
+  if (live) {
+    timer = setInterval(redraw, REDRAW_MS);
+    timer.unref();
+  }
 
   return {
     sink(event) {
+      if (event.kind === 'phase') {
+        phases.set(event.stack, [...(phases.get(event.stack) ?? []), [event.phase, event.durationMs]]);
+        return;
+      }
       if (event.kind === 'warning') return print(`${event.stack} | warning: ${event.message}`);
       if (event.kind === 'rollback') {
         const mark = event.status === 'failed' ? '✗' : event.warn ? '⚠' : '↺';
@@ -55,26 +93,59 @@ export function createProgress(stream: NodeJS.WriteStream, live = stream.isTTY =
       }
       if (event.kind === 'stack') {
         const status = event.status === 'no-changes' ? 'no changes' : event.status;
-        return print(`${event.stack} | stack ${status}${event.message ? `: ${event.message}` : ''}`);
+        const line = `${event.stack} | stack ${status}${event.message ? `: ${event.message}` : ''}`;
+        if (event.status === 'started') {
+          const stack = stackOf(event.stack);
+          if (event.total !== undefined) stack.total = event.total;
+          return live ? redraw() : print(line);
+        }
+        stacks.delete(event.stack);
+        return print(line);
       }
-      const key = `${event.stack}/${event.logicalId}`;
+      const stack = stackOf(event.stack);
       const label = `${event.stack} | ${event.logicalId} (${event.type})`;
       if (event.status === 'started') {
-        inFlight.set(key, event.logicalId);
-        return print(`${label} ${event.action} started`);
+        stack.inFlight.set(event.logicalId, Date.now());
+        return live ? redraw() : print(`${label} ${event.action} started`);
       }
-      inFlight.delete(key);
+      stack.inFlight.delete(event.logicalId);
+      stack.done += 1;
       const outcome = event.status === 'succeeded' ? PAST[event.action] : `${event.action} ${event.status}`;
       counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
-      const duration = event.durationMs === undefined ? '' : ` ${(event.durationMs / 1000).toFixed(1)}s`;
-      print(`${label} ${outcome}${duration}${event.message ? `: ${event.message}` : ''}`);
+      const duration = event.durationMs === undefined ? '' : ` ${seconds(event.durationMs)}s`;
+      const line = `${label} ${outcome}${duration}${event.message ? `: ${event.message}` : ''}`;
+      // Live, only what needs reading stays on screen; the counts carry the rest.
+      if (live && event.status !== 'failed') return redraw();
+      print(line);
     },
     note: print,
     summary() {
       const parts = [...counts].map(([outcome, count]) => `${count} ${outcome}`);
-      const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      return `${parts.length > 0 ? parts.join(', ') : 'no resource changes'} in ${seconds}s`;
+      return `${parts.length > 0 ? parts.join(', ') : 'no resource changes'} in ${seconds(Date.now() - started)}s`;
     },
-    close: clearLive,
+    timings() {
+      return [...phases].map(
+        ([stack, list]) =>
+          `${stack} timing: ${list.map(([phase, ms]) => `${phase} ${seconds(ms)}s`).join(', ')}`,
+      );
+    },
+    close() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      clearLive();
+    },
   };
+}
+
+/** `Stack  12/40 done, 5 in flight  3.2s  slowest: Queue7 2.1s` */
+function statusLine(name: string, stack: StackProgress, now: number): string {
+  const total = stack.total === undefined ? '' : `/${stack.total}`;
+  let slowest: [string, number] | undefined;
+  for (const [id, since] of stack.inFlight) if (!slowest || since < slowest[1]) slowest = [id, since];
+  const slow = slowest ? `  slowest: ${slowest[0]} ${seconds(now - slowest[1])}s` : '';
+  return `${name}  ${stack.done}${total} done, ${stack.inFlight.size} in flight  ${seconds(now - stack.started)}s${slow}`;
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(1);
 }

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { CdkdError, messageOf } from '../errors.js';
 import type { Plan, PlannedOperation, StatefulVerdict } from '../plan/index.js';
 import type { OutputRecord } from '../state/documents/state-document.js';
@@ -11,6 +11,9 @@ import { planStack } from './plan-stack.js';
 import { ResourceExecutor } from './resource-executor.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
 import { StackState } from './stack-state.js';
+import { recordGeneration, recordRun } from './stack-record.js';
+import { unchangedDeploy } from './unchanged-deploy.js';
+import { phaseTimer } from './phase-timer.js';
 import { stateResolver } from './state-resolver.js';
 import { afterFailedDeploy, generationOf, settleJournal } from './deploy-outcome.js';
 import { replayServices } from './rollback-stack.js';
@@ -58,20 +61,28 @@ export async function deployStack(
       stateful: planned.stateful,
     };
   }
+  const phase = phaseTimer(engine.events, request.stackName);
+  const unchanged = await unchangedDeploy(engine, request, options);
+  phase('no-op check');
+  if (unchanged) return unchanged;
   const lock = await engine.backend.locks.acquire(ref, {
     operation: 'deploy',
     schedule: request.isNested ? FAIL_FAST_SCHEDULE : RETRY_SCHEDULE,
     onLost: (message) => engine.events({ kind: 'warning', stack: request.stackName, message }),
     ...(options.signal ? { signal: options.signal } : {}),
   });
+  phase('lock');
   try {
     const state = await StackState.open(engine.backend.store, ref);
     await settleStaleRecords(engine, request, state, { persist: true });
+    phase('state read');
     const before = JSON.stringify(state.document);
     const firstDeploy = state.document.template === undefined;
     const planned = await planStack(engine, request, state, options);
+    phase('plan');
 
-    engine.events({ kind: 'stack', stack: request.stackName, status: 'started' });
+    const total = planned.plan.operations.filter((op) => op.kind !== 'no-op').length;
+    engine.events({ kind: 'stack', stack: request.stackName, status: 'started', total });
     const journal = await RunJournal.open(engine.backend.journals, ref, {
       runId,
       // A rollback re-creates under the names this run would have sent (spec 001).
@@ -119,14 +130,15 @@ export async function deployStack(
     const cleanupOps = planned.plan.operations.filter((op) => op.phase === 'cleanup');
     await runPhase(state, cleanupOps, executor, { ...options, priority: () => 0 });
     await deletePending(state, executor, journal);
+    phase('execution');
 
-    state.document.outputs = evaluateOutputs(planned.masked, resolver);
-    state.document.imports = [...imported].sort();
-    recordGeneration(state, request, planned);
+    recordRun(state, request, planned, resolver);
     const changed = JSON.stringify(state.document) !== before;
     if (changed) await state.save();
     await state.flush();
+    phase('outputs');
     const unaddressed = await settleJournal(engine, request, state, journal);
+    phase('journal');
     engine.exportsIn(request.region).update(state.document);
     engine.events({ kind: 'stack', stack: request.stackName, status: changed ? 'succeeded' : 'no-changes' });
     // A deploy that changed nothing writes nothing, events included.
@@ -144,19 +156,8 @@ export async function deployStack(
     throw error;
   } finally {
     await lock.release();
+    phase('unlock');
   }
-}
-
-/** The stack record's generation this deploy applies: its template, parameters (NoEcho masked) and tags. */
-function recordGeneration(
-  state: StackState,
-  request: StackRequest,
-  planned: Awaited<ReturnType<typeof planStack>>,
-): void {
-  state.document.template = request.template;
-  state.document.templateHash = sha256(JSON.stringify(request.template));
-  state.document.parameters = planned.prepared.maskedParameters() as Record<string, string | string[]>;
-  state.document.tags = request.tags ?? {};
 }
 
 async function runPhase(
@@ -169,7 +170,7 @@ async function runPhase(
   const byId = new Map(operations.map((op) => [op.logicalId, op]));
   const outcome = await walkDag(
     operations.map((op) => ({ id: op.logicalId, dependsOn: op.dependsOn.filter((dep) => ids.has(dep)) })),
-    (id) => executor.run(byId.get(id)!),
+    (id, release) => executor.run(byId.get(id)!, release),
     {
       concurrency: options.concurrency,
       priority: options.priority,
@@ -201,8 +202,4 @@ function deployFailed(state: StackState, outcome: WalkOutcome): CdkdError {
     hint: `State is saved (${Object.keys(state.document.resources).length} resources recorded); fix the cause and run cdkd deploy again.`,
     cause: outcome.failed[0]?.error,
   });
-}
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }

@@ -18,7 +18,10 @@ export type DeployEvent =
       stack: string;
       status: 'started' | 'succeeded' | 'failed' | 'no-changes';
       message?: string;
+      /** On `started`: how many resources the run will act on (no-ops excluded). */
+      total?: number;
     }
+  | { kind: 'phase'; stack: string; phase: DeployPhase; durationMs: number }
   | { kind: 'warning'; stack: string; message: string }
   | {
       kind: 'rollback';
@@ -29,5 +32,18 @@ export type DeployEvent =
       warn: boolean;
       message: string;
     };
+
+/** Where a deploy's time goes, in order (`--verbose` prints them). */
+export type DeployPhase =
+  | 'credentials'
+  /** Reads and a plan without the lock: a redeploy with nothing to change ends here. */
+  | 'no-op check'
+  | 'lock'
+  | 'state read'
+  | 'plan'
+  | 'execution'
+  | 'outputs'
+  | 'journal'
+  | 'unlock';
 
 export type EventSink = (event: DeployEvent) => void;

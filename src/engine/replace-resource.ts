@@ -11,7 +11,7 @@ import { policies, type OperationDraft } from './run-journal.js';
 /** What a replacement needs of the executor carrying it out. */
 export interface ReplaceHost {
   readonly services: ExecutorServices;
-  create(op: PlannedOperation): Promise<void>;
+  create(op: PlannedOperation, release?: () => void): Promise<void>;
   prepareCreate(op: PlannedOperation): Promise<PreparedCreate>;
   request(op: PlannedOperation, prepared: PreparedCreate, idempotencyToken: string): ResourceRequest;
   makeResource(
@@ -19,6 +19,7 @@ export interface ReplaceHost {
     prepared: PreparedCreate,
     idempotencyToken: string,
     nameFree: boolean,
+    release?: () => void,
   ): Promise<ResourceRecord>;
   journaled(draft: OperationDraft, apply: () => Promise<Partial<OperationDraft>>): Promise<void>;
   deleteRecorded(logicalId: string, record: ResourceRecord): Promise<void>;
@@ -32,9 +33,10 @@ export async function replaceResource(
   host: ReplaceHost,
   op: PlannedOperation,
   updateReplacePolicy: string | undefined,
+  release: () => void = () => {},
 ): Promise<void> {
   const old = host.services.state.record(op.logicalId);
-  if (!old) return host.create(op);
+  if (!old) return host.create(op, release);
   const prepared = await host.prepareCreate(op);
   const idempotencyToken = randomUUID();
   const check = await lookUpName(
@@ -65,10 +67,10 @@ export async function replaceResource(
     idempotencyToken,
     ...policies(op),
   };
-  if (order === 'delete-first') return replaceDeleteFirst(host, op, old, prepared, draft);
+  if (order === 'delete-first') return replaceDeleteFirst(host, op, old, prepared, draft, release);
   const retainOld = keepsResource(updateReplacePolicy);
   await host.journaled(draft, async () => {
-    const record = await host.makeResource(op, prepared, idempotencyToken, check.kind === 'free');
+    const record = await host.makeResource(op, prepared, idempotencyToken, check.kind === 'free', release);
     if (isOldResource(old, record)) return keepOldResource(host, op, old, record);
     const state = host.services.state;
     await storeMade(record, stored, {
@@ -125,13 +127,14 @@ async function replaceDeleteFirst(
   old: ResourceRecord,
   prepared: PreparedCreate,
   draft: OperationDraft,
+  release: () => void,
 ): Promise<void> {
   const state = host.services.state;
   await host.journaled(draft, async () => {
     await host.deleteRecorded(op.logicalId, old);
     await state.removeRecord(op.logicalId);
     await host.services.journal?.markOldDeleted(op.logicalId, old.physicalId);
-    const record = await host.makeResource(op, prepared, draft.idempotencyToken!, true);
+    const record = await host.makeResource(op, prepared, draft.idempotencyToken!, true, release);
     await storeMade(record, prepared.stored, {
       save: () => state.setRecord(op.logicalId, record),
       undo: () => void state.removeRecord(op.logicalId).catch(() => undefined),

@@ -61,11 +61,13 @@ export interface PreparedCreate {
 /**
  * Carries out one planned operation against its provider and records the
  * result in state before it returns, so every resource AWS holds is in state.
+ * `release` is called once the provider call has returned: the caller's
+ * concurrency slot is free while the state save is still on the way.
  */
 export class ResourceExecutor {
   constructor(readonly services: ExecutorServices) {}
 
-  async run(op: PlannedOperation): Promise<void> {
+  async run(op: PlannedOperation, release: () => void = () => {}): Promise<void> {
     const started = Date.now();
     const report = (action: ResourceAction, status: 'started' | 'succeeded' | 'skipped', message?: string) =>
       this.services.events({
@@ -80,7 +82,7 @@ export class ResourceExecutor {
         ...(status === 'started' ? {} : { durationMs: Date.now() - started }),
       });
     try {
-      await this.dispatch(op, report);
+      await this.dispatch(op, report, release);
     } catch (error) {
       this.services.events({
         kind: 'resource',
@@ -105,15 +107,16 @@ export class ResourceExecutor {
   private async dispatch(
     op: PlannedOperation,
     report: (action: ResourceAction, status: 'started' | 'succeeded' | 'skipped', message?: string) => void,
+    release: () => void,
   ): Promise<void> {
     switch (op.kind) {
       case 'create':
         report('create', 'started');
-        await this.create(op);
+        await this.create(op, release);
         return report('create', 'succeeded');
       case 'replace':
         report('replace', 'started');
-        await this.replace(op, op.updateReplacePolicy);
+        await this.replace(op, op.updateReplacePolicy, release);
         return report('replace', 'succeeded');
       case 'update': {
         const kind = this.replan(op);
@@ -121,8 +124,8 @@ export class ResourceExecutor {
           return report('update', 'skipped', 'nothing changed once its references resolved');
         if (kind === 'replace') this.refuseStatefulReplan(op);
         report(kind, 'started');
-        if (kind === 'replace') await this.replace(op, op.updateReplacePolicy);
-        else await this.update(op);
+        if (kind === 'replace') await this.replace(op, op.updateReplacePolicy, release);
+        else await this.update(op, release);
         return report(kind, 'succeeded');
       }
       case 'delete': {
@@ -142,6 +145,7 @@ export class ResourceExecutor {
           record,
           () => this.services.state.removeRecord(op.logicalId),
           op,
+          release,
         );
         return report('delete', 'succeeded');
       }
@@ -202,7 +206,7 @@ export class ResourceExecutor {
     };
   }
 
-  async create(op: PlannedOperation): Promise<void> {
+  async create(op: PlannedOperation, release: () => void = () => {}): Promise<void> {
     const prepared = await this.prepareCreate(op);
     // One token for every attempt of this create, so a replay after a lost response makes nothing new.
     const idempotencyToken = randomUUID();
@@ -217,7 +221,7 @@ export class ResourceExecutor {
         ...policies(op),
       },
       async () => {
-        const record = await this.makeResource(op, prepared, idempotencyToken, nameFree);
+        const record = await this.makeResource(op, prepared, idempotencyToken, nameFree, release);
         await storeMade(record, prepared.stored, {
           save: () => this.services.state.setRecord(op.logicalId, record),
           undo: () => void this.services.state.removeRecord(op.logicalId).catch(() => undefined),
@@ -280,6 +284,7 @@ export class ResourceExecutor {
     prepared: PreparedCreate,
     idempotencyToken: string,
     nameFree: boolean,
+    release: () => void = () => {},
   ): Promise<ResourceRecord> {
     const { provider, provisionedBy, properties, stored } = prepared;
     const request = { ...this.request(op, prepared, idempotencyToken), ...(nameFree && { nameFree }) };
@@ -287,6 +292,7 @@ export class ResourceExecutor {
       const result = await this.services.retry(op.logicalId, () =>
         provider.create(request, this.services.context),
       );
+      release();
       return this.newRecord(op, result, stored, properties, provisionedBy);
     } catch (error) {
       if (error instanceof ResourceMadeError) throw new MadeThenFailed(error, provisionedBy, stored);
@@ -295,8 +301,12 @@ export class ResourceExecutor {
   }
 
   /** See replace-resource.ts: create-first, or delete-first under --replace. */
-  private replace(op: PlannedOperation, updateReplacePolicy: string | undefined): Promise<void> {
-    return replaceResource(this, op, updateReplacePolicy);
+  private replace(
+    op: PlannedOperation,
+    updateReplacePolicy: string | undefined,
+    release: () => void,
+  ): Promise<void> {
+    return replaceResource(this, op, updateReplacePolicy, release);
   }
 
   /**
@@ -320,7 +330,7 @@ export class ResourceExecutor {
     if (journal && entry) await journal.complete(entry, outcome);
   }
 
-  private async update(op: PlannedOperation): Promise<void> {
+  private async update(op: PlannedOperation, release: () => void): Promise<void> {
     const recorded = this.services.state.record(op.logicalId)!;
     const { properties, stored } = this.evaluate(op.logicalId);
     const { provider, provisionedBy } = this.services.router.route({
@@ -354,6 +364,7 @@ export class ResourceExecutor {
             this.services.context,
           ),
         );
+        release();
         // Region and creation identity stay those of the resource made; the rest is what was applied now.
         const record: ResourceRecord = {
           ...this.applied(op, result, stored, properties, provisionedBy),
@@ -376,6 +387,7 @@ export class ResourceExecutor {
     record: ResourceRecord,
     forget: () => Promise<void>,
     op?: PlannedOperation,
+    release: () => void = () => {},
   ): Promise<void> {
     await this.journaled(
       {
@@ -387,7 +399,7 @@ export class ResourceExecutor {
         ...(op ? policies(op) : {}),
       },
       async () => {
-        await this.deleteRecorded(logicalId, record);
+        await this.deleteRecorded(logicalId, record, release);
         await forget();
         return {};
       },
@@ -395,7 +407,11 @@ export class ResourceExecutor {
   }
 
   /** Deletes a recorded resource through the provider family that made it. */
-  async deleteRecorded(logicalId: string, record: ResourceRecord): Promise<void> {
+  async deleteRecorded(
+    logicalId: string,
+    record: ResourceRecord,
+    release: () => void = () => {},
+  ): Promise<void> {
     const provider = this.services.router.providerFor(record.type, record.provisionedBy);
     await this.services.retry(logicalId, () =>
       provider.delete(
@@ -409,6 +425,7 @@ export class ResourceExecutor {
         this.services.context,
       ),
     );
+    release();
   }
 
   private newRecord(

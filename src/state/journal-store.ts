@@ -31,6 +31,15 @@ export class JournalStore {
     });
   }
 
+  /** The stacks with a journal among `stack` and its nested stacks at any depth, in its region: one listing. */
+  async listTree(stack: StackRef): Promise<StackRef[]> {
+    const keys = await this.objects.listKeys(`${this.prefix.replace(/\/+$/, '')}/${stack.stackName}/`);
+    return keys.flatMap((key) => {
+      const parsed = parseAnyStateKey(this.prefix, key, 'rollback-journal.json');
+      return parsed && 'stackName' in parsed && parsed.region === stack.region ? [parsed] : [];
+    });
+  }
+
   location(stack: StackRef): string {
     return this.objects.location(this.key(stack));
   }

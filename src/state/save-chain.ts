@@ -7,6 +7,7 @@ export type DocumentWriter<T> = (document: T, expectedEtag: string | undefined) 
  * document is written next, and every waiting caller resolves with it. The
  * document is serialized when it is written, not when a save is asked for: a
  * large stack's state is written once per batch instead of once per resource.
+ * A caller's save resolves only once a write that includes its change completed.
  */
 export class SaveChain<T> {
   private etag: string | undefined;
@@ -53,6 +54,9 @@ export class SaveChain<T> {
   }
 
   private async drain(): Promise<void> {
+    // Saves asked for in the same turn of the event loop (resources whose calls returned
+    // together) wait for each other and share the first write.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     while (this.pending) {
       const batch = this.pending;
       this.pending = undefined;

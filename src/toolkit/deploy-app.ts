@@ -67,7 +67,9 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
   const parameters = stackParameters(stacks, input.parameters);
   for (const note of parameters.notes) input.onNote(note);
 
+  const credentials = Date.now();
   const caller = await callerOf(input.session, input.signal);
+  input.events({ kind: 'phase', stack: 'cdkd', phase: 'credentials', durationMs: Date.now() - credentials });
   const targets = new Map(stacks.map((stack) => [stack.displayName, stackTarget(stack, caller)]));
   const engine = await openEngine(input.session, {
     events: input.events,

@@ -1,8 +1,7 @@
-import { GetCallerIdentityCommand } from '@aws-sdk/client-sts';
 import { AwsClients } from '../aws/client-factory.js';
 import { CdkdError } from '../errors.js';
 import { stateBucketName } from '../state/bucket-names.js';
-import { openStateBackend, type StateBackend } from '../state/state-backend.js';
+import type { StateBackend } from '../state/state-backend.js';
 
 export interface SessionOptions {
   region?: string;
@@ -13,7 +12,8 @@ export interface SessionOptions {
 
 /**
  * What every command that talks to AWS shares: the clients, the account, and
- * the state backend, each resolved once and on first use.
+ * the state backend, each resolved once and on first use (their modules too,
+ * so building a session costs nothing until a command talks to AWS).
  */
 export class Session {
   readonly clients: AwsClients;
@@ -38,14 +38,16 @@ export class Session {
   }
 
   stateBackend(): Promise<StateBackend> {
-    this.backend ??= this.stateBucketName().then((bucket) =>
-      openStateBackend(this.clients, bucket, this.options.statePrefix),
-    );
+    this.backend ??= this.stateBucketName().then(async (bucket) => {
+      const { openStateBackend } = await import('../state/state-backend.js');
+      return openStateBackend(this.clients, bucket, this.options.statePrefix);
+    });
     return this.backend;
   }
 
   private async lookUpAccount(): Promise<string> {
     try {
+      const { GetCallerIdentityCommand } = await import('@aws-sdk/client-sts');
       const sts = await this.clients.sts();
       const identity = await sts.send(new GetCallerIdentityCommand({}));
       if (!identity.Account) throw new Error('GetCallerIdentity returned no account');

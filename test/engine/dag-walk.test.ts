@@ -119,3 +119,64 @@ describe('walkDag', () => {
     ).rejects.toThrow('A depends on Z');
   });
 });
+
+describe('walkDag slot release', () => {
+  it('a task that releases its slot lets the next start, while its dependents wait for it to finish', async () => {
+    // Concurrency 1. A releases its slot (its provider call returned) but is still saving:
+    // B may start, C (which reads A) may not until A itself finishes.
+    const releases = new Map<string, () => void>();
+    const finishes = new Map<string, () => void>();
+    const started: string[] = [];
+    const tick = () => new Promise((resolve) => setImmediate(resolve));
+    const walk = walkDag(
+      [
+        { id: 'A', dependsOn: [] },
+        { id: 'B', dependsOn: [] },
+        { id: 'C', dependsOn: ['A'] },
+      ],
+      (id, release) =>
+        new Promise<void>((resolve) => {
+          started.push(id);
+          releases.set(id, release);
+          finishes.set(id, resolve);
+        }),
+      { concurrency: 1, priority: (id) => (id === 'A' ? 1 : 0) },
+    );
+    await tick();
+    expect(started).toEqual(['A']);
+    releases.get('A')!();
+    await tick();
+    expect(started).toEqual(['A', 'B']);
+    // B holds the only slot now; A finishing makes C ready, but it waits for the slot.
+    finishes.get('A')!();
+    await tick();
+    expect(started).toEqual(['A', 'B']);
+    finishes.get('B')!();
+    await tick();
+    expect(started).toEqual(['A', 'B', 'C']);
+    finishes.get('C')!();
+    const outcome = await walk;
+    expect(outcome.succeeded).toEqual(['A', 'B', 'C']);
+  });
+
+  it('the walk ends only when released tasks have finished too', async () => {
+    let finishA: () => void = () => {};
+    let done = false;
+    const walk = walkDag(
+      [{ id: 'A', dependsOn: [] }],
+      (_id, release) =>
+        new Promise<void>((resolve) => {
+          release();
+          finishA = resolve;
+        }),
+      { concurrency: 1, priority: () => 0 },
+    ).then((outcome) => {
+      done = true;
+      return outcome;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(done).toBe(false);
+    finishA();
+    expect((await walk).succeeded).toEqual(['A']);
+  });
+});

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { bootstrap } from '../../toolkit/bootstrap.js';
 import { sessionFor } from '../session-from-options.js';
 
 export function registerBootstrap(program: Command): void {
@@ -7,6 +6,7 @@ export function registerBootstrap(program: Command): void {
     .command('bootstrap')
     .description('create the state bucket and the asset bucket (safe to run again)')
     .action(async (_options: unknown, command: Command) => {
+      const { bootstrap } = await import('../../toolkit/bootstrap.js');
       const result = await bootstrap(sessionFor(command));
       for (const [role, bucket] of [
         ['State bucket', result.stateBucket],

@@ -116,6 +116,8 @@ export function registerDeploy(program: Command): void {
         const unaddressed = results.flatMap((result) => result.unaddressed);
         for (const warning of unaddressed) process.stderr.write(`warning: ${warning}\n`);
         process.stderr.write(`Done: ${progress.summary()}\n`);
+        if (globalOptions(cmd).verbose)
+          for (const line of progress.timings()) process.stderr.write(`${line}\n`);
         if (unaddressed.length > 0 && !options.allowUnaddressed) process.exitCode = 2;
       } finally {
         interrupts.dispose();

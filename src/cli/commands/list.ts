@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
-import { stringify } from 'yaml';
-import { selectStacks, type StackArtifact } from '../../assembly/index.js';
+import type { StackArtifact } from '../../assembly/index.js';
 import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
-import { stackLabel } from '../render-stacks.js';
 
 interface ListOptions extends AppOptions {
   long?: boolean;
@@ -22,6 +20,8 @@ export function registerList(program: Command): void {
     .option('-d, --show-dependencies', 'print the stacks each stack depends on')
     .option('--json', 'print JSON')
     .action(async (patterns: string[], options: ListOptions, command: Command) => {
+      const { selectStacks } = await import('../../assembly/index.js');
+      const { stackLabel } = await import('../render-stacks.js');
       const assembly = await synthesizeFor(command, options);
       const stacks = selectStacks(assembly, { patterns, defaultSelection: 'all', extend: 'none' });
       if (!options.long && !options.showDependencies) {
@@ -37,6 +37,7 @@ export function registerList(program: Command): void {
         return;
       }
       const rows = stacks.map((stack) => describe(stack, options));
+      const { stringify } = await import('yaml');
       process.stdout.write(options.json ? `${JSON.stringify(rows, null, 2)}\n` : stringify(rows));
     });
 }

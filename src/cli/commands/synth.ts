@@ -1,15 +1,5 @@
 import type { Command } from 'commander';
-import { stringify } from 'yaml';
-import {
-  checkAssembly,
-  collectAnnotations,
-  enforceAnnotations,
-  formatAnnotation,
-  selectStacks,
-  summarizeAnnotations,
-} from '../../assembly/index.js';
 import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
-import { stackSummary } from '../render-stacks.js';
 
 interface SynthOptions extends AppOptions {
   strict?: boolean;
@@ -29,6 +19,15 @@ export function registerSynth(program: Command): void {
     .option('--all', 'select every stack of the root assembly')
     .option('-q, --quiet', "do not print a single selected stack's template")
     .action(async (patterns: string[], options: SynthOptions, command: Command) => {
+      const {
+        checkAssembly,
+        collectAnnotations,
+        enforceAnnotations,
+        formatAnnotation,
+        selectStacks,
+        summarizeAnnotations,
+      } = await import('../../assembly/index.js');
+      const { stackSummary } = await import('../render-stacks.js');
       const assembly = await synthesizeFor(command, options);
       const stacks = selectStacks(assembly, {
         patterns,
@@ -49,7 +48,9 @@ export function registerSynth(program: Command): void {
       summary.write(`Synthesized to ${assembly.directory}\n`);
       for (const { stack, nested } of checked.stacks) summary.write(`${stackSummary(stack, nested)}\n`);
       summary.write(`Annotations: ${summarizeAnnotations(annotations)}\n`);
-      if (printTemplate && stacks[0])
+      if (printTemplate && stacks[0]) {
+        const { stringify } = await import('yaml');
         process.stdout.write(stringify(stacks[0].template, { lineWidth: 0, version: '1.1' }));
+      }
     });
 }

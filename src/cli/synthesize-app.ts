@@ -1,0 +1,29 @@
+import { synthesize, type CallerEnvironment, type CloudAssembly } from '../assembly/index.js';
+import { AwsClients } from '../aws/client-factory.js';
+import type { AppOptions } from './app-options.js';
+import { probeCallerEnvironment } from './caller-environment.js';
+import { awsContextLookups } from '../context-providers/index.js';
+import type { GlobalOptions } from './global-options.js';
+
+/** Runs the app (or reads `--app DIR`), wiring the AWS look-ups. */
+export function synthesizeApp(global: GlobalOptions, options: AppOptions): Promise<CloudAssembly> {
+  const clients = new AwsClients({
+    ...(global.region ? { region: global.region } : {}),
+    ...(global.profile ? { profile: global.profile } : {}),
+  });
+  let caller: Promise<CallerEnvironment> | undefined;
+  const environment = () => (caller ??= probeCallerEnvironment(clients));
+  return synthesize({
+    cwd: process.cwd(),
+    ...(options.app ? { app: options.app } : {}),
+    ...(options.output ? { output: options.output } : {}),
+    context: options.context,
+    validation: options.validation,
+    environment,
+    lookups: options.lookups ? awsContextLookups(clients, environment) : undefined,
+    onWarning: (message) => process.stderr.write(`Warning: ${message}\n`),
+    onNote: (message) => {
+      if (global.verbose) process.stderr.write(`${message}\n`);
+    },
+  });
+}

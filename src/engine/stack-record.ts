@@ -1,0 +1,30 @@
+import { createHash } from 'node:crypto';
+import type { ExternalResolver } from '../template/index.js';
+import type { PlannedStack } from './plan-stack.js';
+import { evaluateOutputs } from './outputs.js';
+import type { StackRequest } from './stack-request.js';
+import type { StackState } from './stack-state.js';
+
+/** The stack record's generation this deploy applies: its template, parameters (NoEcho masked) and tags. */
+export function recordGeneration(state: StackState, request: StackRequest, planned: PlannedStack): void {
+  state.document.template = request.template;
+  state.document.templateHash = sha256(JSON.stringify(request.template));
+  state.document.parameters = planned.prepared.maskedParameters() as Record<string, string | string[]>;
+  state.document.tags = request.tags ?? {};
+}
+
+/** What a successful run records on the stack besides its resources: outputs, imports, its generation. */
+export function recordRun(
+  state: StackState,
+  request: StackRequest,
+  planned: PlannedStack,
+  resolver: ExternalResolver,
+): void {
+  state.document.outputs = evaluateOutputs(planned.masked, resolver);
+  state.document.imports = [...planned.imported].sort();
+  recordGeneration(state, request, planned);
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}

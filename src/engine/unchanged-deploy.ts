@@ -1,0 +1,55 @@
+import type { EngineContext } from './engine-context.js';
+import type { StackDeployResult } from './deploy-stack.js';
+import { planStack } from './plan-stack.js';
+import { recordRun } from './stack-record.js';
+import type { DeployOptions, StackRequest } from './stack-request.js';
+import { StackState } from './stack-state.js';
+import { stateResolver } from './state-resolver.js';
+
+/**
+ * A redeploy that would change nothing answers from reads alone, without taking the lock:
+ * every resource plans as a no-op whose hash is already recorded, the stack record (outputs,
+ * imports, template, parameters, tags) would be written unchanged, nothing waits as a
+ * pending delete or in a rollback journal of the stack or its nested stacks, and no other
+ * process holds the lock. Anything else returns undefined and the deploy takes the lock and
+ * runs as usual, reading state again under it. A nested stack deployed by its parent
+ * always takes the locked path.
+ */
+export async function unchangedDeploy(
+  engine: EngineContext,
+  request: StackRequest,
+  options: DeployOptions,
+): Promise<StackDeployResult | undefined> {
+  if (request.isNested) return undefined;
+  const ref = { stackName: request.stateName, region: request.region };
+  const state = await StackState.open(engine.backend.store, ref);
+  if (state.isNew || state.document.pendingDeletes.length > 0) return undefined;
+  const planned = await planStack(engine, request, state, options);
+  const settled = planned.plan.operations.every(
+    (op) =>
+      op.kind === 'no-op' &&
+      (op.propertyHash === undefined || state.record(op.logicalId)?.propertyHash === op.propertyHash),
+  );
+  if (!settled) return undefined;
+  const before = JSON.stringify(state.document);
+  const resolver = stateResolver(state, engine.exportsIn(request.region), {
+    pending: false,
+    imported: planned.imported,
+  });
+  recordRun(state, request, planned, resolver);
+  if (JSON.stringify(state.document) !== before) return undefined;
+  // Its nested stacks' journals too: a successful parent deploy settles them.
+  if ((await engine.backend.journals.listTree(ref)).length > 0) return undefined;
+  if ((await engine.backend.locks.find(ref)).kind !== 'absent') return undefined;
+
+  engine.events({ kind: 'stack', stack: request.stackName, status: 'started', total: 0 });
+  engine.exportsIn(request.region).update(state.document);
+  engine.events({ kind: 'stack', stack: request.stackName, status: 'no-changes' });
+  return {
+    stackName: request.stackName,
+    plan: planned.plan,
+    outputs: state.document.outputs,
+    changed: false,
+    unaddressed: [],
+  };
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { createProgress } from '../../src/cli/progress.js';
+import type { DeployEvent } from '../../src/engine/events.js';
+
+function fakeStream(isTTY: boolean) {
+  const chunks: string[] = [];
+  const stream = { isTTY, write: (chunk: string) => chunks.push(chunk) > 0 } as unknown as NodeJS.WriteStream;
+  return { stream, text: () => chunks.join('') };
+}
+
+const resource = (
+  logicalId: string,
+  status: 'started' | 'succeeded' | 'failed',
+  message?: string,
+): DeployEvent => ({
+  kind: 'resource',
+  stack: 'App',
+  logicalId,
+  type: 'AWS::SQS::Queue',
+  action: 'create',
+  status,
+  ...(status === 'started' ? {} : { durationMs: 1200 }),
+  ...(message ? { message } : {}),
+});
+
+const run: DeployEvent[] = [
+  { kind: 'stack', stack: 'App', status: 'started', total: 3 },
+  resource('First', 'started'),
+  resource('Second', 'started'),
+  resource('First', 'succeeded'),
+  resource('Third', 'started'),
+];
+
+describe('progress without a TTY', () => {
+  it('prints one plain line per event, with no cursor movement', () => {
+    const { stream, text } = fakeStream(false);
+    const progress = createProgress(stream);
+    for (const event of run) progress.sink(event);
+    progress.sink(resource('Second', 'failed', 'boom'));
+    progress.close();
+    expect(text()).not.toContain('\x1b');
+    expect(text().split('\n').filter(Boolean)).toEqual([
+      'App | stack started',
+      'App | First (AWS::SQS::Queue) create started',
+      'App | Second (AWS::SQS::Queue) create started',
+      'App | First (AWS::SQS::Queue) created 1.2s',
+      'App | Third (AWS::SQS::Queue) create started',
+      'App | Second (AWS::SQS::Queue) create failed 1.2s: boom',
+    ]);
+  });
+});
+
+describe('progress on a TTY', () => {
+  it('keeps one status line per running stack: done / total, in flight, the slowest in flight', () => {
+    const { stream, text } = fakeStream(true);
+    const progress = createProgress(stream);
+    for (const event of run) progress.sink(event);
+    // The last frame drawn: after the last cursor-up-and-clear.
+    const frames = text().split('\x1b[J');
+    expect(frames.at(-1)).toMatch(
+      /^App {2}1\/3 done, 2 in flight {2}\d+\.\ds {2}slowest: Second \d+\.\ds\n$/,
+    );
+    // Resource lines that need no reading are not printed; a failure is, above the status line.
+    expect(text()).not.toContain('First (AWS::SQS::Queue) created');
+    progress.sink(resource('Second', 'failed', 'boom'));
+    expect(text()).toContain('App | Second (AWS::SQS::Queue) create failed 1.2s: boom\n');
+    progress.sink({ kind: 'stack', stack: 'App', status: 'failed', message: 'Deploy of App failed' });
+    expect(text().split('\x1b[J').at(-1)).toBe('App | stack failed: Deploy of App failed\n');
+    progress.close();
+  });
+});
+
+describe('phase timings', () => {
+  it('lists each stack phase in the order it ran', () => {
+    const { stream } = fakeStream(false);
+    const progress = createProgress(stream);
+    progress.sink({ kind: 'phase', stack: 'cdkd', phase: 'credentials', durationMs: 300 });
+    progress.sink({ kind: 'phase', stack: 'App', phase: 'lock', durationMs: 40 });
+    progress.sink({ kind: 'phase', stack: 'App', phase: 'plan', durationMs: 1250 });
+    progress.sink({ kind: 'phase', stack: 'App', phase: 'execution', durationMs: 8000 });
+    expect(progress.timings()).toEqual([
+      'cdkd timing: credentials 0.3s',
+      'App timing: lock 0.0s, plan 1.3s, execution 8.0s',
+    ]);
+  });
+});
