@@ -6,7 +6,7 @@ import { FAIL_FAST_SCHEDULE, RETRY_SCHEDULE } from '../state/lock-schedule.js';
 import { walkDag, type WalkOutcome } from './dag-walk.js';
 import type { EngineContext } from './engine-context.js';
 import { refuseChangedExportsInUse } from './export-guards.js';
-import { declaredExportValues, evaluateOutputs } from './outputs.js';
+import { declaredExportValues } from './outputs.js';
 import { planStack } from './plan-stack.js';
 import { ResourceExecutor } from './resource-executor.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';

@@ -1,4 +1,5 @@
-import { PROJECT_CONTEXT, readContextFile, readProjectConfig, writeContextFile } from '../assembly/index.js';
+import { PROJECT_CONTEXT, readContextFile, writeContextFile } from '../assembly/context.js';
+import { readProjectConfig } from '../assembly/project-config.js';
 import { CdkdError } from '../errors.js';
 
 /** One cached value, numbered as `cdkd context` lists it (1-based, keys in order). */
