@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CdkdError, isCdkdError, messageOf } from '../errors.js';
 import { buildPlan, propertyHash, type PlannedOperation } from '../plan/index.js';
 import {
+  OutcomeUnknownError,
   ResourceMadeError,
   type CreateResult,
   type ProviderContext,
@@ -10,6 +11,7 @@ import {
 import type { JournalOperation } from '../state/documents/journal-document.js';
 import type { ResourceRecord } from '../state/documents/state-document.js';
 import { keepsResource, type ExternalResolver, type PreparedTemplate } from '../template/index.js';
+import { refuseEqualCustomId } from './custom-resource-replacement.js';
 import type { EventSink, ResourceAction } from './events.js';
 import type { ProviderRouter } from './provider-router.js';
 import type { OperationDraft, RunJournal } from './run-journal.js';
@@ -240,6 +242,7 @@ export class ResourceExecutor {
       },
       async () => {
         const record = await this.makeResource(op, idempotencyToken);
+        refuseEqualCustomId(op.logicalId, old, record, updateReplacePolicy);
         const state = this.services.state;
         await storeMade(record, stored, {
           save: () => state.replaceRecord(op.logicalId, record, retainOld ? undefined : old),
@@ -280,6 +283,8 @@ export class ResourceExecutor {
     try {
       outcome = await apply();
     } catch (error) {
+      // Sent, with its answer still to come: the entry stays in flight for cdkd rollback to settle.
+      if (error instanceof OutcomeUnknownError) throw error;
       if (journal && entry) {
         if (refusedOnName(draft, error)) await journal.dropUnapplied(entry);
         else await journal.fail(entry, failureOutcome(error));
@@ -329,7 +334,9 @@ export class ResourceExecutor {
           ...(recorded.region ? { region: recorded.region } : {}),
           ...(recorded.creationIdentity ? { creationIdentity: recorded.creationIdentity } : {}),
         };
-        await this.services.state.setRecord(op.logicalId, record);
+        // A new resource beside the old one: the old is a pending delete until the cleanup phase.
+        if (result.oldNeedsDelete) await this.services.state.replaceRecord(op.logicalId, record, recorded);
+        else await this.services.state.setRecord(op.logicalId, record);
         return { physicalId: record.physicalId, after: record, verdict: { replacement: false } };
       },
     );
