@@ -84,6 +84,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const port = (server.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
+  // What code the sandbox runs calls back on: a wildcard bind is reached on loopback.
+  const callbackHost = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : urlHost;
+  context.endpoint = `http://${callbackHost}:${port}`;
+  for (const module of modules.values()) module.started?.();
 
   return {
     url: `http://${urlHost}:${port}`,

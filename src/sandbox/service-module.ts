@@ -30,6 +30,8 @@ export interface SandboxContext {
   foreignBuckets: ReadonlySet<string>;
   /** Per-type resource handlers modules register for Cloud Control (see resources.ts). */
   resources: ResourceHandlers;
+  /** The sandbox's own URL (`http://127.0.0.1:<port>`), set once it listens: Lambda code calls back to it. */
+  endpoint?: string;
 }
 
 /** One resource the sandbox holds, as the admin inventory lists it. */
@@ -53,6 +55,8 @@ export interface ServiceModule {
   handle(request: SandboxRequest, operation: string): Promise<SandboxResponse>;
   /** Resources held, keyed by CloudFormation type (e.g. `AWS::S3::Bucket`). */
   inventory(): Record<string, InventoryEntry[]>;
+  /** Starts background work that needs the endpoint (Lambda's queued Event invocations), once listening. */
+  started?(): void;
   /** Stops background work (Cloud Control's in-flight operations) when the sandbox stops. */
   close?(): Promise<void>;
 }

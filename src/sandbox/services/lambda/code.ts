@@ -19,7 +19,7 @@ export async function resolveCode(call: LambdaCall, code: Record<string, unknown
   if (typeof code.ZipFile === 'string') {
     const bytes = Buffer.from(code.ZipFile, 'base64');
     if (bytes.length === 0) throw lambdaErrors.invalid('Uploaded file must be a non-empty zip');
-    return { ...digest(bytes), source: 'zip' };
+    return { ...digest(bytes), source: 'zip', blob: await keep(call, bytes) };
   }
   const bucket = code.S3Bucket;
   const key = code.S3Key;
@@ -34,7 +34,18 @@ export async function resolveCode(call: LambdaCall, code: Record<string, unknown
       `Error occurred while GetObject. S3 Error Code: ${body}. S3 Error Message: ${S3_MESSAGES[body]}`,
     );
   }
-  return { ...digest(body), source: { bucket, key, ...(version ? { version } : {}) } };
+  return {
+    ...digest(body),
+    source: { bucket, key, ...(version ? { version } : {}) },
+    blob: await keep(call, body),
+  };
+}
+
+export const CODE_BLOBS = 'lambda/code';
+
+/** Lambda copies the package when it is named, so a later change to the S3 object does not change the function. */
+function keep(call: LambdaCall, bytes: Buffer): Promise<string> {
+  return call.context.storage.putBlob(CODE_BLOBS, bytes);
 }
 
 function digest(bytes: Buffer): { sha256: string; size: number } {

@@ -1,14 +1,17 @@
 import { matchRoute, restJsonCodec, restJsonInput, restJsonResult } from '../../protocols/rest-json.js';
 import type { InventoryEntry, ServiceModule, ServiceModuleFactory } from '../../service-module.js';
+import { AsyncInvocations } from './async-invocations.js';
 import type { LambdaCall, LambdaHandler } from './call.js';
 import * as functions from './function-ops.js';
 import { functionResourceHandler } from './function-resource.js';
+import { invoke, runQueued } from './invoke-ops.js';
 import { lambdaErrors } from './lambda-errors.js';
 import * as layers from './layer-ops.js';
 import * as mappings from './mapping-ops.js';
 import * as permissions from './permission-ops.js';
 import { sandboxRoleAges } from './role-ages.js';
 import { LAMBDA_ROUTES } from './routes.js';
+import { FunctionRunner } from './runtime/function-runner.js';
 import { LambdaStore } from './store.js';
 import * as tags from './tag-ops.js';
 import * as urls from './url-ops.js';
@@ -54,7 +57,8 @@ const HANDLERS: Record<string, LambdaHandler> = {
 const ROUTES_BY_OPERATION = new Map(LAMBDA_ROUTES.map((route) => [route.operation, route]));
 
 /**
- * Lambda over REST-JSON. Function state transitions (Pending → Active after create,
+ * Lambda over REST-JSON. Invoke runs the function's code in a child process (see
+ * runtime/function-runner.ts). Function state transitions (Pending → Active after create,
  * InProgress → Successful after an update) take the latency model's
  * `AWS::Lambda::Function` create / update delay; a role that has not propagated "cannot
  * be assumed" (see role-ages.ts).
@@ -77,6 +81,11 @@ export const createLambdaService: ServiceModuleFactory = async (context) => {
     now: Date.now(),
   });
   context.resources.register('AWS::Lambda::Function', functionResourceHandler(store, newCall));
+  const runner = await FunctionRunner.create(context, store);
+  store.onFunctionChange = (arn, record) => runner.reconcile(record, arn);
+  const queue = await AsyncInvocations.load(context.storage, (invocation) =>
+    runQueued(newCall(invocation.region, {}), invocation, runner),
+  );
   const module: ServiceModule = {
     name: 'lambda',
     codec: restJsonCodec,
@@ -84,20 +93,20 @@ export const createLambdaService: ServiceModuleFactory = async (context) => {
     isMutating: (operation) => ROUTES_BY_OPERATION.get(operation)?.mutating ?? false,
     async handle(request, operation) {
       const match = matchRoute(LAMBDA_ROUTES, request);
+      if (match && operation === 'Invoke') {
+        const call = { ...newCall(request.region, {}, match.labels), query: request.query };
+        return invoke(call, request, { runner, queue });
+      }
       const handler = HANDLERS[operation];
       if (!match || !handler) throw lambdaErrors.unknownOperation();
       const input = request.method === 'GET' || request.method === 'DELETE' ? {} : restJsonInput(request);
-      const call = {
-        store,
-        context,
-        roles,
-        region: request.region,
-        labels: match.labels,
-        query: request.query,
-        input,
-        now: Date.now(),
-      };
+      const call = { ...newCall(request.region, input, match.labels), query: request.query };
       return restJsonResult(ROUTES_BY_OPERATION.get(operation)!.status, await handler(call));
+    },
+    started: () => queue.resume(),
+    async close() {
+      queue.close();
+      await runner.close();
     },
     inventory() {
       const functionEntries: InventoryEntry[] = store.allFunctions().map((record) => ({

@@ -6,6 +6,8 @@ export interface CodeRecord {
   size: number;
   /** Where the package came from: an S3 object, or an inline ZipFile. */
   source: { bucket: string; key: string; version?: string } | 'zip';
+  /** The package bytes as copied at call time (storage blob in `lambda/code`), which Invoke runs. */
+  blob?: string;
 }
 
 /** The configuration of `$LATEST`, or a snapshot of it as a published version. */

@@ -22,6 +22,8 @@ export const LAMBDA_ROUTES: readonly (RestRoute & { status: number; mutating: bo
     mutating: true,
   },
   { method: 'PUT', path: `${F}/code`, operation: 'UpdateFunctionCode', status: 200, mutating: true },
+  // Invoke answers the handler's own payload; its status is set by the invocation type.
+  { method: 'POST', path: `${F}/invocations`, operation: 'Invoke', status: 200, mutating: true },
   {
     method: 'POST',
     path: '/2017-03-31/tags/{Resource}',

@@ -14,6 +14,8 @@ export class LambdaStore {
   private readonly functions = new Map<string, FunctionRecord>();
   private readonly layers = new Map<string, LayerVersionRecord>();
   private readonly mappings = new Map<string, MappingRecord>();
+  /** Told of every saved or deleted function (undefined), so running code follows its configuration. */
+  onFunctionChange: (arn: string, record: FunctionRecord | undefined) => void = () => {};
 
   private constructor(private readonly storage: Storage) {}
 
@@ -42,12 +44,14 @@ export class LambdaStore {
   saveFunction(record: FunctionRecord): Promise<void> {
     const key = functionKey(record.region, record.name);
     this.functions.set(key, record);
+    this.onFunctionChange(record.arn, record);
     return this.storage.putDocument(FUNCTIONS, key, record);
   }
 
   deleteFunction(record: FunctionRecord): Promise<void> {
     const key = functionKey(record.region, record.name);
     this.functions.delete(key);
+    this.onFunctionChange(record.arn, undefined);
     return this.storage.deleteDocument(FUNCTIONS, key);
   }
 

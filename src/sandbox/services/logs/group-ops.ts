@@ -1,11 +1,13 @@
 import { optionalString, requiredString } from '../../protocols/json.js';
 import { logsErrors } from './logs-errors.js';
+import type { LogEventStore } from './event-store.js';
 import { logGroupArn, taggingArn, type LogGroupRecord, type LogGroupStore } from './store.js';
 
 type Input = Record<string, unknown>;
 
 export interface LogsCall {
   store: LogGroupStore;
+  events: LogEventStore;
   accountId: string;
   region: string;
   input: Input;
@@ -49,7 +51,9 @@ export async function createLogGroup({ store, region, input }: LogsCall): Promis
 }
 
 export async function deleteLogGroup(call: LogsCall): Promise<unknown> {
-  await call.store.delete(requireGroup(call));
+  const group = requireGroup(call);
+  await call.store.delete(group);
+  await call.events.deleteGroup(group.region, group.name);
   return {};
 }
 

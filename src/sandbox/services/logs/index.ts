@@ -1,7 +1,10 @@
 import { jsonCodec, jsonInput, jsonOperation, jsonResult } from '../../protocols/json.js';
 import type { ServiceModule, ServiceModuleFactory } from '../../service-module.js';
+import { LogEventStore } from './event-store.js';
+import * as events from './event-ops.js';
 import * as filters from './filter-ops.js';
 import * as groups from './group-ops.js';
+import { exposeLogWriter } from './log-writer.js';
 import { logsErrors } from './logs-errors.js';
 import { LogGroupStore } from './store.js';
 
@@ -21,6 +24,9 @@ const HANDLERS: Record<string, (call: groups.LogsCall) => Promise<unknown>> = {
   DeleteDataProtectionPolicy: groups.deleteDataProtectionPolicy,
   CreateLogStream: groups.createLogStream,
   DescribeLogStreams: groups.describeLogStreams,
+  PutLogEvents: events.putLogEvents,
+  GetLogEvents: events.getLogEvents,
+  FilterLogEvents: events.filterLogEvents,
   PutMetricFilter: filters.putMetricFilter,
   DeleteMetricFilter: filters.deleteMetricFilter,
   DescribeMetricFilters: filters.describeMetricFilters,
@@ -29,11 +35,13 @@ const HANDLERS: Record<string, (call: groups.LogsCall) => Promise<unknown>> = {
   DescribeSubscriptionFilters: filters.describeSubscriptionFilters,
 };
 
-const READ_ONLY = /^(Describe|Get|List)/;
+const READ_ONLY = /^(Describe|Get|List|Filter)/;
 
-/** CloudWatch Logs over JSON 1.1 (`Logs_20140328.<Op>`): log groups, streams, filters. */
+/** CloudWatch Logs over JSON 1.1 (`Logs_20140328.<Op>`): log groups, streams, their events, filters. */
 export const createLogsService: ServiceModuleFactory = async (context) => {
   const store = await LogGroupStore.load(context.storage);
+  const eventStore = await LogEventStore.load(context.storage);
+  exposeLogWriter(context, store, eventStore);
   const module: ServiceModule = {
     name: 'logs',
     codec: jsonCodec('1.1'),
@@ -42,7 +50,13 @@ export const createLogsService: ServiceModuleFactory = async (context) => {
     async handle(request, operation) {
       const handler = HANDLERS[operation];
       if (!handler) throw logsErrors.unknownOperation(operation);
-      const call = { store, accountId: context.accountId, region: request.region, input: jsonInput(request) };
+      const call = {
+        store,
+        events: eventStore,
+        accountId: context.accountId,
+        region: request.region,
+        input: jsonInput(request),
+      };
       return jsonResult('1.1', await handler(call));
     },
     inventory() {

@@ -6,6 +6,8 @@ export const logsErrors = {
     new SandboxError('ResourceNotFoundException', 'The specified log group does not exist.', 400),
   filterNotFound: () =>
     new SandboxError('ResourceNotFoundException', 'The specified filter does not exist.', 400),
+  streamNotFound: () =>
+    new SandboxError('ResourceNotFoundException', 'The specified log stream does not exist.', 400),
   groupExists: () =>
     new SandboxError('ResourceAlreadyExistsException', 'The specified log group already exists', 400),
   streamExists: () =>

@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+import { unzipSync } from 'fflate';
+import { SandboxError } from '../../../errors.js';
+import type { SandboxContext } from '../../../service-module.js';
+import { s3ObjectReader } from '../../s3/object-reader.js';
+import { CODE_BLOBS } from '../code.js';
+import type { CodeRecord } from '../model.js';
+
+/**
+ * Deployment packages and layers unzipped on disk, once per content (the directory is
+ * named by the package's SHA-256, so every version with the same code shares it).
+ * `<root>/node_modules/@aws-sdk` links to the SDK the sandbox itself uses: Node's module
+ * lookup walks up from the code to it, so handlers import the SDK as on Lambda, from
+ * CommonJS and ESM alike.
+ */
+export class CodeCache {
+  private readonly pending = new Map<string, Promise<string>>();
+
+  constructor(
+    private readonly root: string,
+    private readonly context: SandboxContext,
+  ) {}
+
+  /** Links the SDK in (once, before any code is extracted). */
+  async prepare(): Promise<void> {
+    const sdk = findSdkDirectory();
+    const link = join(this.root, 'node_modules', '@aws-sdk');
+    if (!sdk || existsSync(link)) return;
+    await mkdir(dirname(link), { recursive: true });
+    await symlink(sdk, link, 'dir').catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+    });
+  }
+
+  /** The directory holding the package's files, extracting it on first use. */
+  directory(code: CodeRecord): Promise<string> {
+    const name = Buffer.from(code.sha256, 'base64').toString('hex');
+    let extracted = this.pending.get(name);
+    if (!extracted) {
+      extracted = this.extract(name, code);
+      this.pending.set(name, extracted);
+      extracted.catch(() => this.pending.delete(name));
+    }
+    return extracted;
+  }
+
+  private async extract(name: string, code: CodeRecord): Promise<string> {
+    const target = join(this.root, 'code', name);
+    if (existsSync(target)) return target;
+    const files = unzip(await this.bytes(code));
+    // Written aside and renamed into place, so a killed sandbox never leaves half a package.
+    const staging = `${target}.${randomUUID()}.partial`;
+    for (const [path, data] of Object.entries(files)) {
+      if (path.endsWith('/')) continue;
+      const file = resolve(staging, path);
+      if (!file.startsWith(staging + sep)) continue;
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, data);
+    }
+    await mkdir(staging, { recursive: true });
+    try {
+      await rename(staging, target);
+    } catch (error) {
+      // Another sandbox on this data dir extracted the same package first.
+      await rm(staging, { recursive: true, force: true });
+      if (!existsSync(target)) throw error;
+    }
+    return target;
+  }
+
+  private async bytes(code: CodeRecord): Promise<Buffer> {
+    if (code.blob !== undefined) return this.context.storage.getBlob(CODE_BLOBS, code.blob);
+    // A function recorded before packages were kept: read its S3 object again.
+    const reader = s3ObjectReader(this.context);
+    const body =
+      typeof code.source === 'object' && reader
+        ? await reader.read(code.source.bucket, code.source.key, code.source.version)
+        : undefined;
+    if (!Buffer.isBuffer(body)) throw badPackage('the deployment package is no longer available');
+    return body;
+  }
+}
+
+function unzip(bytes: Buffer): Record<string, Uint8Array> {
+  try {
+    return unzipSync(new Uint8Array(bytes));
+  } catch (error) {
+    throw badPackage(`Could not unzip uploaded file (${(error as Error).message})`);
+  }
+}
+
+function badPackage(detail: string): SandboxError {
+  return new SandboxError(
+    'InvalidZipFileException',
+    `Lambda was unable to unzip the deployment package: ${detail}. Update the function code with a valid .zip file.`,
+    502,
+  );
+}
+
+/** The `@aws-sdk` folder of the node_modules the sandbox resolves its own SDK from. */
+function findSdkDirectory(): string | undefined {
+  let dir = dirname(new URL(import.meta.url).pathname);
+  for (;;) {
+    const candidate = join(dir, 'node_modules', '@aws-sdk');
+    if (existsSync(join(candidate, 'client-s3'))) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}

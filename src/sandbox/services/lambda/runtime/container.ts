@@ -1,0 +1,119 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import type { Launch } from './launch.js';
+import type { ChildMessage, FunctionErrorPayload, InvokeMessage } from './protocol.js';
+import { RESULT_FD } from './protocol.js';
+
+/** How one invocation ended, as the runtime (or the sandbox, for a timeout or crash) says. */
+export type RunOutcome = { kind: 'result'; payload: string } | { kind: 'error'; error: FunctionErrorPayload };
+
+/**
+ * One execution environment: a child process running a runtime's bootstrap, one
+ * invocation at a time. What it prints, line by line, goes to `onLog`; a timeout or an
+ * exit mid-invocation kills it (the next invocation starts a fresh one, as on Lambda).
+ */
+export class Container {
+  /** Receives every line the function prints; the invoker points it at the current invocation. */
+  onLog: (line: string) => void = () => {};
+  private readonly child: ChildProcess;
+  private current:
+    { requestId: string; settle: (outcome: RunOutcome) => void; timer: NodeJS.Timeout } | undefined;
+  private exited = false;
+
+  constructor(
+    launch: Launch,
+    env: Record<string, string>,
+    cwd: string,
+    readonly logStream: string,
+  ) {
+    this.child = spawn(launch.command, launch.args, {
+      cwd,
+      env: { ...env, ...launch.env },
+      stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+    });
+    for (const stream of [this.child.stdout, this.child.stderr]) {
+      createInterface({ input: stream as Readable }).on('line', (line) => this.onLog(line));
+    }
+    createInterface({ input: this.child.stdio[RESULT_FD] as Readable }).on('line', (line) =>
+      this.receive(JSON.parse(line) as ChildMessage),
+    );
+    // A write to a process that just died: the close handler reports it.
+    (this.child.stdin as Writable).on('error', () => {});
+    this.child.on('error', (error) => this.ended(`Error: ${error.message}`));
+    this.child.on('close', (code, signal) =>
+      this.ended(
+        `Error: Runtime exited with error: ${signal ? `signal: ${signal.toLowerCase()}` : `exit status ${code}`}`,
+      ),
+    );
+  }
+
+  get alive(): boolean {
+    return !this.exited;
+  }
+
+  /** Runs one invocation; a timeout kills the process and answers Lambda's timeout error. */
+  run(message: InvokeMessage, timeoutSeconds: number): Promise<RunOutcome> {
+    return new Promise((settle) => {
+      if (this.exited) {
+        settle(runtimeExit(message.requestId, 'Error: Runtime exited'));
+        return;
+      }
+      const timer = setTimeout(
+        () => {
+          this.current = undefined;
+          this.kill();
+          settle({
+            kind: 'error',
+            error: {
+              errorType: 'Sandbox.Timedout',
+              errorMessage: `RequestId: ${message.requestId} Error: Task timed out after ${timeoutSeconds.toFixed(2)} seconds`,
+            },
+          });
+        },
+        Math.max(0, message.deadlineMs - Date.now()),
+      );
+      this.current = { requestId: message.requestId, settle, timer };
+      (this.child.stdin as Writable).write(`${JSON.stringify(message)}\n`);
+    });
+  }
+
+  kill(): void {
+    if (!this.exited) this.child.kill('SIGKILL');
+  }
+
+  private receive(message: ChildMessage): void {
+    if (message.type === 'log') {
+      this.onLog(message.text);
+      return;
+    }
+    const current = this.current;
+    if (!current || current.requestId !== message.requestId) return;
+    this.finish(
+      message.type === 'result'
+        ? { kind: 'result', payload: message.payload }
+        : { kind: 'error', error: message.error },
+    );
+  }
+
+  private ended(reason: string): void {
+    this.exited = true;
+    const current = this.current;
+    if (current) this.finish(runtimeExit(current.requestId, reason));
+  }
+
+  private finish(outcome: RunOutcome): void {
+    const current = this.current;
+    if (!current) return;
+    this.current = undefined;
+    clearTimeout(current.timer);
+    current.settle(outcome);
+  }
+}
+
+function runtimeExit(requestId: string, reason: string): RunOutcome {
+  return {
+    kind: 'error',
+    error: { errorType: 'Runtime.ExitError', errorMessage: `RequestId: ${requestId} ${reason}` },
+  };
+}

@@ -1,0 +1,51 @@
+import type { FunctionConfig } from '../model.js';
+
+/** Who the function runs as: session credentials the sandbox accepts like any other. */
+const FUNCTION_CREDENTIALS = {
+  AWS_ACCESS_KEY_ID: 'ASIASANDBOXLAMBDA000',
+  AWS_SECRET_ACCESS_KEY: 'sandbox-lambda-secret',
+  AWS_SESSION_TOKEN: 'sandbox-lambda-session',
+};
+
+export interface EnvironmentInput {
+  config: FunctionConfig;
+  functionName: string;
+  version: string;
+  region: string;
+  logGroup: string;
+  logStream: string;
+  taskRoot: string;
+  /** The sandbox's own URL, the function's AWS endpoint. */
+  endpoint: string;
+}
+
+/**
+ * A function's environment: its `Environment.Variables`, then Lambda's reserved variables
+ * (which the function cannot override), with the sandbox as every SDK's endpoint. Nothing
+ * of the sandbox's own environment leaks in except PATH.
+ */
+export function functionEnvironment(input: EnvironmentInput): Record<string, string> {
+  const { config } = input;
+  return {
+    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    LANG: 'en_US.UTF-8',
+    TZ: ':UTC',
+    ...config.environment,
+    AWS_REGION: input.region,
+    AWS_DEFAULT_REGION: input.region,
+    AWS_EXECUTION_ENV: `AWS_Lambda_${config.runtime ?? 'unknown'}`,
+    AWS_LAMBDA_FUNCTION_NAME: input.functionName,
+    AWS_LAMBDA_FUNCTION_VERSION: input.version,
+    AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(config.memorySize),
+    AWS_LAMBDA_LOG_GROUP_NAME: input.logGroup,
+    AWS_LAMBDA_LOG_STREAM_NAME: input.logStream,
+    AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
+    LAMBDA_TASK_ROOT: input.taskRoot,
+    LAMBDA_RUNTIME_DIR: input.taskRoot,
+    _HANDLER: config.handler ?? '',
+    ...FUNCTION_CREDENTIALS,
+    AWS_ENDPOINT_URL: input.endpoint,
+    // The sandbox runs every nodejsN.x on its own Node.js; the SDK's notice about it is noise.
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  };
+}
