@@ -51,6 +51,7 @@ export interface ResourceHandler {
 
 export class ResourceHandlers {
   private readonly handlers = new Map<string, ResourceHandler>();
+  private fallback: ((type: string) => ResourceHandler | undefined) | undefined;
 
   register(type: string, handler: ResourceHandler): void {
     this.handlers.set(type, handler);
@@ -58,5 +59,18 @@ export class ResourceHandlers {
 
   get(type: string): ResourceHandler | undefined {
     return this.handlers.get(type);
+  }
+
+  /** Where Cloud Control keeps every type no module registered (its generic store). */
+  setFallback(fallback: (type: string) => ResourceHandler | undefined): void {
+    this.fallback = fallback;
+  }
+
+  /**
+   * The handler that holds `type`, wherever it lives: a module reading resources Cloud
+   * Control made (EC2 describing a VPC) reads the one store they are in.
+   */
+  resolve(type: string): ResourceHandler | undefined {
+    return this.get(type) ?? this.fallback?.(type);
   }
 }

@@ -1,6 +1,7 @@
 import type { ServiceModuleFactory } from '../service-module.js';
 import { createCloudControlService } from './cloudcontrol/index.js';
 import { createDynamoDbService } from './dynamodb/index.js';
+import { createEc2Service } from './ec2/index.js';
 import { createEventsService } from './events/index.js';
 import { createIamService } from './iam/index.js';
 import { createKmsService } from './kms/index.js';
@@ -28,4 +29,5 @@ export const builtinServices: readonly ServiceModuleFactory[] = [
   createSqsService,
   createSnsService,
   createLambdaService,
+  createEc2Service,
 ];

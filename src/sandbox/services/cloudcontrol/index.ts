@@ -1,4 +1,5 @@
 import { jsonCodec, jsonInput, jsonOperation, jsonResult } from '../../protocols/json.js';
+import { sandboxSchemaFor } from '../../resource-index.js';
 import type { InventoryEntry, ServiceModule, ServiceModuleFactory } from '../../service-module.js';
 import { ccErrors } from './cc-errors.js';
 import { GenericStore } from './generic-store.js';
@@ -15,6 +16,7 @@ const MUTATING = new Set(['CreateResource', 'UpdateResource', 'DeleteResource', 
  */
 export const createCloudControlService: ServiceModuleFactory = async (context) => {
   const generic = await GenericStore.load(context.storage, context.accountId);
+  context.resources.setFallback((type) => (sandboxSchemaFor(type) ? generic.handlerFor(type) : undefined));
   const deps = { context, generic } as ops.CcDeps;
   deps.tracker = await RequestTracker.load(context.storage, ops.executor(deps));
   const codec = jsonCodec('1.0');

@@ -1,3 +1,4 @@
+import { defaultVpc } from '../../account/default-vpc.js';
 import { randomBytesPooled, randomString } from '../../ids.js';
 import { HandlerError, type ResourceModel } from '../../resources.js';
 import type { SandboxTypeSchema } from '../../resource-index.js';
@@ -158,6 +159,13 @@ const SHAPED_ATTRIBUTES: Readonly<
     RuleArn: (model, env) =>
       `arn:${partition(env.region)}:elasticloadbalancing:${env.region}:${env.accountId}:listener-rule/${loadBalancerPart(model.ListenerArn)}/${hex(8)}/${hex(8)}`,
   },
+  // A security group's Ref (Id) is its group id, as CloudFormation returns it.
+  // A group made without VpcId is in the region's default VPC.
+  'AWS::EC2::SecurityGroup': {
+    Id: (model) => String(model.GroupId),
+    VpcId: (_model, env) => defaultVpc(env.accountId, env.region).vpcId,
+  },
+  'AWS::EC2::Subnet': { AvailabilityZone: (_model, env) => `${env.region}a` },
   // A route's identifier part is its destination.
   'AWS::EC2::Route': {
     CidrBlock: (model) =>
@@ -180,12 +188,36 @@ function loadBalancerPart(arn: unknown): string {
 const nameOr = (model: ResourceModel, generated: string): string =>
   typeof model.Name === 'string' ? model.Name : generated;
 
+/**
+ * EC2's ids carry a prefix per kind and 17 hex digits; lookups and CDK handlers read the
+ * prefix (a route to `igw-` makes a subnet public), so generated ids keep it.
+ */
+const EC2_ID_PREFIXES: Readonly<Record<string, Record<string, string>>> = {
+  'AWS::EC2::VPC': { VpcId: 'vpc', DefaultSecurityGroup: 'sg', DefaultNetworkAcl: 'acl' },
+  'AWS::EC2::Subnet': { SubnetId: 'subnet', NetworkAclAssociationId: 'aclassoc' },
+  'AWS::EC2::RouteTable': { RouteTableId: 'rtb' },
+  'AWS::EC2::SubnetRouteTableAssociation': { Id: 'rtbassoc' },
+  'AWS::EC2::SecurityGroup': { GroupId: 'sg' },
+  'AWS::EC2::SecurityGroupIngress': { Id: 'sgr' },
+  'AWS::EC2::SecurityGroupEgress': { Id: 'sgr' },
+  'AWS::EC2::InternetGateway': { InternetGatewayId: 'igw' },
+  'AWS::EC2::VPNGateway': { VPNGatewayId: 'vgw' },
+  'AWS::EC2::NatGateway': { NatGatewayId: 'nat' },
+  'AWS::EC2::EIP': { AllocationId: 'eipalloc' },
+};
+
+export function ec2Id(prefix: string): string {
+  return `${prefix}-${hex(9).slice(0, 17)}`;
+}
+
 function fakeScalar(leaf: string, model: ResourceModel, facts: Facts): unknown {
   const service = facts.type.split('::')[1]!.toLowerCase();
   const { region, accountId } = facts.env;
   const name = facts.name ?? `${shortName(facts.type).toLowerCase()}-${hex(8)}`;
   const shaped = SHAPED_ATTRIBUTES[facts.type]?.[leaf];
   if (shaped) return shaped(model, facts.env, name);
+  const ec2Prefix = EC2_ID_PREFIXES[facts.type]?.[leaf];
+  if (ec2Prefix) return ec2Id(ec2Prefix);
   if (leaf.endsWith('Arn')) {
     const main = leaf === 'Arn' || leaf === `${shortName(facts.type)}Arn`;
     if (main && facts.schema.arn) return expandArn(facts.schema.arn, model, facts.env, name);

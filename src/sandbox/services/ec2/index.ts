@@ -1,0 +1,47 @@
+import { ec2Codec } from '../../protocols/ec2-query.js';
+import { queryAction, queryParams } from '../../protocols/query.js';
+import type { SandboxResponse } from '../../request.js';
+import type { ServiceModule, ServiceModuleFactory } from '../../service-module.js';
+import type { Ec2Call } from './call.js';
+import * as describe from './describe-ops.js';
+import { ec2Errors } from './ec2-errors.js';
+import { changeRules } from './rule-ops.js';
+import { SecurityGroups } from './security-groups.js';
+
+const HANDLERS: Readonly<Record<string, (call: Ec2Call) => SandboxResponse | Promise<SandboxResponse>>> = {
+  DescribeAvailabilityZones: describe.describeAvailabilityZones,
+  DescribeRegions: describe.describeRegions,
+  DescribeVpcs: describe.describeVpcs,
+  DescribeSubnets: describe.describeSubnets,
+  DescribeRouteTables: describe.describeRouteTables,
+  DescribeVpnGateways: describe.describeVpnGateways,
+  DescribeSecurityGroups: describe.describeSecurityGroups,
+  DescribeImages: describe.describeImages,
+  DescribeVpcEndpointServices: describe.describeVpcEndpointServices,
+  AuthorizeSecurityGroupIngress: changeRules('ingress', 'authorize'),
+  AuthorizeSecurityGroupEgress: changeRules('egress', 'authorize'),
+  RevokeSecurityGroupIngress: changeRules('ingress', 'revoke'),
+  RevokeSecurityGroupEgress: changeRules('egress', 'revoke'),
+};
+
+/**
+ * EC2 over its query protocol: what an account holds before any deploy (zones, regions,
+ * the default VPC, AWS's public images) and the networks Cloud Control made, for context
+ * lookups; security-group rule changes for the CDK's handlers.
+ */
+export const createEc2Service: ServiceModuleFactory = async (context) => {
+  const securityGroups = await SecurityGroups.load(context.storage, context.resources, context.accountId);
+  const module: ServiceModule = {
+    name: 'ec2',
+    codec: ec2Codec,
+    operation: queryAction,
+    isMutating: (operation) => /^(Authorize|Revoke)/.test(operation),
+    async handle(request, operation) {
+      const handler = HANDLERS[operation];
+      if (!handler) throw ec2Errors.invalidAction(operation);
+      return handler({ context, request, params: queryParams(request), securityGroups });
+    },
+    inventory: () => ({}),
+  };
+  return module;
+};

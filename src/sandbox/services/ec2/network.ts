@@ -1,0 +1,203 @@
+import { defaultVpc } from '../../account/default-vpc.js';
+import { availabilityZones, stableId } from '../../account/regions.js';
+import type { ResourceHandlers, ResourceModel } from '../../resources.js';
+import type { Tags } from './filters.js';
+
+export interface VpcView {
+  vpcId: string;
+  cidrBlock: string;
+  isDefault: boolean;
+  defaultSecurityGroupId: string;
+  tags: Tags;
+}
+
+export interface SubnetView {
+  subnetId: string;
+  vpcId: string;
+  cidrBlock: string;
+  availabilityZone: string;
+  availabilityZoneId: string;
+  mapPublicIpOnLaunch: boolean;
+  defaultForAz: boolean;
+  tags: Tags;
+}
+
+export interface RouteView {
+  destinationCidrBlock: string;
+  gatewayId?: string;
+  natGatewayId?: string;
+  transitGatewayId?: string;
+  origin: 'CreateRouteTable' | 'CreateRoute';
+}
+
+export interface RouteTableView {
+  routeTableId: string;
+  vpcId: string;
+  routes: RouteView[];
+  associations: Array<{ id: string; subnetId?: string; main: boolean }>;
+  tags: Tags;
+}
+
+export interface VpnGatewayView {
+  vpnGatewayId: string;
+  type: string;
+  attachments: Array<{ vpcId: string; state: string }>;
+  tags: Tags;
+}
+
+/**
+ * The networks of one region as EC2 describes them: the account's default VPC, plus the
+ * VPCs, subnets, route tables and gateways Cloud Control holds (read from its store on
+ * every call, so EC2 and Cloud Control never disagree).
+ */
+export class NetworkView {
+  constructor(
+    private readonly resources: ResourceHandlers,
+    private readonly accountId: string,
+    private readonly region: string,
+  ) {}
+
+  vpcs(): VpcView[] {
+    const home = defaultVpc(this.accountId, this.region);
+    return [
+      {
+        vpcId: home.vpcId,
+        cidrBlock: home.cidrBlock,
+        isDefault: true,
+        defaultSecurityGroupId: home.securityGroupId,
+        tags: [],
+      },
+      ...this.models('AWS::EC2::VPC').map((model) => ({
+        vpcId: String(model.VpcId),
+        cidrBlock: String(model.CidrBlock ?? ''),
+        isDefault: false,
+        defaultSecurityGroupId: String(model.DefaultSecurityGroup),
+        tags: tagsOf(model),
+      })),
+    ];
+  }
+
+  subnets(): SubnetView[] {
+    const home = defaultVpc(this.accountId, this.region);
+    const zones = new Map(availabilityZones(this.region).map((zone) => [zone.zoneName, zone.zoneId]));
+    return [
+      ...home.subnets.map((subnet) => ({
+        subnetId: subnet.subnetId,
+        vpcId: home.vpcId,
+        cidrBlock: subnet.cidrBlock,
+        availabilityZone: subnet.zone.zoneName,
+        availabilityZoneId: subnet.zone.zoneId,
+        mapPublicIpOnLaunch: true,
+        defaultForAz: true,
+        tags: [],
+      })),
+      ...this.models('AWS::EC2::Subnet').map((model) => {
+        const zone = String(model.AvailabilityZone ?? `${this.region}a`);
+        return {
+          subnetId: String(model.SubnetId),
+          vpcId: String(model.VpcId),
+          cidrBlock: String(model.CidrBlock ?? ''),
+          availabilityZone: zone,
+          availabilityZoneId: zones.get(zone) ?? String(model.AvailabilityZoneId ?? ''),
+          mapPublicIpOnLaunch: model.MapPublicIpOnLaunch === true,
+          defaultForAz: false,
+          tags: tagsOf(model),
+        };
+      }),
+    ];
+  }
+
+  /** Every VPC has a main route table (CloudFormation never names it); subnets without an association use it. */
+  routeTables(): RouteTableView[] {
+    const home = defaultVpc(this.accountId, this.region);
+    const vpcs = this.vpcs();
+    const cidrOf = new Map(vpcs.map((vpc) => [vpc.vpcId, vpc.cidrBlock]));
+    const local = (vpcId: string): RouteView => ({
+      destinationCidrBlock: cidrOf.get(vpcId) ?? '',
+      gatewayId: 'local',
+      origin: 'CreateRouteTable',
+    });
+    const routes = this.models('AWS::EC2::Route');
+    const associations = this.models('AWS::EC2::SubnetRouteTableAssociation');
+    const main: RouteTableView[] = vpcs.map((vpc) => {
+      const routeTableId = vpc.isDefault ? home.mainRouteTableId : stableId('rtb', vpc.vpcId, 'main');
+      return {
+        routeTableId,
+        vpcId: vpc.vpcId,
+        routes: [
+          local(vpc.vpcId),
+          ...(vpc.isDefault
+            ? [
+                {
+                  destinationCidrBlock: '0.0.0.0/0',
+                  gatewayId: home.internetGatewayId,
+                  origin: 'CreateRoute' as const,
+                },
+              ]
+            : []),
+        ],
+        associations: [{ id: stableId('rtbassoc', routeTableId, 'main'), main: true }],
+        tags: [],
+      };
+    });
+    const made = this.models('AWS::EC2::RouteTable').map((model) => {
+      const routeTableId = String(model.RouteTableId);
+      const vpcId = String(model.VpcId);
+      return {
+        routeTableId,
+        vpcId,
+        routes: [
+          local(vpcId),
+          ...routes.filter((route) => route.RouteTableId === routeTableId).map((route) => routeOf(route)),
+        ],
+        associations: associations
+          .filter((association) => association.RouteTableId === routeTableId)
+          .map((association) => ({
+            id: String(association.Id),
+            subnetId: String(association.SubnetId),
+            main: false,
+          })),
+        tags: tagsOf(model),
+      };
+    });
+    return [...main, ...made];
+  }
+
+  vpnGateways(): VpnGatewayView[] {
+    const attachments = this.models('AWS::EC2::VPCGatewayAttachment');
+    return this.models('AWS::EC2::VPNGateway').map((model) => {
+      const vpnGatewayId = String(model.VPNGatewayId);
+      return {
+        vpnGatewayId,
+        type: String(model.Type ?? 'ipsec.1'),
+        attachments: attachments
+          .filter((attachment) => attachment.VpnGatewayId === vpnGatewayId)
+          .map((attachment) => ({ vpcId: String(attachment.VpcId), state: 'attached' })),
+        tags: tagsOf(model),
+      };
+    });
+  }
+
+  /** The models Cloud Control holds for `type` in this region. */
+  models(type: string): ResourceModel[] {
+    return (this.resources.resolve(type)?.list(this.region) ?? []).map((entry) => entry.model);
+  }
+}
+
+function routeOf(model: ResourceModel): RouteView {
+  const optional = (key: string) => (typeof model[key] === 'string' ? (model[key] as string) : undefined);
+  const gatewayId = optional('GatewayId');
+  const natGatewayId = optional('NatGatewayId');
+  const transitGatewayId = optional('TransitGatewayId');
+  return {
+    destinationCidrBlock: String(model.DestinationCidrBlock ?? model.DestinationIpv6CidrBlock ?? ''),
+    ...(gatewayId ? { gatewayId } : {}),
+    ...(natGatewayId ? { natGatewayId } : {}),
+    ...(transitGatewayId ? { transitGatewayId } : {}),
+    origin: 'CreateRoute',
+  };
+}
+
+export function tagsOf(model: ResourceModel): Tags {
+  return Array.isArray(model.Tags) ? (model.Tags as Array<{ Key: string; Value: string }>) : [];
+}
