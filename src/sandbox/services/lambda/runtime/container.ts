@@ -79,7 +79,10 @@ export class Container {
   }
 
   kill(): void {
-    if (!this.exited) this.child.kill('SIGKILL');
+    if (this.exited) return;
+    // Not reusable from now on, though its exit is reported a little later.
+    this.exited = true;
+    this.child.kill('SIGKILL');
   }
 
   private receive(message: ChildMessage): void {
