@@ -162,6 +162,18 @@ describe('the response', () => {
     });
   });
 
+  it("FAILED: a multi-line Reason (the Provider framework's message, log group and stack) is one line without the frames", async () => {
+    const reason =
+      'boom\n\nLogs: /aws/lambda/F\n\n    at exports.handler (/var/task/index.js:2:48)\n    at new Promise (<anonymous>)';
+    const { provider, context } = setup((event) => answer(event, { Status: 'FAILED', Reason: reason }));
+    const failure = await provider
+      .create({ logicalId: 'T', type: 'Custom::T', properties }, context())
+      .catch((e) => e);
+    expect(failure.message).toBe(
+      'T: the handler answered FAILED to the Create request: boom; Logs: /aws/lambda/F',
+    );
+  });
+
   it('FAILED on Create with a physical id: the resource counts as made, so a rollback sends it a Delete', async () => {
     const { provider, context } = setup((event) =>
       answer(event, { Status: 'FAILED', Reason: 'half done', PhysicalResourceId: 'thing-9' }),

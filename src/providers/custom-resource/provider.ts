@@ -183,11 +183,23 @@ function signalOf(site: CustomResourceSite): { signal?: AbortSignal } {
 function handlerFailed(logicalId: string, requestType: RequestType, reason: string): CdkdError {
   return new CdkdError(
     'CUSTOM_RESOURCE_FAILED',
-    `${logicalId}: the handler answered FAILED to the ${requestType} request: ${reason}`,
+    `${logicalId}: the handler answered FAILED to the ${requestType} request: ${oneLine(reason)}`,
     {
       hint: "Read the handler's log (for a Lambda handler, the log group /aws/lambda/<function name>), fix the cause and deploy again.",
     },
   );
+}
+
+/**
+ * A Reason on one line: the Provider framework appends the handler's stack trace and its log
+ * group, separated by blank lines; the frames are dropped (the log holds them), the rest kept.
+ */
+function oneLine(reason: string): string {
+  return reason
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !/^at .+/.test(line))
+    .join('; ');
 }
 
 /** Runs a provider call whose every failure is final for the outer retry schedule. */
