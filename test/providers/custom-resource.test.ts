@@ -238,6 +238,22 @@ describe('the response', () => {
     ).rejects.toMatchObject({ message: expect.stringContaining('within 3600 s') });
   });
 
+  it('a harness cap bounds the wait below ServiceTimeout', async () => {
+    const world = fakeCustomResourceWorld(() => undefined);
+    const clock = fakeClock();
+    const provider = new CustomResourceProvider({
+      transport: () => world.transport,
+      clock,
+      timeoutCapSeconds: 5,
+    });
+    await expect(
+      provider.create(
+        { logicalId: 'T', type: 'Custom::T', properties: { ...properties, ServiceTimeout: 60 } },
+        world.context(),
+      ),
+    ).rejects.toMatchObject({ message: expect.stringContaining('within 5 s') });
+  });
+
   it('polls fast first, then backs off', async () => {
     const quiet = setup(() => undefined);
     await quiet.provider

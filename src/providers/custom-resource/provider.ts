@@ -33,6 +33,8 @@ export interface CustomResourceDeps {
   transport?: (clients: AwsClients) => HandlerTransport;
   clock?: Clock;
   env?: NodeJS.ProcessEnv;
+  /** The longest wait for an answer, whatever ServiceTimeout says: a harness's bound on a silent handler. */
+  timeoutCapSeconds?: number;
 }
 
 /**
@@ -161,7 +163,10 @@ export class CustomResourceProvider implements Provider {
           ...(extra.physicalId !== undefined ? { physicalId: extra.physicalId } : {}),
           ...(extra.oldProperties ? { oldProperties: extra.oldProperties } : {}),
         },
-        timeoutSeconds: serviceTimeoutSeconds(request.logicalId, request.properties.ServiceTimeout),
+        timeoutSeconds: Math.min(
+          serviceTimeoutSeconds(request.logicalId, request.properties.ServiceTimeout),
+          this.deps.timeoutCapSeconds ?? Number.POSITIVE_INFINITY,
+        ),
         reinvocations: reinvocationBudget(this.deps.env),
         ...signalOf(site),
       },
