@@ -7,8 +7,8 @@ export const REINVOCATION_DELAYS_MS: readonly number[] = [5_000, 10_000];
 export const PRE_DELIVERY_DELAYS_MS: readonly number[] = [500, 1_000, 2_000, 4_000, 8_000];
 /** The placeholder PutObject that precedes every invoke. */
 export const PLACEHOLDER_DELAYS_MS: readonly number[] = [250, 500, 1_000, 2_000, 4_000];
-/** Polling the response object: fast first (a sandbox answers in milliseconds), then every 2 s. */
-export const POLL_DELAYS_MS: readonly number[] = [20, 40, 80, 160, 320, 640, 1_000, 2_000];
+/** Polling the response object: fast first (a sandbox answers in milliseconds), then every second. */
+export const POLL_DELAYS_MS: readonly number[] = [20, 40, 80, 160, 320, 640, 1_000];
 /** CloudFormation's wait for a custom resource without ServiceTimeout: one hour. */
 export const DEFAULT_SERVICE_TIMEOUT_S = 3_600;
 
