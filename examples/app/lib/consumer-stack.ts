@@ -37,7 +37,7 @@ export class ConsumerStack extends Stack {
       ),
     });
     const provider = new Provider(this, 'GreetingProvider', { onEventHandler: greeter });
-    const greeting = new CustomResource(this, 'Greeting', {
+    const greeting = new CustomResource(this, 'GreetingResource', {
       serviceToken: provider.serviceToken,
       properties: { BucketName: props.bucket.bucketName },
     });
