@@ -121,6 +121,37 @@ describe('a custom resource served by a real Lambda handler on the sandbox', () 
     ).toEqual([]);
   });
 
+  it('a rolled-back Update that had moved to a new id: the old id is live again, the new copy a pending delete', async () => {
+    const before = (await requests()).length;
+    await deploy('Revert', customResourceStack(RECORDS, { Name: 'a' }));
+    const broken = {
+      Broken: {
+        Type: 'Custom::Thing',
+        DependsOn: ['Thing'],
+        Properties: { ServiceToken: { 'Fn::GetAtt': ['Handler', 'Arn'] }, Name: 'broken', Fail: true },
+      },
+    };
+    const failure = await deploy(
+      'Revert',
+      customResourceStack(RECORDS, { Name: 'b' }, { extra: broken }),
+    ).catch((e) => e);
+    expect(failure.message).toContain('Rolled back');
+    const state = await stateOf('Revert');
+    expect(state?.resources.Thing).toMatchObject({ physicalId: 'thing-a', properties: { Name: 'a' } });
+    expect(state?.pendingDeletes.map((pending) => pending.record.physicalId)).toEqual(['thing-b']);
+    await (await env.engine()).destroy(stackIdentity('Revert'), { concurrency: 4 });
+    const lines = (await requests()).slice(before).map((request) => request.line);
+    expect(lines).toEqual([
+      'Create thing-a',
+      'Update thing-b',
+      'Create thing-broken',
+      'Delete thing-broken',
+      'Update thing-a',
+      'Delete thing-b',
+      'Delete thing-a',
+    ]);
+  });
+
   it('a change between two custom types whose handler answers the same id is refused (spec 002)', async () => {
     await deploy('TypeChange', customResourceStack(RECORDS, { Name: 'same' }));
     const failure = await deploy(
