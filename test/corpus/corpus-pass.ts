@@ -122,5 +122,5 @@ export function corpusPass(routing: Routing): void {
     // No journal either: deployment events are all a destroyed stack leaves.
     const documents = await harness.backend.objects.listKeys(`${harness.backend.store.prefix}/`);
     expect(documents.filter((key) => !key.includes('/events/'))).toEqual([]);
-  }, 900_000);
+  }, 1_800_000);
 }

@@ -105,7 +105,7 @@ export interface Harness {
 export type Routing = 'cc' | 'sdk';
 
 /** A stub handler that never answers fails its custom resource after this long, not an hour. */
-const CUSTOM_RESOURCE_WAIT_S = 60;
+const CUSTOM_RESOURCE_WAIT_S = 20;
 
 function registryFor(routing: Routing): ProviderRegistry {
   const registry = new ProviderRegistry(new CloudControlProvider({ clock: fastClock }));
