@@ -18,6 +18,7 @@ const LONG_FIRST = [
   'test/cli/bootstrap-and-state.test.ts',
   'test/assembly/cli.test.ts',
   'test/e2e/example-app.test.ts',
+  'test/e2e/custom-resources.test.ts',
   'test/e2e/context-lookups.test.ts',
   'test/cli/events.test.ts',
   'test/sandbox/cli.test.ts',

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CdkdError, isCdkdError, messageOf } from '../errors.js';
 import { buildPlan, checkStatefulReplacements, propertyHash, type PlannedOperation } from '../plan/index.js';
 import {
+  OutcomeUnknownError,
   ResourceMadeError,
   type CreateResult,
   type Provider,
@@ -321,6 +322,8 @@ export class ResourceExecutor {
     try {
       outcome = await apply();
     } catch (error) {
+      // Sent, with its answer still to come: the entry stays in flight for cdkd rollback to settle.
+      if (error instanceof OutcomeUnknownError) throw error;
       if (journal && entry) {
         if (refusedOnName(draft, error)) await journal.dropUnapplied(entry);
         else await journal.fail(entry, failureOutcome(error));
@@ -371,7 +374,9 @@ export class ResourceExecutor {
           ...(recorded.region ? { region: recorded.region } : {}),
           ...(recorded.creationIdentity ? { creationIdentity: recorded.creationIdentity } : {}),
         };
-        await this.services.state.setRecord(op.logicalId, record);
+        // A new resource beside the old one: the old is a pending delete until the cleanup phase.
+        if (result.oldNeedsDelete) await this.services.state.replaceRecord(op.logicalId, record, recorded);
+        else await this.services.state.setRecord(op.logicalId, record);
         return { physicalId: record.physicalId, after: record, verdict: { replacement: false } };
       },
     );

@@ -1,5 +1,6 @@
 import { CdkdError } from '../errors.js';
 import { leftCommand } from '../rollback/plan-rollback.js';
+import { customResourceSite } from './custom-resource-site.js';
 import { reconcileInFlight, type Located } from '../rollback/reconcile.js';
 import type { ReplayServices, StepOutcome } from '../rollback/replay-step.js';
 import type { JournalOperation, JournalSegment } from '../state/documents/journal-document.js';
@@ -202,6 +203,7 @@ export function replayServices(
       region: stack.region,
       stackName: stack.stackName,
       ...(input.options?.prefixUserSuppliedNames ? { prefixUserSuppliedNames: true } : {}),
+      customResources: customResourceSite(engine, stack, state, input.options?.signal ?? flags.signal),
     },
     sendable: input.direct
       ? refusingRegionlessSecrets(engine.sendable(stack.region))

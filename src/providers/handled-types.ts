@@ -6,8 +6,6 @@ export type UnhandledReason =
   | 'engine-skipped'
   /** The engine deploys a nested stack itself (a child deploy), not through a provider. */
   | 'nested-stack'
-  /** Custom resources get their own provider (a later issue). */
-  | 'custom-resource'
   /** Not in the resource schema index (a typo, or a type newer than the bundled spec). */
   | 'unknown-type'
   /** The schema names no primary identifier, so Cloud Control cannot address it. */
@@ -33,7 +31,6 @@ export function unhandledReason(type: string, facts: TypeFacts): UnhandledReason
   if (ENGINE_SKIPPED_TYPES.has(type)) return 'engine-skipped';
   if (type === NESTED_STACK_TYPE) return 'nested-stack';
   if (facts.hasSdkProvider) return undefined;
-  if (isCustomResourceType(type)) return 'custom-resource';
   if (!facts.known) return 'unknown-type';
   if (facts.primaryIdentifier.length === 0) return 'not-addressable';
   return undefined;

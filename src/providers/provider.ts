@@ -1,4 +1,5 @@
 import type { AwsClients } from '../aws/client-factory.js';
+import type { ResponseStore } from './custom-resource/ports.js';
 
 /** Which provider family made a resource; recorded per resource as `provisionedBy` and sticky. */
 export type ProviderKind = 'sdk' | 'cc-api';
@@ -18,6 +19,17 @@ export interface ProviderContext {
    * gives as `{stack}-{name}` (see user-supplied-names.ts).
    */
   prefixUserSuppliedNames?: boolean;
+  signal?: AbortSignal;
+  /** What custom resources need of the stack: where handlers answer, and the StackId they are sent. */
+  customResources?: CustomResourceSite;
+}
+
+export interface CustomResourceSite {
+  /** Response objects in the state bucket, under this stack's keys. */
+  responses: ResponseStore;
+  /** `arn:aws:cloudformation:{region}:{account}:stack/{name}/{uuid}`, kept in the stack's state. */
+  stackId: string;
+  /** The deploy's interrupt: stops the wait for an answer (the request stays in the journal), never a call. */
   signal?: AbortSignal;
 }
 
@@ -59,6 +71,11 @@ export interface UpdateRequest extends ResourceRequest {
 export interface UpdateResult {
   /** Some updates change the physical id in place (rare); most keep it. */
   physicalId: string;
+  /**
+   * The update made a new resource beside the old one (a custom resource handler answered a new
+   * PhysicalResourceId): the old one is deleted in the cleanup phase, as CloudFormation does.
+   */
+  oldNeedsDelete?: boolean;
   attributes: JsonObject;
   /** What `Ref` returns, only where it differs from `physicalId`. */
   ref?: string;
@@ -173,5 +190,17 @@ export class ResourceMadeError extends Error {
   ) {
     super(failure instanceof Error ? failure.message : String(failure), { cause: failure });
     this.name = 'ResourceMadeError';
+  }
+}
+
+/**
+ * Thrown when an operation was sent and its outcome cannot be known yet (the deploy's signal
+ * stopped the wait for a custom resource's response): the journal keeps it in flight, so a
+ * later `cdkd rollback` settles it by reading the cloud instead of guessing.
+ */
+export class OutcomeUnknownError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OutcomeUnknownError';
   }
 }

@@ -30,19 +30,27 @@ export interface RoutedProvider extends Route {
  * (spec 003, "Routing between the SDK provider and Cloud Control").
  */
 export class ProviderRegistry {
-  private readonly sdk = new Map<string, SdkRegistration>();
+  private readonly types = new Map<string, SdkRegistration>();
+  /** Providers for an open family of types (`Custom::*`), asked when no exact type matches. */
+  private readonly families: Provider[] = [];
 
   constructor(readonly cloudControl: Provider) {}
 
   /** `registry.registerSdk('AWS::SQS::Queue', sqsProvider)`; the exemption is per type. */
   registerSdk(type: string, provider: Provider, options: { exemption?: StickyExemption } = {}): this {
-    this.sdk.set(type, { provider, ...options });
+    this.types.set(type, { provider, ...options });
+    return this;
+  }
+
+  /** A provider for every type its `handles` accepts, with no Cloud Control fallback. */
+  registerSdkFamily(provider: Provider): this {
+    this.families.push(provider);
     return this;
   }
 
   unhandledReason(type: string): UnhandledReason | undefined {
     return unhandledReason(type, {
-      hasSdkProvider: this.sdk.has(type),
+      hasSdkProvider: this.has(type),
       known: isKnownType(type),
       primaryIdentifier: primaryIdentifierOf(type),
     });
@@ -54,7 +62,7 @@ export class ProviderRegistry {
 
   /** The provider for a create or update, re-decided on every deploy. */
   route(request: RouteRequest): RoutedProvider {
-    const registration = this.sdk.get(request.type);
+    const registration = this.registration(request.type);
     const uncovered = (properties: JsonObject | undefined): string[] | undefined =>
       properties === undefined
         ? undefined
@@ -73,7 +81,7 @@ export class ProviderRegistry {
   /** The provider that made a recorded resource (deletes and reads follow the record). */
   providerFor(type: string, provisionedBy: ProviderKind): Provider {
     if (provisionedBy === 'cc-api') return this.cloudControl;
-    const registration = this.sdk.get(type);
+    const registration = this.registration(type);
     if (!registration) {
       throw new CdkdError('SDK_PROVIDER_MISSING', `No SDK provider is registered for ${type}.`, {
         hint: 'This cdkd build cannot manage a resource recorded as provisionedBy: sdk of this type; use the cdkd version that deployed it.',
@@ -90,9 +98,19 @@ export class ProviderRegistry {
   ): boolean {
     // A record naming a provider this build lacks is refused at apply time, not here.
     const kind =
-      provisionedBy === 'sdk' || (provisionedBy === undefined && this.sdk.has(type)) ? 'sdk' : 'cc-api';
-    if (kind === 'sdk' && !this.sdk.has(type))
-      return this.cloudControl.canUpdateInPlace(type, changedProperties);
+      provisionedBy === 'sdk' || (provisionedBy === undefined && this.has(type)) ? 'sdk' : 'cc-api';
+    if (kind === 'sdk' && !this.has(type)) return this.cloudControl.canUpdateInPlace(type, changedProperties);
     return this.providerFor(type, kind).canUpdateInPlace(type, changedProperties);
+  }
+
+  private registration(type: string): SdkRegistration | undefined {
+    const exact = this.types.get(type);
+    if (exact) return exact;
+    const provider = this.families.find((candidate) => candidate.handles(type));
+    return provider ? { provider } : undefined;
+  }
+
+  private has(type: string): boolean {
+    return this.registration(type) !== undefined;
   }
 }

@@ -41,7 +41,17 @@ const SETTLING_MESSAGES = ['is currently in the following state: Pending'];
 /** Cloud Control handler error codes (ProgressEvent.ErrorCode) that a retry may clear. */
 const CC_TRANSIENT_CODES = new Set(['ServiceInternalError', 'NetworkFailure', 'InternalFailure']);
 
+/** Errors from a provider that retries inside (custom resources): the outer schedule never replays them. */
+const FINAL_ERRORS = new WeakSet<object>();
+
+/** Marks `error` as final for the outer retry schedule (spec 003, "Providers outside the outer retry"). */
+export function noOuterRetry<E>(error: E): E {
+  if (typeof error === 'object' && error !== null) FINAL_ERRORS.add(error);
+  return error;
+}
+
 export function retryClassOf(error: unknown): RetryClass | undefined {
+  if (typeof error === 'object' && error !== null && FINAL_ERRORS.has(error)) return undefined;
   const code = awsErrorCode(error) ?? '';
   const message = error instanceof Error ? error.message : '';
   if (NAME_COOLDOWN_CODES.has(code) || NAME_COOLDOWN_MESSAGES.some((text) => message.includes(text))) {

@@ -1,3 +1,4 @@
+import { CustomResourceProvider } from './custom-resource/index.js';
 import { registerDynamoDb } from './dynamodb/index.js';
 import { registerEvents } from './events/index.js';
 import { registerIam } from './iam/index.js';
@@ -27,5 +28,6 @@ export function registerSdkProviders(registry: ProviderRegistry): ProviderRegist
   registerSns(registry);
   registerS3(registry);
   registerLambda(registry);
+  registry.registerSdkFamily(new CustomResourceProvider());
   return registry;
 }

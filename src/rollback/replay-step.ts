@@ -123,12 +123,20 @@ async function revert(
       services.context,
     ),
   );
-  await services.state.setRecord(step.logicalId, {
+  const reverted = {
     ...before,
     physicalId: result.physicalId,
     attributes: result.attributes,
     provisionedBy: current.provisionedBy,
-  });
+  };
+  if (result.oldNeedsDelete) {
+    // A handler answered another id (a custom resource): the one it answered is live again, so it
+    // is no longer a pending delete, and the copy the deploy made becomes one (deleted at the next cleanup).
+    await services.state.removePendingDelete(result.physicalId, current.type);
+    await services.state.replaceRecord(step.logicalId, reverted, current);
+  } else {
+    await services.state.setRecord(step.logicalId, reverted);
+  }
   const kept =
     properties.keptAsLive.length > 0
       ? `; ${properties.keptAsLive.join(', ')} left as AWS holds them (NoEcho)`

@@ -13,6 +13,8 @@ export interface StackStateKeys {
   lock: string;
   journal: string;
   eventsPrefix: string;
+  /** Where custom resource handlers answer, one object per request. */
+  customResourceResponsesPrefix: string;
 }
 
 export const DEFAULT_STATE_PREFIX = 'cdkd';
@@ -41,6 +43,7 @@ export function stackStateKeys(prefix: string, stackName: string, region: string
     lock: `${base}/lock.json`,
     journal: `${base}/rollback-journal.json`,
     eventsPrefix: `${base}/events/`,
+    customResourceResponsesPrefix: `${base}/custom-resource-responses/`,
   };
 }
 

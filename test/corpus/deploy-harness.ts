@@ -1,5 +1,5 @@
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { strToU8, zipSync } from 'fflate';
+import { strToU8 } from 'fflate';
 import { PutParameterCommand } from '@aws-sdk/client-ssm';
 import { AwsClients } from '../../src/aws/client-factory.js';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
@@ -7,6 +7,7 @@ import type { StackRequest } from '../../src/engine/stack-request.js';
 import { CdkdError } from '../../src/errors.js';
 import type { Clock } from '../../src/providers/clock.js';
 import { CloudControlProvider } from '../../src/providers/cloudcontrol/provider.js';
+import { CustomResourceProvider } from '../../src/providers/custom-resource/index.js';
 import { isCustomResourceType } from '../../src/providers/handled-types.js';
 import { TABLE, TableProvider } from '../../src/providers/dynamodb/table.js';
 import { registerLambda } from '../../src/providers/lambda/index.js';
@@ -71,6 +72,8 @@ const UNLISTED_WHEN_SDK = new Set([
 
 /** How the sandbox's inventory names a recorded resource; undefined when it does not list it. */
 function inventoryKeyOf(record: Recorded): string | undefined {
+  // A custom resource is whatever its handler did: no service lists it.
+  if (isCustomResourceType(record.type)) return undefined;
   if (record.provisionedBy !== 'sdk') return resourceKey(record.type, record.physicalId);
   if (UNLISTED_WHEN_SDK.has(record.type)) return undefined;
   // The SQS module lists queues by name; the physical id (Ref) is the queue URL.
@@ -101,8 +104,13 @@ export interface Harness {
  */
 export type Routing = 'cc' | 'sdk';
 
+/** A stub handler that never answers fails its custom resource after this long, not an hour. */
+const CUSTOM_RESOURCE_WAIT_S = 20;
+
 function registryFor(routing: Routing): ProviderRegistry {
   const registry = new ProviderRegistry(new CloudControlProvider({ clock: fastClock }));
+  // Custom resources have no Cloud Control path: both routings send them to their handlers.
+  registry.registerSdkFamily(new CustomResourceProvider({ timeoutCapSeconds: CUSTOM_RESOURCE_WAIT_S }));
   if (routing === 'cc') return registry;
   registerSdkProviders(registry);
   registerLambda(registry, { clock: fastClock });
@@ -146,14 +154,14 @@ export async function seedSsmParameters(
 
 /**
  * The CDK asset bucket of each region, holding a stub for every asset the corpus names
- * (the corpus has no payloads): a zip with a one-line handler, or an empty template.
+ * (the corpus has no payloads): `zip` (stub-handler.ts), or an empty template.
  */
 export async function stubAssets(
   clients: AwsClients,
   keys: ReadonlySet<string>,
   regions: readonly string[],
+  zip: Uint8Array,
 ): Promise<void> {
-  const zip = zipSync({ 'index.js': strToU8('exports.handler = async () => ({});\n') });
   for (const region of regions) {
     const s3 = await clients.s3(region);
     const bucket = `cdk-hnb659fds-assets-${ACCOUNT_ID}-${region}`;
@@ -173,8 +181,7 @@ export async function stubAssets(
 }
 
 /** How one corpus template fared. */
-export type Outcome =
-  { kind: 'deployed' } | { kind: 'refused'; message: string } | { kind: 'failed'; message: string };
+export type Outcome = { kind: 'deployed' } | { kind: 'failed'; message: string };
 
 interface Recorded {
   stateName: string;
@@ -273,12 +280,7 @@ export async function runApp(
       await harness.engine.deploy(request, options);
     } catch (error) {
       survivors.push(...(await rollbackSurvivors(harness, request.stateName)));
-      const names = await stateNames(harness, request.stateName, request.region);
-      if (error instanceof CdkdError && error.code === 'UNSUPPORTED_RESOURCE_TYPE' && names.length === 0) {
-        outcomes.set(stack.file, { kind: 'refused', message: describeError(error) });
-      } else {
-        problems.set(stack.file, `deploy: ${describeError(error)}`);
-      }
+      problems.set(stack.file, `deploy: ${describeError(error)}`);
     }
   }
   const recorded = new Map<string, Recorded[]>();
@@ -380,15 +382,4 @@ async function deleteRetained(harness: Harness, region: string, resources: Recor
       context,
     );
   }
-}
-
-/** The types an UNSUPPORTED_RESOURCE_TYPE refusal names. */
-export function refusedTypes(message: string): string[] {
-  return [...message.matchAll(/(?:: |; )([A-Za-z0-9:]+) \(/g)].map((m) => m[1]!);
-}
-
-export function hasCustomResources(stack: CorpusStack): boolean {
-  return Object.values((stack.template.Resources ?? {}) as Record<string, { Type?: string }>).some((r) =>
-    isCustomResourceType(String(r.Type)),
-  );
 }

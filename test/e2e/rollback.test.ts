@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import {
   DeleteQueueCommand,
   GetQueueAttributesCommand,
@@ -9,7 +7,7 @@ import {
 import { ListBucketsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, writeAssembly } from '../assembly/helpers.js';
-import { REPO_ROOT, runCli } from '../helpers/cli.js';
+import { runCli, startCli } from '../helpers/cli.js';
 import { liveResources, unmatched } from '../helpers/inventory.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 
@@ -17,7 +15,6 @@ import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 // by `cdkd rollback` after --no-rollback, after SIGINT, and after SIGKILL.
 const sandbox = useSandbox();
 const env = () => sandboxEnv(sandbox.current.url);
-const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 let counter = 0;
 
 async function admin(path: string, init: RequestInit = {}) {
@@ -148,27 +145,10 @@ describe('an update that fails is rolled back', () => {
   });
 });
 
-/** Starts a cdkd command without waiting, so the test can signal it once `marker` shows on stderr. */
-function startCli(args: string[], marker: string) {
-  const child = spawn(process.execPath, [CLI, ...args], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...env() },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  let onStarted: () => void = () => undefined;
-  /** Resolves once the first operation has started: a signal then lands mid-run, whatever the machine's speed. */
-  const creating = new Promise<void>((resolve) => (onStarted = resolve));
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-    if (stderr.includes(marker)) onStarted();
-  });
-  const done = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, done, creating, stderr: () => stderr };
-}
-
 const startDeploy = (stackName: string, template: Record<string, unknown>) =>
-  startCli(['deploy', '-a', assemblyFor(stackName, template), '--concurrency', '3'], 'create started');
+  startCli(['deploy', '-a', assemblyFor(stackName, template), '--concurrency', '3'], 'create started', {
+    env: env(),
+  });
 
 const manyQueues = (n: number) => ({
   Resources: Object.fromEntries(
@@ -399,7 +379,9 @@ describe('interrupted destroys', () => {
     const assembly = assemblyFor(stackName, manyQueues(6));
     expect((await runCli(['deploy', '-a', assembly], { env: env() })).code).toBe(0);
     await addFault({ service: 'sqs', operation: 'DeleteQueue', latencyMs: 2000, every: true });
-    const run = startCli(['destroy', '-a', assembly, '--yes', '--concurrency', '2'], 'delete started');
+    const run = startCli(['destroy', '-a', assembly, '--yes', '--concurrency', '2'], 'delete started', {
+      env: env(),
+    });
     await run.creating;
     run.child.kill('SIGINT');
     await new Promise((resolve) => setTimeout(resolve, 200));

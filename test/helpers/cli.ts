@@ -29,3 +29,22 @@ export function runCli(
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+/** Starts a cdkd command without waiting, so a test can signal it once `marker` shows on stderr. */
+export function startCli(args: string[], marker: string, options: { env?: Record<string, string> } = {}) {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  let onStarted: () => void = () => undefined;
+  /** Resolves once `marker` shows: a signal then lands mid-run, whatever the machine's speed. */
+  const started = new Promise<void>((resolve) => (onStarted = resolve));
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+    if (stderr.includes(marker)) onStarted();
+  });
+  const done = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, done, creating: started, stderr: () => stderr };
+}

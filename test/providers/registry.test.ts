@@ -93,8 +93,9 @@ describe('unhandledReason', () => {
     ['AWS::CDK::Metadata', {}, 'engine-skipped'],
     ['AWS::CloudFormation::Stack', {}, 'nested-stack'],
     ['AWS::CloudFormation::Stack', { hasSdkProvider: true }, 'nested-stack'],
-    ['Custom::MyThing', { known: false }, 'custom-resource'],
-    ['AWS::CloudFormation::CustomResource', {}, 'custom-resource'],
+    ['Custom::MyThing', { known: false }, 'unknown-type'],
+    ['Custom::MyThing', { known: false, hasSdkProvider: true }, undefined],
+    ['AWS::CloudFormation::CustomResource', { hasSdkProvider: true }, undefined],
     ['AWS::Nope::Thing', { known: false }, 'unknown-type'],
     ['AWS::OpsWorks::Stack', { primaryIdentifier: [] }, 'not-addressable'],
     ['AWS::SQS::Queue', {}, undefined],
@@ -129,7 +130,7 @@ describe('ProviderRegistry', () => {
     expect(registry.canHandle('AWS::SQS::Queue')).toBe(true);
     expect(registry.canHandle('AWS::Logs::LogGroup')).toBe(true);
     expect(registry.unhandledReason('AWS::CDK::Metadata')).toBe('engine-skipped');
-    expect(registry.unhandledReason('Custom::Thing')).toBe('custom-resource');
+    expect(registry.unhandledReason('Custom::Thing')).toBe('unknown-type');
     expect(registry.unhandledReason('AWS::Serverless::Function')).toBe('not-addressable');
     expect(registry.unhandledReason('AWS::Nope::Thing')).toBe('unknown-type');
   });
@@ -184,5 +185,20 @@ describe('ProviderRegistry', () => {
     expect(registry.providerCanUpdate('AWS::SQS::Queue', ['Immutable'])).toBe(false);
     expect(registry.providerCanUpdate('AWS::SQS::Queue', ['Immutable'], 'cc-api')).toBe(true);
     expect(registry.providerCanUpdate('AWS::SQS::Queue', ['VisibilityTimeout'])).toBe(true);
+  });
+
+  it('serves a family of types (custom resources) from the provider that handles them, never Cloud Control', () => {
+    const customs = { ...fakeProvider('sdk'), handles: (type: string) => type.startsWith('Custom::') };
+    const withFamily = new ProviderRegistry(cc)
+      .registerSdk('AWS::SQS::Queue', queues)
+      .registerSdkFamily(customs);
+    expect(withFamily.canHandle('Custom::Anything')).toBe(true);
+    expect(withFamily.route({ type: 'Custom::Anything', properties: {} })).toMatchObject({
+      provider: customs,
+      provisionedBy: 'sdk',
+    });
+    expect(withFamily.providerFor('Custom::Anything', 'sdk')).toBe(customs);
+    expect(withFamily.route({ type: 'AWS::SQS::Queue', properties: {} }).provider).toBe(queues);
+    expect(withFamily.canHandle('AWS::Nope::Thing')).toBe(false);
   });
 });

@@ -45,6 +45,8 @@ export const stateDocumentSchema = z.object({
   region: z.string().min(1),
   updatedAt: z.string(),
   templateHash: z.string().optional(),
+  /** The StackId custom resource handlers are sent, stable for the stack's life. */
+  stackId: z.string().optional(),
   /** The deployed generation's template, parameters (NoEcho masked) and tags. */
   template: jsonObject.optional(),
   parameters: z.record(z.string(), z.union([z.string(), z.array(z.string())])).default({}),

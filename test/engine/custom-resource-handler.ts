@@ -1,0 +1,82 @@
+/**
+ * A custom resource handler (Node.js, CommonJS as an inline ZipFile is) that records every
+ * request it gets as an object `requests/{n}-{RequestType}-{PhysicalResourceId}` in the bucket
+ * `RECORD_BUCKET`, then answers the ResponseURL: SUCCESS with the physical id `thing-{Name}`
+ * and Data echoing what it was sent, or FAILED when `Fail` is "true".
+ */
+export const RECORDING_HANDLER = `
+const http = require('http');
+const https = require('https');
+const { S3Client, PutObjectCommand } = require('@aws-sdk/client-s3');
+const s3 = new S3Client({ forcePathStyle: true });
+let n = 0;
+function put(url, body) {
+  const target = new URL(url);
+  const client = target.protocol === 'http:' ? http : https;
+  return new Promise((resolve, reject) => {
+    const request = client.request(target, { method: 'PUT', headers: { 'content-type': '', 'content-length': Buffer.byteLength(body) } }, (response) => {
+      response.resume();
+      response.on('end', resolve);
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+exports.handler = async (event) => {
+  const props = event.ResourceProperties;
+  const physicalId = event.RequestType === 'Delete' ? event.PhysicalResourceId : 'thing-' + props.Name;
+  await s3.send(new PutObjectCommand({
+    Bucket: process.env.RECORD_BUCKET,
+    Key: 'requests/' + String(Date.now()).padStart(15, '0') + '-' + (n++) + '-' + event.RequestType + '-' + physicalId,
+    Body: JSON.stringify(event),
+  }));
+  const failed = props.Fail === 'true' && event.RequestType !== 'Delete';
+  await put(event.ResponseURL, JSON.stringify({
+    Status: failed ? 'FAILED' : 'SUCCESS',
+    Reason: failed ? 'asked to fail by the template' : undefined,
+    PhysicalResourceId: physicalId,
+    StackId: event.StackId,
+    RequestId: event.RequestId,
+    LogicalResourceId: event.LogicalResourceId,
+    NoEcho: props.Secret === 'true',
+    Data: { Greeting: 'hello ' + props.Name, CountType: typeof props.Count, Old: event.OldResourceProperties ? event.OldResourceProperties.Name : 'none' },
+  }));
+};
+`;
+
+/** A role, the recording handler's function, and a custom resource of `type` it serves with `properties`. */
+export function customResourceStack(
+  recordBucket: string,
+  properties: Record<string, unknown>,
+  options: { type?: string; extra?: Record<string, unknown> } = {},
+) {
+  return {
+    Role: {
+      Type: 'AWS::IAM::Role',
+      Properties: {
+        AssumeRolePolicyDocument: {
+          Version: '2012-10-17',
+          Statement: [
+            { Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' }, Action: 'sts:AssumeRole' },
+          ],
+        },
+      },
+    },
+    Handler: {
+      Type: 'AWS::Lambda::Function',
+      Properties: {
+        Runtime: 'nodejs20.x',
+        Handler: 'index.handler',
+        Role: { 'Fn::GetAtt': ['Role', 'Arn'] },
+        Timeout: 30,
+        Code: { ZipFile: RECORDING_HANDLER },
+        Environment: { Variables: { RECORD_BUCKET: recordBucket } },
+      },
+    },
+    Thing: {
+      Type: options.type ?? 'Custom::Thing',
+      Properties: { ServiceToken: { 'Fn::GetAtt': ['Handler', 'Arn'] }, ...properties },
+    },
+    ...options.extra,
+  };
+}
