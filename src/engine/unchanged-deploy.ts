@@ -24,7 +24,14 @@ export async function unchangedDeploy(
   const ref = { stackName: request.stateName, region: request.region };
   const state = await StackState.open(engine.backend.store, ref);
   if (state.isNew || state.document.pendingDeletes.length > 0) return undefined;
-  const planned = await planStack(engine, request, state, options);
+  // Only a plan of no-ops answers here: the probes, the data-loss question and the name
+  // lookups a change needs wait for the locked path.
+  const planned = await planStack(engine, request, state, {
+    ...options,
+    dryRun: true,
+    preflight: true,
+    forceStatefulRecreation: true,
+  });
   const settled = planned.plan.operations.every(
     (op) =>
       op.kind === 'no-op' &&
