@@ -158,7 +158,7 @@ describe('a custom resource served by a real Lambda handler on the sandbox', () 
       'TypeChange',
       customResourceStack(RECORDS, { Name: 'same' }, { type: 'AWS::CloudFormation::CustomResource' }),
     ).catch((e) => e);
-    expect(failure.message).toContain('answered the physical id thing-same');
+    expect(failure.message).toContain('its handler returned thing-same, the resource being replaced');
     expect(failure.cause?.cause).toMatchObject({ code: 'NAMED_REPLACEMENT_IDEMPOTENT_CREATE' });
     const state = await stateOf('TypeChange');
     expect(state?.resources.Thing).toMatchObject({ type: 'Custom::Thing', physicalId: 'thing-same' });
