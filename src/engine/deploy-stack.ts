@@ -12,7 +12,7 @@ import { ResourceExecutor } from './resource-executor.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
 import { StackState } from './stack-state.js';
 import { recordGeneration, recordRun } from './stack-record.js';
-import { unchangedDeploy } from './unchanged-deploy.js';
+import { unchangedDeploy, unchangedResult } from './unchanged-deploy.js';
 import { phaseTimer } from './phase-timer.js';
 import { stateResolver } from './state-resolver.js';
 import { afterFailedDeploy, generationOf, settleJournal } from './deploy-outcome.js';
@@ -52,14 +52,7 @@ export async function deployStack(
     const state = await StackState.open(engine.backend.store, ref);
     await settleStaleRecords(engine, request, state, { persist: false });
     const planned = await planStack(engine, request, state, options);
-    return {
-      stackName: request.stackName,
-      plan: planned.plan,
-      outputs: state.document.outputs,
-      changed: false,
-      unaddressed: [],
-      stateful: planned.stateful,
-    };
+    return { ...unchangedResult(request, planned.plan, state), stateful: planned.stateful };
   }
   const phase = phaseTimer(engine.events, request.stackName);
   const unchanged = await unchangedDeploy(engine, request, options);

@@ -4,7 +4,7 @@ import type { LiveResource } from '../providers/provider.js';
 import { FAIL_FAST_SCHEDULE } from '../state/lock-schedule.js';
 import { walkDag } from './dag-walk.js';
 import { acceptedProperties, driftOf, revertProperties, type PropertyDrift } from './drift-rules.js';
-import type { EngineContext, StackIdentity } from './engine-context.js';
+import { stackProviderContext, type EngineContext, type StackIdentity } from './engine-context.js';
 import { NESTED_STACK_TYPE } from './nested-stack-provider.js';
 import { StackState } from './stack-state.js';
 
@@ -48,12 +48,7 @@ export async function driftStack(
     const state = await StackState.open(engine.backend.store, ref);
     if (state.isNew) return { found: false, drifted: [] };
     const router = engine.routerFor(stack, { concurrency: options.concurrency });
-    const context = {
-      clients: engine.clients,
-      accountId: stack.accountId,
-      region: stack.region,
-      stackName: stack.stackName,
-    };
+    const context = stackProviderContext(engine, stack);
     const sendable = engine.sendable(stack.region);
     const drifted: ResourceDrift[] = [];
     const readLive = (logicalId: string) => {

@@ -6,7 +6,7 @@ import type { ResourceRecord } from '../state/documents/state-document.js';
 import { FAIL_FAST_SCHEDULE } from '../state/lock-schedule.js';
 import type { PreparedTemplate } from '../template/index.js';
 import { deployableResources, planningProperties } from './desired-resources.js';
-import type { EngineContext } from './engine-context.js';
+import { stackProviderContext, type EngineContext } from './engine-context.js';
 import type { ExportIndex } from './export-index.js';
 import {
   arnOfAnotherService,
@@ -134,12 +134,7 @@ async function openSetup(
     prepared,
     masked: prepared.withMaskedParameters(),
     deployable: new Set(deployableResources(prepared)),
-    context: {
-      clients: engine.clients,
-      accountId: request.accountId,
-      region: request.region,
-      stackName: request.stackName,
-    },
+    context: stackProviderContext(engine, request),
     router: engine.routerFor(request, { concurrency: 1 }),
     exports: engine.exportsIn(request.region),
   };

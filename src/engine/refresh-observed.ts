@@ -1,7 +1,7 @@
 import { messageOf } from '../errors.js';
 import { FAIL_FAST_SCHEDULE } from '../state/lock-schedule.js';
 import { walkDag } from './dag-walk.js';
-import type { EngineContext, StackIdentity } from './engine-context.js';
+import { stackProviderContext, type EngineContext, type StackIdentity } from './engine-context.js';
 import { NESTED_STACK_TYPE } from './nested-stack-provider.js';
 import { StackState } from './stack-state.js';
 
@@ -33,12 +33,7 @@ export async function refreshObserved(
     const result: RefreshResult = { found: !state.isNew, refreshed: [], missing: [], failed: [] };
     if (state.isNew) return result;
     const router = engine.routerFor(stack, { concurrency: options.concurrency });
-    const context = {
-      clients: engine.clients,
-      accountId: stack.accountId,
-      region: stack.region,
-      stackName: stack.stackName,
-    };
+    const context = stackProviderContext(engine, stack);
     // A nested stack's resources are in its own state, refreshed by its own name.
     const ids = Object.keys(state.document.resources)
       .filter((id) => state.record(id)!.type !== NESTED_STACK_TYPE)

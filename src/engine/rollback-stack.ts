@@ -10,7 +10,7 @@ import { removeEmptyState, rollBackSegment } from './automatic-rollback.js';
 import { refusingRegionlessSecrets } from './dynamic-references.js';
 import { gatherMadeFacts } from './made-facts.js';
 import { nestedScope, parentStateName, planLines } from './rollback-plan-lines.js';
-import type { EngineContext, StackIdentity } from './engine-context.js';
+import { stackProviderContext, type EngineContext, type StackIdentity } from './engine-context.js';
 import { lookUpName } from './name-check.js';
 import { nestedIdentity } from './nested-stack-provider.js';
 import { RunJournal } from './run-journal.js';
@@ -198,10 +198,7 @@ export function replayServices(
     // The options reach nested stacks deleted through the router.
     router: engine.routerFor(stack, input.options ?? { concurrency: DEFAULT_REPLAY_CONCURRENCY }),
     context: {
-      clients: engine.clients,
-      accountId: stack.accountId,
-      region: stack.region,
-      stackName: stack.stackName,
+      ...stackProviderContext(engine, stack),
       ...(input.options?.prefixUserSuppliedNames ? { prefixUserSuppliedNames: true } : {}),
       customResources: customResourceSite(engine, stack, state, input.options?.signal ?? flags.signal),
     },

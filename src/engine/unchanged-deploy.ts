@@ -52,9 +52,18 @@ export async function unchangedDeploy(
   engine.events({ kind: 'stack', stack: request.stackName, status: 'started', total: 0 });
   engine.exportsIn(request.region).update(state.document);
   engine.events({ kind: 'stack', stack: request.stackName, status: 'no-changes' });
+  return unchangedResult(request, planned.plan, state);
+}
+
+/** A deploy that wrote nothing (a no-op, or a dry run): its plan and the outputs state already holds. */
+export function unchangedResult(
+  request: StackRequest,
+  plan: StackDeployResult['plan'],
+  state: StackState,
+): StackDeployResult {
   return {
     stackName: request.stackName,
-    plan: planned.plan,
+    plan,
     outputs: state.document.outputs,
     changed: false,
     unaddressed: [],

@@ -1,10 +1,10 @@
-import { selectStacks, type CloudAssembly } from '../assembly/index.js';
+import type { CloudAssembly } from '../assembly/index.js';
 import type { ImportCandidate, ImportChoice, ImportedResource } from '../engine/import-stack.js';
 import { CdkdError } from '../errors.js';
 import { assetBucketName } from '../state/bucket-names.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
-import { stackRequest, stackTarget } from './stack-requests.js';
+import { singleStackTarget, stackRequest } from './stack-requests.js';
 
 export interface ImportInput {
   session: Session;
@@ -27,15 +27,7 @@ export interface ImportResult {
 
 /** `cdkd import <stack>`: adopts existing AWS resources as the stack's template resources. */
 export async function importResources(input: ImportInput): Promise<ImportResult> {
-  const [stack] = selectStacks(input.assembly, {
-    patterns: [input.stack],
-    all: false,
-    defaultSelection: 'only-single',
-    extend: 'none',
-  });
-  if (!stack) throw new Error(`no stack selected for ${input.stack}`);
-  const caller = { accountId: await input.session.accountId(), region: await input.session.region() };
-  const target = stackTarget(stack, caller);
+  const { stack, target } = await singleStackTarget(input.session, input.assembly, input.stack);
   // Import reads and records; it publishes nothing, so asset references only need to name the bucket.
   const request = stackRequest(stack, [], target, assetBucketName(target.accountId, target.region), {});
   const engine = await openEngine(input.session, {

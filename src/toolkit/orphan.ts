@@ -1,10 +1,10 @@
-import { selectStacks, type CloudAssembly } from '../assembly/index.js';
+import type { CloudAssembly } from '../assembly/index.js';
 import { orphanResources, type OrphanResult } from '../engine/orphan-resources.js';
 import { RETRY_SCHEDULE } from '../state/lock-schedule.js';
 import { buildDependencyGraph, validateTemplate } from '../template/index.js';
 import type { Session } from './session.js';
 import { stateStackIdentity } from './state-stack.js';
-import { stackTarget } from './stack-requests.js';
+import { singleStackTarget } from './stack-requests.js';
 
 export interface OrphanInput {
   session: Session;
@@ -25,15 +25,10 @@ export interface OrphanedStack extends OrphanResult {
 export async function orphanFromApp(
   input: OrphanInput & { assembly: CloudAssembly; stack: string },
 ): Promise<OrphanedStack> {
-  const [stack] = selectStacks(input.assembly, {
-    patterns: [input.stack],
-    all: false,
-    defaultSelection: 'only-single',
-    extend: 'none',
-  });
-  if (!stack) throw new Error(`no stack selected for ${input.stack}`);
-  const caller = { accountId: await input.session.accountId(), region: await input.session.region() };
-  const { region } = stackTarget(stack, caller);
+  const {
+    stack,
+    target: { region },
+  } = await singleStackTarget(input.session, input.assembly, input.stack);
   const template = validateTemplate(stack.template, `${stack.stackName} template`);
   // Conditions are not evaluated here: a reference under any condition counts, erring on refusing.
   const graph = buildDependencyGraph(template, new Map());

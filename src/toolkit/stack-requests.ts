@@ -1,7 +1,15 @@
-import { UNKNOWN_ACCOUNT, UNKNOWN_REGION, type NestedStack, type StackArtifact } from '../assembly/index.js';
+import {
+  UNKNOWN_ACCOUNT,
+  UNKNOWN_REGION,
+  selectStacks,
+  type CloudAssembly,
+  type NestedStack,
+  type StackArtifact,
+} from '../assembly/index.js';
 import { rewriteAssetReferences } from '../assets/index.js';
 import type { NestedTemplate, StackRequest } from '../engine/stack-request.js';
 import { CdkdError } from '../errors.js';
+import type { Session } from './session.js';
 
 export interface StackTarget {
   accountId: string;
@@ -21,6 +29,23 @@ export function stackTarget(stack: StackArtifact, caller: StackTarget): StackTar
   const target = stackEnvironment(stack, caller);
   if (target.accountId !== caller.accountId) throw accountMismatch(stack, target, caller);
   return target;
+}
+
+/** The one stack `pattern` names in the app (a command acting on a single stack), and its {@link stackTarget}. */
+export async function singleStackTarget(
+  session: Session,
+  assembly: CloudAssembly,
+  pattern: string,
+): Promise<{ stack: StackArtifact; target: StackTarget }> {
+  const [stack] = selectStacks(assembly, {
+    patterns: [pattern],
+    all: false,
+    defaultSelection: 'only-single',
+    extend: 'none',
+  });
+  if (!stack) throw new Error(`no stack selected for ${pattern}`);
+  const caller = { accountId: await session.accountId(), region: await session.region() };
+  return { stack, target: stackTarget(stack, caller) };
 }
 
 export function accountMismatch(stack: StackArtifact, target: StackTarget, caller: StackTarget): CdkdError {

@@ -113,16 +113,7 @@ export class CloudControlProvider implements Provider {
     if (patch.length === 0) {
       model = (await this.get(client, request.type, request.physicalId, context)) ?? {};
     } else {
-      const accepted = await client.send(
-        new UpdateResourceCommand({
-          TypeName: request.type,
-          Identifier: request.physicalId,
-          PatchDocument: JSON.stringify(patch),
-          ClientToken: randomUUID(),
-        }),
-        { abortSignal: context.signal },
-      );
-      const event = await this.finish(client, accepted.ProgressEvent!, request.type, 'update', context);
+      const event = await this.sendPatch(client, request, patch, context);
       model = await this.modelAfter(client, event, request.type, request.physicalId, context);
     }
     const ref = refFromModel(request.type, model, request.physicalId);
@@ -185,6 +176,16 @@ export class CloudControlProvider implements Provider {
     context: ProviderContext,
   ): Promise<void> {
     const patch = Object.entries(changes).map(([key, value]) => ({ op: 'add', path: `/${key}`, value }));
+    await this.sendPatch(client, request, patch, context);
+  }
+
+  /** Sends an RFC 6902 patch document for the resource and waits for Cloud Control to finish it. */
+  private async sendPatch(
+    client: CloudControlClient,
+    request: { type: string; physicalId: string },
+    patch: readonly object[],
+    context: ProviderContext,
+  ): Promise<ProgressEvent> {
     const accepted = await client.send(
       new UpdateResourceCommand({
         TypeName: request.type,
@@ -194,7 +195,7 @@ export class CloudControlProvider implements Provider {
       }),
       { abortSignal: context.signal },
     );
-    await this.finish(client, accepted.ProgressEvent!, request.type, 'update', context);
+    return this.finish(client, accepted.ProgressEvent!, request.type, 'update', context);
   }
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
