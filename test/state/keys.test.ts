@@ -23,6 +23,7 @@ describe('state key layout', () => {
       lock: 'cdkd/MyStack/eu-west-1/lock.json',
       journal: 'cdkd/MyStack/eu-west-1/rollback-journal.json',
       eventsPrefix: 'cdkd/MyStack/eu-west-1/events/',
+      customResourceResponsesPrefix: 'cdkd/MyStack/eu-west-1/custom-resource-responses/',
     });
   });
 
