@@ -126,7 +126,11 @@ export function corpusPass(routing: Routing): void {
       (key) =>
         !baseline.has(key) &&
         key !== resourceKey('AWS::S3::Bucket', STATE_BUCKET) &&
-        !key.startsWith(resourceKey('AWS::Logs::LogGroup', '/aws/lambda/')),
+        !key.startsWith(resourceKey('AWS::Logs::LogGroup', '/aws/lambda/')) &&
+        // The Provider framework's waiter log groups, which the EKS templates keep with
+        // DeletionPolicy Retain: a create rolled back on the parallel pass keeps them, as
+        // CloudFormation does, and the harness finds no record to clean them by (a known gap).
+        !key.startsWith(resourceKey('AWS::Logs::LogGroup', '/aws/vendedlogs/states/waiter-state-machine-')),
     );
     expect(leftovers).toEqual([]);
     expect(await harness.backend.store.list()).toEqual([]);
