@@ -71,30 +71,33 @@ async function deliverOnce(
   const slot = await retried(PLACEHOLDER_DELAYS_MS, clock, delivery.signal, () =>
     responses.prepare(requestId, delivery.timeoutSeconds + 300),
   );
-  const payload = JSON.stringify(buildRequest({ ...delivery.request, requestId, responseUrl: slot.url }));
-  // The readiness waiter has its own deadline and is never replayed (spec 003).
-  await transport.ready(delivery.target, delivery.signal);
-  await retried(PRE_DELIVERY_DELAYS_MS, clock, delivery.signal, () =>
-    transport.send(delivery.target, payload, delivery.signal),
-  );
-  const body = await awaitAnswer(
-    responses,
-    requestId,
-    {
-      logicalId: delivery.request.logicalId,
-      timeoutSeconds: delivery.timeoutSeconds,
-      ...(delivery.signal ? { signal: delivery.signal } : {}),
-    },
-    clock,
-  ).catch(async (error: unknown) => {
-    // The placeholder holds nothing; a handler answering late writes its object again.
-    if (isCdkdError(error) && error.code === 'CUSTOM_RESOURCE_TIMEOUT')
-      await responses.discard(requestId).catch(() => undefined);
+  try {
+    const payload = JSON.stringify(buildRequest({ ...delivery.request, requestId, responseUrl: slot.url }));
+    // The readiness waiter has its own deadline and is never replayed (spec 003).
+    await transport.ready(delivery.target, delivery.signal);
+    await retried(PRE_DELIVERY_DELAYS_MS, clock, delivery.signal, () =>
+      transport.send(delivery.target, payload, delivery.signal),
+    );
+    const body = await awaitAnswer(
+      responses,
+      requestId,
+      {
+        logicalId: delivery.request.logicalId,
+        timeoutSeconds: delivery.timeoutSeconds,
+        ...(delivery.signal ? { signal: delivery.signal } : {}),
+      },
+      clock,
+    );
+    const answer = readResponse(body, { logicalId: delivery.request.logicalId, requestId });
+    await responses.discard(requestId).catch(() => undefined);
+    return answer;
+  } catch (error) {
+    // An unknown outcome (a stopped wait) keeps the placeholder: the journal holds the request,
+    // and `cdkd rollback` reads the answer there. Any other failure (refused invoke, timeout,
+    // unreadable answer) leaves nothing anyone reads again; a late answer writes its own object.
+    if (!(error instanceof OutcomeUnknownError)) await responses.discard(requestId).catch(() => undefined);
     throw error;
-  });
-  const answer = readResponse(body, { logicalId: delivery.request.logicalId, requestId });
-  await responses.discard(requestId).catch(() => undefined);
-  return answer;
+  }
 }
 
 /** Polls the request's key until the handler's body replaces the placeholder, up to ServiceTimeout. */
