@@ -1,4 +1,3 @@
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { CdkdError } from '../errors.js';
 import type { AwsClients } from './client-factory.js';
 import { classifyAwsError } from './error-class.js';
@@ -15,6 +14,8 @@ export type SecretReader = (reference: SecretReference) => Promise<string>;
 /** Reads `{{resolve:secretsmanager:...}}` values in the deploy region, as CloudFormation does. */
 export function secretValueReader(clients: AwsClients, region: string): SecretReader {
   return async (reference) => {
+    // Loaded on the first reference: most templates have none.
+    const { GetSecretValueCommand, SecretsManagerClient } = await import('@aws-sdk/client-secrets-manager');
     const secrets = await clients.client(SecretsManagerClient, region);
     let text: string;
     try {

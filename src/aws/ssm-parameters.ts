@@ -1,4 +1,3 @@
-import { GetParameterCommand } from '@aws-sdk/client-ssm';
 import { CdkdError } from '../errors.js';
 import type { AwsClients } from './client-factory.js';
 import { classifyAwsError } from './error-class.js';
@@ -8,6 +7,8 @@ export type ParameterReader = (name: string, options?: { decrypt?: boolean }) =>
 /** Reads SSM parameters (SSM-typed template parameters, `{{resolve:ssm:...}}`) in the deploy region. */
 export function ssmParameterReader(clients: AwsClients, region: string): ParameterReader {
   return async (name, options = {}) => {
+    // Loaded on the first read: most templates read no parameter.
+    const { GetParameterCommand } = await import('@aws-sdk/client-ssm');
     const ssm = await clients.ssm(region);
     try {
       const { Parameter } = await ssm.send(

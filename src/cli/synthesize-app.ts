@@ -2,7 +2,7 @@ import { synthesize, type CallerEnvironment, type CloudAssembly } from '../assem
 import { AwsClients } from '../aws/client-factory.js';
 import type { AppOptions } from './app-options.js';
 import { probeCallerEnvironment } from './caller-environment.js';
-import { awsContextLookups } from '../context-providers/index.js';
+import { lazyAwsContextLookups } from '../context-providers/lazy-lookups.js';
 import type { GlobalOptions } from './global-options.js';
 
 /** Runs the app (or reads `--app DIR`), wiring the AWS look-ups. */
@@ -20,7 +20,7 @@ export function synthesizeApp(global: GlobalOptions, options: AppOptions): Promi
     context: options.context,
     validation: options.validation,
     environment,
-    lookups: options.lookups ? awsContextLookups(clients, environment) : undefined,
+    lookups: options.lookups ? lazyAwsContextLookups(clients, environment) : undefined,
     onWarning: (message) => process.stderr.write(`Warning: ${message}\n`),
     onNote: (message) => {
       if (global.verbose) process.stderr.write(`${message}\n`);

@@ -6,6 +6,7 @@ import { ccApi } from './cc-api.js';
 import { endpointServiceAvailabilityZones } from './endpoint-service-azs.js';
 import { hostedZone } from './hosted-zones.js';
 import { kmsKey } from './keys.js';
+import type { ContextProviderName } from './lazy-lookups.js';
 import { loadBalancer, loadBalancerListener } from './load-balancers.js';
 import type { Provider } from './provider.js';
 import { clientsForQuery } from './query-clients.js';
@@ -13,8 +14,8 @@ import { securityGroup } from './security-groups.js';
 import { ssmParameter } from './ssm-parameters.js';
 import { vpc } from './vpcs.js';
 
-/** The context providers of @aws-cdk/cloud-assembly-schema cdkd answers (all but `plugin`: cdkd loads no CDK CLI plugins). */
-const PROVIDERS: Readonly<Record<string, Provider>> = {
+/** One per name in CONTEXT_PROVIDER_NAMES. */
+const PROVIDERS: Readonly<Record<ContextProviderName, Provider>> = {
   'availability-zones': availabilityZones,
   'hosted-zone': hostedZone,
   'vpc-provider': vpc,
@@ -36,7 +37,7 @@ export function awsContextLookups(
   return {
     supports: (provider) => Object.hasOwn(PROVIDERS, provider),
     async lookup(provider, query) {
-      return PROVIDERS[provider]!(await clientsForQuery(clients, caller, query), query);
+      return PROVIDERS[provider as ContextProviderName](await clientsForQuery(clients, caller, query), query);
     },
   };
 }

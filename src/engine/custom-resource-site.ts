@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { s3Responses } from '../providers/custom-resource/index.js';
+import { s3Responses } from '../providers/custom-resource/s3-responses.js';
 import type { CustomResourceSite } from '../providers/provider.js';
 import { stackStateKeys } from '../state/keys.js';
 import { partitionForRegion } from '../template/index.js';

@@ -51,9 +51,9 @@ export async function driftStack(
     const context = stackProviderContext(engine, stack);
     const sendable = engine.sendable(stack.region);
     const drifted: ResourceDrift[] = [];
-    const readLive = (logicalId: string) => {
+    const readLive = async (logicalId: string) => {
       const record = state.record(logicalId)!;
-      const provider = router.providerFor(record.type, record.provisionedBy);
+      const provider = await router.providerFor(record.type, record.provisionedBy);
       return {
         provider,
         read: () =>
@@ -72,7 +72,7 @@ export async function driftStack(
         .map((id) => ({ id, dependsOn: [] })),
       async (logicalId) => {
         const record = state.record(logicalId)!;
-        const { provider, read } = readLive(logicalId);
+        const { provider, read } = await readLive(logicalId);
         const live = await read();
         // What cdkd last read back counts too (a never-expire retention read as 0); what it applied wins.
         const recorded = { ...(record.observedProperties ?? {}), ...record.properties };

@@ -1,5 +1,4 @@
 import type { AwsClients } from '../aws/client-factory.js';
-import { probeEmptiness } from '../providers/emptiness/index.js';
 import { secretValueReader } from '../aws/secret-values.js';
 import { ssmParameterReader } from '../aws/ssm-parameters.js';
 import { EventLog } from '../state/event-log.js';
@@ -85,7 +84,12 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
     routerFor: (stack, options) => withNestedStacks(inputs.registry, nestedProvider(stack, options)),
     probeEmptiness:
       inputs.probeEmptiness ??
-      ((target, region) => probeEmptiness(target, { clients: inputs.clients, region })),
+      (async (target, region) =>
+        // Loaded on the first stateful replacement, which few deploys have.
+        (await import('../providers/emptiness/probes.js')).probeEmptiness(target, {
+          clients: inputs.clients,
+          region,
+        })),
   };
   const nestedProvider = (stack: StackIdentity, options: DeployOptions) =>
     new NestedStackProvider(
@@ -110,13 +114,19 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
 }
 
 function withNestedStacks(registry: ProviderRouter, nested: NestedStackProvider): ProviderRouter {
+  const load = (types: Iterable<string>) => registry.load?.(types) ?? Promise.resolve();
   return {
-    route: (request) =>
-      request.type === NESTED_STACK_TYPE
-        ? { provider: nested, provisionedBy: nested.kind }
-        : registry.route(request),
-    providerFor: (type, provisionedBy) =>
-      type === NESTED_STACK_TYPE ? nested : registry.providerFor(type, provisionedBy),
+    route: async (request) => {
+      if (request.type === NESTED_STACK_TYPE) return { provider: nested, provisionedBy: nested.kind };
+      await load([request.type]);
+      return registry.route(request);
+    },
+    providerFor: async (type, provisionedBy) => {
+      if (type === NESTED_STACK_TYPE) return nested;
+      await load([type]);
+      return registry.providerFor(type, provisionedBy);
+    },
+    load,
     canHandle: (type) => type === NESTED_STACK_TYPE || registry.canHandle(type),
     providerCanUpdate: (type, changed, provisionedBy) =>
       type === NESTED_STACK_TYPE || registry.providerCanUpdate(type, changed, provisionedBy),

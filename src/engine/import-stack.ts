@@ -64,7 +64,7 @@ export async function importCandidates(
     const desired = evaluate(setup, logicalId).desired;
     const physicalId = physicalIdForName(type, desired, request);
     if (physicalId === undefined) continue;
-    const { provider } = router.route({ type, properties: desired });
+    const { provider } = await router.route({ type, properties: desired });
     const live = await engine.retry(logicalId, () =>
       provider.read({ logicalId, type, physicalId, properties: desired }, setup.context),
     );
@@ -222,7 +222,7 @@ async function readForImport(
       { hint: `Import the ${type} named ${name}, or change the name in the template to the resource's.` },
     );
   }
-  const { provider, provisionedBy } = setup.router.route({ type, properties: desired });
+  const { provider, provisionedBy } = await setup.router.route({ type, properties: desired });
   let live: Awaited<ReturnType<typeof provider.read>>;
   try {
     live = await engine.retry(logicalId, () =>

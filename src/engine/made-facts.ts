@@ -127,7 +127,7 @@ async function liveComparison(op: JournalOperation, input: GatherInput) {
     provisionedBy: typeof made.provisionedBy,
   ): Promise<LiveRead> => {
     try {
-      const provider = services.router.providerFor(op.type, provisionedBy);
+      const provider = await services.router.providerFor(op.type, provisionedBy);
       const live = await provider.read(
         {
           logicalId: op.logicalId,

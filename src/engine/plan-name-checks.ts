@@ -40,7 +40,7 @@ export async function checkNamesAtPlanning(input: {
   });
   await runLimited(known, input.concurrency, async (op) => {
     const properties = desired.get(op.logicalId)!.properties;
-    const { provider } = input.router.route({ type: op.type, properties });
+    const { provider } = await input.router.route({ type: op.type, properties });
     const check = await lookUpName(
       provider,
       { logicalId: op.logicalId, type: op.type, properties },

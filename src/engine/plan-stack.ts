@@ -1,6 +1,6 @@
 import type { AwsClients } from '../aws/client-factory.js';
 import { CdkdError } from '../errors.js';
-import { buildPlan, type Plan, type StatefulVerdict } from '../plan/index.js';
+import { buildPlan, typesToCompare, type Plan, type StatefulVerdict } from '../plan/index.js';
 import { refuseInvalidEvaluatedProperties } from '../plan/validate-properties.js';
 import { prepareTemplate, validateTemplate, type PreparedTemplate } from '../template/index.js';
 import { CDK_METADATA_TYPE, desiredResources, isUnresolved } from './desired-resources.js';
@@ -58,6 +58,8 @@ export async function planStack(
     request.stackName,
     desired.filter((resource) => !isUnresolved(resource.properties)),
   );
+  // Only the providers of changed resources load: a plan of no-ops loads none.
+  await router.load?.(typesToCompare({ desired, recorded: state.document.resources }));
   const plan = buildPlan(
     {
       desired,

@@ -42,7 +42,7 @@ export async function refreshObserved(
       ids.map((id) => ({ id, dependsOn: [] })),
       async (logicalId) => {
         const record = state.record(logicalId)!;
-        const provider = router.providerFor(record.type, record.provisionedBy);
+        const provider = await router.providerFor(record.type, record.provisionedBy);
         const live = await engine.retry(logicalId, () =>
           provider.read(
             { logicalId, type: record.type, physicalId: record.physicalId, properties: record.properties },

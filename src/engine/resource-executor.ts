@@ -120,7 +120,7 @@ export class ResourceExecutor {
         await this.replace(op, op.updateReplacePolicy, release);
         return report('replace', 'succeeded');
       case 'update': {
-        const kind = this.replan(op);
+        const kind = await this.replan(op);
         if (kind === 'no-op')
           return report('update', 'skipped', 'nothing changed once its references resolved');
         if (kind === 'replace') this.refuseStatefulReplan(op);
@@ -161,10 +161,11 @@ export class ResourceExecutor {
   }
 
   /** Decides again with resolved properties: a reader of a replaced resource may now be unchanged. */
-  private replan(op: PlannedOperation): 'no-op' | 'update' | 'replace' {
+  private async replan(op: PlannedOperation): Promise<'no-op' | 'update' | 'replace'> {
     const recorded = this.services.state.record(op.logicalId);
     if (!recorded) return 'update';
     const { properties } = this.evaluate(op.logicalId);
+    await this.services.router.load?.([op.type]);
     const [decided] = buildPlan(
       {
         desired: [{ logicalId: op.logicalId, type: op.type, properties, dependencies: [] }],
@@ -234,7 +235,7 @@ export class ResourceExecutor {
 
   async prepareCreate(op: PlannedOperation): Promise<PreparedCreate> {
     const { properties, stored } = this.evaluate(op.logicalId);
-    const { provider, provisionedBy } = this.services.router.route({ type: op.type, properties });
+    const { provider, provisionedBy } = await this.services.router.route({ type: op.type, properties });
     const sent = await this.services.sendable(properties);
     return { provider, provisionedBy, properties, stored, sent };
   }
@@ -336,7 +337,7 @@ export class ResourceExecutor {
   private async update(op: PlannedOperation, release: () => void): Promise<void> {
     const recorded = this.services.state.record(op.logicalId)!;
     const { properties, stored } = this.evaluate(op.logicalId);
-    const { provider, provisionedBy } = this.services.router.route({
+    const { provider, provisionedBy } = await this.services.router.route({
       type: op.type,
       properties,
       recordedProperties: recorded.properties,
@@ -417,7 +418,7 @@ export class ResourceExecutor {
     record: ResourceRecord,
     release: () => void = () => {},
   ): Promise<void> {
-    const provider = this.services.router.providerFor(record.type, record.provisionedBy);
+    const provider = await this.services.router.providerFor(record.type, record.provisionedBy);
     await this.services.retry(logicalId, () =>
       provider.delete(
         {

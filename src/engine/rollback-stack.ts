@@ -315,7 +315,7 @@ async function refuseWhileParentHoldsRun(engine: EngineContext, stack: StackIden
 
 async function locate(op: JournalOperation, services: ReplayServices): Promise<Located> {
   if (!op.idempotencyToken) return 'unknown';
-  const { provider, provisionedBy } = services.router.route({
+  const { provider, provisionedBy } = await services.router.route({
     type: op.type,
     properties: op.attempted ?? {},
   });

@@ -64,7 +64,7 @@ export async function settleStaleRecords(
   const unsettled: string[] = [];
   await Promise.all(
     suspects.map(async ({ logicalId, record }) => {
-      const provider = services.router.providerFor(record.type, record.provisionedBy);
+      const provider = await services.router.providerFor(record.type, record.provisionedBy);
       try {
         const live = await engine.retry(logicalId, () =>
           provider.read(

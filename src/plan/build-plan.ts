@@ -32,6 +32,31 @@ function baseOperation(desired: DesiredResource, dependsOn: string[]): PlannedOp
   };
 }
 
+/** A recorded resource the plan answers as a no-op without comparing properties, and why. */
+function unchangedByHash(
+  desired: DesiredResource,
+  record: RecordedResource,
+  hash: string,
+): 'legacy' | 'same-hash' | undefined {
+  if (record.type !== desired.type) return undefined;
+  if (hasLegacyEmptyHash(record.propertyHash)) return 'legacy';
+  return record.propertyHash === hash ? 'same-hash' : undefined;
+}
+
+/**
+ * The types `buildPlan` may ask `providerCanUpdate` about: those of the recorded resources
+ * whose properties it compares. Empty when every resource is unchanged.
+ */
+export function typesToCompare(input: Pick<PlanInput, 'desired' | 'recorded'>): Set<string> {
+  const types = new Set<string>();
+  for (const desired of input.desired) {
+    const record = input.recorded[desired.logicalId];
+    if (record && !unchangedByHash(desired, record, propertyHash(desired.properties)))
+      types.add(desired.type);
+  }
+  return types;
+}
+
 /** One desired resource against its record: create, no-op, update or replace. */
 function planResource(
   desired: DesiredResource,
@@ -43,14 +68,15 @@ function planResource(
   if (!record) return op;
   op.physicalId = record.physicalId;
   const typeChanged = record.type !== desired.type;
-  if (!typeChanged && hasLegacyEmptyHash(record.propertyHash)) {
+  const unchanged = unchangedByHash(desired, record, op.propertyHash!);
+  if (unchanged === 'legacy') {
     return {
       ...op,
       kind: 'no-op',
       reason: 'no recorded property hash (legacy record): treated as unchanged, hash recorded now',
     };
   }
-  if (!typeChanged && record.propertyHash === op.propertyHash) {
+  if (unchanged === 'same-hash') {
     return { ...op, kind: 'no-op', reason: 'unchanged (same property hash)' };
   }
   const diff = diffProperties(record.properties, desired.properties);

@@ -1,4 +1,4 @@
-export { buildPlan } from './build-plan.js';
+export { buildPlan, typesToCompare } from './build-plan.js';
 export { canonicalJson, hasLegacyEmptyHash, propertyHash } from './property-hash.js';
 export { renderPlanJson, renderPlanText, summarizePlan } from './render-plan.js';
 export type { PlanSummary, RenderOptions } from './render-plan.js';

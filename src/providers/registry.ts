@@ -9,6 +9,21 @@ interface SdkRegistration {
   exemption?: StickyExemption;
 }
 
+/** Registers the providers of a group of types on the registry it is given (`registerSqs`, ...). */
+export type SdkRegistrar = (registry: ProviderRegistry) => unknown;
+
+/**
+ * Providers whose modules (and their AWS SDK clients) load on first use: the types are known
+ * up front, so which types have an SDK provider is decided without loading anything.
+ */
+interface LazyGroup {
+  /** The exact types registered for it; none for a family. */
+  types: readonly string[];
+  handles(type: string): boolean;
+  load(): Promise<SdkRegistrar>;
+  loading?: Promise<void>;
+}
+
 export interface RouteRequest {
   type: string;
   /** The desired properties; absent for a delete or a read. */
@@ -33,12 +48,17 @@ export class ProviderRegistry {
   private readonly types = new Map<string, SdkRegistration>();
   /** Providers for an open family of types (`Custom::*`), asked when no exact type matches. */
   private readonly families: Provider[] = [];
+  /** Types registered lazily and not loaded yet (an eager registration of a type takes precedence). */
+  private readonly lazyTypes = new Map<string, LazyGroup>();
+  /** Lazy families, asked after the loaded ones, in registration order. */
+  private readonly lazyFamilies: LazyGroup[] = [];
 
   constructor(readonly cloudControl: Provider) {}
 
   /** `registry.registerSdk('AWS::SQS::Queue', sqsProvider)`; the exemption is per type. */
   registerSdk(type: string, provider: Provider, options: { exemption?: StickyExemption } = {}): this {
     this.types.set(type, { provider, ...options });
+    this.lazyTypes.delete(type);
     return this;
   }
 
@@ -46,6 +66,33 @@ export class ProviderRegistry {
   registerSdkFamily(provider: Provider): this {
     this.families.push(provider);
     return this;
+  }
+
+  /**
+   * `types` get an SDK provider that `load` imports on first use (`load` resolves to the
+   * group's registrar, e.g. `registerSqs`). Until `load(types)` has run for a type, routing
+   * it throws: the engine loads before it routes.
+   */
+  registerSdkLazily(types: readonly string[], load: () => Promise<SdkRegistrar>): this {
+    const group: LazyGroup = { types, handles: (type) => types.includes(type), load };
+    for (const type of types) if (!this.types.has(type)) this.lazyTypes.set(type, group);
+    return this;
+  }
+
+  /** A family (`handles` decides its types without loading it) whose provider `load` imports on first use. */
+  registerSdkFamilyLazily(handles: (type: string) => boolean, load: () => Promise<SdkRegistrar>): this {
+    this.lazyFamilies.push({ types: [], handles, load });
+    return this;
+  }
+
+  /** Loads the lazily registered providers of `types` (each group once); the rest are ready already. */
+  async load(types: Iterable<string>): Promise<void> {
+    const groups = new Set<LazyGroup>();
+    for (const type of types) {
+      const group = this.lazyGroupFor(type);
+      if (group) groups.add(group);
+    }
+    await Promise.all([...groups].map((group) => (group.loading ??= this.loadGroup(group))));
   }
 
   unhandledReason(type: string): UnhandledReason | undefined {
@@ -107,10 +154,45 @@ export class ProviderRegistry {
     const exact = this.types.get(type);
     if (exact) return exact;
     const provider = this.families.find((candidate) => candidate.handles(type));
-    return provider ? { provider } : undefined;
+    if (provider) return { provider };
+    if (this.lazyGroupFor(type)) {
+      throw new Error(`The SDK provider for ${type} was used before ProviderRegistry.load loaded it.`);
+    }
+    return undefined;
   }
 
   private has(type: string): boolean {
-    return this.registration(type) !== undefined;
+    return (
+      this.types.has(type) ||
+      this.families.some((candidate) => candidate.handles(type)) ||
+      this.lazyGroupFor(type) !== undefined
+    );
+  }
+
+  private lazyGroupFor(type: string): LazyGroup | undefined {
+    return this.lazyTypes.get(type) ?? this.lazyFamilies.find((group) => group.handles(type));
+  }
+
+  /** Registers what the group's registrar registers, except types registered eagerly meanwhile. */
+  private async loadGroup(group: LazyGroup): Promise<void> {
+    const loaded = new ProviderRegistry(this.cloudControl);
+    (await group.load())(loaded);
+    const registered = [...loaded.types.keys()].sort();
+    if (registered.join() !== [...group.types].sort().join()) {
+      // A programming error: the static list and the registrar disagree.
+      throw new Error(
+        `SDK providers registered for ${registered.join(', ')}, listed for ${group.types.join(', ')}.`,
+      );
+    }
+    for (const [type, registration] of loaded.types) {
+      if (this.lazyTypes.get(type) !== group) continue;
+      this.types.set(type, registration);
+      this.lazyTypes.delete(type);
+    }
+    const family = this.lazyFamilies.indexOf(group);
+    if (family >= 0) {
+      this.families.push(...loaded.families);
+      this.lazyFamilies.splice(family, 1);
+    }
   }
 }

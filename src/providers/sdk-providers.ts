@@ -1,33 +1,82 @@
-import { CustomResourceProvider } from './custom-resource/index.js';
-import { registerDynamoDb } from './dynamodb/index.js';
-import { registerEvents } from './events/index.js';
-import { registerIam } from './iam/index.js';
-import { registerKms } from './kms/index.js';
-import { registerLambda } from './lambda/index.js';
-import { registerLogs } from './logs/index.js';
-import type { ProviderRegistry } from './registry.js';
-import { registerS3 } from './s3/index.js';
-import { registerSecretsManager } from './secretsmanager/index.js';
-import { registerSns } from './sns/index.js';
-import { registerSqs } from './sqs/index.js';
-import { registerSsm } from './ssm/index.js';
+import { isCustomResourceType } from './handled-types.js';
+import type { ProviderRegistry, SdkRegistrar } from './registry.js';
 
 /**
- * Every SDK provider cdkd has, registered per type; types without one go
- * through Cloud Control. Each service folder adds its own registration here.
+ * Every SDK provider cdkd has, by the types each service folder registers; types without one
+ * go through Cloud Control. A folder's module and its AWS SDK client load on the first use of
+ * one of its types (a no-op deploy loads none). A service folder adds its types and registrar
+ * here; a test checks that each registrar registers exactly the types listed.
  */
+export const SDK_PROVIDER_TYPES: ReadonlyArray<{
+  types: readonly string[];
+  load: () => Promise<SdkRegistrar>;
+}> = [
+  {
+    types: [
+      'AWS::IAM::Role',
+      'AWS::IAM::Policy',
+      'AWS::IAM::ManagedPolicy',
+      'AWS::IAM::InstanceProfile',
+      'AWS::IAM::User',
+      'AWS::IAM::Group',
+    ],
+    load: async () => (await import('./iam/index.js')).registerIam,
+  },
+  {
+    types: ['AWS::Logs::LogGroup', 'AWS::Logs::MetricFilter', 'AWS::Logs::SubscriptionFilter'],
+    load: async () => (await import('./logs/index.js')).registerLogs,
+  },
+  {
+    types: ['AWS::DynamoDB::Table'],
+    load: async () => (await import('./dynamodb/index.js')).registerDynamoDb,
+  },
+  { types: ['AWS::SSM::Parameter'], load: async () => (await import('./ssm/index.js')).registerSsm },
+  {
+    types: ['AWS::KMS::Key', 'AWS::KMS::Alias'],
+    load: async () => (await import('./kms/index.js')).registerKms,
+  },
+  {
+    types: ['AWS::SecretsManager::Secret'],
+    load: async () => (await import('./secretsmanager/index.js')).registerSecretsManager,
+  },
+  {
+    types: ['AWS::Events::EventBus', 'AWS::Events::Rule'],
+    load: async () => (await import('./events/index.js')).registerEvents,
+  },
+  {
+    types: ['AWS::SQS::Queue', 'AWS::SQS::QueuePolicy'],
+    load: async () => (await import('./sqs/index.js')).registerSqs,
+  },
+  {
+    types: ['AWS::SNS::Topic', 'AWS::SNS::Subscription', 'AWS::SNS::TopicPolicy'],
+    load: async () => (await import('./sns/index.js')).registerSns,
+  },
+  {
+    types: ['AWS::S3::Bucket', 'AWS::S3::BucketPolicy'],
+    load: async () => (await import('./s3/index.js')).registerS3,
+  },
+  {
+    types: [
+      'AWS::Lambda::Function',
+      'AWS::Lambda::Permission',
+      'AWS::Lambda::Version',
+      'AWS::Lambda::Alias',
+      'AWS::Lambda::EventSourceMapping',
+      'AWS::Lambda::LayerVersion',
+      'AWS::Lambda::Url',
+    ],
+    load: async () => (await import('./lambda/index.js')).registerLambda,
+  },
+];
+
+/** Custom resources: every `Custom::*` type and AWS::CloudFormation::CustomResource. */
+async function loadCustomResources(): Promise<SdkRegistrar> {
+  const { CustomResourceProvider } = await import('./custom-resource/provider.js');
+  return (registry) => registry.registerSdkFamily(new CustomResourceProvider());
+}
+
+/** Registers every SDK provider, each group loaded on first use. */
 export function registerSdkProviders(registry: ProviderRegistry): ProviderRegistry {
-  registerIam(registry);
-  registerLogs(registry);
-  registerDynamoDb(registry);
-  registerSsm(registry);
-  registerKms(registry);
-  registerSecretsManager(registry);
-  registerEvents(registry);
-  registerSqs(registry);
-  registerSns(registry);
-  registerS3(registry);
-  registerLambda(registry);
-  registry.registerSdkFamily(new CustomResourceProvider());
-  return registry;
+  for (const { types, load } of SDK_PROVIDER_TYPES) registry.registerSdkLazily(types, load);
+  return registry.registerSdkFamilyLazily(isCustomResourceType, loadCustomResources);
 }

@@ -64,7 +64,7 @@ async function putBack(
   const { logicalId, record } = holder;
   const on = name.principal.kind.toLowerCase();
   try {
-    const provider = services.router.providerFor(record.type, record.provisionedBy);
+    const provider = await services.router.providerFor(record.type, record.provisionedBy);
     const properties = await services.sendable(record.properties);
     const previousProperties = await services.sendable(withoutName(holder, name));
     await services.retry(logicalId, () =>

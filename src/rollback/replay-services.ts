@@ -21,7 +21,7 @@ export async function deleteResource(
   record: ResourceRecord,
   services: ReplayServices,
 ): Promise<void> {
-  const provider = services.router.providerFor(record.type, record.provisionedBy);
+  const provider = await services.router.providerFor(record.type, record.provisionedBy);
   await services.retry(logicalId, () =>
     provider.delete(
       { logicalId, type: record.type, physicalId: record.physicalId, properties: record.properties },

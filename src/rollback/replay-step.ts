@@ -97,7 +97,7 @@ async function revert(
   services: ReplayServices,
 ): Promise<StepOutcome> {
   const { before, current } = step;
-  const provider = services.router.providerFor(current.type, current.provisionedBy);
+  const provider = await services.router.providerFor(current.type, current.provisionedBy);
   const properties = await baselineProperties(before.properties, () =>
     provider.read(
       {
@@ -154,7 +154,7 @@ async function deleteMade(
     physicalId: step.physicalId,
     properties: step.properties,
   };
-  const provider = services.router.providerFor(step.type, step.provisionedBy);
+  const provider = await services.router.providerFor(step.type, step.provisionedBy);
   if (step.needsIdentityProof) {
     const live = await provider.read(request, services.context).then(
       (resource) => (resource ? (resource.creationIdentity ?? {}) : ('gone' as const)),

@@ -107,7 +107,7 @@ async function oldCopyGone(
   services: ReplayServices,
 ): Promise<boolean> {
   const { before } = step;
-  const provider = services.router.providerFor(before.type, before.provisionedBy);
+  const provider = await services.router.providerFor(before.type, before.provisionedBy);
   try {
     const live = await provider.read(
       {
@@ -264,7 +264,7 @@ async function recreate(
   const exact = name.kind === 'from-physical-id';
   const sent = exact ? { ...resolved, [prefixedNameProperty(before.type)!]: name.name } : resolved;
   const context = exact ? { ...services.context, prefixUserSuppliedNames: false } : services.context;
-  const provider = services.router.providerFor(before.type, before.provisionedBy);
+  const provider = await services.router.providerFor(before.type, before.provisionedBy);
   const idempotencyToken = randomUUID();
   let result: CreateResult;
   try {

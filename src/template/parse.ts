@@ -1,4 +1,4 @@
-import { parseDocument } from 'yaml';
+import { createRequire } from 'node:module';
 import { CdkdError } from '../errors.js';
 import { TemplateErrorCode } from './errors.js';
 import { validateTemplate, type Template } from './model.js';
@@ -43,7 +43,11 @@ function jsonLocation(text: string): string {
   return `:${line}:${column}`;
 }
 
+/** Loaded on the first YAML template (parsing stays synchronous): CDK writes JSON. */
+const requireModule = createRequire(import.meta.url);
+
 function parseYaml(text: string, fileName: string): unknown {
+  const { parseDocument } = requireModule('yaml') as typeof import('yaml');
   const doc = parseDocument(text, { customTags: CLOUDFORMATION_YAML_TAGS });
   const first = doc.errors[0];
   if (first) {

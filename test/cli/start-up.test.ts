@@ -1,9 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { useModuleLog } from '../helpers/module-log.js';
 
 /** Packages a command loads only once it runs: none of them may load for --help or --version. */
 const HEAVY = [
@@ -18,42 +14,7 @@ const HEAVY = [
   '/dist/state/documents/',
 ];
 
-const dir = mkdtempSync(join(tmpdir(), 'cdkd-start-up-'));
-const hook = join(dir, 'hook.mjs');
-const register = join(dir, 'register.mjs');
-writeFileSync(
-  hook,
-  `import { appendFileSync } from 'node:fs';
-export async function resolve(specifier, context, next) {
-  const result = await next(specifier, context);
-  appendFileSync(process.env.MODULE_LOG, result.url + '\\n');
-  return result;
-}
-`,
-);
-writeFileSync(
-  register,
-  `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`,
-);
-
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** Every module URL the built CLI resolves while running `args`. */
-async function modulesLoadedBy(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number | null; stdout: string; modules: string[] }> {
-  const log = join(dir, `${args.join('_').replace(/\W/g, '-')}.log`);
-  writeFileSync(log, '');
-  const result = await runCli(args, {
-    env: { ...env, MODULE_LOG: log, NODE_OPTIONS: `--import ${pathToFileURL(register).href}` },
-  });
-  return {
-    code: result.code,
-    stdout: result.stdout,
-    modules: readFileSync(log, 'utf8').split('\n').filter(Boolean),
-  };
-}
+const modulesLoadedBy = useModuleLog();
 
 describe('CLI start-up loads only what the command uses', () => {
   it.each([['--version'], ['--help'], ['deploy', '--help'], ['bootstrap', '--help'], ['sandbox', '--help']])(

@@ -2,12 +2,14 @@ import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, writeAssembly } from '../assembly/helpers.js';
 import { runCli } from '../helpers/cli.js';
+import { useModuleLog } from '../helpers/module-log.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 
 // A redeploy with nothing to change answers from reads alone: no lock, no write, and as
 // many calls for a large stack as for a small one.
 const sandbox = useSandbox();
 const env = () => sandboxEnv(sandbox.current.url);
+const modulesLoadedBy = useModuleLog();
 
 interface CallsSnapshot {
   calls: Record<string, { count: number; mutating: boolean }>;
@@ -60,6 +62,49 @@ describe('a no-op redeploy', () => {
     expect(large.mutating).toBe(0);
     expect(small.total).toBeGreaterThan(0);
     expect(large.calls).toEqual(small.calls);
+  });
+
+  it('loads no provider, context look-up or AWS SDK client but S3 and STS; a change loads only its own', async () => {
+    const stackName = 'NoOpModules';
+    const template = {
+      Resources: {
+        Queue: { Type: 'AWS::SQS::Queue', Properties: { VisibilityTimeout: 30 } },
+        Param: { Type: 'AWS::SSM::Parameter', Properties: { Type: 'String', Value: 'v' } },
+      },
+    };
+    const app = assemblyFor(stackName, template);
+    const args = ['deploy', '-a', app, '--state-prefix', stackName];
+    expect((await runCli(args, { env: env() })).code).toBe(0);
+    const clients = (modules: string[]) =>
+      [
+        ...new Set(
+          modules.flatMap((url) => /\/node_modules\/@aws-sdk\/(client-[^/]+)\//.exec(url)?.[1] ?? []),
+        ),
+      ].sort();
+    const providers = (modules: string[]) =>
+      [
+        ...new Set(modules.flatMap((url) => /\/dist\/providers\/([^/]+)\/[^/]+\.js$/.exec(url)?.[1] ?? [])),
+      ].sort();
+
+    const noop = await modulesLoadedBy(args, env());
+    expect(noop.code, noop.stderr).toBe(0);
+    expect(noop.stderr).toContain('no changes');
+    expect(clients(noop.modules)).toEqual(['client-s3', 'client-sts']);
+    // Cloud Control's provider module loads (it is the registry's fallback), not its SDK client.
+    expect(providers(noop.modules)).toEqual(['cloudcontrol', 'custom-resource']);
+    expect(noop.modules.some((url) => url.includes('/dist/context-providers/index.js'))).toBe(false);
+
+    const changed = assemblyFor(stackName, {
+      Resources: {
+        ...template.Resources,
+        Queue: { ...template.Resources.Queue, Properties: { VisibilityTimeout: 40 } },
+      },
+    });
+    const update = await modulesLoadedBy(['deploy', '-a', changed, '--state-prefix', stackName], env());
+    expect(update.code, update.stderr).toBe(0);
+    expect(clients(update.modules)).toEqual(['client-s3', 'client-sqs', 'client-sts']);
+    expect(providers(update.modules)).toContain('sqs');
+    expect(providers(update.modules)).not.toContain('ssm');
   });
 
   it('still waits for a lock another process holds, instead of answering past it', async () => {

@@ -1,8 +1,4 @@
-import {
-  GetResourceRequestStatusCommand,
-  type CloudControlClient,
-  type ProgressEvent,
-} from '@aws-sdk/client-cloudcontrol';
+import type { CloudControlClient, ProgressEvent } from '@aws-sdk/client-cloudcontrol';
 import { classifyAwsError } from '../../aws/error-class.js';
 import { CdkdError } from '../../errors.js';
 import type { Clock } from '../clock.js';
@@ -66,6 +62,7 @@ export async function waitForRequest(
   options: WaitOptions,
 ): Promise<ProgressEvent> {
   const token = first.RequestToken!;
+  const { GetResourceRequestStatusCommand } = await import('@aws-sdk/client-cloudcontrol');
   const started = options.clock.now();
   const deadline = started + pollDeadlineMs(options.type, options.operation);
   let event = first;

@@ -1,12 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  CreateResourceCommand,
-  DeleteResourceCommand,
-  GetResourceCommand,
-  UpdateResourceCommand,
-  type CloudControlClient,
-  type ProgressEvent,
-} from '@aws-sdk/client-cloudcontrol';
+import type { CloudControlClient, ProgressEvent } from '@aws-sdk/client-cloudcontrol';
 import { awsErrorCode } from '../../aws/error-class.js';
 import { messageOf } from '../../errors.js';
 import { PROTECTION_OFF_ALLOWANCE_MS, protectionOffChanges } from '../../plan/guards/deletion-protection.js';
@@ -66,6 +59,7 @@ export class CloudControlProvider implements Provider {
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const client = await this.client(context);
+    const { CreateResourceCommand } = await import('@aws-sdk/client-cloudcontrol');
     const idempotencyToken = request.idempotencyToken ?? randomUUID();
     const accepted = await client.send(
       new CreateResourceCommand({
@@ -157,6 +151,7 @@ export class CloudControlProvider implements Provider {
     request: DeleteRequest,
     context: ProviderContext,
   ): Promise<void> {
+    const { DeleteResourceCommand } = await import('@aws-sdk/client-cloudcontrol');
     const accepted = await client.send(
       new DeleteResourceCommand({
         TypeName: request.type,
@@ -186,6 +181,7 @@ export class CloudControlProvider implements Provider {
     patch: readonly object[],
     context: ProviderContext,
   ): Promise<ProgressEvent> {
+    const { UpdateResourceCommand } = await import('@aws-sdk/client-cloudcontrol');
     const accepted = await client.send(
       new UpdateResourceCommand({
         TypeName: request.type,
@@ -258,6 +254,7 @@ export class CloudControlProvider implements Provider {
     identifier: string,
     context: ProviderContext,
   ): Promise<JsonObject | undefined> {
+    const { GetResourceCommand } = await import('@aws-sdk/client-cloudcontrol');
     try {
       const output = await client.send(new GetResourceCommand({ TypeName: type, Identifier: identifier }), {
         abortSignal: context.signal,

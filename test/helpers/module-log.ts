@@ -1,0 +1,43 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll } from 'vitest';
+import { runCli, type CliResult } from './cli.js';
+
+/**
+ * Runs the built CLI with a resolve hook that logs every module URL it loads through
+ * `import`, so a test can say what a command loads (and what it must not).
+ */
+export function useModuleLog(): (
+  args: string[],
+  env?: Record<string, string>,
+) => Promise<CliResult & { modules: string[] }> {
+  const dir = mkdtempSync(join(tmpdir(), 'cdkd-module-log-'));
+  const hook = join(dir, 'hook.mjs');
+  const register = join(dir, 'register.mjs');
+  writeFileSync(
+    hook,
+    `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  appendFileSync(process.env.MODULE_LOG, result.url + '\\n');
+  return result;
+}
+`,
+  );
+  writeFileSync(
+    register,
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`,
+  );
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  let runs = 0;
+  return async (args, env = {}) => {
+    const log = join(dir, `run-${++runs}.log`);
+    writeFileSync(log, '');
+    const result = await runCli(args, {
+      env: { ...env, MODULE_LOG: log, NODE_OPTIONS: `--import ${pathToFileURL(register).href}` },
+    });
+    return { ...result, modules: readFileSync(log, 'utf8').split('\n').filter(Boolean) };
+  };
+}
