@@ -1,11 +1,13 @@
 import { readFile, stat } from 'node:fs/promises';
-import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { httpStatusOf } from '../aws/error-class.js';
 import type { FileAsset } from '../assembly/types.js';
 import { CdkdError } from '../errors.js';
 import { assetBucketError } from './asset-bucket.js';
 import type { AssetPublication, AssetPublisher, PublishContext } from './publisher.js';
 import { zipDirectory } from './zip-directory.js';
+import { s3Sdk } from '../aws/sdk-modules.js';
+
+const { HeadObjectCommand, PutObjectCommand } = s3Sdk();
 
 const RESYNTH_HINT = 'Re-run cdk synth (or cdkd synth) so the cloud assembly holds every asset it names.';
 

@@ -1,4 +1,7 @@
-import { GetBucketLocationCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { s3Sdk } from './sdk-modules.js';
+
+const { GetBucketLocationCommand } = s3Sdk();
 
 /**
  * The region a bucket lives in, through GetBucketLocation: a GET, which does not

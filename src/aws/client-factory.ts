@@ -6,6 +6,7 @@ import type { fromNodeProviderChain } from '@aws-sdk/credential-providers';
 import { CdkdError } from '../errors.js';
 import type { proxyRequestHandler } from './proxy-agent.js';
 import { proxyConfigured } from './proxy-settings.js';
+import { credentialProvidersSdk, s3Sdk, stsSdk } from './sdk-modules.js';
 
 export interface AwsClientOptions {
   /** From --region; wins over AWS_REGION / AWS_DEFAULT_REGION and the profile. */
@@ -59,7 +60,7 @@ export class AwsClients {
 
   /** Clients with the same settings under a role these credentials assume (a CDK lookup role). */
   assumingRole(role: AssumedRole): AwsClients {
-    const credentials = Promise.all([import('@aws-sdk/credential-providers'), this.sharedCredentials()]).then(
+    const credentials = Promise.all([credentialProvidersSdk(), this.sharedCredentials()]).then(
       ([{ fromTemporaryCredentials }, masterCredentials]) =>
         fromTemporaryCredentials({
           masterCredentials,
@@ -81,7 +82,7 @@ export class AwsClients {
   }
 
   async s3(region?: string, tuning: ClientTuning = {}): Promise<S3Client> {
-    const { S3Client } = await import('@aws-sdk/client-s3');
+    const { S3Client } = s3Sdk();
     const config = await this.config(region, tuning);
     return this.cached(
       `s3:${config.region}${tuningKey(tuning)}`,
@@ -90,7 +91,7 @@ export class AwsClients {
   }
 
   async sts(region?: string): Promise<STSClient> {
-    return this.client((await import('@aws-sdk/client-sts')).STSClient, region);
+    return this.client(stsSdk().STSClient, region);
   }
 
   async ssm(region?: string): Promise<SSMClient> {
@@ -117,7 +118,7 @@ export class AwsClients {
   /** One provider chain for every client, so credentials are resolved once. */
   private sharedCredentials(): Promise<Credentials> {
     const profile = this.options.profile;
-    this.credentials ??= import('@aws-sdk/credential-providers').then(({ fromNodeProviderChain }) =>
+    this.credentials ??= Promise.resolve(credentialProvidersSdk()).then(({ fromNodeProviderChain }) =>
       fromNodeProviderChain(profile ? { profile } : {}),
     );
     return this.credentials;
@@ -150,7 +151,7 @@ export class AwsClients {
     if (this.options.region) return checkedRegion(this.options.region, '--region');
     const env = process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION;
     if (env) return checkedRegion(env, process.env.AWS_REGION ? 'AWS_REGION' : 'AWS_DEFAULT_REGION');
-    const { STSClient } = await import('@aws-sdk/client-sts');
+    const { STSClient } = stsSdk();
     const probe = new STSClient(this.options.profile ? { profile: this.options.profile } : {});
     try {
       return checkedRegion(await probe.config.region(), 'the AWS profile');

@@ -1,6 +1,6 @@
-import { GetCallerIdentityCommand } from '@aws-sdk/client-sts';
 import type { CallerEnvironment } from '../assembly/index.js';
 import type { AwsClients } from '../aws/client-factory.js';
+import { stsSdk } from '../aws/sdk-modules.js';
 
 /** Synthesis must never wait long on missing credentials (IMDS, an unreachable endpoint). */
 const PROBE_TIMEOUT_MS = 3_000;
@@ -18,6 +18,7 @@ export async function probeCallerEnvironment(
   if (!region) return {};
   const account = await withTimeout(timeoutMs, async (signal) => {
     const sts = await clients.sts(region);
+    const { GetCallerIdentityCommand } = stsSdk();
     const identity = await sts.send(new GetCallerIdentityCommand({}), { abortSignal: signal });
     return identity.Account;
   }).catch(() => undefined);

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { CdkdError, messageOf } from '../errors.js';
 import type { Plan, PlannedOperation, StatefulVerdict } from '../plan/index.js';
 import type { OutputRecord } from '../state/documents/state-document.js';
@@ -12,8 +11,8 @@ import { ResourceExecutor } from './resource-executor.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
 import { StackState } from './stack-state.js';
 import { recordGeneration, recordRun } from './stack-record.js';
-import { unchangedDeploy, unchangedResult } from './unchanged-deploy.js';
-import { phaseTimer } from './phase-timer.js';
+import { unchangedResult } from './unchanged-deploy.js';
+import type { DeployPhase } from './events.js';
 import { stateResolver } from './state-resolver.js';
 import { afterFailedDeploy, generationOf, settleJournal } from './deploy-outcome.js';
 import { replayServices } from './rollback-stack.js';
@@ -32,32 +31,35 @@ export interface StackDeployResult {
   stateful?: StatefulVerdict[];
 }
 
-/**
- * Deploys one stack: lock, plan, run the deploy phase as a DAG, clean up
- * (removed resources, old copies of replaced ones), then outputs and the stack
- * record. State is saved after every resource; a failure stops new work, lets
- * in-flight operations finish, saves state and reports exit 1.
- */
-export async function deployStack(
+/** A dry run: plans from reads alone, no lock and no write. */
+export async function dryRunDeploy(
   engine: EngineContext,
   request: StackRequest,
-  requested: DeployOptions,
+  options: DeployOptions,
 ): Promise<StackDeployResult> {
-  // Nested stacks are deployed with these options, so their journal segments share the run id.
-  const options = { ...requested, runId: requested.runId ?? randomUUID() };
+  const state = await StackState.open(engine.backend.store, {
+    stackName: request.stateName,
+    region: request.region,
+  });
+  await settleStaleRecords(engine, request, state, { persist: false });
+  const planned = await planStack(engine, request, state, options);
+  return { ...unchangedResult(request, planned.plan, state), stateful: planned.stateful };
+}
+
+/**
+ * Deploys one stack the no-op check could not answer: lock, plan, run the deploy phase as a
+ * DAG, clean up (removed resources, old copies of replaced ones), then outputs and the stack
+ * record. State is saved after every resource; a failure stops new work, lets in-flight
+ * operations finish, saves state and reports exit 1.
+ */
+export async function lockedDeploy(
+  engine: EngineContext,
+  request: StackRequest,
+  options: DeployOptions & { runId: string },
+  phase: (phase: DeployPhase) => void,
+): Promise<StackDeployResult> {
   const runId = options.runId;
   const ref = { stackName: request.stateName, region: request.region };
-  if (options.dryRun) {
-    // A dry run only reads: no lock, no write.
-    const state = await StackState.open(engine.backend.store, ref);
-    await settleStaleRecords(engine, request, state, { persist: false });
-    const planned = await planStack(engine, request, state, options);
-    return { ...unchangedResult(request, planned.plan, state), stateful: planned.stateful };
-  }
-  const phase = phaseTimer(engine.events, request.stackName);
-  const unchanged = await unchangedDeploy(engine, request, options);
-  phase('no-op check');
-  if (unchanged) return unchanged;
   const lock = await engine.backend.locks.acquire(ref, {
     operation: 'deploy',
     schedule: request.isNested ? FAIL_FAST_SCHEDULE : RETRY_SCHEDULE,

@@ -3,20 +3,15 @@ import { secretValueReader } from '../aws/secret-values.js';
 import { ssmParameterReader } from '../aws/ssm-parameters.js';
 import { EventLog } from '../state/event-log.js';
 import type { StateBackend } from '../state/state-backend.js';
-import { deployStack, type StackDeployResult } from './deploy-stack.js';
-import { destroyStack, type StackDestroyResult } from './destroy-stack.js';
-import { cleanLeftover, findLeftovers, type Leftover } from './scrub.js';
-import { driftStack, type DriftMode, type DriftResult } from './drift-stack.js';
-import { refreshObserved, type RefreshResult } from './refresh-observed.js';
-import { dropFailedSegments, type DropFailedRequest, type DropFailedResult } from './drop-failed.js';
-import {
-  importCandidates,
-  importStack,
-  type ImportCandidate,
-  type ImportChoice,
-  type ImportedResource,
-} from './import-stack.js';
-import { rollbackStack, type RollbackRequest, type StackRollbackResult } from './rollback-stack.js';
+import type { StackDeployResult } from './deploy-stack.js';
+import { deployStack } from './deploy-entry.js';
+import type { StackDestroyResult } from './destroy-stack.js';
+import type { Leftover } from './scrub.js';
+import type { DriftMode, DriftResult } from './drift-stack.js';
+import type { RefreshResult } from './refresh-observed.js';
+import type { DropFailedRequest, DropFailedResult } from './drop-failed.js';
+import type { ImportCandidate, ImportChoice, ImportedResource } from './import-stack.js';
+import type { RollbackRequest, StackRollbackResult } from './rollback-stack.js';
 import { sendableProperties } from './dynamic-references.js';
 import type { EngineContext, StackIdentity } from './engine-context.js';
 import type { EventSink } from './events.js';
@@ -96,20 +91,26 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
       stack,
       options,
       (request, opts) => deployStack(context, request, opts),
-      (child, opts) => destroyStack(context, child, opts),
+      async (child, opts) => (await import('./destroy-stack.js')).destroyStack(context, child, opts),
       context,
     );
+  // Each command's module loads when it runs: a deploy loads no destroy, drift, import or rollback code.
   return {
     deploy: (request, options) => deployStack(context, request, options),
-    destroy: (stack, options) => destroyStack(context, stack, options),
-    rollback: (request) => rollbackStack(context, request),
-    dropFailed: (request) => dropFailedSegments(context, request),
-    refreshObserved: (stack, options) => refreshObserved(context, stack, options),
-    drift: (stack, options) => driftStack(context, stack, options),
-    findLeftovers: () => findLeftovers(context),
-    cleanLeftover: (leftover, input) => cleanLeftover(context, leftover, input),
-    importCandidates: (request) => importCandidates(context, request),
-    importResources: (request, choices) => importStack(context, request, choices),
+    destroy: async (stack, options) =>
+      (await import('./destroy-stack.js')).destroyStack(context, stack, options),
+    rollback: async (request) => (await import('./rollback-stack.js')).rollbackStack(context, request),
+    dropFailed: async (request) => (await import('./drop-failed.js')).dropFailedSegments(context, request),
+    refreshObserved: async (stack, options) =>
+      (await import('./refresh-observed.js')).refreshObserved(context, stack, options),
+    drift: async (stack, options) => (await import('./drift-stack.js')).driftStack(context, stack, options),
+    findLeftovers: async () => (await import('./scrub.js')).findLeftovers(context),
+    cleanLeftover: async (leftover, input) =>
+      (await import('./scrub.js')).cleanLeftover(context, leftover, input),
+    importCandidates: async (request) =>
+      (await import('./import-stack.js')).importCandidates(context, request),
+    importResources: async (request, choices) =>
+      (await import('./import-stack.js')).importStack(context, request, choices),
   };
 }
 

@@ -1,12 +1,9 @@
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  type S3Client,
-} from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { classifyAwsError } from '../aws/error-class.js';
 import { stateBucketError } from './state-bucket-errors.js';
+import { s3Sdk } from '../aws/sdk-modules.js';
+
+const { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand } = s3Sdk();
 
 export type WriteCondition = { ifMatch: string } | { ifNoneMatch: '*' };
 

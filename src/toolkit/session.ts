@@ -2,6 +2,7 @@ import { AwsClients } from '../aws/client-factory.js';
 import { CdkdError } from '../errors.js';
 import { stateBucketName } from '../state/bucket-names.js';
 import type { StateBackend } from '../state/state-backend.js';
+import { stsSdk } from '../aws/sdk-modules.js';
 
 export interface SessionOptions {
   region?: string;
@@ -47,7 +48,7 @@ export class Session {
 
   private async lookUpAccount(): Promise<string> {
     try {
-      const { GetCallerIdentityCommand } = await import('@aws-sdk/client-sts');
+      const { GetCallerIdentityCommand } = stsSdk();
       const sts = await this.clients.sts();
       const identity = await sts.send(new GetCallerIdentityCommand({}));
       if (!identity.Account) throw new Error('GetCallerIdentity returned no account');

@@ -91,7 +91,7 @@ describe('a no-op redeploy', () => {
     expect(noop.stderr).toContain('no changes');
     expect(clients(noop.modules)).toEqual(['client-s3', 'client-sts']);
     // Cloud Control's provider module loads (it is the registry's fallback), not its SDK client.
-    expect(providers(noop.modules)).toEqual(['cloudcontrol', 'custom-resource']);
+    expect(providers(noop.modules)).toEqual(['cloudcontrol']);
     expect(noop.modules.some((url) => url.includes('/dist/context-providers/index.js'))).toBe(false);
 
     const changed = assemblyFor(stackName, {

@@ -6,8 +6,8 @@ import { afterAll } from 'vitest';
 import { runCli, type CliResult } from './cli.js';
 
 /**
- * Runs the built CLI with a resolve hook that logs every module URL it loads through
- * `import`, so a test can say what a command loads (and what it must not).
+ * Runs the built CLI with hooks that log the URL of every module it loads (through `import`
+ * or `require`), so a test can say what a command loads (and what it must not).
  */
 export function useModuleLog(): (
   args: string[],
@@ -26,9 +26,21 @@ export async function resolve(specifier, context, next) {
 }
 `,
   );
+  // require() calls too: cdkd loads some CommonJS packages (the AWS SDK) that way.
   writeFileSync(
     register,
-    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`,
+    `import Module, { register } from 'node:module';
+import { appendFileSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { pathToFileURL } from 'node:url';
+register(${JSON.stringify(pathToFileURL(hook).href)});
+const resolveFilename = Module._resolveFilename;
+Module._resolveFilename = function (...args) {
+  const file = resolveFilename.apply(this, args);
+  if (isAbsolute(file)) appendFileSync(process.env.MODULE_LOG, pathToFileURL(file).href + '\\n');
+  return file;
+};
+`,
   );
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   let runs = 0;
