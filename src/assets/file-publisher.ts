@@ -4,7 +4,6 @@ import type { FileAsset } from '../assembly/types.js';
 import { CdkdError } from '../errors.js';
 import { assetBucketError } from './asset-bucket.js';
 import type { AssetPublication, AssetPublisher, PublishContext } from './publisher.js';
-import { zipDirectory } from './zip-directory.js';
 import { s3Sdk } from '../aws/sdk-modules.js';
 
 const { HeadObjectCommand, PutObjectCommand } = s3Sdk();
@@ -60,7 +59,11 @@ async function publish(asset: FileAsset, context: PublishContext): Promise<Asset
   if (missing.length === 0) return publications;
   // Buffered rather than streamed: the SDK can then resend the body when it retries.
   const path = asset.absoluteSourcePath!;
-  const body = asset.packaging === 'zip' ? await zipDirectory(path) : await readFile(path);
+  // The zip library loads with the first directory asset, not with every deploy.
+  const body =
+    asset.packaging === 'zip'
+      ? await (await import('./zip-directory.js')).zipDirectory(path)
+      : await readFile(path);
   for (const key of missing) {
     context.onEvent({ type: 'uploading', ...identity(asset), bucket: context.bucket, key });
     try {

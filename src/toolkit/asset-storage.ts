@@ -1,4 +1,4 @@
-import { publishAssets, type StackAssets } from '../assets/index.js';
+import { publishAssets, type StackAssets } from '../assets/publish-assets.js';
 import { awsErrorCode, classifyAwsError } from '../aws/error-class.js';
 import { CdkdError, isCdkdError } from '../errors.js';
 import { ensureAssetBucket } from './bootstrap.js';

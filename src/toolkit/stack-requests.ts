@@ -6,7 +6,7 @@ import {
   type NestedStack,
   type StackArtifact,
 } from '../assembly/index.js';
-import { rewriteAssetReferences } from '../assets/index.js';
+import { rewriteAssetReferences } from '../assets/rewrite-references.js';
 import type { NestedTemplate, StackRequest } from '../engine/stack-request.js';
 import { CdkdError } from '../errors.js';
 import type { Session } from './session.js';
