@@ -132,6 +132,22 @@ describe('replacement verdicts from cloudformation:DescribeType (spec 002)', () 
     });
   });
 
+  it('a reader re-planned after its target is recreated asks about its own type then', async () => {
+    const name = `Registry${++stackCounter}`;
+    const topic = { Type: 'AWS::SNS::Topic', Properties: { TopicName: { Ref: 'A' } } };
+    const { result, calls } = await redeploy(
+      name,
+      { A: queue({ QueueName: 'r1' }), B: topic },
+      { A: queue({ QueueName: 'r2' }), B: topic },
+    );
+    // Planned, B reads A's old id and is unchanged; once A has a new id its create-only TopicName moves.
+    expect(operation(result.plan, 'B').kind).toBe('update');
+    expect(calls).toBe(2);
+    expect(events).toContainEqual(
+      expect.objectContaining({ kind: 'resource', logicalId: 'B', action: 'replace', status: 'succeeded' }),
+    );
+  });
+
   it('a type the registry does not know (TypeNotFoundException) and cdkd bundles none of is updated in place', async () => {
     const { result, calls } = await redeploy(`Registry${++stackCounter}`, { W: widget(1) }, { W: widget(2) });
     expect(calls).toBe(1);
