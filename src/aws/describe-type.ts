@@ -21,7 +21,8 @@ export async function describeResourceType(
 ): Promise<DescribeTypeAnswer> {
   // Loaded on first use, like the other clients: most runs never ask.
   const { CloudFormationClient, DescribeTypeCommand } = await import('@aws-sdk/client-cloudformation');
-  const client = await clients.client(CloudFormationClient, region);
+  // One attempt per call: `retry` runs cdkd's schedules around it.
+  const client = await clients.client(CloudFormationClient, region, { maxAttempts: 1 });
   try {
     const { Schema } = await retry(`DescribeType ${type}`, () =>
       client.send(new DescribeTypeCommand({ Type: 'RESOURCE', TypeName: type })),
