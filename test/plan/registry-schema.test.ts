@@ -63,6 +63,14 @@ describe("a property's replacement verdict: own rule, registry, bundled index, o
       { verdict: 'no', nestedPaths: [], source: 'registry' },
     ],
     [
+      'a type only the registry knows (newer than the bundled index): the registry decides',
+      PRIVATE,
+      'Size',
+      registrySchema(['Size']),
+      noOwnRules,
+      { verdict: 'yes', nestedPaths: [], source: 'registry' },
+    ],
+    [
       'the registry marks the property conditionally create-only',
       QUEUE,
       'RedrivePolicy',
@@ -180,6 +188,12 @@ describe('the plan reads the verdict it is given', () => {
     );
     expect(op.kind).toBe('replace');
     expect(op.reason).toContain('LocalSecondaryIndexes requires replacement (cdkd rule)');
+  });
+
+  it('a type only the registry knows is replaced on its verdict, with no note', () => {
+    const op = planOne(PRIVATE, { Size: 1 }, { Size: 2 }, registrySchema(['Size']));
+    expect(op.kind).toBe('replace');
+    expect(op.notes).toEqual([]);
   });
 
   it('a type in neither the registry nor the bundled index is updated in place, with a note', () => {
