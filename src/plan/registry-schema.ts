@@ -65,12 +65,16 @@ export function propertyVerdict(
   return { verdict: 'no', nestedPaths: [], source: 'none' };
 }
 
-/** Whether the registry's verdict is worth a call: some changed property has no own rule. */
+/**
+ * Whether the registry's verdict is worth a call: some changed property has no own rule.
+ * A `Custom::*` name is the template's own, so the registry never holds it.
+ */
 export function needsRegistry(
   type: string,
   changedProperties: readonly string[],
   ownRule: OwnRuleLookup = ownReplacementRule,
 ): boolean {
+  if (type.startsWith('Custom::')) return false;
   return changedProperties.some((property) => ownRule(type, property) === undefined);
 }
 

@@ -239,6 +239,12 @@ describe('which types the registry is asked about before planning', () => {
       [],
     ],
     [
+      'a custom resource asks nothing: the registry never holds a Custom:: name',
+      [desired('C', 'Custom::Thing', { ServiceToken: 'arn', Size: 2 })],
+      { C: recorded('Custom::Thing', { ServiceToken: 'arn', Size: 1 }) },
+      [],
+    ],
+    [
       'changed resources ask once per type, sorted',
       [
         desired('Q1', QUEUE, { VisibilityTimeout: 2 }),
