@@ -12,6 +12,7 @@ import {
 } from './export-guards.js';
 import { declaredExportNames, declaredExportValues } from './outputs.js';
 import { checkNamesAtPlanning } from './plan-name-checks.js';
+import { checkRoutes, routeDesired } from './plan-routing.js';
 import type { ProviderRouter } from './provider-router.js';
 import type { RegistrySchemas } from './registry-schemas.js';
 import type { DeployOptions, NestedTemplate, StackRequest } from './stack-request.js';
@@ -62,13 +63,14 @@ export async function planStack(
   );
   const recorded = state.document.resources;
   // Read before planning, so the plan stays pure; only types with a change ask.
+  const routed = routeDesired(router, desired, recorded);
   const registry = await services.registrySchemas.forTypes(
     request,
-    registryTypesToRead({ desired, recorded }),
+    registryTypesToRead({ desired: routed.desired, recorded }),
   );
   const plan = buildPlan(
     {
-      desired,
+      desired: routed.desired,
       recorded,
       // A nested stack deploys when its row runs, after its parent's earlier resources: check its whole tree now.
       nested: nestedResources(request.nested),
@@ -79,6 +81,7 @@ export async function planStack(
       registry,
     },
   );
+  checkRoutes(plan, routed, { router, desired, recorded });
   const declared = declaredExportNames(masked, resolver);
   refuseExportsOfOtherStacks(state, exports, declared);
   refuseRemovedExportsInUse(state, exports, declared);

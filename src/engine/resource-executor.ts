@@ -24,7 +24,11 @@ import type { EventSink, ResourceAction } from './events.js';
 import { failureOutcome, MadeThenFailed, storeMade } from './made-outcome.js';
 import { replaceResource } from './replace-resource.js';
 import { createCollisionError, lookUpName, ownHolderOf, type NameCheck } from './name-check.js';
-import type { ProviderRouter } from './provider-router.js';
+import type { ProviderRouter, RoutedProvider } from './provider-router.js';
+import { routeOf } from './plan-routing.js';
+import { refuseUnaddressableAutoRoutes } from '../plan/guards/routing-refusals.js';
+import { sdkIdIsCcIdentifier } from '../providers/cc-identifier-compatibility.js';
+import { asSent, moveLine } from '../providers/routing.js';
 import { policies, type OperationDraft, type RunJournal } from './run-journal.js';
 import type { StackState } from './stack-state.js';
 
@@ -134,9 +138,11 @@ export class ResourceExecutor {
           return report('update', 'skipped', 'nothing changed once its references resolved');
         if (kind === 'replace') this.refuseStatefulReplan(op);
         report(kind, 'started');
-        if (kind === 'replace') await this.replace(op, op.updateReplacePolicy, release);
-        else await this.update(op, release);
-        return report(kind, 'succeeded');
+        if (kind === 'replace') {
+          await this.replace(op, op.updateReplacePolicy, release);
+          return report(kind, 'succeeded');
+        }
+        return report(kind, 'succeeded', await this.update(op, release));
       }
       case 'delete': {
         const record = this.services.state.record(op.logicalId);
@@ -173,7 +179,7 @@ export class ResourceExecutor {
   private async replan(op: PlannedOperation): Promise<'no-op' | 'update' | 'replace'> {
     const recorded = this.services.state.record(op.logicalId);
     if (!recorded) return 'update';
-    const { properties } = this.evaluate(op.logicalId);
+    const { properties } = this.routed(op, recorded);
     const input = {
       desired: [{ logicalId: op.logicalId, type: op.type, properties, dependencies: [] }],
       recorded: { [op.logicalId]: recorded },
@@ -202,6 +208,23 @@ export class ResourceExecutor {
       recorded: { [op.logicalId]: recorded },
       forceStatefulRecreation: this.services.forceStatefulRecreation === true,
     });
+  }
+
+  /**
+   * The resource's properties evaluated and routed: what the route's provider is sent, and what
+   * is recorded and hashed, which leaves out what an SDK provider drops (spec 002).
+   */
+  private routed(
+    op: PlannedOperation,
+    recorded: ResourceRecord | undefined,
+  ): { properties: Record<string, unknown>; stored: Record<string, unknown>; route: RoutedProvider } {
+    const evaluated = this.evaluate(op.logicalId);
+    const route = routeOf(this.services.router, { ...op, properties: evaluated.properties }, recorded);
+    return {
+      properties: asSent(op.type, evaluated.properties, route.dropped),
+      stored: asSent(op.type, evaluated.stored, route.dropped),
+      route,
+    };
   }
 
   private evaluate(logicalId: string): {
@@ -242,10 +265,9 @@ export class ResourceExecutor {
   }
 
   async prepareCreate(op: PlannedOperation): Promise<PreparedCreate> {
-    const { properties, stored } = this.evaluate(op.logicalId);
-    const { provider, provisionedBy } = this.services.router.route({ type: op.type, properties });
+    const { properties, stored, route } = this.routed(op, undefined);
     const sent = await this.services.sendable(properties);
-    return { provider, provisionedBy, properties, stored, sent };
+    return { provider: route.provider, provisionedBy: route.provisionedBy, properties, stored, sent };
   }
 
   request(op: PlannedOperation, prepared: PreparedCreate, idempotencyToken: string): ResourceRequest {
@@ -342,15 +364,26 @@ export class ResourceExecutor {
     if (journal && entry) await journal.complete(entry, outcome);
   }
 
-  private async update(op: PlannedOperation, release: () => void): Promise<void> {
+  /** Updates the resource in place; answers the line saying it moved between layers, if it did. */
+  private async update(op: PlannedOperation, release: () => void): Promise<string | undefined> {
     const recorded = this.services.state.record(op.logicalId)!;
-    const { properties, stored } = this.evaluate(op.logicalId);
-    const { provider, provisionedBy } = this.services.router.route({
-      type: op.type,
-      properties,
-      recordedProperties: recorded.properties,
-      recordedBy: recorded.provisionedBy,
-    });
+    const { properties, stored, route } = this.routed(op, recorded);
+    const { provider, provisionedBy } = route;
+    refuseUnaddressableAutoRoutes(
+      [
+        {
+          logicalId: op.logicalId,
+          type: op.type,
+          kind: 'update',
+          recordedBy: recorded.provisionedBy,
+          recordedProperties: recorded.properties,
+          desiredProperties: properties,
+          uncoveredRecorded: [],
+          route,
+        },
+      ],
+      sdkIdIsCcIdentifier,
+    );
     const sent = await this.services.sendable(properties);
     await this.journaled(
       {
@@ -389,6 +422,7 @@ export class ResourceExecutor {
         return { physicalId: record.physicalId, after: record, verdict: { replacement: false } };
       },
     );
+    return route.reason && moveLine({ ...route, reason: route.reason }, recorded.provisionedBy, op.type);
   }
 
   /**

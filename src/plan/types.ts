@@ -98,6 +98,8 @@ export interface PlannedOperation {
   replacedIfIdChanges: boolean;
   deletionPolicy?: string;
   updateReplacePolicy?: string;
+  /** How the deploy routes it, where worth showing (`[via CC API: sticky]`, spec 003). */
+  routing?: string;
   /**
    * A create whose explicit name planning looked up and found free (spec 002): the executor
    * does not read again while the properties it evaluates are the ones planned.
