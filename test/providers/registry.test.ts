@@ -249,6 +249,21 @@ describe('ProviderRegistry', () => {
     });
   });
 
+  it('keeps the SDK route for the properties --prefer-sdk-route names, and says which it drops', () => {
+    const request = { type: 'AWS::SQS::Queue', properties: { RedriveAllowPolicy: {} } };
+    expect(registry.route({ ...request, preferSdkRoute: 'all' })).toMatchObject({
+      provider: queues,
+      reason: 'prefer-sdk-route',
+      dropped: ['RedriveAllowPolicy'],
+    });
+    const named = [{ type: 'AWS::SQS::Queue', property: 'RedriveAllowPolicy' }];
+    expect(registry.route({ ...request, preferSdkRoute: named })).toMatchObject({ provider: queues });
+    const otherType = [{ type: 'AWS::SNS::Topic', property: 'RedriveAllowPolicy' }];
+    expect(registry.route({ ...request, preferSdkRoute: otherType })).toMatchObject({ provider: cc });
+    expect(registry.uncoveredBySdk('AWS::SQS::Queue', request.properties)).toEqual(['RedriveAllowPolicy']);
+    expect(registry.uncoveredBySdk('AWS::Logs::LogGroup', request.properties)).toEqual([]);
+  });
+
   it('returns an sdk-coverage type to the SDK provider unless pinned', () => {
     const request = {
       type: 'AWS::SNS::Topic',
