@@ -32,6 +32,33 @@ export function routeOf(
   });
 }
 
+/** A resource's evaluated properties and its route. */
+export interface RoutedProperties {
+  /** What the route's provider is sent, and what is hashed. */
+  properties: Record<string, unknown>;
+  /** What is recorded (NoEcho values masked). */
+  stored: Record<string, unknown>;
+  route: RoutedProvider;
+}
+
+/**
+ * Routes a resource whose properties the executor evaluated; what is hashed and recorded leaves
+ * out what an SDK provider drops, as planning compared it (spec 002).
+ */
+export function routeEvaluated(
+  router: ProviderRouter,
+  op: { logicalId: string; type: string },
+  evaluated: { properties: Record<string, unknown>; stored: Record<string, unknown> },
+  recorded: RecordedResource | undefined,
+): RoutedProperties {
+  const route = routeOf(router, { ...op, properties: evaluated.properties }, recorded);
+  return {
+    properties: asSent(op.type, evaluated.properties, route.dropped),
+    stored: asSent(op.type, evaluated.stored, route.dropped),
+    route,
+  };
+}
+
 /**
  * Routes every desired resource as the executor will, and plans against what the route will
  * record: a property the SDK provider drops is compared as the record will hold it (spec 002).

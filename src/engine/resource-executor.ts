@@ -24,11 +24,9 @@ import type { EventSink, ResourceAction } from './events.js';
 import { failureOutcome, MadeThenFailed, storeMade } from './made-outcome.js';
 import { replaceResource } from './replace-resource.js';
 import { createCollisionError, lookUpName, ownHolderOf, type NameCheck } from './name-check.js';
-import type { ProviderRouter, RoutedProvider } from './provider-router.js';
-import { routeOf } from './plan-routing.js';
-import { refuseUnaddressableAutoRoutes } from '../plan/guards/routing-refusals.js';
-import { sdkIdIsCcIdentifier } from '../providers/cc-identifier-compatibility.js';
-import { asSent, moveLine } from '../providers/routing.js';
+import type { ProviderRouter } from './provider-router.js';
+import { routeEvaluated, type RoutedProperties } from './plan-routing.js';
+import { moveLine } from '../providers/routing.js';
 import { policies, type OperationDraft, type RunJournal } from './run-journal.js';
 import type { StackState } from './stack-state.js';
 
@@ -210,21 +208,9 @@ export class ResourceExecutor {
     });
   }
 
-  /**
-   * The resource's properties evaluated and routed: what the route's provider is sent, and what
-   * is recorded and hashed, which leaves out what an SDK provider drops (spec 002).
-   */
-  private routed(
-    op: PlannedOperation,
-    recorded: ResourceRecord | undefined,
-  ): { properties: Record<string, unknown>; stored: Record<string, unknown>; route: RoutedProvider } {
-    const evaluated = this.evaluate(op.logicalId);
-    const route = routeOf(this.services.router, { ...op, properties: evaluated.properties }, recorded);
-    return {
-      properties: asSent(op.type, evaluated.properties, route.dropped),
-      stored: asSent(op.type, evaluated.stored, route.dropped),
-      route,
-    };
+  /** Evaluated and routed: see routeEvaluated. */
+  private routed(op: PlannedOperation, recorded: ResourceRecord | undefined): RoutedProperties {
+    return routeEvaluated(this.services.router, op, this.evaluate(op.logicalId), recorded);
   }
 
   private evaluate(logicalId: string): {
@@ -369,21 +355,6 @@ export class ResourceExecutor {
     const recorded = this.services.state.record(op.logicalId)!;
     const { properties, stored, route } = this.routed(op, recorded);
     const { provider, provisionedBy } = route;
-    refuseUnaddressableAutoRoutes(
-      [
-        {
-          logicalId: op.logicalId,
-          type: op.type,
-          kind: 'update',
-          recordedBy: recorded.provisionedBy,
-          recordedProperties: recorded.properties,
-          desiredProperties: properties,
-          uncoveredRecorded: [],
-          route,
-        },
-      ],
-      sdkIdIsCcIdentifier,
-    );
     const sent = await this.services.sendable(properties);
     await this.journaled(
       {
