@@ -64,6 +64,20 @@ describe('auto-route: a property the SDK provider drops', () => {
     expect((await record('AutoRoute', 'Store'))?.provisionedBy).toBe('cc-api');
   });
 
+  it('creates a new resource holding it through Cloud Control', async () => {
+    const result = await deploy('AutoCreate', bucket('auto-create-bucket', ACCELERATED));
+    expect(result.plan.operations[0]).toMatchObject({
+      kind: 'create',
+      routing: '[via CC API: AccelerateConfiguration]',
+    });
+    expect(await record('AutoCreate', 'Store')).toMatchObject({
+      provisionedBy: 'cc-api',
+      physicalId: 'auto-create-bucket',
+      properties: ACCELERATED,
+    });
+    expect(await ccModel(BUCKET, 'auto-create-bucket')).toMatchObject(ACCELERATED);
+  });
+
   it('refuses, before anything is touched, a type whose SDK id is not a verified Cloud Control identifier', async () => {
     const topic = (properties: Record<string, unknown> = {}) => ({
       Topic: { Type: 'AWS::SNS::Topic', Properties: { TopicName: 'unverified-topic', ...properties } },
