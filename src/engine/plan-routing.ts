@@ -103,12 +103,9 @@ export function checkRoutes(
     // A replacement creates a new resource: it is routed with no record, as its create is.
     const route = op.kind === 'replace' ? routeOf(input.router, wanted, undefined) : update;
     const annotation =
-      route.reason && op.kind !== 'no-op'
-        ? routeAnnotation(
-            { ...route, reason: route.reason },
-            op.kind === 'replace' ? undefined : record?.provisionedBy,
-          )
-        : undefined;
+      op.kind === 'no-op'
+        ? undefined
+        : routeAnnotation(route, op.kind === 'replace' ? undefined : record?.provisionedBy);
     if (annotation) op.routing = annotation;
     if (!record || record.type !== op.type) continue;
     resources.push({

@@ -1,5 +1,5 @@
 import type { JsonObject, Provider, ProviderKind } from '../providers/provider.js';
-import type { Route } from '../providers/routing.js';
+import type { DecidedRoute } from '../providers/routing.js';
 
 export interface RouteRequest {
   /** The resource routed; the run's `--pin-cc-api` ids are matched against it. */
@@ -11,8 +11,7 @@ export interface RouteRequest {
 }
 
 /** A route and the provider serving it; the reason is absent for types the engine serves itself. */
-export type RoutedProvider = Pick<Route, 'provisionedBy'> &
-  Partial<Omit<Route, 'provisionedBy'>> & { provider: Provider };
+export type RoutedProvider = DecidedRoute & { provider: Provider };
 
 /** What the engine asks of the provider registry; the registry decides, the engine records. */
 export interface ProviderRouter {

@@ -393,7 +393,7 @@ export class ResourceExecutor {
         return { physicalId: record.physicalId, after: record, verdict: { replacement: false } };
       },
     );
-    return route.reason && moveLine({ ...route, reason: route.reason }, recorded.provisionedBy, op.type);
+    return moveLine(route, recorded.provisionedBy, op.type);
   }
 
   /**

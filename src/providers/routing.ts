@@ -114,8 +114,11 @@ export function asSent(
   return Object.fromEntries(Object.entries(properties).filter(([key]) => !removed.has(key)));
 }
 
+/** A route as the engine's router answers it: without a reason for a type the engine serves itself. */
+export type DecidedRoute = Pick<Route, 'provisionedBy'> & Partial<Omit<Route, 'provisionedBy'>>;
+
 /** The `cdkd diff` routing annotation, or undefined when routing is unremarkable. */
-export function routeAnnotation(route: Route, recordedBy?: ProviderKind): string | undefined {
+export function routeAnnotation(route: DecidedRoute, recordedBy?: ProviderKind): string | undefined {
   switch (route.reason) {
     case 'uncovered-property':
       return `[via CC API: ${route.properties!.join(', ')}]`;
@@ -137,7 +140,7 @@ export function routeAnnotation(route: Route, recordedBy?: ProviderKind): string
 
 /** The deploy's line for an update that moves a resource between layers; undefined when it stays. */
 export function moveLine(
-  route: Route,
+  route: DecidedRoute,
   recordedBy: ProviderKind | undefined,
   type: string,
 ): string | undefined {
