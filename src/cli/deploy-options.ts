@@ -46,7 +46,7 @@ export function addRoutingOptions(command: Command): Command {
   return command
     .option(
       '--prefer-sdk-route [TYPE:PROPERTY]',
-      'keep the SDK provider for a property it does not send (the record leaves it out); alone, for every such property (repeatable)',
+      'keep the SDK provider for a property it does not send, left unsent; alone, for every such property (repeatable)',
       (value: string, previous: true | string[] | undefined) => [
         ...(Array.isArray(previous) ? previous : []),
         value,
