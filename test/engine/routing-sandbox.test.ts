@@ -162,6 +162,13 @@ describe('sdk-coverage: a role on Cloud Control', () => {
       provisionedBy: 'sdk',
       physicalId: 'returning-role',
     });
+    expect(h.events).toContainEqual(
+      expect.objectContaining({
+        kind: 'resource',
+        status: 'succeeded',
+        message: expect.stringMatching(/^returning to SDK provider/),
+      }),
+    );
     const iam = await h.clients.client(IAMClient, REGION);
     expect((await iam.send(new GetRoleCommand({ RoleName: 'returning-role' }))).Role?.Description).toBe(
       'back',
