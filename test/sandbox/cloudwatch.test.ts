@@ -10,6 +10,7 @@ import {
   DeleteAlarmsCommand,
   DescribeAlarmsCommand,
   ListTagsForResourceCommand,
+  PutCompositeAlarmCommand,
   PutMetricAlarmCommand,
   TagResourceCommand,
   UntagResourceCommand,
@@ -270,6 +271,57 @@ describe('CloudWatch metric alarms', () => {
   });
 });
 
+describe('CloudWatch composite alarms', () => {
+  it('puts a composite alarm over existing alarms, lists it only when asked, and refuses a rule naming a missing one', async () => {
+    await cw.send(new PutMetricAlarmCommand(cpuAlarm('child-a')));
+    await cw.send(new PutMetricAlarmCommand(cpuAlarm('child-b')));
+    const rule = `ALARM("${ARN}child-a") OR OK(child-b)`;
+    await cw.send(
+      new PutCompositeAlarmCommand({
+        AlarmName: 'parent',
+        AlarmRule: rule,
+        Tags: [{ Key: 'k', Value: 'v' }],
+      }),
+    );
+    const both = await cw.send(
+      new DescribeAlarmsCommand({ AlarmNamePrefix: 'parent', AlarmTypes: ['CompositeAlarm', 'MetricAlarm'] }),
+    );
+    expect(both.MetricAlarms).toEqual([]);
+    expect(both.CompositeAlarms).toMatchObject([
+      { AlarmName: 'parent', AlarmArn: `${ARN}parent`, AlarmRule: rule, StateValue: 'INSUFFICIENT_DATA' },
+    ]);
+    expect((await cw.send(new DescribeAlarmsCommand({ AlarmNames: ['parent'] }))).MetricAlarms).toEqual([]);
+    expect((await cw.send(new ListTagsForResourceCommand({ ResourceARN: `${ARN}parent` }))).Tags).toEqual([
+      { Key: 'k', Value: 'v' },
+    ]);
+
+    const dangling = await failure(
+      cw.send(
+        new PutCompositeAlarmCommand({ AlarmName: 'dangling', AlarmRule: 'ALARM(child-a) AND ALARM(nope)' }),
+      ),
+    );
+    expect(dangling.name).toBe('ValidationException');
+    expect(dangling.error.message).toContain('[nope]');
+    const overwrite = await failure(cw.send(new PutMetricAlarmCommand(cpuAlarm('parent'))));
+    expect(overwrite.name).toBe('ValidationException');
+    const suppressor = await failure(
+      cw.send(
+        new PutCompositeAlarmCommand({
+          AlarmName: 'sup',
+          AlarmRule: 'ALARM(child-a)',
+          ActionsSuppressor: 'child-b',
+        }),
+      ),
+    );
+    expect(suppressor.error.message).toContain('ActionsSuppressorWaitPeriod');
+
+    await cw.send(new DeleteAlarmsCommand({ AlarmNames: ['parent'] }));
+    expect(
+      (await cw.send(new DescribeAlarmsCommand({ AlarmTypes: ['CompositeAlarm'] }))).CompositeAlarms,
+    ).toEqual([]);
+  });
+});
+
 describe('Cloud Control and CloudWatch share one alarm store', () => {
   it('reads and updates by AlarmName an alarm PutMetricAlarm made, keeping a tag added out of band', async () => {
     await cw.send(new PutMetricAlarmCommand(cpuAlarm('shared', { Tags: [{ Key: 'owner', Value: 'sdk' }] })));
@@ -339,5 +391,31 @@ describe('Cloud Control and CloudWatch share one alarm store', () => {
         .OperationStatus,
     ).toBe('SUCCESS');
     expect(await alarm('cc-made')).toBeUndefined();
+  });
+
+  it('serves composite alarms to Cloud Control apart from metric alarms', async () => {
+    await cw.send(new PutMetricAlarmCommand(cpuAlarm('cc-child')));
+    const made = await run(
+      new CreateResourceCommand({
+        TypeName: 'AWS::CloudWatch::CompositeAlarm',
+        DesiredState: JSON.stringify({ AlarmName: 'cc-parent', AlarmRule: `ALARM("${ARN}cc-child")` }),
+      }),
+    );
+    expect(made).toMatchObject({ OperationStatus: 'SUCCESS', Identifier: 'cc-parent' });
+    const read = await cc.send(
+      new GetResourceCommand({ TypeName: 'AWS::CloudWatch::CompositeAlarm', Identifier: 'cc-parent' }),
+    );
+    expect(JSON.parse(read.ResourceDescription!.Properties!)).toMatchObject({
+      Arn: `${ARN}cc-parent`,
+      ActionsEnabled: true,
+    });
+    const asMetric = await failure(
+      cc.send(new GetResourceCommand({ TypeName: 'AWS::CloudWatch::Alarm', Identifier: 'cc-parent' })),
+    );
+    expect(asMetric.name).toBe('ResourceNotFoundException');
+    const inventory = await admin(sandbox, 'GET', 'inventory');
+    expect(
+      inventory.json.monitoring['AWS::CloudWatch::CompositeAlarm'].map((a: { id: string }) => a.id),
+    ).toEqual(['cc-parent']);
   });
 });

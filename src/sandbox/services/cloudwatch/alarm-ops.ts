@@ -2,6 +2,7 @@ import { randomString } from '../../ids.js';
 import type { SandboxRequest } from '../../request.js';
 import { mergeTags, readTags } from './alarm-tags.js';
 import { validateMetricAlarm } from './alarm-validation.js';
+import { validateCompositeAlarm } from './composite-validation.js';
 import { cloudWatchErrors } from './cloudwatch-errors.js';
 import { alarmArn, type AlarmRecord, type AlarmStore } from './store.js';
 
@@ -27,8 +28,11 @@ export async function writeAlarm(
   scope: { region: string; accountId: string },
   input: Input,
   now: number,
+  composite = false,
 ): Promise<AlarmRecord> {
-  validateMetricAlarm(input);
+  const held = (name: string) => store.get(scope.region, name)?.accountId === scope.accountId;
+  if (composite) validateCompositeAlarm(input, held);
+  else validateMetricAlarm(input);
   const name = input.AlarmName as string;
   const tags = readTags(input.Tags);
   const config = Object.fromEntries(
@@ -37,12 +41,18 @@ export async function writeAlarm(
     ),
   );
   const existing = store.get(scope.region, name);
+  if (existing && (existing.composite ?? false) !== composite) {
+    throw cloudWatchErrors.validation(
+      `The alarm ${name} is a ${existing.composite ? 'composite' : 'metric'} alarm: it cannot be overwritten by a ${composite ? 'composite' : 'metric'} alarm`,
+    );
+  }
   const record: AlarmRecord = existing
     ? { ...existing, config, configUpdatedAt: now }
     : {
         name,
         region: scope.region,
         accountId: scope.accountId,
+        ...(composite ? { composite: true as const } : {}),
         config,
         tags: mergeTags([], tags),
         configUpdatedAt: now,
@@ -54,6 +64,11 @@ export async function writeAlarm(
 
 export async function putMetricAlarm(call: CloudWatchCall): Promise<unknown> {
   await writeAlarm(call.store, call.request, call.input, call.now());
+  return {};
+}
+
+export async function putCompositeAlarm(call: CloudWatchCall): Promise<unknown> {
+  await writeAlarm(call.store, call.request, call.input, call.now(), true);
   return {};
 }
 
@@ -82,13 +97,18 @@ export async function describeAlarms(call: CloudWatchCall): Promise<unknown> {
     // Nothing evaluates the sandbox's alarms: each stays in INSUFFICIENT_DATA.
     .filter(() => input.StateValue === undefined || input.StateValue === 'INSUFFICIENT_DATA')
     .filter((alarm) => action === undefined || actionsOf(alarm).some((arn) => arn.startsWith(action)));
-  const start = startAfter(input.NextToken, matching);
-  const page = types.includes('MetricAlarm') ? matching.slice(start, start + maxRecords) : [];
+  const typed = matching.filter((alarm) =>
+    types.includes(alarm.composite ? 'CompositeAlarm' : 'MetricAlarm'),
+  );
+  const start = startAfter(input.NextToken, typed);
+  const page = typed.slice(start, start + maxRecords);
   const next =
-    start + page.length < matching.length && page.length > 0 ? page[page.length - 1]!.name : undefined;
+    start + page.length < typed.length && page.length > 0 ? page[page.length - 1]!.name : undefined;
   return {
-    MetricAlarms: page.map(describe),
-    ...(types.includes('CompositeAlarm') ? { CompositeAlarms: [] } : {}),
+    MetricAlarms: page.filter((alarm) => !alarm.composite).map(describe),
+    ...(types.includes('CompositeAlarm')
+      ? { CompositeAlarms: page.filter((alarm) => alarm.composite).map(describe) }
+      : {}),
     ...(next !== undefined ? { NextToken: Buffer.from(next).toString('base64') } : {}),
   };
 }
@@ -126,10 +146,11 @@ export async function listTagsForResource(call: CloudWatchCall): Promise<unknown
   return { Tags: taggable(call).tags };
 }
 
-/** DescribeAlarms' MetricAlarm: the configuration as set, AWS's defaults and the alarm's state. */
+/** DescribeAlarms' MetricAlarm or CompositeAlarm: the configuration as set, AWS's defaults and the alarm's state. */
 export function describe(alarm: AlarmRecord): Record<string, unknown> {
   const { config } = alarm;
-  const single = !Array.isArray(config.Metrics) && config.EvaluationCriteria === undefined;
+  const single =
+    !alarm.composite && !Array.isArray(config.Metrics) && config.EvaluationCriteria === undefined;
   return {
     AlarmName: alarm.name,
     AlarmArn: alarmArn(alarm),

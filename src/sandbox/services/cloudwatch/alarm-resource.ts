@@ -6,19 +6,38 @@ import { mergeTags, readTags } from './alarm-tags.js';
 import { alarmArn, type AlarmRecord, type AlarmStore } from './store.js';
 
 export const ALARM = 'AWS::CloudWatch::Alarm';
+export const COMPOSITE_ALARM = 'AWS::CloudWatch::CompositeAlarm';
 
 /** Template properties CloudFormation types as numbers or booleans; a resolved parameter may arrive as a string. */
-const NUMBERS = ['Threshold', 'Period', 'EvaluationPeriods', 'DatapointsToAlarm', 'EvaluationInterval'];
+const NUMBERS = [
+  'Threshold',
+  'Period',
+  'EvaluationPeriods',
+  'DatapointsToAlarm',
+  'EvaluationInterval',
+  'ActionsSuppressorWaitPeriod',
+  'ActionsSuppressorExtensionPeriod',
+];
 const BOOLEANS = ['ActionsEnabled'];
 
 /**
- * AWS::CloudWatch::Alarm for Cloud Control, on the CloudWatch module's own store: an alarm
- * PutMetricAlarm made is the one Cloud Control reads and updates by its AlarmName. The
- * template's property names are PutMetricAlarm's members, so the model is the alarm's
- * configuration with its Arn and tags.
+ * AWS::CloudWatch::Alarm or AWS::CloudWatch::CompositeAlarm for Cloud Control, on the
+ * CloudWatch module's own store: an alarm PutMetricAlarm made is the one Cloud Control reads
+ * and updates by its AlarmName. The template's property names are the Put call's members,
+ * so the model is the alarm's configuration with its Arn and tags.
  */
-export function alarmResourceHandler(store: AlarmStore, now: () => number): ResourceHandler {
-  const props = new Set(sandboxSchemaFor(ALARM)!.props);
+export function alarmResourceHandler(
+  store: AlarmStore,
+  now: () => number,
+  type: typeof ALARM | typeof COMPOSITE_ALARM,
+): ResourceHandler {
+  const props = new Set(sandboxSchemaFor(type)!.props);
+  const composite = type === COMPOSITE_ALARM;
+  /** The alarm of this handler's kind holding `name` in the account; another kind is not found. */
+  const find = (region: string, name: string, accountId: string): AlarmRecord | undefined => {
+    const alarm = store.get(region, name);
+    return alarm?.accountId === accountId && (alarm.composite ?? false) === composite ? alarm : undefined;
+  };
   const model = (alarm: AlarmRecord): ResourceModel => {
     const described = describe(alarm);
     return {
@@ -46,7 +65,7 @@ export function alarmResourceHandler(store: AlarmStore, now: () => number): Reso
     }
     const input = coerce({ ...desired, AlarmName: name });
     try {
-      const alarm = await writeAlarm(store, scope, input, now());
+      const alarm = await writeAlarm(store, scope, input, now(), composite);
       if (!replaceTags) return alarm;
       const tagged = { ...alarm, tags: mergeTags([], readTags(input.Tags)) };
       await store.save(tagged);
@@ -64,22 +83,22 @@ export function alarmResourceHandler(store: AlarmStore, now: () => number): Reso
       return { identifier: name, model: model(alarm) };
     },
     read(identifier, region, accountId) {
-      const alarm = store.get(region, identifier);
-      return alarm && alarm.accountId === accountId ? model(alarm) : undefined;
+      const alarm = find(region, identifier, accountId);
+      return alarm ? model(alarm) : undefined;
     },
     async update(identifier, desired, region, accountId) {
-      if (store.get(region, identifier)?.accountId !== accountId) throw notFound(identifier);
+      if (!find(region, identifier, accountId)) throw notFound(identifier);
       return model(await write(identifier, desired, { region, accountId }, true));
     },
     async delete(identifier, region, accountId) {
-      const alarm = store.get(region, identifier);
-      if (alarm?.accountId !== accountId) throw notFound(identifier);
+      const alarm = find(region, identifier, accountId);
+      if (!alarm) throw notFound(identifier);
       await store.delete(alarm);
     },
     list(region, accountId) {
       return store
         .list(region)
-        .filter((alarm) => alarm.accountId === accountId)
+        .filter((alarm) => find(region, alarm.name, accountId) === alarm)
         .map((alarm) => ({ identifier: alarm.name, model: model(alarm) }));
     },
   };

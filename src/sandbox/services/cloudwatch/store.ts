@@ -7,13 +7,15 @@ export interface AlarmTag {
   Value: string;
 }
 
-/** One metric alarm: its configuration as PutMetricAlarm last set it (the wire names), tags apart. */
+/** One alarm: its configuration as PutMetricAlarm or PutCompositeAlarm last set it (the wire names), tags apart. */
 export interface AlarmRecord {
   name: string;
   region: string;
   /** The account the alarm was made in: its ARN's. */
   accountId: string;
-  /** PutMetricAlarm's members but AlarmName and Tags, as the last call sent them. */
+  /** A composite alarm (PutCompositeAlarm); absent for a metric alarm. */
+  composite?: true;
+  /** The Put call's members but AlarmName and Tags, as the last call sent them. */
   config: Record<string, unknown>;
   tags: AlarmTag[];
   /** Epoch milliseconds. */
@@ -23,7 +25,7 @@ export interface AlarmRecord {
 
 const key = (region: string, name: string): string => `${region}/${encodeURIComponent(name)}`;
 
-/** Metric alarms per region, in memory and written through to storage. */
+/** Metric and composite alarms per region (one name space), in memory and written through to storage. */
 export class AlarmStore {
   private readonly alarms = new Map<string, AlarmRecord>();
 
