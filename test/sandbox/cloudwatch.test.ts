@@ -16,6 +16,9 @@ import {
   UntagResourceCommand,
   type PutMetricAlarmCommandInput,
 } from '@aws-sdk/client-cloudwatch';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { admin, cloudControlClient, failure, settle } from './helpers.js';
@@ -417,5 +420,41 @@ describe('Cloud Control and CloudWatch share one alarm store', () => {
     expect(
       inventory.json.monitoring['AWS::CloudWatch::CompositeAlarm'].map((a: { id: string }) => a.id),
     ).toEqual(['cc-parent']);
+  });
+});
+
+describe('alarms across a restart', () => {
+  it('keeps an alarm, its configuration and tags in the data dir', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'cdkd-cw-'));
+    const client = (url: string) =>
+      new CloudWatchClient({
+        endpoint: url,
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'AKIASANDBOXTEST', secretAccessKey: 'sandbox-secret' },
+        maxAttempts: 1,
+      });
+    try {
+      const first = await startSandbox({ port: 0, dataDir });
+      await client(first.url).send(
+        new PutMetricAlarmCommand(cpuAlarm('kept', { Tags: [{ Key: 'k', Value: 'v' }] })),
+      );
+      await first.stop();
+      const second = await startSandbox({ port: 0, dataDir });
+      const again = client(second.url);
+      expect(
+        (await again.send(new DescribeAlarmsCommand({ AlarmNames: ['kept'] }))).MetricAlarms?.[0],
+      ).toMatchObject({
+        Threshold: 80,
+        Period: 300,
+      });
+      const arn = 'arn:aws:cloudwatch:us-east-1:000000000000:alarm:kept';
+      expect((await again.send(new ListTagsForResourceCommand({ ResourceARN: arn }))).Tags).toEqual([
+        { Key: 'k', Value: 'v' },
+      ]);
+      again.destroy();
+      await second.stop();
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

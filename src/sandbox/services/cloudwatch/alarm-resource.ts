@@ -38,6 +38,7 @@ export function alarmResourceHandler(
     const alarm = store.get(region, name);
     return alarm?.accountId === accountId && (alarm.composite ?? false) === composite ? alarm : undefined;
   };
+  // DescribeAlarms' empty default Dimensions is no template value: only the alarm's own are modelled.
   const model = (alarm: AlarmRecord): ResourceModel => {
     const described = describe(alarm);
     return {
@@ -65,9 +66,11 @@ export function alarmResourceHandler(
     }
     const input = coerce({ ...desired, AlarmName: name });
     try {
+      // Checked before the write, so a refused tag list changes nothing.
+      const tags = replaceTags ? mergeTags([], readTags(input.Tags)) : undefined;
       const alarm = await writeAlarm(store, scope, input, now(), composite);
-      if (!replaceTags) return alarm;
-      const tagged = { ...alarm, tags: mergeTags([], readTags(input.Tags)) };
+      if (!tags) return alarm;
+      const tagged = { ...alarm, tags };
       await store.save(tagged);
       return tagged;
     } catch (error) {
