@@ -2,10 +2,12 @@ import {
   CloudWatchClient,
   DescribeAlarmsCommand,
   ListTagsForResourceCommand,
+  PutMetricAlarmCommand,
   TagResourceCommand,
 } from '@aws-sdk/client-cloudwatch';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AwsClients } from '../../src/aws/client-factory.js';
+import { driftOf } from '../../src/engine/drift-rules.js';
 import { AlarmProvider } from '../../src/providers/cloudwatch/alarm.js';
 import { CLOUDWATCH_REF_ATTRIBUTES } from '../../src/providers/cloudwatch/ref-attributes.js';
 import { CloudControlProvider } from '../../src/providers/cloudcontrol/provider.js';
@@ -92,11 +94,28 @@ describe('AWS::CloudWatch::Alarm', () => {
       Threshold: 90,
       ComparisonOperator: 'GreaterThanThreshold',
       Dimensions: [{ Name: 'InstanceId', Value: 'i-1' }],
+      Tags: [
+        { Key: 'oob', Value: '1' },
+        { Key: 'env', Value: 'prod' },
+      ],
     });
     expect(read?.attributes).toEqual({ Arn: arnOf('cpu-high') });
     await alarms.delete({ ...request, properties: next }, context);
     expect(await alarms.read({ ...request, properties: next }, context)).toBeUndefined();
     await alarms.delete({ ...request, properties: next }, context);
+  });
+
+  it('reads back what it applied, so drift sees only a change made out of band', async () => {
+    const properties = { ...cpu, AlarmName: 'drift-check' };
+    await alarms.create({ logicalId: 'Drift', type, properties }, context);
+    const request = { logicalId: 'Drift', type, physicalId: 'drift-check', properties };
+    expect(driftOf(properties, (await alarms.read(request, context))!.properties)).toEqual([]);
+    await cw.send(
+      new PutMetricAlarmCommand({ ...(await live('drift-check'))!, AlarmName: 'drift-check', Threshold: 1 }),
+    );
+    expect(driftOf(properties, (await alarms.read(request, context))!.properties)).toEqual([
+      { property: 'Threshold', recorded: '80.5', live: 1 },
+    ]);
   });
 
   it('sends a metric-math alarm, its query numbers and flags typed', async () => {

@@ -70,10 +70,11 @@ export function putMetricAlarmInput(name: string, props: JsonObject): PutMetricA
   ) as unknown as PutMetricAlarmCommandInput;
 }
 
-/** A DescribeAlarms MetricAlarm in template terms: AWS's empty defaults left out, as a template leaves them. */
+/** A DescribeAlarms MetricAlarm in template terms (tags apart): AWS's empty defaults left out, as a template leaves them. */
 export function alarmProperties(alarm: Record<string, unknown>): JsonObject {
   const properties: JsonObject = {};
   for (const key of ALARM_PROPERTIES) {
+    if (key === 'Tags') continue;
     const value = alarm[key];
     if (value === undefined || (Array.isArray(value) && value.length === 0)) continue;
     properties[key] = value;

@@ -2,6 +2,7 @@ import {
   CloudWatchClient,
   DeleteAlarmsCommand,
   DescribeAlarmsCommand,
+  ListTagsForResourceCommand,
   PutMetricAlarmCommand,
   TagResourceCommand,
   UntagResourceCommand,
@@ -115,14 +116,19 @@ export class AlarmProvider implements Provider {
     }
   }
 
-  /** Observed properties: the alarm's configuration as DescribeAlarms returns it (tags are not read). */
+  /** Observed properties: the alarm's configuration as DescribeAlarms returns it, and its tags. */
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
-    const alarm = await describe(await cloudWatch(context), request.physicalId);
-    if (!alarm) return undefined;
+    const client = await cloudWatch(context);
+    const alarm = await describe(client, request.physicalId);
+    if (!alarm?.AlarmArn) return undefined;
+    const { Tags } = await client.send(new ListTagsForResourceCommand({ ResourceARN: alarm.AlarmArn }));
     return {
-      properties: alarmProperties(alarm as Record<string, unknown>),
+      properties: {
+        ...alarmProperties(alarm as Record<string, unknown>),
+        ...(Tags && Tags.length > 0 ? { Tags } : {}),
+      },
       attributes: { Arn: alarm.AlarmArn },
-      ...(alarm.AlarmArn ? { creationIdentity: { AlarmArn: alarm.AlarmArn } } : {}),
+      creationIdentity: { AlarmArn: alarm.AlarmArn },
     };
   }
 }
