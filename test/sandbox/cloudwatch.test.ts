@@ -274,6 +274,36 @@ describe('CloudWatch metric alarms', () => {
   });
 });
 
+describe('alarms per account', () => {
+  it("keeps one name apart in two accounts, and refuses tagging another account's alarm", async () => {
+    const other = new CloudWatchClient({
+      endpoint: sandbox.url,
+      region: 'us-east-1',
+      credentials: { accessKeyId: '222222222222', secretAccessKey: 'sandbox-secret' },
+      maxAttempts: 1,
+    });
+    await cw.send(new PutMetricAlarmCommand(cpuAlarm('same-name', { Threshold: 1 })));
+    await other.send(new PutMetricAlarmCommand(cpuAlarm('same-name', { Threshold: 2 })));
+    expect((await alarm('same-name'))?.Threshold).toBe(1);
+    const theirs = (await other.send(new DescribeAlarmsCommand({ AlarmNames: ['same-name'] }))).MetricAlarms;
+    expect(theirs).toMatchObject([
+      { Threshold: 2, AlarmArn: 'arn:aws:cloudwatch:us-east-1:222222222222:alarm:same-name' },
+    ]);
+    const crossAccount = await failure(
+      cw.send(
+        new TagResourceCommand({
+          ResourceARN: 'arn:aws:cloudwatch:us-east-1:222222222222:alarm:same-name',
+          Tags: [{ Key: 'a', Value: '1' }],
+        }),
+      ),
+    );
+    expect(crossAccount.name).toBe('ResourceNotFoundException');
+    await other.send(new DeleteAlarmsCommand({ AlarmNames: ['same-name'] }));
+    expect(await alarm('same-name')).toBeDefined();
+    other.destroy();
+  });
+});
+
 describe('CloudWatch composite alarms', () => {
   it('puts a composite alarm over existing alarms, lists it only when asked, and refuses a rule naming a missing one', async () => {
     await cw.send(new PutMetricAlarmCommand(cpuAlarm('child-a')));

@@ -19,7 +19,7 @@ export interface CloudWatchCall {
 const INITIAL_REASON = 'Unchecked: Initial alarm creation';
 
 /**
- * Writes a metric alarm, as PutMetricAlarm does: a new name makes it (with its tags), an
+ * Writes an alarm, as PutMetricAlarm and PutCompositeAlarm do: a new name makes it (with its tags), an
  * existing one has its whole configuration replaced and its tags left alone (AWS ignores
  * Tags on an update; they change through TagResource).
  */
@@ -30,7 +30,7 @@ export async function writeAlarm(
   now: number,
   composite = false,
 ): Promise<AlarmRecord> {
-  const held = (name: string) => store.get(scope.region, name)?.accountId === scope.accountId;
+  const held = (name: string) => store.get(scope.accountId, scope.region, name) !== undefined;
   if (composite) validateCompositeAlarm(input, held);
   else validateMetricAlarm(input);
   const name = input.AlarmName as string;
@@ -40,7 +40,7 @@ export async function writeAlarm(
       ([key, value]) => key !== 'AlarmName' && key !== 'Tags' && value !== undefined,
     ),
   );
-  const existing = store.get(scope.region, name);
+  const existing = store.get(scope.accountId, scope.region, name);
   if (existing && (existing.composite ?? false) !== composite) {
     throw cloudWatchErrors.validation(
       `The alarm ${name} is a ${existing.composite ? 'composite' : 'metric'} alarm: it cannot be overwritten by a ${composite ? 'composite' : 'metric'} alarm`,
@@ -90,8 +90,7 @@ export async function describeAlarms(call: CloudWatchCall): Promise<unknown> {
   const prefix = typeof input.AlarmNamePrefix === 'string' ? input.AlarmNamePrefix : undefined;
   const action = typeof input.ActionPrefix === 'string' ? input.ActionPrefix : undefined;
   const matching = call.store
-    .list(call.request.region)
-    .filter((alarm) => alarm.accountId === call.request.accountId)
+    .list(call.request.accountId, call.request.region)
     .filter((alarm) => !names || names.includes(alarm.name))
     .filter((alarm) => prefix === undefined || alarm.name.startsWith(prefix))
     // Nothing evaluates the sandbox's alarms: each stays in INSUFFICIENT_DATA.
@@ -118,8 +117,8 @@ export async function deleteAlarms(call: CloudWatchCall): Promise<unknown> {
   const names = stringList(call.input.AlarmNames, 'AlarmNames', 100);
   if (!names) throw cloudWatchErrors.missing('AlarmNames');
   const { region, accountId } = call.request;
-  const found = names.map((name) => call.store.get(region, name));
-  const missing = names.filter((_, index) => found[index]?.accountId !== accountId);
+  const found = names.map((name) => call.store.get(accountId, region, name));
+  const missing = names.filter((_, index) => found[index] === undefined);
   if (missing.length > 0) throw cloudWatchErrors.alarmsNotFound(missing);
   for (const alarm of found) if (alarm) await call.store.delete(alarm);
   return {};
@@ -178,9 +177,10 @@ function taggable(call: CloudWatchCall): AlarmRecord {
     throw cloudWatchErrors.invalidParameterValue(`Invalid ARN: ${arn}`);
   }
   const [, region, account, name] = match;
+  // Another region's or account's alarm is not this caller's to tag.
   const alarm =
     region === call.request.region && account === call.request.accountId
-      ? call.store.get(region, name!)
+      ? call.store.get(account, region, name!)
       : undefined;
   if (!alarm) throw cloudWatchErrors.resourceNotFound(arn);
   return alarm;

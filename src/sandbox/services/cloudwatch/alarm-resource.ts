@@ -35,8 +35,8 @@ export function alarmResourceHandler(
   const composite = type === COMPOSITE_ALARM;
   /** The alarm of this handler's kind holding `name` in the account; another kind is not found. */
   const find = (region: string, name: string, accountId: string): AlarmRecord | undefined => {
-    const alarm = store.get(region, name);
-    return alarm?.accountId === accountId && (alarm.composite ?? false) === composite ? alarm : undefined;
+    const alarm = store.get(accountId, region, name);
+    return alarm && (alarm.composite ?? false) === composite ? alarm : undefined;
   };
   // DescribeAlarms' empty default Dimensions is no template value: only the alarm's own are modelled.
   const model = (alarm: AlarmRecord): ResourceModel => {
@@ -81,7 +81,8 @@ export function alarmResourceHandler(
   return {
     async create(desired, region, accountId) {
       const name = typeof desired.AlarmName === 'string' ? desired.AlarmName : generatedAlarmName();
-      if (store.get(region, name)) throw new HandlerError('AlreadyExists', `${name} already exists`);
+      if (store.get(accountId, region, name))
+        throw new HandlerError('AlreadyExists', `${name} already exists`);
       const alarm = await write(name, desired, { region, accountId }, false);
       return { identifier: name, model: model(alarm) };
     },
@@ -100,8 +101,8 @@ export function alarmResourceHandler(
     },
     list(region, accountId) {
       return store
-        .list(region)
-        .filter((alarm) => find(region, alarm.name, accountId) === alarm)
+        .list(accountId, region)
+        .filter((alarm) => (alarm.composite ?? false) === composite)
         .map((alarm) => ({ identifier: alarm.name, model: model(alarm) }));
     },
   };

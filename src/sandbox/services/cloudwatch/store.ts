@@ -23,9 +23,10 @@ export interface AlarmRecord {
   stateUpdatedAt: number;
 }
 
-const key = (region: string, name: string): string => `${region}/${encodeURIComponent(name)}`;
+const key = (accountId: string, region: string, name: string): string =>
+  `${accountId}/${region}/${encodeURIComponent(name)}`;
 
-/** Metric and composite alarms per region (one name space), in memory and written through to storage. */
+/** Metric and composite alarms per account and region (one name space), in memory and written through to storage. */
 export class AlarmStore {
   private readonly alarms = new Map<string, AlarmRecord>();
 
@@ -34,19 +35,19 @@ export class AlarmStore {
   static async load(storage: Storage): Promise<AlarmStore> {
     const store = new AlarmStore(storage);
     for (const { doc } of await storage.listDocuments<AlarmRecord>(NAMESPACE)) {
-      store.alarms.set(key(doc.region, doc.name), doc);
+      store.alarms.set(key(doc.accountId, doc.region, doc.name), doc);
     }
     return store;
   }
 
-  get(region: string, name: string): AlarmRecord | undefined {
-    return this.alarms.get(key(region, name));
+  get(accountId: string, region: string, name: string): AlarmRecord | undefined {
+    return this.alarms.get(key(accountId, region, name));
   }
 
-  /** The region's alarms in name order, as DescribeAlarms lists them. */
-  list(region: string): AlarmRecord[] {
+  /** The account's alarms in the region in name order, as DescribeAlarms lists them. */
+  list(accountId: string, region: string): AlarmRecord[] {
     return [...this.alarms.values()]
-      .filter((record) => record.region === region)
+      .filter((record) => record.accountId === accountId && record.region === region)
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
@@ -55,13 +56,15 @@ export class AlarmStore {
   }
 
   save(record: AlarmRecord): Promise<void> {
-    this.alarms.set(key(record.region, record.name), record);
-    return this.storage.putDocument(NAMESPACE, key(record.region, record.name), record);
+    const id = key(record.accountId, record.region, record.name);
+    this.alarms.set(id, record);
+    return this.storage.putDocument(NAMESPACE, id, record);
   }
 
   delete(record: AlarmRecord): Promise<void> {
-    this.alarms.delete(key(record.region, record.name));
-    return this.storage.deleteDocument(NAMESPACE, key(record.region, record.name));
+    const id = key(record.accountId, record.region, record.name);
+    this.alarms.delete(id);
+    return this.storage.deleteDocument(NAMESPACE, id);
   }
 }
 
