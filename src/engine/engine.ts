@@ -1,5 +1,6 @@
 import type { AwsClients } from '../aws/client-factory.js';
 import { probeEmptiness } from '../providers/emptiness/index.js';
+import { describeResourceType } from '../aws/describe-type.js';
 import { secretValueReader } from '../aws/secret-values.js';
 import { ssmParameterReader } from '../aws/ssm-parameters.js';
 import { EventLog } from '../state/event-log.js';
@@ -24,6 +25,7 @@ import type { EventSink } from './events.js';
 import { ExportIndex } from './export-index.js';
 import { NESTED_STACK_TYPE, NestedStackProvider } from './nested-stack-provider.js';
 import type { ProviderRouter } from './provider-router.js';
+import { RegistrySchemas } from './registry-schemas.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
 import type { EmptinessProber } from './stateful-preflight.js';
 
@@ -64,6 +66,7 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
       ),
     ),
   );
+  const retry = inputs.retry ?? ((_label, call) => call());
   const context: EngineContext = {
     backend: inputs.backend,
     clients: inputs.clients,
@@ -75,7 +78,7 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
     events: inputs.events,
     eventLog: (stack, runId) =>
       new EventLog(inputs.backend.objects, inputs.backend.store.prefix, stack, runId),
-    retry: inputs.retry ?? ((_label, call) => call()),
+    retry,
     parameterReader: (region) => ssmParameterReader(inputs.clients, region),
     sendable: (region) =>
       sendableProperties(
@@ -86,6 +89,10 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
     probeEmptiness:
       inputs.probeEmptiness ??
       ((target, region) => probeEmptiness(target, { clients: inputs.clients, region })),
+    registrySchemas: new RegistrySchemas(
+      (region, type) => describeResourceType(inputs.clients, region, type, retry),
+      (stack, message) => inputs.events({ kind: 'warning', stack, message }),
+    ),
   };
   const nestedProvider = (stack: StackIdentity, options: DeployOptions) =>
     new NestedStackProvider(

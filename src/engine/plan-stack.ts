@@ -1,6 +1,6 @@
 import type { AwsClients } from '../aws/client-factory.js';
 import { CdkdError } from '../errors.js';
-import { buildPlan, type Plan, type StatefulVerdict } from '../plan/index.js';
+import { buildPlan, registryTypesToRead, type Plan, type StatefulVerdict } from '../plan/index.js';
 import { refuseInvalidEvaluatedProperties } from '../plan/validate-properties.js';
 import { prepareTemplate, validateTemplate, type PreparedTemplate } from '../template/index.js';
 import { CDK_METADATA_TYPE, desiredResources, isUnresolved } from './desired-resources.js';
@@ -13,6 +13,7 @@ import {
 import { declaredExportNames, declaredExportValues } from './outputs.js';
 import { checkNamesAtPlanning } from './plan-name-checks.js';
 import type { ProviderRouter } from './provider-router.js';
+import type { RegistrySchemas } from './registry-schemas.js';
 import type { DeployOptions, NestedTemplate, StackRequest } from './stack-request.js';
 import type { StackState } from './stack-state.js';
 import { statefulPreflight, type PreflightServices } from './stateful-preflight.js';
@@ -34,6 +35,7 @@ export interface PlanningServices extends PreflightServices {
   routerFor(stack: StackRequest, options: DeployOptions): ProviderRouter;
   exportsIn(region: string): ExportIndex;
   parameterReader(region: string): (name: string) => Promise<string>;
+  registrySchemas: RegistrySchemas;
 }
 
 /**
@@ -58,16 +60,23 @@ export async function planStack(
     request.stackName,
     desired.filter((resource) => !isUnresolved(resource.properties)),
   );
+  const recorded = state.document.resources;
+  // Read before planning, so the plan stays pure; only types with a change ask.
+  const registry = await services.registrySchemas.forTypes(
+    request,
+    registryTypesToRead({ desired, recorded }),
+  );
   const plan = buildPlan(
     {
       desired,
-      recorded: state.document.resources,
+      recorded,
       // A nested stack deploys when its row runs, after its parent's earlier resources: check its whole tree now.
       nested: nestedResources(request.nested),
     },
     {
       canHandle: (type) => router.canHandle(type),
       providerCanUpdate: (type, changed) => router.providerCanUpdate(type, changed),
+      registry,
     },
   );
   const declared = declaredExportNames(masked, resolver);

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { CdkdError, isCdkdError, messageOf } from '../errors.js';
-import { buildPlan, checkStatefulReplacements, propertyHash, type PlannedOperation } from '../plan/index.js';
+import {
+  buildPlan,
+  checkStatefulReplacements,
+  propertyHash,
+  registryTypesToRead,
+  type PlannedOperation,
+  type RegistryAnswer,
+} from '../plan/index.js';
 import {
   OutcomeUnknownError,
   ResourceMadeError,
@@ -48,6 +55,8 @@ export interface ExecutorServices {
   replace?: boolean;
   /** --force-stateful-recreation: what a re-plan that turns into a replacement is checked against. */
   forceStatefulRecreation?: boolean;
+  /** The registry's replacement verdicts for a re-plan (the run's cache); absent: the bundled index decides. */
+  registryAnswers?(types: readonly string[]): Promise<ReadonlyMap<string, RegistryAnswer>>;
 }
 
 /** A create's inputs, evaluated once: the provider, what is sent and what is stored. */
@@ -120,7 +129,7 @@ export class ResourceExecutor {
         await this.replace(op, op.updateReplacePolicy, release);
         return report('replace', 'succeeded');
       case 'update': {
-        const kind = this.replan(op);
+        const kind = await this.replan(op);
         if (kind === 'no-op')
           return report('update', 'skipped', 'nothing changed once its references resolved');
         if (kind === 'replace') this.refuseStatefulReplan(op);
@@ -161,21 +170,21 @@ export class ResourceExecutor {
   }
 
   /** Decides again with resolved properties: a reader of a replaced resource may now be unchanged. */
-  private replan(op: PlannedOperation): 'no-op' | 'update' | 'replace' {
+  private async replan(op: PlannedOperation): Promise<'no-op' | 'update' | 'replace'> {
     const recorded = this.services.state.record(op.logicalId);
     if (!recorded) return 'update';
     const { properties } = this.evaluate(op.logicalId);
-    const [decided] = buildPlan(
-      {
-        desired: [{ logicalId: op.logicalId, type: op.type, properties, dependencies: [] }],
-        recorded: { [op.logicalId]: recorded },
-      },
-      {
-        canHandle: () => true,
-        providerCanUpdate: (type, changed) =>
-          this.services.router.providerCanUpdate(type, changed, recorded.provisionedBy),
-      },
-    ).operations;
+    const input = {
+      desired: [{ logicalId: op.logicalId, type: op.type, properties, dependencies: [] }],
+      recorded: { [op.logicalId]: recorded },
+    };
+    const registry = await this.services.registryAnswers?.(registryTypesToRead(input));
+    const [decided] = buildPlan(input, {
+      canHandle: () => true,
+      providerCanUpdate: (type, changed) =>
+        this.services.router.providerCanUpdate(type, changed, recorded.provisionedBy),
+      ...(registry !== undefined && { registry }),
+    }).operations;
     if (!decided || decided.kind === 'no-op') return 'no-op';
     return decided.kind === 'replace' ? 'replace' : 'update';
   }

@@ -65,11 +65,18 @@ export function registerDeploy(program: Command): void {
         progress.sink({ kind: 'warning', stack: 'cdkd', message }),
       );
       try {
+        const synthesisStarted = Date.now();
         const assembly = await unlessInterrupted(
           synthesizeFor(cmd, options),
           interrupts.signal,
           'during synthesis; nothing was changed',
         );
+        progress.sink({
+          kind: 'phase',
+          stack: 'cdkd',
+          phase: 'synthesis',
+          durationMs: Date.now() - synthesisStarted,
+        });
         if (options.outputsFile && !options.dryRun) await prepareOutputsFile(options.outputsFile);
         const namePrefix = namePrefixSetting({
           flag: options.prefixUserSuppliedNames,
