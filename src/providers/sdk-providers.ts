@@ -1,3 +1,4 @@
+import { registerCloudWatch } from './cloudwatch/index.js';
 import { CustomResourceProvider } from './custom-resource/index.js';
 import { registerDynamoDb } from './dynamodb/index.js';
 import { registerEvents } from './events/index.js';
@@ -37,6 +38,7 @@ export function registerSdkProviders(registry: ProviderRegistry): ProviderRegist
   registerSns(registry);
   registerS3(registry);
   registerLambda(registry);
+  registerCloudWatch(registry);
   registry.registerSdkFamily(new CustomResourceProvider());
   return registry;
 }
