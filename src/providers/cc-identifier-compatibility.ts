@@ -8,6 +8,7 @@
  * agreement is what lets an `sdk-coverage` type return from Cloud Control to its SDK provider.
  */
 const MEASURED: ReadonlySet<string> = new Set([
+  'AWS::CloudWatch::Alarm',
   'AWS::IAM::Role',
   'AWS::Lambda::Function',
   'AWS::S3::Bucket',

@@ -25,6 +25,19 @@ const TRUST = {
 
 /** What the SDK provider creates, and what Cloud Control then adds (a property the SDK provider drops where the type has one). */
 const CASES: Record<string, { create: JsonObject; add: JsonObject }> = {
+  'AWS::CloudWatch::Alarm': {
+    create: {
+      AlarmName: 'cc-ids-alarm',
+      Namespace: 'AWS/Lambda',
+      MetricName: 'Errors',
+      Statistic: 'Sum',
+      Period: 60,
+      EvaluationPeriods: 1,
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    },
+    add: { AlarmDescription: 'through Cloud Control' },
+  },
   'AWS::S3::Bucket': {
     create: { BucketName: 'cc-ids-bucket' },
     add: { AccelerateConfiguration: { AccelerationStatus: 'Enabled' } },
