@@ -124,9 +124,7 @@ async function revert(
     ),
   );
   const reverted = {
-    ...before,
-    physicalId: result.physicalId,
-    attributes: result.attributes,
+    ...services.state.withAnswer(step.logicalId, before, result),
     provisionedBy: current.provisionedBy,
   };
   if (result.oldNeedsDelete) {
