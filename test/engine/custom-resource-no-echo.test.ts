@@ -27,8 +27,8 @@ async function stateObjects(stackName: string): Promise<Map<string, string>> {
 }
 
 /** The keys of the stack's objects holding the secret in clear. */
-async function keysHoldingSecret(stackName: string): Promise<string[]> {
-  return [...(await stateObjects(stackName))].filter(([, text]) => text.includes(SECRET)).map(([key]) => key);
+async function keysHoldingSecret(stackName: string, secret = SECRET): Promise<string[]> {
+  return [...(await stateObjects(stackName))].filter(([, text]) => text.includes(secret)).map(([key]) => key);
 }
 
 async function parameterValue(name: string): Promise<string | undefined> {
@@ -145,8 +145,10 @@ describe('a custom resource whose handler answers NoEcho: true', () => {
       template({ Reader: reader('/no-echo/reverted'), ...broken }, 'second'),
     ).catch((error) => error);
     expect(update.message).toContain('Rolled back');
-    // The revert re-sent the first properties; the reader got its first value back from that answer.
     expect(await parameterValue('/no-echo/reverted')).toBe('hello first');
+    expect(await keysHoldingSecret('Reverted', 'hello first')).toEqual([
+      'cdkd/Reverted/us-east-1/no-echo-data.json',
+    ]);
     const objects = await stateObjects('Reverted');
     const data = JSON.parse(objects.get('cdkd/Reverted/us-east-1/no-echo-data.json')!);
     // The copy the update made is a pending delete until the next cleanup, its Data kept with it.
