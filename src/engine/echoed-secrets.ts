@@ -54,3 +54,11 @@ function scrub(value: unknown, secrets: readonly string[]): unknown {
   }
   return value;
 }
+
+/** A read-back with every value the recorded properties hold masked (`***`) masked too. */
+export function maskedReadBack(
+  live: Record<string, unknown>,
+  recorded: Record<string, unknown>,
+): Record<string, unknown> {
+  return maskEchoes(live, maskedSecrets(live, recorded));
+}

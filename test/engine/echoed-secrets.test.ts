@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskEchoes, maskedSecrets } from '../../src/engine/echoed-secrets.js';
+import { maskEchoes, maskedReadBack, maskedSecrets } from '../../src/engine/echoed-secrets.js';
 import { maskedAttributes } from '../../src/engine/no-echo-data.js';
 
 describe('maskedSecrets: the clear text behind each mask in the stored properties', () => {
@@ -46,5 +46,19 @@ describe("maskedAttributes: a NoEcho custom resource's Data as state records it"
       Port: '***',
       Nested: '***',
     });
+  });
+});
+
+describe('maskedReadBack: a read-back (drift, refresh-observed) of a resource whose record holds masks', () => {
+  it.each([
+    [
+      'the masked property and its echoes',
+      { Value: 'pw', Arn: 'arn:pw' },
+      { Value: '***' },
+      { Value: '***', Arn: 'arn:***' },
+    ],
+    ['nothing masked in the record: as read', { Value: 'pw' }, { Value: 'pw' }, { Value: 'pw' }],
+  ])('%s', (_, live, recorded, stored) => {
+    expect(maskedReadBack(live, recorded)).toEqual(stored);
   });
 });
