@@ -84,11 +84,17 @@ export async function deployStack(
     });
     const log = engine.eventLog(ref, runId);
     const { imported } = planned;
-    const resolver = stateResolver(state, engine.exportsIn(request.region), { pending: false, imported });
+    const exportIndex = engine.exportsIn(request.region);
+    const resolver = stateResolver(state, exportIndex, { pending: false, imported });
     const replay = replayServices(engine, { stack: request, state, options });
     const executor = new ResourceExecutor({
       ...replay,
-      evaluation: { prepared: planned.prepared, masked: planned.masked, resolver },
+      evaluation: {
+        prepared: planned.prepared,
+        masked: planned.masked,
+        resolver: stateResolver(state, exportIndex, { pending: false, imported, reveal: true }),
+        maskedResolver: resolver,
+      },
       // An interrupt stops new operations (the walk below), never one in flight: a call cut
       // short may still have made its resource, which neither state nor the journal could name.
       events: engine.events,

@@ -187,7 +187,11 @@ function checkChoices(
 
 function evaluate(setup: ImportSetup, logicalId: string) {
   const resolver = stateResolver(setup.state, setup.exports, { pending: true });
-  const desired = planningProperties(setup.prepared, logicalId, resolver);
+  const desired = planningProperties(
+    setup.prepared,
+    logicalId,
+    stateResolver(setup.state, setup.exports, { pending: true, reveal: true }),
+  );
   let masked: Record<string, unknown>;
   try {
     masked = setup.masked.evaluateResourceProperties(logicalId, resolver);

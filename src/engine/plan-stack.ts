@@ -56,7 +56,10 @@ export async function planStack(
   const exports = services.exportsIn(request.region);
   const imported = new Set<string>();
   const resolver = stateResolver(state, exports, { pending: true, imported });
-  const desired = desiredResources(prepared, resolver);
+  const desired = desiredResources(
+    prepared,
+    stateResolver(state, exports, { pending: true, imported, reveal: true }),
+  );
   refuseInvalidEvaluatedProperties(
     request.stackName,
     desired.filter((resource) => !isUnresolved(resource.properties)),

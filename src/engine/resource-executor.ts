@@ -28,6 +28,7 @@ import type { ProviderRouter } from './provider-router.js';
 import { routeEvaluated, type RoutedProperties } from './plan-routing.js';
 import { moveLine } from '../providers/routing.js';
 import { policies, type OperationDraft, type RunJournal } from './run-journal.js';
+import { maskEchoes, maskedSecrets } from './echoed-secrets.js';
 import type { StackState } from './stack-state.js';
 
 /** How to evaluate a resource's properties; absent for a destroy, which only deletes. */
@@ -36,7 +37,10 @@ export interface Evaluation {
   prepared: PreparedTemplate;
   /** The same template with NoEcho values masked: what is stored. */
   masked: PreparedTemplate;
+  /** Answers NoEcho Data in clear: evaluates what is sent. */
   resolver: ExternalResolver;
+  /** The same answers with NoEcho Data masked: evaluates what is stored. */
+  maskedResolver: ExternalResolver;
 }
 
 export interface ExecutorServices {
@@ -221,7 +225,7 @@ export class ResourceExecutor {
     if (!evaluation) throw new Error(`no template to evaluate ${logicalId} against`);
     return {
       properties: evaluation.prepared.evaluateResourceProperties(logicalId, evaluation.resolver),
-      stored: evaluation.masked.evaluateResourceProperties(logicalId, evaluation.resolver),
+      stored: evaluation.masked.evaluateResourceProperties(logicalId, evaluation.maskedResolver),
     };
   }
 
@@ -469,14 +473,16 @@ export class ResourceExecutor {
     properties: Record<string, unknown>,
     provisionedBy: ResourceRecord['provisionedBy'],
   ): Omit<ResourceRecord, 'region' | 'creationIdentity'> {
+    // What AWS echoes of a NoEcho value it was sent is masked as the properties are.
+    const secretsSent = maskedSecrets(properties, stored);
     return {
       type: op.type,
       physicalId: result.physicalId,
       ...(result.ref ? { ref: result.ref } : {}),
       properties: stored,
       // What this write read back; a write that read nothing leaves no stale read-back behind.
-      ...(result.observed ? { observedProperties: result.observed } : {}),
-      attributes: result.attributes,
+      ...(result.observed ? { observedProperties: maskEchoes(result.observed, secretsSent) } : {}),
+      ...this.services.state.answered(op.logicalId, { ...result, secretsSent }),
       propertyHash: propertyHash(properties),
       provisionedBy,
       dependencies: op.dependsOn,
