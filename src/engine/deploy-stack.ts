@@ -6,7 +6,8 @@ import { FAIL_FAST_SCHEDULE, RETRY_SCHEDULE } from '../state/lock-schedule.js';
 import { walkDag, type WalkOutcome } from './dag-walk.js';
 import type { EngineContext } from './engine-context.js';
 import { refuseChangedExportsInUse } from './export-guards.js';
-import { declaredExportValues } from './outputs.js';
+import { liveAttributesFor } from './live-attributes.js';
+import { declaredExportValues, type FailedOutput } from './outputs.js';
 import { planStack } from './plan-stack.js';
 import { ResourceExecutor } from './resource-executor.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
@@ -30,6 +31,8 @@ export interface StackDeployResult {
   unaddressed: string[];
   /** The stateful guard's verdicts, for the DATA LOSS / UNKNOWN rows of a printed plan. */
   stateful?: StatefulVerdict[];
+  /** Outputs an attribute read live could not resolve (left out of `outputs`). */
+  failedOutputs?: FailedOutput[];
 }
 
 /**
@@ -85,10 +88,11 @@ export async function deployStack(
     const log = engine.eventLog(ref, runId);
     const { imported } = planned;
     const resolver = stateResolver(state, engine.exportsIn(request.region), { pending: false, imported });
+    const live = liveAttributesFor(engine, state, request, options);
     const replay = replayServices(engine, { stack: request, state, options });
     const executor = new ResourceExecutor({
       ...replay,
-      evaluation: { prepared: planned.prepared, masked: planned.masked, resolver },
+      evaluation: { prepared: planned.prepared, masked: planned.masked, resolver, live },
       // An interrupt stops new operations (the walk below), never one in flight: a call cut
       // short may still have made its resource, which neither state nor the journal could name.
       events: engine.events,
@@ -125,7 +129,7 @@ export async function deployStack(
     await deletePending(state, executor, journal);
     phase('execution');
 
-    recordRun(state, request, planned, resolver);
+    const outputs = await recordRun(state, request, planned, resolver, live);
     const changed = JSON.stringify(state.document) !== before;
     if (changed) await state.save();
     await state.flush();
@@ -140,9 +144,10 @@ export async function deployStack(
     return {
       stackName: request.stackName,
       plan: planned.plan,
-      outputs: state.document.outputs,
+      outputs: outputs.resolved,
       changed,
       unaddressed,
+      ...(outputs.failed.length > 0 ? { failedOutputs: outputs.failed } : {}),
     };
   } catch (error) {
     engine.events({ kind: 'stack', stack: request.stackName, status: 'failed', message: messageOf(error) });

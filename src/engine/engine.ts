@@ -1,5 +1,6 @@
 import type { AwsClients } from '../aws/client-factory.js';
 import { probeEmptiness } from '../providers/emptiness/index.js';
+import { liveAttributeReader, type LiveAttributeReader } from '../providers/live-attributes/index.js';
 import { secretValueReader } from '../aws/secret-values.js';
 import { ssmParameterReader } from '../aws/ssm-parameters.js';
 import { EventLog } from '../state/event-log.js';
@@ -38,6 +39,8 @@ export interface EngineInputs {
   regions: readonly string[];
   /** Replaces the providers' emptiness probes (tests). */
   probeEmptiness?: EmptinessProber;
+  /** Replaces the live attribute reads (tests). */
+  liveAttributes?: LiveAttributeReader;
 }
 
 export interface Engine {
@@ -86,6 +89,9 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
     probeEmptiness:
       inputs.probeEmptiness ??
       ((target, region) => probeEmptiness(target, { clients: inputs.clients, region })),
+    liveAttributes:
+      inputs.liveAttributes ??
+      liveAttributeReader({ clients: inputs.clients, retry: inputs.retry ?? ((_label, call) => call()) }),
   };
   const nestedProvider = (stack: StackIdentity, options: DeployOptions) =>
     new NestedStackProvider(

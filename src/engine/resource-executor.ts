@@ -14,6 +14,7 @@ import type { JournalOperation } from '../state/documents/journal-document.js';
 import type { ResourceRecord } from '../state/documents/state-document.js';
 import { keepsResource, type ExternalResolver, type PreparedTemplate } from '../template/index.js';
 import type { EventSink, ResourceAction } from './events.js';
+import type { LiveAttributes } from './live-attributes.js';
 import { failureOutcome, MadeThenFailed, storeMade } from './made-outcome.js';
 import { replaceResource } from './replace-resource.js';
 import { createCollisionError, lookUpName, ownHolderOf, type NameCheck } from './name-check.js';
@@ -28,6 +29,8 @@ export interface Evaluation {
   /** The same template with NoEcho values masked: what is stored. */
   masked: PreparedTemplate;
   resolver: ExternalResolver;
+  /** Reads the attributes a record lacks live (spec 002); absent, the records alone answer. */
+  live?: LiveAttributes;
 }
 
 export interface ExecutorServices {
@@ -120,7 +123,7 @@ export class ResourceExecutor {
         await this.replace(op, op.updateReplacePolicy, release);
         return report('replace', 'succeeded');
       case 'update': {
-        const kind = this.replan(op);
+        const kind = await this.replan(op);
         if (kind === 'no-op')
           return report('update', 'skipped', 'nothing changed once its references resolved');
         if (kind === 'replace') this.refuseStatefulReplan(op);
@@ -161,10 +164,10 @@ export class ResourceExecutor {
   }
 
   /** Decides again with resolved properties: a reader of a replaced resource may now be unchanged. */
-  private replan(op: PlannedOperation): 'no-op' | 'update' | 'replace' {
+  private async replan(op: PlannedOperation): Promise<'no-op' | 'update' | 'replace'> {
     const recorded = this.services.state.record(op.logicalId);
     if (!recorded) return 'update';
-    const { properties } = this.evaluate(op.logicalId);
+    const { properties } = await this.evaluate(op.logicalId);
     const [decided] = buildPlan(
       {
         desired: [{ logicalId: op.logicalId, type: op.type, properties, dependencies: [] }],
@@ -195,16 +198,17 @@ export class ResourceExecutor {
     });
   }
 
-  private evaluate(logicalId: string): {
+  private async evaluate(logicalId: string): Promise<{
     properties: Record<string, unknown>;
     stored: Record<string, unknown>;
-  } {
+  }> {
     const evaluation = this.services.evaluation;
     if (!evaluation) throw new Error(`no template to evaluate ${logicalId} against`);
-    return {
-      properties: evaluation.prepared.evaluateResourceProperties(logicalId, evaluation.resolver),
-      stored: evaluation.masked.evaluateResourceProperties(logicalId, evaluation.resolver),
-    };
+    const both = (resolver: ExternalResolver) => ({
+      properties: evaluation.prepared.evaluateResourceProperties(logicalId, resolver),
+      stored: evaluation.masked.evaluateResourceProperties(logicalId, resolver),
+    });
+    return evaluation.live ? evaluation.live.evaluate(evaluation.resolver, both) : both(evaluation.resolver);
   }
 
   async create(op: PlannedOperation, release: () => void = () => {}): Promise<void> {
@@ -233,7 +237,7 @@ export class ResourceExecutor {
   }
 
   async prepareCreate(op: PlannedOperation): Promise<PreparedCreate> {
-    const { properties, stored } = this.evaluate(op.logicalId);
+    const { properties, stored } = await this.evaluate(op.logicalId);
     const { provider, provisionedBy } = this.services.router.route({ type: op.type, properties });
     const sent = await this.services.sendable(properties);
     return { provider, provisionedBy, properties, stored, sent };
@@ -335,7 +339,7 @@ export class ResourceExecutor {
 
   private async update(op: PlannedOperation, release: () => void): Promise<void> {
     const recorded = this.services.state.record(op.logicalId)!;
-    const { properties, stored } = this.evaluate(op.logicalId);
+    const { properties, stored } = await this.evaluate(op.logicalId);
     const { provider, provisionedBy } = this.services.router.route({
       type: op.type,
       properties,
