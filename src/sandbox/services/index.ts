@@ -1,5 +1,6 @@
 import type { ServiceModuleFactory } from '../service-module.js';
 import { createCloudControlService } from './cloudcontrol/index.js';
+import { createCloudFrontService } from './cloudfront/index.js';
 import { createDynamoDbService } from './dynamodb/index.js';
 import { createEc2Service } from './ec2/index.js';
 import { createEcrService } from './ecr/index.js';
@@ -36,4 +37,5 @@ export const builtinServices: readonly ServiceModuleFactory[] = [
   createRoute53Service,
   createEcrService,
   createElbv2Service,
+  createCloudFrontService,
 ];
