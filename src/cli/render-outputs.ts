@@ -43,3 +43,19 @@ export function outputFailureWarnings(results: readonly StackDeployResult[]): st
       return `Outputs of ${result.stackName} not shown: ${failed.length === 1 ? 'an output' : 'outputs'} could not be resolved (${why})`;
     });
 }
+
+/**
+ * `cdkd diff`'s Outputs section: `+` a new output, `-` one going away, `~` a changed value.
+ * Empty when nothing changes or an output could not be resolved (see the warning).
+ */
+export function renderOutputChanges(result: StackDeployResult): string {
+  const changes = result.outputChanges ?? [];
+  if (changes.length === 0 || (result.failedOutputs?.length ?? 0) > 0) return '';
+  const lines = changes.map((change) => {
+    const show = (value: unknown) => JSON.stringify(value);
+    if (change.after === undefined) return `  - ${change.name}: ${show(change.before)}`;
+    if (change.before === undefined) return `  + ${change.name}: ${show(change.after)}`;
+    return `  ~ ${change.name}: ${show(change.before)} → ${show(change.after)}`;
+  });
+  return `Outputs:\n${lines.join('\n')}\n`;
+}

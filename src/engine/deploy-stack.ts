@@ -7,7 +7,7 @@ import { walkDag, type WalkOutcome } from './dag-walk.js';
 import type { EngineContext } from './engine-context.js';
 import { refuseChangedExportsInUse } from './export-guards.js';
 import { liveAttributesFor } from './live-attributes.js';
-import { declaredExportValues, type FailedOutput } from './outputs.js';
+import { declaredExportValues, outputChanges, type FailedOutput, type OutputChange } from './outputs.js';
 import { planStack } from './plan-stack.js';
 import { ResourceExecutor } from './resource-executor.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
@@ -33,6 +33,8 @@ export interface StackDeployResult {
   stateful?: StatefulVerdict[];
   /** Outputs an attribute read live could not resolve (left out of `outputs`). */
   failedOutputs?: FailedOutput[];
+  /** A dry run's changes to the recorded outputs (`cdkd diff`). */
+  outputChanges?: OutputChange[];
 }
 
 /**
@@ -55,7 +57,18 @@ export async function deployStack(
     const state = await StackState.open(engine.backend.store, ref);
     await settleStaleRecords(engine, request, state, { persist: false });
     const planned = await planStack(engine, request, state, options);
-    return { ...unchangedResult(request, planned.plan, state), stateful: planned.stateful };
+    const outputs = await outputChanges(
+      planned.masked,
+      stateResolver(state, engine.exportsIn(request.region), { pending: true }),
+      liveAttributesFor(engine, state, request, options),
+      state.document.outputs,
+    );
+    return {
+      ...unchangedResult(request, planned.plan, state),
+      stateful: planned.stateful,
+      ...(outputs.changes.length > 0 ? { outputChanges: outputs.changes } : {}),
+      ...(outputs.failed.length > 0 ? { failedOutputs: outputs.failed } : {}),
+    };
   }
   const phase = phaseTimer(engine.events, request.stackName);
   const unchanged = await unchangedDeploy(engine, request, options);

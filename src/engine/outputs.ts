@@ -3,6 +3,47 @@ import { evaluate, rootPath, type ExternalResolver, type PreparedTemplate } from
 import { isLiveAttributeRefusal, type LiveAttributes } from './live-attributes.js';
 import { holdsPendingValue } from './state-resolver.js';
 
+/** An output whose value a deploy would change (`after` absent: the output goes away). */
+export interface OutputChange {
+  name: string;
+  before?: unknown;
+  after?: unknown;
+}
+
+/**
+ * What a deploy would do to the recorded outputs, for `cdkd diff`: each output that evaluates
+ * now (attributes read live where the records lack them) and differs from its record. One
+ * reading a resource this deploy makes or changes is not known yet and is left out; one whose
+ * live read is refused is in `failed`.
+ */
+export async function outputChanges(
+  masked: PreparedTemplate,
+  planningResolver: ExternalResolver,
+  live: LiveAttributes,
+  recorded: Record<string, OutputRecord>,
+): Promise<{ changes: OutputChange[]; failed: FailedOutput[] }> {
+  const changes: OutputChange[] = [];
+  const failed: FailedOutput[] = [];
+  for (const name of masked.activeOutputs) {
+    let value: unknown;
+    try {
+      value = (await live.evaluate(planningResolver, (r) => masked.evaluateOutput(name, r))).value;
+    } catch (error) {
+      if (isLiveAttributeRefusal(error))
+        failed.push({ name, message: error.message, ...(error.hint ? { hint: error.hint } : {}) });
+      // Anything else fails for real when the deploy evaluates it.
+      continue;
+    }
+    if (holdsPendingValue(value)) continue;
+    const before = recorded[name];
+    if (before && JSON.stringify(before.value) === JSON.stringify(value)) continue;
+    changes.push({ name, ...(before ? { before: before.value } : {}), after: value });
+  }
+  for (const [name, before] of Object.entries(recorded))
+    if (!masked.activeOutputs.includes(name)) changes.push({ name, before: before.value });
+  return { changes, failed };
+}
+
 /** An output whose attribute read live was refused (spec 002): why, in one line. */
 export interface FailedOutput {
   name: string;

@@ -27,11 +27,17 @@ afterAll(() => {
   s3.destroy();
 });
 
+async function admin<T>(method: string, path: string): Promise<T> {
+  const response = await fetch(`${sandbox.current.url}/_sandbox/${path}`, { method });
+  return (await response.json()) as T;
+}
+
 const stateKey = (stack: string) => `cdkd/${stack}/us-east-1/state.json`;
 
-async function readState(
-  stack: string,
-): Promise<{ resources: Record<string, { attributes: Record<string, unknown> }> }> {
+async function readState(stack: string): Promise<{
+  resources: Record<string, { attributes: Record<string, unknown> }>;
+  outputs: Record<string, { value: unknown }>;
+}> {
   const object = await s3.send(
     new GetObjectCommand({ Bucket: 'cdkd-state-000000000000', Key: stateKey(stack) }),
   );
@@ -134,9 +140,10 @@ describe('a security group declared without VpcId', () => {
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toContain(`LiveGroup.GroupVpc = ${defaultVpcId}`);
 
-    // What an older cdkd recorded for such a group.
+    // What an older cdkd recorded for such a group: '' as its VpcId, and so as the output.
     const state = await readState('LiveGroup');
     state.resources.Group!.attributes.VpcId = '';
+    state.outputs.GroupVpc!.value = '';
     await s3.send(
       new PutObjectCommand({
         Bucket: 'cdkd-state-000000000000',
@@ -144,10 +151,19 @@ describe('a security group declared without VpcId', () => {
         Body: JSON.stringify(state),
       }),
     );
+    await admin('DELETE', 'calls');
+    const diff = await runCli(['diff', '-a', app, '--fail'], { env: env() });
+    expect(diff.code, diff.stderr).toBe(1);
+    expect(diff.stdout).toContain(`Outputs:\n  ~ GroupVpc: "" → "${defaultVpcId}"`);
+    const calls = await admin<{ calls: Record<string, { count: number }> }>('GET', 'calls');
+    expect(calls.calls['ec2:DescribeSecurityGroups']?.count).toBe(1);
+
     const again = await runCli(['deploy', '-a', app], { env: env() });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain(`LiveGroup.GroupVpc = ${defaultVpcId}`);
-    // The record keeps '' until the group's next update; only the resolution changed.
+    // The output is healed; the record keeps '' until the group's next update.
+    const healed = await runCli(['diff', '-a', app, '--fail'], { env: env() });
+    expect(healed.code, healed.stdout + healed.stderr).toBe(0);
     expect((await readState('LiveGroup')).resources.Group!.attributes.VpcId).toBe('');
   });
 });
