@@ -15,6 +15,8 @@ import { checkNamesAtPlanning } from './plan-name-checks.js';
 import type { ProviderRouter } from './provider-router.js';
 import type { DeployOptions, NestedTemplate, StackRequest } from './stack-request.js';
 import type { StackState } from './stack-state.js';
+import { liveAttributesFor } from './live-attributes.js';
+import type { LiveAttributeReader } from '../providers/live-attributes/index.js';
 import { statefulPreflight, type PreflightServices } from './stateful-preflight.js';
 import { stateResolver } from './state-resolver.js';
 
@@ -34,6 +36,7 @@ export interface PlanningServices extends PreflightServices {
   routerFor(stack: StackRequest, options: DeployOptions): ProviderRouter;
   exportsIn(region: string): ExportIndex;
   parameterReader(region: string): (name: string) => Promise<string>;
+  liveAttributes: LiveAttributeReader;
 }
 
 /**
@@ -53,7 +56,11 @@ export async function planStack(
   const exports = services.exportsIn(request.region);
   const imported = new Set<string>();
   const resolver = stateResolver(state, exports, { pending: true, imported });
-  const desired = desiredResources(prepared, resolver);
+  const desired = await desiredResources(
+    prepared,
+    resolver,
+    liveAttributesFor(services, state, request, options),
+  );
   refuseInvalidEvaluatedProperties(
     request.stackName,
     desired.filter((resource) => !isUnresolved(resource.properties)),

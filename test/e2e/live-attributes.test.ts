@@ -85,6 +85,11 @@ describe('an EC2 instance made through Cloud Control, its addresses read live', 
     const parameter = await ssm.send(new GetParameterCommand({ Name: '/LiveIp/ip' }));
     ssm.destroy();
     expect(parameter.Parameter?.Value).toBe(instance.PrivateIpAddress);
+
+    // The reader plans with the address read live: a redeploy changes nothing.
+    const again = await runCli(['deploy', '-a', instanceApp('LiveIp')], { env: env() });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('no changes');
   });
 
   it('under --no-wait refuses the pending instance in an output: warned, Outputs suppressed, exit 2; the next deploy reads again', async () => {
