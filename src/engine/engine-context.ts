@@ -8,6 +8,7 @@ import type { ProviderContext } from '../providers/provider.js';
 import type { EventSink } from './events.js';
 import type { ExportIndex } from './export-index.js';
 import type { ProviderRouter } from './provider-router.js';
+import type { RegistrySchemas } from './registry-schemas.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
 import type { EmptinessProber } from './stateful-preflight.js';
 
@@ -33,6 +34,8 @@ export interface EngineContext {
   probeEmptiness: EmptinessProber;
   /** Reads the Fn::GetAtt attributes a record lacks from AWS (spec 002). */
   liveAttributes: LiveAttributeReader;
+  /** The registry's replacement verdicts, asked once per type in the run. */
+  registrySchemas: RegistrySchemas;
 }
 
 /** What every provider call for the stack is given: the clients, and the stack's account, region and name. */

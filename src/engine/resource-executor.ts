@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { CdkdError, isCdkdError, messageOf } from '../errors.js';
-import { buildPlan, checkStatefulReplacements, propertyHash, type PlannedOperation } from '../plan/index.js';
+import {
+  buildPlan,
+  checkStatefulReplacements,
+  propertyHash,
+  registryTypesToRead,
+  type PlannedOperation,
+  type RegistryAnswer,
+} from '../plan/index.js';
 import {
   OutcomeUnknownError,
   ResourceMadeError,
@@ -19,6 +26,8 @@ import { failureOutcome, MadeThenFailed, storeMade } from './made-outcome.js';
 import { replaceResource } from './replace-resource.js';
 import { createCollisionError, lookUpName, ownHolderOf, type NameCheck } from './name-check.js';
 import type { ProviderRouter } from './provider-router.js';
+import { routeEvaluated, type RoutedProperties } from './plan-routing.js';
+import { moveLine } from '../providers/routing.js';
 import { policies, type OperationDraft, type RunJournal } from './run-journal.js';
 import type { StackState } from './stack-state.js';
 
@@ -51,6 +60,8 @@ export interface ExecutorServices {
   replace?: boolean;
   /** --force-stateful-recreation: what a re-plan that turns into a replacement is checked against. */
   forceStatefulRecreation?: boolean;
+  /** The registry's replacement verdicts for a re-plan (the run's cache); absent: the bundled index decides. */
+  registryAnswers?(types: readonly string[]): Promise<ReadonlyMap<string, RegistryAnswer>>;
 }
 
 /** A create's inputs, evaluated once: the provider, what is sent and what is stored. */
@@ -128,9 +139,11 @@ export class ResourceExecutor {
           return report('update', 'skipped', 'nothing changed once its references resolved');
         if (kind === 'replace') this.refuseStatefulReplan(op);
         report(kind, 'started');
-        if (kind === 'replace') await this.replace(op, op.updateReplacePolicy, release);
-        else await this.update(op, release);
-        return report(kind, 'succeeded');
+        if (kind === 'replace') {
+          await this.replace(op, op.updateReplacePolicy, release);
+          return report(kind, 'succeeded');
+        }
+        return report(kind, 'succeeded', await this.update(op, release));
       }
       case 'delete': {
         const record = this.services.state.record(op.logicalId);
@@ -167,18 +180,18 @@ export class ResourceExecutor {
   private async replan(op: PlannedOperation): Promise<'no-op' | 'update' | 'replace'> {
     const recorded = this.services.state.record(op.logicalId);
     if (!recorded) return 'update';
-    const { properties } = await this.evaluate(op.logicalId);
-    const [decided] = buildPlan(
-      {
-        desired: [{ logicalId: op.logicalId, type: op.type, properties, dependencies: [] }],
-        recorded: { [op.logicalId]: recorded },
-      },
-      {
-        canHandle: () => true,
-        providerCanUpdate: (type, changed) =>
-          this.services.router.providerCanUpdate(type, changed, recorded.provisionedBy),
-      },
-    ).operations;
+    const { properties } = await this.routed(op, recorded);
+    const input = {
+      desired: [{ logicalId: op.logicalId, type: op.type, properties, dependencies: [] }],
+      recorded: { [op.logicalId]: recorded },
+    };
+    const registry = await this.services.registryAnswers?.(registryTypesToRead(input));
+    const [decided] = buildPlan(input, {
+      canHandle: () => true,
+      providerCanUpdate: (type, changed) =>
+        this.services.router.providerCanUpdate(type, changed, recorded.provisionedBy),
+      ...(registry !== undefined && { registry }),
+    }).operations;
     if (!decided || decided.kind === 'no-op') return 'no-op';
     return decided.kind === 'replace' ? 'replace' : 'update';
   }
@@ -196,6 +209,14 @@ export class ResourceExecutor {
       recorded: { [op.logicalId]: recorded },
       forceStatefulRecreation: this.services.forceStatefulRecreation === true,
     });
+  }
+
+  /** Evaluated and routed: see routeEvaluated. */
+  private async routed(
+    op: PlannedOperation,
+    recorded: ResourceRecord | undefined,
+  ): Promise<RoutedProperties> {
+    return routeEvaluated(this.services.router, op, await this.evaluate(op.logicalId), recorded);
   }
 
   private async evaluate(logicalId: string): Promise<{
@@ -237,10 +258,9 @@ export class ResourceExecutor {
   }
 
   async prepareCreate(op: PlannedOperation): Promise<PreparedCreate> {
-    const { properties, stored } = await this.evaluate(op.logicalId);
-    const { provider, provisionedBy } = this.services.router.route({ type: op.type, properties });
+    const { properties, stored, route } = await this.routed(op, undefined);
     const sent = await this.services.sendable(properties);
-    return { provider, provisionedBy, properties, stored, sent };
+    return { provider: route.provider, provisionedBy: route.provisionedBy, properties, stored, sent };
   }
 
   request(op: PlannedOperation, prepared: PreparedCreate, idempotencyToken: string): ResourceRequest {
@@ -337,15 +357,11 @@ export class ResourceExecutor {
     if (journal && entry) await journal.complete(entry, outcome);
   }
 
-  private async update(op: PlannedOperation, release: () => void): Promise<void> {
+  /** Updates the resource in place; answers the line saying it moved between layers, if it did. */
+  private async update(op: PlannedOperation, release: () => void): Promise<string | undefined> {
     const recorded = this.services.state.record(op.logicalId)!;
-    const { properties, stored } = await this.evaluate(op.logicalId);
-    const { provider, provisionedBy } = this.services.router.route({
-      type: op.type,
-      properties,
-      recordedProperties: recorded.properties,
-      recordedBy: recorded.provisionedBy,
-    });
+    const { properties, stored, route } = await this.routed(op, recorded);
+    const { provider, provisionedBy } = route;
     const sent = await this.services.sendable(properties);
     await this.journaled(
       {
@@ -384,6 +400,7 @@ export class ResourceExecutor {
         return { physicalId: record.physicalId, after: record, verdict: { replacement: false } };
       },
     );
+    return moveLine(route, recorded.provisionedBy, op.type);
   }
 
   /**

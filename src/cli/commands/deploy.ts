@@ -2,7 +2,12 @@ import type { Command } from 'commander';
 import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
 import { dataLossConfirmer } from '../confirm.js';
 import { NAME_PREFIX_ENV, namePrefixSetting } from '../../assembly/name-prefix-setting.js';
-import { addDeployTuning, type DeployTuning } from '../deploy-options.js';
+import {
+  addDeployTuning,
+  addRoutingOptions,
+  type DeployTuning,
+  type RoutingFlagOptions,
+} from '../deploy-options.js';
 import { globalOptions } from '../global-options.js';
 import { prepareOutputsFile, writeOutputsFile } from '../outputs-file.js';
 import { createProgress } from '../progress.js';
@@ -11,7 +16,7 @@ import { sessionFor } from '../session-from-options.js';
 import { handleInterrupts } from '../interrupts.js';
 import { unlessInterrupted } from '../../interrupted.js';
 
-interface DeployCommandOptions extends AppOptions, DeployTuning {
+interface DeployCommandOptions extends AppOptions, DeployTuning, RoutingFlagOptions {
   all?: boolean;
   exclusively?: boolean;
   dryRun?: boolean;
@@ -30,7 +35,7 @@ export function registerDeploy(program: Command): void {
     .command('deploy')
     .description('deploy stacks straight through AWS APIs')
     .argument('[stacks...]', 'stack names, display paths or wildcards; default: the only stack');
-  addDeployTuning(addAppOptions(command))
+  addRoutingOptions(addDeployTuning(addAppOptions(command)))
     .option('--all', 'deploy every stack of the app')
     .option('-e, --exclusively', 'only the named stacks, not the stacks they depend on')
     .option('--dry-run', 'print the plan and stop; nothing is locked or changed')
@@ -70,11 +75,18 @@ export function registerDeploy(program: Command): void {
         progress.sink({ kind: 'warning', stack: 'cdkd', message }),
       );
       try {
+        const synthesisStarted = Date.now();
         const assembly = await unlessInterrupted(
           synthesizeFor(cmd, options),
           interrupts.signal,
           'during synthesis; nothing was changed',
         );
+        progress.sink({
+          kind: 'phase',
+          stack: 'cdkd',
+          phase: 'synthesis',
+          durationMs: Date.now() - synthesisStarted,
+        });
         if (options.outputsFile && !options.dryRun) await prepareOutputsFile(options.outputsFile);
         const namePrefix = namePrefixSetting({
           flag: options.prefixUserSuppliedNames,
@@ -101,6 +113,10 @@ export function registerDeploy(program: Command): void {
           onWarning: (message) => progress.sink({ kind: 'warning', stack: 'cdkd', message }),
           onNote: progress.note,
           signal: interrupts.signal,
+          routing: {
+            ...(options.preferSdkRoute !== undefined && { preferSdkRoute: options.preferSdkRoute }),
+            pinCcApi: options.pinCcApi,
+          },
           confirmDataLoss: dataLossConfirmer({
             yes: globalOptions(cmd).yes ?? false,
             write: (text) => {
