@@ -1,5 +1,6 @@
 import type { AwsClients } from '../aws/client-factory.js';
 import { probeEmptiness } from '../providers/emptiness/index.js';
+import { liveAttributeReader, type LiveAttributeReader } from '../providers/live-attributes/index.js';
 import { describeResourceType } from '../aws/describe-type.js';
 import { secretValueReader } from '../aws/secret-values.js';
 import { ssmParameterReader } from '../aws/ssm-parameters.js';
@@ -42,6 +43,8 @@ export interface EngineInputs {
   regions: readonly string[];
   /** Replaces the providers' emptiness probes (tests). */
   probeEmptiness?: EmptinessProber;
+  /** Replaces the live attribute reads (tests). */
+  liveAttributes?: LiveAttributeReader;
 }
 
 export interface Engine {
@@ -92,6 +95,7 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
     probeEmptiness:
       inputs.probeEmptiness ??
       ((target, region) => probeEmptiness(target, { clients: inputs.clients, region })),
+    liveAttributes: inputs.liveAttributes ?? liveAttributeReader({ clients: inputs.clients, retry }),
     registrySchemas: new RegistrySchemas(
       (region, type) => describeResourceType(inputs.clients, region, type, retry),
       (stack, message) => inputs.events({ kind: 'warning', stack, message }),

@@ -17,6 +17,8 @@ import type { ProviderRouter } from './provider-router.js';
 import type { RegistrySchemas } from './registry-schemas.js';
 import type { DeployOptions, NestedTemplate, StackRequest } from './stack-request.js';
 import type { StackState } from './stack-state.js';
+import { liveAttributesFor } from './live-attributes.js';
+import type { LiveAttributeReader } from '../providers/live-attributes/index.js';
 import { statefulPreflight, type PreflightServices } from './stateful-preflight.js';
 import { stateResolver } from './state-resolver.js';
 
@@ -36,6 +38,7 @@ export interface PlanningServices extends PreflightServices {
   routerFor(stack: StackRequest, options: DeployOptions): ProviderRouter;
   exportsIn(region: string): ExportIndex;
   parameterReader(region: string): (name: string) => Promise<string>;
+  liveAttributes: LiveAttributeReader;
   registrySchemas: RegistrySchemas;
 }
 
@@ -56,9 +59,10 @@ export async function planStack(
   const exports = services.exportsIn(request.region);
   const imported = new Set<string>();
   const resolver = stateResolver(state, exports, { pending: true, imported });
-  const desired = desiredResources(
+  const desired = await desiredResources(
     prepared,
     stateResolver(state, exports, { pending: true, imported, reveal: true }),
+    liveAttributesFor(services, state, request, options),
   );
   refuseInvalidEvaluatedProperties(
     request.stackName,

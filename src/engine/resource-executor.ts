@@ -21,6 +21,7 @@ import type { JournalOperation } from '../state/documents/journal-document.js';
 import type { ResourceRecord } from '../state/documents/state-document.js';
 import { keepsResource, type ExternalResolver, type PreparedTemplate } from '../template/index.js';
 import type { EventSink, ResourceAction } from './events.js';
+import type { LiveAttributes } from './live-attributes.js';
 import { failureOutcome, MadeThenFailed, storeMade } from './made-outcome.js';
 import { replaceResource } from './replace-resource.js';
 import { createCollisionError, lookUpName, ownHolderOf, type NameCheck } from './name-check.js';
@@ -41,6 +42,8 @@ export interface Evaluation {
   resolver: ExternalResolver;
   /** The same answers with NoEcho Data masked: evaluates what is stored. */
   maskedResolver: ExternalResolver;
+  /** Reads the attributes a record lacks live (spec 002); absent, the records alone answer. */
+  live?: LiveAttributes;
 }
 
 export interface ExecutorServices {
@@ -181,7 +184,7 @@ export class ResourceExecutor {
   private async replan(op: PlannedOperation): Promise<'no-op' | 'update' | 'replace'> {
     const recorded = this.services.state.record(op.logicalId);
     if (!recorded) return 'update';
-    const { properties } = this.routed(op, recorded);
+    const { properties } = await this.routed(op, recorded);
     const input = {
       desired: [{ logicalId: op.logicalId, type: op.type, properties, dependencies: [] }],
       recorded: { [op.logicalId]: recorded },
@@ -213,20 +216,25 @@ export class ResourceExecutor {
   }
 
   /** Evaluated and routed: see routeEvaluated. */
-  private routed(op: PlannedOperation, recorded: ResourceRecord | undefined): RoutedProperties {
-    return routeEvaluated(this.services.router, op, this.evaluate(op.logicalId), recorded);
+  private async routed(
+    op: PlannedOperation,
+    recorded: ResourceRecord | undefined,
+  ): Promise<RoutedProperties> {
+    return routeEvaluated(this.services.router, op, await this.evaluate(op.logicalId), recorded);
   }
 
-  private evaluate(logicalId: string): {
+  private async evaluate(logicalId: string): Promise<{
     properties: Record<string, unknown>;
     stored: Record<string, unknown>;
-  } {
+  }> {
     const evaluation = this.services.evaluation;
     if (!evaluation) throw new Error(`no template to evaluate ${logicalId} against`);
-    return {
-      properties: evaluation.prepared.evaluateResourceProperties(logicalId, evaluation.resolver),
-      stored: evaluation.masked.evaluateResourceProperties(logicalId, evaluation.maskedResolver),
-    };
+    const both = ([resolver, maskedResolver]: ExternalResolver[]) => ({
+      properties: evaluation.prepared.evaluateResourceProperties(logicalId, resolver!),
+      stored: evaluation.masked.evaluateResourceProperties(logicalId, maskedResolver!),
+    });
+    const resolvers = [evaluation.resolver, evaluation.maskedResolver];
+    return evaluation.live ? evaluation.live.evaluateAll(resolvers, both) : both(resolvers);
   }
 
   async create(op: PlannedOperation, release: () => void = () => {}): Promise<void> {
@@ -255,7 +263,7 @@ export class ResourceExecutor {
   }
 
   async prepareCreate(op: PlannedOperation): Promise<PreparedCreate> {
-    const { properties, stored, route } = this.routed(op, undefined);
+    const { properties, stored, route } = await this.routed(op, undefined);
     const sent = await this.services.sendable(properties);
     return { provider: route.provider, provisionedBy: route.provisionedBy, properties, stored, sent };
   }
@@ -357,7 +365,7 @@ export class ResourceExecutor {
   /** Updates the resource in place; answers the line saying it moved between layers, if it did. */
   private async update(op: PlannedOperation, release: () => void): Promise<string | undefined> {
     const recorded = this.services.state.record(op.logicalId)!;
-    const { properties, stored, route } = this.routed(op, recorded);
+    const { properties, stored, route } = await this.routed(op, recorded);
     const { provider, provisionedBy } = route;
     const sent = await this.services.sendable(properties);
     await this.journaled(

@@ -40,6 +40,11 @@ export interface DeployOptions {
   rollback?: boolean;
   /** --prefix-user-supplied-names: explicit names of the rewriting types get `{stack}-`. */
   prefixUserSuppliedNames?: boolean;
+  /**
+   * False under `--no-wait`: an attribute read live from a resource still coming up (an EC2
+   * instance still pending) is refused at once instead of waited for.
+   */
+  wait?: boolean;
   /** One id for the whole run, shared by a stack and its nested stacks' journal segments. */
   runId?: string;
   /** `cdkd destroy --remove-protection`: deletes turn a resource's deletion protection off first. */

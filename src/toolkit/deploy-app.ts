@@ -37,6 +37,8 @@ export interface DeployAppInput {
   replace?: boolean;
   /** False (`--no-rollback`): a failed deploy is left as it stopped, its journal kept. */
   rollback?: boolean;
+  /** False (`--no-wait`): an attribute read live from a resource still coming up is refused, not waited for. */
+  wait?: boolean;
   parameters: string[];
   /** --prefix-user-supplied-names, resolved through its fallbacks. */
   prefixUserSuppliedNames?: boolean;
@@ -90,6 +92,7 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     forceStatefulRecreation: input.forceStatefulRecreation,
     ...(input.replace ? { replace: true } : {}),
     rollback: input.rollback ?? true,
+    ...(input.wait === false ? { wait: false } : {}),
     ...(input.prefixUserSuppliedNames ? { prefixUserSuppliedNames: true } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.confirmDataLoss ? { confirmDataLoss: input.confirmDataLoss } : {}),

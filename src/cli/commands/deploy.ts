@@ -11,7 +11,7 @@ import {
 import { globalOptions } from '../global-options.js';
 import { prepareOutputsFile, writeOutputsFile } from '../outputs-file.js';
 import { createProgress } from '../progress.js';
-import { renderOutputs, outputsFileContent } from '../render-outputs.js';
+import { outputFailureWarnings, renderOutputs, outputsFileContent } from '../render-outputs.js';
 import { sessionFor } from '../session-from-options.js';
 import { handleInterrupts } from '../interrupts.js';
 import { unlessInterrupted } from '../../interrupted.js';
@@ -22,6 +22,7 @@ interface DeployCommandOptions extends AppOptions, DeployTuning, RoutingFlagOpti
   dryRun?: boolean;
   outputsFile?: string;
   rollback: boolean;
+  wait: boolean;
   forceStatefulRecreation?: boolean;
   replace?: boolean;
   strict?: boolean;
@@ -40,6 +41,10 @@ export function registerDeploy(program: Command): void {
     .option('--dry-run', 'print the plan and stop; nothing is locked or changed')
     .option('--outputs-file <file>', 'write the stack outputs as JSON (the CDK CLI shape)')
     .option('--no-rollback', 'leave a failed deploy as it stopped, its journal kept for cdkd rollback')
+    .option(
+      '--no-wait',
+      'do not wait for a resource still coming up (an EC2 instance still pending): an attribute read from it is refused',
+    )
     .option(
       '--allow-unaddressed',
       'exit 0 even when resources only the rollback journal records could not be acted on',
@@ -101,6 +106,7 @@ export function registerDeploy(program: Command): void {
           forceStatefulRecreation: options.forceStatefulRecreation ?? false,
           replace: options.replace ?? false,
           rollback: options.rollback,
+          wait: options.wait,
           parameters: options.parameters,
           prefixUserSuppliedNames: namePrefix.value,
           events: progress.sink,
@@ -128,6 +134,8 @@ export function registerDeploy(program: Command): void {
           return;
         }
         process.stdout.write(renderOutputs(results));
+        const failedOutputs = outputFailureWarnings(results);
+        for (const warning of failedOutputs) process.stderr.write(`warning: ${warning}\n`);
         if (options.outputsFile) await writeOutputsFile(options.outputsFile, outputsFileContent(results));
         const unaddressed = results.flatMap((result) => result.unaddressed);
         for (const warning of unaddressed) process.stderr.write(`warning: ${warning}\n`);
@@ -135,6 +143,7 @@ export function registerDeploy(program: Command): void {
         if (globalOptions(cmd).verbose)
           for (const line of progress.timings()) process.stderr.write(`${line}\n`);
         if (unaddressed.length > 0 && !options.allowUnaddressed) process.exitCode = 2;
+        if (failedOutputs.length > 0) process.exitCode = 2;
       } finally {
         interrupts.dispose();
         progress.close();

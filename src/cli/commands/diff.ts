@@ -6,6 +6,7 @@ import {
   type DeployTuning,
   type RoutingFlagOptions,
 } from '../deploy-options.js';
+import { outputFailureWarnings, renderOutputChanges } from '../render-outputs.js';
 import { sessionFor } from '../session-from-options.js';
 
 interface DiffOptions extends AppOptions, DeployTuning, RoutingFlagOptions {
@@ -62,11 +63,14 @@ export function registerDiff(program: Command): void {
         process.stdout.write(`${JSON.stringify(plans, null, 2)}\n`);
       } else {
         for (const result of results)
-          process.stdout.write(`Stack ${result.stackName}\n${renderPlanText(result.plan)}\n`);
+          process.stdout.write(
+            `Stack ${result.stackName}\n${renderPlanText(result.plan)}\n${renderOutputChanges(result)}`,
+          );
       }
+      for (const warning of outputFailureWarnings(results)) process.stderr.write(`Warning: ${warning}\n`);
       const changes = results.reduce((sum, result) => {
         const s = summarizePlan(result.plan);
-        return sum + s.create + s.update + s.replace + s.delete;
+        return sum + s.create + s.update + s.replace + s.delete + (result.outputChanges?.length ?? 0);
       }, 0);
       if (options.fail && changes > 0) process.exitCode = 1;
     });

@@ -1,5 +1,6 @@
 import type { ServiceModuleFactory } from '../service-module.js';
 import { createCloudControlService } from './cloudcontrol/index.js';
+import { createCloudFrontService } from './cloudfront/index.js';
 import { createCloudFormationService } from './cloudformation/index.js';
 import { createCloudWatchService } from './cloudwatch/index.js';
 import { createDynamoDbService } from './dynamodb/index.js';
@@ -38,6 +39,7 @@ export const builtinServices: readonly ServiceModuleFactory[] = [
   createRoute53Service,
   createEcrService,
   createElbv2Service,
+  createCloudFrontService,
   createCloudFormationService,
   createCloudWatchService,
 ];
