@@ -1,12 +1,15 @@
 import type { StackDeployResult } from '../engine/deploy-stack.js';
 
-/** `Stack.Key = value` lines under an "Outputs:" heading per stack, as `cdk deploy` prints them. */
+/**
+ * `Stack.Key = value` lines under an "Outputs:" heading per stack, as `cdk deploy` prints them.
+ * A stack with an output that could not be resolved has no Outputs section (see the warning).
+ */
 export function renderOutputs(results: readonly StackDeployResult[]): string {
   const lines: string[] = [];
   for (const result of results) {
     const outputs = Object.entries(result.outputs);
     lines.push(`${result.stackName}${result.changed ? '' : ' (no changes)'}`);
-    if (outputs.length === 0) continue;
+    if (outputs.length === 0 || (result.failedOutputs?.length ?? 0) > 0) continue;
     lines.push('Outputs:');
     for (const [name, output] of outputs) lines.push(`${result.stackName}.${name} = ${text(output.value)}`);
   }
@@ -26,4 +29,33 @@ export function outputsFileContent(results: readonly StackDeployResult[]): strin
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** One warning per stack whose Outputs section is left out, naming each output that failed and why. */
+export function outputFailureWarnings(results: readonly StackDeployResult[]): string[] {
+  return results
+    .filter((result) => (result.failedOutputs?.length ?? 0) > 0)
+    .map((result) => {
+      const failed = result.failedOutputs!;
+      const why = failed
+        .map((output) => `${output.name}: ${output.message}${output.hint ? ` ${output.hint}` : ''}`)
+        .join('; ');
+      return `Outputs of ${result.stackName} not shown: ${failed.length === 1 ? 'an output' : 'outputs'} could not be resolved (${why})`;
+    });
+}
+
+/**
+ * `cdkd diff`'s Outputs section: `+` a new output, `-` one going away, `~` a changed value.
+ * Empty when nothing changes or an output could not be resolved (see the warning).
+ */
+export function renderOutputChanges(result: StackDeployResult): string {
+  const changes = result.outputChanges ?? [];
+  if (changes.length === 0 || (result.failedOutputs?.length ?? 0) > 0) return '';
+  const lines = changes.map((change) => {
+    const show = (value: unknown) => JSON.stringify(value);
+    if (change.after === undefined) return `  - ${change.name}: ${show(change.before)}`;
+    if (change.before === undefined) return `  + ${change.name}: ${show(change.after)}`;
+    return `  ~ ${change.name}: ${show(change.before)} → ${show(change.after)}`;
+  });
+  return `Outputs:\n${lines.join('\n')}\n`;
 }

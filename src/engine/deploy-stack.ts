@@ -5,7 +5,8 @@ import { FAIL_FAST_SCHEDULE, RETRY_SCHEDULE } from '../state/lock-schedule.js';
 import { walkDag, type WalkOutcome } from './dag-walk.js';
 import type { EngineContext } from './engine-context.js';
 import { refuseChangedExportsInUse } from './export-guards.js';
-import { declaredExportValues } from './outputs.js';
+import { liveAttributesFor } from './live-attributes.js';
+import { declaredExportValues, outputChanges, type FailedOutput, type OutputChange } from './outputs.js';
 import { planStack } from './plan-stack.js';
 import { ResourceExecutor } from './resource-executor.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
@@ -29,6 +30,10 @@ export interface StackDeployResult {
   unaddressed: string[];
   /** The stateful guard's verdicts, for the DATA LOSS / UNKNOWN rows of a printed plan. */
   stateful?: StatefulVerdict[];
+  /** Outputs an attribute read live could not resolve (left out of `outputs`). */
+  failedOutputs?: FailedOutput[];
+  /** A dry run's changes to the recorded outputs (`cdkd diff`). */
+  outputChanges?: OutputChange[];
 }
 
 /** A dry run: plans from reads alone, no lock and no write. */
@@ -43,7 +48,18 @@ export async function dryRunDeploy(
   });
   await settleStaleRecords(engine, request, state, { persist: false });
   const planned = await planStack(engine, request, state, options);
-  return { ...unchangedResult(request, planned.plan, state), stateful: planned.stateful };
+  const outputs = await outputChanges(
+    planned.masked,
+    stateResolver(state, engine.exportsIn(request.region), { pending: true }),
+    liveAttributesFor(engine, state, request, options),
+    state.document.outputs,
+  );
+  return {
+    ...unchangedResult(request, planned.plan, state),
+    stateful: planned.stateful,
+    ...(outputs.changes.length > 0 ? { outputChanges: outputs.changes } : {}),
+    ...(outputs.failed.length > 0 ? { failedOutputs: outputs.failed } : {}),
+  };
 }
 
 /**
@@ -86,17 +102,26 @@ export async function lockedDeploy(
     });
     const log = engine.eventLog(ref, runId);
     const { imported } = planned;
-    const resolver = stateResolver(state, engine.exportsIn(request.region), { pending: false, imported });
+    const exportIndex = engine.exportsIn(request.region);
+    const resolver = stateResolver(state, exportIndex, { pending: false, imported });
+    const live = liveAttributesFor(engine, state, request, options);
     const replay = replayServices(engine, { stack: request, state, options });
     const executor = new ResourceExecutor({
       ...replay,
-      evaluation: { prepared: planned.prepared, masked: planned.masked, resolver },
+      evaluation: {
+        prepared: planned.prepared,
+        masked: planned.masked,
+        resolver: stateResolver(state, exportIndex, { pending: false, imported, reveal: true }),
+        maskedResolver: resolver,
+        live,
+      },
       // An interrupt stops new operations (the walk below), never one in flight: a call cut
       // short may still have made its resource, which neither state nor the journal could name.
       events: engine.events,
       journal,
       replace: options.replace === true,
       forceStatefulRecreation: options.forceStatefulRecreation === true,
+      registryAnswers: (types) => engine.registrySchemas.forTypes(request, types),
     });
 
     const graph = planned.prepared.dependencyGraph();
@@ -127,7 +152,7 @@ export async function lockedDeploy(
     await deletePending(state, executor, journal);
     phase('execution');
 
-    recordRun(state, request, planned, resolver);
+    const outputs = await recordRun(state, request, planned, resolver, live);
     const changed = JSON.stringify(state.document) !== before;
     if (changed) await state.save();
     await state.flush();
@@ -142,9 +167,10 @@ export async function lockedDeploy(
     return {
       stackName: request.stackName,
       plan: planned.plan,
-      outputs: state.document.outputs,
+      outputs: outputs.resolved,
       changed,
       unaddressed,
+      ...(outputs.failed.length > 0 ? { failedOutputs: outputs.failed } : {}),
     };
   } catch (error) {
     engine.events({ kind: 'stack', stack: request.stackName, status: 'failed', message: messageOf(error) });

@@ -6,6 +6,7 @@ import {
   type PreparedTemplate,
   type TemplatePath,
 } from '../template/index.js';
+import { isLiveAttributeRefusal, type LiveAttributes } from './live-attributes.js';
 import { holdsPendingValue } from './state-resolver.js';
 
 /** CDK's version-reporting resource: CloudFormation-only bookkeeping, never deployed by cdkd. */
@@ -31,20 +32,46 @@ export function deployableResources(prepared: PreparedTemplate): string[] {
  * reads through which property. A resource that reads one not made yet cannot
  * be resolved now; the engine re-resolves it when its turn comes.
  */
-export function desiredResources(prepared: PreparedTemplate, resolver: ExternalResolver): DesiredResource[] {
+export async function desiredResources(
+  prepared: PreparedTemplate,
+  resolver: ExternalResolver,
+  live?: LiveAttributes,
+): Promise<DesiredResource[]> {
   const graph = prepared.dependencyGraph();
   const deployable = new Set(deployableResources(prepared));
-  return [...deployable].map((logicalId) => {
+  const desired: DesiredResource[] = [];
+  for (const logicalId of deployable) {
     const definition = prepared.template.resources.get(logicalId)!;
-    return {
+    desired.push({
       logicalId,
       type: definition.type,
-      properties: planningProperties(prepared, logicalId, resolver),
+      properties: await livePlanningProperties(prepared, logicalId, resolver, live),
       dependencies: graph.dependencies(logicalId).filter((id) => deployable.has(id)),
       ...prepared.resourcePolicies(logicalId),
       reads: readsOf(definition.properties, logicalId, prepared.conditions),
-    };
-  });
+    });
+  }
+  return desired;
+}
+
+/**
+ * Planning properties with the attributes records lack read live, so a reader of one plans as
+ * what it is; a refused read leaves the resource unresolved, and the deploy refuses it when
+ * its turn comes.
+ */
+async function livePlanningProperties(
+  prepared: PreparedTemplate,
+  logicalId: string,
+  resolver: ExternalResolver,
+  live: LiveAttributes | undefined,
+): Promise<Record<string, unknown>> {
+  if (!live) return planningProperties(prepared, logicalId, resolver);
+  try {
+    return await live.evaluate(resolver, (r) => planningProperties(prepared, logicalId, r));
+  } catch (error) {
+    if (isLiveAttributeRefusal(error)) return { ...UNRESOLVED_PROPERTIES };
+    throw error;
+  }
 }
 
 /** A resource's properties resolved now, or the unresolved marker while it reads one not made yet. */

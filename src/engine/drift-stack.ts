@@ -7,6 +7,7 @@ import { acceptedProperties, driftOf, revertProperties, type PropertyDrift } fro
 import { stackProviderContext, type EngineContext, type StackIdentity } from './engine-context.js';
 import { NESTED_STACK_TYPE } from './nested-stack-provider.js';
 import { StackState } from './stack-state.js';
+import { maskedReadBack } from './echoed-secrets.js';
 
 /** `detect` only reads; `accept` takes the live values into state; `revert` writes the recorded ones back. */
 export type DriftMode = 'detect' | 'accept' | 'revert';
@@ -93,7 +94,7 @@ export async function driftStack(
           state.document.resources[logicalId] = {
             ...record,
             properties: accepted,
-            observedProperties: live.properties,
+            observedProperties: maskedReadBack(live.properties, accepted),
             propertyHash: propertyHash(accepted),
           };
           return;
@@ -111,7 +112,12 @@ export async function driftStack(
           ),
         );
         const after = await read();
-        if (after) state.document.resources[logicalId] = { ...record, observedProperties: after.properties };
+        if (after) {
+          state.document.resources[logicalId] = {
+            ...record,
+            observedProperties: maskedReadBack(after.properties, record.properties),
+          };
+        }
       },
       { concurrency: options.concurrency, priority: () => 0 },
     );

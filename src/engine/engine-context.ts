@@ -3,10 +3,12 @@ import type { ParameterReader } from '../aws/ssm-parameters.js';
 import type { EventLog } from '../state/event-log.js';
 import type { StateBackend } from '../state/state-backend.js';
 import type { StackRef } from '../state/state-store.js';
+import type { LiveAttributeReader } from '../providers/live-attributes/index.js';
 import type { ProviderContext } from '../providers/provider.js';
 import type { EventSink } from './events.js';
 import type { ExportIndex } from './export-index.js';
 import type { ProviderRouter } from './provider-router.js';
+import type { RegistrySchemas } from './registry-schemas.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
 import type { EmptinessProber } from './stateful-preflight.js';
 
@@ -30,6 +32,10 @@ export interface EngineContext {
   routerFor(stack: StackIdentity, options: DeployOptions): ProviderRouter;
   /** Spec 002's pre-flight emptiness probe of a bucket or log group about to be recreated. */
   probeEmptiness: EmptinessProber;
+  /** Reads the Fn::GetAtt attributes a record lacks from AWS (spec 002). */
+  liveAttributes: LiveAttributeReader;
+  /** The registry's replacement verdicts, asked once per type in the run. */
+  registrySchemas: RegistrySchemas;
 }
 
 /** What every provider call for the stack is given: the clients, and the stack's account, region and name. */

@@ -1,4 +1,6 @@
 import type { AwsClients } from '../aws/client-factory.js';
+import type { LiveAttributeReader } from '../providers/live-attributes/index.js';
+import { describeResourceType } from '../aws/describe-type.js';
 import { secretValueReader } from '../aws/secret-values.js';
 import { ssmParameterReader } from '../aws/ssm-parameters.js';
 import { EventLog } from '../state/event-log.js';
@@ -17,21 +19,26 @@ import type { EngineContext, StackIdentity } from './engine-context.js';
 import type { EventSink } from './events.js';
 import { ExportIndex } from './export-index.js';
 import { NESTED_STACK_TYPE, NestedStackProvider } from './nested-stack-provider.js';
-import type { ProviderRouter } from './provider-router.js';
+import type { ProviderRouter, RoutedProvider } from './provider-router.js';
+import { RegistrySchemas } from './registry-schemas.js';
+import type { RouteRequest as RegistryRouteRequest } from '../providers/registry.js';
+import type { RoutingOptions } from '../providers/routing.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
 import type { EmptinessProber } from './stateful-preflight.js';
 
 export interface EngineInputs {
   backend: StateBackend;
   clients: AwsClients;
-  /** The provider registry: SDK providers and Cloud Control. */
-  registry: ProviderRouter;
+  /** The provider registry: SDK providers and Cloud Control, taking the run's routing flags. */
+  registry: Omit<ProviderRouter, 'route'> & { route(request: RegistryRouteRequest): RoutedProvider };
   events: EventSink;
   retry?: <T>(label: string, call: () => Promise<T>) => Promise<T>;
   /** Every region the run deploys to: the export index is loaded for each. */
   regions: readonly string[];
   /** Replaces the providers' emptiness probes (tests). */
   probeEmptiness?: EmptinessProber;
+  /** Replaces the live attribute reads (tests). */
+  liveAttributes?: LiveAttributeReader;
 }
 
 export interface Engine {
@@ -58,6 +65,7 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
       ),
     ),
   );
+  const retry = inputs.retry ?? ((_label, call) => call());
   const context: EngineContext = {
     backend: inputs.backend,
     clients: inputs.clients,
@@ -69,14 +77,15 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
     events: inputs.events,
     eventLog: (stack, runId) =>
       new EventLog(inputs.backend.objects, inputs.backend.store.prefix, stack, runId),
-    retry: inputs.retry ?? ((_label, call) => call()),
+    retry,
     parameterReader: (region) => ssmParameterReader(inputs.clients, region),
     sendable: (region) =>
       sendableProperties(
         ssmParameterReader(inputs.clients, region),
         secretValueReader(inputs.clients, region),
       ),
-    routerFor: (stack, options) => withNestedStacks(inputs.registry, nestedProvider(stack, options)),
+    routerFor: (stack, options) =>
+      withNestedStacks(inputs.registry, nestedProvider(stack, options), options.routing ?? {}),
     probeEmptiness:
       inputs.probeEmptiness ??
       (async (target, region) =>
@@ -85,6 +94,17 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
           clients: inputs.clients,
           region,
         })),
+    liveAttributes: inputs.liveAttributes ?? {
+      // Its EC2 and CloudFront clients load on the first live read, which few deploys make.
+      read: async (request, readOptions) =>
+        (await import('../providers/live-attributes/index.js'))
+          .liveAttributeReader({ clients: inputs.clients, retry })
+          .read(request, readOptions),
+    },
+    registrySchemas: new RegistrySchemas(
+      (region, type) => describeResourceType(inputs.clients, region, type, retry),
+      (stack, message) => inputs.events({ kind: 'warning', stack, message }),
+    ),
   };
   const nestedProvider = (stack: StackIdentity, options: DeployOptions) =>
     new NestedStackProvider(
@@ -114,14 +134,25 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
   };
 }
 
-function withNestedStacks(registry: ProviderRouter, nested: NestedStackProvider): ProviderRouter {
+/**
+ * The registry with nested stacks served by the engine, and the run's routing flags applied per
+ * resource; `providerFor` loads the type's provider first.
+ */
+function withNestedStacks(
+  registry: EngineInputs['registry'],
+  nested: NestedStackProvider,
+  routing: RoutingOptions,
+): ProviderRouter {
   const load = (types: Iterable<string>) => registry.load?.(types) ?? Promise.resolve();
   return {
-    route: async (request) => {
-      if (request.type === NESTED_STACK_TYPE) return { provider: nested, provisionedBy: nested.kind };
-      await load([request.type]);
-      return registry.route(request);
-    },
+    route: (request) =>
+      request.type === NESTED_STACK_TYPE
+        ? { provider: nested, provisionedBy: nested.kind }
+        : registry.route({
+            ...request,
+            pinCcApi: request.logicalId !== undefined && (routing.pinCcApi?.has(request.logicalId) ?? false),
+            ...(routing.preferSdkRoute !== undefined && { preferSdkRoute: routing.preferSdkRoute }),
+          }),
     providerFor: async (type, provisionedBy) => {
       if (type === NESTED_STACK_TYPE) return nested;
       await load([type]);
@@ -131,5 +162,6 @@ function withNestedStacks(registry: ProviderRouter, nested: NestedStackProvider)
     canHandle: (type) => type === NESTED_STACK_TYPE || registry.canHandle(type),
     providerCanUpdate: (type, changed, provisionedBy) =>
       type === NESTED_STACK_TYPE || registry.providerCanUpdate(type, changed, provisionedBy),
+    uncoveredBySdk: (type, properties) => registry.uncoveredBySdk(type, properties),
   };
 }

@@ -15,7 +15,7 @@ import {
   templateNameMismatch,
 } from './import-rules.js';
 import { prepareRequest } from './plan-stack.js';
-import type { ProviderRouter } from './provider-router.js';
+import { routeLoaded, type ProviderRouter } from './provider-router.js';
 import type { StackRequest } from './stack-request.js';
 import { StackState } from './stack-state.js';
 import { stateResolver } from './state-resolver.js';
@@ -64,7 +64,7 @@ export async function importCandidates(
     const desired = evaluate(setup, logicalId).desired;
     const physicalId = physicalIdForName(type, desired, request);
     if (physicalId === undefined) continue;
-    const { provider } = await router.route({ type, properties: desired });
+    const { provider } = await routeLoaded(router, { type, properties: desired });
     const live = await engine.retry(logicalId, () =>
       provider.read({ logicalId, type, physicalId, properties: desired }, setup.context),
     );
@@ -187,7 +187,11 @@ function checkChoices(
 
 function evaluate(setup: ImportSetup, logicalId: string) {
   const resolver = stateResolver(setup.state, setup.exports, { pending: true });
-  const desired = planningProperties(setup.prepared, logicalId, resolver);
+  const desired = planningProperties(
+    setup.prepared,
+    logicalId,
+    stateResolver(setup.state, setup.exports, { pending: true, reveal: true }),
+  );
   let masked: Record<string, unknown>;
   try {
     masked = setup.masked.evaluateResourceProperties(logicalId, resolver);
@@ -222,7 +226,7 @@ async function readForImport(
       { hint: `Import the ${type} named ${name}, or change the name in the template to the resource's.` },
     );
   }
-  const { provider, provisionedBy } = await setup.router.route({ type, properties: desired });
+  const { provider, provisionedBy } = await routeLoaded(setup.router, { type, properties: desired });
   let live: Awaited<ReturnType<typeof provider.read>>;
   try {
     live = await engine.retry(logicalId, () =>

@@ -1,21 +1,93 @@
 import type { OutputRecord } from '../state/documents/state-document.js';
 import { evaluate, rootPath, type ExternalResolver, type PreparedTemplate } from '../template/index.js';
+import { isLiveAttributeRefusal, type LiveAttributes } from './live-attributes.js';
 import { holdsPendingValue } from './state-resolver.js';
 
-/** Outputs as stored and printed: evaluated with NoEcho values masked, never in clear. */
-export function evaluateOutputs(
+/** An output whose value a deploy would change (`after` absent: the output goes away). */
+export interface OutputChange {
+  name: string;
+  before?: unknown;
+  after?: unknown;
+}
+
+/**
+ * What a deploy would do to the recorded outputs, for `cdkd diff`: each output that evaluates
+ * now (attributes read live where the records lack them) and differs from its record. One
+ * reading a resource this deploy makes or changes is not known yet and is left out; one whose
+ * live read is refused is in `failed`.
+ */
+export async function outputChanges(
+  masked: PreparedTemplate,
+  planningResolver: ExternalResolver,
+  live: LiveAttributes,
+  recorded: Record<string, OutputRecord>,
+): Promise<{ changes: OutputChange[]; failed: FailedOutput[] }> {
+  const changes: OutputChange[] = [];
+  const failed: FailedOutput[] = [];
+  for (const name of masked.activeOutputs) {
+    let value: unknown;
+    try {
+      value = (await live.evaluate(planningResolver, (r) => masked.evaluateOutput(name, r))).value;
+    } catch (error) {
+      if (isLiveAttributeRefusal(error))
+        failed.push({ name, message: error.message, ...(error.hint ? { hint: error.hint } : {}) });
+      // Anything else fails for real when the deploy evaluates it.
+      continue;
+    }
+    if (holdsPendingValue(value)) continue;
+    const before = recorded[name];
+    if (before && JSON.stringify(before.value) === JSON.stringify(value)) continue;
+    changes.push({ name, ...(before ? { before: before.value } : {}), after: value });
+  }
+  for (const [name, before] of Object.entries(recorded))
+    if (!masked.activeOutputs.includes(name)) changes.push({ name, before: before.value });
+  return { changes, failed };
+}
+
+/** An output whose attribute read live was refused (spec 002): why, in one line. */
+export interface FailedOutput {
+  name: string;
+  message: string;
+  hint?: string;
+}
+
+export interface EvaluatedOutputs {
+  /** What is stored: a failed output keeps its earlier value, if it had one, until it resolves. */
+  stored: Record<string, OutputRecord>;
+  /** What is printed and written to --outputs-file: the outputs that resolved. */
+  resolved: Record<string, OutputRecord>;
+  failed: FailedOutput[];
+}
+
+/**
+ * Outputs as stored and printed: evaluated with NoEcho values masked, never in clear. An
+ * output reading an attribute that cannot be read live lands in `failed`; the rest resolve.
+ */
+export async function evaluateOutputs(
   masked: PreparedTemplate,
   resolver: ExternalResolver,
-): Record<string, OutputRecord> {
-  const outputs: Record<string, OutputRecord> = {};
-  for (const output of masked.evaluateOutputs(resolver)) {
-    outputs[output.name] = {
-      value: output.value,
-      ...(output.description ? { description: output.description } : {}),
-      ...(output.exportName ? { exportName: output.exportName } : {}),
-    };
+  options: { live?: LiveAttributes; previous?: Record<string, OutputRecord> } = {},
+): Promise<EvaluatedOutputs> {
+  const result: EvaluatedOutputs = { stored: {}, resolved: {}, failed: [] };
+  for (const name of masked.activeOutputs) {
+    const one = (r: ExternalResolver) => masked.evaluateOutput(name, r);
+    try {
+      const output = options.live ? await options.live.evaluate(resolver, one) : one(resolver);
+      const record = {
+        value: output.value,
+        ...(output.description ? { description: output.description } : {}),
+        ...(output.exportName ? { exportName: output.exportName } : {}),
+      };
+      result.stored[name] = record;
+      result.resolved[name] = record;
+    } catch (error) {
+      if (!isLiveAttributeRefusal(error)) throw error;
+      result.failed.push({ name, message: error.message, ...(error.hint ? { hint: error.hint } : {}) });
+      const earlier = options.previous?.[name];
+      if (earlier) result.stored[name] = earlier;
+    }
   }
-  return outputs;
+  return result;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { ProviderContext } from '../providers/provider.js';
 import type { ResourceRecord } from '../state/documents/state-document.js';
 import { runLimited } from '../assets/run-limited.js';
 import { createCollisionError, lookUpName, ownHolderOf, replacementOrder, type Retry } from './name-check.js';
-import type { ProviderRouter } from './provider-router.js';
+import { routeLoaded, type ProviderRouter } from './provider-router.js';
 import { holdsPendingValue } from './state-resolver.js';
 
 /** A dynamic reference (`{{resolve:...}}`) is resolved only just before a value is sent. */
@@ -40,7 +40,7 @@ export async function checkNamesAtPlanning(input: {
   });
   await runLimited(known, input.concurrency, async (op) => {
     const properties = desired.get(op.logicalId)!.properties;
-    const { provider } = await input.router.route({ type: op.type, properties });
+    const { provider } = await routeLoaded(input.router, { type: op.type, properties });
     const check = await lookUpName(
       provider,
       { logicalId: op.logicalId, type: op.type, properties },

@@ -1,6 +1,6 @@
 import type { AwsClients } from '../aws/client-factory.js';
 import { CdkdError } from '../errors.js';
-import { buildPlan, typesToCompare, type Plan, type StatefulVerdict } from '../plan/index.js';
+import { buildPlan, registryTypesToRead, type Plan, type StatefulVerdict } from '../plan/index.js';
 import { refuseInvalidEvaluatedProperties } from '../plan/validate-properties.js';
 import { prepareTemplate, validateTemplate, type PreparedTemplate } from '../template/index.js';
 import { CDK_METADATA_TYPE, desiredResources, isUnresolved } from './desired-resources.js';
@@ -12,9 +12,13 @@ import {
 } from './export-guards.js';
 import { declaredExportNames, declaredExportValues } from './outputs.js';
 import { checkNamesAtPlanning } from './plan-name-checks.js';
+import { checkRoutes, routeDesired } from './plan-routing.js';
 import type { ProviderRouter } from './provider-router.js';
+import type { RegistrySchemas } from './registry-schemas.js';
 import type { DeployOptions, NestedTemplate, StackRequest } from './stack-request.js';
 import type { StackState } from './stack-state.js';
+import { liveAttributesFor } from './live-attributes.js';
+import type { LiveAttributeReader } from '../providers/live-attributes/index.js';
 import { statefulPreflight, type PreflightServices } from './stateful-preflight.js';
 import { stateResolver } from './state-resolver.js';
 
@@ -34,6 +38,8 @@ export interface PlanningServices extends PreflightServices {
   routerFor(stack: StackRequest, options: DeployOptions): ProviderRouter;
   exportsIn(region: string): ExportIndex;
   parameterReader(region: string): (name: string) => Promise<string>;
+  liveAttributes: LiveAttributeReader;
+  registrySchemas: RegistrySchemas;
 }
 
 /**
@@ -53,25 +59,37 @@ export async function planStack(
   const exports = services.exportsIn(request.region);
   const imported = new Set<string>();
   const resolver = stateResolver(state, exports, { pending: true, imported });
-  const desired = desiredResources(prepared, resolver);
+  const desired = await desiredResources(
+    prepared,
+    stateResolver(state, exports, { pending: true, imported, reveal: true }),
+    liveAttributesFor(services, state, request, options),
+  );
   refuseInvalidEvaluatedProperties(
     request.stackName,
     desired.filter((resource) => !isUnresolved(resource.properties)),
   );
-  // Only the providers of changed resources load: a plan of no-ops loads none.
-  await router.load?.(typesToCompare({ desired, recorded: state.document.resources }));
+  const recorded = state.document.resources;
+  // Only the providers of changed resources load (routeDesired): a plan of no-ops loads none.
+  const routed = await routeDesired(router, desired, recorded);
+  // Read before planning, so the plan stays pure; only types with a change ask.
+  const registry = await services.registrySchemas.forTypes(
+    request,
+    registryTypesToRead({ desired: routed.desired, recorded }),
+  );
   const plan = buildPlan(
     {
-      desired,
-      recorded: state.document.resources,
+      desired: routed.desired,
+      recorded,
       // A nested stack deploys when its row runs, after its parent's earlier resources: check its whole tree now.
       nested: nestedResources(request.nested),
     },
     {
       canHandle: (type) => router.canHandle(type),
       providerCanUpdate: (type, changed) => router.providerCanUpdate(type, changed),
+      registry,
     },
   );
+  await checkRoutes(plan, routed, { router, desired, recorded });
   const declared = declaredExportNames(masked, resolver);
   refuseExportsOfOtherStacks(state, exports, declared);
   refuseRemovedExportsInUse(state, exports, declared);

@@ -4,6 +4,7 @@ import { walkDag } from './dag-walk.js';
 import { stackProviderContext, type EngineContext, type StackIdentity } from './engine-context.js';
 import { NESTED_STACK_TYPE } from './nested-stack-provider.js';
 import { StackState } from './stack-state.js';
+import { maskedReadBack } from './echoed-secrets.js';
 
 export interface RefreshResult {
   found: boolean;
@@ -50,7 +51,8 @@ export async function refreshObserved(
           ),
         );
         if (!live) return void result.missing.push(logicalId);
-        record.observedProperties = live.properties;
+        // A NoEcho value the record holds masked is masked in what was read back too.
+        record.observedProperties = maskedReadBack(live.properties, record.properties);
         result.refreshed.push(logicalId);
       },
       { concurrency: options.concurrency, priority: () => 0 },

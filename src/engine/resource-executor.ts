@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { CdkdError, isCdkdError, messageOf } from '../errors.js';
-import { buildPlan, checkStatefulReplacements, propertyHash, type PlannedOperation } from '../plan/index.js';
+import {
+  buildPlan,
+  checkStatefulReplacements,
+  propertyHash,
+  registryTypesToRead,
+  type PlannedOperation,
+  type RegistryAnswer,
+} from '../plan/index.js';
 import {
   OutcomeUnknownError,
   ResourceMadeError,
@@ -14,11 +21,15 @@ import type { JournalOperation } from '../state/documents/journal-document.js';
 import type { ResourceRecord } from '../state/documents/state-document.js';
 import { keepsResource, type ExternalResolver, type PreparedTemplate } from '../template/index.js';
 import type { EventSink, ResourceAction } from './events.js';
+import type { LiveAttributes } from './live-attributes.js';
 import { failureOutcome, MadeThenFailed, storeMade } from './made-outcome.js';
 import { replaceResource } from './replace-resource.js';
 import { createCollisionError, lookUpName, ownHolderOf, type NameCheck } from './name-check.js';
 import type { ProviderRouter } from './provider-router.js';
+import { routeEvaluated, type RoutedProperties } from './plan-routing.js';
+import { moveLine } from '../providers/routing.js';
 import { policies, type OperationDraft, type RunJournal } from './run-journal.js';
+import { maskEchoes, maskedSecrets } from './echoed-secrets.js';
 import type { StackState } from './stack-state.js';
 
 /** How to evaluate a resource's properties; absent for a destroy, which only deletes. */
@@ -27,7 +38,12 @@ export interface Evaluation {
   prepared: PreparedTemplate;
   /** The same template with NoEcho values masked: what is stored. */
   masked: PreparedTemplate;
+  /** Answers NoEcho Data in clear: evaluates what is sent. */
   resolver: ExternalResolver;
+  /** The same answers with NoEcho Data masked: evaluates what is stored. */
+  maskedResolver: ExternalResolver;
+  /** Reads the attributes a record lacks live (spec 002); absent, the records alone answer. */
+  live?: LiveAttributes;
 }
 
 export interface ExecutorServices {
@@ -48,6 +64,8 @@ export interface ExecutorServices {
   replace?: boolean;
   /** --force-stateful-recreation: what a re-plan that turns into a replacement is checked against. */
   forceStatefulRecreation?: boolean;
+  /** The registry's replacement verdicts for a re-plan (the run's cache); absent: the bundled index decides. */
+  registryAnswers?(types: readonly string[]): Promise<ReadonlyMap<string, RegistryAnswer>>;
 }
 
 /** A create's inputs, evaluated once: the provider, what is sent and what is stored. */
@@ -125,9 +143,11 @@ export class ResourceExecutor {
           return report('update', 'skipped', 'nothing changed once its references resolved');
         if (kind === 'replace') this.refuseStatefulReplan(op);
         report(kind, 'started');
-        if (kind === 'replace') await this.replace(op, op.updateReplacePolicy, release);
-        else await this.update(op, release);
-        return report(kind, 'succeeded');
+        if (kind === 'replace') {
+          await this.replace(op, op.updateReplacePolicy, release);
+          return report(kind, 'succeeded');
+        }
+        return report(kind, 'succeeded', await this.update(op, release));
       }
       case 'delete': {
         const record = this.services.state.record(op.logicalId);
@@ -164,19 +184,18 @@ export class ResourceExecutor {
   private async replan(op: PlannedOperation): Promise<'no-op' | 'update' | 'replace'> {
     const recorded = this.services.state.record(op.logicalId);
     if (!recorded) return 'update';
-    const { properties } = this.evaluate(op.logicalId);
-    await this.services.router.load?.([op.type]);
-    const [decided] = buildPlan(
-      {
-        desired: [{ logicalId: op.logicalId, type: op.type, properties, dependencies: [] }],
-        recorded: { [op.logicalId]: recorded },
-      },
-      {
-        canHandle: () => true,
-        providerCanUpdate: (type, changed) =>
-          this.services.router.providerCanUpdate(type, changed, recorded.provisionedBy),
-      },
-    ).operations;
+    const { properties } = await this.routed(op, recorded);
+    const input = {
+      desired: [{ logicalId: op.logicalId, type: op.type, properties, dependencies: [] }],
+      recorded: { [op.logicalId]: recorded },
+    };
+    const registry = await this.services.registryAnswers?.(registryTypesToRead(input));
+    const [decided] = buildPlan(input, {
+      canHandle: () => true,
+      providerCanUpdate: (type, changed) =>
+        this.services.router.providerCanUpdate(type, changed, recorded.provisionedBy),
+      ...(registry !== undefined && { registry }),
+    }).operations;
     if (!decided || decided.kind === 'no-op') return 'no-op';
     return decided.kind === 'replace' ? 'replace' : 'update';
   }
@@ -196,16 +215,28 @@ export class ResourceExecutor {
     });
   }
 
-  private evaluate(logicalId: string): {
+  /** Evaluated and routed: see routeEvaluated. */
+  private async routed(
+    op: PlannedOperation,
+    recorded: ResourceRecord | undefined,
+  ): Promise<RoutedProperties> {
+    const evaluated = await this.evaluate(op.logicalId);
+    await this.services.router.load?.([op.type]);
+    return routeEvaluated(this.services.router, op, evaluated, recorded);
+  }
+
+  private async evaluate(logicalId: string): Promise<{
     properties: Record<string, unknown>;
     stored: Record<string, unknown>;
-  } {
+  }> {
     const evaluation = this.services.evaluation;
     if (!evaluation) throw new Error(`no template to evaluate ${logicalId} against`);
-    return {
-      properties: evaluation.prepared.evaluateResourceProperties(logicalId, evaluation.resolver),
-      stored: evaluation.masked.evaluateResourceProperties(logicalId, evaluation.resolver),
-    };
+    const both = ([resolver, maskedResolver]: ExternalResolver[]) => ({
+      properties: evaluation.prepared.evaluateResourceProperties(logicalId, resolver!),
+      stored: evaluation.masked.evaluateResourceProperties(logicalId, maskedResolver!),
+    });
+    const resolvers = [evaluation.resolver, evaluation.maskedResolver];
+    return evaluation.live ? evaluation.live.evaluateAll(resolvers, both) : both(resolvers);
   }
 
   async create(op: PlannedOperation, release: () => void = () => {}): Promise<void> {
@@ -234,10 +265,9 @@ export class ResourceExecutor {
   }
 
   async prepareCreate(op: PlannedOperation): Promise<PreparedCreate> {
-    const { properties, stored } = this.evaluate(op.logicalId);
-    const { provider, provisionedBy } = await this.services.router.route({ type: op.type, properties });
+    const { properties, stored, route } = await this.routed(op, undefined);
     const sent = await this.services.sendable(properties);
-    return { provider, provisionedBy, properties, stored, sent };
+    return { provider: route.provider, provisionedBy: route.provisionedBy, properties, stored, sent };
   }
 
   request(op: PlannedOperation, prepared: PreparedCreate, idempotencyToken: string): ResourceRequest {
@@ -334,15 +364,11 @@ export class ResourceExecutor {
     if (journal && entry) await journal.complete(entry, outcome);
   }
 
-  private async update(op: PlannedOperation, release: () => void): Promise<void> {
+  /** Updates the resource in place; answers the line saying it moved between layers, if it did. */
+  private async update(op: PlannedOperation, release: () => void): Promise<string | undefined> {
     const recorded = this.services.state.record(op.logicalId)!;
-    const { properties, stored } = this.evaluate(op.logicalId);
-    const { provider, provisionedBy } = await this.services.router.route({
-      type: op.type,
-      properties,
-      recordedProperties: recorded.properties,
-      recordedBy: recorded.provisionedBy,
-    });
+    const { properties, stored, route } = await this.routed(op, recorded);
+    const { provider, provisionedBy } = route;
     const sent = await this.services.sendable(properties);
     await this.journaled(
       {
@@ -381,6 +407,7 @@ export class ResourceExecutor {
         return { physicalId: record.physicalId, after: record, verdict: { replacement: false } };
       },
     );
+    return moveLine(route, recorded.provisionedBy, op.type);
   }
 
   /**
@@ -456,14 +483,16 @@ export class ResourceExecutor {
     properties: Record<string, unknown>,
     provisionedBy: ResourceRecord['provisionedBy'],
   ): Omit<ResourceRecord, 'region' | 'creationIdentity'> {
+    // What AWS echoes of a NoEcho value it was sent is masked as the properties are.
+    const secretsSent = maskedSecrets(properties, stored);
     return {
       type: op.type,
       physicalId: result.physicalId,
       ...(result.ref ? { ref: result.ref } : {}),
       properties: stored,
       // What this write read back; a write that read nothing leaves no stale read-back behind.
-      ...(result.observed ? { observedProperties: result.observed } : {}),
-      attributes: result.attributes,
+      ...(result.observed ? { observedProperties: maskEchoes(result.observed, secretsSent) } : {}),
+      ...this.services.state.answered(op.logicalId, { ...result, secretsSent }),
       propertyHash: propertyHash(properties),
       provisionedBy,
       dependencies: op.dependsOn,

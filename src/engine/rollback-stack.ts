@@ -13,6 +13,7 @@ import { nestedScope, parentStateName, planLines } from './rollback-plan-lines.j
 import { stackProviderContext, type EngineContext, type StackIdentity } from './engine-context.js';
 import { lookUpName } from './name-check.js';
 import { nestedIdentity } from './nested-stack-provider.js';
+import { routeLoaded } from './provider-router.js';
 import { RunJournal } from './run-journal.js';
 import type { DeployOptions } from './stack-request.js';
 import { StackState } from './stack-state.js';
@@ -315,7 +316,7 @@ async function refuseWhileParentHoldsRun(engine: EngineContext, stack: StackIden
 
 async function locate(op: JournalOperation, services: ReplayServices): Promise<Located> {
   if (!op.idempotencyToken) return 'unknown';
-  const { provider, provisionedBy } = await services.router.route({
+  const { provider, provisionedBy } = await routeLoaded(services.router, {
     type: op.type,
     properties: op.attempted ?? {},
   });

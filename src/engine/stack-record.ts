@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ExternalResolver } from '../template/index.js';
 import type { PlannedStack } from './plan-stack.js';
-import { evaluateOutputs } from './outputs.js';
+import type { LiveAttributes } from './live-attributes.js';
+import { evaluateOutputs, type EvaluatedOutputs } from './outputs.js';
 import type { StackRequest } from './stack-request.js';
 import type { StackState } from './stack-state.js';
 
@@ -13,16 +14,25 @@ export function recordGeneration(state: StackState, request: StackRequest, plann
   state.document.tags = request.tags ?? {};
 }
 
-/** What a successful run records on the stack besides its resources: outputs, imports, its generation. */
-export function recordRun(
+/**
+ * What a successful run records on the stack besides its resources: outputs, imports, its
+ * generation. Answers the outputs as evaluated (those that resolved, those refused).
+ */
+export async function recordRun(
   state: StackState,
   request: StackRequest,
   planned: PlannedStack,
   resolver: ExternalResolver,
-): void {
-  state.document.outputs = evaluateOutputs(planned.masked, resolver);
+  live?: LiveAttributes,
+): Promise<EvaluatedOutputs> {
+  const outputs = await evaluateOutputs(planned.masked, resolver, {
+    ...(live ? { live } : {}),
+    previous: state.document.outputs,
+  });
+  state.document.outputs = outputs.stored;
   state.document.imports = [...planned.imported].sort();
   recordGeneration(state, request, planned);
+  return outputs;
 }
 
 function sha256(text: string): string {

@@ -1,4 +1,5 @@
 import type { RecreateRow } from '../plan/index.js';
+import type { RoutingOptions } from '../providers/routing.js';
 import type { ParameterValue } from '../template/index.js';
 
 /** A nested stack's template, found in the cloud assembly by its parent's logical id. */
@@ -39,10 +40,17 @@ export interface DeployOptions {
   rollback?: boolean;
   /** --prefix-user-supplied-names: explicit names of the rewriting types get `{stack}-`. */
   prefixUserSuppliedNames?: boolean;
+  /**
+   * False under `--no-wait`: an attribute read live from a resource still coming up (an EC2
+   * instance still pending) is refused at once instead of waited for.
+   */
+  wait?: boolean;
   /** One id for the whole run, shared by a stack and its nested stacks' journal segments. */
   runId?: string;
   /** `cdkd destroy --remove-protection`: deletes turn a resource's deletion protection off first. */
   removeProtection?: boolean;
+  /** --prefer-sdk-route and --pin-cc-api (spec 002, 003 "Routing"). */
+  routing?: RoutingOptions;
   /**
    * Asked before a stack's deploy destroys and recreates a resource that loses data (a
    * stateful replacement under --force-stateful-recreation); rejecting stops the deploy with

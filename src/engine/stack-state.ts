@@ -5,6 +5,18 @@ import {
 } from '../state/documents/state-document.js';
 import { SaveChain } from '../state/save-chain.js';
 import { stateWriter, type StackRef, type StateStore } from '../state/state-store.js';
+import { isDeepStrictEqual } from 'node:util';
+import { maskEchoes } from './echoed-secrets.js';
+import { maskedAttributes, NoEchoData } from './no-echo-data.js';
+
+/** A provider's answer as a record stores it: its attributes, and whether they are NoEcho. */
+export interface AnsweredAttributes {
+  physicalId: string;
+  attributes: Record<string, unknown>;
+  noEcho?: boolean;
+  /** The secrets the resource was sent (see maskedSecrets), masked wherever its attributes echo them. */
+  secretsSent?: readonly string[];
+}
 
 /**
  * The in-memory state of one stack during a deploy or destroy. Every change is
@@ -19,6 +31,7 @@ export class StackState {
     readonly ref: StackRef,
     readonly document: StateDocument,
     etag: string | undefined,
+    private readonly noEcho: NoEchoData,
   ) {
     this.chain = new SaveChain(stateWriter(store, ref), etag);
   }
@@ -26,12 +39,47 @@ export class StackState {
   /** The stack's state as stored, or an empty document for a stack with none yet. */
   static async open(store: StateStore, ref: StackRef): Promise<StackState> {
     const read = await store.read(ref);
-    return new StackState(
-      store,
-      ref,
-      read?.document ?? emptyStateDocument(ref.stackName, ref.region),
-      read?.etag,
-    );
+    const document = read?.document ?? emptyStateDocument(ref.stackName, ref.region);
+    return new StackState(store, ref, document, read?.etag, await NoEchoData.open(store, ref, document));
+  }
+
+  /**
+   * The record fields for a provider's answer: a NoEcho answer's attributes masked, their
+   * values kept in the no-echo data (written before the next save names them).
+   */
+  answered(
+    logicalId: string,
+    answer: AnsweredAttributes,
+  ): Pick<ResourceRecord, 'attributes' | 'noEchoAttributes'> {
+    const masked = answer.noEcho
+      ? maskedAttributes(answer.attributes)
+      : maskEchoes(answer.attributes, answer.secretsSent ?? []);
+    if (!answer.noEcho && isDeepStrictEqual(masked, answer.attributes))
+      return { attributes: answer.attributes };
+    return {
+      attributes: this.noEcho.keep(logicalId, answer.physicalId, answer.attributes, masked),
+      noEchoAttributes: true,
+    };
+  }
+
+  /** `record` holding a provider's new answer instead of the one it recorded. */
+  withAnswer(logicalId: string, record: ResourceRecord, answer: AnsweredAttributes): ResourceRecord {
+    const next: ResourceRecord = {
+      ...record,
+      physicalId: answer.physicalId,
+      ...this.answered(logicalId, answer),
+    };
+    if (!next.noEchoAttributes) delete next.noEchoAttributes;
+    return next;
+  }
+
+  /** What Fn::GetAtt resolves to: a masked attribute's value from the no-echo data. */
+  attribute(logicalId: string, attribute: string): unknown {
+    const record = this.record(logicalId);
+    if (!record || !Object.hasOwn(record.attributes, attribute)) return undefined;
+    return record.noEchoAttributes
+      ? this.noEcho.value(logicalId, record.physicalId, attribute)
+      : record.attributes[attribute];
   }
 
   /** True when `open` found no stored state. */
@@ -71,10 +119,13 @@ export class StackState {
   }
 
   save(): Promise<void> {
-    return this.chain.save(this.document);
+    const noEcho = this.noEcho.persist();
+    return noEcho ? noEcho.then(() => this.chain.save(this.document)) : this.chain.save(this.document);
   }
 
-  flush(): Promise<void> {
-    return this.chain.flush();
+  /** Waits for every save; the no-echo data then keeps only what the records still name. */
+  async flush(): Promise<void> {
+    await this.chain.flush();
+    await this.noEcho.prune(this.document);
   }
 }

@@ -18,12 +18,13 @@ export function holdsPendingValue(value: unknown): boolean {
  * Answers Ref / Fn::GetAtt / Fn::ImportValue from the in-memory state and the
  * export index. While planning (`pending`), a resource not made yet answers a
  * placeholder; while deploying, such a reference is an error (the DAG makes it
- * unreachable unless state is wrong).
+ * unreachable unless state is wrong). A custom resource's NoEcho Data answers masked, as
+ * state records it, unless `reveal`: only for the properties sent to AWS and their hash.
  */
 export function stateResolver(
   state: StackState,
   exports: ExportIndex,
-  options: { pending: boolean; imported?: Set<string> },
+  options: { pending: boolean; imported?: Set<string>; reveal?: boolean },
 ): ExternalResolver {
   return {
     ref(logicalId) {
@@ -34,7 +35,9 @@ export function stateResolver(
     },
     getAtt(logicalId, attribute) {
       const record = state.record(logicalId);
-      if (record && Object.hasOwn(record.attributes, attribute)) return record.attributes[attribute];
+      if (record && Object.hasOwn(record.attributes, attribute)) {
+        return options.reveal ? state.attribute(logicalId, attribute) : record.attributes[attribute];
+      }
       if (options.pending) return pendingValue(logicalId, attribute);
       if (!record) throw notMade(logicalId);
       throw new CdkdError(

@@ -1,6 +1,7 @@
 import type { EngineContext } from './engine-context.js';
 import type { StackDeployResult } from './deploy-stack.js';
 import { planStack } from './plan-stack.js';
+import { liveAttributesFor } from './live-attributes.js';
 import { recordRun } from './stack-record.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
 import { StackState } from './stack-state.js';
@@ -43,7 +44,13 @@ export async function unchangedDeploy(
     pending: false,
     imported: planned.imported,
   });
-  recordRun(state, request, planned, resolver);
+  const outputs = await recordRun(
+    state,
+    request,
+    planned,
+    resolver,
+    liveAttributesFor(engine, state, request, options),
+  );
   if (JSON.stringify(state.document) !== before) return undefined;
   // Its nested stacks' journals too: a successful parent deploy settles them.
   if ((await engine.backend.journals.listTree(ref)).length > 0) return undefined;
@@ -52,7 +59,9 @@ export async function unchangedDeploy(
   engine.events({ kind: 'stack', stack: request.stackName, status: 'started', total: 0 });
   engine.exportsIn(request.region).update(state.document);
   engine.events({ kind: 'stack', stack: request.stackName, status: 'no-changes' });
-  return unchangedResult(request, planned.plan, state);
+  const result = unchangedResult(request, planned.plan, state);
+  if (outputs.failed.length === 0) return result;
+  return { ...result, outputs: outputs.resolved, failedOutputs: outputs.failed };
 }
 
 /** A deploy that wrote nothing (a no-op, or a dry run): its plan and the outputs state already holds. */

@@ -89,6 +89,7 @@ export class ParentPolicyProvider implements Provider {
       written.add(parent);
     }
     this.attempts.forget(token);
+    // Setting a queue's or topic's Policy attribute answers nothing to observe.
     return { physicalId: id, attributes: this.access.attributesOf(id) };
   }
 

@@ -61,6 +61,11 @@ export interface CreateResult {
   creationIdentity?: CreationIdentity;
   /** What the create read back from AWS (its own responses, no extra call), in template terms. */
   observed?: JsonObject;
+  /**
+   * The attributes are secret (a custom resource answered `NoEcho: true`): state records them
+   * masked and keeps the values apart, for Fn::GetAtt only.
+   */
+  noEcho?: boolean;
 }
 
 export interface UpdateRequest extends ResourceRequest {
@@ -81,6 +86,8 @@ export interface UpdateResult {
   ref?: string;
   /** What the update read back from AWS, as `CreateResult.observed`. */
   observed?: JsonObject;
+  /** As `CreateResult.noEcho`. */
+  noEcho?: boolean;
 }
 
 export interface DeleteRequest {

@@ -6,6 +6,15 @@ import type { ProviderRegistry, SdkRegistrar } from './registry.js';
  * go through Cloud Control. A folder's module and its AWS SDK client load on the first use of
  * one of its types (a no-op deploy loads none). A service folder adds its types and registrar
  * here; a test checks that each registrar registers exactly the types listed.
+ *
+ * Routing exemptions (spec 003): a type is `sdk-coverage` only when its provider sends every
+ * property of the type's schema AND its recorded id is measured to be the Cloud Control
+ * identifier (cc-identifier-compatibility.ts), since returning updates the Cloud Control-made
+ * resource through the SDK by that id; today that is AWS::IAM::Role. Other fully covered
+ * types (IAM policies, groups and instance profiles, SQS queues and policies, SNS
+ * subscriptions and topic policies, S3 bucket policies, KMS aliases, EventBridge rules,
+ * Lambda layer versions and URLs) stay sticky until their ids are measured. No type cdkd
+ * serves is known to be one Cloud Control cannot manage (`cc-cannot-manage`).
  */
 export const SDK_PROVIDER_TYPES: ReadonlyArray<{
   types: readonly string[];
@@ -66,6 +75,10 @@ export const SDK_PROVIDER_TYPES: ReadonlyArray<{
       'AWS::Lambda::Url',
     ],
     load: async () => (await import('./lambda/index.js')).registerLambda,
+  },
+  {
+    types: ['AWS::CloudWatch::Alarm'],
+    load: async () => (await import('./cloudwatch/index.js')).registerCloudWatch,
   },
 ];
 

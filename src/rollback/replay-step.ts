@@ -7,6 +7,7 @@ import { deleteResource, type ReplayServices } from './replay-services.js';
 import { madeAndLeft, reverseReplace } from './reverse-replacement.js';
 import type { RollbackStep } from './steps.js';
 import { succeeded, type StepOutcome } from './step-outcome.js';
+import { maskedSecrets } from '../engine/echoed-secrets.js';
 
 export type { ReplayServices } from './replay-services.js';
 export type { StepOutcome } from './step-outcome.js';
@@ -124,9 +125,11 @@ async function revert(
     ),
   );
   const reverted = {
-    ...before,
-    physicalId: result.physicalId,
-    attributes: result.attributes,
+    // What AWS echoes of a masked value kept as live is masked as the properties are.
+    ...services.state.withAnswer(step.logicalId, before, {
+      ...result,
+      secretsSent: maskedSecrets(properties.values, before.properties),
+    }),
     provisionedBy: current.provisionedBy,
   };
   if (result.oldNeedsDelete) {

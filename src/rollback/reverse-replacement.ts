@@ -276,9 +276,7 @@ async function recreate(
     throw error;
   }
   return {
-    ...before,
-    physicalId: result.physicalId,
-    attributes: result.attributes,
+    ...services.state.withAnswer(logicalId, before, result),
     ...(result.ref ? { ref: result.ref } : {}),
     ...(result.creationIdentity ? { creationIdentity: result.creationIdentity } : {}),
   };

@@ -15,6 +15,8 @@ export interface StackStateKeys {
   eventsPrefix: string;
   /** Where custom resource handlers answer, one object per request. */
   customResourceResponsesPrefix: string;
+  /** The `Data` of custom resources that answered `NoEcho: true`, which state records only masked. */
+  noEchoData: string;
 }
 
 export const DEFAULT_STATE_PREFIX = 'cdkd';
@@ -44,6 +46,7 @@ export function stackStateKeys(prefix: string, stackName: string, region: string
     journal: `${base}/rollback-journal.json`,
     eventsPrefix: `${base}/events/`,
     customResourceResponsesPrefix: `${base}/custom-resource-responses/`,
+    noEchoData: `${base}/no-echo-data.json`,
   };
 }
 

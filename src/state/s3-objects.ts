@@ -46,8 +46,8 @@ export class S3Objects {
     }
   }
 
-  /** Writes with a precondition; returns the new ETag or throws PreconditionFailed. */
-  async put(key: string, text: string, condition: WriteCondition): Promise<string> {
+  /** Writes, with a precondition when given; returns the new ETag or throws PreconditionFailed. */
+  async put(key: string, text: string, condition?: WriteCondition): Promise<string> {
     try {
       const response = await this.s3.send(
         new PutObjectCommand({
@@ -56,7 +56,11 @@ export class S3Objects {
           // A Buffer spares the SDK converting the string twice (length, then upload).
           Body: Buffer.from(text, 'utf8'),
           ContentType: 'application/json',
-          ...('ifMatch' in condition ? { IfMatch: condition.ifMatch } : { IfNoneMatch: '*' }),
+          ...(condition
+            ? 'ifMatch' in condition
+              ? { IfMatch: condition.ifMatch }
+              : { IfNoneMatch: '*' }
+            : {}),
         }),
       );
       return response.ETag ?? '';
@@ -64,7 +68,7 @@ export class S3Objects {
       // If-Match on an absent key answers 404 NoSuchKey: the object we expected is gone.
       const errorClass = classifyAwsError(error);
       if (errorClass === 'precondition-failed') throw new PreconditionFailed(key);
-      if (errorClass === 'not-found' && 'ifMatch' in condition && !isMissingBucket(error)) {
+      if (errorClass === 'not-found' && condition && 'ifMatch' in condition && !isMissingBucket(error)) {
         throw new PreconditionFailed(key);
       }
       throw stateBucketError(error, this.bucket, this.region);

@@ -1,5 +1,6 @@
 import { CdkdError } from '../errors.js';
 import { parseDocument } from './documents/document-reader.js';
+import { NO_ECHO_DOCUMENT, type NoEchoDocument } from './documents/no-echo-document.js';
 import { STATE_DOCUMENT, type StateDocument } from './documents/state-document.js';
 import {
   isNestedSegment,
@@ -114,13 +115,36 @@ export class StateStore {
     }));
   }
 
-  /** Deletes a stack's state once nothing it recorded is left. */
+  /** Deletes a stack's state once nothing it recorded is left, and the no-echo data with it. */
   async remove(stack: StackRef): Promise<void> {
     await this.objects.delete(this.key(stack));
+    await this.objects.delete(this.keys(stack).noEchoData);
+  }
+
+  /** The stack's no-echo data, or undefined when it keeps none. */
+  async readNoEchoData(stack: StackRef): Promise<NoEchoDocument | undefined> {
+    const key = this.keys(stack).noEchoData;
+    const stored = await this.objects.get(key);
+    return stored ? parseDocument(NO_ECHO_DOCUMENT, this.objects.location(key), stored.text) : undefined;
+  }
+
+  noEchoLocation(stack: StackRef): string {
+    return this.objects.location(this.keys(stack).noEchoData);
+  }
+
+  /** Written under the stack's lock, so without a precondition; undefined deletes it. */
+  async saveNoEchoData(stack: StackRef, document: NoEchoDocument | undefined): Promise<void> {
+    const key = this.keys(stack).noEchoData;
+    if (document === undefined) await this.objects.delete(key);
+    else await this.objects.put(key, JSON.stringify(document));
   }
 
   private key(stack: StackRef): string {
-    return stackStateKeys(this.prefix, stack.stackName, stack.region).state;
+    return this.keys(stack).state;
+  }
+
+  private keys(stack: StackRef) {
+    return stackStateKeys(this.prefix, stack.stackName, stack.region);
   }
 }
 

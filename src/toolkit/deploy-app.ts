@@ -17,6 +17,7 @@ import { preflightStacks } from './deploy-preflight.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
 import { validateDeploySet } from './preflight.js';
+import { refuseUnknownPinnedIds, routingOptions, type RoutingFlags } from './routing-flags.js';
 import { stackParameters } from './stack-parameters.js';
 import { stackRequest, stackTarget } from './stack-requests.js';
 
@@ -36,6 +37,8 @@ export interface DeployAppInput {
   replace?: boolean;
   /** False (`--no-rollback`): a failed deploy is left as it stopped, its journal kept. */
   rollback?: boolean;
+  /** False (`--no-wait`): an attribute read live from a resource still coming up is refused, not waited for. */
+  wait?: boolean;
   parameters: string[];
   /** --prefix-user-supplied-names, resolved through its fallbacks. */
   prefixUserSuppliedNames?: boolean;
@@ -46,6 +49,8 @@ export interface DeployAppInput {
   signal?: AbortSignal;
   /** Asked before a stack's deploy destroys data (a stateful replacement under the flag). */
   confirmDataLoss?: DeployOptions['confirmDataLoss'];
+  /** --prefer-sdk-route and --pin-cc-api. */
+  routing?: RoutingFlags;
 }
 
 /**
@@ -64,6 +69,8 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
   for (const warning of checked.warnings) input.onWarning(warning);
   for (const warning of validateDeploySet(checked.stacks, await input.session.region()))
     input.onWarning(warning);
+  refuseUnknownPinnedIds(input.routing?.pinCcApi, checked.stacks);
+  const routing = routingOptions(input.routing ?? {});
   const parameters = stackParameters(stacks, input.parameters);
   for (const note of parameters.notes) input.onNote(note);
 
@@ -85,9 +92,11 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     forceStatefulRecreation: input.forceStatefulRecreation,
     ...(input.replace ? { replace: true } : {}),
     rollback: input.rollback ?? true,
+    ...(input.wait === false ? { wait: false } : {}),
     ...(input.prefixUserSuppliedNames ? { prefixUserSuppliedNames: true } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.confirmDataLoss ? { confirmDataLoss: input.confirmDataLoss } : {}),
+    routing,
   };
   const requestFor = (displayName: string, bucket: string) => {
     const { stack, nested } = checked.stacks.find((entry) => entry.stack.displayName === displayName)!;

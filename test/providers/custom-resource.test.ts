@@ -148,6 +148,26 @@ describe('the response', () => {
     expect(result).toEqual({ physicalId: 'thing-7', attributes: { Endpoint: 'x.example', Port: '443' } });
   });
 
+  it.each([
+    ['NoEcho: true', true, { noEcho: true }],
+    ['NoEcho: "true", as a Python handler may write it', 'true', { noEcho: true }],
+    ['NoEcho: false', false, {}],
+    ['no NoEcho', undefined, {}],
+  ])('%s: Data still as the attributes, flagged secret only when NoEcho is on', async (_, noEcho, flag) => {
+    const { provider, context } = setup((event) =>
+      answer(event, { Status: 'SUCCESS', PhysicalResourceId: 'p', Data: { Password: 'pw' }, NoEcho: noEcho }),
+    );
+    const request = { logicalId: 'T', type: 'Custom::T', properties };
+    expect(await provider.create(request, context())).toEqual({
+      physicalId: 'p',
+      attributes: { Password: 'pw' },
+      ...flag,
+    });
+    expect(
+      await provider.update({ ...request, physicalId: 'p', previousProperties: properties }, context()),
+    ).toEqual({ physicalId: 'p', attributes: { Password: 'pw' }, ...flag });
+  });
+
   it('FAILED: the Reason in the error, with nothing made when no physical id came back', async () => {
     const { provider, context } = setup((event) =>
       answer(event, { Status: 'FAILED', Reason: 'bucket is gone' }),

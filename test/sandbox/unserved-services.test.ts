@@ -69,10 +69,10 @@ describe('a service the sandbox does not serve answers in that service’s own p
       (body) => expect(JSON.parse(body)).toMatchObject({ message: expect.stringContaining("'eks'") }),
     ],
     [
-      'REST-XML (CloudFront)',
-      'cloudfront',
-      { method: 'GET', headers: signed('cloudfront') },
-      (body) => expect(body).toMatch(/<Error><Code>UnknownService<\/Code><Message>[^<]*cloudfront/),
+      'REST-XML (S3 Control)',
+      's3control',
+      { method: 'GET', headers: signed('s3control') },
+      (body) => expect(body).toMatch(/<Error><Code>UnknownService<\/Code><Message>[^<]*s3control/),
     ],
   ];
   for (const [name, , init, check] of rows) {

@@ -24,6 +24,7 @@ describe('state key layout', () => {
       journal: 'cdkd/MyStack/eu-west-1/rollback-journal.json',
       eventsPrefix: 'cdkd/MyStack/eu-west-1/events/',
       customResourceResponsesPrefix: 'cdkd/MyStack/eu-west-1/custom-resource-responses/',
+      noEchoData: 'cdkd/MyStack/eu-west-1/no-echo-data.json',
     });
   });
 

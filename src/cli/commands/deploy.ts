@@ -2,21 +2,27 @@ import type { Command } from 'commander';
 import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
 import { dataLossConfirmer } from '../confirm.js';
 import { NAME_PREFIX_ENV, namePrefixSetting } from '../../assembly/name-prefix-setting.js';
-import { addDeployTuning, type DeployTuning } from '../deploy-options.js';
+import {
+  addDeployTuning,
+  addRoutingOptions,
+  type DeployTuning,
+  type RoutingFlagOptions,
+} from '../deploy-options.js';
 import { globalOptions } from '../global-options.js';
 import { prepareOutputsFile, writeOutputsFile } from '../outputs-file.js';
 import { createProgress } from '../progress.js';
-import { renderOutputs, outputsFileContent } from '../render-outputs.js';
+import { outputFailureWarnings, renderOutputs, outputsFileContent } from '../render-outputs.js';
 import { sessionFor } from '../session-from-options.js';
 import { handleInterrupts } from '../interrupts.js';
 import { unlessInterrupted } from '../../interrupted.js';
 
-interface DeployCommandOptions extends AppOptions, DeployTuning {
+interface DeployCommandOptions extends AppOptions, DeployTuning, RoutingFlagOptions {
   all?: boolean;
   exclusively?: boolean;
   dryRun?: boolean;
   outputsFile?: string;
   rollback: boolean;
+  wait: boolean;
   forceStatefulRecreation?: boolean;
   replace?: boolean;
   strict?: boolean;
@@ -29,12 +35,16 @@ export function registerDeploy(program: Command): void {
     .command('deploy')
     .description('deploy stacks straight through AWS APIs')
     .argument('[stacks...]', 'stack names, display paths or wildcards; default: the only stack');
-  addDeployTuning(addAppOptions(command))
+  addRoutingOptions(addDeployTuning(addAppOptions(command)))
     .option('--all', 'deploy every stack of the app')
     .option('-e, --exclusively', 'only the named stacks, not the stacks they depend on')
     .option('--dry-run', 'print the plan and stop; nothing is locked or changed')
     .option('--outputs-file <file>', 'write the stack outputs as JSON (the CDK CLI shape)')
     .option('--no-rollback', 'leave a failed deploy as it stopped, its journal kept for cdkd rollback')
+    .option(
+      '--no-wait',
+      'do not wait for a resource still coming up (an EC2 instance still pending): an attribute read from it is refused',
+    )
     .option(
       '--allow-unaddressed',
       'exit 0 even when resources only the rollback journal records could not be acted on',
@@ -65,11 +75,18 @@ export function registerDeploy(program: Command): void {
         progress.sink({ kind: 'warning', stack: 'cdkd', message }),
       );
       try {
+        const synthesisStarted = Date.now();
         const assembly = await unlessInterrupted(
           synthesizeFor(cmd, options),
           interrupts.signal,
           'during synthesis; nothing was changed',
         );
+        progress.sink({
+          kind: 'phase',
+          stack: 'cdkd',
+          phase: 'synthesis',
+          durationMs: Date.now() - synthesisStarted,
+        });
         if (options.outputsFile && !options.dryRun) await prepareOutputsFile(options.outputsFile);
         const namePrefix = namePrefixSetting({
           flag: options.prefixUserSuppliedNames,
@@ -89,12 +106,17 @@ export function registerDeploy(program: Command): void {
           forceStatefulRecreation: options.forceStatefulRecreation ?? false,
           replace: options.replace ?? false,
           rollback: options.rollback,
+          wait: options.wait,
           parameters: options.parameters,
           prefixUserSuppliedNames: namePrefix.value,
           events: progress.sink,
           onWarning: (message) => progress.sink({ kind: 'warning', stack: 'cdkd', message }),
           onNote: progress.note,
           signal: interrupts.signal,
+          routing: {
+            ...(options.preferSdkRoute !== undefined && { preferSdkRoute: options.preferSdkRoute }),
+            pinCcApi: options.pinCcApi,
+          },
           confirmDataLoss: dataLossConfirmer({
             yes: globalOptions(cmd).yes ?? false,
             write: (text) => {
@@ -112,6 +134,8 @@ export function registerDeploy(program: Command): void {
           return;
         }
         process.stdout.write(renderOutputs(results));
+        const failedOutputs = outputFailureWarnings(results);
+        for (const warning of failedOutputs) process.stderr.write(`warning: ${warning}\n`);
         if (options.outputsFile) await writeOutputsFile(options.outputsFile, outputsFileContent(results));
         const unaddressed = results.flatMap((result) => result.unaddressed);
         for (const warning of unaddressed) process.stderr.write(`warning: ${warning}\n`);
@@ -119,6 +143,7 @@ export function registerDeploy(program: Command): void {
         if (globalOptions(cmd).verbose)
           for (const line of progress.timings()) process.stderr.write(`${line}\n`);
         if (unaddressed.length > 0 && !options.allowUnaddressed) process.exitCode = 2;
+        if (failedOutputs.length > 0) process.exitCode = 2;
       } finally {
         interrupts.dispose();
         progress.close();

@@ -1,9 +1,15 @@
 import type { Command } from 'commander';
 import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
-import { addDeployTuning, type DeployTuning } from '../deploy-options.js';
+import {
+  addDeployTuning,
+  addRoutingOptions,
+  type DeployTuning,
+  type RoutingFlagOptions,
+} from '../deploy-options.js';
+import { outputFailureWarnings, renderOutputChanges } from '../render-outputs.js';
 import { sessionFor } from '../session-from-options.js';
 
-interface DiffOptions extends AppOptions, DeployTuning {
+interface DiffOptions extends AppOptions, DeployTuning, RoutingFlagOptions {
   all?: boolean;
   json?: boolean;
   fail?: boolean;
@@ -16,7 +22,7 @@ export function registerDiff(program: Command): void {
     .command('diff')
     .description('compare the app with what cdkd deployed, resource by resource')
     .argument('[stacks...]', 'stack names, display paths or wildcards; default: the only stack');
-  addDeployTuning(addAppOptions(command))
+  addRoutingOptions(addDeployTuning(addAppOptions(command)))
     .option('--all', 'every stack of the app')
     .option('--json', 'print the plans as JSON')
     .option('--fail', 'exit 1 when anything would change')
@@ -42,6 +48,10 @@ export function registerDiff(program: Command): void {
         forceStatefulRecreation: options.forceStatefulRecreation ?? false,
         replace: options.replace ?? false,
         parameters: options.parameters,
+        routing: {
+          ...(options.preferSdkRoute !== undefined && { preferSdkRoute: options.preferSdkRoute }),
+          pinCcApi: options.pinCcApi,
+        },
         events: () => undefined,
         onWarning: (message) => process.stderr.write(`Warning: ${message}\n`),
         onNote: (message) => process.stderr.write(`${message}\n`),
@@ -53,11 +63,14 @@ export function registerDiff(program: Command): void {
         process.stdout.write(`${JSON.stringify(plans, null, 2)}\n`);
       } else {
         for (const result of results)
-          process.stdout.write(`Stack ${result.stackName}\n${renderPlanText(result.plan)}\n`);
+          process.stdout.write(
+            `Stack ${result.stackName}\n${renderPlanText(result.plan)}\n${renderOutputChanges(result)}`,
+          );
       }
+      for (const warning of outputFailureWarnings(results)) process.stderr.write(`Warning: ${warning}\n`);
       const changes = results.reduce((sum, result) => {
         const s = summarizePlan(result.plan);
-        return sum + s.create + s.update + s.replace + s.delete;
+        return sum + s.create + s.update + s.replace + s.delete + (result.outputChanges?.length ?? 0);
       }, 0);
       if (options.fail && changes > 0) process.exitCode = 1;
     });

@@ -70,7 +70,7 @@ export class CustomResourceProvider implements Provider {
         // A failed Create that names its resource gets a Delete on rollback, as CloudFormation sends.
         throw answer.physicalId ? new ResourceMadeError({ physicalId: answer.physicalId }, failure) : failure;
       }
-      return { physicalId: answer.physicalId, attributes: answer.data };
+      return { physicalId: answer.physicalId, attributes: answer.data, ...noEchoOf(answer) };
     });
   }
 
@@ -85,6 +85,7 @@ export class CustomResourceProvider implements Provider {
       return {
         physicalId: answer.physicalId,
         attributes: answer.data,
+        ...noEchoOf(answer),
         ...(answer.physicalId !== request.physicalId ? { oldNeedsDelete: true } : {}),
       };
     });
@@ -183,6 +184,11 @@ function siteOf(logicalId: string, context: ProviderContext): CustomResourceSite
 
 function signalOf(site: CustomResourceSite): { signal?: AbortSignal } {
   return site.signal ? { signal: site.signal } : {};
+}
+
+/** CloudFormation masks a `NoEcho: true` answer's Data everywhere but Fn::GetAtt. */
+function noEchoOf(answer: { noEcho: boolean }): { noEcho?: true } {
+  return answer.noEcho ? { noEcho: true } : {};
 }
 
 function handlerFailed(logicalId: string, requestType: RequestType, reason: string): CdkdError {

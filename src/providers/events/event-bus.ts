@@ -82,7 +82,12 @@ export class EventBusProvider implements Provider {
       throw this.made.failed(token, { physicalId: Name }, error);
     }
     this.made.forget(token);
-    return { physicalId: Name, attributes: attributes(bus), creationIdentity: identityOf(bus) };
+    return {
+      physicalId: Name,
+      attributes: attributes(bus),
+      creationIdentity: identityOf(bus),
+      observed: observedOf(bus),
+    };
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -93,7 +98,7 @@ export class EventBusProvider implements Provider {
     });
     const bus = (await describe(client, Name))!;
     await retag(client, bus.Arn!, request.previousProperties, request.properties, context);
-    return { physicalId: Name, attributes: attributes(bus) };
+    return { physicalId: Name, attributes: attributes(bus), observed: observedOf(bus) };
   }
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
@@ -113,10 +118,7 @@ export class EventBusProvider implements Provider {
     if (!bus) return undefined;
     return {
       properties: {
-        Name: bus.Name,
-        ...(bus.Description !== undefined ? { Description: bus.Description } : {}),
-        ...(bus.KmsKeyIdentifier !== undefined ? { KmsKeyIdentifier: bus.KmsKeyIdentifier } : {}),
-        ...(bus.DeadLetterConfig !== undefined ? { DeadLetterConfig: bus.DeadLetterConfig } : {}),
+        ...observedOf(bus),
         ...(await observedTags(client, bus.Arn!)),
       },
       attributes: attributes(bus),
@@ -160,4 +162,14 @@ function missingBus(Name: string): never {
 /** GetAtt Arn and Name from DescribeEventBus (Policy is never set by this provider). */
 function attributes(bus: DescribeEventBusCommandOutput): JsonObject {
   return { Arn: bus.Arn, Name: bus.Name };
+}
+
+/** The bus as the write's own DescribeEventBus (which its attributes need) shows it; tags are another call. */
+function observedOf(bus: DescribeEventBusCommandOutput): JsonObject {
+  return {
+    Name: bus.Name,
+    ...(bus.Description !== undefined ? { Description: bus.Description } : {}),
+    ...(bus.KmsKeyIdentifier !== undefined ? { KmsKeyIdentifier: bus.KmsKeyIdentifier } : {}),
+    ...(bus.DeadLetterConfig !== undefined ? { DeadLetterConfig: bus.DeadLetterConfig } : {}),
+  };
 }

@@ -103,6 +103,7 @@ export class RuleProvider implements Provider {
       ref: ruleRef(bus, name),
       attributes: { Arn: RuleArn, RuleName: name },
       creationIdentity,
+      observed: observedOf(RuleArn!),
     };
   }
 
@@ -141,6 +142,7 @@ export class RuleProvider implements Provider {
       physicalId: request.physicalId,
       ref: ruleRef(bus, name),
       attributes: { Arn: request.physicalId, RuleName: name },
+      observed: observedOf(request.physicalId),
     };
   }
 
@@ -258,4 +260,13 @@ function ruleInput(name: string, bus: string, props: JsonObject) {
     ...(props.Description !== undefined ? { Description: String(props.Description) } : {}),
     ...(props.RoleArn !== undefined ? { RoleArn: String(props.RoleArn) } : {}),
   };
+}
+
+/**
+ * PutRule answers only the rule's ARN, which names its bus and the rule (the target and tag
+ * calls answer nothing): what the name rules need.
+ */
+function observedOf(ruleArn: string): JsonObject {
+  const { bus, name } = ruleLocation(ruleArn);
+  return { Name: name, EventBusName: bus };
 }

@@ -86,7 +86,12 @@ export class GroupProvider implements Provider {
       });
     }
     this.made.forget(token);
-    return { physicalId: GroupName, attributes: { Arn: group.Arn }, creationIdentity: made.creationIdentity };
+    return {
+      physicalId: GroupName,
+      attributes: { Arn: group.Arn },
+      creationIdentity: made.creationIdentity,
+      observed: observedOf(group),
+    };
   }
 
   /** The group a create with this token made: its generated name derives from the token. */
@@ -113,7 +118,7 @@ export class GroupProvider implements Provider {
     const group = await getGroup(client, GroupName, context.signal);
     if (!group)
       throw new Error(`Group ${GroupName} disappeared during its update; deploy again to re-create it.`);
-    return { physicalId: GroupName, attributes: { Arn: group.Arn } };
+    return { physicalId: GroupName, attributes: { Arn: group.Arn }, observed: observedOf(group) };
   }
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
@@ -136,8 +141,7 @@ export class GroupProvider implements Provider {
       const policies = await readPolicies(principalApi(client, 'Group', context.signal), group.GroupName!);
       return {
         properties: {
-          GroupName: group.GroupName,
-          Path: group.Path,
+          ...observedOf(group),
           ...(policies.Policies.length > 0 ? { Policies: policies.Policies } : {}),
           ...(policies.ManagedPolicyArns.length > 0 ? { ManagedPolicyArns: policies.ManagedPolicyArns } : {}),
         },
@@ -149,6 +153,11 @@ export class GroupProvider implements Provider {
       throw error;
     }
   }
+}
+
+/** The group as CreateGroup (or an update's GetGroup) answers it; policy calls answer nothing. */
+function observedOf(group: Group): JsonObject {
+  return { GroupName: group.GroupName, Path: group.Path };
 }
 
 function groupIdentity(group: Group): CreationIdentity {

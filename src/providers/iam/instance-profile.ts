@@ -100,6 +100,8 @@ export class InstanceProfileProvider implements Provider {
       physicalId: InstanceProfileName,
       attributes: { Arn: profile.Arn },
       creationIdentity: made.creationIdentity,
+      // CreateInstanceProfile answered before the roles were added (AddRole answers nothing).
+      observed: { InstanceProfileName: profile.InstanceProfileName, Path: profile.Path },
     };
   }
 
@@ -127,7 +129,11 @@ export class InstanceProfileProvider implements Provider {
     const profile = await getProfile(client, InstanceProfileName, context.signal);
     if (!profile)
       throw new Error(`Instance profile ${InstanceProfileName} disappeared during its update; deploy again.`);
-    return { physicalId: InstanceProfileName, attributes: { Arn: profile.Arn } };
+    return {
+      physicalId: InstanceProfileName,
+      attributes: { Arn: profile.Arn },
+      observed: observedOf(profile),
+    };
   }
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
@@ -151,15 +157,20 @@ export class InstanceProfileProvider implements Provider {
     const profile = await getProfile(await iamClient(context), request.physicalId, context.signal);
     if (!profile) return undefined;
     return {
-      properties: {
-        InstanceProfileName: profile.InstanceProfileName,
-        Path: profile.Path,
-        Roles: (profile.Roles ?? []).map((role) => role.RoleName!),
-      },
+      properties: observedOf(profile),
       attributes: { Arn: profile.Arn },
       creationIdentity: profileIdentity(profile),
     };
   }
+}
+
+/** The profile as GetInstanceProfile answers it, with its roles. */
+function observedOf(profile: InstanceProfile): JsonObject {
+  return {
+    InstanceProfileName: profile.InstanceProfileName,
+    Path: profile.Path,
+    Roles: (profile.Roles ?? []).map((role) => role.RoleName!),
+  };
 }
 
 function profileIdentity(profile: InstanceProfile): CreationIdentity {

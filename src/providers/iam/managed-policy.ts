@@ -111,7 +111,12 @@ export class ManagedPolicyProvider implements Provider {
       });
     }
     this.made.forget(token);
-    return { physicalId: arn, attributes: policyAttributes(policy), creationIdentity: made.creationIdentity };
+    return {
+      physicalId: arn,
+      attributes: policyAttributes(policy),
+      creationIdentity: made.creationIdentity,
+      observed: observedOf(policy),
+    };
   }
 
   /** The policy a create with this token made: its generated name derives from the token. */
@@ -154,7 +159,7 @@ export class ManagedPolicyProvider implements Provider {
     await syncAttachments(client, PolicyArn, before, after, context.signal);
     const policy = await getPolicy(client, PolicyArn, context.signal);
     if (!policy) throw new Error(`Managed policy ${PolicyArn} disappeared during its update; deploy again.`);
-    return { physicalId: PolicyArn, attributes: policyAttributes(policy) };
+    return { physicalId: PolicyArn, attributes: policyAttributes(policy), observed: observedOf(policy) };
   }
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
@@ -191,10 +196,8 @@ export class ManagedPolicyProvider implements Provider {
       );
       const entities = await attachedEntities(client, PolicyArn, context.signal);
       const properties: JsonObject = {
-        ManagedPolicyName: policy.PolicyName,
-        Path: policy.Path,
+        ...observedOf(policy),
         PolicyDocument: parseDocument(version?.Document),
-        ...(policy.Description ? { Description: policy.Description } : {}),
       };
       for (const { property } of TARGETS) {
         if (entities[property].length > 0) properties[property] = entities[property];
@@ -225,6 +228,18 @@ export function versionToDrop(
 }
 
 const versionNumber = (v: { VersionId?: string }) => Number((v.VersionId ?? 'v0').slice(1));
+
+/**
+ * The policy as GetPolicy answers it (which its attributes need); the document is only in
+ * GetPolicyVersion, which a write does not call, and the attach calls answer nothing.
+ */
+function observedOf(policy: Policy): JsonObject {
+  return {
+    ManagedPolicyName: policy.PolicyName,
+    Path: policy.Path,
+    ...(policy.Description ? { Description: policy.Description } : {}),
+  };
+}
 
 /** Every Fn::GetAtt attribute, from GetPolicy (dates as ISO 8601, as CloudFormation gives them). */
 export function policyAttributes(policy: Policy): JsonObject {

@@ -69,6 +69,7 @@ export class PolicyProvider implements Provider {
       throw namingLeftovers(error, name, await removeWrites(client, name, written));
     }
     const id = nameFor(TYPE, undefined, context, request);
+    // Put{Role,User,Group}Policy answer nothing to observe.
     return { physicalId: id, attributes: { Id: id }, creationIdentity: { Id: id, PolicyName: name } };
   }
 

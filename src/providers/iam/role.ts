@@ -123,6 +123,7 @@ export class RoleProvider implements Provider {
       physicalId: roleName,
       attributes: roleAttributes(role),
       creationIdentity: made.creationIdentity,
+      observed: observedOf(role),
     };
   }
 
@@ -172,7 +173,7 @@ export class RoleProvider implements Provider {
     const role = await getRole(client, RoleName, context.signal);
     if (!role)
       throw new Error(`Role ${RoleName} disappeared during its update; deploy again to re-create it.`);
-    return { physicalId: RoleName, attributes: roleAttributes(role) };
+    return { physicalId: RoleName, attributes: roleAttributes(role), observed: observedOf(role) };
   }
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
@@ -200,15 +201,7 @@ export class RoleProvider implements Provider {
       throw error;
     }
     const properties: JsonObject = {
-      RoleName: role.RoleName,
-      Path: role.Path,
-      AssumeRolePolicyDocument: parseDocument(role.AssumeRolePolicyDocument),
-      MaxSessionDuration: role.MaxSessionDuration,
-      ...(role.Description ? { Description: role.Description } : {}),
-      ...(role.PermissionsBoundary?.PermissionsBoundaryArn
-        ? { PermissionsBoundary: role.PermissionsBoundary.PermissionsBoundaryArn }
-        : {}),
-      ...(role.Tags && role.Tags.length > 0 ? { Tags: role.Tags } : {}),
+      ...observedOf(role),
       ...(policies.Policies.length > 0 ? { Policies: policies.Policies } : {}),
       ...(policies.ManagedPolicyArns.length > 0 ? { ManagedPolicyArns: policies.ManagedPolicyArns } : {}),
     };
@@ -218,6 +211,24 @@ export class RoleProvider implements Provider {
       creationIdentity: roleIdentity(role),
     };
   }
+}
+
+/**
+ * The role as CreateRole (or the GetRole an update reads its attributes from) answers it; its
+ * inline and managed policies are written by calls that answer nothing.
+ */
+function observedOf(role: Role): JsonObject {
+  return {
+    RoleName: role.RoleName,
+    Path: role.Path,
+    AssumeRolePolicyDocument: parseDocument(role.AssumeRolePolicyDocument),
+    MaxSessionDuration: role.MaxSessionDuration,
+    ...(role.Description ? { Description: role.Description } : {}),
+    ...(role.PermissionsBoundary?.PermissionsBoundaryArn
+      ? { PermissionsBoundary: role.PermissionsBoundary.PermissionsBoundaryArn }
+      : {}),
+    ...(role.Tags && role.Tags.length > 0 ? { Tags: role.Tags } : {}),
+  };
 }
 
 function roleIdentity(role: Role): CreationIdentity {

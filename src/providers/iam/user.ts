@@ -112,7 +112,12 @@ export class UserProvider implements Provider {
       });
     }
     this.made.forget(token);
-    return { physicalId: UserName, attributes: { Arn: user.Arn }, creationIdentity: made.creationIdentity };
+    return {
+      physicalId: UserName,
+      attributes: { Arn: user.Arn },
+      creationIdentity: made.creationIdentity,
+      observed: observedOf(user),
+    };
   }
 
   /** The user a create with this token made: its generated name derives from the token. */
@@ -153,7 +158,7 @@ export class UserProvider implements Provider {
     const user = await getUser(client, UserName, context.signal);
     if (!user)
       throw new Error(`User ${UserName} disappeared during its update; deploy again to re-create it.`);
-    return { physicalId: UserName, attributes: { Arn: user.Arn } };
+    return { physicalId: UserName, attributes: { Arn: user.Arn }, observed: observedOf(user) };
   }
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
@@ -182,12 +187,7 @@ export class UserProvider implements Provider {
       const policies = await readPolicies(principalApi(client, 'User', context.signal), user.UserName!);
       const groups = await groupsOf(client, user.UserName!, context.signal);
       const properties: JsonObject = {
-        UserName: user.UserName,
-        Path: user.Path,
-        ...(user.PermissionsBoundary?.PermissionsBoundaryArn
-          ? { PermissionsBoundary: user.PermissionsBoundary.PermissionsBoundaryArn }
-          : {}),
-        ...(user.Tags && user.Tags.length > 0 ? { Tags: user.Tags } : {}),
+        ...observedOf(user),
         ...(policies.Policies.length > 0 ? { Policies: policies.Policies } : {}),
         ...(policies.ManagedPolicyArns.length > 0 ? { ManagedPolicyArns: policies.ManagedPolicyArns } : {}),
         ...(groups.length > 0 ? { Groups: groups } : {}),
@@ -225,6 +225,18 @@ function groupsOf(client: IAMClient, UserName: string, signal?: AbortSignal): Pr
     (Marker) => client.send(new ListGroupsForUserCommand({ UserName, Marker }), { abortSignal: signal }),
     (page) => (page.Groups ?? []).map((group) => group.GroupName!),
   );
+}
+
+/** The user as CreateUser (or an update's GetUser) answers it; policy and group calls answer nothing. */
+function observedOf(user: User): JsonObject {
+  return {
+    UserName: user.UserName,
+    Path: user.Path,
+    ...(user.PermissionsBoundary?.PermissionsBoundaryArn
+      ? { PermissionsBoundary: user.PermissionsBoundary.PermissionsBoundaryArn }
+      : {}),
+    ...(user.Tags && user.Tags.length > 0 ? { Tags: user.Tags } : {}),
+  };
 }
 
 function userIdentity(user: User): CreationIdentity {

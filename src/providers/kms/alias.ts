@@ -55,6 +55,8 @@ export class AliasProvider implements Provider {
       physicalId: AliasName,
       attributes: {},
       creationIdentity: { AliasArn: alias!.AliasArn!, creationDate: alias!.CreationDate?.getTime() ?? 0 },
+      // The listing that finds the alias's identity answers its target too.
+      observed: { AliasName: alias!.AliasName, TargetKeyId: alias!.TargetKeyId },
     };
   }
 
@@ -67,6 +69,7 @@ export class AliasProvider implements Provider {
       }),
       { abortSignal: context.signal },
     );
+    // UpdateAlias answers nothing to observe.
     return { physicalId: request.physicalId, attributes: {} };
   }
 

@@ -77,7 +77,9 @@ export class KeyProvider implements Provider {
     const client = await kmsClient(context);
     const token = request.idempotencyToken;
     // CreateKey takes no name, so only this memory keeps a retry from making a second key.
-    const made = this.made.get(token) ?? (await this.createKey(client, props, context));
+    const earlier = this.made.get(token);
+    const key = earlier ? undefined : await this.createKey(client, props, context);
+    const made = earlier ?? madeKey(key!);
     const KeyId = made.physicalId;
     try {
       if (isTrue(props.EnableKeyRotation)) await client.send(new EnableKeyRotationCommand({ KeyId }));
@@ -92,6 +94,9 @@ export class KeyProvider implements Provider {
       physicalId: KeyId,
       attributes: { Arn: made.creationIdentity!.Arn, KeyId },
       creationIdentity: made.creationIdentity!,
+      // A retry that found its key made observes nothing: the attempt that made it read the answer.
+      // Enabled is left out: a DisableKey after CreateKey answers nothing.
+      ...(key ? { observed: observedOf(key, { enabled: false }) } : {}),
     };
   }
 
@@ -99,7 +104,7 @@ export class KeyProvider implements Provider {
     client: KMSClient,
     props: JsonObject,
     context: ProviderContext,
-  ): Promise<MadeResource> {
+  ): Promise<KeyMetadata> {
     const created = await client.send(
       new CreateKeyCommand({
         ...(props.KeyPolicy !== undefined ? { Policy: policyText(props.KeyPolicy) } : {}),
@@ -111,11 +116,7 @@ export class KeyProvider implements Provider {
       }),
       { abortSignal: context.signal },
     );
-    const key = created.KeyMetadata!;
-    return {
-      physicalId: key.KeyId!,
-      creationIdentity: { Arn: key.Arn!, creationDate: key.CreationDate!.getTime() },
-    };
+    return created.KeyMetadata!;
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -152,7 +153,7 @@ export class KeyProvider implements Provider {
       await client.send(new DisableKeyCommand({ KeyId }), signal);
     }
     const key = (await client.send(new DescribeKeyCommand({ KeyId }), signal)).KeyMetadata!;
-    return { physicalId: KeyId, attributes: attributes(key) };
+    return { physicalId: KeyId, attributes: attributes(key), observed: observedOf(key, { enabled: true }) };
   }
 
   /** ScheduleKeyDeletion with PendingWindowInDays (CloudFormation's default: 30); a key already pending is gone. */
@@ -187,11 +188,7 @@ export class KeyProvider implements Provider {
     ]);
     return {
       properties: {
-        Description: key.Description,
-        KeyUsage: key.KeyUsage,
-        KeySpec: key.KeySpec,
-        MultiRegion: key.MultiRegion,
-        Enabled: key.Enabled,
+        ...observedOf(key, { enabled: true }),
         EnableKeyRotation: rotation.KeyRotationEnabled,
         KeyPolicy: JSON.parse(policy.Policy ?? '{}') as unknown,
         ...(tagList.Tags && tagList.Tags.length > 0
@@ -240,6 +237,24 @@ async function describe(client: KMSClient, KeyId: string): Promise<KeyMetadata |
 
 async function pendingDeletion(client: KMSClient, KeyId: string): Promise<boolean> {
   return (await describe(client, KeyId))?.KeyState === 'PendingDeletion';
+}
+
+function madeKey(key: KeyMetadata): MadeResource {
+  return {
+    physicalId: key.KeyId!,
+    creationIdentity: { Arn: key.Arn!, creationDate: key.CreationDate!.getTime() },
+  };
+}
+
+/** The key as CreateKey's or DescribeKey's KeyMetadata shows it (policy, rotation and tags are other calls). */
+function observedOf(key: KeyMetadata, include: { enabled: boolean }): JsonObject {
+  return {
+    Description: key.Description,
+    KeyUsage: key.KeyUsage,
+    KeySpec: key.KeySpec,
+    MultiRegion: key.MultiRegion,
+    ...(include.enabled ? { Enabled: key.Enabled } : {}),
+  };
 }
 
 /** GetAtt Arn and KeyId, from DescribeKey / CreateKey KeyMetadata. */

@@ -55,6 +55,7 @@ export class LambdaAliasProvider implements Provider {
       physicalId: created.AliasArn!,
       attributes: attributesFor(TYPE, created),
       creationIdentity: { AliasArn: created.AliasArn!, RevisionId: created.RevisionId ?? '' },
+      observed: observedOf(created),
     };
   }
 
@@ -70,7 +71,11 @@ export class LambdaAliasProvider implements Provider {
       }),
       { abortSignal: context.signal },
     );
-    return { physicalId: request.physicalId, attributes: attributesFor(TYPE, updated) };
+    return {
+      physicalId: request.physicalId,
+      attributes: attributesFor(TYPE, updated),
+      observed: observedOf(updated),
+    };
   }
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
@@ -104,26 +109,8 @@ export class LambdaAliasProvider implements Provider {
       if (isNotFound(error)) return undefined;
       throw error;
     }
-    const weights = alias.RoutingConfig?.AdditionalVersionWeights ?? {};
     return {
-      properties: {
-        FunctionName: request.properties.FunctionName,
-        Name: alias.Name,
-        FunctionVersion: alias.FunctionVersion,
-        Description: alias.Description,
-        ...(Object.keys(weights).length > 0
-          ? {
-              RoutingConfig: {
-                AdditionalVersionWeights: Object.entries(weights).map(
-                  ([FunctionVersion, FunctionWeight]) => ({
-                    FunctionVersion,
-                    FunctionWeight,
-                  }),
-                ),
-              },
-            }
-          : {}),
-      },
+      properties: { FunctionName: request.properties.FunctionName, ...observedOf(alias) },
       attributes: attributesFor(TYPE, alias),
     };
   }
@@ -152,5 +139,25 @@ function aliasInput(properties: JsonObject) {
     FunctionVersion: string(properties.FunctionVersion),
     Description: string(properties.Description),
     ...(routing ? { RoutingConfig: routing } : {}),
+  };
+}
+
+/** The alias as CreateAlias, UpdateAlias and GetAlias all answer it. */
+function observedOf(alias: AliasConfiguration): JsonObject {
+  const weights = alias.RoutingConfig?.AdditionalVersionWeights ?? {};
+  return {
+    Name: alias.Name,
+    FunctionVersion: alias.FunctionVersion,
+    Description: alias.Description,
+    ...(Object.keys(weights).length > 0
+      ? {
+          RoutingConfig: {
+            AdditionalVersionWeights: Object.entries(weights).map(([FunctionVersion, FunctionWeight]) => ({
+              FunctionVersion,
+              FunctionWeight,
+            })),
+          },
+        }
+      : {}),
   };
 }

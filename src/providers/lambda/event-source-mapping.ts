@@ -84,6 +84,7 @@ export class LambdaEventSourceMappingProvider implements Provider {
       physicalId: created.UUID!,
       attributes: attributesFor(TYPE, settled),
       creationIdentity: { UUID: created.UUID!, FunctionArn: created.FunctionArn ?? '' },
+      observed: observedOf(settled),
     };
   }
 
@@ -96,7 +97,11 @@ export class LambdaEventSourceMappingProvider implements Provider {
       },
     );
     const settled = await this.settle(client, request.physicalId, context);
-    return { physicalId: request.physicalId, attributes: attributesFor(TYPE, settled) };
+    return {
+      physicalId: request.physicalId,
+      attributes: attributesFor(TYPE, settled),
+      observed: observedOf(settled),
+    };
   }
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
@@ -118,16 +123,7 @@ export class LambdaEventSourceMappingProvider implements Provider {
         abortSignal: context.signal,
       });
       return {
-        properties: {
-          FunctionName: request.properties.FunctionName,
-          EventSourceArn: mapping.EventSourceArn,
-          BatchSize: mapping.BatchSize,
-          Enabled: mapping.State !== 'Disabled' && mapping.State !== 'Disabling',
-          ...(mapping.StartingPosition ? { StartingPosition: mapping.StartingPosition } : {}),
-          ...(mapping.MaximumBatchingWindowInSeconds !== undefined
-            ? { MaximumBatchingWindowInSeconds: mapping.MaximumBatchingWindowInSeconds }
-            : {}),
-        },
+        properties: { FunctionName: request.properties.FunctionName, ...observedOf(mapping) },
         attributes: attributesFor(TYPE, mapping),
         creationIdentity: { UUID: mapping.UUID!, FunctionArn: mapping.FunctionArn ?? '' },
       };
@@ -168,5 +164,18 @@ function mutable(p: JsonObject) {
       p.MaximumBatchingWindowInSeconds,
       'MaximumBatchingWindowInSeconds',
     ),
+  };
+}
+
+/** The mapping as the settle wait (which its attributes need) or GetEventSourceMapping answers it. */
+function observedOf(mapping: EventSourceMappingConfiguration): JsonObject {
+  return {
+    EventSourceArn: mapping.EventSourceArn,
+    BatchSize: mapping.BatchSize,
+    Enabled: mapping.State !== 'Disabled' && mapping.State !== 'Disabling',
+    ...(mapping.StartingPosition ? { StartingPosition: mapping.StartingPosition } : {}),
+    ...(mapping.MaximumBatchingWindowInSeconds !== undefined
+      ? { MaximumBatchingWindowInSeconds: mapping.MaximumBatchingWindowInSeconds }
+      : {}),
   };
 }

@@ -116,16 +116,23 @@ export class LambdaFunctionProvider implements Provider {
         request.properties.ReservedConcurrentExecutions,
         'ReservedConcurrentExecutions',
       );
-      if (concurrency !== undefined) {
-        await client.send(
-          new PutFunctionConcurrencyCommand({
-            FunctionName: name,
-            ReservedConcurrentExecutions: concurrency,
-          }),
-          { abortSignal: context.signal },
-        );
-      }
-      return { physicalId: name, attributes: attributesFor(TYPE, ready), creationIdentity };
+      const reserved =
+        concurrency === undefined
+          ? undefined
+          : await client.send(
+              new PutFunctionConcurrencyCommand({
+                FunctionName: name,
+                ReservedConcurrentExecutions: concurrency,
+              }),
+              { abortSignal: context.signal },
+            );
+      return {
+        physicalId: name,
+        attributes: attributesFor(TYPE, ready),
+        creationIdentity,
+        // The readiness wait's configuration and the concurrency call's answer; tags are not in them.
+        observed: observedProperties(ready, {}, reserved?.ReservedConcurrentExecutions),
+      };
     } catch (error) {
       // The token tag lets the retry of this create adopt the function instead of colliding.
       throw resourceMade({ physicalId: name, creationIdentity }, error);
@@ -206,6 +213,12 @@ export class LambdaFunctionProvider implements Provider {
     return {
       physicalId: name,
       attributes: attributesFor(TYPE, last ?? current.Configuration!),
+      // GetFunction's tags and concurrency, unless the calls after it changed them (they answer nothing).
+      observed: observedProperties(
+        last ?? current.Configuration!,
+        calls.tags ? {} : (current.Tags ?? {}),
+        calls.concurrency ? undefined : current.Concurrency?.ReservedConcurrentExecutions,
+      ),
     };
   }
 

@@ -87,6 +87,14 @@ export class LambdaLayerVersionProvider implements Provider {
         LayerVersionArn: published.LayerVersionArn!,
         CreatedDate: published.CreatedDate ?? '',
       },
+      observed: {
+        // The version ARN is `arn:...:layer:{name}:{version}`.
+        LayerName: published.LayerArn?.slice(published.LayerArn.lastIndexOf(':') + 1),
+        Description: published.Description,
+        CompatibleRuntimes: published.CompatibleRuntimes,
+        CompatibleArchitectures: published.CompatibleArchitectures,
+        LicenseInfo: published.LicenseInfo,
+      },
     };
   }
 
@@ -120,6 +128,7 @@ export class LambdaLayerVersionProvider implements Provider {
 
   /** Nothing is updatable in place; reached only for no-op changes. */
   async update(request: UpdateRequest): Promise<UpdateResult> {
+    // No call is made (a layer version never changes): nothing to observe.
     return {
       physicalId: request.physicalId,
       attributes: attributesFor(TYPE, { LayerVersionArn: request.physicalId }),

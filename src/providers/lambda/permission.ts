@@ -55,6 +55,7 @@ export class LambdaPermissionProvider implements Provider {
     const p = request.properties;
     const statementId = tokenPhysicalName(context.stackName, request, STATEMENT_ID_RULES);
     let resource: string;
+    let observed: JsonObject | undefined;
     try {
       const added = await client.send(
         new AddPermissionCommand({
@@ -70,7 +71,10 @@ export class LambdaPermissionProvider implements Provider {
         }),
         { abortSignal: context.signal },
       );
-      resource = String((JSON.parse(added.Statement ?? '{}') as { Resource?: string }).Resource ?? '');
+      const statement = JSON.parse(added.Statement ?? '{}') as { Resource?: string; Action?: string };
+      resource = String(statement.Resource ?? '');
+      // The statement AddPermission answers: its action and the function it grants (as an ARN).
+      observed = { Action: statement.Action, FunctionName: statement.Resource };
     } catch (error) {
       // The id derives from this create's token: a conflict means an earlier attempt of it added the statement.
       if (!(request.idempotencyToken && awsErrorCode(error) === 'ResourceConflictException')) throw error;
@@ -82,6 +86,7 @@ export class LambdaPermissionProvider implements Provider {
       physicalId: statementId,
       attributes: attributesFor(TYPE, { StatementId: statementId }),
       creationIdentity: { StatementId: statementId, Resource: resource },
+      ...(observed ? { observed } : {}),
     };
   }
 
@@ -95,6 +100,7 @@ export class LambdaPermissionProvider implements Provider {
 
   /** Nothing is updatable in place; the engine replaces instead. Reached only for no-op changes. */
   async update(request: UpdateRequest): Promise<UpdateResult> {
+    // No call is made: nothing to observe.
     return {
       physicalId: request.physicalId,
       attributes: attributesFor(TYPE, { StatementId: request.physicalId }),

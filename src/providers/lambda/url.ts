@@ -52,6 +52,7 @@ export class LambdaUrlProvider implements Provider {
       physicalId: created.FunctionArn!,
       attributes: attributesFor(TYPE, created),
       creationIdentity: { FunctionArn: created.FunctionArn!, CreationTime: created.CreationTime ?? '' },
+      observed: observedOf(created),
     };
   }
 
@@ -66,7 +67,11 @@ export class LambdaUrlProvider implements Provider {
       }),
       { abortSignal: context.signal },
     );
-    return { physicalId: request.physicalId, attributes: attributesFor(TYPE, updated) };
+    return {
+      physicalId: request.physicalId,
+      attributes: attributesFor(TYPE, updated),
+      observed: observedOf(updated),
+    };
   }
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
@@ -88,12 +93,7 @@ export class LambdaUrlProvider implements Provider {
         abortSignal: context.signal,
       });
       return {
-        properties: {
-          ...target(request.properties),
-          AuthType: url.AuthType,
-          InvokeMode: url.InvokeMode,
-          ...(url.Cors ? { Cors: url.Cors } : {}),
-        },
+        properties: { ...target(request.properties), ...observedOf(url) },
         attributes: attributesFor(TYPE, url),
         creationIdentity: { FunctionArn: url.FunctionArn!, CreationTime: url.CreationTime ?? '' },
       };
@@ -116,4 +116,9 @@ function settings(p: JsonObject) {
     ...(p.InvokeMode !== undefined ? { InvokeMode: string(p.InvokeMode) as InvokeMode } : {}),
     ...(cors ? { Cors: cors } : {}),
   };
+}
+
+/** The URL's settings as the create, update and get calls all answer them. */
+function observedOf(url: { AuthType?: string; InvokeMode?: string; Cors?: object }): JsonObject {
+  return { AuthType: url.AuthType, InvokeMode: url.InvokeMode, ...(url.Cors ? { Cors: url.Cors } : {}) };
 }

@@ -2,6 +2,7 @@ import {
   DeleteFunctionCommand,
   GetFunctionConfigurationCommand,
   PublishVersionCommand,
+  type FunctionConfiguration,
 } from '@aws-sdk/client-lambda';
 import { systemClock, type Clock } from '../clock.js';
 import type {
@@ -63,11 +64,13 @@ export class LambdaVersionProvider implements Provider {
       physicalId: published.FunctionArn!,
       attributes: attributesFor(TYPE, published),
       creationIdentity: { Arn: published.FunctionArn!, CodeSha256: published.CodeSha256 ?? '' },
+      observed: observedOf(published),
     };
   }
 
   /** Nothing is updatable in place; reached only for no-op changes. */
   async update(request: UpdateRequest): Promise<UpdateResult> {
+    // No call is made: a version never changes, so there is no answer to observe.
     return { physicalId: request.physicalId, attributes: versionAttributes(request.physicalId) };
   }
 
@@ -93,11 +96,7 @@ export class LambdaVersionProvider implements Provider {
         },
       );
       return {
-        properties: {
-          FunctionName: request.properties.FunctionName,
-          Description: config.Description,
-          CodeSha256: config.CodeSha256,
-        },
+        properties: { FunctionName: request.properties.FunctionName, ...observedOf(config) },
         attributes: attributesFor(TYPE, config),
         creationIdentity: { Arn: config.FunctionArn!, CodeSha256: config.CodeSha256 ?? '' },
       };
@@ -111,4 +110,9 @@ export class LambdaVersionProvider implements Provider {
 /** The version ARN ends in its number: `arn:...:function:name:7`. */
 function versionAttributes(arn: string): JsonObject {
   return attributesFor(TYPE, { FunctionArn: arn, Version: arn.slice(arn.lastIndexOf(':') + 1) });
+}
+
+/** The version as PublishVersion (and GetFunctionConfiguration) answers it. */
+function observedOf(config: FunctionConfiguration): JsonObject {
+  return { Description: config.Description, CodeSha256: config.CodeSha256 };
 }

@@ -69,14 +69,13 @@ export class MetricFilterProvider implements Provider {
       optionalText(request.properties.FilterName) ??
       tokenPhysicalName(context.stackName, request, FILTER_NAME_RULES);
     await this.put(name, request.properties, context);
-    const filter = await find(context, String(request.properties.LogGroupName), name);
+    const logGroupName = String(request.properties.LogGroupName);
+    const filter = await find(context, logGroupName, name);
     return {
       physicalId: name,
       attributes: {},
-      creationIdentity: {
-        logGroupName: String(request.properties.LogGroupName),
-        creationTime: filter!.creationTime!,
-      },
+      creationIdentity: { logGroupName, creationTime: filter!.creationTime! },
+      observed: observedOf(filter!, logGroupName),
     };
   }
 
@@ -86,6 +85,7 @@ export class MetricFilterProvider implements Provider {
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
     await this.put(request.physicalId, request.properties, context);
+    // The put answers nothing, and the lookup a create makes for its identity is not needed here.
     return { physicalId: request.physicalId, attributes: {} };
   }
 
@@ -109,15 +109,7 @@ export class MetricFilterProvider implements Provider {
     const filter = await find(context, logGroupName, request.physicalId);
     if (!filter) return undefined;
     return {
-      properties: {
-        FilterName: filter.filterName,
-        LogGroupName: logGroupName,
-        FilterPattern: filter.filterPattern,
-        MetricTransformations: (filter.metricTransformations ?? []).map(fromApi),
-        ...(filter.applyOnTransformedLogs !== undefined
-          ? { ApplyOnTransformedLogs: filter.applyOnTransformedLogs }
-          : {}),
-      },
+      properties: observedOf(filter, logGroupName),
       attributes: {},
       creationIdentity: { logGroupName, creationTime: filter.creationTime! },
     };
@@ -180,5 +172,18 @@ function fromApi(t: MetricTransformation): JsonObject {
       ? { Dimensions: Object.entries(t.dimensions).map(([Key, Value]) => ({ Key, Value })) }
       : {}),
     ...(t.unit !== undefined ? { Unit: t.unit } : {}),
+  };
+}
+
+/** The filter as the create's own lookup (which its identity needs) finds it. */
+function observedOf(filter: MetricFilter, logGroupName: string): JsonObject {
+  return {
+    FilterName: filter.filterName,
+    LogGroupName: logGroupName,
+    FilterPattern: filter.filterPattern,
+    MetricTransformations: (filter.metricTransformations ?? []).map(fromApi),
+    ...(filter.applyOnTransformedLogs !== undefined
+      ? { ApplyOnTransformedLogs: filter.applyOnTransformedLogs }
+      : {}),
   };
 }

@@ -61,6 +61,7 @@ export class SubscriptionFilterProvider implements Provider {
       physicalId: name,
       attributes: {},
       creationIdentity: { logGroupName, creationTime: filter!.creationTime! },
+      observed: observedOf(filter!, logGroupName),
     };
   }
 
@@ -70,6 +71,7 @@ export class SubscriptionFilterProvider implements Provider {
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
     await this.put(request.physicalId, request.properties, context);
+    // The put answers nothing, and the lookup a create makes for its identity is not needed here.
     return { physicalId: request.physicalId, attributes: {} };
   }
 
@@ -93,14 +95,7 @@ export class SubscriptionFilterProvider implements Provider {
     const filter = await find(context, logGroupName, request.physicalId);
     if (!filter) return undefined;
     return {
-      properties: {
-        FilterName: filter.filterName,
-        LogGroupName: logGroupName,
-        DestinationArn: filter.destinationArn,
-        FilterPattern: filter.filterPattern,
-        Distribution: filter.distribution,
-        ...(filter.roleArn !== undefined ? { RoleArn: filter.roleArn } : {}),
-      },
+      properties: observedOf(filter, logGroupName),
       attributes: {},
       creationIdentity: { logGroupName, creationTime: filter.creationTime! },
     };
@@ -137,4 +132,16 @@ async function find(
     if (isNotFound(error)) return undefined;
     throw error;
   }
+}
+
+/** The filter as the create's own lookup (which its identity needs) finds it. */
+function observedOf(filter: SubscriptionFilter, logGroupName: string): JsonObject {
+  return {
+    FilterName: filter.filterName,
+    LogGroupName: logGroupName,
+    DestinationArn: filter.destinationArn,
+    FilterPattern: filter.filterPattern,
+    Distribution: filter.distribution,
+    ...(filter.roleArn !== undefined ? { RoleArn: filter.roleArn } : {}),
+  };
 }

@@ -42,6 +42,7 @@ export class BucketPolicyProvider implements Provider {
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const bucket = String(request.properties.Bucket);
     await this.put(bucket, request.properties.PolicyDocument, context);
+    // PutBucketPolicy answers nothing to observe.
     return { physicalId: bucket, attributes: {} };
   }
 

@@ -134,6 +134,8 @@ export class BucketProvider implements Provider {
       physicalId: name,
       attributes: bucketAttributesOf(name, context.region),
       creationIdentity: identity,
+      // The listing that proved the bucket ours names it; the Put* calls answer nothing.
+      observed: { BucketName: String(identity.BucketName ?? name) },
     };
   }
 
@@ -217,6 +219,7 @@ export class BucketProvider implements Provider {
       if (after === undefined) await config.remove(client, name);
       else await config.put(client, name, after);
     }
+    // The Put*/Delete* configuration calls answer nothing to observe.
     return { physicalId: name, attributes: bucketAttributesOf(name, context.region) };
   }
 

@@ -76,6 +76,7 @@ export class SecretProvider implements Provider {
       physicalId: arn,
       attributes: { Id: arn },
       creationIdentity: { Arn: arn, createdDate: described.CreatedDate!.getTime() },
+      observed: observedOf(described),
     };
   }
 
@@ -170,6 +171,7 @@ export class SecretProvider implements Provider {
         );
       }
     }
+    // UpdateSecret and PutSecretValue answer only the ARN, name and version: nothing to observe.
     return { physicalId: SecretId, attributes: { Id: SecretId } };
   }
 
@@ -199,14 +201,7 @@ export class SecretProvider implements Provider {
     }
     if (described.DeletedDate !== undefined) return undefined;
     return {
-      properties: {
-        Name: described.Name,
-        ...(described.Description !== undefined ? { Description: described.Description } : {}),
-        ...(described.KmsKeyId !== undefined ? { KmsKeyId: described.KmsKeyId } : {}),
-        ...(described.Tags && described.Tags.length > 0
-          ? { Tags: described.Tags.map((t) => ({ Key: t.Key, Value: t.Value })) }
-          : {}),
-      },
+      properties: observedOf(described),
       attributes: { Id: described.ARN },
       creationIdentity: { Arn: described.ARN!, createdDate: described.CreatedDate!.getTime() },
     };
@@ -254,4 +249,16 @@ function tagList(tags: unknown): Array<{ Key: string; Value: string }> {
     Key: t.Key,
     Value: String(t.Value),
   }));
+}
+
+/** The secret as the create's own DescribeSecret (which its identity needs) shows it: never its value. */
+function observedOf(described: DescribeSecretCommandOutput): JsonObject {
+  return {
+    Name: described.Name,
+    ...(described.Description !== undefined ? { Description: described.Description } : {}),
+    ...(described.KmsKeyId !== undefined ? { KmsKeyId: described.KmsKeyId } : {}),
+    ...(described.Tags && described.Tags.length > 0
+      ? { Tags: described.Tags.map((t) => ({ Key: t.Key, Value: t.Value })) }
+      : {}),
+  };
 }

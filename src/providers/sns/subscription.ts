@@ -89,6 +89,7 @@ export class SubscriptionProvider implements Provider {
       physicalId: arn,
       attributes: subscriptionAttributesOf(arn),
       creationIdentity: { SubscriptionArn: arn },
+      observed: observedOf(arn),
     };
   }
 
@@ -107,7 +108,11 @@ export class SubscriptionProvider implements Provider {
         { abortSignal: context.signal },
       );
     }
-    return { physicalId: request.physicalId, attributes: subscriptionAttributesOf(request.physicalId) };
+    return {
+      physicalId: request.physicalId,
+      attributes: subscriptionAttributesOf(request.physicalId),
+      observed: observedOf(request.physicalId),
+    };
   }
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
@@ -148,4 +153,12 @@ export class SubscriptionProvider implements Provider {
       throw error;
     }
   }
+}
+
+/**
+ * Subscribe answers only the subscription's ARN, `{topic ARN}:{id}`: the topic it joined.
+ * SetSubscriptionAttributes answers nothing.
+ */
+function observedOf(arn: string): JsonObject {
+  return { TopicArn: arn.slice(0, arn.lastIndexOf(':')) };
 }

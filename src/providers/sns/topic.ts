@@ -126,7 +126,12 @@ export class TopicProvider implements Provider {
       }
       throw error;
     }
-    return { physicalId: arn, attributes: topicAttributesOf(arn), creationIdentity };
+    return {
+      physicalId: arn,
+      attributes: topicAttributesOf(arn),
+      creationIdentity,
+      observed: observedOf(arn),
+    };
   }
 
   /** The topic a create with this token made: its generated name derives from the token. */
@@ -171,7 +176,7 @@ export class TopicProvider implements Provider {
       await client.send(new TagResourceCommand({ ResourceArn: arn, Tags: tagList(set) }));
     }
     await this.updateSubscriptions(client, arn, request);
-    return { physicalId: arn, attributes: topicAttributesOf(arn) };
+    return { physicalId: arn, attributes: topicAttributesOf(arn), observed: observedOf(arn) };
   }
 
   private async updateSubscriptions(client: SNSClient, arn: string, request: UpdateRequest): Promise<void> {
@@ -257,4 +262,12 @@ async function listSubscriptions(client: SNSClient, topicArn: string): Promise<S
     NextToken = page.NextToken;
   } while (NextToken);
   return all;
+}
+
+/**
+ * CreateTopic answers only the ARN, which holds the name AWS gave the topic; SetTopicAttributes
+ * and the tag calls answer nothing, so an update observes the same.
+ */
+function observedOf(arn: string): JsonObject {
+  return { TopicName: arn.slice(arn.lastIndexOf(':') + 1) };
 }

@@ -134,6 +134,7 @@ export class QueueProvider implements Provider {
         Arn: attributes.QueueArn!,
         CreatedTimestamp: Number(attributes.CreatedTimestamp),
       },
+      observed: observedOf(url, attributes),
     };
   }
 
@@ -175,7 +176,11 @@ export class QueueProvider implements Provider {
     if (remove.length > 0) await client.send(new UntagQueueCommand({ QueueUrl: url, TagKeys: remove }));
     if (Object.keys(set).length > 0) await client.send(new TagQueueCommand({ QueueUrl: url, Tags: set }));
     const attributes = await this.attributes(client, url, context);
-    return { physicalId: url, attributes: queueAttributesOf(url, attributes.QueueArn!) };
+    return {
+      physicalId: url,
+      attributes: queueAttributesOf(url, attributes.QueueArn!),
+      observed: observedOf(url, attributes),
+    };
   }
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
@@ -197,11 +202,7 @@ export class QueueProvider implements Provider {
       const { Tags } = await client.send(new ListQueueTagsCommand({ QueueUrl: url }));
       const tags = tagList(Tags);
       return {
-        properties: {
-          ...propertiesFromAttributes(attributes),
-          QueueName: queueNameOf(url),
-          ...(tags.length > 0 ? { Tags: tags } : {}),
-        },
+        properties: { ...observedOf(url, attributes), ...(tags.length > 0 ? { Tags: tags } : {}) },
         attributes: queueAttributesOf(url, attributes.QueueArn!),
         creationIdentity: {
           Arn: attributes.QueueArn!,
@@ -225,4 +226,9 @@ export class QueueProvider implements Provider {
     );
     return Attributes ?? {};
   }
+}
+
+/** The queue as the write's own GetQueueAttributes (which its attributes need) shows it. */
+function observedOf(url: string, attributes: Record<string, string>): JsonObject {
+  return { ...propertiesFromAttributes(attributes), QueueName: queueNameOf(url) };
 }

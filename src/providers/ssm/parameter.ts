@@ -81,6 +81,7 @@ export class ParameterProvider implements Provider {
       physicalId: name,
       attributes: attributes(metadata!, props),
       creationIdentity: { Arn: metadata!.ARN!, createdAt: metadata!.LastModifiedDate!.getTime() },
+      observed: observedOf(metadata!),
     };
   }
 
@@ -114,7 +115,7 @@ export class ParameterProvider implements Provider {
       );
     }
     const metadata = await describe(client, name);
-    return { physicalId: name, attributes: attributes(metadata!, after) };
+    return { physicalId: name, attributes: attributes(metadata!, after), observed: observedOf(metadata!) };
   }
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
@@ -135,15 +136,7 @@ export class ParameterProvider implements Provider {
     if (!metadata) return undefined;
     const value = await client.send(new GetParameterCommand({ Name: request.physicalId }));
     return {
-      properties: {
-        Name: metadata.Name,
-        Type: metadata.Type,
-        Value: value.Parameter?.Value,
-        DataType: metadata.DataType,
-        Tier: metadata.Tier,
-        ...(metadata.Description !== undefined ? { Description: metadata.Description } : {}),
-        ...(metadata.AllowedPattern !== undefined ? { AllowedPattern: metadata.AllowedPattern } : {}),
-      },
+      properties: { ...observedOf(metadata), Value: value.Parameter?.Value },
       attributes: { Type: metadata.Type, Value: value.Parameter?.Value },
     };
   }
@@ -180,6 +173,21 @@ async function describe(client: SSMClient, name: string): Promise<ParameterMetad
     new DescribeParametersCommand({ ParameterFilters: [{ Key: 'Name', Option: 'Equals', Values: [name] }] }),
   );
   return output.Parameters?.find((parameter) => parameter.Name === name);
+}
+
+/**
+ * The parameter as the write's own DescribeParameters (which its identity needs) shows it; the
+ * value is only in GetParameter, which a write does not call.
+ */
+function observedOf(metadata: ParameterMetadata): JsonObject {
+  return {
+    Name: metadata.Name,
+    Type: metadata.Type,
+    DataType: metadata.DataType,
+    Tier: metadata.Tier,
+    ...(metadata.Description !== undefined ? { Description: metadata.Description } : {}),
+    ...(metadata.AllowedPattern !== undefined ? { AllowedPattern: metadata.AllowedPattern } : {}),
+  };
 }
 
 /** GetAtt Type and Value, as CloudFormation returns them: the applied type and value. */

@@ -17,6 +17,11 @@ export const resourceRecordSchema = z.object({
   observedProperties: jsonObject.optional(),
   /** Values for Fn::GetAtt. */
   attributes: jsonObject.default({}),
+  /**
+   * The attributes are masked (`***`): a custom resource answered `NoEcho: true`. The values
+   * Fn::GetAtt resolves to are kept in the stack's no-echo data object, never in this document.
+   */
+  noEchoAttributes: z.literal(true).optional(),
   /** sha256 of the canonical resolved properties; absent on legacy records (spec 004). */
   propertyHash: z.string().optional(),
   provisionedBy: z.enum(['sdk', 'cc-api']),

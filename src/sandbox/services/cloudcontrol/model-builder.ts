@@ -172,6 +172,11 @@ const SHAPED_ATTRIBUTES: Readonly<
     VpcId: (_model, env) => defaultVpc(env.accountId, env.region).vpcId,
   },
   'AWS::EC2::Subnet': { AvailabilityZone: (_model, env) => `${env.region}a` },
+  // CloudFront's ids: E and 13 upper-case letters and digits; its domain names: d....cloudfront.net.
+  'AWS::CloudFront::Distribution': {
+    Id: () => `E${randomString(13, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789')}`,
+    DomainName: () => `d${randomString(13, 'abcdefghijklmnopqrstuvwxyz0123456789')}.cloudfront.net`,
+  },
   // Route 53 zone ids are Z and upper-case letters and digits; name servers are AWS's own.
   'AWS::Route53::HostedZone': {
     Id: () => `Z${randomString(20, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789')}`,

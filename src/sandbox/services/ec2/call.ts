@@ -1,5 +1,6 @@
 import type { SandboxRequest } from '../../request.js';
 import type { SandboxContext } from '../../service-module.js';
+import type { Instances } from './instances.js';
 import type { SecurityGroups } from './security-groups.js';
 
 /** What every EC2 operation is handed. */
@@ -8,4 +9,5 @@ export interface Ec2Call {
   request: SandboxRequest;
   params: URLSearchParams;
   securityGroups: SecurityGroups;
+  instances: Instances;
 }

@@ -5,6 +5,8 @@ import type { ServiceModule, ServiceModuleFactory } from '../../service-module.j
 import type { Ec2Call } from './call.js';
 import * as describe from './describe-ops.js';
 import { ec2Errors } from './ec2-errors.js';
+import { describeInstances, runInstances, terminateInstances } from './instance-ops.js';
+import { Instances } from './instances.js';
 import { changeRules } from './rule-ops.js';
 import { SecurityGroups } from './security-groups.js';
 
@@ -17,6 +19,9 @@ const HANDLERS: Readonly<Record<string, (call: Ec2Call) => SandboxResponse | Pro
   DescribeVpnGateways: describe.describeVpnGateways,
   DescribeSecurityGroups: describe.describeSecurityGroups,
   DescribeImages: describe.describeImages,
+  DescribeInstances: describeInstances,
+  RunInstances: runInstances,
+  TerminateInstances: terminateInstances,
   DescribeVpcEndpointServices: describe.describeVpcEndpointServices,
   AuthorizeSecurityGroupIngress: changeRules('ingress', 'authorize'),
   AuthorizeSecurityGroupEgress: changeRules('egress', 'authorize'),
@@ -27,21 +32,23 @@ const HANDLERS: Readonly<Record<string, (call: Ec2Call) => SandboxResponse | Pro
 /**
  * EC2 over its query protocol: what an account holds before any deploy (zones, regions,
  * the default VPC, AWS's public images) and the networks Cloud Control made, for context
- * lookups; security-group rule changes for the CDK's handlers.
+ * lookups; security-group rule changes for the CDK's handlers; instances, which Cloud
+ * Control's AWS::EC2::Instance shares.
  */
 export const createEc2Service: ServiceModuleFactory = async (context) => {
   const securityGroups = await SecurityGroups.load(context.storage, context.resources, context.accountId);
+  const instances = await Instances.load(context);
   const module: ServiceModule = {
     name: 'ec2',
     codec: ec2Codec,
     operation: queryAction,
-    isMutating: (operation) => /^(Authorize|Revoke)/.test(operation),
+    isMutating: (operation) => /^(Authorize|Revoke|RunInstances|TerminateInstances)/.test(operation),
     async handle(request, operation) {
       const handler = HANDLERS[operation];
       if (!handler) throw ec2Errors.invalidAction(operation);
-      return handler({ context, request, params: queryParams(request), securityGroups });
+      return handler({ context, request, params: queryParams(request), securityGroups, instances });
     },
-    inventory: () => ({}),
+    inventory: () => instances.inventory(),
   };
   return module;
 };

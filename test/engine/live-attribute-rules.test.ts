@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { liveAttributeRoute, type LiveAttributeRoute } from '../../src/engine/live-attribute-rules.js';
+
+// Spec 002 "Fn::GetAtt attributes read live": one case per rule.
+const ROWS: Array<[string, string, Record<string, unknown>, LiveAttributeRoute]> = [
+  ['AWS::EC2::Instance', 'PrivateIp', {}, 'live'],
+  ['AWS::EC2::Instance', 'PublicIp', {}, 'live'],
+  ['AWS::EC2::Instance', 'PrivateDnsName', {}, 'live'],
+  ['AWS::EC2::Instance', 'PublicDnsName', {}, 'live'],
+  ['AWS::EC2::Instance', 'AvailabilityZone', {}, 'live'],
+  ['AWS::EC2::Instance', 'PrivateIp', { PrivateIp: '10.0.0.5' }, 'recorded'],
+  ['AWS::EC2::Instance', 'PublicIp', { PublicIp: null }, 'live'],
+  // '' is a value for every attribute but a security group's VpcId.
+  ['AWS::EC2::Instance', 'PublicDnsName', { PublicDnsName: '' }, 'recorded'],
+  ['AWS::EC2::Instance', 'InstanceId', {}, 'recorded'],
+  ['AWS::EC2::VPC', 'DefaultSecurityGroup', {}, 'live'],
+  ['AWS::EC2::VPC', 'DefaultSecurityGroup', { DefaultSecurityGroup: 'sg-1' }, 'recorded'],
+  ['AWS::EC2::VPC', 'CidrBlock', {}, 'recorded'],
+  ['AWS::CloudFront::Distribution', 'DomainName', {}, 'live'],
+  ['AWS::CloudFront::Distribution', 'DomainName', { DomainName: 'd1.cloudfront.net' }, 'recorded'],
+  ['AWS::EC2::SecurityGroup', 'VpcId', {}, 'live'],
+  ['AWS::EC2::SecurityGroup', 'VpcId', { VpcId: '' }, 'live'],
+  ['AWS::EC2::SecurityGroup', 'VpcId', { VpcId: 'vpc-1' }, 'recorded'],
+  ['AWS::EC2::SecurityGroup', 'GroupId', {}, 'recorded'],
+  ['AWS::RDS::DBProxy', 'VpcId', {}, 'refuse'],
+  ['AWS::RDS::DBProxy', 'VpcId', { VpcId: 'vpc-1' }, 'recorded'],
+  ['AWS::RDS::DBProxyEndpoint', 'VpcId', {}, 'refuse'],
+  ['AWS::RDS::DBProxyEndpoint', 'VpcId', { VpcId: 'vpc-1' }, 'recorded'],
+  ['AWS::SQS::Queue', 'Arn', {}, 'recorded'],
+];
+
+describe('liveAttributeRoute', () => {
+  it.each(ROWS)('%s.%s with %j → %s', (type, attribute, attributes, expected) => {
+    expect(liveAttributeRoute(type, attribute, attributes)).toBe(expected);
+  });
+});

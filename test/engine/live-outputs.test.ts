@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { LiveAttributes } from '../../src/engine/live-attributes.js';
+import { evaluateOutputs, outputChanges } from '../../src/engine/outputs.js';
+import { pendingValue } from '../../src/engine/state-resolver.js';
+import type { LiveAttributeAnswer } from '../../src/providers/live-attributes/index.js';
+import type { ResourceRecord } from '../../src/state/documents/state-document.js';
+import { prepareTemplate, validateTemplate, type ExternalResolver } from '../../src/template/index.js';
+
+const records: Record<string, ResourceRecord> = {
+  Host: {
+    type: 'AWS::EC2::Instance',
+    physicalId: 'i-0abc',
+    properties: {},
+    attributes: {},
+    provisionedBy: 'cc-api',
+    dependencies: [],
+  },
+  Group: {
+    type: 'AWS::EC2::SecurityGroup',
+    physicalId: 'sg-1',
+    properties: {},
+    attributes: { VpcId: '' },
+    provisionedBy: 'cc-api',
+    dependencies: [],
+  },
+};
+
+const template = validateTemplate(
+  {
+    Resources: {
+      Host: { Type: 'AWS::EC2::Instance', Properties: { ImageId: 'ami-1' } },
+      Group: { Type: 'AWS::EC2::SecurityGroup', Properties: { GroupDescription: 'g' } },
+      Later: { Type: 'AWS::SQS::Queue' },
+    },
+    Outputs: {
+      Ip: { Value: { 'Fn::GetAtt': ['Host', 'PublicIp'] } },
+      GroupVpc: { Value: { 'Fn::GetAtt': ['Group', 'VpcId'] } },
+      Name: { Value: 'fixed' },
+      Queue: { Value: { Ref: 'Later' } },
+    },
+  },
+  'test',
+);
+
+async function prepared() {
+  return prepareTemplate(template, {
+    pseudo: { accountId: '123456789012', region: 'us-east-1', stackName: 'Web' },
+    parameters: {},
+    ssmParameter: async () => '',
+  });
+}
+
+function live(answers: Record<string, LiveAttributeAnswer>): LiveAttributes {
+  return new LiveAttributes({
+    state: { record: (id) => records[id] },
+    region: 'us-east-1',
+    wait: false,
+    reader: { read: async (request) => answers[`${request.logicalId}.${request.attribute}`]! },
+  });
+}
+
+const resolver = (pending: boolean): ExternalResolver => ({
+  ref: (id) => records[id]?.physicalId ?? (pending ? pendingValue(id) : `${id}-id`),
+  getAtt: (id, attribute) => records[id]?.attributes[attribute],
+  importValue: () => undefined,
+});
+
+describe('evaluateOutputs with live attributes', () => {
+  it('keeps a refused output out of what is shown, with its earlier value stored', async () => {
+    const outputs = await evaluateOutputs(await prepared(), resolver(false), {
+      live: live({
+        'Host.PublicIp': { kind: 'unassigned', observed: 'pending', pending: true },
+        'Group.VpcId': { kind: 'value', value: 'vpc-default' },
+      }),
+      previous: { Ip: { value: '54.0.0.1' } },
+    });
+    expect(outputs.failed.map((failed) => failed.name)).toEqual(['Ip']);
+    expect(outputs.failed[0]!.hint).toContain('--no-wait');
+    expect(outputs.resolved).toEqual({
+      GroupVpc: { value: 'vpc-default' },
+      Name: { value: 'fixed' },
+      Queue: { value: 'Later-id' },
+    });
+    expect(outputs.stored).toEqual({ ...outputs.resolved, Ip: { value: '54.0.0.1' } });
+  });
+});
+
+describe('outputChanges (cdkd diff)', () => {
+  it("shows the one-time '' → vpc delta, skips outputs not known yet, lists removed ones", async () => {
+    const { changes, failed } = await outputChanges(
+      await prepared(),
+      resolver(true),
+      live({
+        'Host.PublicIp': { kind: 'value', value: '54.0.0.1' },
+        'Group.VpcId': { kind: 'value', value: 'vpc-default' },
+      }),
+      { Ip: { value: '54.0.0.1' }, GroupVpc: { value: '' }, Name: { value: 'fixed' }, Old: { value: 'o' } },
+    );
+    expect(failed).toEqual([]);
+    expect(changes).toEqual([
+      { name: 'GroupVpc', before: '', after: 'vpc-default' },
+      { name: 'Old', before: 'o' },
+    ]);
+  });
+
+  it('puts an output whose read is refused in the failed keys', async () => {
+    const { changes, failed } = await outputChanges(
+      await prepared(),
+      resolver(true),
+      live({
+        'Host.PublicIp': {
+          kind: 'failed',
+          operation: 'ec2:DescribeInstances',
+          errorClass: 'UnauthorizedOperation',
+          cause: new Error('no'),
+        },
+        'Group.VpcId': { kind: 'value', value: 'vpc-default' },
+      }),
+      { GroupVpc: { value: 'vpc-default' }, Name: { value: 'fixed' } },
+    );
+    expect(failed.map((output) => output.name)).toEqual(['Ip']);
+    expect(failed[0]!.message).toContain('UnauthorizedOperation');
+    expect(changes).toEqual([]);
+  });
+});
