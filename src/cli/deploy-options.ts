@@ -35,3 +35,25 @@ export function positiveInteger(value: string): number {
     throw new InvalidArgumentError('expected a whole number of at least 1');
   return parsed;
 }
+
+export interface RecreateOptions {
+  recreateViaCcApi: string[];
+  recreateViaSdkProvider: string[];
+}
+
+/** `--recreate-via-cc-api` / `--recreate-via-sdk-provider` (spec 002). */
+export function addRecreateOptions(command: Command): Command {
+  return command
+    .option(
+      '--recreate-via-cc-api <logicalId>',
+      'destroy the resource and re-create it through Cloud Control (repeatable)',
+      collect,
+      [],
+    )
+    .option(
+      '--recreate-via-sdk-provider <logicalId>',
+      "destroy the resource and re-create it through cdkd's SDK provider (repeatable)",
+      collect,
+      [],
+    );
+}

@@ -13,6 +13,7 @@ import {
 import { declaredExportNames, declaredExportValues } from './outputs.js';
 import { checkNamesAtPlanning } from './plan-name-checks.js';
 import type { ProviderRouter } from './provider-router.js';
+import { refuseUnreachableRecreates } from './recreate-layer.js';
 import type { DeployOptions, NestedTemplate, StackRequest } from './stack-request.js';
 import type { StackState } from './stack-state.js';
 import { statefulPreflight, type PreflightServices } from './stateful-preflight.js';
@@ -64,12 +65,14 @@ export async function planStack(
       recorded: state.document.resources,
       // A nested stack deploys when its row runs, after its parent's earlier resources: check its whole tree now.
       nested: nestedResources(request.nested),
+      ...(options.recreateVia && { recreateVia: options.recreateVia }),
     },
     {
       canHandle: (type) => router.canHandle(type),
       providerCanUpdate: (type, changed) => router.providerCanUpdate(type, changed),
     },
   );
+  refuseUnreachableRecreates(plan, router);
   const declared = declaredExportNames(masked, resolver);
   refuseExportsOfOtherStacks(state, exports, declared);
   refuseRemovedExportsInUse(state, exports, declared);

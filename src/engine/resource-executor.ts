@@ -20,6 +20,7 @@ import { createCollisionError, lookUpName, ownHolderOf, type NameCheck } from '.
 import type { ProviderRouter } from './provider-router.js';
 import { policies, type OperationDraft, type RunJournal } from './run-journal.js';
 import type { StackState } from './stack-state.js';
+import { updateFallback } from './update-fallback.js';
 
 /** How to evaluate a resource's properties; absent for a destroy, which only deletes. */
 export interface Evaluation {
@@ -234,7 +235,10 @@ export class ResourceExecutor {
 
   async prepareCreate(op: PlannedOperation): Promise<PreparedCreate> {
     const { properties, stored } = this.evaluate(op.logicalId);
-    const { provider, provisionedBy } = this.services.router.route({ type: op.type, properties });
+    // A --recreate-via-* target goes to the layer its flag names, whatever routing would choose.
+    const { provider, provisionedBy } = op.recreateVia
+      ? { provider: this.services.router.providerFor(op.type, op.recreateVia), provisionedBy: op.recreateVia }
+      : this.services.router.route({ type: op.type, properties });
     const sent = await this.services.sendable(properties);
     return { provider, provisionedBy, properties, stored, sent };
   }
@@ -301,13 +305,38 @@ export class ResourceExecutor {
     }
   }
 
-  /** See replace-resource.ts: create-first, or delete-first under --replace. */
+  /** See replace-resource.ts: create-first, or delete-first under --replace or for a re-create. */
   private replace(
     op: PlannedOperation,
     updateReplacePolicy: string | undefined,
     release: () => void,
+    recreate = false,
   ): Promise<void> {
-    return replaceResource(this, op, updateReplacePolicy, release);
+    return replaceResource(this, op, updateReplacePolicy, release, recreate);
+  }
+
+  /**
+   * Spec 002's update-failure fallback: the refused update is re-created instead, guarded like
+   * any replacement. No probe runs mid-deploy, so a bucket or log group counts as holding data.
+   */
+  private async recreateRefusedUpdate(
+    op: PlannedOperation,
+    refusal: unknown,
+    release: () => void,
+  ): Promise<void> {
+    const recorded = this.services.state.record(op.logicalId)!;
+    checkStatefulReplacements({
+      operations: [{ ...op, kind: 'replace' }],
+      recorded: { [op.logicalId]: recorded },
+      forceStatefulRecreation: this.services.forceStatefulRecreation === true,
+    });
+    this.services.events({
+      kind: 'warning',
+      stack: this.services.state.ref.stackName,
+      message: `${op.logicalId}: the update was refused (${messageOf(refusal)}); re-creating it instead.`,
+    });
+    // Re-created on the layer that refused the update, not re-routed as a new resource would be.
+    await this.replace({ ...op, recreateVia: 'cc-api' }, op.updateReplacePolicy, release, true);
   }
 
   /**
@@ -325,7 +354,8 @@ export class ResourceExecutor {
       // Sent, with its answer still to come: the entry stays in flight for cdkd rollback to settle.
       if (error instanceof OutcomeUnknownError) throw error;
       if (journal && entry) {
-        if (refusedOnName(draft, error)) await journal.dropUnapplied(entry);
+        if (refusedOnName(draft, error) || error instanceof RecreateInstead)
+          await journal.dropUnapplied(entry);
         else await journal.fail(entry, failureOutcome(error));
       }
       throw error instanceof MadeThenFailed ? error.made.failure : error;
@@ -343,6 +373,25 @@ export class ResourceExecutor {
       recordedBy: recorded.provisionedBy,
     });
     const sent = await this.services.sendable(properties);
+    try {
+      await this.updateJournaled(
+        op,
+        recorded,
+        { provider, provisionedBy, properties, stored, sent },
+        release,
+      );
+    } catch (error) {
+      if (!(error instanceof RecreateInstead)) throw error;
+      await this.recreateRefusedUpdate(op, error.refusal, release);
+    }
+  }
+
+  private async updateJournaled(
+    op: PlannedOperation,
+    recorded: ResourceRecord,
+    { provider, provisionedBy, properties, stored, sent }: PreparedCreate,
+    release: () => void,
+  ): Promise<void> {
     await this.journaled(
       {
         logicalId: op.logicalId,
@@ -355,18 +404,25 @@ export class ResourceExecutor {
         ...policies(op),
       },
       async () => {
-        const result = await this.services.retry(op.logicalId, () =>
-          provider.update(
-            {
-              logicalId: op.logicalId,
-              type: op.type,
-              physicalId: recorded.physicalId,
-              properties: sent,
-              previousProperties: recorded.properties,
-            },
-            this.services.context,
-          ),
-        );
+        const result = await this.services
+          .retry(op.logicalId, () =>
+            provider.update(
+              {
+                logicalId: op.logicalId,
+                type: op.type,
+                physicalId: recorded.physicalId,
+                properties: sent,
+                previousProperties: recorded.properties,
+              },
+              this.services.context,
+            ),
+          )
+          .catch((error: unknown) => {
+            const replace = this.services.replace === true;
+            throw updateFallback({ provisionedBy, error, replace }) === 'recreate'
+              ? new RecreateInstead(error)
+              : error;
+          });
         release();
         // Region and creation identity stay those of the resource made; the rest is what was applied now.
         const record: ResourceRecord = {
@@ -469,6 +525,13 @@ export class ResourceExecutor {
       ...(op.deletionPolicy ? { deletionPolicy: op.deletionPolicy } : {}),
       ...(op.updateReplacePolicy ? { updateReplacePolicy: op.updateReplacePolicy } : {}),
     };
+  }
+}
+
+/** An update the provider refused with nothing applied, to be re-created instead (update-fallback.ts). */
+class RecreateInstead extends Error {
+  constructor(readonly refusal: unknown) {
+    super(messageOf(refusal));
   }
 }
 

@@ -1,4 +1,4 @@
-import type { RecreateRow } from '../plan/index.js';
+import type { RecreateLayer, RecreateRow } from '../plan/index.js';
 import type { ParameterValue } from '../template/index.js';
 
 /** A nested stack's template, found in the cloud assembly by its parent's logical id. */
@@ -29,6 +29,11 @@ export interface DeployOptions {
   forceStatefulRecreation?: boolean;
   /** --replace: a replacement whose new name the old resource provably holds deletes it first. */
   replace?: boolean;
+  /**
+   * `--recreate-via-cc-api` / `--recreate-via-sdk-provider`: logical id → the layer to destroy
+   * and re-create it on, in whichever stack of the run (nested ones included) holds the id.
+   */
+  recreateVia?: Readonly<Record<string, RecreateLayer>>;
   /**
    * A dry run planning one stack of a multi-stack run before any deploys: names are looked up
    * only by the stack's own planning, since an earlier stack of the run may free one.

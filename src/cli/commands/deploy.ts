@@ -2,7 +2,12 @@ import type { Command } from 'commander';
 import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
 import { dataLossConfirmer } from '../confirm.js';
 import { NAME_PREFIX_ENV, namePrefixSetting } from '../../assembly/name-prefix-setting.js';
-import { addDeployTuning, type DeployTuning } from '../deploy-options.js';
+import {
+  addDeployTuning,
+  addRecreateOptions,
+  type DeployTuning,
+  type RecreateOptions,
+} from '../deploy-options.js';
 import { globalOptions } from '../global-options.js';
 import { prepareOutputsFile, writeOutputsFile } from '../outputs-file.js';
 import { createProgress } from '../progress.js';
@@ -11,7 +16,7 @@ import { sessionFor } from '../session-from-options.js';
 import { handleInterrupts } from '../interrupts.js';
 import { unlessInterrupted } from '../../interrupted.js';
 
-interface DeployCommandOptions extends AppOptions, DeployTuning {
+interface DeployCommandOptions extends AppOptions, DeployTuning, RecreateOptions {
   all?: boolean;
   exclusively?: boolean;
   dryRun?: boolean;
@@ -29,7 +34,7 @@ export function registerDeploy(program: Command): void {
     .command('deploy')
     .description('deploy stacks straight through AWS APIs')
     .argument('[stacks...]', 'stack names, display paths or wildcards; default: the only stack');
-  addDeployTuning(addAppOptions(command))
+  addRecreateOptions(addDeployTuning(addAppOptions(command)))
     .option('--all', 'deploy every stack of the app')
     .option('-e, --exclusively', 'only the named stacks, not the stacks they depend on')
     .option('--dry-run', 'print the plan and stop; nothing is locked or changed')
@@ -88,6 +93,7 @@ export function registerDeploy(program: Command): void {
           dryRun: options.dryRun ?? false,
           forceStatefulRecreation: options.forceStatefulRecreation ?? false,
           replace: options.replace ?? false,
+          recreateVia: { ccApi: options.recreateViaCcApi, sdkProvider: options.recreateViaSdkProvider },
           rollback: options.rollback,
           parameters: options.parameters,
           prefixUserSuppliedNames: namePrefix.value,
