@@ -20,6 +20,7 @@ import { createCollisionError, lookUpName, ownHolderOf, type NameCheck } from '.
 import type { ProviderRouter } from './provider-router.js';
 import { policies, type OperationDraft, type RunJournal } from './run-journal.js';
 import type { StackState } from './stack-state.js';
+import { awsErrorCode } from '../aws/error-class.js';
 import { updateFallback } from './update-fallback.js';
 
 /** How to evaluate a resource's properties; absent for a destroy, which only deletes. */
@@ -127,7 +128,7 @@ export class ResourceExecutor {
         if (kind === 'replace') this.refuseStatefulReplan(op);
         report(kind, 'started');
         if (kind === 'replace') await this.replace(op, op.updateReplacePolicy, release);
-        else await this.update(op, release);
+        else return report(await this.update(op, release), 'succeeded');
         return report(kind, 'succeeded');
       }
       case 'delete': {
@@ -325,15 +326,21 @@ export class ResourceExecutor {
     release: () => void,
   ): Promise<void> {
     const recorded = this.services.state.record(op.logicalId)!;
-    checkStatefulReplacements({
-      operations: [{ ...op, kind: 'replace' }],
-      recorded: { [op.logicalId]: recorded },
-      forceStatefulRecreation: this.services.forceStatefulRecreation === true,
-    });
+    try {
+      checkStatefulReplacements({
+        operations: [{ ...op, kind: 'replace' }],
+        recorded: { [op.logicalId]: recorded },
+        forceStatefulRecreation: this.services.forceStatefulRecreation === true,
+      });
+    } catch (error) {
+      // Mid-deploy the refusal is wrapped in the deploy's failure: its remedy goes in the message.
+      if (!isCdkdError(error)) throw error;
+      throw new CdkdError(error.code, `${error.message} ${error.hint ?? ''}`.trim(), { hint: error.hint });
+    }
     this.services.events({
       kind: 'warning',
       stack: this.services.state.ref.stackName,
-      message: `${op.logicalId}: the update was refused (${messageOf(refusal)}); re-creating it instead.`,
+      message: `${op.logicalId}: Cloud Control refused the update (${awsErrorCode(refusal)}: ${messageOf(refusal)}); re-creating it instead.`,
     });
     // Re-created on the layer that refused the update, not re-routed as a new resource would be.
     await this.replace({ ...op, recreateVia: 'cc-api' }, op.updateReplacePolicy, release, true);
@@ -363,7 +370,8 @@ export class ResourceExecutor {
     if (journal && entry) await journal.complete(entry, outcome);
   }
 
-  private async update(op: PlannedOperation, release: () => void): Promise<void> {
+  /** Updates in place; answers `replace` when the update-failure fallback re-created it instead. */
+  private async update(op: PlannedOperation, release: () => void): Promise<'update' | 'replace'> {
     const recorded = this.services.state.record(op.logicalId)!;
     const { properties, stored } = this.evaluate(op.logicalId);
     const { provider, provisionedBy } = this.services.router.route({
@@ -380,9 +388,11 @@ export class ResourceExecutor {
         { provider, provisionedBy, properties, stored, sent },
         release,
       );
+      return 'update';
     } catch (error) {
       if (!(error instanceof RecreateInstead)) throw error;
       await this.recreateRefusedUpdate(op, error.refusal, release);
+      return 'replace';
     }
   }
 

@@ -188,3 +188,76 @@ describe('the stateful guard on --recreate-via-*', () => {
     expect((await stateOf(stackName))!.Bucket).toEqual(before);
   });
 });
+
+describe('the Cloud Control UnsupportedAction update fallback', () => {
+  // The sandbox answers UnsupportedActionException for a type with no update handler, which
+  // cdkd's planner already replaces; AWS also answers it for types whose schema claims an
+  // updatable property, which the fault below stands in for.
+  const refuseUpdates = () =>
+    admin('faults', {
+      method: 'POST',
+      body: JSON.stringify({
+        service: 'cloudcontrolapi',
+        operation: 'UpdateResource',
+        errorCode: 'UnsupportedActionException',
+        httpStatus: 400,
+        message: 'Resource type does not support UPDATE action',
+      }),
+    });
+  const workGroup = (name: string, description: string) => ({
+    Resources: {
+      Group: { Type: 'AWS::Athena::WorkGroup', Properties: { Name: name, Description: description } },
+    },
+  });
+  const stream = (name: string, retention: number) => ({
+    Resources: {
+      Stream: {
+        Type: 'AWS::Kinesis::Stream',
+        Properties: { Name: name, ShardCount: 1, RetentionPeriodHours: retention },
+      },
+    },
+  });
+
+  it('re-creates the resource, the old one deleted first, under the same name', async () => {
+    const stackName = `Unsupported${++counter}`;
+    expect((await deploy(stackName, workGroup(`${stackName}-wg`, 'one'))).code).toBe(0);
+    const before = (await stateOf(stackName))!.Group!;
+    expect(before.provisionedBy).toBe('cc-api');
+
+    await refuseUpdates();
+    const second = await deploy(stackName, workGroup(`${stackName}-wg`, 'two'));
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toContain('Group: Cloud Control refused the update (UnsupportedActionException:');
+    expect(second.stderr).toContain('Group (AWS::Athena::WorkGroup) replaced');
+    const after = (await stateOf(stackName))!.Group!;
+    expect(after.physicalId).toBe(before.physicalId);
+    expect(after.properties.Description).toBe('two');
+    const live = (await liveResources(sandbox.current.url)).filter(
+      (r) => r.type === 'AWS::Athena::WorkGroup',
+    );
+    expect(live.map((r) => r.id)).toEqual([`${stackName}-wg`]);
+    expect((await destroy(stackName)).code).toBe(0);
+  });
+
+  it('a stateful resource is refused by the replacement guard without --force-stateful-recreation', async () => {
+    const stackName = `UnsupportedStateful${++counter}`;
+    expect((await deploy(stackName, stream(`${stackName}-s`, 24))).code).toBe(0);
+    const before = (await stateOf(stackName))!.Stream!;
+
+    await refuseUpdates();
+    const refused = await deploy(stackName, stream(`${stackName}-s`, 48));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      'This deploy would replace stateful resources, destroying their data: Stream (AWS::Kinesis::Stream).',
+    );
+    expect(refused.stderr).toContain('Pass --force-stateful-recreation');
+    expect(refused.stderr).not.toMatch(/\n\s+at /);
+    expect((await stateOf(stackName))!.Stream).toEqual(before);
+
+    await refuseUpdates();
+    const forced = await deploy(stackName, stream(`${stackName}-s`, 48), ['--force-stateful-recreation']);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect((await stateOf(stackName))!.Stream!.properties.RetentionPeriodHours).toBe(48);
+    expect((await destroy(stackName)).code).toBe(0);
+  });
+});
