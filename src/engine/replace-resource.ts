@@ -87,6 +87,7 @@ export async function replaceResource(
     attempted: stored,
     verdict: { replacement: true, order },
     idempotencyToken,
+    ...(op.recreateVia && { createdVia: op.recreateVia }),
     ...policies(op),
   };
   if (order === 'delete-first') return replaceDeleteFirst(host, op, old, prepared, draft, release);

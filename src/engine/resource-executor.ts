@@ -221,6 +221,7 @@ export class ResourceExecutor {
         type: op.type,
         attempted: prepared.stored,
         idempotencyToken,
+        ...(op.recreateVia && { createdVia: op.recreateVia }),
         ...policies(op),
       },
       async () => {

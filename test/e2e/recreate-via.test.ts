@@ -1,7 +1,7 @@
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, writeAssembly } from '../assembly/helpers.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, startCli } from '../helpers/cli.js';
 import { liveResources } from '../helpers/inventory.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 
@@ -127,6 +127,99 @@ describe('--recreate-via-cc-api and back with --recreate-via-sdk-provider', () =
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('--recreate-via-cc-api Nope: no stack of this deploy has a resource');
     expect(await stateOf(stackName)).toBeUndefined();
+  });
+});
+
+describe('a --recreate-via-* in the rollback journal (spec 000: reversed delete-first)', () => {
+  async function calls(): Promise<Record<string, { count: number }>> {
+    return ((await admin('calls')) as { calls: Record<string, { count: number }> }).calls;
+  }
+  const withDoomedTopic = (template: Record<string, unknown>) => ({
+    Resources: {
+      ...(template.Resources as Record<string, unknown>),
+      Topic: { Type: 'AWS::SNS::Topic', Properties: { TopicName: 'doomed' }, DependsOn: 'Param' },
+    },
+  });
+
+  it('a deploy failing after the re-create, with --no-rollback: cdkd rollback deletes the new copy, then re-creates the old one on its old layer', async () => {
+    const stackName = `RecreateRolled${++counter}`;
+    const template = parameter(`/${stackName}/p`);
+    expect((await deploy(stackName, template)).code).toBe(0);
+    const before = (await stateOf(stackName))!.Param!;
+
+    await admin('faults', {
+      method: 'POST',
+      body: JSON.stringify({
+        service: 'sns',
+        operation: 'CreateTopic',
+        errorCode: 'InvalidParameter',
+        httpStatus: 400,
+      }),
+    });
+    const failed = await deploy(stackName, withDoomedTopic(template), [
+      '--recreate-via-cc-api',
+      'Param',
+      '--yes',
+      '--no-rollback',
+    ]);
+    expect(failed.code).toBe(1);
+    expect((await stateOf(stackName))!.Param!.provisionedBy).toBe('cc-api');
+
+    const rolledBack = await runCli(['rollback', stackName, '--yes'], { env: env() });
+    expect(rolledBack.code, rolledBack.stdout + rolledBack.stderr).toBe(0);
+    expect(rolledBack.stdout).toContain('reverse-replace (delete-first)');
+    const restored = (await stateOf(stackName))!.Param!;
+    expect(restored.provisionedBy).toBe('sdk');
+    expect(restored.physicalId).toBe(before.physicalId);
+    expect(await parameterNames()).toContain(`/${stackName}/p`);
+    expect((await destroy(stackName)).code).toBe(0);
+  });
+
+  it('SIGKILL between the delete and the create: the rollback names the gone resource, and the next deploy makes it again', async () => {
+    const stackName = `RecreateKilled${++counter}`;
+    const dir = assemblyFor(stackName, parameter(`/${stackName}/p`));
+    expect((await runCli(['deploy', '-a', dir], { env: env() })).code).toBe(0);
+
+    // The Cloud Control create is held, then refused, so nothing is made while the process dies.
+    await admin('faults', {
+      method: 'POST',
+      body: JSON.stringify({
+        service: 'cloudcontrolapi',
+        operation: 'CreateResource',
+        errorCode: 'InvalidRequestException',
+        httpStatus: 400,
+        latencyMs: 60_000,
+      }),
+    });
+    await admin('calls', { method: 'DELETE' });
+    const run = startCli(
+      ['deploy', '-a', dir, '--recreate-via-cc-api', 'Param', '--yes'],
+      'replace started',
+      {
+        env: env(),
+      },
+    );
+    await run.creating;
+    while (!(await calls())['cloudcontrolapi:CreateResource']) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    run.child.kill('SIGKILL');
+    await run.done;
+    await admin('faults', { method: 'DELETE' });
+    // The old parameter went first; state no longer names it, the journal does.
+    expect(await parameterNames()).not.toContain(`/${stackName}/p`);
+    expect((await stateOf(stackName))!.Param).toBeUndefined();
+
+    await runCli(['force-unlock', stackName, '--yes'], { env: env() });
+    const rolledBack = await runCli(['rollback', stackName, '--yes'], { env: env() });
+    expect(rolledBack.code, rolledBack.stdout + rolledBack.stderr).toBe(2);
+    expect(rolledBack.stdout).toContain('Param (AWS::SSM::Parameter)');
+
+    const redeployed = await runCli(['deploy', '-a', dir], { env: env() });
+    expect(redeployed.code, redeployed.stderr).toBe(0);
+    expect((await stateOf(stackName))!.Param!.provisionedBy).toBe('sdk');
+    expect(await parameterNames()).toContain(`/${stackName}/p`);
+    expect((await destroy(stackName)).code).toBe(0);
   });
 });
 
