@@ -50,7 +50,8 @@ export interface DeployOptions {
   removeProtection?: boolean;
   /**
    * Asked before a stack's deploy destroys and recreates a resource that loses data (a
-   * stateful replacement under --force-stateful-recreation); rejecting stops the deploy with
+   * stateful replacement under --force-stateful-recreation), or one a --recreate-via-* flag
+   * names; rejecting stops the deploy with
    * nothing touched. Absent, the flag alone is the consent.
    */
   confirmDataLoss?: (confirmation: DataLossConfirmation) => Promise<void>;
