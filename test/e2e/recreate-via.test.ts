@@ -280,6 +280,36 @@ describe('the stateful guard on --recreate-via-*', () => {
     expect(asked.stderr).toContain('No terminal to ask on.');
     expect((await stateOf(stackName))!.Bucket).toEqual(before);
   });
+
+  it('a bucket whose probe failed shows the "emptiness NOT established" row, with no DATA LOSS prefix', async () => {
+    const stackName = `RecreateUnprobed${++counter}`;
+    const template = {
+      Resources: {
+        Bucket: { Type: 'AWS::S3::Bucket', Properties: { BucketName: `recreate-unprobed-${counter}` } },
+      },
+    };
+    expect((await deploy(stackName, template)).code).toBe(0);
+    await admin('faults', {
+      method: 'POST',
+      body: JSON.stringify({
+        service: 's3',
+        operation: 'ListObjectVersions',
+        errorCode: 'AccessDenied',
+        httpStatus: 403,
+      }),
+    });
+    const asked = await deploy(stackName, template, ['--recreate-via-cc-api', 'Bucket']);
+    expect(asked.code).toBe(1);
+    expect(asked.stderr).toContain(
+      '    - Bucket (AWS::S3::Bucket) [SDK → CC] — emptiness NOT established: the live probe failed, so cdkd does not know whether this resource holds data',
+    );
+    expect(asked.stderr).toContain(
+      '      UNKNOWN: if Bucket holds data, the destroy + recreate loses it (no automatic data migration)',
+    );
+    expect(asked.stderr).not.toContain('**DATA LOSS**');
+    expect(asked.stderr).toContain('destroying and re-creating the resources above? No terminal to ask on.');
+    expect((await destroy(stackName)).code).toBe(0);
+  });
 });
 
 describe('the Cloud Control UnsupportedAction update fallback', () => {
