@@ -36,6 +36,30 @@ export function positiveInteger(value: string): number {
   return parsed;
 }
 
+/** --prefer-sdk-route and --pin-cc-api, for deploy and for diff, which plans as deploy would. */
+export interface RoutingFlagOptions {
+  preferSdkRoute?: true | string[];
+  pinCcApi: string[];
+}
+
+export function addRoutingOptions(command: Command): Command {
+  return command
+    .option(
+      '--prefer-sdk-route [TYPE:PROPERTY]',
+      'keep the SDK provider for a property it does not send, left unsent; alone, for every such property (repeatable)',
+      (value: string, previous: true | string[] | undefined) => [
+        ...(Array.isArray(previous) ? previous : []),
+        value,
+      ],
+    )
+    .option(
+      '--pin-cc-api <logicalId>',
+      'keep this resource on Cloud Control when its type could return to the SDK provider (repeatable)',
+      collect,
+      [],
+    );
+}
+
 export interface RecreateOptions {
   recreateViaCcApi: string[];
   recreateViaSdkProvider: string[];

@@ -95,6 +95,7 @@ export async function deployStack(
       journal,
       replace: options.replace === true,
       forceStatefulRecreation: options.forceStatefulRecreation === true,
+      registryAnswers: (types) => engine.registrySchemas.forTypes(request, types),
     });
 
     const graph = planned.prepared.dependencyGraph();

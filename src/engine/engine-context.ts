@@ -7,6 +7,7 @@ import type { ProviderContext } from '../providers/provider.js';
 import type { EventSink } from './events.js';
 import type { ExportIndex } from './export-index.js';
 import type { ProviderRouter } from './provider-router.js';
+import type { RegistrySchemas } from './registry-schemas.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
 import type { EmptinessProber } from './stateful-preflight.js';
 
@@ -30,6 +31,8 @@ export interface EngineContext {
   routerFor(stack: StackIdentity, options: DeployOptions): ProviderRouter;
   /** Spec 002's pre-flight emptiness probe of a bucket or log group about to be recreated. */
   probeEmptiness: EmptinessProber;
+  /** The registry's replacement verdicts, asked once per type in the run. */
+  registrySchemas: RegistrySchemas;
 }
 
 /** What every provider call for the stack is given: the clients, and the stack's account, region and name. */

@@ -1,5 +1,6 @@
 import type { AwsClients } from '../aws/client-factory.js';
 import { probeEmptiness } from '../providers/emptiness/index.js';
+import { describeResourceType } from '../aws/describe-type.js';
 import { secretValueReader } from '../aws/secret-values.js';
 import { ssmParameterReader } from '../aws/ssm-parameters.js';
 import { EventLog } from '../state/event-log.js';
@@ -23,15 +24,18 @@ import type { EngineContext, StackIdentity } from './engine-context.js';
 import type { EventSink } from './events.js';
 import { ExportIndex } from './export-index.js';
 import { NESTED_STACK_TYPE, NestedStackProvider } from './nested-stack-provider.js';
-import type { ProviderRouter } from './provider-router.js';
+import type { ProviderRouter, RoutedProvider } from './provider-router.js';
+import { RegistrySchemas } from './registry-schemas.js';
+import type { RouteRequest as RegistryRouteRequest } from '../providers/registry.js';
+import type { RoutingOptions } from '../providers/routing.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
 import type { EmptinessProber } from './stateful-preflight.js';
 
 export interface EngineInputs {
   backend: StateBackend;
   clients: AwsClients;
-  /** The provider registry: SDK providers and Cloud Control. */
-  registry: ProviderRouter;
+  /** The provider registry: SDK providers and Cloud Control, taking the run's routing flags. */
+  registry: Omit<ProviderRouter, 'route'> & { route(request: RegistryRouteRequest): RoutedProvider };
   events: EventSink;
   retry?: <T>(label: string, call: () => Promise<T>) => Promise<T>;
   /** Every region the run deploys to: the export index is loaded for each. */
@@ -64,6 +68,7 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
       ),
     ),
   );
+  const retry = inputs.retry ?? ((_label, call) => call());
   const context: EngineContext = {
     backend: inputs.backend,
     clients: inputs.clients,
@@ -75,17 +80,22 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
     events: inputs.events,
     eventLog: (stack, runId) =>
       new EventLog(inputs.backend.objects, inputs.backend.store.prefix, stack, runId),
-    retry: inputs.retry ?? ((_label, call) => call()),
+    retry,
     parameterReader: (region) => ssmParameterReader(inputs.clients, region),
     sendable: (region) =>
       sendableProperties(
         ssmParameterReader(inputs.clients, region),
         secretValueReader(inputs.clients, region),
       ),
-    routerFor: (stack, options) => withNestedStacks(inputs.registry, nestedProvider(stack, options)),
+    routerFor: (stack, options) =>
+      withNestedStacks(inputs.registry, nestedProvider(stack, options), options.routing ?? {}),
     probeEmptiness:
       inputs.probeEmptiness ??
       ((target, region) => probeEmptiness(target, { clients: inputs.clients, region })),
+    registrySchemas: new RegistrySchemas(
+      (region, type) => describeResourceType(inputs.clients, region, type, retry),
+      (stack, message) => inputs.events({ kind: 'warning', stack, message }),
+    ),
   };
   const nestedProvider = (stack: StackIdentity, options: DeployOptions) =>
     new NestedStackProvider(
@@ -109,16 +119,26 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
   };
 }
 
-function withNestedStacks(registry: ProviderRouter, nested: NestedStackProvider): ProviderRouter {
+/** The registry with nested stacks served by the engine, and the run's routing flags applied per resource. */
+function withNestedStacks(
+  registry: EngineInputs['registry'],
+  nested: NestedStackProvider,
+  routing: RoutingOptions,
+): ProviderRouter {
   return {
     route: (request) =>
       request.type === NESTED_STACK_TYPE
         ? { provider: nested, provisionedBy: nested.kind }
-        : registry.route(request),
+        : registry.route({
+            ...request,
+            pinCcApi: request.logicalId !== undefined && (routing.pinCcApi?.has(request.logicalId) ?? false),
+            ...(routing.preferSdkRoute !== undefined && { preferSdkRoute: routing.preferSdkRoute }),
+          }),
     providerFor: (type, provisionedBy) =>
       type === NESTED_STACK_TYPE ? nested : registry.providerFor(type, provisionedBy),
     canHandle: (type) => type === NESTED_STACK_TYPE || registry.canHandle(type),
     providerCanUpdate: (type, changed, provisionedBy) =>
       type === NESTED_STACK_TYPE || registry.providerCanUpdate(type, changed, provisionedBy),
+    uncoveredBySdk: (type, properties) => registry.uncoveredBySdk(type, properties),
   };
 }

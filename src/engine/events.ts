@@ -35,6 +35,8 @@ export type DeployEvent =
 
 /** Where a deploy's time goes, in order (`--verbose` prints them). */
 export type DeployPhase =
+  /** Running the app (or reading `--app DIR`), before anything else. */
+  | 'synthesis'
   | 'credentials'
   /** Reads and a plan without the lock: a redeploy with nothing to change ends here. */
   | 'no-op check'

@@ -1,6 +1,6 @@
 import type { AwsClients } from '../aws/client-factory.js';
 import { CdkdError } from '../errors.js';
-import { buildPlan, type Plan, type StatefulVerdict } from '../plan/index.js';
+import { buildPlan, registryTypesToRead, type Plan, type StatefulVerdict } from '../plan/index.js';
 import { refuseInvalidEvaluatedProperties } from '../plan/validate-properties.js';
 import { prepareTemplate, validateTemplate, type PreparedTemplate } from '../template/index.js';
 import { CDK_METADATA_TYPE, desiredResources, isUnresolved } from './desired-resources.js';
@@ -12,8 +12,10 @@ import {
 } from './export-guards.js';
 import { declaredExportNames, declaredExportValues } from './outputs.js';
 import { checkNamesAtPlanning } from './plan-name-checks.js';
+import { checkRoutes, routeDesired } from './plan-routing.js';
 import type { ProviderRouter } from './provider-router.js';
 import { refuseUnreachableRecreates } from './recreate-layer.js';
+import type { RegistrySchemas } from './registry-schemas.js';
 import type { DeployOptions, NestedTemplate, StackRequest } from './stack-request.js';
 import type { StackState } from './stack-state.js';
 import { statefulPreflight, type PreflightServices } from './stateful-preflight.js';
@@ -35,6 +37,7 @@ export interface PlanningServices extends PreflightServices {
   routerFor(stack: StackRequest, options: DeployOptions): ProviderRouter;
   exportsIn(region: string): ExportIndex;
   parameterReader(region: string): (name: string) => Promise<string>;
+  registrySchemas: RegistrySchemas;
 }
 
 /**
@@ -59,10 +62,17 @@ export async function planStack(
     request.stackName,
     desired.filter((resource) => !isUnresolved(resource.properties)),
   );
+  const recorded = state.document.resources;
+  // Read before planning, so the plan stays pure; only types with a change ask.
+  const routed = routeDesired(router, desired, recorded);
+  const registry = await services.registrySchemas.forTypes(
+    request,
+    registryTypesToRead({ desired: routed.desired, recorded }),
+  );
   const plan = buildPlan(
     {
-      desired,
-      recorded: state.document.resources,
+      desired: routed.desired,
+      recorded,
       // A nested stack deploys when its row runs, after its parent's earlier resources: check its whole tree now.
       nested: nestedResources(request.nested),
       ...(options.recreateVia && { recreateVia: options.recreateVia }),
@@ -70,8 +80,10 @@ export async function planStack(
     {
       canHandle: (type) => router.canHandle(type),
       providerCanUpdate: (type, changed) => router.providerCanUpdate(type, changed),
+      registry,
     },
   );
+  checkRoutes(plan, routed, { router, desired, recorded });
   refuseUnreachableRecreates(plan, router);
   const declared = declaredExportNames(masked, resolver);
   refuseExportsOfOtherStacks(state, exports, declared);

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { CdkdError, isCdkdError, messageOf } from '../errors.js';
-import { buildPlan, checkStatefulReplacements, propertyHash, type PlannedOperation } from '../plan/index.js';
+import {
+  buildPlan,
+  checkStatefulReplacements,
+  propertyHash,
+  registryTypesToRead,
+  type PlannedOperation,
+  type RegistryAnswer,
+} from '../plan/index.js';
 import {
   OutcomeUnknownError,
   ResourceMadeError,
@@ -18,6 +25,8 @@ import { failureOutcome, MadeThenFailed, storeMade } from './made-outcome.js';
 import { replaceResource } from './replace-resource.js';
 import { createCollisionError, lookUpName, ownHolderOf, type NameCheck } from './name-check.js';
 import type { ProviderRouter } from './provider-router.js';
+import { routeEvaluated, type RoutedProperties } from './plan-routing.js';
+import { moveLine } from '../providers/routing.js';
 import { policies, type OperationDraft, type RunJournal } from './run-journal.js';
 import type { StackState } from './stack-state.js';
 import { awsErrorCode } from '../aws/error-class.js';
@@ -50,6 +59,8 @@ export interface ExecutorServices {
   replace?: boolean;
   /** --force-stateful-recreation: what a re-plan that turns into a replacement is checked against. */
   forceStatefulRecreation?: boolean;
+  /** The registry's replacement verdicts for a re-plan (the run's cache); absent: the bundled index decides. */
+  registryAnswers?(types: readonly string[]): Promise<ReadonlyMap<string, RegistryAnswer>>;
 }
 
 /** A create's inputs, evaluated once: the provider, what is sent and what is stored. */
@@ -122,14 +133,17 @@ export class ResourceExecutor {
         await this.replace(op, op.updateReplacePolicy, release);
         return report('replace', 'succeeded');
       case 'update': {
-        const kind = this.replan(op);
+        const kind = await this.replan(op);
         if (kind === 'no-op')
           return report('update', 'skipped', 'nothing changed once its references resolved');
         if (kind === 'replace') this.refuseStatefulReplan(op);
         report(kind, 'started');
-        if (kind === 'replace') await this.replace(op, op.updateReplacePolicy, release);
-        else return report(await this.update(op, release), 'succeeded');
-        return report(kind, 'succeeded');
+        if (kind === 'replace') {
+          await this.replace(op, op.updateReplacePolicy, release);
+          return report(kind, 'succeeded');
+        }
+        const updated = await this.update(op, release);
+        return report(updated.kind, 'succeeded', updated.message);
       }
       case 'delete': {
         const record = this.services.state.record(op.logicalId);
@@ -163,21 +177,21 @@ export class ResourceExecutor {
   }
 
   /** Decides again with resolved properties: a reader of a replaced resource may now be unchanged. */
-  private replan(op: PlannedOperation): 'no-op' | 'update' | 'replace' {
+  private async replan(op: PlannedOperation): Promise<'no-op' | 'update' | 'replace'> {
     const recorded = this.services.state.record(op.logicalId);
     if (!recorded) return 'update';
-    const { properties } = this.evaluate(op.logicalId);
-    const [decided] = buildPlan(
-      {
-        desired: [{ logicalId: op.logicalId, type: op.type, properties, dependencies: [] }],
-        recorded: { [op.logicalId]: recorded },
-      },
-      {
-        canHandle: () => true,
-        providerCanUpdate: (type, changed) =>
-          this.services.router.providerCanUpdate(type, changed, recorded.provisionedBy),
-      },
-    ).operations;
+    const { properties } = this.routed(op, recorded);
+    const input = {
+      desired: [{ logicalId: op.logicalId, type: op.type, properties, dependencies: [] }],
+      recorded: { [op.logicalId]: recorded },
+    };
+    const registry = await this.services.registryAnswers?.(registryTypesToRead(input));
+    const [decided] = buildPlan(input, {
+      canHandle: () => true,
+      providerCanUpdate: (type, changed) =>
+        this.services.router.providerCanUpdate(type, changed, recorded.provisionedBy),
+      ...(registry !== undefined && { registry }),
+    }).operations;
     if (!decided || decided.kind === 'no-op') return 'no-op';
     return decided.kind === 'replace' ? 'replace' : 'update';
   }
@@ -195,6 +209,11 @@ export class ResourceExecutor {
       recorded: { [op.logicalId]: recorded },
       forceStatefulRecreation: this.services.forceStatefulRecreation === true,
     });
+  }
+
+  /** Evaluated and routed: see routeEvaluated. */
+  private routed(op: PlannedOperation, recorded: ResourceRecord | undefined): RoutedProperties {
+    return routeEvaluated(this.services.router, op, this.evaluate(op.logicalId), recorded);
   }
 
   private evaluate(logicalId: string): {
@@ -236,13 +255,18 @@ export class ResourceExecutor {
   }
 
   async prepareCreate(op: PlannedOperation): Promise<PreparedCreate> {
-    const { properties, stored } = this.evaluate(op.logicalId);
     // A --recreate-via-* target goes to the layer its flag names, whatever routing would choose.
-    const { provider, provisionedBy } = op.recreateVia
-      ? { provider: this.services.router.providerFor(op.type, op.recreateVia), provisionedBy: op.recreateVia }
-      : this.services.router.route({ type: op.type, properties });
+    const { properties, stored, route } = op.recreateVia
+      ? {
+          ...this.evaluate(op.logicalId),
+          route: {
+            provider: this.services.router.providerFor(op.type, op.recreateVia),
+            provisionedBy: op.recreateVia,
+          },
+        }
+      : this.routed(op, undefined);
     const sent = await this.services.sendable(properties);
-    return { provider, provisionedBy, properties, stored, sent };
+    return { provider: route.provider, provisionedBy: route.provisionedBy, properties, stored, sent };
   }
 
   request(op: PlannedOperation, prepared: PreparedCreate, idempotencyToken: string): ResourceRequest {
@@ -371,16 +395,17 @@ export class ResourceExecutor {
     if (journal && entry) await journal.complete(entry, outcome);
   }
 
-  /** Updates in place; answers `replace` when the update-failure fallback re-created it instead. */
-  private async update(op: PlannedOperation, release: () => void): Promise<'update' | 'replace'> {
+  /**
+   * Updates the resource in place, with the line saying it moved between layers, if it did;
+   * `replace` when the update-failure fallback re-created it instead.
+   */
+  private async update(
+    op: PlannedOperation,
+    release: () => void,
+  ): Promise<{ kind: 'update' | 'replace'; message?: string | undefined }> {
     const recorded = this.services.state.record(op.logicalId)!;
-    const { properties, stored } = this.evaluate(op.logicalId);
-    const { provider, provisionedBy } = this.services.router.route({
-      type: op.type,
-      properties,
-      recordedProperties: recorded.properties,
-      recordedBy: recorded.provisionedBy,
-    });
+    const { properties, stored, route } = this.routed(op, recorded);
+    const { provider, provisionedBy } = route;
     const sent = await this.services.sendable(properties);
     try {
       await this.updateJournaled(
@@ -389,11 +414,11 @@ export class ResourceExecutor {
         { provider, provisionedBy, properties, stored, sent },
         release,
       );
-      return 'update';
+      return { kind: 'update', message: moveLine(route, recorded.provisionedBy, op.type) };
     } catch (error) {
       if (!(error instanceof RecreateInstead)) throw error;
       await this.recreateRefusedUpdate(op, error.refusal, release);
-      return 'replace';
+      return { kind: 'replace' };
     }
   }
 

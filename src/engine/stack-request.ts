@@ -1,4 +1,5 @@
 import type { RecreateLayer, RecreateRow } from '../plan/index.js';
+import type { RoutingOptions } from '../providers/routing.js';
 import type { ParameterValue } from '../template/index.js';
 
 /** A nested stack's template, found in the cloud assembly by its parent's logical id. */
@@ -48,6 +49,8 @@ export interface DeployOptions {
   runId?: string;
   /** `cdkd destroy --remove-protection`: deletes turn a resource's deletion protection off first. */
   removeProtection?: boolean;
+  /** --prefer-sdk-route and --pin-cc-api (spec 002, 003 "Routing"). */
+  routing?: RoutingOptions;
   /**
    * Asked before a stack's deploy destroys and recreates a resource that loses data (a
    * stateful replacement under --force-stateful-recreation), or one a --recreate-via-* flag

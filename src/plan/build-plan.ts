@@ -4,6 +4,7 @@ import { diffProperties } from './property-diff.js';
 import { hasLegacyEmptyHash, propertyHash } from './property-hash.js';
 import { followReplacedTargets } from './readers.js';
 import { applyRecreateVia } from './recreate-via.js';
+import { needsRegistry } from './registry-schema.js';
 import { decideReplacement, describeCause } from './replacement.js';
 import type {
   DesiredResource,
@@ -33,6 +34,40 @@ function baseOperation(desired: DesiredResource, dependsOn: string[]): PlannedOp
   };
 }
 
+/** Why a recorded resource of the same type counts as unchanged, or undefined when it changed. */
+function unchangedReason(
+  desired: DesiredResource,
+  record: RecordedResource,
+  hash: string,
+): string | undefined {
+  if (record.type !== desired.type) return undefined;
+  if (hasLegacyEmptyHash(record.propertyHash)) {
+    return 'no recorded property hash (legacy record): treated as unchanged, hash recorded now';
+  }
+  return record.propertyHash === hash ? 'unchanged (same property hash)' : undefined;
+}
+
+/**
+ * The types whose replacement verdict the CloudFormation registry should give before
+ * buildPlan runs: a recorded resource of the same type with a changed property that no
+ * rule of cdkd's own decides. An unchanged resource asks nothing, so a no-op deploy makes
+ * no registry call.
+ */
+export function registryTypesToRead(input: Pick<PlanInput, 'desired' | 'recorded'>): string[] {
+  const types = new Set<string>();
+  for (const desired of input.desired) {
+    const record = Object.hasOwn(input.recorded, desired.logicalId)
+      ? input.recorded[desired.logicalId]
+      : undefined;
+    if (!record || record.type !== desired.type || types.has(desired.type)) continue;
+    if (unchangedReason(desired, record, propertyHash(desired.properties)) !== undefined) continue;
+    if (needsRegistry(desired.type, diffProperties(record.properties, desired.properties).changed)) {
+      types.add(desired.type);
+    }
+  }
+  return [...types].sort();
+}
+
 /** One desired resource against its record: create, no-op, update or replace. */
 function planResource(
   desired: DesiredResource,
@@ -44,17 +79,10 @@ function planResource(
   if (!record) return op;
   op.physicalId = record.physicalId;
   const typeChanged = record.type !== desired.type;
-  if (!typeChanged && hasLegacyEmptyHash(record.propertyHash)) {
-    return {
-      ...op,
-      kind: 'no-op',
-      reason: 'no recorded property hash (legacy record): treated as unchanged, hash recorded now',
-    };
-  }
-  if (!typeChanged && record.propertyHash === op.propertyHash) {
-    return { ...op, kind: 'no-op', reason: 'unchanged (same property hash)' };
-  }
+  const unchanged = unchangedReason(desired, record, op.propertyHash as string);
+  if (unchanged !== undefined) return { ...op, kind: 'no-op', reason: unchanged };
   const diff = diffProperties(record.properties, desired.properties);
+  const registry = options.registry?.get(desired.type);
   const decision = decideReplacement({
     type: desired.type,
     previousType: record.type,
@@ -62,6 +90,7 @@ function planResource(
     recordedProperties: record.properties,
     desiredProperties: desired.properties,
     providerCanUpdate: options.providerCanUpdate,
+    ...(registry !== undefined && { registry }),
   });
   const changed = diff.changed.length > 0 ? `changed: ${diff.changed.join(', ')}` : 'property hash differs';
   const masked = diff.masked.map((p) => `${p} is masked in state (NoEcho) and could not be compared`);

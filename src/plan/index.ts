@@ -1,4 +1,6 @@
-export { buildPlan } from './build-plan.js';
+export { buildPlan, registryTypesToRead } from './build-plan.js';
+export { parseRegistrySchema } from './registry-schema.js';
+export type { RegistryAnswer, RegistrySchema } from './registry-schema.js';
 export { canonicalJson, hasLegacyEmptyHash, propertyHash } from './property-hash.js';
 export { renderPlanJson, renderPlanText, summarizePlan } from './render-plan.js';
 export type { PlanSummary, RenderOptions } from './render-plan.js';

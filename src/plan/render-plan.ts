@@ -28,7 +28,8 @@ export function summarizePlan(plan: Plan): PlanSummary {
 function renderOperation(op: PlannedOperation, verdict: StatefulVerdict | undefined): string[] {
   const dataLoss = verdict?.outcome === 'data-loss' ? DATA_LOSS_PREFIX : '';
   const type = op.previousType ? `${op.previousType} → ${op.type}` : op.type;
-  const lines = [`${SYMBOL[op.kind].padEnd(3)} ${dataLoss}${op.logicalId} (${type}): ${op.reason}`];
+  const routing = op.routing ? ` ${op.routing}` : '';
+  const lines = [`${SYMBOL[op.kind].padEnd(3)} ${dataLoss}${op.logicalId} (${type})${routing}: ${op.reason}`];
   if (op.replacedIfIdChanges) lines.push('    Replaced if the id changes');
   for (const note of op.notes) lines.push(`    ${note}`);
   if (verdict?.outcome === 'emptiness-unknown') lines.push(`    ${EMPTINESS_NOT_ESTABLISHED}`);

@@ -1,5 +1,5 @@
 import { nestedPathChanged } from './property-diff.js';
-import { isKnownType, nestedReplacementPathsOf, replacementOf } from './resource-schemas.js';
+import { propertyVerdict, type RegistryAnswer, type VerdictSource } from './registry-schema.js';
 import type { PlanOptions, ReplacementCause } from './types.js';
 
 export interface ReplacementInput {
@@ -9,6 +9,8 @@ export interface ReplacementInput {
   recordedProperties: Record<string, unknown>;
   desiredProperties: Record<string, unknown>;
   providerCanUpdate: PlanOptions['providerCanUpdate'];
+  /** What the CloudFormation registry said about the type; absent when it was not asked. */
+  registry?: RegistryAnswer;
 }
 
 export interface ReplacementDecision {
@@ -19,10 +21,11 @@ export interface ReplacementDecision {
 
 /**
  * Spec 004 "Which strategy a changed resource gets": replace when the Type changes, when an
- * immutable property changed (schema `causesReplacement: 'yes'`, top-level or nested), or when
- * the provider has no update for the change; otherwise update in place. A `'maybe'` property
- * and a type without a bundled schema are planned in place (spec 002: without a schema verdict
- * the change is classified in place), with a note.
+ * immutable property changed (top-level or nested; the verdict comes from cdkd's own rule, the
+ * registry schema or the bundled index, see propertyVerdict), or when the provider has no
+ * update for the change; otherwise update in place. A `'maybe'` property and a type no schema
+ * knows are planned in place (spec 002: without a schema verdict the change is classified in
+ * place), with a note.
  */
 export function decideReplacement(input: ReplacementInput): ReplacementDecision {
   const { type, previousType, changedProperties } = input;
@@ -31,24 +34,24 @@ export function decideReplacement(input: ReplacementInput): ReplacementDecision 
   }
   const causes: ReplacementCause[] = [];
   const notes: string[] = [];
+  let unknownType = false;
   for (const property of changedProperties) {
-    const verdict = replacementOf(type, property);
+    const { verdict, nestedPaths, source } = propertyVerdict(type, property, input.registry);
+    unknownType ||= source === 'none';
     if (verdict === 'yes') {
-      causes.push({ kind: 'property', property });
+      causes.push({ kind: 'property', property, source });
       continue;
     }
-    const path = nestedReplacementPathsOf(type, property).find((p) =>
+    const path = nestedPaths.find((p) =>
       nestedPathChanged(input.recordedProperties[property], input.desiredProperties[property], p),
     );
     if (path !== undefined) {
-      causes.push({ kind: 'nested-property', property, path });
+      causes.push({ kind: 'nested-property', property, path, source });
     } else if (verdict === 'maybe') {
       notes.push(`${property} may require replacement depending on the change; planned in place`);
     }
   }
-  if (changedProperties.length > 0 && !isKnownType(type)) {
-    notes.push(`no bundled schema for ${type}: changes are planned in place`);
-  }
+  if (unknownType) notes.push(unknownTypeNote(type, input.registry));
   if (
     causes.length === 0 &&
     changedProperties.length > 0 &&
@@ -59,13 +62,26 @@ export function decideReplacement(input: ReplacementInput): ReplacementDecision 
   return { replace: causes.length > 0, causes, notes };
 }
 
+function unknownTypeNote(type: string, registry: RegistryAnswer | undefined): string {
+  return registry?.kind === 'type-not-found'
+    ? `neither the CloudFormation registry nor the bundled schema index knows ${type}: changes are planned in place`
+    : `no bundled schema for ${type}: changes are planned in place`;
+}
+
+const SOURCE_NAMES: Record<VerdictSource, string> = {
+  cdkd: 'cdkd rule',
+  registry: 'registry schema',
+  bundled: 'schema',
+  none: 'schema',
+};
+
 /** The reason text for one replacement cause. */
 export function describeCause(cause: ReplacementCause): string {
   switch (cause.kind) {
     case 'property':
-      return `${cause.property} requires replacement (schema)`;
+      return `${cause.property} requires replacement (${SOURCE_NAMES[cause.source ?? 'bundled']})`;
     case 'nested-property':
-      return `${cause.property}.${cause.path} requires replacement (schema)`;
+      return `${cause.property}.${cause.path} requires replacement (${SOURCE_NAMES[cause.source ?? 'bundled']})`;
     case 'type-change':
       return `Type changed from ${cause.from} to ${cause.to}`;
     case 'no-provider-update':

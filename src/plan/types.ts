@@ -1,4 +1,5 @@
 import type { ResourceRecord } from '../state/documents/state-document.js';
+import type { RegistryAnswer, VerdictSource } from './registry-schema.js';
 
 /** How a resource reads another one of the same stack. */
 export interface ResourceRead {
@@ -58,13 +59,18 @@ export interface PlanOptions {
   canHandle(type: string): boolean;
   /** Whether the provider can apply these changed properties in place. */
   providerCanUpdate(type: string, changedProperties: readonly string[]): boolean;
+  /**
+   * The CloudFormation registry's answers for the types registryTypesToRead names, fetched
+   * before planning; a type without one is decided by the bundled schema index.
+   */
+  registry?: ReadonlyMap<string, RegistryAnswer>;
 }
 
 export type OperationKind = 'create' | 'update' | 'replace' | 'delete' | 'no-op';
 
 export type ReplacementCause =
-  | { kind: 'property'; property: string }
-  | { kind: 'nested-property'; property: string; path: string }
+  | { kind: 'property'; property: string; source?: VerdictSource }
+  | { kind: 'nested-property'; property: string; path: string; source?: VerdictSource }
   | { kind: 'type-change'; from: string; to: string }
   | { kind: 'no-provider-update'; properties: string[] };
 
@@ -94,6 +100,8 @@ export interface PlannedOperation {
   replacedIfIdChanges: boolean;
   deletionPolicy?: string;
   updateReplacePolicy?: string;
+  /** How the deploy routes it, where worth showing (`[via CC API: sticky]`, spec 003). */
+  routing?: string;
   /**
    * A create whose explicit name planning looked up and found free (spec 002): the executor
    * does not read again while the properties it evaluates are the ones planned.

@@ -2,7 +2,13 @@ import { CdkdError } from '../errors.js';
 import { isKnownType, primaryIdentifierOf } from '../plan/resource-schemas.js';
 import { unhandledReason, type UnhandledReason } from './handled-types.js';
 import type { JsonObject, Provider, ProviderKind } from './provider.js';
-import { decideRoute, type Route, type StickyExemption } from './routing.js';
+import {
+  decideRoute,
+  preferredDrops,
+  type PreferSdkRoute,
+  type Route,
+  type StickyExemption,
+} from './routing.js';
 
 interface SdkRegistration {
   provider: Provider;
@@ -18,6 +24,8 @@ export interface RouteRequest {
   recordedBy?: ProviderKind;
   /** `--pin-cc-api` names this resource (the engine resolves logical ids per stack). */
   pinCcApi?: boolean;
+  /** `--prefer-sdk-route` as the run gave it. */
+  preferSdkRoute?: PreferSdkRoute;
 }
 
 export interface RoutedProvider extends Route {
@@ -67,15 +75,22 @@ export class ProviderRegistry {
       properties === undefined
         ? undefined
         : (registration?.provider.uncoveredProperties?.(request.type, properties) ?? []);
+    const uncoveredDesired = uncovered(request.properties);
     const route = decideRoute({
       hasSdkProvider: registration !== undefined,
       exemption: registration?.exemption,
       recordedBy: request.recordedBy,
-      uncoveredDesired: uncovered(request.properties),
+      uncoveredDesired,
       uncoveredRecorded: uncovered(request.recordedProperties),
       pinCcApi: request.pinCcApi ?? false,
+      preferredDrops: preferredDrops(request.preferSdkRoute, request.type, uncoveredDesired ?? []),
     });
     return { ...route, provider: this.providerFor(request.type, route.provisionedBy) };
+  }
+
+  /** The properties of `properties` the type's SDK provider would not send (none without one). */
+  uncoveredBySdk(type: string, properties: JsonObject): string[] {
+    return this.registration(type)?.provider.uncoveredProperties?.(type, properties) ?? [];
   }
 
   /** The provider that made a recorded resource (deletes and reads follow the record). */

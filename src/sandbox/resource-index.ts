@@ -15,6 +15,12 @@ export interface SandboxTypeSchema {
   required?: string[];
   /** Create-only properties: changing one is NotUpdatable. */
   replace?: string[];
+  /** Properties whose change may replace, depending on the values. */
+  maybe?: string[];
+  /** Create-only paths below a property, dotted (`*` = any element). */
+  nested?: string[];
+  /** One value-kind character per name of `props` (see src/plan/resource-schemas.ts). */
+  kinds?: string;
   /** Cloud Control primary identifier properties. */
   id?: string[];
   /** ARN template with `${Partition}`, `${Region}`, `${Account}` and property variables. */

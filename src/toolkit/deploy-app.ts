@@ -17,6 +17,7 @@ import { preflightStacks } from './deploy-preflight.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
 import { validateDeploySet } from './preflight.js';
+import { refuseUnknownPinnedIds, routingOptions, type RoutingFlags } from './routing-flags.js';
 import { stackParameters } from './stack-parameters.js';
 import { recreateTargets, type RecreateFlags } from './recreate-targets.js';
 import { stackRequest, stackTarget } from './stack-requests.js';
@@ -49,6 +50,8 @@ export interface DeployAppInput {
   signal?: AbortSignal;
   /** Asked before a stack's deploy destroys data (a stateful replacement under the flag). */
   confirmDataLoss?: DeployOptions['confirmDataLoss'];
+  /** --prefer-sdk-route and --pin-cc-api. */
+  routing?: RoutingFlags;
 }
 
 /**
@@ -68,6 +71,8 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
   for (const warning of checked.warnings) input.onWarning(warning);
   for (const warning of validateDeploySet(checked.stacks, await input.session.region()))
     input.onWarning(warning);
+  refuseUnknownPinnedIds(input.routing?.pinCcApi, checked.stacks);
+  const routing = routingOptions(input.routing ?? {});
   const parameters = stackParameters(stacks, input.parameters);
   for (const note of parameters.notes) input.onNote(note);
 
@@ -93,6 +98,7 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     ...(input.prefixUserSuppliedNames ? { prefixUserSuppliedNames: true } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.confirmDataLoss ? { confirmDataLoss: input.confirmDataLoss } : {}),
+    routing,
   };
   const requestFor = (displayName: string, bucket: string) => {
     const { stack, nested } = checked.stacks.find((entry) => entry.stack.displayName === displayName)!;

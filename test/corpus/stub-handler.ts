@@ -1,6 +1,7 @@
 import { strToU8, zipSync } from 'fflate';
 import type { NestedTemplate } from '../../src/engine/stack-request.js';
 import { isCustomResourceType } from '../../src/providers/handled-types.js';
+import { PUT_RESPONSE_JS } from '../helpers/response-put.js';
 import type { CorpusApp, CorpusStack } from './corpus-apps.js';
 
 type Json = Record<string, unknown>;
@@ -107,26 +108,12 @@ function visitTemplates(apps: readonly CorpusApp[], visit: (template: Json) => v
 }
 
 const JS_STUB = `
-const http = require('http');
-const https = require('https');
-const path = require('path');
+${PUT_RESPONSE_JS}const path = require('path');
 const attributes = require(path.join(process.env.LAMBDA_TASK_ROOT, 'stub-attributes.json'));
 function plausible(attribute, shape) {
   const slug = attribute.toLowerCase().replace(/[^a-z0-9]+/g, '-');
   const value = /arn$/i.test(attribute) ? 'arn:aws:ssm:us-east-1:000000000000:parameter/stub-' + slug : 'stub-' + slug;
   return shape === 'list' ? [value + '-0', value + '-1', value + '-2'] : value;
-}
-function put(url, body) {
-  const target = new URL(url);
-  const client = target.protocol === 'http:' ? http : https;
-  return new Promise((resolve, reject) => {
-    const request = client.request(target, { method: 'PUT', headers: { 'content-type': '', 'content-length': Buffer.byteLength(body) } }, (response) => {
-      response.resume();
-      response.on('end', resolve);
-    });
-    request.on('error', reject);
-    request.end(body);
-  });
 }
 async function answer(event) {
   if (!event || typeof event.ResponseURL !== 'string' || !event.RequestType) return {};

@@ -1,12 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { CloudWatchLogsClient, DescribeLogGroupsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { DescribeSecurityGroupsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, runCli, startCli } from '../helpers/cli.js';
-import { liveResources } from '../helpers/inventory.js';
+import { REPO_ROOT, runCli, startCli, synthesizeAndBootstrap } from '../helpers/cli.js';
+import { stackResources } from '../helpers/inventory.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 
 // The CDK's own custom resources, with their real handler code synthesized from aws-cdk-lib,
@@ -18,11 +17,7 @@ let work: string;
 let assembly: string;
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'cdkd-custom-resources-'));
-  assembly = join(work, 'cdk.out');
-  const synth = await runCli(['synth', '--no-validation', '-q', '-o', assembly], { env: env(), cwd: appDir });
-  expect(synth.code, synth.stderr).toBe(0);
-  expect((await runCli(['bootstrap'], { env: env() })).code).toBe(0);
+  ({ work, assembly } = await synthesizeAndBootstrap(appDir, env(), 'cdkd-custom-resources-'));
 }, 120_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -44,11 +39,7 @@ async function destroy(stack: string): Promise<void> {
 
 /** What the sandbox holds besides the log groups Lambda made for the functions it ran, as on AWS. */
 async function leftBehind(): Promise<string[]> {
-  return (await liveResources(sandbox.current.url))
-    .filter(
-      (resource) => !(resource.type === 'AWS::Logs::LogGroup' && resource.id.startsWith('/aws/lambda/')),
-    )
-    .map((resource) => `${resource.type} ${resource.id}`);
+  return (await stackResources(sandbox.current.url)).map((resource) => `${resource.type} ${resource.id}`);
 }
 
 async function calls(): Promise<Record<string, { count: number }>> {

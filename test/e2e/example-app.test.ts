@@ -1,10 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isCustomResourceType } from '../../src/providers/handled-types.js';
-import { REPO_ROOT, runCli } from '../helpers/cli.js';
-import { liveResources, unmatched } from '../helpers/inventory.js';
+import { REPO_ROOT, runCli, synthesizeAndBootstrap } from '../helpers/cli.js';
+import { stackResources, unmatched } from '../helpers/inventory.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 
 // The README's main job, end to end: the example CDK app deployed to the sandbox
@@ -20,23 +19,12 @@ async function admin(path: string, method = 'GET') {
   return response.json();
 }
 
-/** What the sandbox holds, but the log groups Lambda made for the functions it ran (no stack owns them, as on AWS). */
-async function stackResources() {
-  return (await liveResources(sandbox.current.url)).filter(
-    (resource) => !(resource.type === 'AWS::Logs::LogGroup' && resource.id.startsWith('/aws/lambda/')),
-  );
-}
-
 async function cloudResources(): Promise<string[]> {
-  return (await stackResources()).map((resource) => `${resource.type} ${resource.id}`);
+  return (await stackResources(sandbox.current.url)).map((resource) => `${resource.type} ${resource.id}`);
 }
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'cdkd-e2e-'));
-  assembly = join(work, 'cdk.out');
-  const synth = await runCli(['synth', '--no-validation', '-q', '-o', assembly], { env: env(), cwd: appDir });
-  expect(synth.code, synth.stderr).toBe(0);
-  expect((await runCli(['bootstrap'], { env: env() })).code).toBe(0);
+  ({ work, assembly } = await synthesizeAndBootstrap(appDir, env(), 'cdkd-e2e-'));
 }, 120_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -72,7 +60,7 @@ describe('the example app on the sandbox', () => {
     const resources = records.filter(
       (record) => record.type !== 'AWS::CloudFormation::Stack' && !isCustomResourceType(record.type),
     );
-    expect(unmatched(resources, await stackResources())).toEqual({
+    expect(unmatched(resources, await stackResources(sandbox.current.url))).toEqual({
       missing: [],
       extra: [],
     });

@@ -1,3 +1,5 @@
+import { PUT_RESPONSE_JS } from '../helpers/response-put.js';
+
 /**
  * A custom resource handler (Node.js, CommonJS as an inline ZipFile is) that records every
  * request it gets as an object `requests/{n}-{RequestType}-{PhysicalResourceId}` in the bucket
@@ -5,23 +7,9 @@
  * and Data echoing what it was sent, or FAILED when `Fail` is "true".
  */
 export const RECORDING_HANDLER = `
-const http = require('http');
-const https = require('https');
-const { S3Client, PutObjectCommand } = require('@aws-sdk/client-s3');
+${PUT_RESPONSE_JS}const { S3Client, PutObjectCommand } = require('@aws-sdk/client-s3');
 const s3 = new S3Client({ forcePathStyle: true });
 let n = 0;
-function put(url, body) {
-  const target = new URL(url);
-  const client = target.protocol === 'http:' ? http : https;
-  return new Promise((resolve, reject) => {
-    const request = client.request(target, { method: 'PUT', headers: { 'content-type': '', 'content-length': Buffer.byteLength(body) } }, (response) => {
-      response.resume();
-      response.on('end', resolve);
-    });
-    request.on('error', reject);
-    request.end(body);
-  });
-}
 exports.handler = async (event) => {
   const props = event.ResourceProperties;
   const physicalId = event.RequestType === 'Delete' ? event.PhysicalResourceId : 'thing-' + props.Name;

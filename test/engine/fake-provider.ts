@@ -156,6 +156,11 @@ export class FakeCloud implements ProviderRouter {
     return true;
   }
 
+  /** Every type is Cloud Control's here: nothing is dropped. */
+  uncoveredBySdk(): string[] {
+    return [];
+  }
+
   liveIds(): string[] {
     return [...this.live.keys()].sort();
   }

@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -47,4 +50,23 @@ export function startCli(args: string[], marker: string, options: { env?: Record
   });
   const done = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   return { child, done, creating: started, stderr: () => stderr };
+}
+
+/**
+ * Synthesizes the CDK app in `appDir` with `cdkd synth` into a new work directory and
+ * bootstraps the sandbox, as a user's first two commands: returns the work directory (the
+ * caller removes it) and the cloud assembly in it.
+ */
+export async function synthesizeAndBootstrap(
+  appDir: string,
+  env: Record<string, string>,
+  prefix: string,
+): Promise<{ work: string; assembly: string }> {
+  const work = mkdtempSync(join(tmpdir(), prefix));
+  const assembly = join(work, 'cdk.out');
+  const synth = await runCli(['synth', '--no-validation', '-q', '-o', assembly], { env, cwd: appDir });
+  if (synth.code !== 0) throw new Error(`cdkd synth failed in ${appDir}: ${synth.stderr}`);
+  const bootstrap = await runCli(['bootstrap'], { env });
+  if (bootstrap.code !== 0) throw new Error(`cdkd bootstrap failed: ${bootstrap.stderr}`);
+  return { work, assembly };
 }

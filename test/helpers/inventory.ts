@@ -52,3 +52,10 @@ export function unmatched(
   }
   return { missing, extra: remaining.map((resource) => `${resource.type} ${resource.id}`) };
 }
+
+/** What the sandbox holds but the log groups Lambda made for the functions it ran: no stack owns them, as on AWS. */
+export async function stackResources(sandboxUrl: string): Promise<LiveResource[]> {
+  return (await liveResources(sandboxUrl)).filter(
+    (resource) => !(resource.type === 'AWS::Logs::LogGroup' && resource.id.startsWith('/aws/lambda/')),
+  );
+}

@@ -133,7 +133,7 @@ describe('one resource: which strategy a changed resource gets (spec 004)', () =
       recorded('AWS::SQS::Queue', { QueueName: 'a', VisibilityTimeout: 1 }),
     );
     expect(op.reason).toBe('changed: QueueName, VisibilityTimeout; QueueName requires replacement (schema)');
-    expect(op.replacementCauses).toEqual([{ kind: 'property', property: 'QueueName' }]);
+    expect(op.replacementCauses).toEqual([{ kind: 'property', property: 'QueueName', source: 'bundled' }]);
   });
 
   it('says which Type changed, and records the previous type', () => {

@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { unhandledReason, type TypeFacts, type UnhandledReason } from '../../src/providers/handled-types.js';
 import type { JsonObject, Provider, ProviderKind } from '../../src/providers/provider.js';
 import { ProviderRegistry } from '../../src/providers/registry.js';
-import { decideRoute, routeAnnotation, type RouteFacts, type Route } from '../../src/providers/routing.js';
+import {
+  asSent,
+  decideRoute,
+  moveLine,
+  preferredDrops,
+  routeAnnotation,
+  type PreferSdkRoute,
+  type RouteFacts,
+  type Route,
+} from '../../src/providers/routing.js';
 
 describe('decideRoute (spec 003, "Routing")', () => {
   const base: RouteFacts = {
@@ -64,9 +73,29 @@ describe('decideRoute (spec 003, "Routing")', () => {
       { provisionedBy: 'cc-api', reason: 'sticky' },
     ],
     [
-      'cc-cannot-manage: moves for correctness and ignores --pin-cc-api',
+      'cc-cannot-manage: moves for correctness and ignores --pin-cc-api (the provider drops P)',
       { recordedBy: 'cc-api', exemption: 'cc-cannot-manage', pinCcApi: true, uncoveredDesired: ['P'] },
+      { provisionedBy: 'sdk', reason: 'cc-cannot-manage', dropped: ['P'] },
+    ],
+    [
+      'cc-cannot-manage: a new resource the SDK provider covers',
+      { exemption: 'cc-cannot-manage' },
       { provisionedBy: 'sdk', reason: 'cc-cannot-manage' },
+    ],
+    [
+      '--prefer-sdk-route names every dropped property: the SDK provider drops them',
+      { uncoveredDesired: ['A', 'B'], preferredDrops: ['A', 'B'] },
+      { provisionedBy: 'sdk', reason: 'prefer-sdk-route', dropped: ['A', 'B'] },
+    ],
+    [
+      '--prefer-sdk-route names some: the others still go to Cloud Control, and the annotation names them',
+      { recordedBy: 'sdk', uncoveredDesired: ['A', 'B'], preferredDrops: ['A'] },
+      { provisionedBy: 'cc-api', reason: 'uncovered-property', properties: ['B'] },
+    ],
+    [
+      '--prefer-sdk-route does not move a cc-api record back',
+      { recordedBy: 'cc-api', uncoveredDesired: ['A'], preferredDrops: ['A'] },
+      { provisionedBy: 'cc-api', reason: 'sticky' },
     ],
   ])('%s', (_, facts, route) => {
     expect(decideRoute({ ...base, ...facts })).toEqual(route);
@@ -81,9 +110,65 @@ describe('decideRoute (spec 003, "Routing")', () => {
     [{ provisionedBy: 'cc-api', reason: 'sticky' }, 'cc-api', '[via CC API: sticky]'],
     [{ provisionedBy: 'sdk', reason: 'returning-to-sdk' }, 'cc-api', '[returning to SDK provider]'],
     [{ provisionedBy: 'sdk', reason: 'sdk-provider' }, undefined, undefined],
+    [{ provisionedBy: 'sdk', reason: 'prefer-sdk-route', dropped: ['A'] }, 'sdk', '[SDK provider drops: A]'],
+    [
+      { provisionedBy: 'sdk', reason: 'cc-cannot-manage' },
+      'cc-api',
+      '[moving to SDK provider: Cloud Control cannot manage this type]',
+    ],
+    [{ provisionedBy: 'sdk', reason: 'cc-cannot-manage' }, 'sdk', undefined],
     [{ provisionedBy: 'cc-api', reason: 'no-sdk-provider' }, undefined, undefined],
   ])('annotates %j', (route, recordedBy, annotation) => {
     expect(routeAnnotation(route, recordedBy)).toBe(annotation);
+  });
+});
+
+describe('what the record holds after a drop, and the lines a move prints', () => {
+  it.each<[string, string[] | undefined, JsonObject]>([
+    ['nothing dropped', undefined, { ObjectLockEnabled: true, AccelerateConfiguration: {}, BucketName: 'b' }],
+    [
+      'a removable drop is left out, a create-only one kept',
+      ['ObjectLockEnabled', 'AccelerateConfiguration'],
+      { ObjectLockEnabled: true, BucketName: 'b' },
+    ],
+  ])('%s', (_, dropped, expected) => {
+    const properties = { ObjectLockEnabled: true, AccelerateConfiguration: {}, BucketName: 'b' };
+    expect(asSent('AWS::S3::Bucket', properties, dropped)).toEqual(expected);
+  });
+
+  it.each<[string, PreferSdkRoute | undefined, string[]]>([
+    ['no flag', undefined, []],
+    ['the whole run', 'all', ['A', 'B']],
+    [
+      'Type:Property pairs of this type only',
+      [
+        { type: 'T', property: 'B' },
+        { type: 'U', property: 'A' },
+      ],
+      ['B'],
+    ],
+  ])('preferredDrops: %s', (_, prefer, expected) => {
+    expect(preferredDrops(prefer, 'T', ['A', 'B'])).toEqual(expected);
+  });
+
+  it.each<[Route, ProviderKind | undefined, RegExp | undefined]>([
+    [
+      { provisionedBy: 'cc-api', reason: 'uncovered-property', properties: ['P'] },
+      'sdk',
+      /moved to Cloud Control in place: .* P$/,
+    ],
+    [{ provisionedBy: 'sdk', reason: 'returning-to-sdk' }, 'cc-api', /^returning to SDK provider/],
+    [
+      { provisionedBy: 'sdk', reason: 'cc-cannot-manage' },
+      'cc-api',
+      /for correctness: Cloud Control cannot manage T/,
+    ],
+    [{ provisionedBy: 'cc-api', reason: 'sticky' }, 'cc-api', undefined],
+    [{ provisionedBy: 'cc-api', reason: 'uncovered-property', properties: ['P'] }, undefined, undefined],
+  ])('moveLine %j from %s', (route, recordedBy, line) => {
+    const text = moveLine(route, recordedBy, 'T');
+    if (line) expect(text).toMatch(line);
+    else expect(text).toBeUndefined();
   });
 });
 
@@ -162,6 +247,21 @@ describe('ProviderRegistry', () => {
       provider: cc,
       provisionedBy: 'cc-api',
     });
+  });
+
+  it('keeps the SDK route for the properties --prefer-sdk-route names, and says which it drops', () => {
+    const request = { type: 'AWS::SQS::Queue', properties: { RedriveAllowPolicy: {} } };
+    expect(registry.route({ ...request, preferSdkRoute: 'all' })).toMatchObject({
+      provider: queues,
+      reason: 'prefer-sdk-route',
+      dropped: ['RedriveAllowPolicy'],
+    });
+    const named = [{ type: 'AWS::SQS::Queue', property: 'RedriveAllowPolicy' }];
+    expect(registry.route({ ...request, preferSdkRoute: named })).toMatchObject({ provider: queues });
+    const otherType = [{ type: 'AWS::SNS::Topic', property: 'RedriveAllowPolicy' }];
+    expect(registry.route({ ...request, preferSdkRoute: otherType })).toMatchObject({ provider: cc });
+    expect(registry.uncoveredBySdk('AWS::SQS::Queue', request.properties)).toEqual(['RedriveAllowPolicy']);
+    expect(registry.uncoveredBySdk('AWS::Logs::LogGroup', request.properties)).toEqual([]);
   });
 
   it('returns an sdk-coverage type to the SDK provider unless pinned', () => {

@@ -5,8 +5,10 @@ import { NAME_PREFIX_ENV, namePrefixSetting } from '../../assembly/name-prefix-s
 import {
   addDeployTuning,
   addRecreateOptions,
+  addRoutingOptions,
   type DeployTuning,
   type RecreateOptions,
+  type RoutingFlagOptions,
 } from '../deploy-options.js';
 import { globalOptions } from '../global-options.js';
 import { prepareOutputsFile, writeOutputsFile } from '../outputs-file.js';
@@ -16,7 +18,7 @@ import { sessionFor } from '../session-from-options.js';
 import { handleInterrupts } from '../interrupts.js';
 import { unlessInterrupted } from '../../interrupted.js';
 
-interface DeployCommandOptions extends AppOptions, DeployTuning, RecreateOptions {
+interface DeployCommandOptions extends AppOptions, DeployTuning, RoutingFlagOptions, RecreateOptions {
   all?: boolean;
   exclusively?: boolean;
   dryRun?: boolean;
@@ -34,7 +36,7 @@ export function registerDeploy(program: Command): void {
     .command('deploy')
     .description('deploy stacks straight through AWS APIs')
     .argument('[stacks...]', 'stack names, display paths or wildcards; default: the only stack');
-  addRecreateOptions(addDeployTuning(addAppOptions(command)))
+  addRecreateOptions(addRoutingOptions(addDeployTuning(addAppOptions(command))))
     .option('--all', 'deploy every stack of the app')
     .option('-e, --exclusively', 'only the named stacks, not the stacks they depend on')
     .option('--dry-run', 'print the plan and stop; nothing is locked or changed')
@@ -70,11 +72,18 @@ export function registerDeploy(program: Command): void {
         progress.sink({ kind: 'warning', stack: 'cdkd', message }),
       );
       try {
+        const synthesisStarted = Date.now();
         const assembly = await unlessInterrupted(
           synthesizeFor(cmd, options),
           interrupts.signal,
           'during synthesis; nothing was changed',
         );
+        progress.sink({
+          kind: 'phase',
+          stack: 'cdkd',
+          phase: 'synthesis',
+          durationMs: Date.now() - synthesisStarted,
+        });
         if (options.outputsFile && !options.dryRun) await prepareOutputsFile(options.outputsFile);
         const namePrefix = namePrefixSetting({
           flag: options.prefixUserSuppliedNames,
@@ -101,6 +110,10 @@ export function registerDeploy(program: Command): void {
           onWarning: (message) => progress.sink({ kind: 'warning', stack: 'cdkd', message }),
           onNote: progress.note,
           signal: interrupts.signal,
+          routing: {
+            ...(options.preferSdkRoute !== undefined && { preferSdkRoute: options.preferSdkRoute }),
+            pinCcApi: options.pinCcApi,
+          },
           confirmDataLoss: dataLossConfirmer({
             yes: globalOptions(cmd).yes ?? false,
             write: (text) => {

@@ -1,9 +1,14 @@
 import type { Command } from 'commander';
 import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
-import { addDeployTuning, type DeployTuning } from '../deploy-options.js';
+import {
+  addDeployTuning,
+  addRoutingOptions,
+  type DeployTuning,
+  type RoutingFlagOptions,
+} from '../deploy-options.js';
 import { sessionFor } from '../session-from-options.js';
 
-interface DiffOptions extends AppOptions, DeployTuning {
+interface DiffOptions extends AppOptions, DeployTuning, RoutingFlagOptions {
   all?: boolean;
   json?: boolean;
   fail?: boolean;
@@ -16,7 +21,7 @@ export function registerDiff(program: Command): void {
     .command('diff')
     .description('compare the app with what cdkd deployed, resource by resource')
     .argument('[stacks...]', 'stack names, display paths or wildcards; default: the only stack');
-  addDeployTuning(addAppOptions(command))
+  addRoutingOptions(addDeployTuning(addAppOptions(command)))
     .option('--all', 'every stack of the app')
     .option('--json', 'print the plans as JSON')
     .option('--fail', 'exit 1 when anything would change')
@@ -42,6 +47,10 @@ export function registerDiff(program: Command): void {
         forceStatefulRecreation: options.forceStatefulRecreation ?? false,
         replace: options.replace ?? false,
         parameters: options.parameters,
+        routing: {
+          ...(options.preferSdkRoute !== undefined && { preferSdkRoute: options.preferSdkRoute }),
+          pinCcApi: options.pinCcApi,
+        },
         events: () => undefined,
         onWarning: (message) => process.stderr.write(`Warning: ${message}\n`),
         onNote: (message) => process.stderr.write(`${message}\n`),

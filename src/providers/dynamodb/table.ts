@@ -13,6 +13,7 @@ import {
 import { awsErrorCode } from '../../aws/error-class.js';
 import { CdkdError } from '../../errors.js';
 import { PROTECTION_OFF_ALLOWANCE_MS, turnOffAdvice } from '../../plan/guards/deletion-protection.js';
+import { ownReplacementRule } from '../../plan/own-replacement-rules.js';
 import { replacementOf } from '../../plan/resource-schemas.js';
 import { systemClock, type Clock } from '../clock.js';
 import { givenOrTokenName, nameFromToken } from '../physical-names.js';
@@ -50,8 +51,6 @@ const COVERED = new Set([
   'DeletionProtectionEnabled',
   'Tags',
 ]);
-/** Local indexes are fixed at creation by the API, though the schema does not mark them. */
-const NOT_UPDATABLE = new Set(['LocalSecondaryIndexes']);
 
 export const TABLE_NAME_RULES = { maxLength: 255, extraCharacters: '-_.' };
 
@@ -79,7 +78,9 @@ export class TableProvider implements Provider {
   }
 
   canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return !changedProperties.some((p) => NOT_UPDATABLE.has(p) || replacementOf(type, p) === 'yes');
+    return !changedProperties.some(
+      (p) => ownReplacementRule(type, p) === 'replace' || replacementOf(type, p) === 'yes',
+    );
   }
 
   /** PointInTimeRecoverySpecification among them: dynalite has no UpdateContinuousBackups to test it on. */

@@ -6,10 +6,14 @@ import { PolicyProvider } from './policy.js';
 import { RoleProvider } from './role.js';
 import { UserProvider } from './user.js';
 
-/** The IAM SDK providers, one per type. */
+/**
+ * The IAM SDK providers, one per type. AWS::IAM::Role is `sdk-coverage`: its provider sends every
+ * property of the type's schema, and the role name it records is the Cloud Control identifier
+ * (measured, see cc-identifier-compatibility.ts), so a role on Cloud Control returns in place.
+ */
 export function registerIam(registry: ProviderRegistry): ProviderRegistry {
   return registry
-    .registerSdk('AWS::IAM::Role', new RoleProvider())
+    .registerSdk('AWS::IAM::Role', new RoleProvider(), { exemption: 'sdk-coverage' })
     .registerSdk('AWS::IAM::Policy', new PolicyProvider())
     .registerSdk('AWS::IAM::ManagedPolicy', new ManagedPolicyProvider())
     .registerSdk('AWS::IAM::InstanceProfile', new InstanceProfileProvider())

@@ -16,6 +16,7 @@ import {
   type LogGroup,
 } from '@aws-sdk/client-cloudwatch-logs';
 import { awsErrorCode, httpStatusOf } from '../../aws/error-class.js';
+import { ownReplacementRule } from '../../plan/own-replacement-rules.js';
 import { replacementOf } from '../../plan/resource-schemas.js';
 import { nameFromToken, tokenPhysicalName } from '../physical-names.js';
 import type {
@@ -46,8 +47,6 @@ const COVERED = new Set([
   'DataProtectionPolicy',
   'LogGroupClass',
 ]);
-/** No API changes a group's class; the schema does not say so, the API does. */
-const NOT_UPDATABLE = new Set(['LogGroupClass']);
 
 export const LOG_GROUP_NAME_RULES = { maxLength: 512, extraCharacters: '-_/#.' };
 
@@ -68,7 +67,9 @@ export class LogGroupProvider implements Provider {
   }
 
   canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return !changedProperties.some((p) => NOT_UPDATABLE.has(p) || replacementOf(type, p) === 'yes');
+    return !changedProperties.some(
+      (p) => ownReplacementRule(type, p) === 'replace' || replacementOf(type, p) === 'yes',
+    );
   }
 
   uncoveredProperties(_type: string, properties: JsonObject): string[] {

@@ -1,5 +1,7 @@
 import type { ServiceModuleFactory } from '../service-module.js';
 import { createCloudControlService } from './cloudcontrol/index.js';
+import { createCloudFormationService } from './cloudformation/index.js';
+import { createCloudWatchService } from './cloudwatch/index.js';
 import { createDynamoDbService } from './dynamodb/index.js';
 import { createEc2Service } from './ec2/index.js';
 import { createEcrService } from './ecr/index.js';
@@ -36,4 +38,6 @@ export const builtinServices: readonly ServiceModuleFactory[] = [
   createRoute53Service,
   createEcrService,
   createElbv2Service,
+  createCloudFormationService,
+  createCloudWatchService,
 ];

@@ -1,0 +1,39 @@
+import { messageOf } from '../errors.js';
+import type { AwsClients } from './client-factory.js';
+import { awsErrorCode, classifyAwsError } from './error-class.js';
+
+/** What `cloudformation:DescribeType` answered for one resource type. */
+export type DescribeTypeAnswer =
+  | { kind: 'schema'; schema: string }
+  | { kind: 'type-not-found' }
+  | { kind: 'denied'; code: string }
+  | { kind: 'failed'; message: string };
+
+/**
+ * Reads a resource type's registry schema (the default version) in `region`. `retry` wraps
+ * the call in cdkd's retry schedules; what it still fails with becomes an answer, not an error.
+ */
+export async function describeResourceType(
+  clients: AwsClients,
+  region: string,
+  type: string,
+  retry: <T>(label: string, call: () => Promise<T>) => Promise<T>,
+): Promise<DescribeTypeAnswer> {
+  // Loaded on first use, like the other clients: most runs never ask.
+  const { CloudFormationClient, DescribeTypeCommand } = await import('@aws-sdk/client-cloudformation');
+  // One attempt per call: `retry` runs cdkd's schedules around it.
+  const client = await clients.client(CloudFormationClient, region, { maxAttempts: 1 });
+  try {
+    const { Schema } = await retry(`DescribeType ${type}`, () =>
+      client.send(new DescribeTypeCommand({ Type: 'RESOURCE', TypeName: type })),
+    );
+    return Schema === undefined
+      ? { kind: 'failed', message: 'the answer holds no Schema' }
+      : { kind: 'schema', schema: Schema };
+  } catch (error) {
+    const code = awsErrorCode(error) ?? 'Error';
+    if (code === 'TypeNotFoundException') return { kind: 'type-not-found' };
+    if (classifyAwsError(error) === 'access-denied') return { kind: 'denied', code };
+    return { kind: 'failed', message: `${code}: ${messageOf(error)}` };
+  }
+}
