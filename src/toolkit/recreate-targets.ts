@@ -1,6 +1,7 @@
-import type { CheckedStack, NestedStack, Template } from '../assembly/index.js';
+import type { CheckedStack } from '../assembly/index.js';
 import { CdkdError } from '../errors.js';
 import { RECREATE_FLAGS, type RecreateLayer } from '../plan/index.js';
+import { runLogicalIds } from './routing-flags.js';
 
 export interface RecreateFlags {
   /** `--recreate-via-cc-api <logicalId>`, repeatable. */
@@ -32,27 +33,17 @@ export function recreateTargets(
       { hint: 'Name each logical id with one of the two flags: the layer it is re-created on.' },
     );
   }
-  const known = new Set(
-    stacks.flatMap(({ stack, nested }) => [...resourceIds(stack.template), ...nestedIds(nested)]),
-  );
+  const known = runLogicalIds(stacks);
   const unknown = named.filter(([id]) => !known.has(id));
   if (unknown.length > 0) {
     const [id, layer] = unknown[0]!;
     throw new CdkdError(
-      'RECREATE_TARGET_NOT_FOUND',
-      `${RECREATE_FLAGS[layer]} ${id}: no stack of this deploy has a resource with that logical id. Nothing was deployed.`,
+      'RECREATE_VIA_UNKNOWN_ID',
+      `${RECREATE_FLAGS[layer]} names ${id}, which no stack of this run declares; nothing was deployed.`,
       {
-        hint: 'Check the logical id (cdkd state show <stack> lists them), or select the stack that holds it.',
+        hint: "Check the logical id (cdkd synth prints each stack's template), or select the stack that declares it.",
       },
     );
   }
   return Object.fromEntries(named);
-}
-
-function resourceIds(template: Template): string[] {
-  return Object.keys(template.Resources ?? {});
-}
-
-function nestedIds(nested: readonly NestedStack[]): string[] {
-  return nested.flatMap((child) => [...resourceIds(child.template), ...nestedIds(child.nested)]);
 }

@@ -125,7 +125,7 @@ describe('--recreate-via-cc-api and back with --recreate-via-sdk-provider', () =
     const stackName = `RecreateUnknown${++counter}`;
     const result = await deploy(stackName, parameter(`/${stackName}/p`), ['--recreate-via-cc-api', 'Nope']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('--recreate-via-cc-api Nope: no stack of this deploy has a resource');
+    expect(result.stderr).toContain('--recreate-via-cc-api names Nope, which no stack of this run declares');
     expect(await stateOf(stackName)).toBeUndefined();
   });
 });

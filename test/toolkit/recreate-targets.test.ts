@@ -57,10 +57,10 @@ describe('recreateTargets', () => {
 
   it('an id in no stack of the run is refused, naming the flag and the id', () => {
     expect(codeOf(() => recreateTargets({ ccApi: ['Nope'], sdkProvider: [] }, [stack(['A'])]))).toBe(
-      'RECREATE_TARGET_NOT_FOUND',
+      'RECREATE_VIA_UNKNOWN_ID',
     );
     expect(() => recreateTargets({ ccApi: [], sdkProvider: ['Nope'] }, [stack(['A'])])).toThrow(
-      '--recreate-via-sdk-provider Nope: no stack of this deploy has a resource with that logical id',
+      '--recreate-via-sdk-provider names Nope, which no stack of this run declares; nothing was deployed.',
     );
   });
 
