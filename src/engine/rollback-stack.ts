@@ -315,10 +315,9 @@ async function refuseWhileParentHoldsRun(engine: EngineContext, stack: StackIden
 
 async function locate(op: JournalOperation, services: ReplayServices): Promise<Located> {
   if (!op.idempotencyToken) return 'unknown';
-  const { provider, provisionedBy } = services.router.route({
-    type: op.type,
-    properties: op.attempted ?? {},
-  });
+  const { provider, provisionedBy } = op.createdVia
+    ? { provider: services.router.providerFor(op.type, op.createdVia), provisionedBy: op.createdVia }
+    : services.router.route({ type: op.type, properties: op.attempted ?? {} });
   if (!provider.locate && !provider.nameHolder) return 'unknown';
   const properties = await services.sendable(op.attempted ?? {});
   const request = {
