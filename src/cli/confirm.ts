@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import type { DataLossConfirmation } from '../engine/stack-request.js';
 import { CdkdError } from '../errors.js';
-import { renderDataLossPlan } from '../plan/render-data-loss.js';
+import { needsDataLossConfirmation, renderDataLossPlan } from '../plan/render-data-loss.js';
 
 /** Asks on a TTY; without one, only --yes proceeds, so nothing destructive runs unattended by accident. */
 export async function confirm(question: string, yes: boolean): Promise<void> {
@@ -35,10 +35,10 @@ export function dataLossConfirmer(options: {
   return (confirmation) => {
     const asked = queue.then(async () => {
       options.write(renderDataLossPlan(confirmation.stackName, confirmation.rows));
-      await confirm(
-        `Deploy ${confirmation.stackName}, destroying the data marked DATA LOSS above?`,
-        options.yes,
-      );
+      const question = needsDataLossConfirmation(confirmation.rows)
+        ? `Deploy ${confirmation.stackName}, destroying the data marked DATA LOSS above?`
+        : `Deploy ${confirmation.stackName}, destroying and re-creating the resources above?`;
+      await confirm(question, options.yes);
     });
     queue = asked.catch(() => undefined);
     return asked;

@@ -59,3 +59,25 @@ export function addRoutingOptions(command: Command): Command {
       [],
     );
 }
+
+export interface RecreateOptions {
+  recreateViaCcApi: string[];
+  recreateViaSdkProvider: string[];
+}
+
+/** `--recreate-via-cc-api` / `--recreate-via-sdk-provider` (spec 002). */
+export function addRecreateOptions(command: Command): Command {
+  return command
+    .option(
+      '--recreate-via-cc-api <logicalId>',
+      'destroy the resource and re-create it through Cloud Control (repeatable)',
+      collect,
+      [],
+    )
+    .option(
+      '--recreate-via-sdk-provider <logicalId>',
+      "destroy the resource and re-create it through cdkd's SDK provider (repeatable)",
+      collect,
+      [],
+    );
+}

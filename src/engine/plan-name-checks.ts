@@ -1,9 +1,10 @@
-import type { DesiredResource, Plan } from '../plan/index.js';
+import type { DesiredResource, Plan, PlannedOperation } from '../plan/index.js';
 import type { ProviderContext } from '../providers/provider.js';
 import type { ResourceRecord } from '../state/documents/state-document.js';
 import { runLimited } from '../assets/run-limited.js';
 import { createCollisionError, lookUpName, ownHolderOf, replacementOrder, type Retry } from './name-check.js';
 import { routeLoaded, type ProviderRouter } from './provider-router.js';
+import { recreateOrder } from './recreate-order.js';
 import { holdsPendingValue } from './state-resolver.js';
 
 /** A dynamic reference (`{{resolve:...}}`) is resolved only just before a value is sent. */
@@ -35,12 +36,15 @@ export async function checkNamesAtPlanning(input: {
       (op.kind === 'create' || (op.kind === 'replace' && op.reresolveAfter.length === 0)) &&
       properties !== undefined &&
       !holdsPendingValue(properties) &&
-      !JSON.stringify(properties).includes(DYNAMIC_REFERENCE)
+      !JSON.stringify(properties).includes(DYNAMIC_REFERENCE) &&
+      !deletesFirst(op, properties, input.resources[op.logicalId])
     );
   });
   await runLimited(known, input.concurrency, async (op) => {
     const properties = desired.get(op.logicalId)!.properties;
-    const { provider } = await routeLoaded(input.router, { type: op.type, properties });
+    const provider = op.recreateVia
+      ? await input.router.providerFor(op.type, op.recreateVia)
+      : (await routeLoaded(input.router, { type: op.type, properties })).provider;
     const check = await lookUpName(
       provider,
       { logicalId: op.logicalId, type: op.type, properties },
@@ -73,4 +77,21 @@ export async function checkNamesAtPlanning(input: {
       ...(ownHolder !== undefined && { ownHolder }),
     });
   });
+}
+
+/** A `--recreate-via-*` that deletes the old resource first: the name it frees is its own. */
+function deletesFirst(
+  op: PlannedOperation,
+  properties: Record<string, unknown>,
+  old: ResourceRecord | undefined,
+): boolean {
+  if (op.kind !== 'replace' || !op.recreateVia || !old) return false;
+  return (
+    recreateOrder({
+      type: op.type,
+      desired: properties,
+      recorded: old.properties,
+      ...(op.updateReplacePolicy !== undefined && { updateReplacePolicy: op.updateReplacePolicy }),
+    }) === 'delete-first'
+  );
 }

@@ -14,6 +14,7 @@ import { declaredExportNames, declaredExportValues } from './outputs.js';
 import { checkNamesAtPlanning } from './plan-name-checks.js';
 import { checkRoutes, routeDesired } from './plan-routing.js';
 import type { ProviderRouter } from './provider-router.js';
+import { refuseUnreachableRecreates } from './recreate-layer.js';
 import type { RegistrySchemas } from './registry-schemas.js';
 import type { DeployOptions, NestedTemplate, StackRequest } from './stack-request.js';
 import type { StackState } from './stack-state.js';
@@ -82,6 +83,7 @@ export async function planStack(
       recorded,
       // A nested stack deploys when its row runs, after its parent's earlier resources: check its whole tree now.
       nested: nestedResources(request.nested),
+      ...(options.recreateVia && { recreateVia: options.recreateVia }),
     },
     {
       canHandle: (type) => router.canHandle(type),
@@ -90,6 +92,7 @@ export async function planStack(
     },
   );
   await checkRoutes(plan, routed, { router, desired, recorded });
+  await refuseUnreachableRecreates(plan, router);
   const declared = declaredExportNames(masked, resolver);
   refuseExportsOfOtherStacks(state, exports, declared);
   refuseRemovedExportsInUse(state, exports, declared);

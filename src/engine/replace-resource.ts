@@ -4,8 +4,15 @@ import type { ResourceRequest } from '../providers/provider.js';
 import type { ResourceRecord } from '../state/documents/state-document.js';
 import { keepsResource } from '../template/index.js';
 import { storeMade } from './made-outcome.js';
-import { idempotentCreateError, isOldResource, lookUpName, replacementOrder } from './name-check.js';
+import {
+  idempotentCreateError,
+  isOldResource,
+  lookUpName,
+  replacementOrder,
+  type NameCheck,
+} from './name-check.js';
 import type { ExecutorServices, PreparedCreate } from './resource-executor.js';
+import { recreateOrder } from './recreate-order.js';
 import { policies, type OperationDraft } from './run-journal.js';
 
 /** What a replacement needs of the executor carrying it out. */
@@ -28,32 +35,47 @@ export interface ReplaceHost {
 /**
  * Create-first: the old resource is kept as a pending delete until the cleanup phase removes
  * it. When the old resource holds the new one's name, --replace deletes it first instead.
+ * A re-create (`--recreate-via-*`, or `recreate` for the update-unsupported fallback) deletes
+ * it first unless recreate-order.ts says otherwise.
  */
 export async function replaceResource(
   host: ReplaceHost,
   op: PlannedOperation,
   updateReplacePolicy: string | undefined,
   release: () => void = () => {},
+  recreate = false,
 ): Promise<void> {
   const old = host.services.state.record(op.logicalId);
   if (!old) return host.create(op, release);
   const prepared = await host.prepareCreate(op);
   const idempotencyToken = randomUUID();
-  const check = await lookUpName(
-    prepared.provider,
-    host.request(op, prepared, idempotencyToken),
-    host.services.context,
-    host.services.retry,
-  );
-  const order = replacementOrder({
-    logicalId: op.logicalId,
-    type: op.type,
-    properties: prepared.sent,
-    old,
-    check,
-    ...(updateReplacePolicy !== undefined && { updateReplacePolicy }),
-    replace: host.services.replace === true,
-  });
+  const deleteFirst =
+    (recreate || op.recreateVia !== undefined) &&
+    recreateOrder({
+      type: op.type,
+      desired: prepared.stored,
+      recorded: old.properties,
+      ...(updateReplacePolicy !== undefined && { updateReplacePolicy }),
+    }) === 'delete-first';
+  const check: NameCheck = deleteFirst
+    ? { kind: 'not-looked-up' }
+    : await lookUpName(
+        prepared.provider,
+        host.request(op, prepared, idempotencyToken),
+        host.services.context,
+        host.services.retry,
+      );
+  const order = deleteFirst
+    ? 'delete-first'
+    : replacementOrder({
+        logicalId: op.logicalId,
+        type: op.type,
+        properties: prepared.sent,
+        old,
+        check,
+        ...(updateReplacePolicy !== undefined && { updateReplacePolicy }),
+        replace: host.services.replace === true,
+      });
   const { stored } = prepared;
   const draft: OperationDraft = {
     logicalId: op.logicalId,
@@ -65,6 +87,7 @@ export async function replaceResource(
     attempted: stored,
     verdict: { replacement: true, order },
     idempotencyToken,
+    ...(op.recreateVia && { createdVia: op.recreateVia }),
     ...policies(op),
   };
   if (order === 'delete-first') return replaceDeleteFirst(host, op, old, prepared, draft, release);
@@ -118,8 +141,8 @@ async function keepOldResource(
 }
 
 /**
- * --replace on a name the old resource holds: delete it, record that in state and the
- * journal, then create. A stop in between leaves the journal saying the old one is gone.
+ * --replace on a name the old resource holds, or a re-create: delete it, record that in state
+ * and the journal, then create. A stop in between leaves the journal saying the old one is gone.
  */
 async function replaceDeleteFirst(
   host: ReplaceHost,

@@ -31,6 +31,8 @@ import { moveLine } from '../providers/routing.js';
 import { policies, type OperationDraft, type RunJournal } from './run-journal.js';
 import { maskEchoes, maskedSecrets } from './echoed-secrets.js';
 import type { StackState } from './stack-state.js';
+import { awsErrorCode } from '../aws/error-class.js';
+import { updateFallback } from './update-fallback.js';
 
 /** How to evaluate a resource's properties; absent for a destroy, which only deletes. */
 export interface Evaluation {
@@ -147,7 +149,8 @@ export class ResourceExecutor {
           await this.replace(op, op.updateReplacePolicy, release);
           return report(kind, 'succeeded');
         }
-        return report(kind, 'succeeded', await this.update(op, release));
+        const updated = await this.update(op, release);
+        return report(updated.kind, 'succeeded', updated.message);
       }
       case 'delete': {
         const record = this.services.state.record(op.logicalId);
@@ -251,6 +254,7 @@ export class ResourceExecutor {
         type: op.type,
         attempted: prepared.stored,
         idempotencyToken,
+        ...(op.recreateVia && { createdVia: op.recreateVia }),
         ...policies(op),
       },
       async () => {
@@ -265,7 +269,16 @@ export class ResourceExecutor {
   }
 
   async prepareCreate(op: PlannedOperation): Promise<PreparedCreate> {
-    const { properties, stored, route } = await this.routed(op, undefined);
+    // A --recreate-via-* target goes to the layer its flag names, whatever routing would choose.
+    const { properties, stored, route } = op.recreateVia
+      ? {
+          ...(await this.evaluate(op.logicalId)),
+          route: {
+            provider: await this.services.router.providerFor(op.type, op.recreateVia),
+            provisionedBy: op.recreateVia,
+          },
+        }
+      : await this.routed(op, undefined);
     const sent = await this.services.sendable(properties);
     return { provider: route.provider, provisionedBy: route.provisionedBy, properties, stored, sent };
   }
@@ -332,13 +345,44 @@ export class ResourceExecutor {
     }
   }
 
-  /** See replace-resource.ts: create-first, or delete-first under --replace. */
+  /** See replace-resource.ts: create-first, or delete-first under --replace or for a re-create. */
   private replace(
     op: PlannedOperation,
     updateReplacePolicy: string | undefined,
     release: () => void,
+    recreate = false,
   ): Promise<void> {
-    return replaceResource(this, op, updateReplacePolicy, release);
+    return replaceResource(this, op, updateReplacePolicy, release, recreate);
+  }
+
+  /**
+   * Spec 002's update-failure fallback: the refused update is re-created instead, guarded like
+   * any replacement. No probe runs mid-deploy, so a bucket or log group counts as holding data.
+   */
+  private async recreateRefusedUpdate(
+    op: PlannedOperation,
+    refusal: unknown,
+    release: () => void,
+  ): Promise<void> {
+    const recorded = this.services.state.record(op.logicalId)!;
+    try {
+      checkStatefulReplacements({
+        operations: [{ ...op, kind: 'replace' }],
+        recorded: { [op.logicalId]: recorded },
+        forceStatefulRecreation: this.services.forceStatefulRecreation === true,
+      });
+    } catch (error) {
+      // Mid-deploy the refusal is wrapped in the deploy's failure: its remedy goes in the message.
+      if (!isCdkdError(error)) throw error;
+      throw new CdkdError(error.code, `${error.message} ${error.hint ?? ''}`.trim(), { hint: error.hint });
+    }
+    this.services.events({
+      kind: 'warning',
+      stack: this.services.state.ref.stackName,
+      message: `${op.logicalId}: Cloud Control refused the update (${awsErrorCode(refusal)}: ${messageOf(refusal)}); re-creating it instead.`,
+    });
+    // Re-created on the layer that refused the update, not re-routed as a new resource would be.
+    await this.replace({ ...op, recreateVia: 'cc-api' }, op.updateReplacePolicy, release, true);
   }
 
   /**
@@ -356,7 +400,8 @@ export class ResourceExecutor {
       // Sent, with its answer still to come: the entry stays in flight for cdkd rollback to settle.
       if (error instanceof OutcomeUnknownError) throw error;
       if (journal && entry) {
-        if (refusedOnName(draft, error)) await journal.dropUnapplied(entry);
+        if (refusedOnName(draft, error) || error instanceof RecreateInstead)
+          await journal.dropUnapplied(entry);
         else await journal.fail(entry, failureOutcome(error));
       }
       throw error instanceof MadeThenFailed ? error.made.failure : error;
@@ -364,12 +409,39 @@ export class ResourceExecutor {
     if (journal && entry) await journal.complete(entry, outcome);
   }
 
-  /** Updates the resource in place; answers the line saying it moved between layers, if it did. */
-  private async update(op: PlannedOperation, release: () => void): Promise<string | undefined> {
+  /**
+   * Updates the resource in place, with the line saying it moved between layers, if it did;
+   * `replace` when the update-failure fallback re-created it instead.
+   */
+  private async update(
+    op: PlannedOperation,
+    release: () => void,
+  ): Promise<{ kind: 'update' | 'replace'; message?: string | undefined }> {
     const recorded = this.services.state.record(op.logicalId)!;
     const { properties, stored, route } = await this.routed(op, recorded);
     const { provider, provisionedBy } = route;
     const sent = await this.services.sendable(properties);
+    try {
+      await this.updateJournaled(
+        op,
+        recorded,
+        { provider, provisionedBy, properties, stored, sent },
+        release,
+      );
+      return { kind: 'update', message: moveLine(route, recorded.provisionedBy, op.type) };
+    } catch (error) {
+      if (!(error instanceof RecreateInstead)) throw error;
+      await this.recreateRefusedUpdate(op, error.refusal, release);
+      return { kind: 'replace' };
+    }
+  }
+
+  private async updateJournaled(
+    op: PlannedOperation,
+    recorded: ResourceRecord,
+    { provider, provisionedBy, properties, stored, sent }: PreparedCreate,
+    release: () => void,
+  ): Promise<void> {
     await this.journaled(
       {
         logicalId: op.logicalId,
@@ -382,18 +454,25 @@ export class ResourceExecutor {
         ...policies(op),
       },
       async () => {
-        const result = await this.services.retry(op.logicalId, () =>
-          provider.update(
-            {
-              logicalId: op.logicalId,
-              type: op.type,
-              physicalId: recorded.physicalId,
-              properties: sent,
-              previousProperties: recorded.properties,
-            },
-            this.services.context,
-          ),
-        );
+        const result = await this.services
+          .retry(op.logicalId, () =>
+            provider.update(
+              {
+                logicalId: op.logicalId,
+                type: op.type,
+                physicalId: recorded.physicalId,
+                properties: sent,
+                previousProperties: recorded.properties,
+              },
+              this.services.context,
+            ),
+          )
+          .catch((error: unknown) => {
+            const replace = this.services.replace === true;
+            throw updateFallback({ provisionedBy, error, replace }) === 'recreate'
+              ? new RecreateInstead(error)
+              : error;
+          });
         release();
         // Region and creation identity stay those of the resource made; the rest is what was applied now.
         const record: ResourceRecord = {
@@ -407,7 +486,6 @@ export class ResourceExecutor {
         return { physicalId: record.physicalId, after: record, verdict: { replacement: false } };
       },
     );
-    return moveLine(route, recorded.provisionedBy, op.type);
   }
 
   /**
@@ -499,6 +577,13 @@ export class ResourceExecutor {
       ...(op.deletionPolicy ? { deletionPolicy: op.deletionPolicy } : {}),
       ...(op.updateReplacePolicy ? { updateReplacePolicy: op.updateReplacePolicy } : {}),
     };
+  }
+}
+
+/** An update the provider refused with nothing applied, to be re-created instead (update-fallback.ts). */
+class RecreateInstead extends Error {
+  constructor(readonly refusal: unknown) {
+    super(messageOf(refusal));
   }
 }
 

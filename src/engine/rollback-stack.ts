@@ -316,10 +316,9 @@ async function refuseWhileParentHoldsRun(engine: EngineContext, stack: StackIden
 
 async function locate(op: JournalOperation, services: ReplayServices): Promise<Located> {
   if (!op.idempotencyToken) return 'unknown';
-  const { provider, provisionedBy } = await routeLoaded(services.router, {
-    type: op.type,
-    properties: op.attempted ?? {},
-  });
+  const { provider, provisionedBy } = op.createdVia
+    ? { provider: await services.router.providerFor(op.type, op.createdVia), provisionedBy: op.createdVia }
+    : await routeLoaded(services.router, { type: op.type, properties: op.attempted ?? {} });
   if (!provider.locate && !provider.nameHolder) return 'unknown';
   const properties = await services.sendable(op.attempted ?? {});
   const request = {

@@ -1,4 +1,4 @@
-import type { RecreateRow } from '../plan/index.js';
+import type { RecreateLayer, RecreateRow } from '../plan/index.js';
 import type { RoutingOptions } from '../providers/routing.js';
 import type { ParameterValue } from '../template/index.js';
 
@@ -31,6 +31,11 @@ export interface DeployOptions {
   /** --replace: a replacement whose new name the old resource provably holds deletes it first. */
   replace?: boolean;
   /**
+   * `--recreate-via-cc-api` / `--recreate-via-sdk-provider`: logical id → the layer to destroy
+   * and re-create it on, in whichever stack of the run (nested ones included) holds the id.
+   */
+  recreateVia?: Readonly<Record<string, RecreateLayer>>;
+  /**
    * A dry run planning one stack of a multi-stack run before any deploys: names are looked up
    * only by the stack's own planning, since an earlier stack of the run may free one.
    */
@@ -53,7 +58,8 @@ export interface DeployOptions {
   routing?: RoutingOptions;
   /**
    * Asked before a stack's deploy destroys and recreates a resource that loses data (a
-   * stateful replacement under --force-stateful-recreation); rejecting stops the deploy with
+   * stateful replacement under --force-stateful-recreation), or one a --recreate-via-* flag
+   * names; rejecting stops the deploy with
    * nothing touched. Absent, the flag alone is the consent.
    */
   confirmDataLoss?: (confirmation: DataLossConfirmation) => Promise<void>;

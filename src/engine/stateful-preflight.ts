@@ -4,6 +4,7 @@ import {
   emptinessProbeTargets,
   needsDataLossConfirmation,
   recreateRowLines,
+  routeLabel,
   type DesiredResource,
   type EmptinessVerdict,
   type Plan,
@@ -70,7 +71,9 @@ export async function statefulPreflight(
   refuseProtectedReplacements(stack);
   if (options.dryRun) return verdicts;
   const rows = recreateRows(plan, verdicts);
-  if (needsDataLossConfirmation(rows)) {
+  // A --recreate-via-* destroys a resource on purpose: it is always asked, data or not.
+  const recreatesOnRequest = plan.operations.some((op) => op.kind === 'replace' && op.recreateVia);
+  if (needsDataLossConfirmation(rows) || recreatesOnRequest) {
     await options.confirmDataLoss?.({ stackName: request.stackName, rows });
   } else {
     for (const row of rows.filter((r) => r.outcome === 'emptiness-unknown'))
@@ -99,14 +102,18 @@ function refuseProtectedReplacements({ plan, state, desired }: PreflightStack): 
 
 /** Every recreated resource with its guard verdict, in plan order, for the prompt. */
 function recreateRows(plan: Plan, verdicts: readonly StatefulVerdict[]): RecreateRow[] {
-  const reasons = new Map(plan.operations.map((op) => [op.logicalId, op.reason]));
-  return verdicts.map((verdict) => ({
-    logicalId: verdict.logicalId,
-    type: verdict.type,
-    outcome: verdict.outcome,
-    reason:
-      verdict.readerOf.length > 0
-        ? `replaced if the id of ${verdict.readerOf.join(', ')} changes`
-        : (reasons.get(verdict.logicalId) ?? 'replaced'),
-  }));
+  const ops = new Map(plan.operations.map((op) => [op.logicalId, op]));
+  return verdicts.map((verdict) => {
+    const op = ops.get(verdict.logicalId);
+    return {
+      logicalId: verdict.logicalId,
+      type: verdict.type,
+      outcome: verdict.outcome,
+      reason:
+        verdict.readerOf.length > 0
+          ? `replaced if the id of ${verdict.readerOf.join(', ')} changes`
+          : (op?.reason ?? 'replaced'),
+      ...(op?.recreateVia && op.recreateFrom && { route: routeLabel(op.recreateFrom, op.recreateVia) }),
+    };
+  });
 }

@@ -3,6 +3,7 @@ import { refuseUnsupportedTypes } from './guards/unsupported-types.js';
 import { diffProperties } from './property-diff.js';
 import { hasLegacyEmptyHash, propertyHash } from './property-hash.js';
 import { followReplacedTargets } from './readers.js';
+import { applyRecreateVia } from './recreate-via.js';
 import { needsRegistry } from './registry-schema.js';
 import { decideReplacement, describeCause } from './replacement.js';
 import type {
@@ -156,7 +157,11 @@ export function buildPlan(input: PlanInput, options: PlanOptions): Plan {
   const edges = deployEdges(input.desired);
   const byId = new Map(input.desired.map((d) => [d.logicalId, d]));
   const deployOps = topologicalOrder(edges).map((id) =>
-    planResource(byId.get(id) as DesiredResource, input.recorded[id], edges.get(id) ?? [], options),
+    applyRecreateVia(
+      planResource(byId.get(id) as DesiredResource, input.recorded[id], edges.get(id) ?? [], options),
+      input.recorded[id],
+      input.recreateVia?.[id],
+    ),
   );
   const cleanupEdges = deletionEdges(removed);
   const removedById = new Map(removed.map((r) => [r.logicalId, r.record]));

@@ -34,3 +34,5 @@ export {
   renderDataLossPlan,
 } from './render-data-loss.js';
 export type { RecreateRow } from './render-data-loss.js';
+export { applyRecreateVia, RECREATE_FLAGS, routeLabel } from './recreate-via.js';
+export type { RecreateLayer } from './recreate-via.js';

@@ -49,6 +49,8 @@ export interface PlanInput {
    * later by their own plans, but refused here with the stack's own, in one message.
    */
   nested?: readonly { logicalId: string; type: string }[];
+  /** `--recreate-via-cc-api` / `--recreate-via-sdk-provider`: logical id → the layer to re-create it on. */
+  recreateVia?: Readonly<Record<string, NonNullable<ResourceRecord['provisionedBy']>>>;
 }
 
 /** What planning asks of the provider registry, injected so the plan knows no provider. */
@@ -105,6 +107,10 @@ export interface PlannedOperation {
    * does not read again while the properties it evaluates are the ones planned.
    */
   nameFreeWhenPlanned?: boolean;
+  /** Made (or destroyed and re-made) on this layer, as a `--recreate-via-*` flag names it. */
+  recreateVia?: NonNullable<ResourceRecord['provisionedBy']>;
+  /** The layer the recorded resource a `--recreate-via-*` flag re-creates was on. */
+  recreateFrom?: NonNullable<ResourceRecord['provisionedBy']>;
 }
 
 export interface Plan {

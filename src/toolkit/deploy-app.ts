@@ -19,6 +19,7 @@ import type { Session } from './session.js';
 import { validateDeploySet } from './preflight.js';
 import { refuseUnknownPinnedIds, routingOptions, type RoutingFlags } from './routing-flags.js';
 import { stackParameters } from './stack-parameters.js';
+import { recreateTargets, type RecreateFlags } from './recreate-targets.js';
 import { stackRequest, stackTarget } from './stack-requests.js';
 
 export interface DeployAppInput {
@@ -35,6 +36,8 @@ export interface DeployAppInput {
   forceStatefulRecreation: boolean;
   /** --replace: a replacement colliding on the name the old resource holds deletes it first. */
   replace?: boolean;
+  /** `--recreate-via-cc-api` / `--recreate-via-sdk-provider`: logical ids to destroy and re-create on that layer. */
+  recreateVia?: RecreateFlags;
   /** False (`--no-rollback`): a failed deploy is left as it stopped, its journal kept. */
   rollback?: boolean;
   /** False (`--no-wait`): an attribute read live from a resource still coming up is refused, not waited for. */
@@ -66,6 +69,7 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
   });
   enforceAnnotations(collectAnnotations(stacks), { strict: input.strict });
   const checked = checkAssembly(input.assembly, stacks);
+  const recreateVia = input.recreateVia && recreateTargets(input.recreateVia, checked.stacks);
   for (const warning of checked.warnings) input.onWarning(warning);
   for (const warning of validateDeploySet(checked.stacks, await input.session.region()))
     input.onWarning(warning);
@@ -91,6 +95,7 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     dryRun: input.dryRun,
     forceStatefulRecreation: input.forceStatefulRecreation,
     ...(input.replace ? { replace: true } : {}),
+    ...(recreateVia ? { recreateVia } : {}),
     rollback: input.rollback ?? true,
     ...(input.wait === false ? { wait: false } : {}),
     ...(input.prefixUserSuppliedNames ? { prefixUserSuppliedNames: true } : {}),

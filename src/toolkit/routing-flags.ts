@@ -46,9 +46,7 @@ export function refuseUnknownPinnedIds(
   stacks: readonly CheckedStack[],
 ): void {
   if (!pinned || pinned.length === 0) return;
-  const known = new Set(
-    stacks.flatMap(({ stack, nested }) => [...resourceIds(stack.template), ...nested.flatMap(nestedIds)]),
-  );
+  const known = runLogicalIds(stacks);
   const unknown = [...new Set(pinned)].filter((id) => !known.has(id));
   if (unknown.length === 0) return;
   throw new CdkdError(
@@ -57,6 +55,13 @@ export function refuseUnknownPinnedIds(
     {
       hint: `Check the logical id${unknown.length > 1 ? 's' : ''} (cdkd synth prints each stack's template), or select the stack that declares it.`,
     },
+  );
+}
+
+/** Every logical id a stack of the run declares, nested stacks included: what a flag naming an id may name. */
+export function runLogicalIds(stacks: readonly CheckedStack[]): Set<string> {
+  return new Set(
+    stacks.flatMap(({ stack, nested }) => [...resourceIds(stack.template), ...nested.flatMap(nestedIds)]),
   );
 }
 

@@ -165,6 +165,27 @@ describe('Cloud Control: handler errors and API errors', () => {
     expect(event.StatusMessage).toContain("identifier 'dup' already exists");
   });
 
+  it('answers UpdateResource with UnsupportedActionException for a type with no updatable property', async () => {
+    // AWS::Athena::NamedQuery: every property is create-only, so its schema has no update handler.
+    const created = await create('AWS::Athena::NamedQuery', { Database: 'db', QueryString: 'SELECT 1' });
+    const identifier = created.event.Identifier!;
+    const refused = await failure(
+      cc.send(
+        new UpdateResourceCommand({
+          TypeName: 'AWS::Athena::NamedQuery',
+          Identifier: identifier,
+          PatchDocument: JSON.stringify([{ op: 'replace', path: '/QueryString', value: 'SELECT 2' }]),
+        }),
+      ),
+    );
+    expect(refused.name).toBe('UnsupportedActionException');
+    expect(refused.status).toBe(400);
+    expect(refused.error.message).toBe(
+      'Resource type AWS::Athena::NamedQuery does not support UPDATE action',
+    );
+    expect((await get('AWS::Athena::NamedQuery', identifier)).QueryString).toBe('SELECT 1');
+  });
+
   it('fails update and delete of a missing resource with NotFound', async () => {
     const update = await cc.send(
       new UpdateResourceCommand({

@@ -4,8 +4,10 @@ import { dataLossConfirmer } from '../confirm.js';
 import { NAME_PREFIX_ENV, namePrefixSetting } from '../../assembly/name-prefix-setting.js';
 import {
   addDeployTuning,
+  addRecreateOptions,
   addRoutingOptions,
   type DeployTuning,
+  type RecreateOptions,
   type RoutingFlagOptions,
 } from '../deploy-options.js';
 import { globalOptions } from '../global-options.js';
@@ -16,7 +18,7 @@ import { sessionFor } from '../session-from-options.js';
 import { handleInterrupts } from '../interrupts.js';
 import { unlessInterrupted } from '../../interrupted.js';
 
-interface DeployCommandOptions extends AppOptions, DeployTuning, RoutingFlagOptions {
+interface DeployCommandOptions extends AppOptions, DeployTuning, RoutingFlagOptions, RecreateOptions {
   all?: boolean;
   exclusively?: boolean;
   dryRun?: boolean;
@@ -35,7 +37,7 @@ export function registerDeploy(program: Command): void {
     .command('deploy')
     .description('deploy stacks straight through AWS APIs')
     .argument('[stacks...]', 'stack names, display paths or wildcards; default: the only stack');
-  addRoutingOptions(addDeployTuning(addAppOptions(command)))
+  addRecreateOptions(addRoutingOptions(addDeployTuning(addAppOptions(command))))
     .option('--all', 'deploy every stack of the app')
     .option('-e, --exclusively', 'only the named stacks, not the stacks they depend on')
     .option('--dry-run', 'print the plan and stop; nothing is locked or changed')
@@ -105,6 +107,7 @@ export function registerDeploy(program: Command): void {
           dryRun: options.dryRun ?? false,
           forceStatefulRecreation: options.forceStatefulRecreation ?? false,
           replace: options.replace ?? false,
+          recreateVia: { ccApi: options.recreateViaCcApi, sdkProvider: options.recreateViaSdkProvider },
           rollback: options.rollback,
           wait: options.wait,
           parameters: options.parameters,

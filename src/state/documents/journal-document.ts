@@ -57,6 +57,8 @@ export const journalOperationSchema = z.object({
   deletionPolicy: z.string().optional(),
   updateReplacePolicy: z.string().optional(),
   verdict: verdictSchema.optional(),
+  /** The layer a create (or a replacement's create) was sent to, where routing alone cannot say (--recreate-via-*). */
+  createdVia: z.enum(['sdk', 'cc-api']).optional(),
   /** The create's idempotency token: a provider whose generated names derive from it can find what an in-flight create made. */
   idempotencyToken: z.string().optional(),
   /** A failed create (or a replacement's failed create) whose provider proved it made the resource. */

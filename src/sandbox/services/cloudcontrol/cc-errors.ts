@@ -30,6 +30,12 @@ export const ccErrors = {
       `Request with token ${token} cannot be cancelled: it has already completed.`,
       400,
     ),
+  unsupportedAction: (type: string, action: string) =>
+    new SandboxError(
+      'UnsupportedActionException',
+      `Resource type ${type} does not support ${action} action`,
+      400,
+    ),
   invalidRequest: (message: string) => new SandboxError('InvalidRequestException', message, 400),
   unknownOperation: (operation: string) =>
     new SandboxError('UnknownOperationException', `Unknown operation ${operation}`, 400),

@@ -62,6 +62,17 @@ export function executor(deps: CcDeps): (record: RequestRecord) => Promise<Outco
   };
 }
 
+/**
+ * Whether the type's schema could carry an update handler: some writable property is not
+ * create-only. A type whose every property is create-only or read-only has none, and Cloud
+ * Control answers its UpdateResource with UnsupportedActionException, before any patch is read.
+ */
+export function hasUpdateHandler(type: string): boolean {
+  const schema = sandboxSchemaFor(type)!;
+  const fixed = new Set([...(schema.replace ?? []), ...(schema.attrs ?? [])]);
+  return schema.props.some((property) => !fixed.has(property));
+}
+
 /** The desired state without read-only values (the patch was applied to the full model). */
 function writableOnly(type: string, model: ResourceModel): ResourceModel {
   const props = new Set(sandboxSchemaFor(type)!.props);
@@ -124,6 +135,7 @@ export async function updateResource(deps: CcDeps, scope: CallScope, input: Inpu
   const identifier = requiredString(input, 'Identifier');
   const patchDocument = requiredString(input, 'PatchDocument');
   handlerFor(deps, typeName);
+  if (!hasUpdateHandler(typeName)) throw ccErrors.unsupportedAction(typeName, 'UPDATE');
   try {
     parsePatch(patchDocument);
   } catch (error) {
