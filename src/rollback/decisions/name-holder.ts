@@ -45,10 +45,13 @@ export function newResourceHoldsName(input: NameHolderInput): NameHolding {
 
   const recorded = readPath(input.newResource.properties, newRule.path);
   const observed = readPath(input.newResource.observedProperties, newRule.path);
+  // A read-back naming exactly the name being freed explains the difference (the stack's
+  // name-prefix setting records the template's name but sends the prefixed one).
   if (
     typeof recorded === 'string' &&
     typeof observed === 'string' &&
-    !sameName(newRule, recorded, observed)
+    !sameName(newRule, recorded, observed) &&
+    !sameName(newRule, observed, name)
   ) {
     return refuse("the new resource's state record and its last read-back name it differently");
   }

@@ -175,6 +175,19 @@ describe('newResourceHoldsName', () => {
         result: refused('physical id does not name'),
       },
       {
+        rule: 'a record holding the name before the stack-name prefix, read back with it, names the prefixed name by its physical id',
+        input: input({
+          type: ROLE,
+          name: 'MyStack-app-role',
+          newResource: {
+            physicalId: 'MyStack-app-role',
+            properties: { RoleName: 'app-role' },
+            observedProperties: { RoleName: 'MyStack-app-role' },
+          },
+        }),
+        result: holds,
+      },
+      {
         rule: "ELBv2 load balancers ... matches it only against the new resource's physical id",
         input: input({
           type: 'AWS::ElasticLoadBalancingV2::LoadBalancer',
