@@ -23,6 +23,8 @@ export interface ReplaceHost {
   ): Promise<ResourceRecord>;
   journaled(draft: OperationDraft, apply: () => Promise<Partial<OperationDraft>>): Promise<void>;
   deleteRecorded(logicalId: string, record: ResourceRecord): Promise<void>;
+  /** Forgets a deleted parent's record, and its children's that AWS deleted with it, in one save. */
+  parentDeleted(logicalId: string, parent: ResourceRecord): Promise<void>;
 }
 
 /**
@@ -120,6 +122,7 @@ async function keepOldResource(
 /**
  * --replace on a name the old resource holds: delete it, record that in state and the
  * journal, then create. A stop in between leaves the journal saying the old one is gone.
+ * The children AWS deleted with it are re-created after it (spec 002, lost-children.ts).
  */
 async function replaceDeleteFirst(
   host: ReplaceHost,
@@ -132,7 +135,7 @@ async function replaceDeleteFirst(
   const state = host.services.state;
   await host.journaled(draft, async () => {
     await host.deleteRecorded(op.logicalId, old);
-    await state.removeRecord(op.logicalId);
+    await host.parentDeleted(op.logicalId, old);
     await host.services.journal?.markOldDeleted(op.logicalId, old.physicalId);
     const record = await host.makeResource(op, prepared, draft.idempotencyToken!, true, release);
     await storeMade(record, prepared.stored, {

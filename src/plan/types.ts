@@ -36,6 +36,7 @@ export type RecordedResource = Pick<ResourceRecord, 'type' | 'physicalId' | 'pro
       | 'deletionPolicy'
       | 'updateReplacePolicy'
       | 'provisionedBy'
+      | 'attributes'
     >
   >;
 
@@ -48,6 +49,11 @@ export interface PlanInput {
    * later by their own plans, but refused here with the stack's own, in one message.
    */
   nested?: readonly { logicalId: string; type: string }[];
+  /**
+   * Resources this deploy destroys and re-creates whatever their properties say (the
+   * --recreate-via-* flags): their readers and children follow them as a replacement's do.
+   */
+  recreated?: readonly string[];
 }
 
 /** What planning asks of the provider registry, injected so the plan knows no provider. */
