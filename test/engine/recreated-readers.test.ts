@@ -1,7 +1,7 @@
 import { DescribeSecurityGroupsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { GetParametersByPathCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { describe, expect, it } from 'vitest';
-import { REGION, useSandboxEngine } from '../helpers/sandbox-engine.js';
+import { REGION, stackIdentity, useSandboxEngine } from '../helpers/sandbox-engine.js';
 
 /**
  * Spec 002 "Readers of the target", end to end on the sandbox: a security group whose
@@ -30,9 +30,9 @@ function resources(description: string) {
   };
 }
 
-async function parameters(): Promise<Record<string, string>> {
+async function parameters(Path = '/readers'): Promise<Record<string, string>> {
   const ssm = await sandbox.clients.client(SSMClient, REGION);
-  const found = await ssm.send(new GetParametersByPathCommand({ Path: '/readers', Recursive: true }));
+  const found = await ssm.send(new GetParametersByPathCommand({ Path, Recursive: true }));
   return Object.fromEntries((found.Parameters ?? []).map((p) => [p.Name!, p.Value!]));
 }
 
@@ -64,5 +64,47 @@ describe('a security group recreated with a new id', () => {
     const ec2 = await sandbox.clients.client(EC2Client, REGION);
     const groups = (await ec2.send(new DescribeSecurityGroupsCommand({}))).SecurityGroups ?? [];
     expect(groups.map((g) => g.GroupId)).not.toContain(oldSg);
+  });
+});
+
+/** A bucket named by a template parameter: a computed name, so planned as one whose id moves. */
+async function deployNamedByParameter(objectLock: boolean, options: Record<string, unknown> = {}) {
+  const engine = await sandbox.engine();
+  return engine.deploy(
+    {
+      ...stackIdentity('KeptId'),
+      template: {
+        Parameters: { Name: { Type: 'String', Default: 'kept-id-bucket' } },
+        Resources: {
+          Bucket: {
+            Type: 'AWS::S3::Bucket',
+            Properties: { BucketName: { Ref: 'Name' }, ...(objectLock ? { ObjectLockEnabled: true } : {}) },
+          },
+          // Name is create-only: replaced if the bucket's id changes.
+          Reader: {
+            Type: 'AWS::SSM::Parameter',
+            Properties: { Name: { 'Fn::Sub': '/kept/${Bucket}' }, Type: 'String', Value: 'r' },
+          },
+        },
+      },
+    },
+    { concurrency: 4, ...options },
+  );
+}
+
+describe('a recreate that keeps the id after all', () => {
+  it('leaves the create-only reader the plan showed as a possible replacement in place', async () => {
+    await deployNamedByParameter(false);
+    const before = (await sandbox.backend.store.read({ stackName: 'KeptId', region: REGION }))!.document;
+    await deployNamedByParameter(true, { replace: true });
+    const after = (await sandbox.backend.store.read({ stackName: 'KeptId', region: REGION }))!.document;
+    expect(after.resources.Bucket!.physicalId).toBe(before.resources.Bucket!.physicalId);
+    expect(after.resources.Bucket!.properties).toMatchObject({ ObjectLockEnabled: true });
+    expect(after.resources.Reader).toEqual(before.resources.Reader);
+    const reader = sandbox.events.flatMap((e) =>
+      e.kind === 'resource' && e.logicalId === 'Reader' ? [`${e.action}:${e.status}`] : [],
+    );
+    expect(reader).toEqual(['update:skipped']);
+    expect(await parameters('/kept')).toEqual({ '/kept/kept-id-bucket': 'r' });
   });
 });
