@@ -1,4 +1,5 @@
 import { GetBucketPolicyCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetTopicAttributesCommand, ListSubscriptionsByTopicCommand, SNSClient } from '@aws-sdk/client-sns';
 import { describe, expect, it } from 'vitest';
 import { failureOf } from '../helpers/error-chain.js';
 import { NEXT_CREATE_QUEUE_FAILS, REGION, useSandboxEngine } from '../helpers/sandbox-engine.js';
@@ -119,5 +120,66 @@ describe('a fixed-name bucket re-created under the same name', () => {
     await sandbox.deploy('ChildDropped', resources('drop-bucket', { objectLock: true, failingQueue: true }));
     expect((await records('ChildDropped')).Policy).toBeDefined();
     expect(await livePolicy('drop-bucket')).toBeDefined();
+  });
+});
+
+describe('a fixed-name topic re-created under the same name', () => {
+  function topics(standardAttribute: boolean) {
+    const publish = (topic: string) => ({
+      Effect: 'Allow',
+      Principal: { Service: 'events.amazonaws.com' },
+      Action: 'sns:Publish',
+      Resource: { Ref: topic },
+    });
+    return {
+      // FifoTopic is create-only: adding it replaces the topic, under the same name.
+      Topic: {
+        Type: 'AWS::SNS::Topic',
+        Properties: { TopicName: 'kept-topic', ...(standardAttribute ? { FifoTopic: false } : {}) },
+      },
+      Other: { Type: 'AWS::SNS::Topic', Properties: { TopicName: 'other-topic' } },
+      Both: {
+        Type: 'AWS::SNS::TopicPolicy',
+        Properties: {
+          Topics: [{ Ref: 'Topic' }, { Ref: 'Other' }],
+          PolicyDocument: { Version: '2012-10-17', Statement: [publish('Topic'), publish('Other')] },
+        },
+      },
+      Inbox: { Type: 'AWS::SQS::Queue', Properties: { QueueName: 'topic-inbox' } },
+      Subscription: {
+        Type: 'AWS::SNS::Subscription',
+        Properties: {
+          TopicArn: { Ref: 'Topic' },
+          Protocol: 'sqs',
+          Endpoint: { 'Fn::GetAtt': ['Inbox', 'Arn'] },
+        },
+      },
+    };
+  }
+
+  it('writes the two-topic policy again in place and re-creates the subscription', async () => {
+    await sandbox.deploy('Parents', topics(false));
+    const before = await records('Parents');
+    await sandbox.deploy('Parents', topics(true), { replace: true });
+    const after = await records('Parents');
+    expect(after.Topic!.physicalId).toBe(before.Topic!.physicalId);
+    const actions = Object.fromEntries(
+      sandbox.events.flatMap((e) =>
+        e.kind === 'resource' && e.status === 'succeeded' ? [[e.logicalId, e.action]] : [],
+      ),
+    );
+    expect(actions).toMatchObject({ Topic: 'replace', Both: 'update', Subscription: 'create' });
+    expect(after.Both!.physicalId).toBe(before.Both!.physicalId);
+    expect(after.Both!.properties.Topics).toEqual(before.Both!.properties.Topics);
+
+    const sns = await sandbox.clients.client(SNSClient, REGION);
+    const attributes = await sns.send(new GetTopicAttributesCommand({ TopicArn: after.Topic!.physicalId }));
+    expect(JSON.parse(attributes.Attributes!.Policy!).Statement).toHaveLength(2);
+    const subscriptions = await sns.send(
+      new ListSubscriptionsByTopicCommand({ TopicArn: after.Topic!.physicalId }),
+    );
+    expect(subscriptions.Subscriptions?.map((sub) => sub.SubscriptionArn)).toEqual([
+      after.Subscription!.physicalId,
+    ]);
   });
 });
