@@ -4,7 +4,13 @@ import type { ResourceRequest } from '../providers/provider.js';
 import type { ResourceRecord } from '../state/documents/state-document.js';
 import { keepsResource } from '../template/index.js';
 import { storeMade } from './made-outcome.js';
-import { idempotentCreateError, isOldResource, lookUpName, replacementOrder } from './name-check.js';
+import {
+  idempotentCreateError,
+  isOldResource,
+  lookUpName,
+  recordedNameCheck,
+  replacementOrder,
+} from './name-check.js';
 import type { ExecutorServices, PreparedCreate } from './resource-executor.js';
 import { policies, type OperationDraft } from './run-journal.js';
 
@@ -41,12 +47,13 @@ export async function replaceResource(
   if (!old) return host.create(op, release);
   const prepared = await host.prepareCreate(op);
   const idempotencyToken = randomUUID();
-  const check = await lookUpName(
+  const looked = await lookUpName(
     prepared.provider,
     host.request(op, prepared, idempotencyToken),
     host.services.context,
     host.services.retry,
   );
+  const check = looked.kind === 'not-looked-up' ? recordedNameCheck(op.type, prepared.sent, old) : looked;
   const order = replacementOrder({
     logicalId: op.logicalId,
     type: op.type,

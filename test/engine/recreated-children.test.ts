@@ -1,8 +1,9 @@
+import { GetAliasCommand, GetFunctionCommand, GetPolicyCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { GetBucketPolicyCommand, S3Client } from '@aws-sdk/client-s3';
 import { GetTopicAttributesCommand, ListSubscriptionsByTopicCommand, SNSClient } from '@aws-sdk/client-sns';
 import { describe, expect, it } from 'vitest';
 import { failureOf } from '../helpers/error-chain.js';
-import { NEXT_CREATE_QUEUE_FAILS, REGION, useSandboxEngine } from '../helpers/sandbox-engine.js';
+import { iamRole, NEXT_CREATE_QUEUE_FAILS, REGION, useSandboxEngine } from '../helpers/sandbox-engine.js';
 
 /**
  * Spec 002 "Children deleted with the target", end to end on the sandbox: a bucket with a
@@ -181,5 +182,83 @@ describe('a fixed-name topic re-created under the same name', () => {
     expect(subscriptions.Subscriptions?.map((sub) => sub.SubscriptionArn)).toEqual([
       after.Subscription!.physicalId,
     ]);
+  });
+});
+
+describe('a fixed-name Lambda function re-created under the same name', () => {
+  function lambdaStack(packageType: boolean, functionName = 'kept-fn') {
+    return {
+      Role: iamRole(),
+      Fn: {
+        Type: 'AWS::Lambda::Function',
+        Properties: {
+          FunctionName: functionName,
+          Role: { 'Fn::GetAtt': ['Role', 'Arn'] },
+          Runtime: 'nodejs20.x',
+          Handler: 'index.handler',
+          Code: { ZipFile: 'exports.handler = async () => 1;' },
+          // PackageType is create-only: adding it replaces the function, under the same name.
+          ...(packageType ? { PackageType: 'Zip' } : {}),
+        },
+      },
+      Perm: {
+        Type: 'AWS::Lambda::Permission',
+        Properties: {
+          FunctionName: { 'Fn::GetAtt': ['Fn', 'Arn'] },
+          Action: 'lambda:InvokeFunction',
+          Principal: 'sns.amazonaws.com',
+        },
+      },
+      Ver: { Type: 'AWS::Lambda::Version', Properties: { FunctionName: { Ref: 'Fn' } } },
+      Live: {
+        Type: 'AWS::Lambda::Alias',
+        Properties: {
+          FunctionName: { Ref: 'Fn' },
+          Name: 'live',
+          FunctionVersion: { 'Fn::GetAtt': ['Ver', 'Version'] },
+        },
+      },
+    };
+  }
+
+  it('without --replace is refused with NAMED_REPLACEMENT_COLLISION, and the stack is left as it was', async () => {
+    await sandbox.deploy('KeptFnRefused', lambdaStack(false, 'refused-fn'));
+    const before = await records('KeptFnRefused');
+    const failure = await sandbox.deploy('KeptFnRefused', lambdaStack(true, 'refused-fn')).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    const { codes, message, hint } = failureOf(failure);
+    expect(codes).toContain('NAMED_REPLACEMENT_COLLISION');
+    expect(message).toContain('refused-fn is held by refused-fn, the resource being replaced');
+    expect(hint).toContain('pass --replace to delete refused-fn first');
+    expect(await records('KeptFnRefused')).toEqual(before);
+  });
+
+  it('with --replace is deleted first and re-created, and its permission, version and alias come back', async () => {
+    await sandbox.deploy('KeptFn', lambdaStack(false));
+    const before = await records('KeptFn');
+    await sandbox.deploy('KeptFn', lambdaStack(true), { replace: true });
+    const after = await records('KeptFn');
+    expect(after.Fn!.physicalId).toBe('kept-fn');
+    expect(after.Fn!.properties).toMatchObject({ PackageType: 'Zip' });
+    const actions = Object.fromEntries(
+      sandbox.events.flatMap((e) =>
+        e.kind === 'resource' && e.status === 'succeeded' ? [[e.logicalId, e.action]] : [],
+      ),
+    );
+    expect(actions).toMatchObject({ Fn: 'replace', Perm: 'create', Ver: 'create', Live: 'create' });
+    expect(after.Role).toEqual(before.Role);
+
+    const lambda = await sandbox.clients.client(LambdaClient, REGION);
+    expect(
+      (await lambda.send(new GetFunctionCommand({ FunctionName: 'kept-fn' }))).Configuration?.PackageType,
+    ).toBe('Zip');
+    const policy = JSON.parse((await lambda.send(new GetPolicyCommand({ FunctionName: 'kept-fn' }))).Policy!);
+    expect(policy.Statement.map((statement: { Sid: string }) => statement.Sid)).toEqual([
+      after.Perm!.physicalId,
+    ]);
+    const alias = await lambda.send(new GetAliasCommand({ FunctionName: 'kept-fn', Name: 'live' }));
+    expect(alias.FunctionVersion).toBe(after.Ver!.attributes.Version);
   });
 });
