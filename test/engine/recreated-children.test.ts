@@ -1,3 +1,9 @@
+import {
+  GetInstanceProfileCommand,
+  GetRolePolicyCommand,
+  IAMClient,
+  ListAttachedRolePoliciesCommand,
+} from '@aws-sdk/client-iam';
 import { GetAliasCommand, GetFunctionCommand, GetPolicyCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { GetBucketPolicyCommand, S3Client } from '@aws-sdk/client-s3';
 import { GetTopicAttributesCommand, ListSubscriptionsByTopicCommand, SNSClient } from '@aws-sdk/client-sns';
@@ -260,5 +266,72 @@ describe('a fixed-name Lambda function re-created under the same name', () => {
     ]);
     const alias = await lambda.send(new GetAliasCommand({ FunctionName: 'kept-fn', Name: 'live' }));
     expect(alias.FunctionVersion).toBe(after.Ver!.attributes.Version);
+  });
+});
+
+describe('a fixed-name IAM role re-created under the same name', () => {
+  function roleStack(path: string) {
+    const document = {
+      Version: '2012-10-17',
+      Statement: [{ Effect: 'Allow', Action: 's3:GetObject', Resource: '*' }],
+    };
+    return {
+      // Path is create-only: a new path replaces the role, under the same name.
+      Role: iamRole({ RoleName: 'kept-role', Path: path }),
+      Other: iamRole({ RoleName: 'other-role' }),
+      Inline: {
+        Type: 'AWS::IAM::RolePolicy',
+        Properties: { RoleName: { Ref: 'Role' }, PolicyName: 'inline', PolicyDocument: document },
+      },
+      Shared: {
+        Type: 'AWS::IAM::Policy',
+        Properties: {
+          PolicyName: 'shared',
+          Roles: [{ Ref: 'Role' }, { Ref: 'Other' }],
+          PolicyDocument: document,
+        },
+      },
+      Managed: {
+        Type: 'AWS::IAM::ManagedPolicy',
+        Properties: { Roles: [{ Ref: 'Role' }], PolicyDocument: document },
+      },
+      Profile: { Type: 'AWS::IAM::InstanceProfile', Properties: { Roles: [{ Ref: 'Role' }] } },
+    };
+  }
+
+  it('detaches what is attached before the delete and attaches it again; its inline policies come back', async () => {
+    await sandbox.deploy('KeptRole', roleStack('/one/'));
+    const before = await records('KeptRole');
+    await sandbox.deploy('KeptRole', roleStack('/two/'), { replace: true });
+    const after = await records('KeptRole');
+    expect(after.Role!.physicalId).toBe('kept-role');
+    const actions = Object.fromEntries(
+      sandbox.events.flatMap((e) =>
+        e.kind === 'resource' && e.status === 'succeeded' ? [[e.logicalId, e.action]] : [],
+      ),
+    );
+    expect(actions).toMatchObject({
+      Role: 'replace',
+      Inline: 'create',
+      Shared: 'update',
+      Managed: 'update',
+      Profile: 'update',
+    });
+    for (const id of ['Shared', 'Managed', 'Profile'])
+      expect(after[id]!.properties).toEqual(before[id]!.properties);
+
+    const iam = await sandbox.clients.client(IAMClient, REGION);
+    const attached = await iam.send(new ListAttachedRolePoliciesCommand({ RoleName: 'kept-role' }));
+    expect(attached.AttachedPolicies?.map((p) => p.PolicyArn)).toEqual([after.Managed!.physicalId]);
+    const profile = await iam.send(
+      new GetInstanceProfileCommand({ InstanceProfileName: after.Profile!.physicalId }),
+    );
+    expect(profile.InstanceProfile?.Roles?.map((r) => [r.RoleName, r.Path])).toEqual([
+      ['kept-role', '/two/'],
+    ]);
+    for (const PolicyName of ['inline', 'shared'])
+      expect(
+        (await iam.send(new GetRolePolicyCommand({ RoleName: 'kept-role', PolicyName }))).PolicyName,
+      ).toBe(PolicyName);
   });
 });
