@@ -1,5 +1,5 @@
 import { CdkdError, messageOf } from '../errors.js';
-import { decideNameCollision } from '../plan/index.js';
+import { decideNameCollision, schemaFor } from '../plan/index.js';
 import type { NameLookup, Provider, ProviderContext, ResourceRequest } from '../providers/provider.js';
 import { isCustomResourceType } from '../providers/handled-types.js';
 import { foldAscii } from '../rollback/decisions/identifiers.js';
@@ -38,6 +38,25 @@ export async function lookUpName(
   return lookup.holder === undefined
     ? { kind: 'free', name: lookup.name }
     : { kind: 'held', name: lookup.name, holder: lookup.holder };
+}
+
+/**
+ * A type whose name is not looked up (its create fails on a taken name rather than adopting
+ * it) collides with the resource being replaced when the name the create sends is that
+ * resource's recorded physical id: the record proves who holds it, so --replace can delete
+ * it first (a fixed-name function whose create-only property changed) instead of a create
+ * that fails on the name.
+ */
+export function recordedNameCheck(
+  type: string,
+  sent: Readonly<Record<string, unknown>>,
+  old: ResourceRecord,
+): NameCheck {
+  const refId = schemaFor(type)?.refIdentifier ?? [];
+  const name = refId.length === 1 ? sent[refId[0] as string] : undefined;
+  return old.type === type && typeof name === 'string' && name === old.physicalId
+    ? { kind: 'held', name, holder: old.physicalId }
+    : { kind: 'not-looked-up' };
 }
 
 export interface CreateCollision {

@@ -8,6 +8,7 @@ import {
   idempotentCreateError,
   isOldResource,
   lookUpName,
+  recordedNameCheck,
   replacementOrder,
   type NameCheck,
 } from './name-check.js';
@@ -30,6 +31,8 @@ export interface ReplaceHost {
   ): Promise<ResourceRecord>;
   journaled(draft: OperationDraft, apply: () => Promise<Partial<OperationDraft>>): Promise<void>;
   deleteRecorded(logicalId: string, record: ResourceRecord): Promise<void>;
+  /** Forgets a deleted parent's record, and its children's that AWS deleted with it, in one save. */
+  parentDeleted(logicalId: string, parent: ResourceRecord): Promise<void>;
 }
 
 /**
@@ -64,6 +67,8 @@ export async function replaceResource(
         host.request(op, prepared, idempotencyToken),
         host.services.context,
         host.services.retry,
+      ).then((looked) =>
+        looked.kind === 'not-looked-up' ? recordedNameCheck(op.type, prepared.sent, old) : looked,
       );
   const order = deleteFirst
     ? 'delete-first'
@@ -143,6 +148,7 @@ async function keepOldResource(
 /**
  * --replace on a name the old resource holds, or a re-create: delete it, record that in state
  * and the journal, then create. A stop in between leaves the journal saying the old one is gone.
+ * The children AWS deleted with it are re-created after it (spec 002, lost-children.ts).
  */
 async function replaceDeleteFirst(
   host: ReplaceHost,
@@ -155,7 +161,7 @@ async function replaceDeleteFirst(
   const state = host.services.state;
   await host.journaled(draft, async () => {
     await host.deleteRecorded(op.logicalId, old);
-    await state.removeRecord(op.logicalId);
+    await host.parentDeleted(op.logicalId, old);
     await host.services.journal?.markOldDeleted(op.logicalId, old.physicalId);
     const record = await host.makeResource(op, prepared, draft.idempotencyToken!, true, release);
     await storeMade(record, prepared.stored, {

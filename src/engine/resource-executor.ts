@@ -24,6 +24,8 @@ import type { EventSink, ResourceAction } from './events.js';
 import type { LiveAttributes } from './live-attributes.js';
 import { failureOutcome, MadeThenFailed, storeMade } from './made-outcome.js';
 import { replaceResource } from './replace-resource.js';
+import { forgetParent, type LostChild } from './lost-children.js';
+import { restoreFailed } from './restore-child.js';
 import { createCollisionError, lookUpName, ownHolderOf, type NameCheck } from './name-check.js';
 import type { ProviderRouter } from './provider-router.js';
 import { routeEvaluated, type RoutedProperties } from './plan-routing.js';
@@ -86,7 +88,19 @@ export interface PreparedCreate {
  * concurrency slot is free while the state save is still on the way.
  */
 export class ResourceExecutor {
+  /** Children whose records went with a parent this run deleted to re-create (spec 002). */
+  private readonly lostChildren = new Map<string, LostChild>();
+
   constructor(readonly services: ExecutorServices) {}
+
+  /**
+   * A parent this run deleted to re-create it: its record and its children's go in one save
+   * (see lost-children.ts), and the children are re-created, without a delete, when their turn comes.
+   */
+  async parentDeleted(logicalId: string, parent: ResourceRecord): Promise<void> {
+    for (const [id, child] of await forgetParent(this.services.state, logicalId, parent))
+      this.lostChildren.set(id, child);
+  }
 
   async run(op: PlannedOperation, release: () => void = () => {}): Promise<void> {
     const started = Date.now();
@@ -130,6 +144,21 @@ export class ResourceExecutor {
     report: (action: ResourceAction, status: 'started' | 'succeeded' | 'skipped', message?: string) => void,
     release: () => void,
   ): Promise<void> {
+    const lost = this.lostChildren.get(op.logicalId);
+    if (
+      lost &&
+      (op.kind === 'update' || op.kind === 'replace') &&
+      !this.services.state.record(op.logicalId)
+    ) {
+      report('create', 'started', `re-created on ${lost.parent}, which its old copy went with`);
+      try {
+        await this.create(op, release);
+      } catch (error) {
+        await restoreFailed(this.services, op.logicalId, lost);
+        throw error;
+      }
+      return report('create', 'succeeded');
+    }
     switch (op.kind) {
       case 'create':
         report('create', 'started');

@@ -109,6 +109,7 @@ function recreateRows(plan: Plan, verdicts: readonly StatefulVerdict[]): Recreat
       logicalId: verdict.logicalId,
       type: verdict.type,
       outcome: verdict.outcome,
+      ...(verdict.readerOf.length > 0 && { readerOf: verdict.readerOf }),
       reason:
         verdict.readerOf.length > 0
           ? `replaced if the id of ${verdict.readerOf.join(', ')} changes`

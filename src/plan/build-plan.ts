@@ -168,5 +168,6 @@ export function buildPlan(input: PlanInput, options: PlanOptions): Plan {
   const cleanupOps = topologicalOrder(cleanupEdges).map((id) =>
     deleteOperation(id, removedById.get(id) as RecordedResource, cleanupEdges.get(id) ?? []),
   );
-  return { operations: [...followReplacedTargets(deployOps, input.desired), ...cleanupOps] };
+  const followed = followReplacedTargets(deployOps, input.desired, input.recorded, input.recreated);
+  return { operations: [...followed, ...cleanupOps] };
 }

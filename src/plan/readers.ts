@@ -1,15 +1,20 @@
+import { linksTo } from './parent-children.js';
 import { replacementOf, schemaFor } from './resource-schemas.js';
-import type { DesiredResource, PlannedOperation, ResourceRead } from './types.js';
+import type { DesiredResource, PlannedOperation, RecordedResource, ResourceRead } from './types.js';
 
 /**
- * A recreated target keeps its physical id when that id is its name, set in the template
- * and equal to the recorded one (spec 002: a function with an explicit FunctionName).
- * Anything else (AWS-assigned id, a name that differs, a Type change) moves.
+ * A recreated target keeps its physical id when that id is its name, fixed as a literal in
+ * the template and equal to the recorded one (spec 002: a function with an explicit
+ * FunctionName). Anything else moves: an AWS-assigned id, a name that differs, a name
+ * computed from a reference (it may read a target whose id moves), a Type change.
  */
 function keepsPhysicalId(op: PlannedOperation, desired: DesiredResource | undefined): boolean {
   if (!desired || op.previousType !== undefined || op.physicalId === undefined) return false;
   const refId = schemaFor(op.type)?.refIdentifier ?? [];
-  return refId.length === 1 && desired.properties[refId[0] as string] === op.physicalId;
+  if (refId.length !== 1) return false;
+  const name = refId[0] as string;
+  const computed = (desired.reads ?? []).some((read) => read.property === name);
+  return !computed && desired.properties[name] === op.physicalId;
 }
 
 /** Reads that follow the target: a kept id leaves Ref-only readers alone, not GetAtt ones. */
@@ -17,37 +22,52 @@ function followingReads(reader: DesiredResource, target: string, keepsId: boolea
   return (reader.reads ?? []).filter((read) => read.target === target && !(keepsId && read.via === 'ref'));
 }
 
+/** Marks `op` as following `target`: counted as an update, run and re-resolved after it. */
+function follow(op: PlannedOperation, target: PlannedOperation, line: string): void {
+  op.reresolveAfter = [...new Set([...op.reresolveAfter, target.logicalId])].sort();
+  // A child naming its parent by a literal has no edge to it yet; never one that closes a cycle.
+  if (!op.dependsOn.includes(target.logicalId) && !target.dependsOn.includes(op.logicalId))
+    op.dependsOn = [...op.dependsOn, target.logicalId];
+  if (op.kind === 'no-op') {
+    op.kind = 'update';
+    op.reason = line;
+  } else if (!op.notes.includes(line)) {
+    op.notes = [...op.notes, line];
+  }
+}
+
 /**
- * Spec 002 "Readers of the target": the plan counts every reader of a replaced resource as
- * an update, re-resolved once the target is recreated (whether its id moves is known only
- * then). A reader whose referencing property is create-only is flagged as replaced if the
- * id changes, and its own create-only readers in turn.
+ * Spec 002 "Readers of the target": the plan counts every reader of a replaced (or
+ * `recreated`) resource as an update, re-resolved once the target is recreated (whether its
+ * id moves is known only then). A reader whose referencing property is create-only is
+ * flagged as replaced if the id changes, and its own create-only readers in turn. Then
+ * "Children deleted with the target" (see followRecreatedParents).
  */
 export function followReplacedTargets(
   operations: readonly PlannedOperation[],
   desired: readonly DesiredResource[],
+  recorded: Readonly<Record<string, RecordedResource>> = {},
+  recreated: readonly string[] = [],
 ): PlannedOperation[] {
   const ops = new Map(operations.map((op) => [op.logicalId, { ...op }]));
   const desiredById = new Map(desired.map((d) => [d.logicalId, d]));
-  const queue = operations.filter((op) => op.kind === 'replace').map((op) => op.logicalId);
+  const recreatedIds = new Set(recreated);
+  const targets = operations
+    .filter((op) => op.kind === 'replace' || recreatedIds.has(op.logicalId))
+    .map((op) => op.logicalId);
+  const queue = [...targets];
   const queued = new Set(queue);
 
   for (let target = queue.shift(); target !== undefined; target = queue.shift()) {
     const targetOp = ops.get(target) as PlannedOperation;
     const keepsId = keepsPhysicalId(targetOp, desiredById.get(target));
-    const how = targetOp.kind === 'replace' ? 'is replaced' : 'may be replaced';
+    const how = targetOp.kind === 'replace' || recreatedIds.has(target) ? 'is replaced' : 'may be replaced';
     for (const reader of desired) {
       const reads = followingReads(reader, target, keepsId);
       const op = ops.get(reader.logicalId);
       if (reads.length === 0 || !op) continue;
-      op.reresolveAfter = [...new Set([...op.reresolveAfter, target])].sort();
       const line = `reads ${target} (${reads.map((r) => `${r.property} via ${r.via}`).join(', ')}), which ${how}: re-resolved after it`;
-      if (op.kind === 'no-op') {
-        op.kind = 'update';
-        op.reason = line;
-      } else {
-        op.notes = [...op.notes, line];
-      }
+      follow(op, targetOp, line);
       const createOnly = reads.filter((r) => replacementOf(op.type, r.property) === 'yes');
       if (op.kind === 'update' && createOnly.length > 0 && !op.replacedIfIdChanges) {
         op.replacedIfIdChanges = true;
@@ -62,5 +82,44 @@ export function followReplacedTargets(
       }
     }
   }
+  followRecreatedParents(ops, desired, recorded, targets);
   return operations.map((op) => ops.get(op.logicalId) as PlannedOperation);
+}
+
+/** The identifiers a child may name its parent by: the physical id and, where recorded, the ARN. */
+export function parentIdentifiers(record: RecordedResource): Set<string> {
+  const arn = record.attributes?.['Arn'];
+  return new Set([record.physicalId, ...(typeof arn === 'string' ? [arn] : [])]);
+}
+
+/**
+ * Spec 002 "Children deleted with the target": a child of a replaced resource (by a read of
+ * its parent property, or a recorded value naming the parent, as a literal name does) is
+ * counted as an update and runs after the parent, so that where the parent comes back under
+ * the same physical id the engine re-creates the child, whose record went with the parent.
+ */
+function followRecreatedParents(
+  ops: Map<string, PlannedOperation>,
+  desired: readonly DesiredResource[],
+  recorded: Readonly<Record<string, RecordedResource>>,
+  targets: readonly string[],
+): void {
+  for (const target of targets) {
+    const targetOp = ops.get(target) as PlannedOperation;
+    const parentRecord = recorded[target];
+    const parentType = targetOp.previousType ?? targetOp.type;
+    const ids = parentRecord ? parentIdentifiers(parentRecord) : new Set<string>();
+    for (const child of desired) {
+      const op = ops.get(child.logicalId);
+      const links = linksTo(child.type, parentType);
+      if (!op || links.length === 0 || child.logicalId === target) continue;
+      const properties = new Set(links.map((link) => link.property));
+      const read = (child.reads ?? []).some((r) => r.target === target && properties.has(r.property));
+      const record = recorded[child.logicalId];
+      const names = links.some((link) =>
+        [record?.properties[link.property]].flat().some((v) => typeof v === 'string' && ids.has(v)),
+      );
+      if (read || names) follow(op, targetOp, `lives on ${target}: re-created with it if it keeps its id`);
+    }
+  }
 }

@@ -14,6 +14,8 @@ export interface RecreateRow {
   reason: string;
   /** The provider move, e.g. `SDK → CC`, when the recreate changes it. */
   route?: string;
+  /** For a reader replaced only if its target's id changes: the targets it reads. */
+  readerOf?: readonly string[];
 }
 
 export const DATA_LOSS_PREFIX = '**DATA LOSS** ';
@@ -50,11 +52,18 @@ export function needsDataLossConfirmation(rows: readonly RecreateRow[]): boolean
   return rows.some((row) => row.outcome === 'data-loss');
 }
 
-/** The plan the data-loss confirmation prints before it asks. */
+const isReader = (row: RecreateRow) => (row.readerOf ?? []).length > 0;
+
+/**
+ * The plan the data-loss confirmation prints before it asks; readers that follow a recreated
+ * target are listed under "Replaced if the id changes" (spec 002).
+ */
 export function renderDataLossPlan(stackName: string, rows: readonly RecreateRow[]): string {
+  const readers = rows.filter(isReader);
   return [
     `${stackName}: this deploy destroys and recreates these resources:`,
-    ...rows.flatMap(recreateRowLines),
+    ...rows.filter((row) => !isReader(row)).flatMap(recreateRowLines),
+    ...(readers.length > 0 ? ['  Replaced if the id changes:', ...readers.flatMap(recreateRowLines)] : []),
     '',
   ].join('\n');
 }

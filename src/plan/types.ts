@@ -37,6 +37,7 @@ export type RecordedResource = Pick<ResourceRecord, 'type' | 'physicalId' | 'pro
       | 'deletionPolicy'
       | 'updateReplacePolicy'
       | 'provisionedBy'
+      | 'attributes'
     >
   >;
 
@@ -51,6 +52,11 @@ export interface PlanInput {
   nested?: readonly { logicalId: string; type: string }[];
   /** `--recreate-via-cc-api` / `--recreate-via-sdk-provider`: logical id → the layer to re-create it on. */
   recreateVia?: Readonly<Record<string, NonNullable<ResourceRecord['provisionedBy']>>>;
+  /**
+   * Resources this deploy destroys and re-creates whatever their properties say (the
+   * --recreate-via-* flags): their readers and children follow them as a replacement's do.
+   */
+  recreated?: readonly string[];
 }
 
 /** What planning asks of the provider registry, injected so the plan knows no provider. */

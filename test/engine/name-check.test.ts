@@ -7,6 +7,7 @@ import {
   replacementOrder,
   type NameCheck,
   type ReplacementNameInput,
+  recordedNameCheck,
 } from '../../src/engine/name-check.js';
 import type { ResourceRecord } from '../../src/state/documents/state-document.js';
 
@@ -182,5 +183,37 @@ describe('Equal physical ids across a type change', () => {
     ['a Glue table in the same database (case folded) is the same table', glue('my'), glue('MY'), true],
   ])('%s', (_row, old, made, expected) => {
     expect(isOldResource(old, made)).toBe(expected);
+  });
+});
+
+describe('a replacement of a type whose name is not looked up: the record proves the holder', () => {
+  const fn = record('AWS::Lambda::Function', 'kept-fn', { FunctionName: 'kept-fn' });
+  it.each<[string, string, Record<string, unknown>, ReturnType<typeof recordedNameCheck>]>([
+    [
+      'the same explicit name: held by the resource being replaced',
+      'AWS::Lambda::Function',
+      { FunctionName: 'kept-fn' },
+      { kind: 'held', name: 'kept-fn', holder: 'kept-fn' },
+    ],
+    [
+      'another name: nothing to look up',
+      'AWS::Lambda::Function',
+      { FunctionName: 'new-fn' },
+      { kind: 'not-looked-up' },
+    ],
+    [
+      'a generated name (none sent): nothing to look up',
+      'AWS::Lambda::Function',
+      {},
+      { kind: 'not-looked-up' },
+    ],
+    [
+      'another type with an equal name: two resources',
+      'AWS::SSM::Parameter',
+      { Name: 'kept-fn' },
+      { kind: 'not-looked-up' },
+    ],
+  ])('%s', (_title, type, sent, expected) => {
+    expect(recordedNameCheck(type, sent, fn)).toEqual(expected);
   });
 });

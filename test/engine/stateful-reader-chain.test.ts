@@ -25,6 +25,17 @@ function template(stackName: string, queueName: string, tableRetain = false) {
       },
       ...(tableRetain ? { UpdateReplacePolicy: 'Retain' } : {}),
     },
+    // A false Condition removes it from the deploy: exempt.
+    Gated: {
+      Type: 'AWS::DynamoDB::Table',
+      Condition: 'Never',
+      Properties: {
+        TableName: { 'Fn::GetAtt': ['Queue', 'QueueName'] },
+        KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+        AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
+        BillingMode: 'PAY_PER_REQUEST',
+      },
+    },
     // Reads the queue only on an untaken Fn::If arm: exempt.
     Untaken: {
       Type: 'AWS::DynamoDB::Table',
@@ -66,6 +77,7 @@ describe('a stateful reader replaced through a create-only chain', () => {
     expect(codes).toEqual(['STATEFUL_REPLACE_BLOCKED']);
     expect(message).toContain('Table (AWS::DynamoDB::Table), a reader of Queue');
     expect(message).not.toContain('Untaken');
+    expect(message).not.toContain('Gated');
     const sqs = await sandbox.clients.client(SQSClient, REGION);
     const queues = (await sqs.send(new ListQueuesCommand({ QueueNamePrefix: 'chain-' }))).QueueUrls ?? [];
     expect(queues.map((url) => url.split('/').pop())).toEqual(['chain-one']);

@@ -146,6 +146,39 @@ describe('resources that follow a recreated resource (spec 002 "Readers of the t
     });
   });
 
+  it('a target whose name is computed from a reference is treated as one whose id moves: its Ref readers follow', () => {
+    // ChainA's Name reads the replaced Vpc, so the name it resolves to now is only the old one.
+    const ops = planWith(
+      [
+        desired(
+          'ChainA',
+          'AWS::SSM::Parameter',
+          { Name: '/a-vpc-old', Value: 'a' },
+          { dependencies: ['Vpc'], reads: [{ target: 'Vpc', property: 'Name', via: 'ref' }] },
+        ),
+        desired(
+          'ChainB',
+          'AWS::SSM::Parameter',
+          { Name: '/b/a-vpc-old', Value: 'b' },
+          { dependencies: ['ChainA'], reads: [{ target: 'ChainA', property: 'Name', via: 'ref' }] },
+        ),
+      ],
+      {
+        ChainA: recorded(
+          'AWS::SSM::Parameter',
+          { Name: '/a-vpc-old', Value: 'a' },
+          { physicalId: '/a-vpc-old' },
+        ),
+      },
+    );
+    expect(op(ops, 'ChainA')).toMatchObject({ kind: 'update', replacedIfIdChanges: true });
+    expect(op(ops, 'ChainB')).toMatchObject({
+      kind: 'update',
+      replacedIfIdChanges: true,
+      reresolveAfter: ['ChainA'],
+    });
+  });
+
   it('a new resource reading a replaced one is created after it and re-resolved', () => {
     const withNew = buildPlan(
       {
@@ -171,5 +204,94 @@ describe('resources that follow a recreated resource (spec 002 "Readers of the t
       dependsOn: ['Vpc'],
       reresolveAfter: ['Vpc'],
     });
+  });
+
+  it('a resource the run recreates whatever its properties say (a --recreate-via-* target) is followed like a replaced one', () => {
+    const plan = buildPlan(
+      {
+        desired: [
+          desired('Vpc', 'AWS::EC2::VPC', { CidrBlock: '10.0.0.0/16' }),
+          desired(
+            'Param',
+            'AWS::SSM::Parameter',
+            { Value: 'vpc-old' },
+            { dependencies: ['Vpc'], reads: [{ target: 'Vpc', property: 'Value', via: 'ref' }] },
+          ),
+        ],
+        recorded: {
+          Vpc: recorded('AWS::EC2::VPC', { CidrBlock: '10.0.0.0/16' }),
+          Param: recorded('AWS::SSM::Parameter', { Value: 'vpc-old' }),
+        },
+        recreated: ['Vpc'],
+      },
+      allProviders,
+    );
+    expect(plan.operations.find((o) => o.logicalId === 'Vpc')?.kind).toBe('no-op');
+    expect(plan.operations.find((o) => o.logicalId === 'Param')).toMatchObject({
+      kind: 'update',
+      reresolveAfter: ['Vpc'],
+      reason: 'reads Vpc (Value via ref), which is replaced: re-resolved after it',
+    });
+  });
+});
+
+describe('children of a recreated parent (spec 002 "Children deleted with the target")', () => {
+  /** A fixed-name function replaced on PackageType, with `children` beside it. */
+  function withChildren(children: DesiredResource[], childRecords: Record<string, RecordedResource>) {
+    const fn = desired('Fn', 'AWS::Lambda::Function', { FunctionName: 'my-fn', PackageType: 'Image' });
+    const plan = buildPlan(
+      {
+        desired: [fn, ...children],
+        recorded: {
+          Fn: recorded(
+            'AWS::Lambda::Function',
+            { FunctionName: 'my-fn', PackageType: 'Zip' },
+            { physicalId: 'my-fn', attributes: { Arn: 'arn:aws:lambda:us-east-1:0:function:my-fn' } },
+          ),
+          ...childRecords,
+        },
+      },
+      allProviders,
+    );
+    return new Map(plan.operations.map((o) => [o.logicalId, o]));
+  }
+
+  it('a child that reads a fixed-name parent only by Ref is counted as an update and runs after it, not flagged as replaced', () => {
+    const alias = desired(
+      'Alias',
+      'AWS::Lambda::Alias',
+      { FunctionName: 'my-fn', Name: 'live', FunctionVersion: '$LATEST' },
+      { dependencies: ['Fn'], reads: [{ target: 'Fn', property: 'FunctionName', via: 'ref' }] },
+    );
+    const ops = withChildren([alias], { Alias: recorded('AWS::Lambda::Alias', alias.properties) });
+    expect(op(ops, 'Alias')).toMatchObject({
+      kind: 'update',
+      reresolveAfter: ['Fn'],
+      replacedIfIdChanges: false,
+      reason: 'lives on Fn: re-created with it if it keeps its id',
+    });
+  });
+
+  it('a child naming its parent by a literal is found by its record and made to wait for the parent', () => {
+    const permission = desired('Perm', 'AWS::Lambda::Permission', {
+      FunctionName: 'arn:aws:lambda:us-east-1:0:function:my-fn',
+      Action: 'lambda:InvokeFunction',
+      Principal: 'sns.amazonaws.com',
+    });
+    const ops = withChildren([permission], {
+      Perm: recorded('AWS::Lambda::Permission', permission.properties),
+    });
+    expect(op(ops, 'Perm')).toMatchObject({ kind: 'update', dependsOn: ['Fn'], reresolveAfter: ['Fn'] });
+  });
+
+  it('a resource that is no child of the parent type, reading it only by Ref, is left alone', () => {
+    const param = desired(
+      'Param',
+      'AWS::SSM::Parameter',
+      { Value: 'my-fn' },
+      { dependencies: ['Fn'], reads: [{ target: 'Fn', property: 'Value', via: 'ref' }] },
+    );
+    const ops = withChildren([param], { Param: recorded('AWS::SSM::Parameter', param.properties) });
+    expect(op(ops, 'Param').kind).toBe('no-op');
   });
 });

@@ -96,4 +96,33 @@ describe("the recreate prompt's three display states (spec 002)", () => {
       ].join('\n'),
     );
   });
+
+  it('lists the readers of a recreated target under "Replaced if the id changes", with DATA LOSS on a stateful one', () => {
+    expect(
+      renderDataLossPlan('Shop', [
+        {
+          logicalId: 'Sg',
+          type: 'AWS::EC2::SecurityGroup',
+          outcome: 'allowed',
+          reason: 'changed: GroupDescription',
+        },
+        {
+          logicalId: 'Db',
+          type: 'AWS::RDS::DBInstance',
+          outcome: 'data-loss',
+          reason: 'replaced if the id of Sg changes',
+          readerOf: ['Sg'],
+        },
+      ]),
+    ).toBe(
+      [
+        'Shop: this deploy destroys and recreates these resources:',
+        '    - Sg (AWS::EC2::SecurityGroup) — changed: GroupDescription',
+        '  Replaced if the id changes:',
+        '    - **DATA LOSS** Db (AWS::RDS::DBInstance) — replaced if the id of Sg changes',
+        '      DATA: all data in Db will be lost (no automatic data migration)',
+        '',
+      ].join('\n'),
+    );
+  });
 });

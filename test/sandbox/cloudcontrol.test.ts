@@ -148,6 +148,16 @@ describe('Cloud Control: create, get, update, delete, list', () => {
   });
 
   it('joins a composite primary identifier with |', async () => {
+    // An inline policy lives on its role, as in IAM: the role comes first.
+    await create('AWS::IAM::Role', {
+      RoleName: 'app-role',
+      AssumeRolePolicyDocument: {
+        Version: '2012-10-17',
+        Statement: [
+          { Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' }, Action: 'sts:AssumeRole' },
+        ],
+      },
+    });
     const { event } = await create('AWS::IAM::RolePolicy', {
       RoleName: 'app-role',
       PolicyName: 'inline',

@@ -2,6 +2,7 @@ import {
   CreateGroupCommand,
   DeleteGroupCommand,
   GetGroupCommand,
+  RemoveUserFromGroupCommand,
   UpdateGroupCommand,
   type Group,
   type IAMClient,
@@ -34,7 +35,7 @@ import {
 } from './common.js';
 import { MadeByAttempts } from '../resource-made.js';
 import { principalApi } from './principal-api.js';
-import { clearPolicies, readPolicies, syncPolicies } from './principal-policies.js';
+import { clearPolicies, ignoreGone, readPolicies, syncPolicies } from './principal-policies.js';
 
 const TYPE = 'AWS::IAM::Group';
 const COVERED = ['GroupName', 'ManagedPolicyArns', 'Path', 'Policies'];
@@ -125,6 +126,9 @@ export class GroupProvider implements Provider {
     const client = await iamClient(context);
     try {
       await clearPolicies(principalApi(client, 'Group', context.signal), request.physicalId);
+      // DeleteGroup refuses while the group has members; a user's Groups or a
+      // UserToGroupAddition of the stack adds them back (spec 002).
+      await removeMembers(client, request.physicalId, context.signal);
       await client.send(new DeleteGroupCommand({ GroupName: request.physicalId }), {
         abortSignal: context.signal,
       });
@@ -175,4 +179,18 @@ async function getGroup(
     if (isNoSuchEntity(error)) return undefined;
     throw error;
   }
+}
+
+/** Removes every member of the group, so DeleteGroup is not refused. */
+async function removeMembers(client: IAMClient, GroupName: string, signal?: AbortSignal): Promise<void> {
+  const o = { abortSignal: signal };
+  let Marker: string | undefined;
+  do {
+    const page = await client.send(new GetGroupCommand({ GroupName, Marker }), o);
+    for (const user of page.Users ?? [])
+      await ignoreGone(
+        client.send(new RemoveUserFromGroupCommand({ GroupName, UserName: user.UserName }), o),
+      );
+    Marker = page.IsTruncated ? page.Marker : undefined;
+  } while (Marker);
 }

@@ -3,7 +3,9 @@ import {
   DeleteRoleCommand,
   DeleteRolePermissionsBoundaryCommand,
   GetRoleCommand,
+  ListInstanceProfilesForRoleCommand,
   PutRolePermissionsBoundaryCommand,
+  RemoveRoleFromInstanceProfileCommand,
   TagRoleCommand,
   UntagRoleCommand,
   UpdateAssumeRolePolicyCommand,
@@ -181,6 +183,8 @@ export class RoleProvider implements Provider {
     try {
       // DeleteRole refuses (DeleteConflict) while policies are attached, as CloudFormation's handler knows.
       await clearPolicies(principalApi(client, 'Role', context.signal), request.physicalId);
+      // Nor while an instance profile holds it; a profile of the stack adds it back (spec 002).
+      await leaveInstanceProfiles(client, request.physicalId, context.signal);
       await ignoreGone(
         client.send(new DeleteRoleCommand({ RoleName: request.physicalId }), { abortSignal: context.signal }),
       );
@@ -247,4 +251,29 @@ async function getRole(client: IAMClient, RoleName: string, signal?: AbortSignal
     if (isNoSuchEntity(error)) return undefined;
     throw error;
   }
+}
+
+/** Takes the role out of every instance profile holding it, so DeleteRole is not refused. */
+async function leaveInstanceProfiles(
+  client: IAMClient,
+  RoleName: string,
+  signal?: AbortSignal,
+): Promise<void> {
+  const o = { abortSignal: signal };
+  let Marker: string | undefined;
+  do {
+    const page = await client.send(new ListInstanceProfilesForRoleCommand({ RoleName, Marker }), o);
+    for (const profile of page.InstanceProfiles ?? []) {
+      await ignoreGone(
+        client.send(
+          new RemoveRoleFromInstanceProfileCommand({
+            InstanceProfileName: profile.InstanceProfileName,
+            RoleName,
+          }),
+          o,
+        ),
+      );
+    }
+    Marker = page.IsTruncated ? page.Marker : undefined;
+  } while (Marker);
 }

@@ -2,6 +2,7 @@ import { queryAction, queryCodec, queryParams, queryResult } from '../../protoco
 import type { ServiceModule, ServiceModuleFactory } from '../../service-module.js';
 import type { IamHandler } from './call.js';
 import { iamErrors } from './iam-errors.js';
+import { inlinePolicyResourceHandler } from './inline-policy-resource.js';
 import { instanceProfileHandlers } from './instance-profile-ops.js';
 import { managedPolicyHandlers } from './managed-policy-ops.js';
 import { Params } from './params.js';
@@ -28,6 +29,8 @@ export const createIamService: ServiceModuleFactory = async (context) => {
   const store = await IamStore.load(context.storage);
   iamRoleDirectory(context).bind(store);
   context.resources.register('AWS::IAM::Role', roleResourceHandler(store));
+  for (const kind of ['Role', 'User', 'Group'] as const)
+    context.resources.register(`AWS::IAM::${kind}Policy`, inlinePolicyResourceHandler(store, kind));
   const module: ServiceModule = {
     name: 'iam',
     codec: queryCodec,
