@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { CdkdError, isCdkdError } from '../../errors.js';
+import { CdkdError } from '../../errors.js';
 import type { Clock } from '../clock.js';
 import { OutcomeUnknownError } from '../provider.js';
 import { retryClassOf } from '../retry-class.js';
