@@ -84,7 +84,17 @@ export function corpusPass(routing: Routing): void {
     await stubAssets(harness.clients, assetKeys(apps), regions, stubHandlerZip(apps));
     const baseline = await harness.inventory();
 
-    const outcomes = await runAll(apps, PARALLEL_APPS, (app, n) => runApp(harness, app, n));
+    // Order-dependent apps race another app for a name; they run one at a time after the rest.
+    const racing = (app: CorpusApp) => app.stacks.some((s) => orderDependent.has(s.file));
+    const outcomes = await runAll(
+      apps.filter((app) => !racing(app)),
+      PARALLEL_APPS,
+      (app, n) => runApp(harness, app, n),
+    );
+    for (const [file, outcome] of await runAll(apps.filter(racing), 1, (app, n) =>
+      runApp(harness, app, 2 * apps.length + n),
+    ))
+      outcomes.set(file, outcome);
     // Apps that run at once can collide (the same explicit physical name or export name in
     // two integ tests): an app with an unexpected failure is run again on its own, and that
     // run counts. A failure its fixture expects is not worth a second run.
