@@ -167,4 +167,21 @@ describe('Lambda code on a persistent sandbox', () => {
       await second.stop();
     }
   });
+
+  it('runs a CommonJS handler when the data dir sits in a project whose package.json says "type": "module"', async () => {
+    await writeFile(join(scratch, 'package.json'), JSON.stringify({ type: 'module' }));
+    const inProject = join(scratch, '.cdkd-sandbox');
+    const sandbox = await open(inProject);
+    try {
+      await createFunction(sandbox.lambda, {
+        name: 'common-js',
+        files: { 'index.js': 'exports.handler = async () => "common";' },
+      });
+      const answer = await sandbox.lambda.send(new InvokeCommand({ FunctionName: 'common-js' }));
+      expect(answer.FunctionError).toBeUndefined();
+      expect(parsePayload(answer.Payload)).toBe('common');
+    } finally {
+      await sandbox.stop();
+    }
+  });
 });

@@ -36,6 +36,11 @@ export class CodeCache {
     for (const name of await readdir(code).catch(() => [])) {
       if (name.endsWith(PARTIAL)) await rm(join(code, name), { recursive: true, force: true });
     }
+    // On Lambda nothing above /var/task has a package.json; here the data dir may sit in a
+    // project whose package.json says "type": "module", which would make a package's .js
+    // files ES modules. This one, above every package, ends Node's lookup as Lambda's does.
+    await mkdir(code, { recursive: true });
+    await writeFile(join(code, 'package.json'), '{}\n');
     const sdk = findSdkDirectory();
     if (!sdk) return;
     const link = join(this.root, 'node_modules', '@aws-sdk');
