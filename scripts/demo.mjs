@@ -9,7 +9,8 @@ import { join } from 'node:path';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'dist/cli/main.js');
-const dataDir = join(root, '.cdkd-sandbox');
+// CDKD_DEMO_DATA_DIR and CDKD_DEMO_PORT let a test run the demo beside a user's own.
+const dataDir = process.env.CDKD_DEMO_DATA_DIR ?? join(root, '.cdkd-sandbox');
 const exampleApp = join(root, 'examples/app');
 const pidFile = join(dataDir, 'sandbox.pid');
 const port = Number(process.env.CDKD_DEMO_PORT ?? 4566);
