@@ -3,7 +3,9 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'examples/**/cdk.out/', 'coverage/'] },
+  {
+    ignores: ['dist/', 'node_modules/', 'examples/**/cdk.out/', 'coverage/', 'generated/', '.cdkd-sandbox*/'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { languageOptions: { globals: { ...globals.node } } },
