@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { SandboxError } from '../errors.js';
 import { randomBytesPooled, s3RequestId } from '../ids.js';
 import type { SandboxRequest, SandboxResponse } from '../request.js';
@@ -42,5 +43,30 @@ export function xmlResult(root: string, content: Parameters<typeof el>[1], statu
     status,
     headers: { 'content-type': 'application/xml' },
     body: XML_DECLARATION + el(root, content, 'xmlns="http://s3.amazonaws.com/doc/2006-03-01/"'),
+  };
+}
+
+/**
+ * REST-XML as Route 53 and CloudFront speak it: results under the API namespace `xmlns`,
+ * errors as `<ErrorResponse><Error><Type/><Code/><Message/></Error><RequestId/>`.
+ */
+export function namespacedRestXmlCodec(xmlns: string, requestIdHeader: string): Codec {
+  return {
+    protocol: 'rest-xml',
+    renderError(error: SandboxError, request: SandboxRequest): SandboxResponse {
+      const body =
+        XML_DECLARATION +
+        el(
+          'ErrorResponse',
+          [
+            el('Error', [el('Type', error.type), el('Code', error.code), el('Message', error.message)]),
+            el('RequestId', request.requestId),
+          ],
+          `xmlns="${xmlns}"`,
+        );
+      return { status: error.status, headers: { ...error.headers, 'content-type': 'text/xml' }, body };
+    },
+    newRequestId: randomUUID,
+    requestIdHeaders: (requestId) => ({ [requestIdHeader]: requestId }),
   };
 }

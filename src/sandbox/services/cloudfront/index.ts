@@ -1,7 +1,8 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { SandboxError } from '../../errors.js';
 import { matchRoute, type RestRoute } from '../../protocols/rest-json.js';
-import type { SandboxRequest, SandboxResponse } from '../../request.js';
+import { namespacedRestXmlCodec } from '../../protocols/rest-xml.js';
+import type { SandboxResponse } from '../../request.js';
 import type { ResourceHandler, ResourceModel } from '../../resources.js';
 import type { Codec, ServiceModule, ServiceModuleFactory } from '../../service-module.js';
 import { el, parseXml, XML_DECLARATION } from '../../xml.js';
@@ -18,24 +19,7 @@ const ROUTES: readonly RestRoute[] = [
 ];
 
 /** CloudFront's REST-XML: results under the API namespace, errors as `<ErrorResponse><Error>`. */
-const cloudFrontCodec: Codec = {
-  protocol: 'rest-xml',
-  renderError(error: SandboxError, request: SandboxRequest): SandboxResponse {
-    const body =
-      XML_DECLARATION +
-      el(
-        'ErrorResponse',
-        [
-          el('Error', [el('Type', error.type), el('Code', error.code), el('Message', error.message)]),
-          el('RequestId', request.requestId),
-        ],
-        `xmlns="${XMLNS}"`,
-      );
-    return { status: error.status, headers: { ...error.headers, 'content-type': 'text/xml' }, body };
-  },
-  newRequestId: randomUUID,
-  requestIdHeaders: (requestId) => ({ 'x-amz-request-id': requestId }),
-};
+const cloudFrontCodec: Codec = namespacedRestXmlCodec(XMLNS, 'x-amz-request-id');
 
 /** CloudFront is global: Cloud Control keeps its distributions under us-east-1. */
 const HOME_REGION = 'us-east-1';
