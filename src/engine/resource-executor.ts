@@ -3,7 +3,6 @@ import { CdkdError, isCdkdError, messageOf } from '../errors.js';
 import {
   buildPlan,
   checkStatefulReplacements,
-  propertyHash,
   registryTypesToRead,
   type PlannedOperation,
   type RegistryAnswer,
@@ -11,11 +10,9 @@ import {
 import {
   OutcomeUnknownError,
   ResourceMadeError,
-  type CreateResult,
   type Provider,
   type ProviderContext,
   type ResourceRequest,
-  type UpdateResult,
 } from '../providers/provider.js';
 import type { JournalOperation } from '../state/documents/journal-document.js';
 import type { ResourceRecord } from '../state/documents/state-document.js';
@@ -26,15 +23,15 @@ import { failureOutcome, MadeThenFailed, storeMade } from './made-outcome.js';
 import { replaceResource } from './replace-resource.js';
 import { forgetParent, type LostChild } from './lost-children.js';
 import { restoreFailed } from './restore-child.js';
-import { createCollisionError, lookUpName, ownHolderOf, type NameCheck } from './name-check.js';
 import type { ProviderRouter } from './provider-router.js';
 import { routeEvaluated, type RoutedProperties } from './plan-routing.js';
 import { moveLine } from '../providers/routing.js';
 import { policies, type OperationDraft, type RunJournal } from './run-journal.js';
-import { maskEchoes, maskedSecrets } from './echoed-secrets.js';
 import type { StackState } from './stack-state.js';
-import { awsErrorCode } from '../aws/error-class.js';
 import { updateFallback } from './update-fallback.js';
+import { appliedRecord } from './applied-record.js';
+import { refuseTakenName } from './create-name-refusal.js';
+import { recreateRefusedUpdate } from './recreate-refused-update.js';
 
 /** How to evaluate a resource's properties; absent for a destroy, which only deletes. */
 export interface Evaluation {
@@ -275,7 +272,12 @@ export class ResourceExecutor {
     const prepared = await this.prepareCreate(op);
     // One token for every attempt of this create, so a replay after a lost response makes nothing new.
     const idempotencyToken = randomUUID();
-    const nameFree = await this.refuseTakenName(op, prepared, idempotencyToken);
+    const nameFree = await refuseTakenName(
+      this.services,
+      op,
+      prepared,
+      this.request(op, prepared, idempotencyToken),
+    );
     await this.journaled(
       {
         logicalId: op.logicalId,
@@ -316,42 +318,6 @@ export class ResourceExecutor {
     return { logicalId: op.logicalId, type: op.type, properties: prepared.sent, idempotencyToken };
   }
 
-  /**
-   * Refuses a create whose explicit name is taken (NAMED_CREATE_COLLISION); answers whether
-   * the name was found free. Planning's answer stands while the properties are the planned ones.
-   */
-  private async refuseTakenName(
-    op: PlannedOperation,
-    prepared: PreparedCreate,
-    idempotencyToken: string,
-  ): Promise<boolean> {
-    if (op.nameFreeWhenPlanned && propertyHash(prepared.properties) === op.propertyHash) return true;
-    const check = await lookUpName(
-      prepared.provider,
-      this.request(op, prepared, idempotencyToken),
-      this.services.context,
-      this.services.retry,
-    );
-    if (check.kind === 'held' || check.kind === 'failed') throw this.createCollision(op, check);
-    return check.kind === 'free';
-  }
-
-  private createCollision(
-    op: PlannedOperation,
-    check: Extract<NameCheck, { kind: 'held' | 'failed' }>,
-  ): CdkdError {
-    const resources = this.services.state.document.resources;
-    const ownHolder =
-      check.kind === 'held' ? ownHolderOf(resources, op.logicalId, op.type, check.holder) : undefined;
-    return createCollisionError({
-      stackName: this.services.state.ref.stackName,
-      logicalId: op.logicalId,
-      type: op.type,
-      check,
-      ...(ownHolder !== undefined && { ownHolder }),
-    });
-  }
-
   /** Creates the resource and returns its record; the caller stores it. */
   async makeResource(
     op: PlannedOperation,
@@ -367,7 +333,11 @@ export class ResourceExecutor {
         provider.create(request, this.services.context),
       );
       release();
-      return this.newRecord(op, result, stored, properties, provisionedBy);
+      return {
+        ...appliedRecord(this.services.state, op, result, { stored, properties, provisionedBy }),
+        region: this.services.context.region,
+        ...(result.creationIdentity ? { creationIdentity: result.creationIdentity } : {}),
+      };
     } catch (error) {
       if (error instanceof ResourceMadeError) throw new MadeThenFailed(error, provisionedBy, stored);
       throw error;
@@ -382,36 +352,6 @@ export class ResourceExecutor {
     recreate = false,
   ): Promise<void> {
     return replaceResource(this, op, updateReplacePolicy, release, recreate);
-  }
-
-  /**
-   * Spec 002's update-failure fallback: the refused update is re-created instead, guarded like
-   * any replacement. No probe runs mid-deploy, so a bucket or log group counts as holding data.
-   */
-  private async recreateRefusedUpdate(
-    op: PlannedOperation,
-    refusal: unknown,
-    release: () => void,
-  ): Promise<void> {
-    const recorded = this.services.state.record(op.logicalId)!;
-    try {
-      checkStatefulReplacements({
-        operations: [{ ...op, kind: 'replace' }],
-        recorded: { [op.logicalId]: recorded },
-        forceStatefulRecreation: this.services.forceStatefulRecreation === true,
-      });
-    } catch (error) {
-      // Mid-deploy the refusal is wrapped in the deploy's failure: its remedy goes in the message.
-      if (!isCdkdError(error)) throw error;
-      throw new CdkdError(error.code, `${error.message} ${error.hint ?? ''}`.trim(), { hint: error.hint });
-    }
-    this.services.events({
-      kind: 'warning',
-      stack: this.services.state.ref.stackName,
-      message: `${op.logicalId}: Cloud Control refused the update (${awsErrorCode(refusal)}: ${messageOf(refusal)}); re-creating it instead.`,
-    });
-    // Re-created on the layer that refused the update, not re-routed as a new resource would be.
-    await this.replace({ ...op, recreateVia: 'cc-api' }, op.updateReplacePolicy, release, true);
   }
 
   /**
@@ -460,7 +400,7 @@ export class ResourceExecutor {
       return { kind: 'update', message: moveLine(route, recorded.provisionedBy, op.type) };
     } catch (error) {
       if (!(error instanceof RecreateInstead)) throw error;
-      await this.recreateRefusedUpdate(op, error.refusal, release);
+      await recreateRefusedUpdate(this, op, error.refusal, release);
       return { kind: 'replace' };
     }
   }
@@ -505,7 +445,7 @@ export class ResourceExecutor {
         release();
         // Region and creation identity stay those of the resource made; the rest is what was applied now.
         const record: ResourceRecord = {
-          ...this.applied(op, result, stored, properties, provisionedBy),
+          ...appliedRecord(this.services.state, op, result, { stored, properties, provisionedBy }),
           ...(recorded.region ? { region: recorded.region } : {}),
           ...(recorded.creationIdentity ? { creationIdentity: recorded.creationIdentity } : {}),
         };
@@ -566,46 +506,6 @@ export class ResourceExecutor {
       ),
     );
     release();
-  }
-
-  private newRecord(
-    op: PlannedOperation,
-    result: CreateResult,
-    stored: Record<string, unknown>,
-    properties: Record<string, unknown>,
-    provisionedBy: ResourceRecord['provisionedBy'],
-  ): ResourceRecord {
-    return {
-      ...this.applied(op, result, stored, properties, provisionedBy),
-      region: this.services.context.region,
-      ...(result.creationIdentity ? { creationIdentity: result.creationIdentity } : {}),
-    };
-  }
-
-  /** The record fields a create or an update sets: what was applied and what AWS answered. */
-  private applied(
-    op: PlannedOperation,
-    result: UpdateResult,
-    stored: Record<string, unknown>,
-    properties: Record<string, unknown>,
-    provisionedBy: ResourceRecord['provisionedBy'],
-  ): Omit<ResourceRecord, 'region' | 'creationIdentity'> {
-    // What AWS echoes of a NoEcho value it was sent is masked as the properties are.
-    const secretsSent = maskedSecrets(properties, stored);
-    return {
-      type: op.type,
-      physicalId: result.physicalId,
-      ...(result.ref ? { ref: result.ref } : {}),
-      properties: stored,
-      // What this write read back; a write that read nothing leaves no stale read-back behind.
-      ...(result.observed ? { observedProperties: maskEchoes(result.observed, secretsSent) } : {}),
-      ...this.services.state.answered(op.logicalId, { ...result, secretsSent }),
-      propertyHash: propertyHash(properties),
-      provisionedBy,
-      dependencies: op.dependsOn,
-      ...(op.deletionPolicy ? { deletionPolicy: op.deletionPolicy } : {}),
-      ...(op.updateReplacePolicy ? { updateReplacePolicy: op.updateReplacePolicy } : {}),
-    };
   }
 }
 
