@@ -90,15 +90,17 @@ export class JournalStore {
  * forgets an operation there before it changes it.
  */
 export function serializeJournal(document: JournalDocument, operations: JsonFragments): string {
-  const built = objectJson(document, (key) =>
-    key === 'segments'
-      ? arrayJson(document.segments, (segment) =>
-          objectJson(segment, (field) =>
-            field === 'operations' ? arrayJson(segment.operations, (op) => operations.text(op)) : undefined,
-          ),
-        )
-      : undefined,
-  );
+  const built = objectJson(document, (key) => {
+    if (key !== 'segments') return undefined;
+    const segments = arrayJson(document.segments, (segment) =>
+      objectJson(segment, (field) =>
+        field === 'operations'
+          ? `"operations":${arrayJson(segment.operations, (op) => operations.text(op))}`
+          : undefined,
+      ),
+    );
+    return `"segments":${segments}`;
+  });
   return verifiedJson(built, document, 'rollback journal');
 }
 

@@ -1,5 +1,5 @@
 import { CdkdError } from '../errors.js';
-import { arrayJson, JsonFragments, objectJson, verifiedJson } from './cached-json.js';
+import { arrayJson, JsonFragments, mapJson, objectJson, verifiedJson } from './cached-json.js';
 import { parseDocument } from './documents/document-reader.js';
 import { NO_ECHO_DOCUMENT, type NoEchoDocument } from './documents/no-echo-document.js';
 import { STATE_DOCUMENT, type StateDocument } from './documents/state-document.js';
@@ -167,15 +167,16 @@ const fragments = new JsonFragments();
 export function serializeState(document: StateDocument): string {
   const stamped = { ...document, updatedAt: new Date().toISOString() };
   const built = objectJson(stamped, (key) => {
-    if (key === 'resources')
-      return objectJson(document.resources, (_, record) => fragments.text(record as object));
-    if (key === 'pendingDeletes')
-      return arrayJson(document.pendingDeletes, (pending) =>
-        objectJson(pending, (field, record) =>
-          field === 'record' ? fragments.text(record as object) : undefined,
+    if (key === 'resources') return `"resources":${mapJson(document.resources, fragments)}`;
+    if (key === 'pendingDeletes') {
+      const pending = arrayJson(document.pendingDeletes, (entry) =>
+        objectJson(entry, (field, record) =>
+          field === 'record' ? fragments.text(record as object, field) : undefined,
         ),
       );
-    if (key === 'template' && document.template) return fragments.text(document.template);
+      return `"pendingDeletes":${pending}`;
+    }
+    if (key === 'template' && document.template) return fragments.text(document.template, key);
     return undefined;
   });
   return verifiedJson(built, stamped, 'state');
