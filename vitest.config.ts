@@ -44,7 +44,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    // CDKD_VERIFY_CACHED_JSON: every state and journal save is checked against a fresh
+    // JSON.stringify, so code that changes a record after its text was cached fails its test.
+    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', CDKD_VERIFY_CACHED_JSON: 'true' },
     // Vitest's default is CPUs - 1 workers: on a 2-CPU machine, one, so every file ran in
     // series. The work is CPU-bound (the sandbox runs in the worker), so one per CPU.
     maxWorkers: Math.max(2, availableParallelism()),

@@ -30,6 +30,15 @@ export interface ClientTuning {
   maxAttempts?: number;
 }
 
+/**
+ * S3 only: `checksumsWhenRequired` computes a request checksum only where S3 requires one.
+ * The SDK's default adds a CRC32 to every PutObject, and to a pre-signed PUT URL the CRC32
+ * of the empty body its command had, which S3 then holds the uploader's body to.
+ */
+export interface S3Tuning extends ClientTuning {
+  checksumsWhenRequired?: boolean;
+}
+
 export interface AssumedRole {
   roleArn: string;
   externalId?: string;
@@ -81,12 +90,18 @@ export class AwsClients {
     return this.regionPromise;
   }
 
-  async s3(region?: string, tuning: ClientTuning = {}): Promise<S3Client> {
+  async s3(region?: string, tuning: S3Tuning = {}): Promise<S3Client> {
     const { S3Client } = s3Sdk();
     const config = await this.config(region, tuning);
+    const whenRequired = tuning.checksumsWhenRequired === true;
     return this.cached(
-      `s3:${config.region}${tuningKey(tuning)}`,
-      () => new S3Client({ ...config, forcePathStyle: usesCustomEndpoint('S3') }),
+      `s3:${config.region}${tuningKey(tuning)}${whenRequired ? ':checksums=when-required' : ''}`,
+      () =>
+        new S3Client({
+          ...config,
+          forcePathStyle: usesCustomEndpoint('S3'),
+          ...(whenRequired && { requestChecksumCalculation: 'WHEN_REQUIRED' as const }),
+        }),
     );
   }
 

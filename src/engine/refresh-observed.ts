@@ -51,8 +51,12 @@ export async function refreshObserved(
           ),
         );
         if (!live) return void result.missing.push(logicalId);
-        // A NoEcho value the record holds masked is masked in what was read back too.
-        record.observedProperties = maskedReadBack(live.properties, record.properties);
+        // A NoEcho value the record holds masked is masked in what was read back too. The
+        // record is replaced, not changed: a saved document's records keep their cached text.
+        state.document.resources[logicalId] = {
+          ...record,
+          observedProperties: maskedReadBack(live.properties, record.properties),
+        };
         result.refreshed.push(logicalId);
       },
       { concurrency: options.concurrency, priority: () => 0 },

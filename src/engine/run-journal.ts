@@ -5,7 +5,8 @@ import type {
   JournalSegment,
   StackGeneration,
 } from '../state/documents/journal-document.js';
-import { emptyJournal, type JournalStore } from '../state/journal-store.js';
+import { JsonFragments } from '../state/cached-json.js';
+import { emptyJournal, serializeJournal, type JournalStore } from '../state/journal-store.js';
 import { SaveChain } from '../state/save-chain.js';
 import type { StackRef } from '../state/state-store.js';
 import { CDKD_VERSION } from '../version.js';
@@ -38,6 +39,11 @@ export interface RunInfo {
  */
 export class RunJournal {
   private readonly chain: SaveChain<JournalDocument>;
+  /**
+   * Each operation's text, kept while this journal alone changes it (forgotten before each
+   * change); a save after code elsewhere changed the document serializes all of it again.
+   */
+  private readonly fragments = new JsonFragments();
   private segment: JournalSegment | undefined;
   /** Not the operation count: a dropped operation must not hand its seq to a later one. */
   private nextSeq = 0;
@@ -49,7 +55,10 @@ export class RunJournal {
     etag: string | undefined,
     private readonly run: RunInfo | undefined,
   ) {
-    this.chain = new SaveChain(store.writer(ref), etag);
+    this.chain = new SaveChain(
+      store.writer(ref, (document) => serializeJournal(document, this.fragments)),
+      etag,
+    );
   }
 
   /** `run` is absent when the journal is opened to be replayed rather than written by a deploy. */
@@ -77,11 +86,13 @@ export class RunJournal {
   }
 
   complete(op: JournalOperation, outcome: Partial<OperationDraft>): Promise<void> {
+    this.fragments.forget(op);
     Object.assign(op, outcome, { status: 'completed' });
     return this.save();
   }
 
   fail(op: JournalOperation, outcome: Partial<OperationDraft>): Promise<void> {
+    this.fragments.forget(op);
     Object.assign(op, outcome, { status: 'failed' });
     return this.save();
   }
@@ -107,13 +118,16 @@ export class RunJournal {
         candidate.previousPhysicalId === physicalId,
     );
     if (!op) return Promise.resolve();
+    this.fragments.forget(op);
     op.verdict = { ...op.verdict, oldDeleted: true };
     return this.save();
   }
 
+  /** Called once a run's operations are done, when code elsewhere may have changed them. */
   setStatus(status: JournalSegment['status']): Promise<void> {
     if (!this.segment) return Promise.resolve();
     this.segment.status = status;
+    this.fragments.forgetAll();
     return this.save();
   }
 
@@ -146,6 +160,7 @@ export class RunJournal {
   /** Writes `document` as it now stands (after a rollback reduced it), or deletes it when it holds nothing. */
   async persist(): Promise<void> {
     await this.chain.flush();
+    this.fragments.forgetAll();
     if (this.document.segments.length === 0) {
       if (this.chain.currentEtag !== undefined) await this.store.remove(this.ref);
       this.chain.forget();

@@ -1,4 +1,5 @@
 import { CdkdError } from '../errors.js';
+import { arrayJson, objectJson, verifiedJson, type JsonFragments } from './cached-json.js';
 import { parseDocument } from './documents/document-reader.js';
 import { JOURNAL_DOCUMENT, type JournalDocument } from './documents/journal-document.js';
 import { normalizeStatePrefix, parseAnyStateKey, stackStateKeys } from './keys.js';
@@ -55,13 +56,17 @@ export class JournalStore {
     return { document, etag: stored.etag };
   }
 
-  writer(stack: StackRef): DocumentWriter<JournalDocument> {
+  /** `serialize` gives the document's text: JSON.stringify's, or the same built from cached fragments. */
+  writer(
+    stack: StackRef,
+    serialize: (document: JournalDocument) => string = JSON.stringify,
+  ): DocumentWriter<JournalDocument> {
     return async (document, expectedEtag) => {
       const key = this.key(stack);
       try {
         return await this.objects.put(
           key,
-          JSON.stringify(document),
+          serialize(document),
           expectedEtag ? { ifMatch: expectedEtag } : { ifNoneMatch: '*' },
         );
       } catch (error) {
@@ -78,6 +83,25 @@ export class JournalStore {
   private key(stack: StackRef): string {
     return stackStateKeys(this.prefix, stack.stackName, stack.region).journal;
   }
+}
+
+/**
+ * `JSON.stringify(document)` with each operation's text from `operations`: the caller
+ * forgets an operation there before it changes it.
+ */
+export function serializeJournal(document: JournalDocument, operations: JsonFragments): string {
+  const built = objectJson(document, (key) => {
+    if (key !== 'segments') return undefined;
+    const segments = arrayJson(document.segments, (segment) =>
+      objectJson(segment, (field) =>
+        field === 'operations'
+          ? `"operations":${arrayJson(segment.operations, (op) => operations.text(op))}`
+          : undefined,
+      ),
+    );
+    return `"segments":${segments}`;
+  });
+  return verifiedJson(built, document, 'rollback journal');
 }
 
 export function emptyJournal(stack: StackRef): JournalDocument {

@@ -35,7 +35,10 @@ export async function openStateBackend(
   } catch (error) {
     throw stateBucketError(error, bucket, defaultRegion);
   }
-  const objects = new S3Objects(await clients.s3(region), bucket, region);
+  // State, journal and lock documents are rewritten after every resource: no CRC32 of each
+  // (S3 requires none for PutObject; the documents are validated when read), and the
+  // custom-resource response URLs signed with this client carry no checksum of an empty body.
+  const objects = new S3Objects(await clients.s3(region, { checksumsWhenRequired: true }), bucket, region);
   return {
     bucket,
     bucketRegion: region,

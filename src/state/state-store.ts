@@ -1,4 +1,5 @@
 import { CdkdError } from '../errors.js';
+import { arrayJson, JsonFragments, mapJson, objectJson, verifiedJson } from './cached-json.js';
 import { parseDocument } from './documents/document-reader.js';
 import { NO_ECHO_DOCUMENT, type NoEchoDocument } from './documents/no-echo-document.js';
 import { STATE_DOCUMENT, type StateDocument } from './documents/state-document.js';
@@ -153,9 +154,32 @@ export function stateWriter(store: StateStore, stack: StackRef): DocumentWriter<
   return (document, expectedEtag) => store.saveText(stack, serializeState(document), expectedEtag);
 }
 
-/** Compact JSON: the document is rewritten after every resource, so its size is the cost. */
+/**
+ * Records are replaced, never changed in place, once a state document holds them: their
+ * text is cached per record object (and a template's per template object).
+ */
+const fragments = new JsonFragments();
+
+/**
+ * Compact JSON: the document is rewritten after every resource, so its size is the cost;
+ * only the records changed since the last save are serialized again.
+ */
 export function serializeState(document: StateDocument): string {
-  return JSON.stringify({ ...document, updatedAt: new Date().toISOString() });
+  const stamped = { ...document, updatedAt: new Date().toISOString() };
+  const built = objectJson(stamped, (key) => {
+    if (key === 'resources') return `"resources":${mapJson(document.resources, fragments)}`;
+    if (key === 'pendingDeletes') {
+      const pending = arrayJson(document.pendingDeletes, (entry) =>
+        objectJson(entry, (field, record) =>
+          field === 'record' ? fragments.text(record as object, field) : undefined,
+        ),
+      );
+      return `"pendingDeletes":${pending}`;
+    }
+    if (key === 'template' && document.template) return fragments.text(document.template, key);
+    return undefined;
+  });
+  return verifiedJson(built, stamped, 'state');
 }
 
 /** A document under this stack's key that names another stack is never used as this stack's. */

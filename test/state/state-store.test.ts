@@ -7,6 +7,7 @@ import { SaveChain } from '../../src/state/save-chain.js';
 import { openStateBackend, type StateBackend } from '../../src/state/state-backend.js';
 import { stateWriter } from '../../src/state/state-store.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { s3Responses } from '../../src/providers/custom-resource/s3-responses.js';
 
 useSandbox();
 const stack = { stackName: 'Store', region: 'us-east-1' };
@@ -97,6 +98,49 @@ describe('StateStore', () => {
     const names = (await backend.store.list()).map((ref) => ref.stackName);
     expect(names).toEqual(expect.arrayContaining(['Fresh', 'Raced', 'Store', 'Torn']));
     expect(names).not.toContain('Gone');
+  });
+});
+
+describe('the state bucket client', () => {
+  /** The headers of each request `s3` sends from now on. */
+  function sentHeaders(s3: StateBackend['objects']['s3']): Array<Record<string, string>> {
+    const seen: Array<Record<string, string>> = [];
+    s3.middlewareStack.add(
+      (next) => async (args) => {
+        seen.push({ ...(args.request as { headers: Record<string, string> }).headers });
+        return next(args);
+      },
+      { step: 'finalizeRequest', priority: 'low' },
+    );
+    return seen;
+  }
+
+  it('writes state with no request checksum, which the SDK would otherwise add to every PutObject', async () => {
+    const sent = sentHeaders(backend.objects.s3);
+    await backend.store.save(
+      { stackName: 'NoChecksum', region: 'us-east-1' },
+      emptyStateDocument('NoChecksum', 'us-east-1'),
+      undefined,
+    );
+    expect(sent).toHaveLength(1);
+    expect(Object.keys(sent[0]!).filter((name) => name.startsWith('x-amz-checksum-'))).toEqual([]);
+    expect(sent[0]!['x-amz-sdk-checksum-algorithm']).toBeUndefined();
+
+    const plainClient = await new AwsClients().s3();
+    const plain = sentHeaders(plainClient);
+    await plainClient.send(
+      new PutObjectCommand({ Bucket: 'state-store-test', Key: 'checksummed', Body: '{}' }),
+    );
+    expect(plain[0]!['x-amz-checksum-crc32']).toBeDefined();
+  });
+
+  it('signs custom-resource response URLs without the checksum of an empty body', async () => {
+    const responses = s3Responses(backend.objects.s3, 'state-store-test', 'responses/');
+    const { url } = await responses.prepare('request-1', 60);
+    expect(new URL(url).searchParams.has('x-amz-checksum-crc32')).toBe(false);
+    const answered = await fetch(url, { method: 'PUT', body: '{"Status":"SUCCESS"}' });
+    expect(answered.status).toBe(200);
+    expect(await responses.read('request-1')).toMatchObject({ kind: 'answered' });
   });
 });
 
