@@ -76,6 +76,10 @@ function template(options: { functionName?: string; principal?: string } = {}) {
       Type: 'AWS::Lambda::Url',
       Properties: { TargetFunctionArn: getAtt('Fn', 'Arn'), AuthType: 'NONE' },
     },
+    Async: {
+      Type: 'AWS::Lambda::EventInvokeConfig',
+      Properties: { FunctionName: ref('Fn'), Qualifier: '$LATEST', MaximumRetryAttempts: 0 },
+    },
   };
   const outputs: Record<string, { Value: unknown }> = {};
   for (const [logicalId, { Type }] of Object.entries(resources)) {
@@ -135,6 +139,8 @@ describe('Lambda through the engine', () => {
     expect(out.UrlRef).toBe(arn);
     expect(out.UrlFunctionArn).toBe(arn);
     expect(out.UrlFunctionUrl).toMatch(/^https:\/\/[a-z0-9]{32}\.lambda-url\.us-east-1\.on\.aws\/$/);
+    // AWS::Lambda::EventInvokeConfig: Ref = FunctionName|Qualifier, no attributes
+    expect(out.AsyncRef).toBe(`${name}|$LATEST`);
   });
 
   it('a create-only change replaces: new function (and dependents) made, the old one deleted', async () => {
