@@ -24,7 +24,7 @@ import { replaceResource } from './replace-resource.js';
 import { forgetParent, type LostChild } from './lost-children.js';
 import { restoreFailed } from './restore-child.js';
 import type { ProviderRouter } from './provider-router.js';
-import { routeEvaluated, type RoutedProperties } from './plan-routing.js';
+import { routeEvaluated, routeRecreate, type RoutedProperties } from './plan-routing.js';
 import { moveLine } from '../providers/routing.js';
 import { policies, type OperationDraft, type RunJournal } from './run-journal.js';
 import type { StackState } from './stack-state.js';
@@ -300,18 +300,21 @@ export class ResourceExecutor {
   }
 
   async prepareCreate(op: PlannedOperation): Promise<PreparedCreate> {
-    // A --recreate-via-* target goes to the layer its flag names, whatever routing would choose.
     const { properties, stored, route } = op.recreateVia
-      ? {
-          ...(await this.evaluate(op.logicalId)),
-          route: {
-            provider: await this.services.router.providerFor(op.type, op.recreateVia),
-            provisionedBy: op.recreateVia,
-          },
-        }
+      ? await this.recreateRouted(op, op.recreateVia)
       : await this.routed(op, undefined);
     const sent = await this.services.sendable(properties);
     return { provider: route.provider, provisionedBy: route.provisionedBy, properties, stored, sent };
+  }
+
+  /** Evaluated and sent to the layer a --recreate-via-* flag names: see routeRecreate. */
+  private async recreateRouted(
+    op: PlannedOperation,
+    layer: NonNullable<PlannedOperation['recreateVia']>,
+  ): Promise<RoutedProperties> {
+    const evaluated = await this.evaluate(op.logicalId);
+    await this.services.router.load?.([op.type]);
+    return routeRecreate(this.services.router, op.type, evaluated, layer);
   }
 
   request(op: PlannedOperation, prepared: PreparedCreate, idempotencyToken: string): ResourceRequest {
