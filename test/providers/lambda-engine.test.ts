@@ -191,7 +191,11 @@ describe('an event invoke config the qualifier already holds', () => {
     };
     await expect(
       engine.deploy({ ...stackFor('LambdaHeld'), template: withConfig }, options),
-    ).rejects.toMatchObject({ code: 'NAMED_CREATE_COLLISION' });
+    ).rejects.toMatchObject({
+      code: 'NAMED_CREATE_COLLISION',
+      // Quoted for the shell: the id holds a | and a $.
+      message: expect.stringContaining("cdkd import LambdaHeld --resource 'Async=held-fn|$LATEST'"),
+    });
     const live = await client.send(new GetFunctionEventInvokeConfigCommand({ FunctionName: 'held-fn' }));
     expect(live.MaximumRetryAttempts).toBe(2);
   });
