@@ -208,4 +208,21 @@ describe('--recreate-via-sdk-provider onto a provider that drops a property', ()
     });
     expect(await ccModel(BUCKET, 'recreate-onto-sdk')).toMatchObject(ACCELERATED);
   });
+
+  it('a create-only drop is claimed by the record, and a flag-less deploy is refused with CREATE_ONLY_DROP_NEEDS_REPLACEMENT', async () => {
+    const locked = bucket('recreate-lock-sdk', { ObjectLockEnabled: true });
+    await deploy('RecreateLockSdk', locked);
+    expect((await record('RecreateLockSdk', 'Store'))?.provisionedBy).toBe('cc-api');
+
+    await deploy('RecreateLockSdk', locked, { recreateVia: { Store: 'sdk' } });
+    const onSdk = await record('RecreateLockSdk', 'Store');
+    expect(onSdk).toMatchObject({ provisionedBy: 'sdk', properties: { ObjectLockEnabled: true } });
+    expect(await ccModel(BUCKET, 'recreate-lock-sdk')).not.toHaveProperty('ObjectLockEnabled');
+    await expect(deploy('RecreateLockSdk', locked)).rejects.toMatchObject({
+      code: 'CREATE_ONLY_DROP_NEEDS_REPLACEMENT',
+      message: expect.stringContaining('--recreate-via-sdk-provider'),
+      hint: expect.stringContaining('--recreate-via-cc-api Store'),
+    });
+    expect(await record('RecreateLockSdk', 'Store')).toEqual(onSdk);
+  });
 });
