@@ -135,8 +135,11 @@ export async function lockedDeploy(
       refuseChangedExportsInUse(
         stackName,
         exports,
-        declaredExportValues(planned.masked, resolver, (name) =>
-          exports.isImportedElsewhere(name, stackName),
+        await declaredExportValues(
+          planned.masked,
+          resolver,
+          (name) => exports.isImportedElsewhere(name, stackName),
+          live,
         ),
       );
     } catch (failure) {

@@ -107,11 +107,16 @@ export function createCollisionError(collision: CreateCollision): CdkdError {
   // The command ends the message itself, so it survives the deploy failure that wraps it.
   return new CdkdError(
     'NAMED_CREATE_COLLISION',
-    `${head}: ${check.holder} already holds its name ${check.name}, and the create would take it over. Nothing was created. To adopt it: cdkd import ${stackName} --resource ${logicalId}=${check.holder}`,
+    `${head}: ${check.holder} already holds its name ${check.name}, and the create would take it over. Nothing was created. To adopt it: cdkd import ${stackName} --resource ${shellWord(`${logicalId}=${check.holder}`)}`,
     {
       hint: 'Delete that resource, or adopt it with the cdkd import command above once you have confirmed it is yours, then re-run the deploy.',
     },
   );
+}
+
+/** `word` as one shell word: single-quoted when it holds a character a shell reads (an id's `|` or `$`). */
+function shellWord(word: string): string {
+  return /^[\w./:@=+,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
 /** The logical id other than `logicalId` whose record in `resources` is `holder` of `type`. */

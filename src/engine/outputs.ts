@@ -91,21 +91,25 @@ export async function evaluateOutputs(
 }
 
 /**
- * The value each export a template declares will take, for the exports `wanted` names. One
- * whose value is not known yet (it reads a resource this deploy makes, or fails to evaluate
- * before resources exist) is left out: the check after the deploy phase sees its value.
+ * The values of the exports `wanted` names (those another stack imports), for the
+ * changed-export guard; an attribute a record lacks is read live (spec 002), so only an
+ * imported export's value costs a read. A value not known yet (it reads a resource not made
+ * yet, or a live read is refused) is left out: the post-deploy check and the outputs cover it.
  */
-export function declaredExportValues(
+export async function declaredExportValues(
   masked: PreparedTemplate,
   resolver: ExternalResolver,
   wanted: (exportName: string) => boolean,
-): Map<string, unknown> {
+  live?: LiveAttributes,
+): Promise<Map<string, unknown>> {
   const values = new Map<string, unknown>();
   for (const name of masked.activeOutputs) {
+    const one = (r: ExternalResolver) => masked.evaluateOutput(name, r);
     try {
-      const output = masked.evaluateOutput(name, resolver);
-      if (output.exportName === undefined || !wanted(output.exportName)) continue;
-      if (!holdsPendingValue(output.value)) values.set(output.exportName, output.value);
+      const exportName = exportNameOf(masked, name, resolver);
+      if (exportName === undefined || !wanted(exportName)) continue;
+      const output = live ? await live.evaluate(resolver, one) : one(resolver);
+      if (!holdsPendingValue(output.value)) values.set(exportName, output.value);
     } catch {
       // Not evaluable before the resources it reads exist; the post-deploy check covers it.
     }
@@ -117,14 +121,24 @@ export function declaredExportValues(
 export function declaredExportNames(masked: PreparedTemplate, resolver: ExternalResolver): Set<string> {
   const names = new Set<string>();
   for (const name of masked.activeOutputs) {
-    const exportName = masked.template.outputs.get(name)?.exportName;
-    if (exportName === undefined) continue;
-    const evaluated = evaluate(
-      exportName,
-      masked.context(resolver),
-      rootPath('Outputs', name, 'Export', 'Name'),
-    );
-    if (typeof evaluated === 'string') names.add(evaluated);
+    const exportName = exportNameOf(masked, name, resolver);
+    if (exportName !== undefined) names.add(exportName);
   }
   return names;
+}
+
+/** An output's Export Name, undefined when it has none or it does not evaluate to a string. */
+function exportNameOf(
+  masked: PreparedTemplate,
+  output: string,
+  resolver: ExternalResolver,
+): string | undefined {
+  const exportName = masked.template.outputs.get(output)?.exportName;
+  if (exportName === undefined) return undefined;
+  const evaluated = evaluate(
+    exportName,
+    masked.context(resolver),
+    rootPath('Outputs', output, 'Export', 'Name'),
+  );
+  return typeof evaluated === 'string' ? evaluated : undefined;
 }

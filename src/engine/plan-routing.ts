@@ -61,6 +61,26 @@ export function routeEvaluated(
 }
 
 /**
+ * A `--recreate-via-*` target goes to the layer its flag names, whatever routing would choose;
+ * on the SDK layer it is recorded as an ordinary SDK create is: without what its provider does
+ * not send, a create-only drop kept (spec 002). Needs the type's provider loaded.
+ */
+export async function routeRecreate(
+  router: ProviderRouter,
+  type: string,
+  evaluated: { properties: Record<string, unknown>; stored: Record<string, unknown> },
+  layer: RoutedProvider['provisionedBy'],
+): Promise<RoutedProperties> {
+  const provider = await router.providerFor(type, layer);
+  const dropped = layer === 'sdk' ? router.uncoveredBySdk(type, evaluated.properties) : [];
+  return {
+    properties: asSent(type, evaluated.properties, dropped),
+    stored: asSent(type, evaluated.stored, dropped),
+    route: { provider, provisionedBy: layer, ...(dropped.length > 0 && { dropped }) },
+  };
+}
+
+/**
  * Routes every desired resource the plan will compare as the executor will, and plans against
  * what the route will record: a property the SDK provider drops is compared as the record will
  * hold it (spec 002). A resource whose record's hash already matches is a no-op on any route,

@@ -60,10 +60,11 @@ export async function planStack(
   const exports = services.exportsIn(request.region);
   const imported = new Set<string>();
   const resolver = stateResolver(state, exports, { pending: true, imported });
+  const live = liveAttributesFor(services, state, request, options);
   const desired = await desiredResources(
     prepared,
     stateResolver(state, exports, { pending: true, imported, reveal: true }),
-    liveAttributesFor(services, state, request, options),
+    live,
   );
   refuseInvalidEvaluatedProperties(
     request.stackName,
@@ -100,7 +101,12 @@ export async function planStack(
   refuseChangedExportsInUse(
     stackName,
     exports,
-    declaredExportValues(masked, resolver, (name) => exports.isImportedElsewhere(name, stackName)),
+    await declaredExportValues(
+      masked,
+      resolver,
+      (name) => exports.isImportedElsewhere(name, stackName),
+      live,
+    ),
   );
   if (!options.preflight) {
     await checkNamesAtPlanning({

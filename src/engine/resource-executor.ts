@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CdkdError, isCdkdError, messageOf } from '../errors.js';
-import {
-  buildPlan,
-  checkStatefulReplacements,
-  registryTypesToRead,
-  type PlannedOperation,
-  type RegistryAnswer,
-} from '../plan/index.js';
+import type { PlannedOperation, RegistryAnswer } from '../plan/index.js';
 import {
   OutcomeUnknownError,
   ResourceMadeError,
@@ -21,10 +15,11 @@ import type { EventSink, ResourceAction } from './events.js';
 import type { LiveAttributes } from './live-attributes.js';
 import { failureOutcome, MadeThenFailed, storeMade } from './made-outcome.js';
 import { replaceResource } from './replace-resource.js';
+import { refuseStatefulReplan, replan } from './replan.js';
+import { recreateRoutedResource, routedResource } from './resource-evaluation.js';
 import { forgetParent, type LostChild } from './lost-children.js';
-import { restoreFailed } from './restore-child.js';
+import { restoreLostChild } from './restore-child.js';
 import type { ProviderRouter } from './provider-router.js';
-import { routeEvaluated, type RoutedProperties } from './plan-routing.js';
 import { moveLine } from '../providers/routing.js';
 import { policies, type OperationDraft, type RunJournal } from './run-journal.js';
 import type { StackState } from './stack-state.js';
@@ -148,12 +143,7 @@ export class ResourceExecutor {
       !this.services.state.record(op.logicalId)
     ) {
       report('create', 'started', `re-created on ${lost.parent}, which its old copy went with`);
-      try {
-        await this.create(op, release);
-      } catch (error) {
-        await restoreFailed(this.services, op.logicalId, lost);
-        throw error;
-      }
+      await restoreLostChild(this, op, lost, release);
       return report('create', 'succeeded');
     }
     switch (op.kind) {
@@ -166,10 +156,10 @@ export class ResourceExecutor {
         await this.replace(op, op.updateReplacePolicy, release);
         return report('replace', 'succeeded');
       case 'update': {
-        const kind = await this.replan(op);
+        const kind = await replan(this.services, op);
         if (kind === 'no-op')
           return report('update', 'skipped', 'nothing changed once its references resolved');
-        if (kind === 'replace') this.refuseStatefulReplan(op);
+        if (kind === 'replace') refuseStatefulReplan(this.services, op);
         report(kind, 'started');
         if (kind === 'replace') {
           await this.replace(op, op.updateReplacePolicy, release);
@@ -209,65 +199,6 @@ export class ResourceExecutor {
     }
   }
 
-  /** Decides again with resolved properties: a reader of a replaced resource may now be unchanged. */
-  private async replan(op: PlannedOperation): Promise<'no-op' | 'update' | 'replace'> {
-    const recorded = this.services.state.record(op.logicalId);
-    if (!recorded) return 'update';
-    const { properties } = await this.routed(op, recorded);
-    const input = {
-      desired: [{ logicalId: op.logicalId, type: op.type, properties, dependencies: [] }],
-      recorded: { [op.logicalId]: recorded },
-    };
-    const registry = await this.services.registryAnswers?.(registryTypesToRead(input));
-    const [decided] = buildPlan(input, {
-      canHandle: () => true,
-      providerCanUpdate: (type, changed) =>
-        this.services.router.providerCanUpdate(type, changed, recorded.provisionedBy),
-      ...(registry !== undefined && { registry }),
-    }).operations;
-    if (!decided || decided.kind === 'no-op') return 'no-op';
-    return decided.kind === 'replace' ? 'replace' : 'update';
-  }
-
-  /**
-   * Spec 002: a reader whose re-resolved properties now need a new resource passes the same
-   * stateful-resource guard as a planned replacement. No probe runs mid-deploy, so a bucket or
-   * log group counts as holding data.
-   */
-  private refuseStatefulReplan(op: PlannedOperation): void {
-    const recorded = this.services.state.record(op.logicalId);
-    if (!recorded) return;
-    checkStatefulReplacements({
-      operations: [{ ...op, replacedIfIdChanges: true }],
-      recorded: { [op.logicalId]: recorded },
-      forceStatefulRecreation: this.services.forceStatefulRecreation === true,
-    });
-  }
-
-  /** Evaluated and routed: see routeEvaluated. */
-  private async routed(
-    op: PlannedOperation,
-    recorded: ResourceRecord | undefined,
-  ): Promise<RoutedProperties> {
-    const evaluated = await this.evaluate(op.logicalId);
-    await this.services.router.load?.([op.type]);
-    return routeEvaluated(this.services.router, op, evaluated, recorded);
-  }
-
-  private async evaluate(logicalId: string): Promise<{
-    properties: Record<string, unknown>;
-    stored: Record<string, unknown>;
-  }> {
-    const evaluation = this.services.evaluation;
-    if (!evaluation) throw new Error(`no template to evaluate ${logicalId} against`);
-    const both = ([resolver, maskedResolver]: ExternalResolver[]) => ({
-      properties: evaluation.prepared.evaluateResourceProperties(logicalId, resolver!),
-      stored: evaluation.masked.evaluateResourceProperties(logicalId, maskedResolver!),
-    });
-    const resolvers = [evaluation.resolver, evaluation.maskedResolver];
-    return evaluation.live ? evaluation.live.evaluateAll(resolvers, both) : both(resolvers);
-  }
-
   async create(op: PlannedOperation, release: () => void = () => {}): Promise<void> {
     const prepared = await this.prepareCreate(op);
     // One token for every attempt of this create, so a replay after a lost response makes nothing new.
@@ -300,16 +231,9 @@ export class ResourceExecutor {
   }
 
   async prepareCreate(op: PlannedOperation): Promise<PreparedCreate> {
-    // A --recreate-via-* target goes to the layer its flag names, whatever routing would choose.
     const { properties, stored, route } = op.recreateVia
-      ? {
-          ...(await this.evaluate(op.logicalId)),
-          route: {
-            provider: await this.services.router.providerFor(op.type, op.recreateVia),
-            provisionedBy: op.recreateVia,
-          },
-        }
-      : await this.routed(op, undefined);
+      ? await recreateRoutedResource(this.services, op, op.recreateVia)
+      : await routedResource(this.services, op, undefined);
     const sent = await this.services.sendable(properties);
     return { provider: route.provider, provisionedBy: route.provisionedBy, properties, stored, sent };
   }
@@ -387,7 +311,7 @@ export class ResourceExecutor {
     release: () => void,
   ): Promise<{ kind: 'update' | 'replace'; message?: string | undefined }> {
     const recorded = this.services.state.record(op.logicalId)!;
-    const { properties, stored, route } = await this.routed(op, recorded);
+    const { properties, stored, route } = await routedResource(this.services, op, recorded);
     const { provider, provisionedBy } = route;
     const sent = await this.services.sendable(properties);
     try {

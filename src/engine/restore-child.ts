@@ -1,7 +1,26 @@
 import { isKnownType, primaryIdentifierOf } from '../plan/index.js';
 import { failedRestoreWarning, recordOnFailedRestore } from '../plan/parent-children.js';
 import type { LostChild } from './lost-children.js';
-import type { ExecutorServices } from './resource-executor.js';
+import type { PlannedOperation } from '../plan/index.js';
+import type { ExecutorServices, ResourceExecutor } from './resource-executor.js';
+
+/**
+ * Re-creates, without a delete, a child whose old copy went with its re-created parent
+ * (spec 002); a failed restore settles the child's old record (restoreFailed).
+ */
+export async function restoreLostChild(
+  executor: Pick<ResourceExecutor, 'services' | 'create'>,
+  op: PlannedOperation,
+  lost: LostChild,
+  release: () => void,
+): Promise<void> {
+  try {
+    await executor.create(op, release);
+  } catch (error) {
+    await restoreFailed(executor.services, op.logicalId, lost);
+    throw error;
+  }
+}
 
 /** Whether the router has an SDK provider for the type (providerFor refuses otherwise). */
 async function hasSdkProvider(services: ExecutorServices, type: string): Promise<boolean> {

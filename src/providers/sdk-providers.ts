@@ -13,7 +13,7 @@ import type { ProviderRegistry, SdkRegistrar } from './registry.js';
  * resource through the SDK by that id; today that is AWS::IAM::Role. Other fully covered
  * types (IAM policies, groups and instance profiles, SQS queues and policies, SNS
  * subscriptions and topic policies, S3 bucket policies, KMS aliases, EventBridge rules,
- * Lambda layer versions and URLs) stay sticky until their ids are measured. No type cdkd
+ * Lambda layer versions, URLs and event invoke configs) stay sticky until their ids are measured. No type cdkd
  * serves is known to be one Cloud Control cannot manage (`cc-cannot-manage`).
  */
 export const SDK_PROVIDER_TYPES: ReadonlyArray<{
@@ -73,6 +73,7 @@ export const SDK_PROVIDER_TYPES: ReadonlyArray<{
       'AWS::Lambda::EventSourceMapping',
       'AWS::Lambda::LayerVersion',
       'AWS::Lambda::Url',
+      'AWS::Lambda::EventInvokeConfig',
     ],
     load: async () => (await import('./lambda/index.js')).registerLambda,
   },

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { LiveAttributes } from '../../src/engine/live-attributes.js';
-import { evaluateOutputs, outputChanges } from '../../src/engine/outputs.js';
+import { refuseChangedExportsInUse } from '../../src/engine/export-guards.js';
+import { ExportIndex } from '../../src/engine/export-index.js';
+import { declaredExportValues, evaluateOutputs, outputChanges } from '../../src/engine/outputs.js';
 import { pendingValue } from '../../src/engine/state-resolver.js';
 import type { LiveAttributeAnswer } from '../../src/providers/live-attributes/index.js';
 import type { ResourceRecord } from '../../src/state/documents/state-document.js';
@@ -10,6 +12,14 @@ const records: Record<string, ResourceRecord> = {
   Host: {
     type: 'AWS::EC2::Instance',
     physicalId: 'i-0abc',
+    properties: {},
+    attributes: {},
+    provisionedBy: 'cc-api',
+    dependencies: [],
+  },
+  Network: {
+    type: 'AWS::EC2::VPC',
+    physicalId: 'vpc-2',
     properties: {},
     attributes: {},
     provisionedBy: 'cc-api',
@@ -121,5 +131,89 @@ describe('outputChanges (cdkd diff)', () => {
     expect(failed.map((output) => output.name)).toEqual(['Ip']);
     expect(failed[0]!.message).toContain('UnauthorizedOperation');
     expect(changes).toEqual([]);
+  });
+});
+
+describe('declaredExportValues: the changed-export guard sees values read live', () => {
+  const exporting = validateTemplate(
+    {
+      Resources: { Network: { Type: 'AWS::EC2::VPC', Properties: { CidrBlock: '10.0.0.0/16' } } },
+      Outputs: {
+        Sg: {
+          Value: { 'Fn::GetAtt': ['Network', 'DefaultSecurityGroup'] },
+          Export: { Name: 'net-default-sg' },
+        },
+      },
+    },
+    'test',
+  );
+  const exportingTemplate = () =>
+    prepareTemplate(exporting, {
+      pseudo: { accountId: '123456789012', region: 'us-east-1', stackName: 'Net' },
+      parameters: {},
+      ssmParameter: async () => '',
+    });
+  // The stack exported sg-old; App imports it.
+  const index = ExportIndex.from([
+    { stackName: 'Net', outputs: { Sg: { value: 'sg-old', exportName: 'net-default-sg' } }, imports: [] },
+    { stackName: 'App', outputs: {}, imports: ['net-default-sg'] },
+  ]);
+  const imported = (name: string) => index.isImportedElsewhere(name, 'Net');
+  const strict: ExternalResolver = {
+    ...resolver(false),
+    getAtt: (id, attribute) => {
+      const value = records[id]?.attributes[attribute];
+      if (value === undefined) throw new Error(`${id} has no ${attribute} recorded`);
+      return value;
+    },
+  };
+
+  it('an exported attribute the record lacks is read live, and a changed value is refused while imported', async () => {
+    const values = await declaredExportValues(
+      await exportingTemplate(),
+      strict,
+      imported,
+      live({ 'Network.DefaultSecurityGroup': { kind: 'value', value: 'sg-new' } }),
+    );
+    expect(values).toEqual(new Map([['net-default-sg', 'sg-new']]));
+    expect(() => refuseChangedExportsInUse('Net', index, values)).toThrow(
+      'Cannot update export net-default-sg as it is in use by App',
+    );
+  });
+
+  it('an unchanged live value passes, and one whose read is refused is left to the outputs', async () => {
+    const same = await declaredExportValues(
+      await exportingTemplate(),
+      strict,
+      imported,
+      live({ 'Network.DefaultSecurityGroup': { kind: 'value', value: 'sg-old' } }),
+    );
+    expect(() => refuseChangedExportsInUse('Net', index, same)).not.toThrow();
+    const unread = await declaredExportValues(
+      await exportingTemplate(),
+      strict,
+      imported,
+      live({ 'Network.DefaultSecurityGroup': { kind: 'unassigned', observed: 'pending', pending: true } }),
+    );
+    expect(unread).toEqual(new Map());
+  });
+
+  it('reads nothing for an export no other stack imports', async () => {
+    const reads: string[] = [];
+    const counting = new LiveAttributes({
+      state: { record: (id) => records[id] },
+      region: 'us-east-1',
+      wait: true,
+      reader: {
+        read: async (request) => {
+          reads.push(request.attribute);
+          return { kind: 'value', value: 'sg-new' };
+        },
+      },
+    });
+    expect(await declaredExportValues(await exportingTemplate(), strict, () => false, counting)).toEqual(
+      new Map(),
+    );
+    expect(reads).toEqual([]);
   });
 });

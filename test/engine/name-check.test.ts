@@ -35,6 +35,17 @@ describe('a plain create that looked its name up (spec 002, "Creates that adopt 
       /confirmed it is yours/,
     ],
     [
+      'a holder id a shell would split or expand is single-quoted in the command',
+      {
+        stackName: 'App',
+        logicalId: 'Async',
+        type: 'AWS::Lambda::EventInvokeConfig',
+        check: { kind: 'held', name: 'fn|$LATEST', holder: "it's-fn|$LATEST" },
+      },
+      /cdkd import App --resource 'Async=it'\\''s-fn\|\$LATEST'$/,
+      /confirmed it is yours/,
+    ],
+    [
       "when the holder is this stack's own resource under another logical id, the error names that id",
       { stackName: 'App', logicalId: 'Queue', type: QUEUE, check: held, ownHolder: 'OldQueue' },
       /this stack's own OldQueue/,

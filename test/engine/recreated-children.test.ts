@@ -4,7 +4,13 @@ import {
   IAMClient,
   ListAttachedRolePoliciesCommand,
 } from '@aws-sdk/client-iam';
-import { GetAliasCommand, GetFunctionCommand, GetPolicyCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import {
+  GetAliasCommand,
+  GetFunctionCommand,
+  GetFunctionEventInvokeConfigCommand,
+  GetPolicyCommand,
+  LambdaClient,
+} from '@aws-sdk/client-lambda';
 import { GetBucketPolicyCommand, S3Client } from '@aws-sdk/client-s3';
 import { GetTopicAttributesCommand, ListSubscriptionsByTopicCommand, SNSClient } from '@aws-sdk/client-sns';
 import { describe, expect, it } from 'vitest';
@@ -224,6 +230,10 @@ describe('a fixed-name Lambda function re-created under the same name', () => {
           FunctionVersion: { 'Fn::GetAtt': ['Ver', 'Version'] },
         },
       },
+      Async: {
+        Type: 'AWS::Lambda::EventInvokeConfig',
+        Properties: { FunctionName: { Ref: 'Fn' }, Qualifier: '$LATEST', MaximumRetryAttempts: 1 },
+      },
     };
   }
 
@@ -241,7 +251,7 @@ describe('a fixed-name Lambda function re-created under the same name', () => {
     expect(await records('KeptFnRefused')).toEqual(before);
   });
 
-  it('with --replace is deleted first and re-created, and its permission, version and alias come back', async () => {
+  it('with --replace is deleted first and re-created, and its permission, version, alias and event invoke config come back', async () => {
     await sandbox.deploy('KeptFn', lambdaStack(false));
     const before = await records('KeptFn');
     await sandbox.deploy('KeptFn', lambdaStack(true), { replace: true });
@@ -253,7 +263,14 @@ describe('a fixed-name Lambda function re-created under the same name', () => {
         e.kind === 'resource' && e.status === 'succeeded' ? [[e.logicalId, e.action]] : [],
       ),
     );
-    expect(actions).toMatchObject({ Fn: 'replace', Perm: 'create', Ver: 'create', Live: 'create' });
+    expect(actions).toMatchObject({
+      Fn: 'replace',
+      Perm: 'create',
+      Ver: 'create',
+      Live: 'create',
+      Async: 'create',
+    });
+    expect(after.Async!.physicalId).toBe('kept-fn|$LATEST');
     expect(after.Role).toEqual(before.Role);
 
     const lambda = await sandbox.clients.client(LambdaClient, REGION);
@@ -266,6 +283,8 @@ describe('a fixed-name Lambda function re-created under the same name', () => {
     ]);
     const alias = await lambda.send(new GetAliasCommand({ FunctionName: 'kept-fn', Name: 'live' }));
     expect(alias.FunctionVersion).toBe(after.Ver!.attributes.Version);
+    const config = await lambda.send(new GetFunctionEventInvokeConfigCommand({ FunctionName: 'kept-fn' }));
+    expect(config.MaximumRetryAttempts).toBe(1);
   });
 });
 

@@ -186,3 +186,43 @@ describe('sdk-coverage: a role on Cloud Control', () => {
     expect((await record('Pinned', 'Role'))?.provisionedBy).toBe('cc-api');
   });
 });
+
+describe('--recreate-via-sdk-provider onto a provider that drops a property', () => {
+  it('records only what the SDK provider sent, and a flag-less deploy sends the rest through Cloud Control', async () => {
+    await deploy('RecreateOntoSdk', bucket('recreate-onto-sdk', ACCELERATED));
+    const onCc = await record('RecreateOntoSdk', 'Store');
+    expect(onCc).toMatchObject({ provisionedBy: 'cc-api', properties: ACCELERATED });
+
+    await deploy('RecreateOntoSdk', bucket('recreate-onto-sdk', ACCELERATED), {
+      recreateVia: { Store: 'sdk' },
+    });
+    const onSdk = await record('RecreateOntoSdk', 'Store');
+    expect(onSdk?.provisionedBy).toBe('sdk');
+    expect(onSdk?.properties).toEqual({ BucketName: 'recreate-onto-sdk' });
+    expect(await ccModel(BUCKET, 'recreate-onto-sdk')).not.toHaveProperty('AccelerateConfiguration');
+
+    const plain = await deploy('RecreateOntoSdk', bucket('recreate-onto-sdk', ACCELERATED));
+    expect(plain.plan.operations[0]).toMatchObject({
+      kind: 'update',
+      routing: '[via CC API: AccelerateConfiguration]',
+    });
+    expect(await ccModel(BUCKET, 'recreate-onto-sdk')).toMatchObject(ACCELERATED);
+  });
+
+  it('a create-only drop is claimed by the record, and a flag-less deploy is refused with CREATE_ONLY_DROP_NEEDS_REPLACEMENT', async () => {
+    const locked = bucket('recreate-lock-sdk', { ObjectLockEnabled: true });
+    await deploy('RecreateLockSdk', locked);
+    expect((await record('RecreateLockSdk', 'Store'))?.provisionedBy).toBe('cc-api');
+
+    await deploy('RecreateLockSdk', locked, { recreateVia: { Store: 'sdk' } });
+    const onSdk = await record('RecreateLockSdk', 'Store');
+    expect(onSdk).toMatchObject({ provisionedBy: 'sdk', properties: { ObjectLockEnabled: true } });
+    expect(await ccModel(BUCKET, 'recreate-lock-sdk')).not.toHaveProperty('ObjectLockEnabled');
+    await expect(deploy('RecreateLockSdk', locked)).rejects.toMatchObject({
+      code: 'CREATE_ONLY_DROP_NEEDS_REPLACEMENT',
+      message: expect.stringContaining('--recreate-via-sdk-provider'),
+      hint: expect.stringContaining('--recreate-via-cc-api Store'),
+    });
+    expect(await record('RecreateLockSdk', 'Store')).toEqual(onSdk);
+  });
+});

@@ -1,4 +1,9 @@
-import { GetFunctionCommand, GetPolicyCommand } from '@aws-sdk/client-lambda';
+import {
+  GetFunctionCommand,
+  GetFunctionEventInvokeConfigCommand,
+  GetPolicyCommand,
+  PutFunctionEventInvokeConfigCommand,
+} from '@aws-sdk/client-lambda';
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AwsClients } from '../../src/aws/client-factory.js';
@@ -76,6 +81,10 @@ function template(options: { functionName?: string; principal?: string } = {}) {
       Type: 'AWS::Lambda::Url',
       Properties: { TargetFunctionArn: getAtt('Fn', 'Arn'), AuthType: 'NONE' },
     },
+    Async: {
+      Type: 'AWS::Lambda::EventInvokeConfig',
+      Properties: { FunctionName: ref('Fn'), Qualifier: '$LATEST', MaximumRetryAttempts: 0 },
+    },
   };
   const outputs: Record<string, { Value: unknown }> = {};
   for (const [logicalId, { Type }] of Object.entries(resources)) {
@@ -135,6 +144,8 @@ describe('Lambda through the engine', () => {
     expect(out.UrlRef).toBe(arn);
     expect(out.UrlFunctionArn).toBe(arn);
     expect(out.UrlFunctionUrl).toMatch(/^https:\/\/[a-z0-9]{32}\.lambda-url\.us-east-1\.on\.aws\/$/);
+    // AWS::Lambda::EventInvokeConfig: Ref = FunctionName|Qualifier, no attributes
+    expect(out.AsyncRef).toBe(`${name}|$LATEST`);
   });
 
   it('a create-only change replaces: new function (and dependents) made, the old one deleted', async () => {
@@ -158,5 +169,34 @@ describe('Lambda through the engine', () => {
       expect.objectContaining({ Sid: second.PermRef, Principal: { Service: 'sns.amazonaws.com' } }),
     ]);
     expect(second.LiveRef).toBe(`arn:aws:lambda:us-east-1:${ACCOUNT}:function:replace-two:live`);
+  });
+});
+
+describe('an event invoke config the qualifier already holds', () => {
+  it('is refused with NAMED_CREATE_COLLISION and left as it was, never overwritten', async () => {
+    const fn = { Type: 'AWS::Lambda::Function', Properties: functionProperties({ FunctionName: 'held-fn' }) };
+    await engine.deploy({ ...stackFor('LambdaHeld'), template: { Resources: { Fn: fn } } }, options);
+    const client = await lambdaClientFor(context);
+    await client.send(
+      new PutFunctionEventInvokeConfigCommand({ FunctionName: 'held-fn', MaximumRetryAttempts: 2 }),
+    );
+    const withConfig = {
+      Resources: {
+        Fn: fn,
+        Async: {
+          Type: 'AWS::Lambda::EventInvokeConfig',
+          Properties: { FunctionName: ref('Fn'), Qualifier: '$LATEST', MaximumRetryAttempts: 0 },
+        },
+      },
+    };
+    await expect(
+      engine.deploy({ ...stackFor('LambdaHeld'), template: withConfig }, options),
+    ).rejects.toMatchObject({
+      code: 'NAMED_CREATE_COLLISION',
+      // Quoted for the shell: the id holds a | and a $.
+      message: expect.stringContaining("cdkd import LambdaHeld --resource 'Async=held-fn|$LATEST'"),
+    });
+    const live = await client.send(new GetFunctionEventInvokeConfigCommand({ FunctionName: 'held-fn' }));
+    expect(live.MaximumRetryAttempts).toBe(2);
   });
 });

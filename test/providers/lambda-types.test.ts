@@ -1,12 +1,14 @@
 import {
   GetAliasCommand,
   GetEventSourceMappingCommand,
+  GetFunctionEventInvokeConfigCommand,
   GetFunctionUrlConfigCommand,
 } from '@aws-sdk/client-lambda';
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AwsClients } from '../../src/aws/client-factory.js';
 import { LambdaAliasProvider } from '../../src/providers/lambda/alias.js';
+import { LambdaEventInvokeConfigProvider } from '../../src/providers/lambda/event-invoke-config.js';
 import { LambdaEventSourceMappingProvider } from '../../src/providers/lambda/event-source-mapping.js';
 import { LambdaFunctionProvider } from '../../src/providers/lambda/function.js';
 import { LambdaLayerVersionProvider } from '../../src/providers/lambda/layer-version.js';
@@ -215,5 +217,70 @@ describe('AWS::Lambda::Url provider', () => {
     await provider.delete(request, context);
     expect(await provider.read(request, context)).toBeUndefined();
     await provider.delete(request, context);
+  });
+});
+
+describe('AWS::Lambda::EventInvokeConfig provider', () => {
+  const provider = new LambdaEventInvokeConfigProvider();
+  const type = 'AWS::Lambda::EventInvokeConfig';
+  const properties = {
+    FunctionName: FN,
+    Qualifier: '$LATEST',
+    MaximumRetryAttempts: 1,
+    MaximumEventAgeInSeconds: 600,
+    DestinationConfig: { OnFailure: { Destination: `arn:aws:sqs:us-east-1:${ACCOUNT}:dlq` } },
+  };
+  const get = async () =>
+    (await lambdaClientFor(context)).send(
+      new GetFunctionEventInvokeConfigCommand({ FunctionName: FN, Qualifier: '$LATEST' }),
+    );
+
+  it('puts the settings under FunctionName|Qualifier, puts them all again on update, and deletes them', async () => {
+    const request = { logicalId: 'Async', type, properties };
+    expect(await provider.nameHolder(request, context)).toEqual({ name: `${FN}|$LATEST` });
+    const created = await provider.create(request, context);
+    expect(created.physicalId).toBe(`${FN}|$LATEST`);
+    expect(created.observed).toEqual({
+      MaximumRetryAttempts: 1,
+      MaximumEventAgeInSeconds: 600,
+      DestinationConfig: properties.DestinationConfig,
+    });
+    expect(await provider.nameHolder(request, context)).toEqual({
+      name: `${FN}|$LATEST`,
+      holder: `${FN}|$LATEST`,
+    });
+    expect(provider.canUpdateInPlace(type, ['MaximumRetryAttempts', 'DestinationConfig'])).toBe(true);
+    expect(provider.canUpdateInPlace(type, ['Qualifier'])).toBe(false);
+
+    // The template drops the age and the destination: both go back to Lambda's defaults.
+    const next = { FunctionName: FN, Qualifier: '$LATEST', MaximumRetryAttempts: 0 };
+    const live = { ...request, physicalId: created.physicalId };
+    await provider.update({ ...live, properties: next, previousProperties: properties }, context);
+    const after = await get();
+    expect(after.MaximumRetryAttempts).toBe(0);
+    expect(after.MaximumEventAgeInSeconds).toBeUndefined();
+    expect(after.DestinationConfig).toEqual({});
+    expect((await provider.read(live, context))!.properties).toEqual(next);
+
+    await provider.delete(live, context);
+    expect(await provider.read(live, context)).toBeUndefined();
+    await provider.delete(live, context);
+  });
+
+  it('covers every property of the type', () => {
+    expect(provider.uncoveredProperties(type, properties)).toEqual([]);
+    expect(provider.uncoveredProperties(type, { ...properties, Other: 1 })).toEqual(['Other']);
+  });
+
+  it('a function that does not exist has no configuration to hold the name', async () => {
+    const request = {
+      logicalId: 'Async',
+      type,
+      properties: { FunctionName: 'no-such-fn', Qualifier: '$LATEST' },
+    };
+    expect(await provider.nameHolder(request, context)).toEqual({ name: 'no-such-fn|$LATEST' });
+    await expect(provider.create(request, context)).rejects.toMatchObject({
+      name: 'ResourceNotFoundException',
+    });
   });
 });

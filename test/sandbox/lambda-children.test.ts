@@ -4,18 +4,20 @@ import {
   CreateFunctionCommand,
   DeleteFunctionCommand,
   GetAliasCommand,
+  GetFunctionEventInvokeConfigCommand,
   GetPolicyCommand,
   LambdaClient,
   ListVersionsByFunctionCommand,
   PublishVersionCommand,
+  PutFunctionEventInvokeConfigCommand,
 } from '@aws-sdk/client-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { failure } from './helpers.js';
 
 /**
- * Spec 002 "Children deleted with the target": as in AWS, a function's permissions, versions
- * and aliases go with it, and a function re-created under the same name starts without them.
+ * Spec 002 "Children deleted with the target": as in AWS, a function's permissions, versions,
+ * aliases and event invoke configs go with it, and a function re-created under the same name starts without them.
  */
 const ACCOUNT = '123456789012';
 let sandbox: Sandbox;
@@ -47,7 +49,7 @@ const create = (FunctionName: string) =>
   );
 
 describe('a deleted Lambda function', () => {
-  it('takes its permissions, versions and aliases with it; the same name re-created has none', async () => {
+  it('takes its permissions, versions, aliases and event invoke config with it; the same name re-created has none', async () => {
     await create('parent-fn');
     await lambda.send(
       new AddPermissionCommand({
@@ -61,6 +63,9 @@ describe('a deleted Lambda function', () => {
     await lambda.send(
       new CreateAliasCommand({ FunctionName: 'parent-fn', Name: 'live', FunctionVersion: Version }),
     );
+    await lambda.send(
+      new PutFunctionEventInvokeConfigCommand({ FunctionName: 'parent-fn', MaximumRetryAttempts: 0 }),
+    );
 
     await lambda.send(new DeleteFunctionCommand({ FunctionName: 'parent-fn' }));
     await create('parent-fn');
@@ -70,6 +75,9 @@ describe('a deleted Lambda function', () => {
     });
     expect(
       await failure(lambda.send(new GetAliasCommand({ FunctionName: 'parent-fn', Name: 'live' }))),
+    ).toMatchObject({ name: 'ResourceNotFoundException' });
+    expect(
+      await failure(lambda.send(new GetFunctionEventInvokeConfigCommand({ FunctionName: 'parent-fn' }))),
     ).toMatchObject({ name: 'ResourceNotFoundException' });
     const versions = await lambda.send(new ListVersionsByFunctionCommand({ FunctionName: 'parent-fn' }));
     expect(versions.Versions?.map((v) => v.Version)).toEqual(['$LATEST']);

@@ -53,7 +53,7 @@ export function refuseCreateOnlyDropReplacements(resources: readonly RoutedResou
   const ids = refused.map(({ resource }) => `--recreate-via-cc-api ${resource.logicalId}`);
   throw new CdkdError(
     'CREATE_ONLY_DROP_NEEDS_REPLACEMENT',
-    `The record claims a create-only property an earlier --prefer-sdk-route deploy left unsent, which AWS never held; setting it now needs a replacement cdkd will not do on its own: ${named.join('; ')}.`,
+    `The record claims a create-only property an earlier --prefer-sdk-route deploy (or --recreate-via-sdk-provider) left unsent, which AWS never held; setting it now needs a replacement cdkd will not do on its own: ${named.join('; ')}.`,
     {
       hint: `Keep the SDK route with ${flags.join(' ')}, or create the resource again with the property: ${ids.join(' ')} (or --replace).`,
     },

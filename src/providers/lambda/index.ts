@@ -1,5 +1,6 @@
 import type { ProviderRegistry } from '../registry.js';
 import { LambdaAliasProvider } from './alias.js';
+import { LambdaEventInvokeConfigProvider } from './event-invoke-config.js';
 import { LambdaEventSourceMappingProvider } from './event-source-mapping.js';
 import { LambdaFunctionProvider, type LambdaProviderOptions } from './function.js';
 import { LambdaLayerVersionProvider } from './layer-version.js';
@@ -19,5 +20,6 @@ export function registerLambda(
     .registerSdk('AWS::Lambda::Alias', new LambdaAliasProvider())
     .registerSdk('AWS::Lambda::EventSourceMapping', new LambdaEventSourceMappingProvider(options))
     .registerSdk('AWS::Lambda::LayerVersion', new LambdaLayerVersionProvider())
-    .registerSdk('AWS::Lambda::Url', new LambdaUrlProvider());
+    .registerSdk('AWS::Lambda::Url', new LambdaUrlProvider())
+    .registerSdk('AWS::Lambda::EventInvokeConfig', new LambdaEventInvokeConfigProvider());
 }

@@ -47,6 +47,10 @@ export const REF_ATTRIBUTES: Record<string, RefAttributeRow> = {
     ref: 'function ARN (qualified when Qualifier is set)',
     attributes: { FunctionArn: field('FunctionArn'), FunctionUrl: field('FunctionUrl') },
   },
+  'AWS::Lambda::EventInvokeConfig': {
+    ref: 'FunctionName|Qualifier',
+    attributes: {},
+  },
 };
 
 /** The `Fn::GetAtt` attributes of a type from the API's answer. */

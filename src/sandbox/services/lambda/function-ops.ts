@@ -9,6 +9,7 @@ import {
   type LambdaHandler,
 } from './call.js';
 import { resolveCode } from './code.js';
+import { dropEventInvokeConfig } from './event-invoke-ops.js';
 import { applyConfig, configFromCreate } from './function-config.js';
 import { codeLocation, configurationView } from './function-view.js';
 import { lambdaErrors } from './lambda-errors.js';
@@ -93,6 +94,7 @@ export const deleteFunction: LambdaHandler = async (call) => {
   const { record, qualifier } = requireFunction(call);
   if (qualifier !== undefined && qualifier !== '$LATEST') {
     record.versions = record.versions.filter((version) => version.version !== qualifier);
+    dropEventInvokeConfig(record, qualifier);
     await call.store.saveFunction(record);
     return undefined;
   }

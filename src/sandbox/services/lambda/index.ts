@@ -4,6 +4,7 @@ import type { InventoryEntry, ServiceModule, ServiceModuleFactory } from '../../
 import { AsyncInvocations } from './async-invocations.js';
 import { parseFunctionName, type LambdaCall, type LambdaHandler } from './call.js';
 import { CONFIG_READ_HANDLERS } from './config-reads.js';
+import * as eventInvoke from './event-invoke-ops.js';
 import * as functions from './function-ops.js';
 import { functionResourceHandler } from './function-resource.js';
 import { invoke, runQueued } from './invoke-ops.js';
@@ -55,6 +56,11 @@ const HANDLERS: Record<string, LambdaHandler> = {
   GetFunctionUrlConfig: urls.getFunctionUrlConfig,
   UpdateFunctionUrlConfig: urls.updateFunctionUrlConfig,
   DeleteFunctionUrlConfig: urls.deleteFunctionUrlConfig,
+  PutFunctionEventInvokeConfig: eventInvoke.putFunctionEventInvokeConfig,
+  UpdateFunctionEventInvokeConfig: eventInvoke.updateFunctionEventInvokeConfig,
+  GetFunctionEventInvokeConfig: eventInvoke.getFunctionEventInvokeConfig,
+  DeleteFunctionEventInvokeConfig: eventInvoke.deleteFunctionEventInvokeConfig,
+  ListFunctionEventInvokeConfigs: eventInvoke.listFunctionEventInvokeConfigs,
   ...CONFIG_READ_HANDLERS,
 };
 
@@ -163,6 +169,12 @@ export const createLambdaService: ServiceModuleFactory = async (context) => {
           })),
         ),
       );
+      const eventInvokeEntries = store.allFunctions().flatMap((record) =>
+        (record.eventInvokeConfigs ?? []).map((config) => ({
+          id: `${record.name}|${config.qualifier}`,
+          region: record.region,
+        })),
+      );
       const urlEntries = store.allFunctions().flatMap((record) =>
         record.urls.map((url) => ({
           id: url.qualifier ? `${record.arn}:${url.qualifier}` : record.arn,
@@ -175,6 +187,7 @@ export const createLambdaService: ServiceModuleFactory = async (context) => {
         'AWS::Lambda::Alias': aliasEntries,
         'AWS::Lambda::Permission': permissionEntries,
         'AWS::Lambda::Url': urlEntries,
+        'AWS::Lambda::EventInvokeConfig': eventInvokeEntries,
         'AWS::Lambda::EventSourceMapping': store
           .allMappings()
           .map((mapping) => ({ id: mapping.uuid, region: mapping.region, functionArn: mapping.functionArn })),

@@ -64,6 +64,16 @@ export interface UrlRecord {
   lastModified: string;
 }
 
+/** A function's asynchronous-invocation settings for one qualifier (`$LATEST`, a version or an alias). */
+export interface EventInvokeConfigRecord {
+  qualifier: string;
+  maximumRetryAttempts?: number;
+  maximumEventAgeInSeconds?: number;
+  destinationConfig?: Record<string, unknown>;
+  /** Epoch ms. */
+  lastModified: number;
+}
+
 export interface FunctionRecord {
   name: string;
   region: string;
@@ -81,6 +91,8 @@ export interface FunctionRecord {
   tags: Record<string, string>;
   reservedConcurrency?: number;
   urls: UrlRecord[];
+  /** Absent in a function saved before the sandbox modelled them. */
+  eventInvokeConfigs?: EventInvokeConfigRecord[];
   /**
    * AWS::Lambda::Function properties set through Cloud Control that this emulation does
    * not model (TracingConfig, LoggingConfig ...), kept so a read returns them.

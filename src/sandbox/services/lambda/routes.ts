@@ -2,6 +2,7 @@ import type { RestRoute } from '../../protocols/rest-json.js';
 import { CONFIG_READ_ROUTES } from './config-reads.js';
 
 const F = '/2015-03-31/functions/{FunctionName}';
+const EVENT_INVOKE = '/2019-09-25/functions/{FunctionName}/event-invoke-config';
 
 /** Lambda's HTTP bindings (method + path → operation) and each operation's success status. */
 export const LAMBDA_ROUTES: readonly (RestRoute & { status: number; mutating: boolean })[] = [
@@ -160,6 +161,41 @@ export const LAMBDA_ROUTES: readonly (RestRoute & { status: number; mutating: bo
     operation: 'DeleteFunctionUrlConfig',
     status: 204,
     mutating: true,
+  },
+  {
+    method: 'PUT',
+    path: EVENT_INVOKE,
+    operation: 'PutFunctionEventInvokeConfig',
+    status: 200,
+    mutating: true,
+  },
+  {
+    method: 'POST',
+    path: EVENT_INVOKE,
+    operation: 'UpdateFunctionEventInvokeConfig',
+    status: 200,
+    mutating: true,
+  },
+  {
+    method: 'GET',
+    path: EVENT_INVOKE,
+    operation: 'GetFunctionEventInvokeConfig',
+    status: 200,
+    mutating: false,
+  },
+  {
+    method: 'DELETE',
+    path: EVENT_INVOKE,
+    operation: 'DeleteFunctionEventInvokeConfig',
+    status: 204,
+    mutating: true,
+  },
+  {
+    method: 'GET',
+    path: `${EVENT_INVOKE}/list`,
+    operation: 'ListFunctionEventInvokeConfigs',
+    status: 200,
+    mutating: false,
   },
   ...CONFIG_READ_ROUTES,
 ];

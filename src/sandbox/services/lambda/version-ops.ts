@@ -7,6 +7,7 @@ import {
   type LambdaCall,
   type LambdaHandler,
 } from './call.js';
+import { dropEventInvokeConfig } from './event-invoke-ops.js';
 import { publish } from './function-ops.js';
 import { configurationView } from './function-view.js';
 import { lambdaErrors } from './lambda-errors.js';
@@ -79,6 +80,7 @@ export const deleteAlias: LambdaHandler = async (call) => {
   record.aliases = record.aliases.filter((alias) => alias.name !== name);
   delete record.policies[name];
   record.urls = record.urls.filter((url) => url.qualifier !== name);
+  dropEventInvokeConfig(record, name);
   await call.store.saveFunction(record);
   return undefined;
 };
