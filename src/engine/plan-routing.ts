@@ -7,6 +7,7 @@ import {
 import { replacementOf } from '../plan/resource-schemas.js';
 import { sdkIdIsCcIdentifier } from '../providers/cc-identifier-compatibility.js';
 import { asSent, routeAnnotation } from '../providers/routing.js';
+import { isUnresolved } from './desired-resources.js';
 import type { ProviderRouter, RoutedProvider } from './provider-router.js';
 
 /** Each desired resource's route this deploy, and the properties as the route will record them. */
@@ -99,6 +100,8 @@ export async function routeDesired(
   await router.load?.(changed.map((resource) => resource.type));
   const routes = new Map<string, RoutedProvider>();
   for (const resource of changed) {
+    // A reader of a resource not made yet holds a placeholder: it is routed once resolved, at its turn.
+    if (isUnresolved(resource.properties)) continue;
     routes.set(resource.logicalId, routeOf(router, resource, recorded[resource.logicalId]));
   }
   const sent = desired.map((resource) => {
@@ -144,7 +147,7 @@ export async function checkRoutes(
   const resources: RoutedResource[] = [];
   for (const op of plan.operations) {
     const wanted = desired.get(op.logicalId);
-    if (op.phase !== 'deploy' || !wanted) continue;
+    if (op.phase !== 'deploy' || !wanted || isUnresolved(wanted.properties)) continue;
     const record = input.recorded[op.logicalId];
     const update =
       routed.routes.get(op.logicalId) ??

@@ -92,6 +92,28 @@ describe('auto-route: a property the SDK provider drops', () => {
   });
 });
 
+describe('a reader of a resource not made yet', () => {
+  it('is not annotated with a route at planning, and takes the SDK route once resolved', async () => {
+    const result = await deploy('Reader', {
+      Role: iamRole(),
+      Fn: {
+        Type: 'AWS::Lambda::Function',
+        Properties: {
+          Role: { 'Fn::GetAtt': ['Role', 'Arn'] },
+          Runtime: 'nodejs20.x',
+          Handler: 'index.handler',
+          Code: { ZipFile: 'exports.handler = async () => 1;' },
+          LoggingConfig: { LogFormat: 'JSON' },
+        },
+      },
+    });
+    const op = result.plan.operations.find((o) => o.logicalId === 'Fn');
+    expect(op?.kind).toBe('create');
+    expect(op?.routing).toBeUndefined();
+    expect((await record('Reader', 'Fn'))?.provisionedBy).toBe('sdk');
+  });
+});
+
 describe('--prefer-sdk-route', () => {
   it('a removable drop: the record leaves it out, the same flag is a no-op, and a flag-less deploy sends it through Cloud Control', async () => {
     const flagged = { routing: { preferSdkRoute: 'all' as const } };

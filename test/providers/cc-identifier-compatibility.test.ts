@@ -52,7 +52,7 @@ const CASES: Record<string, { create: JsonObject; add: JsonObject }> = {
   },
   'AWS::Lambda::Function': {
     create: functionProperties({ FunctionName: 'cc-ids-function' }),
-    add: { TracingConfig: { Mode: 'Active' } },
+    add: { RuntimeManagementConfig: { UpdateRuntimeOn: 'FunctionUpdate' } },
   },
 };
 

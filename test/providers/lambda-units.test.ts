@@ -62,9 +62,20 @@ describe('Lambda decision tables', () => {
 
   it('reports what it cannot send so the resource routes to Cloud Control', () => {
     expect(uncoveredFunctionProperties({ Role: 'r', Code: { ZipFile: 'x' }, Handler: 'h' })).toEqual([]);
-    expect(uncoveredFunctionProperties({ TracingConfig: { Mode: 'Active' }, Role: 'r' })).toEqual([
-      'TracingConfig',
-    ]);
+    expect(
+      uncoveredFunctionProperties({ RuntimeManagementConfig: { UpdateRuntimeOn: 'Manual' }, Role: 'r' }),
+    ).toEqual(['RuntimeManagementConfig']);
+    expect(
+      uncoveredFunctionProperties({
+        Role: 'r',
+        TracingConfig: { Mode: 'Active' },
+        EphemeralStorage: { Size: 1024 },
+        KmsKeyArn: 'arn:aws:kms:us-east-1:1:key/k',
+        LoggingConfig: { LogGroup: 'g' },
+        FileSystemConfigs: [],
+        SnapStart: { ApplyOn: 'None' },
+      }),
+    ).toEqual([]);
     expect(uncoveredFunctionProperties({ Code: { ImageUri: 'x' }, PackageType: 'Image' })).toEqual([
       'Code',
       'PackageType',
@@ -75,7 +86,7 @@ describe('Lambda decision tables', () => {
   });
 
   it('sends dropped configuration at Lambda defaults, so an update clears it', () => {
-    expect(configurationInput({ Role: 'r' })).toMatchObject({
+    expect(configurationInput({ Role: 'r' }, 'fn')).toMatchObject({
       Timeout: 3,
       MemorySize: 128,
       Description: '',
@@ -84,7 +95,7 @@ describe('Lambda decision tables', () => {
       VpcConfig: { SubnetIds: [], SecurityGroupIds: [] },
       DeadLetterConfig: { TargetArn: '' },
     });
-    expect(configurationInput({ Timeout: '30', MemorySize: 1024 })).toMatchObject({
+    expect(configurationInput({ Timeout: '30', MemorySize: 1024 }, 'fn')).toMatchObject({
       Timeout: 30,
       MemorySize: 1024,
     });

@@ -40,7 +40,7 @@ describe('AWS::Lambda::Function through Cloud Control', () => {
       Runtime: 'python3.12',
       Handler: 'index.handler',
       Code: { ZipFile: 'def handler(e, c): return 1' },
-      TracingConfig: { Mode: 'Active' },
+      RuntimeManagementConfig: { UpdateRuntimeOn: 'FunctionUpdate' },
       Tags: [{ Key: 'team', Value: 'a' }],
     };
     const created = await cc.send(
@@ -58,7 +58,7 @@ describe('AWS::Lambda::Function through Cloud Control', () => {
     );
     expect(model).toMatchObject({
       Arn: `arn:aws:lambda:us-east-1:${ACCOUNT}:function:cc-fn`,
-      TracingConfig: { Mode: 'Active' },
+      RuntimeManagementConfig: { UpdateRuntimeOn: 'FunctionUpdate' },
       Timeout: 3,
     });
 
@@ -75,6 +75,81 @@ describe('AWS::Lambda::Function through Cloud Control', () => {
     expect((await settle(cc, deleted.ProgressEvent!)).event.OperationStatus).toBe('SUCCESS');
     expect(await failure(lambda.send(new GetFunctionCommand({ FunctionName: 'cc-fn' })))).toMatchObject({
       name: 'ResourceNotFoundException',
+    });
+  });
+
+  it('reads and writes the modelled settings in CloudFormation shape; an update that drops one resets it', async () => {
+    const TypeName = 'AWS::Lambda::Function';
+    const key = `arn:aws:kms:us-east-1:${ACCOUNT}:key/1234abcd-12ab-34cd-56ef-1234567890ab`;
+    const desired = {
+      FunctionName: 'cc-settings',
+      Role: `arn:aws:iam::${ACCOUNT}:role/exec`,
+      Runtime: 'nodejs20.x',
+      Handler: 'index.handler',
+      Code: { ZipFile: 'exports.handler = async () => 1;' },
+      TracingConfig: { Mode: 'Active' },
+      EphemeralStorage: { Size: 1024 },
+      KmsKeyArn: key,
+      LoggingConfig: { LogFormat: 'JSON', LogGroup: '/custom/cc-settings', ApplicationLogLevel: 'WARN' },
+    };
+    const created = await cc.send(
+      new CreateResourceCommand({ TypeName, DesiredState: JSON.stringify(desired) }),
+    );
+    expect((await settle(cc, created.ProgressEvent!)).event.OperationStatus).toBe('SUCCESS');
+    const viaApi = await lambda.send(new GetFunctionCommand({ FunctionName: 'cc-settings' }));
+    expect(viaApi.Configuration).toMatchObject({
+      TracingConfig: { Mode: 'Active' },
+      EphemeralStorage: { Size: 1024 },
+      KMSKeyArn: key,
+      LoggingConfig: { LogFormat: 'JSON', LogGroup: '/custom/cc-settings', ApplicationLogLevel: 'WARN' },
+    });
+    const read = async () =>
+      JSON.parse(
+        (await cc.send(new GetResourceCommand({ TypeName, Identifier: 'cc-settings' }))).ResourceDescription!
+          .Properties!,
+      );
+    expect(await read()).toMatchObject({
+      TracingConfig: { Mode: 'Active' },
+      EphemeralStorage: { Size: 1024 },
+      KmsKeyArn: key,
+      LoggingConfig: {
+        LogFormat: 'JSON',
+        LogGroup: '/custom/cc-settings',
+        ApplicationLogLevel: 'WARN',
+        SystemLogLevel: 'INFO',
+      },
+      SnapStart: { ApplyOn: 'None' },
+      SnapStartResponse: { ApplyOn: 'None', OptimizationStatus: 'Off' },
+    });
+
+    const patch = ['/TracingConfig', '/EphemeralStorage', '/KmsKeyArn', '/LoggingConfig'].map((path) => ({
+      op: 'remove',
+      path,
+    }));
+    const updated = await cc.send(
+      new UpdateResourceCommand({
+        TypeName,
+        Identifier: 'cc-settings',
+        PatchDocument: JSON.stringify(patch),
+      }),
+    );
+    expect((await settle(cc, updated.ProgressEvent!)).event.OperationStatus).toBe('SUCCESS');
+    const after = await read();
+    expect(after).toMatchObject({
+      TracingConfig: { Mode: 'PassThrough' },
+      EphemeralStorage: { Size: 512 },
+      LoggingConfig: { LogFormat: 'Text', LogGroup: '/aws/lambda/cc-settings' },
+    });
+    expect(after.KmsKeyArn).toBeUndefined();
+    expect(after.LoggingConfig.ApplicationLogLevel).toBeUndefined();
+
+    const bad = [{ op: 'replace', path: '/EphemeralStorage', value: { Size: 100 } }];
+    const refused = await cc.send(
+      new UpdateResourceCommand({ TypeName, Identifier: 'cc-settings', PatchDocument: JSON.stringify(bad) }),
+    );
+    expect((await settle(cc, refused.ProgressEvent!)).event).toMatchObject({
+      OperationStatus: 'FAILED',
+      ErrorCode: 'InvalidRequest',
     });
   });
 

@@ -1,6 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { FilterLogEventsCommand, type CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
-import { InvokeCommand, type LambdaClient } from '@aws-sdk/client-lambda';
+import {
+  InvokeCommand,
+  UpdateFunctionConfigurationCommand,
+  waitUntilFunctionUpdatedV2,
+  type LambdaClient,
+} from '@aws-sdk/client-lambda';
 import { CreateBucketCommand, GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { CreateTopicCommand, PublishCommand, SNSClient, SubscribeCommand } from '@aws-sdk/client-sns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -195,6 +200,32 @@ describe('a function in its environment', () => {
       true,
     );
     expect(events!.every((event) => event.logStreamName!.includes('[$LATEST]'))).toBe(true);
+  });
+
+  it("writes to LoggingConfig's LogGroup when the function names one, and tells the handler so", async () => {
+    await createFunction(lambda, {
+      name: 'own-group',
+      files: {
+        'index.js': `exports.handler = async () => { console.log('to my group'); return process.env.AWS_LAMBDA_LOG_GROUP_NAME; };`,
+      },
+    });
+    await lambda.send(
+      new UpdateFunctionConfigurationCommand({
+        FunctionName: 'own-group',
+        LoggingConfig: { LogGroup: '/app/own-group' },
+      }),
+    );
+    await waitUntilFunctionUpdatedV2(
+      { client: lambda, maxWaitTime: 30, minDelay: 1 },
+      { FunctionName: 'own-group' },
+    );
+    expect(parsePayload((await invoke('own-group')).Payload)).toBe('/app/own-group');
+    const { events } = await logs.send(new FilterLogEventsCommand({ logGroupName: '/app/own-group' }));
+    expect(events!.some((event) => event.message!.includes('to my group'))).toBe(true);
+    const defaultGroup = await logs
+      .send(new FilterLogEventsCommand({ logGroupName: '/aws/lambda/own-group' }))
+      .catch((error: Error) => error);
+    expect(defaultGroup).toMatchObject({ name: 'ResourceNotFoundException' });
   });
 
   it('answers a presigned S3 URL with https.request to the sandbox host and no port, as the CDK handlers do', async () => {

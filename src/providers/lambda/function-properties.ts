@@ -1,6 +1,7 @@
 import type { CreateFunctionRequest, UpdateFunctionConfigurationRequest } from '@aws-sdk/client-lambda';
 import type { JsonObject } from '../provider.js';
 import { asObject, integer, string, stringList } from './common.js';
+import { createSettings, SETTING_PROPERTIES, settingsInput } from './function-settings.js';
 import { inlineZip } from './inline-zip.js';
 
 /** The AWS::Lambda::Function properties this provider sends; any other routes to Cloud Control. */
@@ -21,6 +22,7 @@ export const FUNCTION_PROPERTIES = new Set([
   'Tags',
   'ReservedConcurrentExecutions',
   'PackageType',
+  ...SETTING_PROPERTIES,
 ]);
 
 const CODE_MEMBERS = new Set(['S3Bucket', 'S3Key', 'S3ObjectVersion', 'ZipFile']);
@@ -51,11 +53,13 @@ export function codeInput(
 
 /**
  * The configuration members of UpdateFunctionConfiguration, complete: a property the
- * template dropped is sent at Lambda's default (empty environment, no VPC, 3 s, 128 MB),
- * since an omitted member would leave the old value in place.
+ * template dropped is sent at Lambda's default (empty environment, no VPC, 3 s, 128 MB,
+ * and the settings' defaults), since an omitted member would leave the old value in place.
  */
 export function configurationInput(
   properties: JsonObject,
+  functionName: string,
+  previous: JsonObject = {},
 ): Omit<UpdateFunctionConfigurationRequest, 'FunctionName'> {
   const environment = asObject(asObject(properties.Environment)?.Variables) ?? {};
   const vpc = asObject(properties.VpcConfig);
@@ -76,6 +80,7 @@ export function configurationInput(
       SecurityGroupIds: stringList(vpc?.SecurityGroupIds) ?? [],
     },
     DeadLetterConfig: { TargetArn: string(deadLetter?.TargetArn) ?? '' },
+    ...settingsInput(properties, functionName, previous),
   };
 }
 
@@ -85,7 +90,7 @@ export function createInput(
   properties: JsonObject,
   tags: Record<string, string>,
 ): CreateFunctionRequest {
-  const config = configurationInput(properties);
+  const config = configurationInput(properties, name);
   const architectures = stringList(properties.Architectures);
   return {
     FunctionName: name,
@@ -104,6 +109,7 @@ export function createInput(
       : {}),
     ...(config.DeadLetterConfig!.TargetArn ? { DeadLetterConfig: config.DeadLetterConfig } : {}),
     ...(architectures ? { Architectures: architectures as CreateFunctionRequest['Architectures'] } : {}),
+    ...createSettings(properties, name),
     ...(Object.keys(tags).length > 0 ? { Tags: tags } : {}),
   };
 }
@@ -129,6 +135,7 @@ export function updateCalls(changed: readonly string[]): {
       'Layers',
       'VpcConfig',
       'DeadLetterConfig',
+      ...SETTING_PROPERTIES,
     ),
     tags: has('Tags'),
     concurrency: has('ReservedConcurrentExecutions'),

@@ -45,6 +45,7 @@ import {
   uncoveredFunctionProperties,
   updateCalls,
 } from './function-properties.js';
+import { observedSettings } from './function-settings.js';
 import { resourceMade } from '../resource-made.js';
 import { attributesFor } from './ref-attributes.js';
 import { waitForFunction } from './waits.js';
@@ -131,7 +132,7 @@ export class LambdaFunctionProvider implements Provider {
         attributes: attributesFor(TYPE, ready),
         creationIdentity,
         // The readiness wait's configuration and the concurrency call's answer; tags are not in them.
-        observed: observedProperties(ready, {}, reserved?.ReservedConcurrentExecutions),
+        observed: observedProperties(ready, request.properties, {}, reserved?.ReservedConcurrentExecutions),
       };
     } catch (error) {
       // The token tag lets the retry of this create adopt the function instead of colliding.
@@ -197,7 +198,7 @@ export class LambdaFunctionProvider implements Provider {
       await client.send(
         new UpdateFunctionConfigurationCommand({
           FunctionName: name,
-          ...configurationInput(request.properties),
+          ...configurationInput(request.properties, name, request.previousProperties),
         }),
         { abortSignal: context.signal },
       );
@@ -216,6 +217,7 @@ export class LambdaFunctionProvider implements Provider {
       // GetFunction's tags and concurrency, unless the calls after it changed them (they answer nothing).
       observed: observedProperties(
         last ?? current.Configuration!,
+        request.properties,
         calls.tags ? {} : (current.Tags ?? {}),
         calls.concurrency ? undefined : current.Concurrency?.ReservedConcurrentExecutions,
       ),
@@ -244,6 +246,7 @@ export class LambdaFunctionProvider implements Provider {
       return {
         properties: observedProperties(
           config,
+          request.properties,
           current.Tags ?? {},
           current.Concurrency?.ReservedConcurrentExecutions,
         ),
@@ -314,6 +317,7 @@ export function changedProperties(before: JsonObject, after: JsonObject): string
 /** The live function in template terms (the code is reported as its digest, not its source). */
 function observedProperties(
   config: FunctionConfiguration,
+  applied: JsonObject,
   tags: Record<string, string>,
   concurrency: number | undefined,
 ): JsonObject {
@@ -341,5 +345,5 @@ function observedProperties(
   const userTags = Object.entries(tags).filter(([key]) => !managedTag(key));
   if (userTags.length > 0) observed.Tags = userTags.map(([Key, Value]) => ({ Key, Value }));
   if (concurrency !== undefined) observed.ReservedConcurrentExecutions = concurrency;
-  return observed;
+  return { ...observed, ...observedSettings(config, applied) };
 }

@@ -12,15 +12,23 @@ export interface RefAttributeRow {
 
 const field = (name: string) => (facts: JsonObject) => facts[name];
 
+/** The function's SnapStart as reported, "off" when the answer has none. */
+const snapStart = (facts: JsonObject): { ApplyOn: unknown; OptimizationStatus: unknown } => {
+  const reported = (facts.SnapStart ?? {}) as JsonObject;
+  return {
+    ApplyOn: reported.ApplyOn ?? 'None',
+    OptimizationStatus: reported.OptimizationStatus ?? 'Off',
+  };
+};
+
 export const REF_ATTRIBUTES: Record<string, RefAttributeRow> = {
   'AWS::Lambda::Function': {
     ref: 'function name',
     attributes: {
       Arn: field('FunctionArn'),
-      // SnapStart is routed to Cloud Control (uncovered), so these are the "off" values.
-      SnapStartResponse: () => ({ ApplyOn: 'None', OptimizationStatus: 'Off' }),
-      'SnapStartResponse.ApplyOn': () => 'None',
-      'SnapStartResponse.OptimizationStatus': () => 'Off',
+      SnapStartResponse: snapStart,
+      'SnapStartResponse.ApplyOn': (facts) => snapStart(facts).ApplyOn,
+      'SnapStartResponse.OptimizationStatus': (facts) => snapStart(facts).OptimizationStatus,
     },
   },
   'AWS::Lambda::Permission': {

@@ -1,4 +1,5 @@
 import { requiredMember, stringMember, type LambdaCall } from './call.js';
+import { applySettings, checkSettings } from './function-settings.js';
 import { lambdaErrors } from './lambda-errors.js';
 import type { FunctionConfig } from './model.js';
 
@@ -56,7 +57,9 @@ export function applyConfig(call: LambdaCall, base: ConfigFields): ConfigFields 
     if (typeof target === 'string' && target !== '') next.deadLetterTargetArn = target;
     else delete next.deadLetterTargetArn;
   }
-  return next;
+  const settled = applySettings(input, next);
+  checkSettings(settled, settled.runtime, settled.vpcConfig);
+  return settled;
 }
 
 /** The role must be well-formed and assumable by Lambda (propagated, trusting Lambda). */

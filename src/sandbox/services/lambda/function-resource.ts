@@ -8,6 +8,7 @@ import {
 } from '../../resources.js';
 import type { LambdaCall } from './call.js';
 import * as functions from './function-ops.js';
+import { settingsInput, settingsModel } from './function-settings.js';
 import type { FunctionRecord } from './model.js';
 import type { LambdaStore } from './store.js';
 
@@ -29,6 +30,12 @@ const MODELLED = new Set([
   'Tags',
   'ReservedConcurrentExecutions',
   'PackageType',
+  'TracingConfig',
+  'EphemeralStorage',
+  'KmsKeyArn',
+  'LoggingConfig',
+  'FileSystemConfigs',
+  'SnapStart',
 ]);
 
 const ERROR_CODES: Record<string, HandlerErrorCode> = {
@@ -76,7 +83,7 @@ export function functionResourceHandler(
       ...(record.reservedConcurrency !== undefined
         ? { ReservedConcurrentExecutions: record.reservedConcurrency }
         : {}),
-      SnapStartResponse: { ApplyOn: 'None', OptimizationStatus: 'Off' },
+      ...settingsModel(record.name, config),
     };
   };
   const finish = async (region: string, name: string, desired: ResourceModel): Promise<ResourceModel> => {
@@ -98,7 +105,7 @@ export function functionResourceHandler(
         functions.createFunction(
           newCall(
             region,
-            { ...apiInput(desired), FunctionName: name, Code: codeInput(desired.Code) },
+            { ...apiInput(name, desired), FunctionName: name, Code: codeInput(desired.Code) },
             {},
             accountId,
           ),
@@ -116,7 +123,7 @@ export function functionResourceHandler(
         await translate(() => functions.updateFunctionCode(newCall(region, codeInput(desired.Code), labels)));
       }
       await translate(() =>
-        functions.updateFunctionConfiguration(newCall(region, apiInput(desired), labels)),
+        functions.updateFunctionConfiguration(newCall(region, apiInput(identifier, desired), labels)),
       );
       const record = store.function(region, identifier)!;
       record.updateDoneAt = undefined;
@@ -142,8 +149,9 @@ function settle(record: FunctionRecord): void {
 }
 
 /** CloudFormation's shape as the API's: tag list to map, an unset member to its default. */
-function apiInput(desired: ResourceModel): Record<string, unknown> {
+function apiInput(name: string, desired: ResourceModel): Record<string, unknown> {
   return {
+    ...settingsInput(name, desired),
     Role: desired.Role,
     Handler: desired.Handler,
     Runtime: desired.Runtime,

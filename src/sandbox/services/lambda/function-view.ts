@@ -1,4 +1,5 @@
 import type { LambdaCall } from './call.js';
+import { settingsView } from './function-settings.js';
 import type { FunctionConfig, FunctionRecord } from './model.js';
 
 /** The FunctionConfiguration shape of `$LATEST` or a published version. */
@@ -41,7 +42,7 @@ export function configurationView(
     LastUpdateStatus: pending || updating ? 'InProgress' : 'Successful',
     PackageType: 'Zip',
     Architectures: config.architectures,
-    EphemeralStorage: { Size: 512 },
+    ...settingsView(record.name, config, !latest),
   };
 }
 

@@ -4,7 +4,7 @@ import type { AsyncInvocations, QueuedInvocation } from './async-invocations.js'
 import { requireFunction, type LambdaCall } from './call.js';
 import { lambdaErrors } from './lambda-errors.js';
 import type { FunctionRecord } from './model.js';
-import { writeFunctionLog } from './runtime/function-logs.js';
+import { logGroupName, writeFunctionLog } from './runtime/function-logs.js';
 import type { FunctionRunner, InvokeTarget } from './runtime/function-runner.js';
 
 /** Lambda's payload limits: 6 MB for a synchronous request, 1 MB for an Event. */
@@ -88,7 +88,8 @@ export async function runQueued(
     });
   } catch (error) {
     if (!(error instanceof SandboxError)) throw error;
-    await writeFunctionLog(call.context, record.region, record.name, 'sandbox-async-invocations', [
+    const group = logGroupName(record.name, record.latest.logging);
+    await writeFunctionLog(call.context, record.region, group, 'sandbox-async-invocations', [
       {
         timestamp: Date.now(),
         message: `RequestId: ${invocation.requestId} ${error.code}: ${error.message}`,

@@ -10,8 +10,30 @@ export interface CodeRecord {
   blob?: string;
 }
 
+/** The function's CloudWatch Logs settings; log levels exist only with the JSON format. */
+export interface LoggingRecord {
+  format: 'Text' | 'JSON';
+  /** Unset: the default group `/aws/lambda/<function name>`. */
+  logGroup?: string;
+  applicationLogLevel?: string;
+  systemLogLevel?: string;
+}
+
+/**
+ * Settings each at Lambda's default when unset (PassThrough tracing, 512 MB of /tmp, the
+ * AWS managed key, Text logs to the default group, no EFS mount, SnapStart None).
+ */
+export interface FunctionSettings {
+  tracingMode?: string;
+  ephemeralStorage?: number;
+  kmsKeyArn?: string;
+  logging?: LoggingRecord;
+  fileSystemConfigs?: Array<{ Arn: string; LocalMountPath: string }>;
+  snapStartApplyOn?: string;
+}
+
 /** The configuration of `$LATEST`, or a snapshot of it as a published version. */
-export interface FunctionConfig {
+export interface FunctionConfig extends FunctionSettings {
   role: string;
   handler?: string;
   runtime?: string;
@@ -95,7 +117,7 @@ export interface FunctionRecord {
   eventInvokeConfigs?: EventInvokeConfigRecord[];
   /**
    * AWS::Lambda::Function properties set through Cloud Control that this emulation does
-   * not model (TracingConfig, LoggingConfig ...), kept so a read returns them.
+   * not model (ImageConfig, RuntimeManagementConfig ...), kept so a read returns them.
    */
   otherProperties?: Record<string, unknown>;
 }

@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { SandboxContext } from '../../../service-module.js';
 import { logWriter } from '../../logs/log-writer.js';
 
-/** Lambda's log group for a function. */
-export const logGroupName = (functionName: string): string => `/aws/lambda/${functionName}`;
+/** Lambda's log group for a function: LoggingConfig's LogGroup, else `/aws/lambda/<name>`. */
+export const logGroupName = (functionName: string, logging?: { logGroup?: string }): string =>
+  logging?.logGroup ?? `/aws/lambda/${functionName}`;
 
 /** A new container's stream: `2024/05/01/[$LATEST]<32 hex>`, as Lambda names them. */
 export function newLogStreamName(version: string, now = new Date()): string {
@@ -26,14 +27,14 @@ export class StreamLog {
   constructor(
     private readonly context: SandboxContext,
     private readonly region: string,
-    private readonly functionName: string,
+    private readonly logGroup: string,
     readonly stream: string,
   ) {}
 
   write(message: string): LogLine {
     const line = { timestamp: Date.now(), message };
     this.written = this.written
-      .then(() => writeFunctionLog(this.context, this.region, this.functionName, this.stream, [line]))
+      .then(() => writeFunctionLog(this.context, this.region, this.logGroup, this.stream, [line]))
       .catch((error: unknown) => {
         process.stderr.write(`cdkd sandbox: could not write a Lambda log line: ${String(error)}\n`);
       });
@@ -46,16 +47,16 @@ export class StreamLog {
   }
 }
 
-/** Writes what a function printed to the sandbox's CloudWatch Logs (when Logs is served). */
+/** Writes what a function printed to its group in the sandbox's CloudWatch Logs (when Logs is served). */
 export function writeFunctionLog(
   context: SandboxContext,
   region: string,
-  functionName: string,
+  logGroup: string,
   stream: string,
   lines: LogLine[],
 ): Promise<void> {
   if (lines.length === 0) return Promise.resolve();
-  return logWriter(context)?.append(region, logGroupName(functionName), stream, lines) ?? Promise.resolve();
+  return logWriter(context)?.append(region, logGroup, stream, lines) ?? Promise.resolve();
 }
 
 /** The last 4 KB of an invocation's log, base64, as `X-Amz-Log-Result` carries it for LogType Tail. */

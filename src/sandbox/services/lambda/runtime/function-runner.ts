@@ -78,17 +78,18 @@ export class FunctionRunner {
     const key = `${record.arn}:${version}`;
     const container = await this.pool.acquire(key, config.revisionId, () => {
       const logStream = newLogStreamName(version);
+      const logGroup = logGroupName(record.name, config.logging);
       const env = functionEnvironment({
         config,
         functionName: record.name,
         version,
         region: record.region,
-        logGroup: logGroupName(record.name),
+        logGroup,
         logStream,
         taskRoot,
         endpoint: this.context.endpoint ?? '',
       });
-      const log = new StreamLog(this.context, record.region, record.name, logStream);
+      const log = new StreamLog(this.context, record.region, logGroup, logStream);
       return new Container(launcher({ taskRoot, layers }), env, taskRoot, log);
     });
     const lines: LogLine[] = [];
