@@ -6,7 +6,7 @@ import {
 } from '../plan/guards/routing-refusals.js';
 import { replacementOf } from '../plan/resource-schemas.js';
 import { sdkIdIsCcIdentifier } from '../providers/cc-identifier-compatibility.js';
-import { asSent, routeAnnotation } from '../providers/routing.js';
+import { asSent, createOnlyDrops, routeAnnotation } from '../providers/routing.js';
 import type { ProviderRouter, RoutedProvider } from './provider-router.js';
 
 /** Each desired resource's route this deploy, and the properties as the route will record them. */
@@ -83,11 +83,19 @@ export async function routeDesired(
   }
   const sent = desired.map((resource) => {
     const dropped = routes.get(resource.logicalId)?.dropped;
-    return dropped
-      ? { ...resource, properties: asSent(resource.type, resource.properties, dropped) }
-      : resource;
+    return dropped ? routedAsSent(resource, dropped) : resource;
   });
   return { desired: sent, routes };
+}
+
+/** A desired resource as its route sends it: what an SDK provider drops is left out or, create-only, marked unsent. */
+export function routedAsSent(resource: DesiredResource, dropped: readonly string[]): DesiredResource {
+  const unsent = createOnlyDrops(resource.type, dropped);
+  return {
+    ...resource,
+    properties: asSent(resource.type, resource.properties, dropped),
+    ...(unsent.length > 0 && { unsent }),
+  };
 }
 
 /**

@@ -25,7 +25,7 @@ import { forgetParent, type LostChild } from './lost-children.js';
 import { restoreFailed } from './restore-child.js';
 import type { ProviderRouter } from './provider-router.js';
 import { routeEvaluated, type RoutedProperties } from './plan-routing.js';
-import { moveLine } from '../providers/routing.js';
+import { createOnlyDrops, moveLine } from '../providers/routing.js';
 import { policies, type OperationDraft, type RunJournal } from './run-journal.js';
 import type { StackState } from './stack-state.js';
 import { updateFallback } from './update-fallback.js';
@@ -213,9 +213,18 @@ export class ResourceExecutor {
   private async replan(op: PlannedOperation): Promise<'no-op' | 'update' | 'replace'> {
     const recorded = this.services.state.record(op.logicalId);
     if (!recorded) return 'update';
-    const { properties } = await this.routed(op, recorded);
+    const { properties, route } = await this.routed(op, recorded);
+    const unsent = createOnlyDrops(op.type, route.dropped);
     const input = {
-      desired: [{ logicalId: op.logicalId, type: op.type, properties, dependencies: [] }],
+      desired: [
+        {
+          logicalId: op.logicalId,
+          type: op.type,
+          properties,
+          dependencies: [],
+          ...(unsent.length > 0 && { unsent }),
+        },
+      ],
       recorded: { [op.logicalId]: recorded },
     };
     const registry = await this.services.registryAnswers?.(registryTypesToRead(input));

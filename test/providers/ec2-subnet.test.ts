@@ -116,9 +116,25 @@ describe('the sandbox: EC2 subnet calls', () => {
     );
     expect(await create({ VpcId: vpcId, CidrBlock: '10.0.1.0/29' })).toBe('InvalidSubnet.Range');
     expect(await create({ VpcId: vpcId, CidrBlock: '10.0.1.7/24' })).toBe('InvalidParameterValue');
-    expect(await create({ VpcId: vpcId, CidrBlock: '10.0.1.0/24', AvailabilityZone: 'us-east-1q' })).toBe(
-      'InvalidParameterValue',
-    );
+    expect(
+      await rejection(
+        ec2.send(
+          new CreateSubnetCommand({ VpcId: vpcId, CidrBlock: '10.0.1.0/24', AvailabilityZoneId: 'use1-az9' }),
+        ),
+      ),
+    ).toBe('InvalidParameterValue');
+    expect(
+      await rejection(
+        ec2.send(
+          new CreateSubnetCommand({
+            VpcId: vpcId,
+            CidrBlock: '10.0.1.0/24',
+            AvailabilityZone: 'us-east-1a',
+            AvailabilityZoneId: 'use1-az2',
+          }),
+        ),
+      ),
+    ).toBe('InvalidParameterValue');
     await ec2.send(new CreateSubnetCommand({ VpcId: vpcId, CidrBlock: '10.0.2.0/24' }));
     expect(await create({ VpcId: vpcId, CidrBlock: '10.0.2.128/25' })).toBe('InvalidSubnet.Conflict');
     expect(await create({ VpcId: vpcId, CidrBlock: '10.0.0.0/16' })).toBe('InvalidSubnet.Conflict');
@@ -235,7 +251,7 @@ describe('AWS::EC2::Subnet through the SDK provider', () => {
     ).rejects.toMatchObject({ name: 'InvalidSubnet.Conflict' });
   });
 
-  it('leaves AvailabilityZoneId and the other unsent properties to Cloud Control; changes in place only flags and tags', () => {
+  it('leaves AvailabilityZoneId and the other unsent properties to Cloud Control; replaces only for what it sends at create', () => {
     expect(subnets.uncoveredProperties(type, base())).toEqual([]);
     expect(
       subnets.uncoveredProperties(type, { ...base(), AvailabilityZoneId: 'use1-az1', EnableDns64: true }),
@@ -245,6 +261,7 @@ describe('AWS::EC2::Subnet through the SDK provider', () => {
     ).toBe(true);
     expect(subnets.canUpdateInPlace(type, ['CidrBlock'])).toBe(false);
     expect(subnets.canUpdateInPlace(type, ['Ipv6CidrBlock'])).toBe(false);
+    expect(subnets.canUpdateInPlace(type, ['EnableDns64'])).toBe(true);
   });
 
   it('is registered, and a subnet gaining AvailabilityZoneId routes through Cloud Control', async () => {

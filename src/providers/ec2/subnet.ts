@@ -43,8 +43,8 @@ const SUBNET_PROPERTIES = [
   'Tags',
 ];
 
-/** What ModifySubnetAttribute and the tag calls change in place; anything else needs a new subnet. */
-const IN_PLACE: ReadonlySet<string> = new Set(['MapPublicIpOnLaunch', 'AssignIpv6AddressOnCreation', 'Tags']);
+/** What this provider sends only at create: a change to one needs a new subnet. */
+const CREATE_ONLY: ReadonlySet<string> = new Set(['VpcId', 'CidrBlock', 'AvailabilityZone', 'Ipv6CidrBlock']);
 
 /** The two flags ModifySubnetAttribute sets, one per call; both off on a new subnet. */
 const FLAGS = ['MapPublicIpOnLaunch', 'AssignIpv6AddressOnCreation'] as const;
@@ -60,8 +60,12 @@ export class SubnetProvider implements Provider {
     return type === SUBNET_TYPE;
   }
 
+  /**
+   * ModifySubnetAttribute and the tag calls change the rest in place. A property it does not
+   * send is Cloud Control's to update (the schema decides), so it never forces a replacement here.
+   */
   canUpdateInPlace(_type: string, changedProperties: readonly string[]): boolean {
-    return changedProperties.every((property) => IN_PLACE.has(property));
+    return !changedProperties.some((property) => CREATE_ONLY.has(property));
   }
 
   uncoveredProperties(_type: string, properties: JsonObject): string[] {

@@ -177,18 +177,25 @@ function secondaryBlocks(network: NetworkView, vpcId: string): string[] {
     .map((model) => String(model.CidrBlock));
 }
 
-/** The zone a subnet goes in: the one named (by name or id), else the region's first, as EC2 picks one. */
+/**
+ * The zone a subnet goes in: the one named (by name or id), else the region's first, as EC2
+ * picks one. A zone name the region does not list is taken as given, as Cloud Control's path
+ * to the same store takes it: environment-agnostic CDK stacks name placeholder zones
+ * (`dummy1a`) that the sandbox hosts; an unknown zone id is refused.
+ */
 function zoneFor(region: string, name: string | null, id: string | null) {
   const zones = availabilityZones(region);
+  if (name && !zones.some((candidate) => candidate.zoneName === name)) {
+    return { zoneName: name, zoneId: id ?? '' };
+  }
   const zone = name
     ? zones.find((candidate) => candidate.zoneName === name)
     : id
       ? zones.find((candidate) => candidate.zoneId === id)
       : zones[0];
   if (!zone) {
-    const parameter = name ? 'availabilityZone' : 'availabilityZoneId';
     throw ec2Errors.invalidParameterValue(
-      `Value (${name ?? id}) for parameter ${parameter} is invalid. Subnets can currently only be created in the following availability zones: ${zones.map((z) => (name ? z.zoneName : z.zoneId)).join(', ')}.`,
+      `Value (${id}) for parameter availabilityZoneId is invalid. Subnets can currently only be created in the following availability zones: ${zones.map((z) => z.zoneId).join(', ')}.`,
     );
   }
   if (name && id && zone.zoneId !== id) {
