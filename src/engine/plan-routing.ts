@@ -143,7 +143,9 @@ export async function checkRoutes(
     const annotation =
       op.kind === 'no-op'
         ? undefined
-        : routeAnnotation(route, op.kind === 'replace' ? undefined : record?.provisionedBy);
+        : op.recreateVia
+          ? forcedLayerAnnotation(op.recreateVia, route)
+          : routeAnnotation(route, op.kind === 'replace' ? undefined : record?.provisionedBy);
     if (annotation) op.routing = annotation;
     if (!record || record.type !== op.type) continue;
     resources.push({
@@ -159,4 +161,14 @@ export async function checkRoutes(
   }
   refuseUnaddressableAutoRoutes(resources, sdkIdIsCcIdentifier);
   refuseCreateOnlyDropReplacements(resources);
+}
+
+/**
+ * A `--recreate-via-*` target goes to the layer its flag names, whatever routing would choose:
+ * the row says what that layer leaves unsent (the SDK provider's drops), never the route it skips.
+ */
+function forcedLayerAnnotation(layer: 'sdk' | 'cc-api', route: RoutedProvider): string | undefined {
+  const dropped = route.properties ?? route.dropped ?? [];
+  if (layer === 'cc-api' || dropped.length === 0) return undefined;
+  return routeAnnotation({ provisionedBy: 'sdk', reason: 'prefer-sdk-route', dropped });
 }

@@ -106,6 +106,23 @@ describe('cdkd diff --recreate-via-cc-api / --recreate-via-sdk-provider', () => 
     expect(forced.code, forced.stderr).toBe(0);
     expect(forced.stdout).toContain('-/+ **DATA LOSS** Store (AWS::S3::Bucket) [SDK → CC]: re-created via');
   });
+  it('a forced layer shows what it leaves unsent, never the route it skips', async () => {
+    const accelerated = template('v1', DEPLOYED.Outputs);
+    (accelerated.Resources.Store.Properties as Record<string, unknown>).AccelerateConfiguration = {
+      AccelerationStatus: 'Enabled',
+    };
+    const dir = assemblyFor('DiffStack', accelerated);
+    const force = ['--force-stateful-recreation'];
+    const routed = await cli(['diff', '-a', dir, ...force]);
+    expect(routed.stdout).toContain('Store (AWS::S3::Bucket) [via CC API: AccelerateConfiguration]');
+    const viaSdk = await cli(['diff', '-a', dir, '--recreate-via-sdk-provider', 'Store', ...force]);
+    expect(viaSdk.code, viaSdk.stderr).toBe(0);
+    expect(viaSdk.stdout).toContain(
+      'Store (AWS::S3::Bucket) [SDK → SDK] [SDK provider drops: AccelerateConfiguration]: changed: AccelerateConfiguration; re-created via the SDK provider',
+    );
+    const viaCc = await cli(['diff', '-a', dir, '--recreate-via-cc-api', 'Store', ...force]);
+    expect(viaCc.stdout).toContain('Store (AWS::S3::Bucket) [SDK → CC]: changed: AccelerateConfiguration;');
+  });
 });
 
 describe('cdkd diff --json', () => {
