@@ -9,6 +9,7 @@ import {
   type Subnet,
 } from '@aws-sdk/client-ec2';
 import { awsErrorCode } from '../../aws/error-class.js';
+import { TOKEN_TAG } from '../physical-names.js';
 import { tagDiff, tagList, tagMap, uncovered } from '../property-values.js';
 import type {
   CreateResult,
@@ -25,9 +26,6 @@ import type {
 import { resourceMade } from '../resource-made.js';
 
 export const SUBNET_TYPE = 'AWS::EC2::Subnet';
-
-/** The tag a create writes in its CreateSubnet call: what proves which subnet that create made. */
-export const TOKEN_TAG = 'cdkd:idempotency-token';
 
 /**
  * What a CDK VPC's subnets use. The rest (AvailabilityZoneId, IPAM pools, IPv6-native,
