@@ -1,4 +1,5 @@
 import type { StackDeployResult } from '../engine/deploy-stack.js';
+import type { OutputChange } from '../engine/outputs.js';
 
 /**
  * `Stack.Key = value` lines under an "Outputs:" heading per stack, as `cdk deploy` prints them.
@@ -49,8 +50,8 @@ export function outputFailureWarnings(results: readonly StackDeployResult[]): st
  * Empty when nothing changes or an output could not be resolved (see the warning).
  */
 export function renderOutputChanges(result: StackDeployResult): string {
-  const changes = result.outputChanges ?? [];
-  if (changes.length === 0 || (result.failedOutputs?.length ?? 0) > 0) return '';
+  const changes = shownOutputChanges(result);
+  if (changes.length === 0) return '';
   const lines = changes.map((change) => {
     const show = (value: unknown) => JSON.stringify(value);
     if (change.after === undefined) return `  - ${change.name}: ${show(change.before)}`;
@@ -58,4 +59,12 @@ export function renderOutputChanges(result: StackDeployResult): string {
     return `  ~ ${change.name}: ${show(change.before)} → ${show(change.after)}`;
   });
   return `Outputs:\n${lines.join('\n')}\n`;
+}
+
+/**
+ * The output changes `cdkd diff` shows, in text and in `--json`: none when an output could not
+ * be resolved, since the stack's Outputs section is then left out (see the warning).
+ */
+export function shownOutputChanges(result: StackDeployResult): OutputChange[] {
+  return (result.failedOutputs?.length ?? 0) > 0 ? [] : (result.outputChanges ?? []);
 }

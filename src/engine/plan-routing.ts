@@ -6,7 +6,7 @@ import {
 } from '../plan/guards/routing-refusals.js';
 import { replacementOf } from '../plan/resource-schemas.js';
 import { sdkIdIsCcIdentifier } from '../providers/cc-identifier-compatibility.js';
-import { asSent, routeAnnotation } from '../providers/routing.js';
+import { asSent, createOnlyDrops, routeAnnotation } from '../providers/routing.js';
 import { isUnresolved } from './desired-resources.js';
 import type { ProviderRouter, RoutedProvider } from './provider-router.js';
 
@@ -106,11 +106,19 @@ export async function routeDesired(
   }
   const sent = desired.map((resource) => {
     const dropped = routes.get(resource.logicalId)?.dropped;
-    return dropped
-      ? { ...resource, properties: asSent(resource.type, resource.properties, dropped) }
-      : resource;
+    return dropped ? routedAsSent(resource, dropped) : resource;
   });
   return { desired: sent, routes };
+}
+
+/** A desired resource as its route sends it: what an SDK provider drops is left out or, create-only, marked unsent. */
+export function routedAsSent(resource: DesiredResource, dropped: readonly string[]): DesiredResource {
+  const unsent = createOnlyDrops(resource.type, dropped);
+  return {
+    ...resource,
+    properties: asSent(resource.type, resource.properties, dropped),
+    ...(unsent.length > 0 && { unsent }),
+  };
 }
 
 /**
@@ -158,7 +166,9 @@ export async function checkRoutes(
     const annotation =
       op.kind === 'no-op'
         ? undefined
-        : routeAnnotation(route, op.kind === 'replace' ? undefined : record?.provisionedBy);
+        : op.recreateVia
+          ? forcedLayerAnnotation(op.recreateVia, route)
+          : routeAnnotation(route, op.kind === 'replace' ? undefined : record?.provisionedBy);
     if (annotation) op.routing = annotation;
     if (!record || record.type !== op.type) continue;
     resources.push({
@@ -174,4 +184,14 @@ export async function checkRoutes(
   }
   refuseUnaddressableAutoRoutes(resources, sdkIdIsCcIdentifier);
   refuseCreateOnlyDropReplacements(resources);
+}
+
+/**
+ * A `--recreate-via-*` target goes to the layer its flag names, whatever routing would choose:
+ * the row says what that layer leaves unsent (the SDK provider's drops), never the route it skips.
+ */
+function forcedLayerAnnotation(layer: 'sdk' | 'cc-api', route: RoutedProvider): string | undefined {
+  const dropped = route.properties ?? route.dropped ?? [];
+  if (layer === 'cc-api' || dropped.length === 0) return undefined;
+  return routeAnnotation({ provisionedBy: 'sdk', reason: 'prefer-sdk-route', dropped });
 }

@@ -4,6 +4,7 @@ import {
   registryTypesToRead,
   type PlannedOperation,
 } from '../plan/index.js';
+import { createOnlyDrops } from '../providers/routing.js';
 import type { ExecutorServices } from './resource-executor.js';
 import { routedResource } from './resource-evaluation.js';
 
@@ -14,9 +15,18 @@ export async function replan(
 ): Promise<'no-op' | 'update' | 'replace'> {
   const recorded = services.state.record(op.logicalId);
   if (!recorded) return 'update';
-  const { properties } = await routedResource(services, op, recorded);
+  const { properties, route } = await routedResource(services, op, recorded);
+  const unsent = createOnlyDrops(op.type, route.dropped);
   const input = {
-    desired: [{ logicalId: op.logicalId, type: op.type, properties, dependencies: [] }],
+    desired: [
+      {
+        logicalId: op.logicalId,
+        type: op.type,
+        properties,
+        dependencies: [],
+        ...(unsent.length > 0 && { unsent }),
+      },
+    ],
     recorded: { [op.logicalId]: recorded },
   };
   const registry = await services.registryAnswers?.(registryTypesToRead(input));

@@ -99,6 +99,7 @@ function planResource(
     desiredProperties: desired.properties,
     providerCanUpdate: options.providerCanUpdate,
     ...(registry !== undefined && { registry }),
+    ...(desired.unsent !== undefined && { unsent: desired.unsent }),
   });
   const changed = diff.changed.length > 0 ? `changed: ${diff.changed.join(', ')}` : 'property hash differs';
   const masked = diff.masked.map((p) => `${p} is masked in state (NoEcho) and could not be compared`);

@@ -1,4 +1,5 @@
 import type { StatefulVerdict } from './guards/stateful-replace.js';
+import { routeLabel } from './recreate-via.js';
 import { DATA_LOSS_PREFIX, dataDetail, EMPTINESS_NOT_ESTABLISHED } from './render-data-loss.js';
 import type { OperationKind, Plan, PlannedOperation } from './types.js';
 
@@ -29,7 +30,11 @@ function renderOperation(op: PlannedOperation, verdict: StatefulVerdict | undefi
   const dataLoss = verdict?.outcome === 'data-loss' ? DATA_LOSS_PREFIX : '';
   const type = op.previousType ? `${op.previousType} → ${op.type}` : op.type;
   const routing = op.routing ? ` ${op.routing}` : '';
-  const lines = [`${SYMBOL[op.kind].padEnd(3)} ${dataLoss}${op.logicalId} (${type})${routing}: ${op.reason}`];
+  // A --recreate-via-* row shows its move as the confirmation prompt does.
+  const move = op.recreateVia && op.recreateFrom ? ` [${routeLabel(op.recreateFrom, op.recreateVia)}]` : '';
+  const lines = [
+    `${SYMBOL[op.kind].padEnd(3)} ${dataLoss}${op.logicalId} (${type})${move}${routing}: ${op.reason}`,
+  ];
   if (op.replacedIfIdChanges) lines.push('    Replaced if the id changes');
   for (const note of op.notes) lines.push(`    ${note}`);
   if (verdict?.outcome === 'emptiness-unknown') lines.push(`    ${EMPTINESS_NOT_ESTABLISHED}`);

@@ -11,6 +11,8 @@ export interface ReplacementInput {
   providerCanUpdate: PlanOptions['providerCanUpdate'];
   /** What the CloudFormation registry said about the type; absent when it was not asked. */
   registry?: RegistryAnswer;
+  /** Create-only properties the route leaves unsent (DesiredResource.unsent). */
+  unsent?: readonly string[];
 }
 
 export interface ReplacementDecision {
@@ -33,9 +35,15 @@ export function decideReplacement(input: ReplacementInput): ReplacementDecision 
     return { replace: true, causes: [{ kind: 'type-change', from: previousType, to: type }], notes: [] };
   }
   const causes: ReplacementCause[] = [];
-  const notes: string[] = [];
+  const unsent = new Set(input.unsent ?? []);
+  const notes = changedProperties
+    .filter((property) => unsent.has(property))
+    .map(
+      (property) => `${property} is create-only and left unsent (--prefer-sdk-route): recorded, not applied`,
+    );
+  const sent = changedProperties.filter((property) => !unsent.has(property));
   let unknownType = false;
-  for (const property of changedProperties) {
+  for (const property of sent) {
     const { verdict, nestedPaths, source } = propertyVerdict(type, property, input.registry);
     unknownType ||= source === 'none';
     if (verdict === 'yes') {
@@ -52,12 +60,8 @@ export function decideReplacement(input: ReplacementInput): ReplacementDecision 
     }
   }
   if (unknownType) notes.push(unknownTypeNote(type, input.registry));
-  if (
-    causes.length === 0 &&
-    changedProperties.length > 0 &&
-    !input.providerCanUpdate(type, changedProperties)
-  ) {
-    causes.push({ kind: 'no-provider-update', properties: [...changedProperties] });
+  if (causes.length === 0 && sent.length > 0 && !input.providerCanUpdate(type, sent)) {
+    causes.push({ kind: 'no-provider-update', properties: sent });
   }
   return { replace: causes.length > 0, causes, notes };
 }

@@ -24,6 +24,12 @@ export interface DesiredResource {
   deletionPolicy?: string;
   updateReplacePolicy?: string;
   reads?: readonly ResourceRead[];
+  /**
+   * Create-only properties its route leaves unsent (`--prefer-sdk-route`, spec 002): recorded as
+   * present, never a cause of replacement, since a new resource on that route would not get
+   * them either.
+   */
+  unsent?: readonly string[];
 }
 
 /** The recorded fields planning reads; a full state `ResourceRecord` fits. */

@@ -9,6 +9,7 @@
  */
 const MEASURED: ReadonlySet<string> = new Set([
   'AWS::CloudWatch::Alarm',
+  'AWS::EC2::Subnet',
   'AWS::IAM::Role',
   'AWS::Lambda::Function',
   'AWS::S3::Bucket',

@@ -14,6 +14,12 @@ export interface NameRules {
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
 /**
+ * The tag a create writes in its own create call, valued with its idempotency token, on
+ * types whose name does not prove which create made the resource (Lambda functions, subnets).
+ */
+export const TOKEN_TAG = 'cdkd:idempotency-token';
+
+/**
  * A CloudFormation-style generated name, `{stack}-{logicalId}-{SUFFIX}`, for a
  * resource the template leaves unnamed: the stack and logical id parts are cut
  * to fit the service's limit, the random suffix is always kept whole.

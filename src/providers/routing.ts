@@ -110,8 +110,14 @@ export function asSent(
   dropped: readonly string[] | undefined,
 ): JsonObject {
   if (!dropped || dropped.length === 0) return properties;
-  const removed = new Set(dropped.filter((property) => replacementOf(type, property) !== 'yes'));
+  const kept = new Set(createOnlyDrops(type, dropped));
+  const removed = new Set(dropped.filter((property) => !kept.has(property)));
   return Object.fromEntries(Object.entries(properties).filter(([key]) => !removed.has(key)));
+}
+
+/** Of the properties an SDK provider drops, the create-only ones: kept in the record, never sent. */
+export function createOnlyDrops(type: string, dropped: readonly string[] | undefined): string[] {
+  return (dropped ?? []).filter((property) => replacementOf(type, property) === 'yes');
 }
 
 /** A route as the engine's router answers it: without a reason for a type the engine serves itself. */

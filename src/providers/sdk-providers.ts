@@ -81,6 +81,7 @@ export const SDK_PROVIDER_TYPES: ReadonlyArray<{
     types: ['AWS::CloudWatch::Alarm'],
     load: async () => (await import('./cloudwatch/index.js')).registerCloudWatch,
   },
+  { types: ['AWS::EC2::Subnet'], load: async () => (await import('./ec2/index.js')).registerEc2 },
 ];
 
 /** Custom resources: every `Custom::*` type and AWS::CloudFormation::CustomResource. */

@@ -157,6 +157,33 @@ describe('one resource: which strategy a changed resource gets (spec 004)', () =
     expect(op.reason).toContain('the provider cannot update VisibilityTimeout in place');
   });
 
+  it('a create-only property the route leaves unsent (--prefer-sdk-route) is recorded in place, not a replacement', () => {
+    const seen: (readonly string[])[] = [];
+    const subnet = { VpcId: 'vpc-1', CidrBlock: '10.0.0.0/24', MapPublicIpOnLaunch: false };
+    const op = planOne(
+      desired(
+        'S',
+        'AWS::EC2::Subnet',
+        { ...subnet, MapPublicIpOnLaunch: true, AvailabilityZoneId: 'use1-az1' },
+        { unsent: ['AvailabilityZoneId'] },
+      ),
+      recorded('AWS::EC2::Subnet', subnet),
+      { canHandle: () => true, providerCanUpdate: (_type, props) => (seen.push(props), true) },
+    );
+    expect(op.kind).toBe('update');
+    expect(op.changedProperties).toEqual(['AvailabilityZoneId', 'MapPublicIpOnLaunch']);
+    expect(seen).toEqual([['MapPublicIpOnLaunch']]);
+    expect(op.notes).toEqual([
+      'AvailabilityZoneId is create-only and left unsent (--prefer-sdk-route): recorded, not applied',
+    ]);
+    // Without the mark, the same change is a replacement.
+    const plain = planOne(
+      desired('S', 'AWS::EC2::Subnet', { ...subnet, AvailabilityZoneId: 'use1-az1' }),
+      recorded('AWS::EC2::Subnet', subnet),
+    );
+    expect(plain.kind).toBe('replace');
+  });
+
   it("notes a 'maybe' property, and plans a custom resource's change in place without a note", () => {
     const maybe = planOne(
       desired('I', 'AWS::EC2::Instance', { InstanceType: 'b' }),

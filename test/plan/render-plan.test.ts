@@ -36,6 +36,20 @@ describe('cdkd diff output', () => {
     );
   });
 
+  it('shows the move of a --recreate-via-* row, as the confirmation prompt does', () => {
+    const recreated = buildPlan(
+      {
+        desired: [desired('Same', 'AWS::SQS::Queue', { A: 1 })],
+        recorded: { Same: { ...recorded('AWS::SQS::Queue', { A: 1 }), provisionedBy: 'sdk' } },
+        recreateVia: { Same: 'cc-api' },
+      },
+      allProviders,
+    );
+    expect(renderPlanText(recreated)).toContain(
+      '-/+ Same (AWS::SQS::Queue) [SDK → CC]: re-created via Cloud Control (--recreate-via-cc-api)',
+    );
+  });
+
   it('lists unchanged resources on request', () => {
     expect(renderPlanText(plan, { showUnchanged: true })).toContain(
       '=   Same (AWS::SQS::Queue): unchanged (same property hash)',

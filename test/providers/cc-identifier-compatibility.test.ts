@@ -5,6 +5,7 @@ import { ccIdentifierCompatibleTypes } from '../../src/providers/cc-identifier-c
 import { CloudControlProvider } from '../../src/providers/cloudcontrol/provider.js';
 import type { JsonObject, ProviderContext } from '../../src/providers/provider.js';
 import { defaultRegistry } from '../../src/toolkit/provider-wiring.js';
+import { defaultVpc } from '../../src/sandbox/account/default-vpc.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { functionProperties, ROLE } from './lambda-helpers.js';
 
@@ -49,6 +50,14 @@ const CASES: Record<string, { create: JsonObject; add: JsonObject }> = {
   'AWS::IAM::Role': {
     create: { RoleName: 'cc-ids-role', AssumeRolePolicyDocument: TRUST },
     add: { Description: 'through Cloud Control' },
+  },
+  'AWS::EC2::Subnet': {
+    create: {
+      VpcId: defaultVpc('000000000000', 'us-east-1').vpcId,
+      CidrBlock: '172.31.200.0/24',
+      AvailabilityZone: 'us-east-1a',
+    },
+    add: { AvailabilityZoneId: 'use1-az1', EnableDns64: false },
   },
   'AWS::Lambda::Function': {
     create: functionProperties({ FunctionName: 'cc-ids-function' }),

@@ -2,14 +2,16 @@ import type { Command } from 'commander';
 import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
 import {
   addDeployTuning,
+  addRecreateOptions,
   addRoutingOptions,
   type DeployTuning,
+  type RecreateOptions,
   type RoutingFlagOptions,
 } from '../deploy-options.js';
-import { outputFailureWarnings, renderOutputChanges } from '../render-outputs.js';
+import { outputFailureWarnings, renderOutputChanges, shownOutputChanges } from '../render-outputs.js';
 import { sessionFor } from '../session-from-options.js';
 
-interface DiffOptions extends AppOptions, DeployTuning, RoutingFlagOptions {
+interface DiffOptions extends AppOptions, DeployTuning, RoutingFlagOptions, RecreateOptions {
   all?: boolean;
   json?: boolean;
   fail?: boolean;
@@ -22,7 +24,7 @@ export function registerDiff(program: Command): void {
     .command('diff')
     .description('compare the app with what cdkd deployed, resource by resource')
     .argument('[stacks...]', 'stack names, display paths or wildcards; default: the only stack');
-  addRoutingOptions(addDeployTuning(addAppOptions(command)))
+  addRecreateOptions(addRoutingOptions(addDeployTuning(addAppOptions(command))))
     .option('--all', 'every stack of the app')
     .option('--json', 'print the plans as JSON')
     .option('--fail', 'exit 1 when anything would change')
@@ -47,6 +49,7 @@ export function registerDiff(program: Command): void {
         dryRun: true,
         forceStatefulRecreation: options.forceStatefulRecreation ?? false,
         replace: options.replace ?? false,
+        recreateVia: { ccApi: options.recreateViaCcApi, sdkProvider: options.recreateViaSdkProvider },
         parameters: options.parameters,
         routing: {
           ...(options.preferSdkRoute !== undefined && { preferSdkRoute: options.preferSdkRoute }),
@@ -58,13 +61,16 @@ export function registerDiff(program: Command): void {
       });
       if (options.json) {
         const plans = Object.fromEntries(
-          results.map((r) => [r.stackName, JSON.parse(renderPlanJson(r.plan))]),
+          results.map((r) => [
+            r.stackName,
+            { ...JSON.parse(renderPlanJson(r.plan)), outputs: shownOutputChanges(r) },
+          ]),
         );
         process.stdout.write(`${JSON.stringify(plans, null, 2)}\n`);
       } else {
         for (const result of results)
           process.stdout.write(
-            `Stack ${result.stackName}\n${renderPlanText(result.plan)}\n${renderOutputChanges(result)}`,
+            `Stack ${result.stackName}\n${renderPlanText(result.plan, { stateful: result.stateful ?? [] })}\n${renderOutputChanges(result)}`,
           );
       }
       for (const warning of outputFailureWarnings(results)) process.stderr.write(`Warning: ${warning}\n`);

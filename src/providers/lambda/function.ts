@@ -13,7 +13,7 @@ import {
   type LambdaClient,
 } from '@aws-sdk/client-lambda';
 import { systemClock, type Clock } from '../clock.js';
-import { tokenPhysicalName } from '../physical-names.js';
+import { tokenPhysicalName, TOKEN_TAG } from '../physical-names.js';
 import type {
   CreateResult,
   CreationIdentity,
@@ -51,8 +51,7 @@ import { attributesFor } from './ref-attributes.js';
 import { waitForFunction } from './waits.js';
 
 const TYPE = 'AWS::Lambda::Function';
-/** Marks which logical create made a function, so a replayed create can adopt it. */
-export const TOKEN_TAG = 'cdkd:idempotency-token';
+// The token tag marks which logical create made a function, so a replayed create can adopt it.
 const managedTag = (key: string): boolean => key.startsWith('aws:') || key === TOKEN_TAG;
 
 /** Lambda's function-name limit and character set, for names CloudFormation would generate. */

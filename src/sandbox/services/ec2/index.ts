@@ -9,6 +9,7 @@ import { describeInstances, runInstances, terminateInstances } from './instance-
 import { Instances } from './instances.js';
 import { changeRules } from './rule-ops.js';
 import { SecurityGroups } from './security-groups.js';
+import { changeTags, createSubnet, deleteSubnet, modifySubnetAttribute } from './subnet-ops.js';
 
 const HANDLERS: Readonly<Record<string, (call: Ec2Call) => SandboxResponse | Promise<SandboxResponse>>> = {
   DescribeAvailabilityZones: describe.describeAvailabilityZones,
@@ -23,6 +24,11 @@ const HANDLERS: Readonly<Record<string, (call: Ec2Call) => SandboxResponse | Pro
   RunInstances: runInstances,
   TerminateInstances: terminateInstances,
   DescribeVpcEndpointServices: describe.describeVpcEndpointServices,
+  CreateSubnet: createSubnet,
+  DeleteSubnet: deleteSubnet,
+  ModifySubnetAttribute: modifySubnetAttribute,
+  CreateTags: changeTags('CreateTags'),
+  DeleteTags: changeTags('DeleteTags'),
   AuthorizeSecurityGroupIngress: changeRules('ingress', 'authorize'),
   AuthorizeSecurityGroupEgress: changeRules('egress', 'authorize'),
   RevokeSecurityGroupIngress: changeRules('ingress', 'revoke'),
@@ -33,7 +39,7 @@ const HANDLERS: Readonly<Record<string, (call: Ec2Call) => SandboxResponse | Pro
  * EC2 over its query protocol: what an account holds before any deploy (zones, regions,
  * the default VPC, AWS's public images) and the networks Cloud Control made, for context
  * lookups; security-group rule changes for the CDK's handlers; instances, which Cloud
- * Control's AWS::EC2::Instance shares.
+ * Control's AWS::EC2::Instance shares; subnets, kept in Cloud Control's store.
  */
 export const createEc2Service: ServiceModuleFactory = async (context) => {
   const securityGroups = await SecurityGroups.load(context.storage, context.resources, context.accountId);
@@ -42,7 +48,8 @@ export const createEc2Service: ServiceModuleFactory = async (context) => {
     name: 'ec2',
     codec: ec2Codec,
     operation: queryAction,
-    isMutating: (operation) => /^(Authorize|Revoke|RunInstances|TerminateInstances)/.test(operation),
+    isMutating: (operation) =>
+      /^(Authorize|Revoke|RunInstances|TerminateInstances|Create|Delete|Modify)/.test(operation),
     async handle(request, operation) {
       const handler = HANDLERS[operation];
       if (!handler) throw ec2Errors.invalidAction(operation);

@@ -18,6 +18,8 @@ export interface SubnetView {
   availabilityZone: string;
   availabilityZoneId: string;
   mapPublicIpOnLaunch: boolean;
+  assignIpv6AddressOnCreation: boolean;
+  ipv6CidrBlock?: string;
   defaultForAz: boolean;
   tags: Tags;
 }
@@ -88,6 +90,7 @@ export class NetworkView {
         availabilityZone: subnet.zone.zoneName,
         availabilityZoneId: subnet.zone.zoneId,
         mapPublicIpOnLaunch: true,
+        assignIpv6AddressOnCreation: false,
         defaultForAz: true,
         tags: [],
       })),
@@ -100,6 +103,8 @@ export class NetworkView {
           availabilityZone: zone,
           availabilityZoneId: zones.get(zone) ?? String(model.AvailabilityZoneId ?? ''),
           mapPublicIpOnLaunch: model.MapPublicIpOnLaunch === true,
+          assignIpv6AddressOnCreation: model.AssignIpv6AddressOnCreation === true,
+          ...(typeof model.Ipv6CidrBlock === 'string' ? { ipv6CidrBlock: model.Ipv6CidrBlock } : {}),
           defaultForAz: false,
           tags: tagsOf(model),
         };

@@ -39,6 +39,19 @@ export function subnetItem(subnet: SubnetView, ownerId: string, region: string):
     el('availabilityZoneId', subnet.availabilityZoneId),
     el('defaultForAz', subnet.defaultForAz),
     el('mapPublicIpOnLaunch', subnet.mapPublicIpOnLaunch),
+    el('assignIpv6AddressOnCreation', subnet.assignIpv6AddressOnCreation),
+    itemSet(
+      'ipv6CidrBlockAssociationSet',
+      subnet.ipv6CidrBlock
+        ? [
+            [
+              el('associationId', subnet.subnetId.replace('subnet-', 'subnet-cidr-assoc-')),
+              el('ipv6CidrBlock', subnet.ipv6CidrBlock),
+              el('ipv6CidrBlockState', [el('state', 'associated')]),
+            ],
+          ]
+        : [],
+    ),
     tagSet(subnet.tags),
   ];
 }
