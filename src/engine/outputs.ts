@@ -1,5 +1,12 @@
 import type { OutputRecord } from '../state/documents/state-document.js';
-import { evaluate, rootPath, type ExternalResolver, type PreparedTemplate } from '../template/index.js';
+import type { DeclaredExport } from '../plan/index.js';
+import {
+  collectReferences,
+  evaluate,
+  rootPath,
+  type ExternalResolver,
+  type PreparedTemplate,
+} from '../template/index.js';
 import { isLiveAttributeRefusal, type LiveAttributes } from './live-attributes.js';
 import { holdsPendingValue } from './state-resolver.js';
 
@@ -115,16 +122,33 @@ export function declaredExportValues(
 
 /** The export names a template will declare, evaluated before anything is touched. */
 export function declaredExportNames(masked: PreparedTemplate, resolver: ExternalResolver): Set<string> {
-  const names = new Set<string>();
-  for (const name of masked.activeOutputs) {
+  return new Set(exportingOutputs(masked, resolver).map(([, exportName]) => exportName));
+}
+
+/** Each export a template declares, with the resources of the stack its value reads. */
+export function declaredExports(masked: PreparedTemplate, resolver: ExternalResolver): DeclaredExport[] {
+  return exportingOutputs(masked, resolver).map(([output, exportName]) => ({
+    exportName,
+    reads: collectReferences(
+      masked.template.outputs.get(output)?.value,
+      rootPath('Outputs', output, 'Value'),
+      (condition) => masked.conditions.get(condition),
+    )
+      .filter((reference) => !reference.untaken)
+      .map((reference) => ({ target: reference.target, via: reference.readsAttribute ? 'getatt' : 'ref' })),
+  }));
+}
+
+/** The active outputs that export, as [output name, evaluated export name]. */
+function exportingOutputs(masked: PreparedTemplate, resolver: ExternalResolver): [string, string][] {
+  return masked.activeOutputs.flatMap((name): [string, string][] => {
     const exportName = masked.template.outputs.get(name)?.exportName;
-    if (exportName === undefined) continue;
+    if (exportName === undefined) return [];
     const evaluated = evaluate(
       exportName,
       masked.context(resolver),
       rootPath('Outputs', name, 'Export', 'Name'),
     );
-    if (typeof evaluated === 'string') names.add(evaluated);
-  }
-  return names;
+    return typeof evaluated === 'string' ? [[name, evaluated]] : [];
+  });
 }

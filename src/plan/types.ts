@@ -1,14 +1,17 @@
 import type { ResourceRecord } from '../state/documents/state-document.js';
 import type { RegistryAnswer, VerdictSource } from './registry-schema.js';
 
-/** How a resource reads another one of the same stack. */
+/** How a resource reads another one of the same stack, or another stack's export. */
 export interface ResourceRead {
-  /** The logical id read. */
+  /** The logical id read; for `import`, the export name. */
   target: string;
   /** The reader's top-level property holding the reference. */
   property: string;
-  /** `ref`: Ref or ${Target} in Fn::Sub (the physical id); `getatt`: Fn::GetAtt or ${Target.Attr}. */
-  via: 'ref' | 'getatt';
+  /**
+   * `ref`: Ref or ${Target} in Fn::Sub (the physical id); `getatt`: Fn::GetAtt or
+   * ${Target.Attr}; `import`: Fn::ImportValue of a literal export name.
+   */
+  via: 'ref' | 'getatt' | 'import';
 }
 
 /**
@@ -57,6 +60,11 @@ export interface PlanInput {
    * --recreate-via-* flags): their readers and children follow them as a replacement's do.
    */
   recreated?: readonly string[];
+  /**
+   * Exports of other stacks this run moves before this stack deploys (a recreated target's
+   * id or attribute), by export name → what to call it: their readers here follow them.
+   */
+  movingImports?: ReadonlyMap<string, string>;
 }
 
 /** What planning asks of the provider registry, injected so the plan knows no provider. */
