@@ -42,7 +42,11 @@ export function noteImportReaders(
         const who = named.length > 0 ? named.join(', ') : entry.importers.join(', ');
         return `exported as ${entry.exportName}, read in other stacks by ${who}: they follow when their stacks deploy, after this one; the old copy is deleted after them`;
       });
-    return lines.length > 0 ? { ...op, notes: [...op.notes, ...lines] } : op;
+    if (lines.length === 0) return op;
+    const importedBy = moving
+      .filter((entry) => entry.targets.includes(op.logicalId))
+      .flatMap((entry) => entry.importers);
+    return { ...op, notes: [...op.notes, ...lines], importedBy: [...new Set(importedBy)].sort() };
   });
   return readers;
 }

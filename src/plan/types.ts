@@ -123,6 +123,11 @@ export interface PlannedOperation {
   nameFreeWhenPlanned?: boolean;
   /** Made (or destroyed and re-made) on this layer, as a `--recreate-via-*` flag names it. */
   recreateVia?: NonNullable<ResourceRecord['provisionedBy']>;
+  /**
+   * Stacks later in the run that read it through an export: a re-create of it runs create-first
+   * unless the template names it, and its old copy is held until they have deployed.
+   */
+  importedBy?: string[];
   /** The layer the recorded resource a `--recreate-via-*` flag re-creates was on. */
   recreateFrom?: NonNullable<ResourceRecord['provisionedBy']>;
 }

@@ -79,6 +79,22 @@ async function parameters(n: number): Promise<Record<string, string>> {
   return Object.fromEntries((found.Parameters ?? []).map((p) => [p.Name!, p.Value!]));
 }
 
+/** The next SSM PutParameter (the importer's first write) fails with an error no retry covers. */
+async function failFirstParameterWrite(): Promise<void> {
+  await fetch(`${sandbox.current.url}/_sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      service: 'ssm',
+      operation: 'PutParameter',
+      errorCode: 'ValidationException',
+      httpStatus: 400,
+      message: 'injected by the test',
+      nth: 1,
+    }),
+  });
+}
+
 const deploy = (assembly: string, ...args: string[]) =>
   runCli(['deploy', '-a', assembly, ...args], { env: env() });
 
@@ -123,18 +139,7 @@ describe('a recreated security group whose id another stack imports', () => {
     const oldSg = (await stateOf('Exporter2')).resources.Sg!.physicalId;
 
     // The importer's first SSM write fails: its deploy fails and rolls back to the old id.
-    await fetch(`${sandbox.current.url}/_sandbox/faults`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        service: 'ssm',
-        operation: 'PutParameter',
-        errorCode: 'ValidationException',
-        httpStatus: 400,
-        message: 'injected by the test',
-        nth: 1,
-      }),
-    });
+    await failFirstParameterWrite();
     const changed = app(2, 'two');
     const failed = await deploy(changed, '--all');
     expect(failed.code).toBe(1);
@@ -164,5 +169,46 @@ describe('a recreated security group whose id another stack imports', () => {
     expect(await parameters(2)).toEqual({ '/x2/in-place': newSg, [`/x2/named-${newSg}`]: 'named' });
     expect(await groupIds()).not.toContain(oldSg);
     expect((await stateOf('Exporter2')).pendingDeletes).toEqual([]);
+  });
+
+  it('--recreate-via-cc-api lists the readers in the other stack in its prompt, then creates the new group first so they follow before the old one goes', async () => {
+    const assembly = app(3, 'one');
+    expect((await deploy(assembly, '--all')).code).toBe(0);
+    const oldSg = (await stateOf('Exporter3')).resources.Sg!.physicalId;
+
+    const unasked = await deploy(assembly, '--all', '--recreate-via-cc-api', 'Sg');
+    expect(unasked.code).toBe(1);
+    expect(unasked.stderr).toContain('Exporter3: this deploy destroys and recreates these resources:');
+    expect(unasked.stderr).toContain('  Replaced if the id changes:');
+    expect(unasked.stderr).toMatch(
+      /- Importer3\/Named \(AWS::SSM::Parameter\) — replaced if the id of Sg changes \(reads export \S+\)/,
+    );
+    expect((await stateOf('Exporter3')).resources.Sg!.physicalId).toBe(oldSg);
+
+    // The importer fails: created first, the old group is still there, held for it.
+    await failFirstParameterWrite();
+    const asked = await deploy(assembly, '--all', '--recreate-via-cc-api', 'Sg', '--yes');
+    expect(asked.code).toBe(1);
+    expect(asked.stderr).toContain('injected by the test');
+    const sg = (await stateOf('Exporter3')).resources.Sg as unknown as {
+      physicalId: string;
+      provisionedBy: string;
+    };
+    expect(sg.provisionedBy).toBe('cc-api');
+    expect(sg.physicalId).not.toBe(oldSg);
+    expect(await groupIds()).toEqual(expect.arrayContaining([oldSg, sg.physicalId]));
+    expect((await stateOf('Exporter3')).pendingDeletes).toEqual([
+      expect.objectContaining({ logicalId: 'Sg', heldFor: ['Importer3'] }),
+    ]);
+
+    await fetch(`${sandbox.current.url}/_sandbox/faults`, { method: 'DELETE' });
+    const again = await deploy(assembly, '--all');
+    expect(again.code, again.stderr).toBe(0);
+    expect(await parameters(3)).toEqual({
+      '/x3/in-place': sg.physicalId,
+      [`/x3/named-${sg.physicalId}`]: 'named',
+    });
+    expect(await groupIds()).not.toContain(oldSg);
+    expect((await stateOf('Exporter3')).pendingDeletes).toEqual([]);
   });
 });
