@@ -3,6 +3,7 @@ import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { GetParametersByPathCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { Fn, Stack } from 'aws-cdk-lib';
 import { CfnSecurityGroup } from 'aws-cdk-lib/aws-ec2';
+import { CfnTable } from 'aws-cdk-lib/aws-dynamodb';
 import { CfnParameter } from 'aws-cdk-lib/aws-ssm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { synthesizeApp } from '../helpers/cdk-app.js';
@@ -37,7 +38,7 @@ afterEach(async () => {
 });
 
 /** Exporter{n}: the security group; Importer{n}: two SSM parameters reading its id through CDK's export. */
-function app(n: number, description: string): string {
+function app(n: number, description: string, withTable = false): string {
   return synthesizeApp((cdk) => {
     const exporter = new Stack(cdk, `Exporter${n}`);
     const sg = new CfnSecurityGroup(exporter, 'Sg', { groupDescription: description });
@@ -54,6 +55,15 @@ function app(n: number, description: string): string {
       name: Fn.join('', [`/x${n}/named-`, sg.ref]),
       value: 'named',
     }).overrideLogicalId('Named');
+    // A stateful create-only reader: a new id is a new table, which loses the old one's data.
+    if (withTable) {
+      new CfnTable(importer, 'Table', {
+        tableName: Fn.join('', [`t${n}-`, sg.ref]),
+        keySchema: [{ attributeName: 'pk', keyType: 'HASH' }],
+        attributeDefinitions: [{ attributeName: 'pk', attributeType: 'S' }],
+        billingMode: 'PAY_PER_REQUEST',
+      }).overrideLogicalId('Table');
+    }
   });
 }
 
@@ -210,5 +220,18 @@ describe('a recreated security group whose id another stack imports', () => {
     });
     expect(await groupIds()).not.toContain(oldSg);
     expect((await stateOf('Exporter3')).pendingDeletes).toEqual([]);
+  });
+
+  it('a stateful create-only reader in the importing stack is refused before either stack is touched', async () => {
+    expect((await deploy(app(4, 'one', true), '--all')).code).toBe(0);
+    const before = await stateOf('Exporter4');
+    const groups = await groupIds();
+
+    const refused = await deploy(app(4, 'two', true), '--all');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('STATEFUL_REPLACE_BLOCKED');
+    expect(refused.stderr).toContain('Table (AWS::DynamoDB::Table), a reader of Exporter4/Sg');
+    expect(await stateOf('Exporter4')).toEqual(before);
+    expect(await groupIds()).toEqual(groups);
   });
 });
