@@ -40,7 +40,7 @@ export function noteImportReaders(
             (r) => `${r.stack}/${r.logicalId} (${r.createOnly ? 'replaced if the id changes' : 'updated'})`,
           );
         const who = named.length > 0 ? named.join(', ') : entry.importers.join(', ');
-        return `exported as ${entry.exportName}, read in other stacks by ${who}: they follow when their stacks deploy, after this one; the old copy is deleted after them`;
+        return `exported as ${entry.exportName}, read in other stacks by ${who}: they follow when their stacks deploy, after this one, and any old copy is kept until they have`;
       });
     if (lines.length === 0) return op;
     const importedBy = moving

@@ -105,7 +105,7 @@ describe('the exporter plan and prompt list the readers in other stacks', () => 
     expect(plan.operations[0]).toMatchObject({
       importedBy: ['Importer'],
       notes: [
-        'exported as Exporter:Sg, read in other stacks by Importer/InPlace (updated), Importer/Named (replaced if the id changes), Importer/Table (replaced if the id changes): they follow when their stacks deploy, after this one; the old copy is deleted after them',
+        'exported as Exporter:Sg, read in other stacks by Importer/InPlace (updated), Importer/Named (replaced if the id changes), Importer/Table (replaced if the id changes): they follow when their stacks deploy, after this one, and any old copy is kept until they have',
       ],
     });
     expect(importReaderRows(readers, false)).toEqual([
