@@ -3,22 +3,34 @@ import type { DataLossConfirmation } from '../engine/stack-request.js';
 import { CdkdError } from '../errors.js';
 import { needsDataLossConfirmation, renderDataLossPlan } from '../plan/render-data-loss.js';
 
+/** Where a question is asked: the process's stdin and stderr, unless a test supplies its own. */
+export interface Terminal {
+  input: NodeJS.ReadableStream & { isTTY?: boolean };
+  output: NodeJS.WritableStream;
+}
+
+const PROCESS_TERMINAL: Terminal = { input: process.stdin, output: process.stderr };
+
 /** Asks on a TTY; without one, only --yes proceeds, so nothing destructive runs unattended by accident. */
-export async function confirm(question: string, yes: boolean): Promise<void> {
+export async function confirm(question: string, yes: boolean, terminal = PROCESS_TERMINAL): Promise<void> {
   if (yes) return;
-  if (!process.stdin.isTTY) {
+  if (!terminal.input.isTTY) {
     throw new CdkdError('CONFIRMATION_REQUIRED', `${question} No terminal to ask on.`, {
       hint: 'Re-run with --yes to confirm.',
     });
   }
-  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  const prompt = createInterface({ input: terminal.input, output: terminal.output, terminal: true });
+  let answer: string;
   try {
-    const answer = await prompt.question(`${question} [y/N] `);
-    if (!/^y(es)?$/i.test(answer.trim())) {
-      throw new CdkdError('CANCELLED', 'Cancelled; nothing was changed.');
-    }
+    answer = await prompt.question(`${question} [y/N] `);
+  } catch (error) {
+    // Node rejects the question on Ctrl+C or Ctrl+D: a refusal, never an unexpected error.
+    throw new CdkdError('CANCELLED', 'Cancelled at the prompt; nothing was changed.', { cause: error });
   } finally {
     prompt.close();
+  }
+  if (!/^y(es)?$/i.test(answer.trim())) {
+    throw new CdkdError('CANCELLED', 'Cancelled; nothing was changed.');
   }
 }
 
@@ -45,13 +57,20 @@ export function dataLossConfirmer(options: {
   };
 }
 
-/** One question of several: a "no" answers false instead of cancelling the command. */
-export async function confirmed(question: string, yes: boolean): Promise<boolean> {
+/**
+ * One question of several: a "no" answers false instead of cancelling the command, while
+ * Ctrl+C or Ctrl+D at the prompt still cancels the whole command.
+ */
+export async function confirmed(
+  question: string,
+  yes: boolean,
+  terminal = PROCESS_TERMINAL,
+): Promise<boolean> {
   try {
-    await confirm(question, yes);
+    await confirm(question, yes, terminal);
     return true;
   } catch (error) {
-    if (error instanceof CdkdError && error.code === 'CANCELLED') return false;
+    if (error instanceof CdkdError && error.code === 'CANCELLED' && error.cause === undefined) return false;
     throw error;
   }
 }

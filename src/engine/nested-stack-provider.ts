@@ -9,6 +9,7 @@ import type {
   UpdateRequest,
   UpdateResult,
 } from '../providers/provider.js';
+import { noOuterRetry } from '../providers/retry-class.js';
 import { partitionForRegion } from '../template/index.js';
 import type { EngineContext, StackIdentity } from './engine-context.js';
 import type { DeployOptions, NestedTemplate, StackRequest } from './stack-request.js';
@@ -46,7 +47,9 @@ type StackDestroyer = (stack: Omit<StackRequest, 'template'>, options: DeployOpt
  * Nested stacks are deployed by cdkd itself, not by a provider of AWS's: each
  * child is a stack of its own (state under `{parent}/{logicalId}`, its own
  * lock), deployed when its parent's row runs. `Fn::GetAtt Child.Outputs.X`
- * reads the child's outputs.
+ * reads the child's outputs. Its failures are final for the outer retry (spec 003,
+ * "Providers outside the outer retry"): the child's resources already ran their own
+ * schedules, and a replay would deploy the whole child again.
  */
 export class NestedStackProvider implements Provider {
   readonly kind = 'sdk' as const;
@@ -69,7 +72,9 @@ export class NestedStackProvider implements Provider {
 
   async create(request: ResourceRequest): Promise<CreateResult> {
     const child = this.childRequest(request.logicalId, request.properties);
-    const result = await this.deploy(child, this.options);
+    const result = await this.deploy(child, this.options).catch((error: unknown) => {
+      throw noOuterRetry(error);
+    });
     return { physicalId: this.stackId(child), attributes: outputAttributes(result.outputs) };
   }
 
@@ -79,7 +84,9 @@ export class NestedStackProvider implements Provider {
   }
 
   async delete(request: DeleteRequest): Promise<void> {
-    await this.destroy(this.childIdentity(request.logicalId), this.options);
+    await this.destroy(this.childIdentity(request.logicalId), this.options).catch((error: unknown) => {
+      throw noOuterRetry(error);
+    });
   }
 
   async read(request: DeleteRequest): Promise<LiveResource | undefined> {

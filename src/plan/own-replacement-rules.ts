@@ -12,8 +12,13 @@ const OWN_RULES: Readonly<Record<string, Readonly<Record<string, OwnReplacementR
   'AWS::Logs::LogGroup': { LogGroupClass: 'replace' },
 };
 
-/** cdkd's own rule for a property, or undefined where a schema decides. */
+/**
+ * cdkd's own rule for a property, or undefined where a schema decides. A `Custom::*` resource's
+ * properties are its handler's, and no schema knows them: an update goes to the handler, which
+ * replaces by answering a new PhysicalResourceId (spec 000), so every change is planned in place.
+ */
 export const ownReplacementRule: OwnRuleLookup = (type, property) => {
+  if (type.startsWith('Custom::')) return 'in-place';
   const rules = Object.hasOwn(OWN_RULES, type) ? OWN_RULES[type] : undefined;
   return rules && Object.hasOwn(rules, property) ? rules[property] : undefined;
 };

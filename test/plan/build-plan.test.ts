@@ -157,7 +157,7 @@ describe('one resource: which strategy a changed resource gets (spec 004)', () =
     expect(op.reason).toContain('the provider cannot update VisibilityTimeout in place');
   });
 
-  it("notes a 'maybe' property and a type without a schema", () => {
+  it("notes a 'maybe' property, and plans a custom resource's change in place without a note", () => {
     const maybe = planOne(
       desired('I', 'AWS::EC2::Instance', { InstanceType: 'b' }),
       recorded('AWS::EC2::Instance', { InstanceType: 'a' }),
@@ -166,7 +166,8 @@ describe('one resource: which strategy a changed resource gets (spec 004)', () =
       'InstanceType may require replacement depending on the change; planned in place',
     ]);
     const custom = planOne(desired('C', 'Custom::X', { A: 2 }), recorded('Custom::X', { A: 1 }));
-    expect(custom.notes).toEqual(['no bundled schema for Custom::X: changes are planned in place']);
+    expect(custom.kind).toBe('update');
+    expect(custom.notes).toEqual([]);
   });
 
   it('adding an element without the nested create-only path is in place', () => {

@@ -107,6 +107,36 @@ describe('CloudControlProvider against the sandbox', () => {
     await cc.delete(request, context);
   });
 
+  it("updates a write-only property (a function's Code), which Cloud Control's model never holds", async () => {
+    const cc = provider(scaledClock(0.01));
+    const { LambdaClient, GetFunctionCommand } = await import('@aws-sdk/client-lambda');
+    const lambda = new LambdaClient({
+      endpoint: sandbox.url,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+    });
+    const codeSha = async () =>
+      (await lambda.send(new GetFunctionCommand({ FunctionName: 'code-swap' }))).Configuration?.CodeSha256;
+    const type = 'AWS::Lambda::Function';
+    const properties = {
+      FunctionName: 'code-swap',
+      Role: 'arn:aws:iam::123456789012:role/exec',
+      Runtime: 'nodejs20.x',
+      Handler: 'index.handler',
+      Code: { ZipFile: 'exports.handler = async () => 1;' },
+    };
+    const created = await cc.create({ logicalId: 'Fn', type, properties }, context);
+    const request = { logicalId: 'Fn', type, physicalId: created.physicalId, properties };
+    const before = await codeSha();
+    const next = { ...properties, Code: { ZipFile: 'exports.handler = async () => 2;' } };
+    await cc.update({ ...request, previousProperties: properties, properties: next }, context);
+    const after = await codeSha();
+    lambda.destroy();
+    expect(before).toBeDefined();
+    expect(after).not.toBe(before);
+    await cc.delete(request, context);
+  });
+
   it('reads nested attributes from nested model paths, and Ref where it differs from the identifier', async () => {
     const cc = provider(scaledClock(0.01));
     const cluster = await cc.create(

@@ -31,17 +31,12 @@ describe('desiredStatePatch', () => {
     ['added', {}, { A: 1 }, [{ op: 'add', path: '/A', value: 1 }]],
     ['removed', { A: 1 }, {}, [{ op: 'remove', path: '/A' }]],
     [
-      'changed deep inside: replaced whole',
+      'changed deep inside: set whole',
       { B: { c: [1], d: 2 } },
       { B: { c: [2], d: 2 } },
-      [{ op: 'replace', path: '/B', value: { c: [2], d: 2 } }],
+      [{ op: 'add', path: '/B', value: { c: [2], d: 2 } }],
     ],
-    [
-      'a key needing escapes',
-      { 'a/b~c': 1 },
-      { 'a/b~c': 2 },
-      [{ op: 'replace', path: '/a~1b~0c', value: 2 }],
-    ],
+    ['a key needing escapes', { 'a/b~c': 1 }, { 'a/b~c': 2 }, [{ op: 'add', path: '/a~1b~0c', value: 2 }]],
   ])('%s', (_, previous, next, patch) => {
     expect(desiredStatePatch(previous, next)).toEqual(patch);
   });

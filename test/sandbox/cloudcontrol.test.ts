@@ -147,6 +147,19 @@ describe('Cloud Control: create, get, update, delete, list', () => {
     expect(model.Arn).toBe(`arn:aws:sqs:us-east-1:123456789012:${String(model.QueueName)}`);
   });
 
+  it("gives a global table its region's table ARN and stream ARN, as DynamoDB names them", async () => {
+    const { event } = await create('AWS::DynamoDB::GlobalTable', {
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      Replicas: [{ Region: 'us-east-1' }],
+      StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
+    });
+    const model = await get('AWS::DynamoDB::GlobalTable', event.Identifier!);
+    const tableArn = `arn:aws:dynamodb:us-east-1:123456789012:table/${event.Identifier!}`;
+    expect(model.Arn).toBe(tableArn);
+    expect(String(model.StreamArn)).toMatch(new RegExp(`^${tableArn}/stream/\\d{4}-`));
+  });
+
   it('joins a composite primary identifier with |', async () => {
     // An inline policy lives on its role, as in IAM: the role comes first.
     await create('AWS::IAM::Role', {

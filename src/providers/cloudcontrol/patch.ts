@@ -1,15 +1,17 @@
 import type { JsonObject } from '../provider.js';
 
 export interface PatchOperation {
-  op: 'add' | 'remove' | 'replace';
+  op: 'add' | 'remove';
   path: string;
   value?: unknown;
 }
 
 /**
  * The RFC 6902 patch from the previous desired state to the new one, per top-level
- * property: a changed property is replaced whole, so the result is exactly the new
- * desired value whatever defaults the live model holds below it.
+ * property: a changed property is set whole, so the result is exactly the new desired
+ * value whatever defaults the live model holds below it. It is set with `add`, never
+ * `replace`: a write-only property (a function's Code) is absent from the model Cloud
+ * Control patches, where `replace` fails for want of a path and `add` sets it.
  */
 export function desiredStatePatch(previous: JsonObject, next: JsonObject): PatchOperation[] {
   const operations: PatchOperation[] = [];
@@ -20,11 +22,9 @@ export function desiredStatePatch(previous: JsonObject, next: JsonObject): Patch
   }
   for (const key of Object.keys(next).sort()) {
     if (next[key] === undefined) continue;
-    if (!Object.hasOwn(previous, key) || previous[key] === undefined) {
-      operations.push({ op: 'add', path: pointer(key), value: next[key] });
-    } else if (!deepEqual(previous[key], next[key])) {
-      operations.push({ op: 'replace', path: pointer(key), value: next[key] });
-    }
+    const unchanged =
+      Object.hasOwn(previous, key) && previous[key] !== undefined && deepEqual(previous[key], next[key]);
+    if (!unchanged) operations.push({ op: 'add', path: pointer(key), value: next[key] });
   }
   return operations;
 }

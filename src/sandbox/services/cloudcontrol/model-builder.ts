@@ -171,6 +171,12 @@ const SHAPED_ATTRIBUTES: Readonly<
     Id: (model) => String(model.GroupId),
     VpcId: (_model, env) => defaultVpc(env.accountId, env.region).vpcId,
   },
+  // A global table's Arn and StreamArn are its replica's in this region, as for a table:
+  // grants and event sources built from them must name `table/<name>`.
+  'AWS::DynamoDB::GlobalTable': {
+    Arn: (model, env, name) => dynamoTableArn(model, env, name),
+    StreamArn: (model, env, name) => `${dynamoTableArn(model, env, name)}/stream/${new Date().toISOString()}`,
+  },
   'AWS::EC2::Subnet': { AvailabilityZone: (_model, env) => `${env.region}a` },
   // CloudFront's ids: E and 13 upper-case letters and digits; its domain names: d....cloudfront.net.
   'AWS::CloudFront::Distribution': {
@@ -204,6 +210,9 @@ function loadBalancerPart(arn: unknown): string {
     typeof arn === 'string' ? /:(?:loadbalancer|listener)\/((?:app|net|gwy)\/[^/]+\/[^/]+)/.exec(arn) : null;
   return match?.[1] ?? `app/loadbalancer-${hex(4)}/${hex(8)}`;
 }
+
+const dynamoTableArn = (model: ResourceModel, env: Environment, name: string): string =>
+  `arn:${partition(env.region)}:dynamodb:${env.region}:${env.accountId}:table/${typeof model.TableName === 'string' ? model.TableName : name}`;
 
 const nameOr = (model: ResourceModel, generated: string): string =>
   typeof model.Name === 'string' ? model.Name : generated;
