@@ -78,7 +78,7 @@ export function refuseStrandedExports(stackName: string, moving: readonly Moving
     'EXPORT_IN_USE',
     `Stack ${stackName} would change exports other stacks import: ${lines.join('; ')}.`,
     {
-      hint: `Deploy the importing stacks in the same run so their readers follow: cdkd deploy ${[stackName, ...importers].join(' ')} (or --all).`,
+      hint: `Deploy the importing stacks in the same run so their readers follow: cdkd deploy ${[stackName, ...importers].join(' ')} (or --all); a stack of another app must stop importing it first.`,
     },
   );
 }
