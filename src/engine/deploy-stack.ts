@@ -5,6 +5,7 @@ import { FAIL_FAST_SCHEDULE, RETRY_SCHEDULE } from '../state/lock-schedule.js';
 import { walkDag, type WalkOutcome } from './dag-walk.js';
 import type { EngineContext } from './engine-context.js';
 import { refuseChangedExportsInUse } from './export-guards.js';
+import { holdOldCopies } from './held-copies.js';
 import { liveAttributesFor } from './live-attributes.js';
 import { declaredExportValues, outputChanges, type FailedOutput, type OutputChange } from './outputs.js';
 import { planStack } from './plan-stack.js';
@@ -130,15 +131,17 @@ export async function lockedDeploy(
     try {
       await runPhase(state, deployOps, executor, { ...options, priority });
       // An export reading a resource this deploy recreated has its value only now, before the old copies go.
+      // Except those its importers follow later in the run (planned.moving): the plan allowed them.
       const exports = engine.exportsIn(request.region);
       const stackName = state.document.stackName;
+      const followed = new Set(planned.moving.map((entry) => entry.exportName));
       refuseChangedExportsInUse(
         stackName,
         exports,
         await declaredExportValues(
           planned.masked,
           resolver,
-          (name) => exports.isImportedElsewhere(name, stackName),
+          (name) => exports.isImportedElsewhere(name, stackName) && !followed.has(name),
           live,
         ),
       );
@@ -152,7 +155,8 @@ export async function lockedDeploy(
     }
     const cleanupOps = planned.plan.operations.filter((op) => op.phase === 'cleanup');
     await runPhase(state, cleanupOps, executor, { ...options, priority: () => 0 });
-    await deletePending(state, executor, journal);
+    const held = await holdOldCopies(engine, request, state, planned.moving, options.crossStack);
+    await deletePending(state, executor, journal, held);
     phase('execution');
 
     const outputs = await recordRun(state, request, planned, resolver, live);
@@ -163,6 +167,7 @@ export async function lockedDeploy(
     const unaddressed = await settleJournal(engine, request, state, journal);
     phase('journal');
     engine.exportsIn(request.region).update(state.document);
+    options.crossStack?.moved(state.document.stackName);
     engine.events({ kind: 'stack', stack: request.stackName, status: changed ? 'succeeded' : 'no-changes' });
     // A deploy that changed nothing writes nothing, events included.
     if (changed) log.record({ status: firstDeploy ? 'CREATE_COMPLETE' : 'UPDATE_COMPLETE' });
@@ -205,13 +210,18 @@ async function runPhase(
   if (outcome.failed.length > 0 || outcome.notStarted.length > 0) throw deployFailed(state, outcome);
 }
 
-/** Old copies of replaced resources, this run's and any an earlier run could not delete. */
+/**
+ * Old copies of replaced resources, this run's and any an earlier run could not delete, except
+ * those `held` for the other stacks still reading them (held-copies.ts).
+ */
 async function deletePending(
   state: StackState,
   executor: ResourceExecutor,
   journal: RunJournal,
+  held: ReadonlySet<string>,
 ): Promise<void> {
   for (const pending of [...state.document.pendingDeletes]) {
+    if (held.has(pending.record.physicalId)) continue;
     await executor.deleteRecorded(pending.logicalId, pending.record);
     await state.removePendingDelete(pending.record.physicalId, pending.record.type);
     await journal.markOldDeleted(pending.logicalId, pending.record.physicalId);

@@ -1,5 +1,6 @@
 import type { DesiredResource, ResourceRead } from '../plan/index.js';
 import {
+  collectImports,
   collectReferences,
   rootPath,
   type ExternalResolver,
@@ -108,17 +109,24 @@ function readsOf(
   conditions: ReadonlyMap<string, boolean>,
 ): ResourceRead[] {
   const base = rootPath('Resources', logicalId, 'Properties');
-  return collectReferences(properties, base, (name) => conditions.get(name))
+  const condition = (name: string) => conditions.get(name);
+  const reads: ResourceRead[] = collectReferences(properties, base, condition)
     .filter((reference) => !reference.untaken)
     .map((reference) => ({
       target: reference.target,
       property: topLevelProperty(reference.path),
       via: reference.readsAttribute ? 'getatt' : 'ref',
     }));
+  const imports = collectImports(properties, base, condition).map((read): ResourceRead => ({
+    target: read.name,
+    property: topLevelProperty(read.path),
+    via: 'import',
+  }));
+  return [...reads, ...imports];
 }
 
 /** The first key under `Properties` on the path to a reference. */
-function topLevelProperty(path: TemplatePath): string {
+export function topLevelProperty(path: TemplatePath): string {
   const keys: Array<string | number> = [];
   for (let p: TemplatePath | undefined = path; p; p = p.parent) keys.unshift(p.key);
   return String(keys[3] ?? '');

@@ -43,6 +43,8 @@ export interface EngineInputs {
 
 export interface Engine {
   deploy(request: StackRequest, options: DeployOptions): Promise<StackDeployResult>;
+  /** Deletes the old copies a deploy held for the importing stacks in `deployed` (held-copies.ts). */
+  releaseHeld(request: StackRequest, deployed: ReadonlySet<string>, options: DeployOptions): Promise<void>;
   destroy(stack: StackIdentity, options: DeployOptions): Promise<StackDestroyResult>;
   rollback(request: RollbackRequest): Promise<StackRollbackResult>;
   dropFailed(request: DropFailedRequest): Promise<DropFailedResult>;
@@ -117,6 +119,8 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
   // Each command's module loads when it runs: a deploy loads no destroy, drift, import or rollback code.
   return {
     deploy: (request, options) => deployStack(context, request, options),
+    releaseHeld: async (request, deployed, options) =>
+      (await import('./held-copies.js')).releaseHeldCopies(context, request, deployed, options),
     destroy: async (stack, options) =>
       (await import('./destroy-stack.js')).destroyStack(context, stack, options),
     rollback: async (request) => (await import('./rollback-stack.js')).rollbackStack(context, request),

@@ -1,4 +1,5 @@
 import { CdkdError } from '../errors.js';
+import type { MovingExport } from '../plan/index.js';
 import type { ExportIndex } from './export-index.js';
 import type { StackState } from './stack-state.js';
 
@@ -56,6 +57,28 @@ export function refuseChangedExportsInUse(
     `Stack ${stackName} would change exports other stacks import: ${changed.join('; ')}.`,
     {
       hint: 'Deploy the importing stacks without the Fn::ImportValue first (or export the new value under a new name), then deploy this stack.',
+    },
+  );
+}
+
+/**
+ * An export a recreated target moves may change only when every stack importing it deploys
+ * after this one in the same run, so its readers follow; otherwise the importer would keep
+ * reading a resource the deploy deletes. Refused at planning, before anything is touched.
+ */
+export function refuseStrandedExports(stackName: string, moving: readonly MovingExport[]): void {
+  const stranded = moving.filter((entry) => entry.stranded.length > 0);
+  if (stranded.length === 0) return;
+  const lines = stranded.map(
+    (entry) =>
+      `Cannot update export ${entry.exportName} as it is in use by ${entry.stranded.join(', ')} (it reads ${entry.targets.join(', ')}, which this deploy recreates)`,
+  );
+  const importers = [...new Set(stranded.flatMap((entry) => entry.stranded))].sort();
+  throw new CdkdError(
+    'EXPORT_IN_USE',
+    `Stack ${stackName} would change exports other stacks import: ${lines.join('; ')}.`,
+    {
+      hint: `Deploy the importing stacks in the same run so their readers follow: cdkd deploy ${[stackName, ...importers].join(' ')} (or --all); a stack of another app must stop importing it first.`,
     },
   );
 }

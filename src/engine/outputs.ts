@@ -1,5 +1,12 @@
 import type { OutputRecord } from '../state/documents/state-document.js';
-import { evaluate, rootPath, type ExternalResolver, type PreparedTemplate } from '../template/index.js';
+import type { DeclaredExport } from '../plan/index.js';
+import {
+  collectReferences,
+  evaluate,
+  rootPath,
+  type ExternalResolver,
+  type PreparedTemplate,
+} from '../template/index.js';
 import { isLiveAttributeRefusal, type LiveAttributes } from './live-attributes.js';
 import { holdsPendingValue } from './state-resolver.js';
 
@@ -119,12 +126,29 @@ export async function declaredExportValues(
 
 /** The export names a template will declare, evaluated before anything is touched. */
 export function declaredExportNames(masked: PreparedTemplate, resolver: ExternalResolver): Set<string> {
-  const names = new Set<string>();
-  for (const name of masked.activeOutputs) {
+  return new Set(exportingOutputs(masked, resolver).map(([, exportName]) => exportName));
+}
+
+/** Each export a template declares, with the resources of the stack its value reads. */
+export function declaredExports(masked: PreparedTemplate, resolver: ExternalResolver): DeclaredExport[] {
+  return exportingOutputs(masked, resolver).map(([output, exportName]) => ({
+    exportName,
+    reads: collectReferences(
+      masked.template.outputs.get(output)?.value,
+      rootPath('Outputs', output, 'Value'),
+      (condition) => masked.conditions.get(condition),
+    )
+      .filter((reference) => !reference.untaken)
+      .map((reference) => ({ target: reference.target, via: reference.readsAttribute ? 'getatt' : 'ref' })),
+  }));
+}
+
+/** The active outputs that export, as [output name, evaluated export name]. */
+function exportingOutputs(masked: PreparedTemplate, resolver: ExternalResolver): [string, string][] {
+  return masked.activeOutputs.flatMap((name): [string, string][] => {
     const exportName = exportNameOf(masked, name, resolver);
-    if (exportName !== undefined) names.add(exportName);
-  }
-  return names;
+    return exportName === undefined ? [] : [[name, exportName]];
+  });
 }
 
 /** An output's Export Name, undefined when it has none or it does not evaluate to a string. */

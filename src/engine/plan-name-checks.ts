@@ -92,6 +92,7 @@ function deletesFirst(
       desired: properties,
       recorded: old.properties,
       ...(op.updateReplacePolicy !== undefined && { updateReplacePolicy: op.updateReplacePolicy }),
+      ...(op.importedBy !== undefined && { importedElsewhere: true }),
     }) === 'delete-first'
   );
 }

@@ -1,6 +1,13 @@
 import type { AwsClients } from '../aws/client-factory.js';
 import { CdkdError } from '../errors.js';
-import { buildPlan, registryTypesToRead, type Plan, type StatefulVerdict } from '../plan/index.js';
+import {
+  buildPlan,
+  movingExports,
+  registryTypesToRead,
+  type MovingExport,
+  type Plan,
+  type StatefulVerdict,
+} from '../plan/index.js';
 import { refuseInvalidEvaluatedProperties } from '../plan/validate-properties.js';
 import { prepareTemplate, validateTemplate, type PreparedTemplate } from '../template/index.js';
 import { CDK_METADATA_TYPE, desiredResources, isUnresolved } from './desired-resources.js';
@@ -9,8 +16,10 @@ import {
   refuseChangedExportsInUse,
   refuseExportsOfOtherStacks,
   refuseRemovedExportsInUse,
+  refuseStrandedExports,
 } from './export-guards.js';
-import { declaredExportNames, declaredExportValues } from './outputs.js';
+import { noteImportReaders } from './import-readers.js';
+import { declaredExportNames, declaredExports, declaredExportValues } from './outputs.js';
 import { checkNamesAtPlanning } from './plan-name-checks.js';
 import { checkRoutes, routeDesired } from './plan-routing.js';
 import type { ProviderRouter } from './provider-router.js';
@@ -31,6 +40,8 @@ export interface PlannedStack {
   imported: Set<string>;
   /** The stateful guard's verdict per recreated resource (DATA LOSS / UNKNOWN rows). */
   stateful: StatefulVerdict[];
+  /** Exports other stacks import that a recreated target moves; each importer deploys after this stack. */
+  moving: MovingExport[];
 }
 
 export interface PlanningServices extends PreflightServices {
@@ -85,6 +96,9 @@ export async function planStack(
       // A nested stack deploys when its row runs, after its parent's earlier resources: check its whole tree now.
       nested: nestedResources(request.nested),
       ...(options.recreateVia && { recreateVia: options.recreateVia }),
+      ...(options.crossStack && {
+        movingImports: options.crossStack.movingImports(state.document.stackName),
+      }),
     },
     {
       canHandle: (type) => router.canHandle(type),
@@ -108,6 +122,13 @@ export async function planStack(
       live,
     ),
   );
+  const moving = movingExports(declaredExports(masked, resolver), plan.operations, desired, {
+    importersOf: (name) => exports.importersOf(name, stackName),
+    deploysAfter: (importer) => options.crossStack?.deploysAfter(importer, stackName) ?? false,
+  });
+  refuseStrandedExports(stackName, moving);
+  options.crossStack?.announce(stackName, moving);
+  const importReaders = options.crossStack ? noteImportReaders(plan, moving, options.crossStack) : [];
   if (!options.preflight) {
     await checkNamesAtPlanning({
       plan,
@@ -128,8 +149,12 @@ export async function planStack(
     });
   }
   // Last: the confirmation it may ask for comes after every refusal.
-  const stateful = await statefulPreflight(services, { request, state, plan, desired }, options);
-  return { prepared, masked, plan, imported, stateful };
+  const stateful = await statefulPreflight(
+    services,
+    { request, state, plan, desired, importReaders },
+    options,
+  );
+  return { prepared, masked, plan, imported, stateful, moving };
 }
 
 /** The stack's template checked and prepared: parameters (SSM-typed ones read), rules and conditions. */

@@ -59,6 +59,7 @@ export async function replaceResource(
       desired: prepared.stored,
       recorded: old.properties,
       ...(updateReplacePolicy !== undefined && { updateReplacePolicy }),
+      ...(op.importedBy !== undefined && { importedElsewhere: true }),
     }) === 'delete-first';
   const check: NameCheck = deleteFirst
     ? { kind: 'not-looked-up' }

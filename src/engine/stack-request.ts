@@ -1,6 +1,7 @@
 import type { RecreateLayer, RecreateRow } from '../plan/index.js';
 import type { RoutingOptions } from '../providers/routing.js';
 import type { ParameterValue } from '../template/index.js';
+import type { CrossStackRun } from './cross-stack-run.js';
 
 /** A nested stack's template, found in the cloud assembly by its parent's logical id. */
 export interface NestedTemplate {
@@ -63,6 +64,11 @@ export interface DeployOptions {
    * nothing touched. Absent, the flag alone is the consent.
    */
   confirmDataLoss?: (confirmation: DataLossConfirmation) => Promise<void>;
+  /**
+   * The stacks of a `cdkd deploy` run and what they tell each other: a stack's recreated
+   * target whose export another stack imports moves only when that stack deploys after it.
+   */
+  crossStack?: CrossStackRun;
 }
 
 /** What the data-loss confirmation shows: the stack's recreated resources and their data. */

@@ -13,6 +13,7 @@ import {
 } from '../plan/index.js';
 import type { ProbeResult, ProbeTarget } from '../providers/emptiness/index.js';
 import type { EventSink } from './events.js';
+import { importReaderRows, type FollowingImportReader } from './import-readers.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
 import type { StackState } from './stack-state.js';
 
@@ -30,6 +31,8 @@ export interface PreflightStack {
   state: StackState;
   plan: Plan;
   desired: readonly DesiredResource[];
+  /** Resources of later stacks of the run that follow a recreated target through an export. */
+  importReaders?: readonly FollowingImportReader[];
 }
 
 /**
@@ -70,7 +73,10 @@ export async function statefulPreflight(
   });
   refuseProtectedReplacements(stack);
   if (options.dryRun) return verdicts;
-  const rows = recreateRows(plan, verdicts);
+  const rows = [
+    ...recreateRows(plan, verdicts),
+    ...importReaderRows(stack.importReaders ?? [], forceStatefulRecreation),
+  ];
   // A --recreate-via-* destroys a resource on purpose: it is always asked, data or not.
   const recreatesOnRequest = plan.operations.some((op) => op.kind === 'replace' && op.recreateVia);
   if (needsDataLossConfirmation(rows) || recreatesOnRequest) {

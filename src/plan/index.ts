@@ -36,3 +36,5 @@ export {
 export type { RecreateRow } from './render-data-loss.js';
 export { applyRecreateVia, RECREATE_FLAGS, routeLabel } from './recreate-via.js';
 export type { RecreateLayer } from './recreate-via.js';
+export { movingExports } from './moving-exports.js';
+export type { DeclaredExport, ImportersInRun, MovingExport } from './moving-exports.js';

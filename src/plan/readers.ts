@@ -8,7 +8,7 @@ import type { DesiredResource, PlannedOperation, RecordedResource, ResourceRead 
  * FunctionName). Anything else moves: an AWS-assigned id, a name that differs, a name
  * computed from a reference (it may read a target whose id moves), a Type change.
  */
-function keepsPhysicalId(op: PlannedOperation, desired: DesiredResource | undefined): boolean {
+export function keepsPhysicalId(op: PlannedOperation, desired: DesiredResource | undefined): boolean {
   if (!desired || op.previousType !== undefined || op.physicalId === undefined) return false;
   const refId = schemaFor(op.type)?.refIdentifier ?? [];
   if (refId.length !== 1) return false;
@@ -19,15 +19,20 @@ function keepsPhysicalId(op: PlannedOperation, desired: DesiredResource | undefi
 
 /** Reads that follow the target: a kept id leaves Ref-only readers alone, not GetAtt ones. */
 function followingReads(reader: DesiredResource, target: string, keepsId: boolean): ResourceRead[] {
-  return (reader.reads ?? []).filter((read) => read.target === target && !(keepsId && read.via === 'ref'));
+  return (reader.reads ?? []).filter(
+    (read) => read.target === target && read.via !== 'import' && !(keepsId && read.via === 'ref'),
+  );
 }
 
-/** Marks `op` as following `target`: counted as an update, run and re-resolved after it. */
-function follow(op: PlannedOperation, target: PlannedOperation, line: string): void {
-  op.reresolveAfter = [...new Set([...op.reresolveAfter, target.logicalId])].sort();
+/**
+ * Marks `op` as following `target` (a logical id of this stack, or what a moving import is
+ * called): counted as an update, run and re-resolved after it.
+ */
+function follow(op: PlannedOperation, target: string, line: string, targetOp?: PlannedOperation): void {
+  op.reresolveAfter = [...new Set([...op.reresolveAfter, target])].sort();
   // A child naming its parent by a literal has no edge to it yet; never one that closes a cycle.
-  if (!op.dependsOn.includes(target.logicalId) && !target.dependsOn.includes(op.logicalId))
-    op.dependsOn = [...op.dependsOn, target.logicalId];
+  if (targetOp && !op.dependsOn.includes(target) && !targetOp.dependsOn.includes(op.logicalId))
+    op.dependsOn = [...op.dependsOn, target];
   if (op.kind === 'no-op') {
     op.kind = 'update';
     op.reason = line;
@@ -36,11 +41,27 @@ function follow(op: PlannedOperation, target: PlannedOperation, line: string): v
   }
 }
 
+/** Flags a following update whose `reads` include a create-only property; true when newly flagged. */
+function flagCreateOnly(op: PlannedOperation, reads: readonly ResourceRead[], target: string): boolean {
+  const createOnly = reads.filter((r) => replacementOf(op.type, r.property) === 'yes');
+  if (op.kind !== 'update' || createOnly.length === 0 || op.replacedIfIdChanges) return false;
+  op.replacedIfIdChanges = true;
+  op.notes = [
+    ...op.notes,
+    `replaced if ${target}'s id changes: ${createOnly.map((r) => r.property).join(', ')} is create-only`,
+  ];
+  return true;
+}
+
+const describeReads = (reads: readonly ResourceRead[]) =>
+  reads.map((r) => `${r.property} via ${r.via}`).join(', ');
+
 /**
  * Spec 002 "Readers of the target": the plan counts every reader of a replaced (or
  * `recreated`) resource as an update, re-resolved once the target is recreated (whether its
  * id moves is known only then). A reader whose referencing property is create-only is
- * flagged as replaced if the id changes, and its own create-only readers in turn. Then
+ * flagged as replaced if the id changes, and its own create-only readers in turn. Readers of
+ * an export another stack of the run moves (`movingImports`) follow it the same way. Then
  * "Children deleted with the target" (see followRecreatedParents).
  */
 export function followReplacedTargets(
@@ -48,6 +69,7 @@ export function followReplacedTargets(
   desired: readonly DesiredResource[],
   recorded: Readonly<Record<string, RecordedResource>> = {},
   recreated: readonly string[] = [],
+  movingImports: ReadonlyMap<string, string> = new Map(),
 ): PlannedOperation[] {
   const ops = new Map(operations.map((op) => [op.logicalId, { ...op }]));
   const desiredById = new Map(desired.map((d) => [d.logicalId, d]));
@@ -57,6 +79,24 @@ export function followReplacedTargets(
     .map((op) => op.logicalId);
   const queue = [...targets];
   const queued = new Set(queue);
+  for (const reader of desired) {
+    const op = ops.get(reader.logicalId);
+    const reads = (reader.reads ?? []).filter((r) => r.via === 'import' && movingImports.has(r.target));
+    if (!op || reads.length === 0) continue;
+    for (const name of new Set(reads.map((r) => r.target))) {
+      const label = movingImports.get(name) as string;
+      const own = reads.filter((r) => r.target === name);
+      follow(
+        op,
+        label,
+        `reads ${label} through export ${name} (${describeReads(own)}), which this run moves first`,
+      );
+      if (flagCreateOnly(op, own, label) && !queued.has(op.logicalId)) {
+        queued.add(op.logicalId);
+        queue.push(op.logicalId);
+      }
+    }
+  }
 
   for (let target = queue.shift(); target !== undefined; target = queue.shift()) {
     const targetOp = ops.get(target) as PlannedOperation;
@@ -66,19 +106,15 @@ export function followReplacedTargets(
       const reads = followingReads(reader, target, keepsId);
       const op = ops.get(reader.logicalId);
       if (reads.length === 0 || !op) continue;
-      const line = `reads ${target} (${reads.map((r) => `${r.property} via ${r.via}`).join(', ')}), which ${how}: re-resolved after it`;
-      follow(op, targetOp, line);
-      const createOnly = reads.filter((r) => replacementOf(op.type, r.property) === 'yes');
-      if (op.kind === 'update' && createOnly.length > 0 && !op.replacedIfIdChanges) {
-        op.replacedIfIdChanges = true;
-        op.notes = [
-          ...op.notes,
-          `replaced if ${target}'s id changes: ${createOnly.map((r) => r.property).join(', ')} is create-only`,
-        ];
-        if (!queued.has(op.logicalId)) {
-          queued.add(op.logicalId);
-          queue.push(op.logicalId);
-        }
+      follow(
+        op,
+        target,
+        `reads ${target} (${describeReads(reads)}), which ${how}: re-resolved after it`,
+        targetOp,
+      );
+      if (flagCreateOnly(op, reads, target) && !queued.has(op.logicalId)) {
+        queued.add(op.logicalId);
+        queue.push(op.logicalId);
       }
     }
   }
@@ -114,12 +150,15 @@ function followRecreatedParents(
       const links = linksTo(child.type, parentType);
       if (!op || links.length === 0 || child.logicalId === target) continue;
       const properties = new Set(links.map((link) => link.property));
-      const read = (child.reads ?? []).some((r) => r.target === target && properties.has(r.property));
+      const read = (child.reads ?? []).some(
+        (r) => r.target === target && r.via !== 'import' && properties.has(r.property),
+      );
       const record = recorded[child.logicalId];
       const names = links.some((link) =>
         [record?.properties[link.property]].flat().some((v) => typeof v === 'string' && ids.has(v)),
       );
-      if (read || names) follow(op, targetOp, `lives on ${target}: re-created with it if it keeps its id`);
+      if (read || names)
+        follow(op, target, `lives on ${target}: re-created with it if it keeps its id`, targetOp);
     }
   }
 }

@@ -1,14 +1,17 @@
 import type { ResourceRecord } from '../state/documents/state-document.js';
 import type { RegistryAnswer, VerdictSource } from './registry-schema.js';
 
-/** How a resource reads another one of the same stack. */
+/** How a resource reads another one of the same stack, or another stack's export. */
 export interface ResourceRead {
-  /** The logical id read. */
+  /** The logical id read; for `import`, the export name. */
   target: string;
   /** The reader's top-level property holding the reference. */
   property: string;
-  /** `ref`: Ref or ${Target} in Fn::Sub (the physical id); `getatt`: Fn::GetAtt or ${Target.Attr}. */
-  via: 'ref' | 'getatt';
+  /**
+   * `ref`: Ref or ${Target} in Fn::Sub (the physical id); `getatt`: Fn::GetAtt or
+   * ${Target.Attr}; `import`: Fn::ImportValue of a literal export name.
+   */
+  via: 'ref' | 'getatt' | 'import';
 }
 
 /**
@@ -63,6 +66,11 @@ export interface PlanInput {
    * --recreate-via-* flags): their readers and children follow them as a replacement's do.
    */
   recreated?: readonly string[];
+  /**
+   * Exports of other stacks this run moves before this stack deploys (a recreated target's
+   * id or attribute), by export name → what to call it: their readers here follow them.
+   */
+  movingImports?: ReadonlyMap<string, string>;
 }
 
 /** What planning asks of the provider registry, injected so the plan knows no provider. */
@@ -121,6 +129,11 @@ export interface PlannedOperation {
   nameFreeWhenPlanned?: boolean;
   /** Made (or destroyed and re-made) on this layer, as a `--recreate-via-*` flag names it. */
   recreateVia?: NonNullable<ResourceRecord['provisionedBy']>;
+  /**
+   * Stacks later in the run that read it through an export: a re-create of it runs create-first
+   * unless the template names it, and its old copy is held until they have deployed.
+   */
+  importedBy?: string[];
   /** The layer the recorded resource a `--recreate-via-*` flag re-creates was on. */
   recreateFrom?: NonNullable<ResourceRecord['provisionedBy']>;
 }

@@ -30,8 +30,8 @@ export {
   resolveDynamicReferences,
 } from './dynamic-references.js';
 export type { DynamicReference, DynamicReferenceResolver } from './dynamic-references.js';
-export { collectReferences } from './references.js';
-export type { Reference } from './references.js';
+export { collectImports, collectReferences } from './references.js';
+export type { ImportRead, Reference } from './references.js';
 export { DependencyGraph } from './graph.js';
 export type { Weights } from './graph.js';
 export { buildDependencyGraph, removedResources } from './graph-builder.js';

@@ -80,3 +80,42 @@ export function collectReferences(
       return collectReferences(args, argsPath, conditions, out, untaken);
   }
 }
+
+/** An Fn::ImportValue of a literal export name inside a template fragment. */
+export interface ImportRead {
+  readonly name: string;
+  readonly path: TemplatePath;
+}
+
+/**
+ * Every Fn::ImportValue of a literal export name inside `value` (as CDK's cross-stack
+ * references write them), skipping Fn::If branches the condition values do not take.
+ */
+export function collectImports(
+  value: unknown,
+  path: TemplatePath,
+  conditions: ConditionValues = () => undefined,
+  out: ImportRead[] = [],
+): ImportRead[] {
+  if (typeof value !== 'object' || value === null) return out;
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => collectImports(item, childPath(path, i), conditions, out));
+    return out;
+  }
+  const obj = value as Record<string, unknown>;
+  const fn = intrinsicName(obj);
+  if (fn === 'Fn::ImportValue' && typeof obj[fn] === 'string') {
+    out.push({ name: obj[fn], path });
+    return out;
+  }
+  if (fn === 'Fn::If' && Array.isArray(obj[fn])) {
+    const args = obj[fn] as unknown[];
+    const taken = typeof args[0] === 'string' ? conditions(args[0]) : undefined;
+    const argsPath = childPath(path, fn);
+    if (taken !== false) collectImports(args[1], childPath(argsPath, 1), conditions, out);
+    if (taken !== true) collectImports(args[2], childPath(argsPath, 2), conditions, out);
+    return out;
+  }
+  for (const key in obj) collectImports(obj[key], childPath(path, key), conditions, out);
+  return out;
+}

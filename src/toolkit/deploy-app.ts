@@ -4,7 +4,9 @@ import {
   enforceAnnotations,
   selectStacks,
   type CloudAssembly,
+  type StackArtifact,
 } from '../assembly/index.js';
+import { CrossStackRun } from '../engine/cross-stack-run.js';
 import { walkDag } from '../engine/dag-walk.js';
 import type { StackDeployResult } from '../engine/deploy-stack.js';
 import type { EventSink } from '../engine/events.js';
@@ -90,6 +92,7 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
   throwIfInterrupted(input.signal, 'before the first stack started; nothing was changed');
 
   const publish = assetPublisher(input.session, input.onNote);
+  const crossStack = crossStackRun(checked.stacks.map(({ stack }) => stack));
   const options = {
     concurrency: input.concurrency,
     dryRun: input.dryRun,
@@ -102,6 +105,7 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.confirmDataLoss ? { confirmDataLoss: input.confirmDataLoss } : {}),
     routing,
+    crossStack,
   };
   const requestFor = (displayName: string, bucket: string) => {
     const { stack, nested } = checked.stacks.find((entry) => entry.stack.displayName === displayName)!;
@@ -144,9 +148,36 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
       ...(input.signal ? { signal: input.signal } : {}),
     },
   );
+  // Old copies held for importing stacks go once every one of them deployed; else they stay in state.
+  const deployed = new Set(results.map((result) => result.stackName));
+  for (const held of crossStack.held()) {
+    if (held.importers.every((importer) => deployed.has(importer)))
+      await engine.releaseHeld(held.request, deployed, options);
+  }
   if (outcome.failed.length > 0) throw outcome.failed[0]!.error;
   if (input.signal?.aborted) throw interruptedError(input.signal, notDeployed(outcome.notStarted));
   return results;
+}
+
+/** The run's stacks as the engine sees them: by stack name, each with the stacks it deploys after. */
+function crossStackRun(stacks: readonly StackArtifact[]): CrossStackRun {
+  const byDisplay = new Map(stacks.map((stack) => [stack.displayName, stack]));
+  const upstream = new Map<string, Set<string>>();
+  const after = (stack: StackArtifact): Set<string> => {
+    const known = upstream.get(stack.stackName);
+    if (known) return known;
+    const found = new Set<string>();
+    upstream.set(stack.stackName, found);
+    for (const dependency of stack.dependencies) {
+      const artifact = byDisplay.get(dependency);
+      if (!artifact) continue;
+      found.add(artifact.stackName);
+      for (const name of after(artifact)) found.add(name);
+    }
+    return found;
+  };
+  for (const stack of stacks) after(stack);
+  return new CrossStackRun(upstream, new Map(stacks.map((stack) => [stack.stackName, stack.template])));
 }
 
 function notDeployed(notStarted: readonly string[]): string {

@@ -64,7 +64,7 @@ describe('an export whose value changes while another stack imports it', () => {
     ).toEqual([]);
   });
 
-  it('a value that reads a resource the deploy recreates is refused once known, and the deploy rolled back', async () => {
+  it('a value that reads a resource the deploy recreates is refused at planning when its importer does not deploy after it in the run', async () => {
     const exported = { Ref: 'Queue' };
     await deploy('RefProducer', producer('ref-q1'), exportOf('ref-export', exported));
     await deploy('RefConsumer', consumer('ref-export'), {});
@@ -72,8 +72,11 @@ describe('an export whose value changes while another stack imports it', () => {
     const failure = await failing(
       deploy('RefProducer', producer('ref-q2'), exportOf('ref-export', exported)),
     );
-    expect(failure.codes).toContain('EXPORT_IN_USE');
+    expect(failure.codes).toEqual(['EXPORT_IN_USE']);
     expect(failure.message).toContain('Cannot update export ref-export as it is in use by RefConsumer');
+    expect(failure.hint).toContain('cdkd deploy RefProducer RefConsumer (or --all)');
+    // Refused before anything was touched: no journal, no new queue.
+    expect(await sandbox.backend.journals.read({ stackName: 'RefProducer', region: REGION })).toBeUndefined();
     const after = (await sandbox.backend.store.read({ stackName: 'RefProducer', region: REGION }))!.document;
     expect(after.resources.Queue!.physicalId).toBe(before.resources.Queue!.physicalId);
     expect(after.outputs).toEqual(before.outputs);

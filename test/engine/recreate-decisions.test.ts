@@ -88,6 +88,40 @@ describe('recreateOrder', () => {
       }),
     ).toBe(order);
   });
+
+  // Other stacks of the run read it through an export: its old copy must outlive their deploys.
+  it.each([
+    [
+      'imported elsewhere, unnamed (an AWS-assigned id): create first',
+      'AWS::EC2::SecurityGroup',
+      { GroupDescription: 'd' },
+      { GroupDescription: 'd' },
+      'create-first',
+    ],
+    [
+      'imported elsewhere, a generated name on both sides: create first',
+      'AWS::SQS::Queue',
+      {},
+      {},
+      'create-first',
+    ],
+    [
+      'imported elsewhere, the template keeps its name: delete first (the id is kept)',
+      'AWS::SQS::Queue',
+      { QueueName: 'a' },
+      { QueueName: 'a' },
+      'delete-first',
+    ],
+    [
+      'imported elsewhere, renamed: create first',
+      'AWS::SQS::Queue',
+      { QueueName: 'b' },
+      { QueueName: 'a' },
+      'create-first',
+    ],
+  ] as const)('%s', (_row, type, desired, recorded, order) => {
+    expect(recreateOrder({ type, desired, recorded, importedElsewhere: true })).toBe(order);
+  });
 });
 
 const awsError = (name: string) => Object.assign(new Error(`${name} from AWS`), { name });

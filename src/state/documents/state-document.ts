@@ -42,6 +42,8 @@ export const outputRecordSchema = z.object({
 export const pendingDeleteSchema = z.object({
   logicalId: z.string(),
   record: resourceRecordSchema,
+  /** Stacks that import an export reading it: deleted only once they have deployed after it. */
+  heldFor: z.array(z.string()).optional(),
 });
 
 export const stateDocumentSchema = z.object({
