@@ -335,6 +335,7 @@ function observedProperties(
     Architectures: config.Architectures,
     CodeSha256: config.CodeSha256,
   };
+  if (config.PackageType) observed.PackageType = config.PackageType;
   if (config.Environment?.Variables) observed.Environment = { Variables: config.Environment.Variables };
   if (config.Layers?.length) observed.Layers = config.Layers.map((layer) => layer.Arn);
   if (config.VpcConfig?.SubnetIds?.length) {
