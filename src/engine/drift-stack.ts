@@ -6,6 +6,7 @@ import { walkDag } from './dag-walk.js';
 import { acceptedProperties, driftOf, revertProperties, type PropertyDrift } from './drift-rules.js';
 import { stackProviderContext, type EngineContext, type StackIdentity } from './engine-context.js';
 import { NESTED_STACK_TYPE } from './nested-stack-provider.js';
+import type { ProviderRouter } from './provider-router.js';
 import { StackState } from './stack-state.js';
 import { maskedReadBack } from './echoed-secrets.js';
 
@@ -77,7 +78,7 @@ export async function driftStack(
         const live = await read();
         // What cdkd last read back counts too (a never-expire retention read as 0); what it applied wins.
         const recorded = { ...(record.observedProperties ?? {}), ...record.properties };
-        const writeOnly = live ? await writeOnlyOf(engine, stack, provider, record.type) : [];
+        const writeOnly = live ? await writeOnlyOf(engine, stack, router, provider, record.type) : [];
         const properties = live ? driftOf(recorded, live.properties, writeOnly) : [];
         if (live && properties.length === 0) return;
         drifted.push({
@@ -138,17 +139,20 @@ export async function driftStack(
 /**
  * The write-only paths of a record's type, which no read returns: the SDK provider declares
  * its own; for Cloud Control, the registry schema's `writeOnlyProperties` (DescribeType, asked
- * once per type in the run; none when the registry does not answer).
+ * once per type in the run), else the type's SDK provider's.
  */
 async function writeOnlyOf(
   engine: EngineContext,
   stack: StackIdentity,
+  router: ProviderRouter,
   provider: Provider,
   type: string,
 ): Promise<readonly string[]> {
   if (provider.kind !== 'cc-api') return provider.writeOnlyProperties?.(type) ?? [];
   const answer = (await engine.registrySchemas.forTypes(stack, [type])).get(type);
-  return answer?.kind === 'schema' ? answer.schema.writeOnly : [];
+  if (answer?.kind === 'schema') return answer.schema.writeOnly;
+  // The registry did not answer: what cdkd's SDK provider of the type knows of AWS's reads.
+  return (await router.sdkProviderFor?.(type))?.writeOnlyProperties?.(type) ?? [];
 }
 
 /** The properties of `properties` that are write-only whole (a path of one segment). */

@@ -117,3 +117,43 @@ describe('drift of a function, whose Code no read returns (write-only)', () => {
     expect((await detect()).drifted).toEqual([]);
   });
 });
+
+describe('drift of a function Cloud Control made (TracingConfig has no SDK route)', () => {
+  const traced = {
+    Role: iamRole(),
+    Fn: {
+      Type: 'AWS::Lambda::Function',
+      Properties: {
+        Code: { ZipFile: 'exports.handler = async () => 1;' },
+        Handler: 'index.handler',
+        Runtime: 'nodejs20.x',
+        Role: { 'Fn::GetAtt': ['Role', 'Arn'] },
+        TracingConfig: { Mode: 'Active' },
+      },
+    },
+  };
+
+  it("passes over Code by the registry's writeOnlyProperties, or by the SDK provider's when DescribeType is denied", async () => {
+    await h.deploy('Traced', traced);
+    const state = await h.backend.store.read({ stackName: 'Traced', region: REGION });
+    expect(state!.document.resources.Fn!.provisionedBy).toBe('cc-api');
+    const detect = async () =>
+      (await h.engine()).drift(stackIdentity('Traced'), { mode: 'detect', concurrency: 2 });
+    expect((await detect()).drifted).toEqual([]);
+
+    await h.addFault({
+      service: 'cloudformation',
+      operation: 'DescribeType',
+      errorCode: 'AccessDenied',
+      httpStatus: 403,
+      message: 'User is not authorized to perform: cloudformation:DescribeType',
+      every: true,
+    });
+    try {
+      expect((await detect()).drifted).toEqual([]);
+      expect(h.events.some((event) => event.kind === 'warning')).toBe(true);
+    } finally {
+      await fetch(`${h.url}/_sandbox/faults`, { method: 'DELETE' });
+    }
+  });
+});
