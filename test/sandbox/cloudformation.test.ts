@@ -56,6 +56,10 @@ describe('CloudFormation DescribeType (the registry, from the resource index)', 
     const fn = await schema('AWS::Lambda::Function');
     expect(fn.writeOnlyProperties).toEqual(['/properties/Code']);
     expect(parseRegistrySchema(JSON.stringify(fn))?.writeOnly).toEqual(['Code']);
+    expect((await schema('AWS::SSM::Parameter')).writeOnlyProperties).toEqual([
+      '/properties/AllowedPattern',
+      '/properties/Policies',
+    ]);
     // The queue's read returns all it was given.
     expect((await schema('AWS::SQS::Queue')).writeOnlyProperties).toBeUndefined();
   });
