@@ -22,17 +22,51 @@ function normalized(value: unknown): unknown {
 /**
  * The properties cdkd applied that AWS no longer holds as applied, one per top-level
  * property. Only what cdkd applied counts: what the template left to AWS's defaults is
- * not drift. A masked (NoEcho) value cannot be compared and is passed over.
+ * not drift. A masked (NoEcho) value cannot be compared and is passed over, as is a
+ * write-only property (`writeOnly`: dotted paths, `*` for any element or member), which no
+ * read returns: as in CloudFormation's drift detection, it is not compared.
  */
-export function driftOf(applied: Record<string, unknown>, live: Record<string, unknown>): PropertyDrift[] {
+export function driftOf(
+  applied: Record<string, unknown>,
+  live: Record<string, unknown>,
+  writeOnly: readonly string[] = [],
+): PropertyDrift[] {
+  const paths = writeOnly.map((path) => path.split('.'));
   return Object.keys(applied)
     .sort()
     .filter((property) => !holdsMask(applied[property]))
-    .filter(
-      (property) =>
-        canonicalJson(normalized(applied[property])) !== canonicalJson(normalized(live[property])),
-    )
+    .filter((property) => !paths.some((path) => path.length === 1 && path[0] === property))
+    .filter((property) => {
+      const stripped = paths
+        .filter((path) => path.length > 1 && path[0] === property)
+        .reduce((value, path) => withoutPath(value, path.slice(1)), applied[property]);
+      const compared = stripped !== applied[property] && isEmptied(stripped) ? undefined : stripped;
+      return canonicalJson(normalized(compared)) !== canonicalJson(normalized(live[property]));
+    })
     .map((property) => ({ property, recorded: applied[property], live: live[property] }));
+}
+
+/** `value` without what `path` names inside it (`*`: every element or member). */
+function withoutPath(value: unknown, path: readonly string[]): unknown {
+  const [head, ...rest] = path;
+  if (head === undefined) return value;
+  if (Array.isArray(value)) {
+    return head === '*' ? (rest.length === 0 ? [] : value.map((item) => withoutPath(item, rest))) : value;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).flatMap(([key, inner]): Array<[string, unknown]> => {
+      if (head !== '*' && key !== head) return [[key, inner]];
+      return rest.length === 0 ? [] : [[key, withoutPath(inner, rest)]];
+    }),
+  );
+}
+
+/** An object left with nothing once its write-only parts are gone: AWS holds none of it to read. */
+function isEmptied(value: unknown): boolean {
+  return (
+    value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0
+  );
 }
 
 /**

@@ -1,11 +1,12 @@
 import { propertyHash } from '../plan/index.js';
 import { holdsMask } from '../plan/property-diff.js';
-import type { LiveResource } from '../providers/provider.js';
+import type { LiveResource, Provider } from '../providers/provider.js';
 import { FAIL_FAST_SCHEDULE } from '../state/lock-schedule.js';
 import { walkDag } from './dag-walk.js';
 import { acceptedProperties, driftOf, revertProperties, type PropertyDrift } from './drift-rules.js';
 import { stackProviderContext, type EngineContext, type StackIdentity } from './engine-context.js';
 import { NESTED_STACK_TYPE } from './nested-stack-provider.js';
+import type { ProviderRouter } from './provider-router.js';
 import { StackState } from './stack-state.js';
 import { maskedReadBack } from './echoed-secrets.js';
 
@@ -77,7 +78,8 @@ export async function driftStack(
         const live = await read();
         // What cdkd last read back counts too (a never-expire retention read as 0); what it applied wins.
         const recorded = { ...(record.observedProperties ?? {}), ...record.properties };
-        const properties = live ? driftOf(recorded, live.properties) : [];
+        const writeOnly = live ? await writeOnlyOf(engine, stack, router, provider, record.type) : [];
+        const properties = live ? driftOf(recorded, live.properties, writeOnly) : [];
         if (live && properties.length === 0) return;
         drifted.push({
           logicalId,
@@ -106,7 +108,8 @@ export async function driftStack(
               type: record.type,
               physicalId: record.physicalId,
               properties: await sendable(unmasked(revertProperties(record.type, recorded), live)),
-              previousProperties: live.properties,
+              // AWS returns no write-only value: the applied one stands for it, so it is not re-sent as changed.
+              previousProperties: { ...live.properties, ...pick(recorded, writeOnly) },
             },
             context,
           ),
@@ -131,6 +134,30 @@ export async function driftStack(
   } finally {
     await lock?.release();
   }
+}
+
+/**
+ * The write-only paths of a record's type, which no read returns: the SDK provider declares
+ * its own; for Cloud Control, the registry schema's `writeOnlyProperties` (DescribeType, asked
+ * once per type in the run), else the type's SDK provider's.
+ */
+async function writeOnlyOf(
+  engine: EngineContext,
+  stack: StackIdentity,
+  router: ProviderRouter,
+  provider: Provider,
+  type: string,
+): Promise<readonly string[]> {
+  if (provider.kind !== 'cc-api') return provider.writeOnlyProperties?.(type) ?? [];
+  const answer = (await engine.registrySchemas.forTypes(stack, [type])).get(type);
+  if (answer?.kind === 'schema') return answer.schema.writeOnly;
+  // The registry did not answer: what cdkd's SDK provider of the type knows of AWS's reads.
+  return (await router.sdkProviderFor?.(type))?.writeOnlyProperties?.(type) ?? [];
+}
+
+/** The properties of `properties` that are write-only whole (a path of one segment). */
+function pick(properties: Record<string, unknown>, writeOnly: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(properties).filter(([key]) => writeOnly.includes(key)));
 }
 
 /** A NoEcho value is never sent as `***` (invariant 3): AWS's own value stands in for it. */

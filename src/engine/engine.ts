@@ -167,5 +167,9 @@ function withNestedStacks(
     providerCanUpdate: (type, changed, provisionedBy) =>
       type === NESTED_STACK_TYPE || registry.providerCanUpdate(type, changed, provisionedBy),
     uncoveredBySdk: (type, properties) => registry.uncoveredBySdk(type, properties),
+    sdkProviderFor: async (type) => {
+      await load([type]);
+      return registry.sdkProviderFor?.(type);
+    },
   };
 }

@@ -34,6 +34,8 @@ export interface ProviderRouter {
   ): boolean;
   /** The properties the type's SDK provider would not send; empty for a type without one. */
   uncoveredBySdk(type: string, properties: JsonObject): string[];
+  /** The type's SDK provider, whoever made a record (undefined for a type without one). */
+  sdkProviderFor?(type: string): Provider | undefined | Promise<Provider | undefined>;
 }
 
 /** Routes `request` once its type's provider has loaded. */

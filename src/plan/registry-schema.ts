@@ -19,6 +19,8 @@ export interface RegistrySchema {
   nested: readonly string[];
   /** Top-level properties with a conditionally create-only part. */
   conditional: readonly string[];
+  /** Write-only paths (`writeOnlyProperties`), dotted: what no read returns, so drift passes over. */
+  writeOnly: readonly string[];
 }
 
 /** Where a property's replacement verdict came from. */
@@ -82,7 +84,8 @@ const PROPERTIES_POINTER = '/properties/';
 
 /**
  * The replacement facts of a registry schema document (DescribeType's `Schema`): its
- * `createOnlyProperties` and `conditionalCreateOnlyProperties`, JSON pointers such as
+ * `createOnlyProperties` and `conditionalCreateOnlyProperties`, and its
+ * `writeOnlyProperties` for drift, JSON pointers such as
  * `/properties/Name`, deeper ones naming a path inside a property (`*` for any element).
  * Undefined for a document that is not a schema.
  */
@@ -111,6 +114,7 @@ export function parseRegistrySchema(document: string): RegistrySchema | undefine
       ),
     ].sort(),
     conditional: [...new Set(paths('conditionalCreateOnlyProperties').map((s) => s[0] as string))].sort(),
+    writeOnly: [...new Set(paths('writeOnlyProperties').map((s) => s.join('.')))].sort(),
   };
 }
 

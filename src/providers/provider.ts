@@ -155,6 +155,12 @@ export interface Provider {
    * Absent means the provider covers every property.
    */
   uncoveredProperties?(type: string, properties: JsonObject): string[];
+  /**
+   * SDK providers: the properties of `type` AWS accepts but never returns on a read (the
+   * registry schema's `writeOnlyProperties`: a function's Code, a secret's SecretString), as
+   * dotted paths (`*` for any element). `cdkd drift` does not compare them. Absent means none.
+   */
+  writeOnlyProperties?(type: string): readonly string[];
   create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult>;
   update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult>;
   /** Deleting a resource that is already gone succeeds. */

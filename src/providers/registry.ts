@@ -140,6 +140,11 @@ export class ProviderRegistry {
     return this.registration(type)?.provider.uncoveredProperties?.(type, properties) ?? [];
   }
 
+  /** The type's SDK provider, loaded (`load`) first; undefined for a type without one. */
+  sdkProviderFor(type: string): Provider | undefined {
+    return this.registration(type)?.provider;
+  }
+
   /** The provider that made a recorded resource (deletes and reads follow the record). */
   providerFor(type: string, provisionedBy: ProviderKind): Provider {
     if (provisionedBy === 'cc-api') return this.cloudControl;

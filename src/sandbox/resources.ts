@@ -55,6 +55,11 @@ export interface ResourceHandler {
   ): Promise<ResourceModel>;
   delete(identifier: string, region: string, accountId: string): Promise<void>;
   list(region: string, accountId: string): ResourceEntry[];
+  /**
+   * The properties `read` never returns, top-level or dotted: what DescribeType answers as the
+   * type's `writeOnlyProperties`, as the registry names those AWS's reads leave out.
+   */
+  readonly writeOnlyProperties?: readonly string[];
 }
 
 export class ResourceHandlers {

@@ -90,6 +90,18 @@ describe('the example app on the sandbox', () => {
     );
   });
 
+  it('drift --fail finds nothing drifted in any stack, the nested one too', async () => {
+    for (const stack of [
+      'CdkdDemoStorage',
+      'CdkdDemoStorage/NotificationsNestedStackNotificationsNestedStackResourceA63DC337',
+      'CdkdDemoConsumer',
+    ]) {
+      const result = await runCli(['drift', stack, '--fail'], { env: env() });
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      expect(result.stdout).toContain('no drift');
+    }
+  });
+
   it('refuses to destroy the exporting stack alone while the consumer imports from it', async () => {
     const before = await cloudResources();
     const result = await runCli(['destroy', 'CdkdDemoStorage', '-a', assembly, '--yes'], { env: env() });

@@ -16,6 +16,76 @@ describe('driftOf: what AWS holds otherwise than cdkd applied', () => {
   });
 });
 
+describe('driftOf: write-only properties, which no read returns, are not compared', () => {
+  const code = { ZipFile: 'def handler(e, c): pass' };
+  it.each([
+    [
+      'a top-level write-only property AWS does not return',
+      { Code: code, Timeout: 3 },
+      { Timeout: 3 },
+      ['Code'],
+      [],
+    ],
+    [
+      'a write-only property AWS does return, changed',
+      { Code: code },
+      { Code: { ZipFile: 'x' } },
+      ['Code'],
+      [],
+    ],
+    [
+      'the other properties still compared',
+      { Code: code, Timeout: 3 },
+      { Timeout: 9 },
+      ['Code'],
+      ['Timeout'],
+    ],
+    [
+      'a nested write-only member, the rest of its property matching',
+      { LoginProfile: { Password: 'p', PasswordResetRequired: true } },
+      { LoginProfile: { PasswordResetRequired: true } },
+      ['LoginProfile.Password'],
+      [],
+    ],
+    [
+      'a nested write-only member, the rest of its property drifted',
+      { LoginProfile: { Password: 'p', PasswordResetRequired: true } },
+      { LoginProfile: { PasswordResetRequired: false } },
+      ['LoginProfile.Password'],
+      ['LoginProfile'],
+    ],
+    [
+      'a property holding only write-only members, read back as absent',
+      { LoginProfile: { Password: 'p' } },
+      {},
+      ['LoginProfile.Password'],
+      [],
+    ],
+    [
+      'a write-only member of every element of a list',
+      {
+        Users: [
+          { Name: 'a', Secret: 's' },
+          { Name: 'b', Secret: 't' },
+        ],
+      },
+      { Users: [{ Name: 'a' }, { Name: 'b' }] },
+      ['Users.*.Secret'],
+      [],
+    ],
+    [
+      'an element that drifted besides its write-only member',
+      { Users: [{ Name: 'a', Secret: 's' }] },
+      { Users: [{ Name: 'z' }] },
+      ['Users.*.Secret'],
+      ['Users'],
+    ],
+    ['a property AWS drops that is not write-only', { Flag: false }, {}, ['Code'], ['Flag']],
+  ])('%s', (_case, applied, live, writeOnly, expected) => {
+    expect(driftOf(applied, live, writeOnly).map((drift) => drift.property)).toEqual(expected);
+  });
+});
+
 describe('revertProperties: the numeric-0 log-group retention (spec 002)', () => {
   it.each([
     [

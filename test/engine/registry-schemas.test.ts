@@ -30,7 +30,7 @@ describe('the run-wide cache of registry answers', () => {
     expect(calls.sort()).toEqual(['eu-west-1 AWS::A::One', 'us-east-1 AWS::A::One', 'us-east-1 AWS::A::Two']);
     expect(first.get('AWS::A::One')).toEqual({
       kind: 'schema',
-      schema: { createOnly: ['Name'], nested: [], conditional: [] },
+      schema: { createOnly: ['Name'], nested: [], conditional: [], writeOnly: [] },
     });
     expect(second.get('AWS::A::One')).toEqual(first.get('AWS::A::One'));
   });

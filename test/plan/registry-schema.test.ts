@@ -20,7 +20,7 @@ function registrySchema(
 ): RegistryAnswer {
   return {
     kind: 'schema',
-    schema: { createOnly, nested: extra.nested ?? [], conditional: extra.conditional ?? [] },
+    schema: { createOnly, nested: extra.nested ?? [], conditional: extra.conditional ?? [], writeOnly: [] },
   };
 }
 
@@ -281,11 +281,13 @@ describe("reading a registry schema's create-only properties", () => {
         '/properties/Odd~1Name',
       ],
       conditionalCreateOnlyProperties: ['/properties/Mode', '/properties/Config/Flag'],
+      writeOnlyProperties: ['/properties/Code', '/properties/Code/ZipFile', '/properties/Items/*/Secret'],
     });
     expect(parseRegistrySchema(document)).toEqual({
       createOnly: ['Name', 'Odd/Name'],
       nested: ['Config.Inner.Key', 'Items.*.Id'],
       conditional: ['Config', 'Mode'],
+      writeOnly: ['Code', 'Code.ZipFile', 'Items.*.Secret'],
     });
   });
 
@@ -294,6 +296,7 @@ describe("reading a registry schema's create-only properties", () => {
       createOnly: [],
       nested: [],
       conditional: [],
+      writeOnly: [],
     });
   });
 

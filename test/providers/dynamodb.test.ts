@@ -94,6 +94,9 @@ describe('AWS::DynamoDB::Table', () => {
       StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
       TimeToLiveSpecification: { AttributeName: 'expires', Enabled: true },
       Tags: [{ Key: 'team', Value: 'b' }],
+      // What a template may set explicitly reads back too, off as it is.
+      DeletionProtectionEnabled: false,
+      SSESpecification: { SSEEnabled: false },
     });
     expect(read!.creationIdentity).toEqual(created.creationIdentity);
 

@@ -43,7 +43,13 @@ describe('AWS::SSM::Parameter', () => {
       Arn: 'arn:aws:ssm:us-east-1:000000000000:parameter/app/flag',
     });
     const request = { logicalId: 'Flag', type, physicalId: '/app/flag' };
-    const next = { ...properties, Type: 'StringList', Value: 'a,b', Description: 'second' };
+    const next = {
+      ...properties,
+      Type: 'StringList',
+      Value: 'a,b',
+      Description: 'second',
+      Tags: { team: 'b', env: 'dev' },
+    };
     const updated = await parameters.update(
       { ...request, properties: next, previousProperties: properties },
       context,
@@ -55,6 +61,12 @@ describe('AWS::SSM::Parameter', () => {
       Type: 'StringList',
       Value: 'a,b',
       Description: 'second',
+      Tags: { team: 'b', env: 'dev' },
+    });
+    const untagged = { ...next, Tags: { env: 'dev' } };
+    await parameters.update({ ...request, properties: untagged, previousProperties: next }, context);
+    expect((await parameters.read({ ...request, properties: untagged }, context))!.properties.Tags).toEqual({
+      env: 'dev',
     });
     await parameters.delete({ ...request, properties: next }, context);
     expect(await parameters.read({ ...request, properties: next }, context)).toBeUndefined();

@@ -48,6 +48,22 @@ describe('CloudFormation DescribeType (the registry, from the resource index)', 
     expect(answer.LastUpdated).toBeInstanceOf(Date);
   });
 
+  it("names as write-only what the sandbox's Cloud Control read leaves out: a function's Code", async () => {
+    const schema = async (TypeName: string) =>
+      JSON.parse(
+        (await cloudformation.send(new DescribeTypeCommand({ Type: 'RESOURCE', TypeName }))).Schema!,
+      ) as Record<string, unknown>;
+    const fn = await schema('AWS::Lambda::Function');
+    expect(fn.writeOnlyProperties).toEqual(['/properties/Code']);
+    expect(parseRegistrySchema(JSON.stringify(fn))?.writeOnly).toEqual(['Code']);
+    expect((await schema('AWS::SSM::Parameter')).writeOnlyProperties).toEqual([
+      '/properties/AllowedPattern',
+      '/properties/Policies',
+    ]);
+    // The queue's read returns all it was given.
+    expect((await schema('AWS::SQS::Queue')).writeOnlyProperties).toBeUndefined();
+  });
+
   it('answers by Arn as by name', async () => {
     const answer = await cloudformation.send(
       new DescribeTypeCommand({ Arn: 'arn:aws:cloudformation:eu-west-1::type/resource/AWS-DynamoDB-Table' }),
@@ -100,6 +116,7 @@ describe('CloudFormation DescribeType (the registry, from the resource index)', 
           createOnly: schema.replace ?? [],
           nested: schema.nested ?? [],
           conditional: schema.maybe ?? [],
+          writeOnly: [],
         })
       );
     });

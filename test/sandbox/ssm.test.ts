@@ -1,9 +1,12 @@
 import {
+  AddTagsToResourceCommand,
   DeleteParameterCommand,
   DescribeParametersCommand,
   GetParameterCommand,
   GetParametersCommand,
+  ListTagsForResourceCommand,
   PutParameterCommand,
+  RemoveTagsFromResourceCommand,
   type SSMClient,
 } from '@aws-sdk/client-ssm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +23,39 @@ beforeAll(async () => {
 afterAll(async () => {
   ssm.destroy();
   await sandbox.stop();
+});
+
+describe('SSM parameter tags', () => {
+  it('adds, overwrites, lists and removes tags; a missing parameter or another resource type is refused', async () => {
+    await ssm.send(
+      new PutParameterCommand({
+        Name: 'tagged',
+        Type: 'String',
+        Value: 'v',
+        Tags: [{ Key: 'a', Value: '1' }],
+      }),
+    );
+    const target = { ResourceType: 'Parameter' as const, ResourceId: 'tagged' };
+    await ssm.send(
+      new AddTagsToResourceCommand({
+        ...target,
+        Tags: [
+          { Key: 'a', Value: '2' },
+          { Key: 'b', Value: '3' },
+        ],
+      }),
+    );
+    await ssm.send(new RemoveTagsFromResourceCommand({ ...target, TagKeys: ['b', 'absent'] }));
+    expect((await ssm.send(new ListTagsForResourceCommand(target))).TagList).toEqual([
+      { Key: 'a', Value: '2' },
+    ]);
+    expect(
+      await failure(ssm.send(new ListTagsForResourceCommand({ ...target, ResourceId: 'missing' }))),
+    ).toMatchObject({ name: 'InvalidResourceId', status: 400 });
+    expect(
+      await failure(ssm.send(new ListTagsForResourceCommand({ ResourceType: 'Document', ResourceId: 'x' }))),
+    ).toMatchObject({ name: 'InvalidResourceType', status: 400 });
+  });
 });
 
 describe('SSM parameters', () => {

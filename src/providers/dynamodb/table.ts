@@ -365,13 +365,18 @@ function observed(
     ...(table.StreamSpecification?.StreamEnabled
       ? { StreamSpecification: { StreamViewType: table.StreamSpecification.StreamViewType } }
       : {}),
-    ...(table.SSEDescription?.Status === 'ENABLED'
-      ? { SSESpecification: { SSEEnabled: true, SSEType: table.SSEDescription.SSEType } }
-      : {}),
+    // An AWS-owned key (no SSEDescription) is what `SSEEnabled: false` asks for.
+    SSESpecification:
+      table.SSEDescription?.Status === 'ENABLED'
+        ? { SSEEnabled: true, SSEType: table.SSEDescription.SSEType }
+        : { SSEEnabled: false },
     ...(ttl?.TimeToLiveStatus === 'ENABLED'
       ? { TimeToLiveSpecification: { AttributeName: ttl.AttributeName, Enabled: true } }
       : {}),
-    ...(table.DeletionProtectionEnabled ? { DeletionProtectionEnabled: true } : {}),
+    // False too: a template may set it false explicitly (CDK's Table does), and AWS answers it.
+    ...(table.DeletionProtectionEnabled !== undefined
+      ? { DeletionProtectionEnabled: table.DeletionProtectionEnabled }
+      : {}),
     ...(tags && tags.length > 0 ? { Tags: tags.map((t) => ({ Key: t.Key, Value: t.Value })) } : {}),
   };
 }

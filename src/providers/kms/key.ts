@@ -50,6 +50,9 @@ const CREATE_ONLY = new Set(['KeySpec', 'KeyUsage', 'MultiRegion', 'Origin']);
 
 const isTrue = (value: unknown): boolean => String(value) === 'true';
 
+/** Only a key's deletion uses it; DescribeKey never answers it. */
+const WRITE_ONLY: readonly string[] = ['PendingWindowInDays'];
+
 /**
  * AWS::KMS::Key. Physical id and Ref: the key id. Delete schedules deletion, as CloudFormation
  * does. A create whose rotation or disable call fails after CreateKey reports the key made
@@ -66,6 +69,10 @@ export class KeyProvider implements Provider {
 
   canUpdateInPlace(_type: string, changedProperties: readonly string[]): boolean {
     return !changedProperties.some((p) => CREATE_ONLY.has(p));
+  }
+
+  writeOnlyProperties(): readonly string[] {
+    return WRITE_ONLY;
   }
 
   uncoveredProperties(_type: string, properties: JsonObject): string[] {

@@ -61,6 +61,9 @@ export interface LambdaProviderOptions {
   clock?: Clock;
 }
 
+/** GetFunction answers a CodeSha256 and a presigned location, never the Code sent. */
+const WRITE_ONLY: readonly string[] = ['Code'];
+
 /**
  * AWS::Lambda::Function through CreateFunction / UpdateFunctionCode /
  * UpdateFunctionConfiguration. Each create waits for State Active and each update for
@@ -83,6 +86,10 @@ export class LambdaFunctionProvider implements Provider {
 
   canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
     return schemaAllowsInPlace(type, changedProperties);
+  }
+
+  writeOnlyProperties(): readonly string[] {
+    return WRITE_ONLY;
   }
 
   uncoveredProperties(_type: string, properties: JsonObject): string[] {
@@ -331,6 +338,7 @@ function observedProperties(
     Architectures: config.Architectures,
     CodeSha256: config.CodeSha256,
   };
+  if (config.PackageType) observed.PackageType = config.PackageType;
   if (config.Environment?.Variables) observed.Environment = { Variables: config.Environment.Variables };
   if (config.Layers?.length) observed.Layers = config.Layers.map((layer) => layer.Arn);
   if (config.VpcConfig?.SubnetIds?.length) {

@@ -42,6 +42,9 @@ const COVERED = new Set([
 /** Layer names: up to 140 of `[a-zA-Z0-9-_]`. */
 export const LAYER_NAME_RULES = { maxLength: 140, extraCharacters: '-_' };
 
+/** GetLayerVersion answers a presigned location, never the Content sent. */
+const WRITE_ONLY: readonly string[] = ['Content'];
+
 /**
  * AWS::Lambda::LayerVersion through PublishLayerVersion; a layer version is immutable, so
  * every property is create-only. Physical id and Ref: the layer version ARN.
@@ -55,6 +58,10 @@ export class LambdaLayerVersionProvider implements Provider {
 
   canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
     return schemaAllowsInPlace(type, changedProperties);
+  }
+
+  writeOnlyProperties(): readonly string[] {
+    return WRITE_ONLY;
   }
 
   uncoveredProperties(_type: string, properties: JsonObject): string[] {

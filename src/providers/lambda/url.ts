@@ -23,6 +23,9 @@ import { attributesFor } from './ref-attributes.js';
 const TYPE = 'AWS::Lambda::Url';
 const COVERED = new Set(['TargetFunctionArn', 'Qualifier', 'AuthType', 'Cors', 'InvokeMode']);
 
+/** As in the registry schema: the read answers the function's ARN, not the target as given. */
+const WRITE_ONLY: readonly string[] = ['TargetFunctionArn', 'Qualifier'];
+
 /**
  * AWS::Lambda::Url through the function URL config API. TargetFunctionArn and Qualifier
  * are create-only. Physical id and Ref: the function ARN (qualified when Qualifier is set).
@@ -36,6 +39,10 @@ export class LambdaUrlProvider implements Provider {
 
   canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
     return schemaAllowsInPlace(type, changedProperties);
+  }
+
+  writeOnlyProperties(): readonly string[] {
+    return WRITE_ONLY;
   }
 
   uncoveredProperties(_type: string, properties: JsonObject): string[] {

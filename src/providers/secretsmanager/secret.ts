@@ -35,6 +35,9 @@ const COVERED = new Set(['Name', 'Description', 'KmsKeyId', 'SecretString', 'Gen
 
 export const SECRET_NAME_RULES = { maxLength: 512, extraCharacters: '-/_+=.@' };
 
+/** DescribeSecret answers neither the value nor how it was generated. */
+const WRITE_ONLY: readonly string[] = ['SecretString', 'GenerateSecretString'];
+
 /**
  * AWS::SecretsManager::Secret. Physical id and Ref: the ARN; GetAtt Id is the ARN too.
  * No secret value ever goes into attributes, observed properties or the creation identity.
@@ -53,6 +56,10 @@ export class SecretProvider implements Provider {
 
   canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
     return !changedProperties.some((p) => replacementOf(type, p) === 'yes');
+  }
+
+  writeOnlyProperties(): readonly string[] {
+    return WRITE_ONLY;
   }
 
   uncoveredProperties(_type: string, properties: JsonObject): string[] {

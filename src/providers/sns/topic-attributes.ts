@@ -64,6 +64,7 @@ export function topicPropertiesFromAttributes(attributes: Record<string, string>
         ? value === 'true'
         : value;
   }
-  if (attributes.FifoTopic === 'true') properties.FifoTopic = true;
+  // A standard topic is the absence of the FifoTopic attribute: `FifoTopic: false` in a template.
+  properties.FifoTopic = attributes.FifoTopic === 'true';
   return properties;
 }

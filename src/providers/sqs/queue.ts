@@ -230,5 +230,10 @@ export class QueueProvider implements Provider {
 
 /** The queue as the write's own GetQueueAttributes (which its attributes need) shows it. */
 function observedOf(url: string, attributes: Record<string, string>): JsonObject {
-  return { ...propertiesFromAttributes(attributes), QueueName: queueNameOf(url) };
+  // A standard queue is the absence of the FifoQueue attribute: `FifoQueue: false` in a template.
+  return {
+    ...propertiesFromAttributes(attributes),
+    FifoQueue: attributes.FifoQueue === 'true',
+    QueueName: queueNameOf(url),
+  };
 }

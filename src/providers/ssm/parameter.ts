@@ -3,6 +3,7 @@ import {
   DeleteParameterCommand,
   DescribeParametersCommand,
   GetParameterCommand,
+  ListTagsForResourceCommand,
   PutParameterCommand,
   RemoveTagsFromResourceCommand,
   SSMClient,
@@ -134,9 +135,20 @@ export class ParameterProvider implements Provider {
     const client = await ssmClient(context);
     const metadata = await describe(client, request.physicalId);
     if (!metadata) return undefined;
-    const value = await client.send(new GetParameterCommand({ Name: request.physicalId }));
+    const [value, tags] = await Promise.all([
+      client.send(new GetParameterCommand({ Name: request.physicalId })),
+      client.send(
+        new ListTagsForResourceCommand({ ResourceType: 'Parameter', ResourceId: request.physicalId }),
+      ),
+    ]);
+    const tagList = tags.TagList ?? [];
     return {
-      properties: { ...observedOf(metadata), Value: value.Parameter?.Value },
+      properties: {
+        ...observedOf(metadata),
+        Value: value.Parameter?.Value,
+        // A map, as the template gives it.
+        ...(tagList.length > 0 ? { Tags: Object.fromEntries(tagList.map((t) => [t.Key, t.Value])) } : {}),
+      },
       attributes: { Type: metadata.Type, Value: value.Parameter?.Value },
     };
   }

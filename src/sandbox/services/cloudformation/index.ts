@@ -15,7 +15,7 @@ const REGISTERED = '2019-11-18T00:00:00.000Z';
  * resource type from the sandbox's resource index (the one its Cloud Control serves), so a
  * client reads the same create-only properties cdkd's bundled index holds.
  */
-export const createCloudFormationService: ServiceModuleFactory = async () => ({
+export const createCloudFormationService: ServiceModuleFactory = async (context) => ({
   name: 'cloudformation',
   codec: queryCodec,
   operation: queryAction,
@@ -46,7 +46,10 @@ export const createCloudFormationService: ServiceModuleFactory = async () => ({
         el('DefaultVersionId', '00000001'),
         el('IsDefaultVersion', true),
         el('Description', `Resource Type definition for ${typeName}`),
-        el('Schema', registrySchemaDocument(typeName, schema)),
+        el(
+          'Schema',
+          registrySchemaDocument(typeName, schema, context.resources.get(typeName)?.writeOnlyProperties),
+        ),
         el('ProvisioningType', 'FULLY_MUTABLE'),
         el('DeprecatedStatus', 'LIVE'),
         el('Visibility', 'PUBLIC'),

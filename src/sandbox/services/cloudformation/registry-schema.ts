@@ -22,9 +22,14 @@ function pointer(path: string): string {
 /**
  * A resource type's registry schema document, as DescribeType returns it in `Schema`, built
  * from the sandbox's resource index: the property names and kinds, and the create-only,
- * conditionally create-only, read-only and identifier properties as JSON pointers.
+ * conditionally create-only, read-only and identifier properties as JSON pointers; the
+ * write-only ones are those the sandbox's Cloud Control read leaves out (`writeOnly`).
  */
-export function registrySchemaDocument(typeName: string, schema: SandboxTypeSchema): string {
+export function registrySchemaDocument(
+  typeName: string,
+  schema: SandboxTypeSchema,
+  writeOnly: readonly string[] = [],
+): string {
   const kinds = schema.kinds ?? '';
   const properties = Object.fromEntries(
     schema.props.map((name, i) => [name, { ...KIND_SHAPES[kinds[i] ?? '-'] }]),
@@ -46,6 +51,7 @@ export function registrySchemaDocument(typeName: string, schema: SandboxTypeSche
     createOnlyProperties: [...(schema.replace ?? []), ...(schema.nested ?? [])].map(pointer),
     ...(schema.maybe?.length ? { conditionalCreateOnlyProperties: schema.maybe.map(pointer) } : {}),
     readOnlyProperties: (schema.attrs ?? []).map(pointer),
+    ...(writeOnly.length > 0 ? { writeOnlyProperties: writeOnly.map(pointer) } : {}),
     primaryIdentifier: (schema.id ?? []).map(pointer),
   };
   return JSON.stringify(document);

@@ -98,6 +98,8 @@ export function functionResourceHandler(
     return model(record);
   };
   return {
+    // GetFunction answers a location for the code, never the Code sent (the model above leaves it out).
+    writeOnlyProperties: ['Code'],
     async create(desired, region, accountId) {
       const name =
         typeof desired.FunctionName === 'string' ? desired.FunctionName : `CFN-Function-${randomString(12)}`;

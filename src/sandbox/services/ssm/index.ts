@@ -5,6 +5,7 @@ import { getParametersByPath } from './path-ops.js';
 import { parameterResourceHandler } from './parameter-resource.js';
 import { ssmErrors } from './ssm-errors.js';
 import { current, ParameterStore } from './store.js';
+import { addTagsToResource, listTagsForResource, removeTagsFromResource } from './tag-ops.js';
 
 const HANDLERS: Record<string, (call: ops.SsmCall) => Promise<unknown>> = {
   PutParameter: ops.putParameter,
@@ -13,7 +14,12 @@ const HANDLERS: Record<string, (call: ops.SsmCall) => Promise<unknown>> = {
   DeleteParameter: ops.deleteParameter,
   DescribeParameters: ops.describeParameters,
   GetParametersByPath: getParametersByPath,
+  ListTagsForResource: listTagsForResource,
+  AddTagsToResource: addTagsToResource,
+  RemoveTagsFromResource: removeTagsFromResource,
 };
+
+const MUTATING = new Set(['PutParameter', 'DeleteParameter', 'AddTagsToResource', 'RemoveTagsFromResource']);
 
 /** SSM Parameter Store over JSON 1.1; also serves AWS::SSM::Parameter to Cloud Control. */
 export const createSsmService: ServiceModuleFactory = async (context) => {
@@ -23,7 +29,7 @@ export const createSsmService: ServiceModuleFactory = async (context) => {
     name: 'ssm',
     codec: jsonCodec('1.1'),
     operation: (request) => jsonOperation(request, 'AmazonSSM'),
-    isMutating: (operation) => operation === 'PutParameter' || operation === 'DeleteParameter',
+    isMutating: (operation) => MUTATING.has(operation),
     async handle(request, operation) {
       const handler = HANDLERS[operation];
       if (!handler) throw ssmErrors.invalidAction(operation);

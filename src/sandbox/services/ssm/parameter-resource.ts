@@ -53,6 +53,8 @@ export function parameterResourceHandler(store: ParameterStore): ResourceHandler
     return model(record, accountId);
   };
   return {
+    // Taken and not kept, as AWS's own handler lists them write-only.
+    writeOnlyProperties: ['AllowedPattern', 'Policies'],
     async create(desired, region, accountId) {
       const name = typeof desired.Name === 'string' ? desired.Name : `CFN-Parameter-${randomString(12)}`;
       const invalidName = parameterNameProblem(name);

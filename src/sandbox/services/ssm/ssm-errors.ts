@@ -25,6 +25,18 @@ export const ssmErrors = {
       `User is not authorized to perform: ssm:${operation} on resource: ${arn}`,
       400,
     ),
+  invalidResourceId: () =>
+    new SandboxError(
+      'InvalidResourceId',
+      'The resource ID is not valid. Verify that the resource ID is correct and try again.',
+      400,
+    ),
+  invalidResourceType: () =>
+    new SandboxError(
+      'InvalidResourceType',
+      'The resource type is not valid. For example, if you are attempting to tag an EC2 instance, the instance must be a registered managed node.',
+      400,
+    ),
   invalidAction: (operation: string) =>
     new SandboxError('InvalidAction', `The action ${operation} is not valid for this web service.`, 400),
 };
