@@ -86,7 +86,7 @@ describe('cdkd drift right after a deploy', () => {
     const deployed = await cli(['deploy', 'Wide', '-a', assembly]);
     expect(deployed.code, deployed.stderr).toBe(0);
     const records = await recorded('Wide');
-    // The traced function's TracingConfig has no SDK route: its drift reads the registry's write-only list.
+    // The traced function's RuntimeManagementConfig has no SDK route: its drift reads the registry's write-only list.
     expect(
       Object.values(records)
         .filter((record) => record.type === 'AWS::Lambda::Function')

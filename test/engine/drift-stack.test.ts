@@ -118,7 +118,7 @@ describe('drift of a function, whose Code no read returns (write-only)', () => {
   });
 });
 
-describe('drift of a function Cloud Control made (TracingConfig has no SDK route)', () => {
+describe('drift of a function Cloud Control made (RuntimeManagementConfig has no SDK route)', () => {
   const traced = {
     Role: iamRole(),
     Fn: {
@@ -128,7 +128,7 @@ describe('drift of a function Cloud Control made (TracingConfig has no SDK route
         Handler: 'index.handler',
         Runtime: 'nodejs20.x',
         Role: { 'Fn::GetAtt': ['Role', 'Arn'] },
-        TracingConfig: { Mode: 'Active' },
+        RuntimeManagementConfig: { UpdateRuntimeOn: 'Auto' },
       },
     },
   };
