@@ -4,6 +4,7 @@ import { CdkdError, isCdkdError, messageOf } from '../errors.js';
 import { systemClock } from '../providers/clock.js';
 import { ResourceMadeError, type CreateResult } from '../providers/provider.js';
 import { prefixedNameProperty } from '../providers/user-supplied-names.js';
+import { createAttempts } from '../providers/ambiguous-create.js';
 import type { ResourceRecord } from '../state/documents/state-document.js';
 import { keepsOnRollbackOfCreate } from '../template/index.js';
 import {
@@ -268,8 +269,9 @@ async function recreate(
   const idempotencyToken = randomUUID();
   let result: CreateResult;
   try {
-    result = await services.retry(logicalId, () =>
-      provider.create({ logicalId, type: before.type, properties: sent, idempotencyToken }, context),
+    result = await services.retry(
+      logicalId,
+      createAttempts(provider, { logicalId, type: before.type, properties: sent, idempotencyToken }, context),
     );
   } catch (error) {
     if (error instanceof ResourceMadeError) throw await undoMadeRecreate(logicalId, before, error, services);

@@ -31,6 +31,8 @@ import type {
   UpdateResult,
 } from '../provider.js';
 import { MadeByAttempts, type MadeResource } from '../resource-made.js';
+import type { ClientTuning } from '../../aws/client-factory.js';
+import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
 
 export const KEY = 'AWS::KMS::Key';
 
@@ -85,7 +87,7 @@ export class KeyProvider implements Provider {
     const token = request.idempotencyToken;
     // CreateKey takes no name, so only this memory keeps a retry from making a second key.
     const earlier = this.made.get(token);
-    const key = earlier ? undefined : await this.createKey(client, props, context);
+    const key = earlier ? undefined : await this.createKey(props, context);
     const made = earlier ?? madeKey(key!);
     const KeyId = made.physicalId;
     try {
@@ -107,12 +109,10 @@ export class KeyProvider implements Provider {
     };
   }
 
-  private async createKey(
-    client: KMSClient,
-    props: JsonObject,
-    context: ProviderContext,
-  ): Promise<KeyMetadata> {
-    const created = await client.send(
+  private async createKey(props: JsonObject, context: ProviderContext): Promise<KeyMetadata> {
+    const created = await (
+      await kmsClient(context, SINGLE_ATTEMPT)
+    ).send(
       new CreateKeyCommand({
         ...(props.KeyPolicy !== undefined ? { Policy: policyText(props.KeyPolicy) } : {}),
         ...(props.Description !== undefined ? { Description: String(props.Description) } : {}),
@@ -229,8 +229,9 @@ export class KeyProvider implements Provider {
   }
 }
 
-export function kmsClient(context: ProviderContext): Promise<KMSClient> {
-  return context.clients.client(KMSClient, context.region);
+/** `SINGLE_ATTEMPT` for a create call that carries no idempotency token (spec 003, "Ambiguous creates"). */
+export function kmsClient(context: ProviderContext, tuning: ClientTuning = {}): Promise<KMSClient> {
+  return context.clients.client(KMSClient, context.region, tuning);
 }
 
 async function describe(client: KMSClient, KeyId: string): Promise<KeyMetadata | undefined> {
