@@ -46,7 +46,8 @@ export function createAttempts(
 
 /**
  * The create's result for the resource an earlier attempt made: its live record, updated to
- * the request's properties (the follow-up calls that attempt never reached). Undefined when
+ * the request's properties where they differ from it (the follow-up calls that attempt never
+ * reached, an inline policy of a role). Undefined when
  * the resource is gone again. A failure here leaves a resource this create made.
  */
 async function complete(
@@ -61,10 +62,13 @@ async function complete(
     const live = await provider.read({ ...target, properties: request.properties }, context);
     if (!live) return undefined;
     if (live.creationIdentity) made = { physicalId, creationIdentity: live.creationIdentity };
-    const updated = await provider.update(
-      { ...request, physicalId, previousProperties: live.properties },
-      context,
+    // Only what the template gives is brought in line: a default the read reports is left alone.
+    const previousProperties = Object.fromEntries(
+      Object.keys(request.properties)
+        .filter((key) => key in live.properties)
+        .map((key) => [key, live.properties[key]]),
     );
+    const updated = await provider.update({ ...request, physicalId, previousProperties }, context);
     return {
       physicalId: updated.physicalId,
       attributes: updated.attributes,

@@ -85,6 +85,24 @@ describe('an unnamed create whose answer is lost after it took effect', () => {
     expect(policy.PolicyName).toBe('inline');
   });
 
+  it('KMS key (HTTP 500): no second key; the one made carries the create token state records', async () => {
+    await sandbox.addFault({
+      service: 'kms',
+      operation: 'CreateKey',
+      errorCode: 'KMSInternalException',
+      httpStatus: 500,
+      afterApply: true,
+    });
+    const before = await liveOf('AWS::KMS::Key');
+    const result = await deploy('AmbKey', { Key: { Type: 'AWS::KMS::Key', Properties: {} } });
+    expect(result.unaddressed).toEqual([]);
+
+    expect(await callCount('kms:CreateKey')).toBe(1);
+    const made = (await liveOf('AWS::KMS::Key')).filter((id) => !before.includes(id));
+    expect(made).toHaveLength(1);
+    expect((await recordOf('AmbKey', 'Key'))?.physicalId).toBe(made[0]);
+  });
+
   it('SSM parameter (dropped connection): one parameter, the one state records', async () => {
     await sandbox.addFault({
       service: 'ssm',
