@@ -125,7 +125,9 @@ export class ResourceExecutor {
       throw new CdkdError(
         'RESOURCE_FAILED',
         `${op.logicalId} (${op.type}): ${op.kind} failed: ${messageOf(error)}`,
-        { cause: error, ...(isCdkdError(error) && error.hint !== undefined && { hint: error.hint }) },
+        {
+          cause: error,
+        },
       );
     }
   }

@@ -89,7 +89,7 @@ function nameTaken(error: unknown): boolean {
 function earlierAttemptMayHold(request: ResourceRequest, error: unknown): CdkdError {
   return new CdkdError(
     'AMBIGUOUS_CREATE_NAME_TAKEN',
-    `An earlier attempt of this create lost its answer, and sent again its name is taken (${messageOf(error)}): that attempt may have made the resource, but cdkd cannot prove it, so it neither adopts nor deletes it.`,
+    `An earlier attempt of this create lost its answer, and sent again its name is taken (${messageOf(error)}): that attempt may have made the resource, but cdkd cannot prove it, so it neither adopts nor deletes it; check the resource holding the name, then \`cdkd import\` it if it is this deploy's, or delete it by hand`,
     {
       hint: `Check the resource holding that name: if it is the one this deploy made, bring it under cdkd with \`cdkd import\`; otherwise delete it by hand or give ${request.logicalId} another name, then deploy again.`,
       cause: error,

@@ -144,6 +144,8 @@ describe('a named create whose answer is lost after it took effect', () => {
     const { codes, hint } = failureOf(failure);
     expect(codes).toContain('AMBIGUOUS_CREATE_NAME_TAKEN');
     expect(hint).toContain('cdkd import');
+    // The deploy's own hint replaces a resource's: what to do is in the message the user sees.
+    expect((failure as Error).message).toMatch(/cannot prove it.*`cdkd import` it/);
 
     // The automatic rollback could not prove the parameter is this create's: it is still there.
     const ssm = await sandbox.clients.ssm(REGION);
