@@ -34,8 +34,7 @@ import { MadeByAttempts } from '../resource-made.js';
 import { createTableInput } from './table-input.js';
 import { createTtlSteps, tableUpdateSteps, type TableStep } from './table-update.js';
 import { describe, waitForTable } from './wait.js';
-import type { ClientTuning } from '../../aws/client-factory.js';
-import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
+import { SINGLE_ATTEMPT, type ClientTuning } from '../../aws/client-factory.js';
 
 export const TABLE = 'AWS::DynamoDB::Table';
 

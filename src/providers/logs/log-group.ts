@@ -36,8 +36,7 @@ import type {
 import { changed, isNotFound, optionalText, tagDiff, tagList, tagMap, uncovered } from './common.js';
 import { MadeByAttempts, type MadeResource } from '../resource-made.js';
 import { retentionAction } from './retention.js';
-import type { ClientTuning } from '../../aws/client-factory.js';
-import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
+import { SINGLE_ATTEMPT, type ClientTuning } from '../../aws/client-factory.js';
 
 export const LOG_GROUP = 'AWS::Logs::LogGroup';
 

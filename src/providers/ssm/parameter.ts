@@ -26,8 +26,7 @@ import type {
   UpdateResult,
   LocateAnswer,
 } from '../provider.js';
-import type { ClientTuning } from '../../aws/client-factory.js';
-import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
+import { SINGLE_ATTEMPT, type ClientTuning } from '../../aws/client-factory.js';
 
 export const PARAMETER = 'AWS::SSM::Parameter';
 
