@@ -258,11 +258,11 @@ export class ResourceExecutor {
       ...(nameFree && { nameFree }),
       ...(onAccepted && { onAccepted }),
     };
+    const attempts = createAttempts(provider, request, this.services.context);
     try {
-      const result = await this.services.retry(
-        op.logicalId,
-        createAttempts(provider, request, this.services.context),
-      );
+      const result = await this.services.retry(op.logicalId, attempts).catch(async (error: unknown) => {
+        throw await attempts.settle(error);
+      });
       release();
       return {
         ...appliedRecord(this.services.state, op, result, { stored, properties, provisionedBy }),

@@ -18,11 +18,15 @@ export function createAttempts(
   provider: Provider,
   request: ResourceRequest,
   context: ProviderContext,
-): () => Promise<CreateResult> {
-  if (provider.kind === 'cc-api') return () => provider.create(request, context);
+): CreateAttempts {
+  if (provider.kind === 'cc-api') {
+    return Object.assign(() => provider.create(request, context), {
+      settle: async (error: unknown) => error,
+    });
+  }
   let earlierUnknown = false;
   let located: string | undefined;
-  return async () => {
+  const attempt = async () => {
     let unproven = false;
     if (located === undefined && earlierUnknown) {
       const answer = provider.locate ? await provider.locate(request, context) : 'unknown';
@@ -42,6 +46,39 @@ export function createAttempts(
       throw error;
     }
   };
+  /** The last attempt's answer was lost too: what one of them made is this create's, so it is reported made. */
+  const settle = async (error: unknown): Promise<unknown> => {
+    if (!earlierUnknown || located !== undefined || !provider.locate) return error;
+    try {
+      const answer = await provider.locate(request, context);
+      if (typeof answer !== 'object') return error;
+      const target = { logicalId: request.logicalId, type: request.type, physicalId: answer.physicalId };
+      const live = await provider.read({ ...target, properties: request.properties }, context);
+      if (!live) return error;
+      return resourceMade(
+        {
+          physicalId: answer.physicalId,
+          ...(live.creationIdentity && { creationIdentity: live.creationIdentity }),
+        },
+        error,
+      );
+    } catch {
+      // No answer (the deploy's signal, an outage): the create's own failure stands.
+      return error;
+    }
+  };
+  return Object.assign(attempt, { settle });
+}
+
+/** A create to retry, and what to throw once the retry has given up. */
+export interface CreateAttempts {
+  (): Promise<CreateResult>;
+  /**
+   * The error the create fails with: `error` itself, or a ResourceMadeError naming the resource
+   * an attempt whose answer was lost is found to have made (deleted by the rollback like any
+   * other failed create's).
+   */
+  settle(error: unknown): Promise<unknown>;
 }
 
 /**

@@ -267,13 +267,13 @@ async function recreate(
   const context = exact ? { ...services.context, prefixUserSuppliedNames: false } : services.context;
   const provider = await services.router.providerFor(before.type, before.provisionedBy);
   const idempotencyToken = randomUUID();
+  const request = { logicalId, type: before.type, properties: sent, idempotencyToken };
+  const attempts = createAttempts(provider, request, context);
   let result: CreateResult;
   try {
-    result = await services.retry(
-      logicalId,
-      createAttempts(provider, { logicalId, type: before.type, properties: sent, idempotencyToken }, context),
-    );
-  } catch (error) {
+    result = await services.retry(logicalId, attempts);
+  } catch (failure) {
+    const error = await attempts.settle(failure);
     if (error instanceof ResourceMadeError) throw await undoMadeRecreate(logicalId, before, error, services);
     throw error;
   }

@@ -123,6 +123,43 @@ describe('an unnamed create whose answer is lost after it took effect', () => {
   });
 });
 
+describe('a create whose every answer is lost', () => {
+  it('once the retry gives up, the role the last attempt made is recorded made, and the rollback deletes it', async () => {
+    // Eight dropped before IAM saw them, then the ninth (the last the schedule allows) lost after.
+    await sandbox.addFault({
+      service: 'iam',
+      operation: 'CreateRole',
+      dropConnection: true,
+      every: true,
+      count: 8,
+    });
+    await sandbox.addFault({
+      service: 'iam',
+      operation: 'CreateRole',
+      errorCode: 'ServiceFailure',
+      httpStatus: 500,
+      nth: 9,
+      afterApply: true,
+    });
+    const roles = await liveOf('AWS::IAM::Role');
+    const failure = await deploy('AmbExhausted', { Role: iamRole() }, false).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failureOf(failure).codes).toContain('RESOURCE_FAILED');
+    expect(await callCount('iam:CreateRole')).toBe(9);
+    const made = (await liveOf('AWS::IAM::Role')).filter((id) => !roles.includes(id));
+    expect(made).toHaveLength(1);
+    const journal = await sandbox.backend.journals.read({ stackName: 'AmbExhausted', region: REGION });
+    const create = journal!.document.segments.flatMap((segment) => segment.operations)[0];
+    expect(create).toMatchObject({ status: 'failed', made: { physicalId: made[0] } });
+
+    const rolledBack = await sandbox.rollback('AmbExhausted');
+    expect(rolledBack.exitCode).toBe(0);
+    expect((await liveOf('AWS::IAM::Role')).filter((id) => !roles.includes(id))).toEqual([]);
+  });
+});
+
 describe('a named create whose answer is lost after it took effect', () => {
   it('fails with AMBIGUOUS_CREATE_NAME_TAKEN and deletes nothing it cannot prove its own', async () => {
     await sandbox.addFault({

@@ -152,6 +152,32 @@ describe('the attempts of one create', () => {
     expect(run.calls.filter((call) => call === 'locate')).toHaveLength(1);
   });
 
+  it('once the retry gives up after lost answers, a resource one of them made is reported made', async () => {
+    const live = { properties: {}, attributes: {}, creationIdentity: { Arn: 'arn:r-late' } };
+    const { provider } = fakeProvider({
+      creates: [lost, lost],
+      locates: ['none', { physicalId: 'r-late' }],
+      live,
+    });
+    const attempt = createAttempts(provider, request, context);
+    const failures: unknown[] = [];
+    for (let i = 0; i < 2; i += 1) await attempt().catch((error: unknown) => failures.push(error));
+    const settled = await attempt.settle(failures[1]);
+    expect(settled).toBeInstanceOf(ResourceMadeError);
+    expect((settled as ResourceMadeError).made).toEqual({
+      physicalId: 'r-late',
+      creationIdentity: { Arn: 'arn:r-late' },
+    });
+  });
+
+  it('a failure with no lost answer settles as itself, without a locate', async () => {
+    const { provider, calls } = fakeProvider({ creates: [refused], locates: [{ physicalId: 'x' }] });
+    const attempt = createAttempts(provider, request, context);
+    const failure = await attempt().catch((error: unknown) => error);
+    expect(await attempt.settle(failure)).toBe(failure);
+    expect(calls).toEqual(['create']);
+  });
+
   it('Cloud Control (ClientToken) sends again without a locate', async () => {
     const run = await attempts({ kind: 'cc-api', creates: [lost, 'cc-1'], locates: [] });
     expect(run.calls).toEqual(['create', 'create']);
