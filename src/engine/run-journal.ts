@@ -93,6 +93,7 @@ export class RunJournal {
 
   /** Adds what an operation in flight learned (Cloud Control's request token) to its record. */
   note(op: JournalOperation, facts: Partial<OperationDraft>): Promise<void> {
+    this.fragments.forget(op);
     Object.assign(op, facts);
     return this.save();
   }
