@@ -31,6 +31,13 @@ export interface ClientTuning {
 }
 
 /**
+ * The SDK's own retry off: for a caller with its own schedule, and for a create call that
+ * carries no idempotency token, whose lost answer the engine's retry settles by looking for
+ * what it made before sending it again (spec 003, "Ambiguous creates").
+ */
+export const SINGLE_ATTEMPT: ClientTuning = { maxAttempts: 1 };
+
+/**
  * S3 only: `checksumsWhenRequired` computes a request checksum only where S3 requires one.
  * The SDK's default adds a CRC32 to every PutObject, and to a pre-signed PUT URL the CRC32
  * of the empty body its command had, which S3 then holds the uploader's body to.

@@ -12,7 +12,7 @@ import {
   replacementOrder,
   type NameCheck,
 } from './name-check.js';
-import type { ExecutorServices, PreparedCreate } from './resource-executor.js';
+import type { Accepted, ExecutorServices, PreparedCreate } from './resource-executor.js';
 import { recreateOrder } from './recreate-order.js';
 import { policies, type OperationDraft } from './run-journal.js';
 
@@ -28,8 +28,12 @@ export interface ReplaceHost {
     idempotencyToken: string,
     nameFree: boolean,
     release?: () => void,
+    onAccepted?: Accepted,
   ): Promise<ResourceRecord>;
-  journaled(draft: OperationDraft, apply: () => Promise<Partial<OperationDraft>>): Promise<void>;
+  journaled(
+    draft: OperationDraft,
+    apply: (onAccepted: Accepted) => Promise<Partial<OperationDraft>>,
+  ): Promise<void>;
   deleteRecorded(logicalId: string, record: ResourceRecord): Promise<void>;
   /** Forgets a deleted parent's record, and its children's that AWS deleted with it, in one save. */
   parentDeleted(logicalId: string, parent: ResourceRecord): Promise<void>;
@@ -98,8 +102,15 @@ export async function replaceResource(
   };
   if (order === 'delete-first') return replaceDeleteFirst(host, op, old, prepared, draft, release);
   const retainOld = keepsResource(updateReplacePolicy);
-  await host.journaled(draft, async () => {
-    const record = await host.makeResource(op, prepared, idempotencyToken, check.kind === 'free', release);
+  await host.journaled(draft, async (onAccepted) => {
+    const record = await host.makeResource(
+      op,
+      prepared,
+      idempotencyToken,
+      check.kind === 'free',
+      release,
+      onAccepted,
+    );
     if (isOldResource(old, record)) return keepOldResource(host, op, old, record);
     const state = host.services.state;
     await storeMade(record, stored, {
@@ -160,11 +171,11 @@ async function replaceDeleteFirst(
   release: () => void,
 ): Promise<void> {
   const state = host.services.state;
-  await host.journaled(draft, async () => {
+  await host.journaled(draft, async (onAccepted) => {
     await host.deleteRecorded(op.logicalId, old);
     await host.parentDeleted(op.logicalId, old);
     await host.services.journal?.markOldDeleted(op.logicalId, old.physicalId);
-    const record = await host.makeResource(op, prepared, draft.idempotencyToken!, true, release);
+    const record = await host.makeResource(op, prepared, draft.idempotencyToken!, true, release, onAccepted);
     await storeMade(record, prepared.stored, {
       save: () => state.setRecord(op.logicalId, record),
       undo: () => void state.removeRecord(op.logicalId).catch(() => undefined),

@@ -27,6 +27,7 @@ import { updateFallback } from './update-fallback.js';
 import { appliedRecord } from './applied-record.js';
 import { refuseTakenName } from './create-name-refusal.js';
 import { recreateRefusedUpdate } from './recreate-refused-update.js';
+import { createAttempts } from '../providers/ambiguous-create.js';
 
 /** How to evaluate a resource's properties; absent for a destroy, which only deletes. */
 export interface Evaluation {
@@ -219,8 +220,8 @@ export class ResourceExecutor {
         ...(op.recreateVia && { createdVia: op.recreateVia }),
         ...policies(op),
       },
-      async () => {
-        const record = await this.makeResource(op, prepared, idempotencyToken, nameFree, release);
+      async (onAccepted) => {
+        const record = await this.makeResource(op, prepared, idempotencyToken, nameFree, release, onAccepted);
         await storeMade(record, prepared.stored, {
           save: () => this.services.state.setRecord(op.logicalId, record),
           undo: () => void this.services.state.removeRecord(op.logicalId).catch(() => undefined),
@@ -249,13 +250,19 @@ export class ResourceExecutor {
     idempotencyToken: string,
     nameFree: boolean,
     release: () => void = () => {},
+    onAccepted?: Accepted,
   ): Promise<ResourceRecord> {
     const { provider, provisionedBy, properties, stored } = prepared;
-    const request = { ...this.request(op, prepared, idempotencyToken), ...(nameFree && { nameFree }) };
+    const request = {
+      ...this.request(op, prepared, idempotencyToken),
+      ...(nameFree && { nameFree }),
+      ...(onAccepted && { onAccepted }),
+    };
+    const attempts = createAttempts(provider, request, this.services.context);
     try {
-      const result = await this.services.retry(op.logicalId, () =>
-        provider.create(request, this.services.context),
-      );
+      const result = await this.services.retry(op.logicalId, attempts).catch(async (error: unknown) => {
+        throw await attempts.settle(error);
+      });
       release();
       return {
         ...appliedRecord(this.services.state, op, result, { stored, properties, provisionedBy }),
@@ -281,14 +288,21 @@ export class ResourceExecutor {
   /**
    * Records the operation in the journal before `apply` sends anything, then its
    * outcome; a failed create that made its resource is recorded with the proof, and
-   * one refused on its name before anything was applied is dropped.
+   * one refused on its name before anything was applied is dropped. `apply` gets what records
+   * the request a create was accepted as.
    */
-  async journaled(draft: OperationDraft, apply: () => Promise<Partial<OperationDraft>>): Promise<void> {
+  async journaled(
+    draft: OperationDraft,
+    apply: (onAccepted: Accepted) => Promise<Partial<OperationDraft>>,
+  ): Promise<void> {
     const journal = this.services.journal;
     const entry: JournalOperation | undefined = journal ? await journal.begin(draft) : undefined;
+    const onAccepted: Accepted = async (acceptedRequest) => {
+      if (journal && entry) await journal.note(entry, { acceptedRequest });
+    };
     let outcome: Partial<OperationDraft>;
     try {
-      outcome = await apply();
+      outcome = await apply(onAccepted);
     } catch (error) {
       // Sent, with its answer still to come: the entry stays in flight for cdkd rollback to settle.
       if (error instanceof OutcomeUnknownError) throw error;
@@ -432,6 +446,9 @@ export class ResourceExecutor {
     release();
   }
 }
+
+/** Journals the request token a create was accepted as (see ResourceRequest.onAccepted). */
+export type Accepted = (requestToken: string) => Promise<void>;
 
 /** An update the provider refused with nothing applied, to be re-created instead (update-fallback.ts). */
 class RecreateInstead extends Error {

@@ -326,6 +326,7 @@ async function locate(op: JournalOperation, services: ReplayServices): Promise<L
     type: op.type,
     properties,
     idempotencyToken: op.idempotencyToken,
+    ...(op.acceptedRequest !== undefined && { acceptedRequest: op.acceptedRequest }),
   };
   const answer = provider.locate ? await provider.locate(request, services.context) : 'unknown';
   if (typeof answer !== 'string') return { physicalId: answer.physicalId, provisionedBy };

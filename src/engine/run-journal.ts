@@ -91,6 +91,13 @@ export class RunJournal {
     return this.save();
   }
 
+  /** Adds what an operation in flight learned (Cloud Control's request token) to its record. */
+  note(op: JournalOperation, facts: Partial<OperationDraft>): Promise<void> {
+    this.fragments.forget(op);
+    Object.assign(op, facts);
+    return this.save();
+  }
+
   fail(op: JournalOperation, outcome: Partial<OperationDraft>): Promise<void> {
     this.fragments.forget(op);
     Object.assign(op, outcome, { status: 'failed' });

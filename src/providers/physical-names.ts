@@ -15,7 +15,8 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
 /**
  * The tag a create writes in its own create call, valued with its idempotency token, on
- * types whose name does not prove which create made the resource (Lambda functions, subnets).
+ * types whose name does not prove which create made the resource (Lambda functions, subnets,
+ * KMS keys).
  */
 export const TOKEN_TAG = 'cdkd:idempotency-token';
 

@@ -51,6 +51,17 @@ export interface ResourceRequest {
    * found it free, so a provider that would look it up again itself need not.
    */
   nameFree?: boolean;
+  /**
+   * A Cloud Control request an earlier attempt of this create was accepted as (its journaled
+   * request token): `locate` asks Cloud Control what that request made.
+   */
+  acceptedRequest?: string;
+  /**
+   * Called once the service has accepted the create as a request to wait on (Cloud Control's
+   * request token), before the wait: the engine journals the token, so a process killed during
+   * the wait leaves what `locate` needs. The create waits for it to resolve.
+   */
+  onAccepted?(requestToken: string): Promise<void>;
 }
 
 export interface CreateResult {

@@ -4,6 +4,7 @@ import { CdkdError, isCdkdError, messageOf } from '../errors.js';
 import { systemClock } from '../providers/clock.js';
 import { ResourceMadeError, type CreateResult } from '../providers/provider.js';
 import { prefixedNameProperty } from '../providers/user-supplied-names.js';
+import { createAttempts } from '../providers/ambiguous-create.js';
 import type { ResourceRecord } from '../state/documents/state-document.js';
 import { keepsOnRollbackOfCreate } from '../template/index.js';
 import {
@@ -266,12 +267,13 @@ async function recreate(
   const context = exact ? { ...services.context, prefixUserSuppliedNames: false } : services.context;
   const provider = await services.router.providerFor(before.type, before.provisionedBy);
   const idempotencyToken = randomUUID();
+  const request = { logicalId, type: before.type, properties: sent, idempotencyToken };
+  const attempts = createAttempts(provider, request, context);
   let result: CreateResult;
   try {
-    result = await services.retry(logicalId, () =>
-      provider.create({ logicalId, type: before.type, properties: sent, idempotencyToken }, context),
-    );
-  } catch (error) {
+    result = await services.retry(logicalId, attempts);
+  } catch (failure) {
+    const error = await attempts.settle(failure);
     if (error instanceof ResourceMadeError) throw await undoMadeRecreate(logicalId, before, error, services);
     throw error;
   }

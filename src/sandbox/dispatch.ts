@@ -63,13 +63,22 @@ export async function dispatch(raw: RawRequest, deps: AdminDeps): Promise<Sandbo
     const fault = deps.faults.apply(module.name, operation);
     const delayMs = deps.latency.forOperation(module.name, operation) + fault.latencyMs;
     if (delayMs > 0) await sleep(delayMs);
-    if (fault.error) throw fault.error;
+    if (fault.failure !== undefined && !fault.afterApply) return failed(fault.failure);
     response = await module.handle(request, operation);
+    if (fault.failure !== undefined) return failed(fault.failure);
   } catch (error) {
     response = codec.renderError(toSandboxError(error), request);
   }
   response.headers = { ...response.headers, ...codec.requestIdHeaders(request.requestId) };
   return response;
+
+  /** An injected failure in place of the answer: the service's error, or no answer at all. */
+  function failed(failure: SandboxError | 'drop'): SandboxResponse {
+    if (failure === 'drop') return { status: 0, drop: true };
+    const response = codec.renderError(failure, request);
+    response.headers = { ...response.headers, ...codec.requestIdHeaders(request.requestId) };
+    return response;
+  }
 }
 
 function toSandboxError(error: unknown): SandboxError {

@@ -25,6 +25,8 @@ export interface SandboxRequest {
 
 export interface SandboxResponse {
   status: number;
+  /** Close the connection instead of answering (an injected network failure). */
+  drop?: boolean;
   headers?: Record<string, string>;
   body?: Buffer | string;
 }

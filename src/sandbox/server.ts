@@ -117,7 +117,8 @@ async function serve(req: IncomingMessage, res: ServerResponse, deps: AdminDeps)
       { method: req.method ?? 'GET', url: req.url ?? '/', headers: flattenHeaders(req), body },
       deps,
     );
-    write(res, req.method === 'HEAD', response);
+    if (response.drop) res.destroy();
+    else write(res, req.method === 'HEAD', response);
   } catch (error) {
     // The connection broke mid-request; there is nobody to answer.
     if (!res.headersSent) res.destroy(error as Error);

@@ -103,6 +103,21 @@ describe('AWS::KMS::Key', () => {
     expect(read!.properties).toMatchObject({ EnableKeyRotation: true, Enabled: false });
   });
 
+  it('locates the key a create made by the token tag CreateKey wrote, which reads leave out', async () => {
+    const request = {
+      logicalId: 'Key',
+      type: keyType,
+      properties: { KeyPolicy: policy('loc'), Tags: [{ Key: 'team', Value: 'a' }] },
+      idempotencyToken: 'kms-loc-1',
+    };
+    const created = await keys.create(request, context);
+    expect(await keys.locate(request, context)).toEqual({ physicalId: created.physicalId });
+    expect(await keys.locate({ ...request, idempotencyToken: 'kms-loc-other' }, context)).toBe('none');
+    expect(await keys.locate({ ...request, idempotencyToken: undefined }, context)).toBe('unknown');
+    const live = await keys.read({ ...request, physicalId: created.physicalId }, context);
+    expect(live?.properties.Tags).toEqual([{ Key: 'team', Value: 'a' }]);
+  });
+
   it('keeps KeySpec, KeyUsage and MultiRegion create-only and reports what it cannot send', () => {
     expect(
       keys.canUpdateInPlace(keyType, ['Description', 'KeyPolicy', 'EnableKeyRotation', 'Tags', 'Enabled']),

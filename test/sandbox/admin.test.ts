@@ -105,6 +105,50 @@ describe('sandbox admin API', () => {
     expect(error.error.message).toBe('Rate exceeded');
   });
 
+  it('with afterApply, lets the call take effect and then answers the fault instead', async () => {
+    await admin(sandbox, 'POST', 'faults', {
+      service: 's3',
+      operation: 'PutObject',
+      errorCode: 'InternalError',
+      httpStatus: 500,
+      afterApply: true,
+    });
+    const error = await failure(s3.send(new PutObjectCommand({ Bucket, Key: 'after', Body: 'made' })));
+    expect(error).toMatchObject({ name: 'InternalError', status: 500 });
+    const read = await s3.send(new GetObjectCommand({ Bucket, Key: 'after' }));
+    expect(await read.Body!.transformToString()).toBe('made');
+  });
+
+  it('drops the connection, before the call or after it took effect', async () => {
+    await admin(sandbox, 'POST', 'faults', {
+      service: 's3',
+      operation: 'PutObject',
+      dropConnection: true,
+      every: true,
+      count: 2,
+    });
+    const notApplied = await s3.send(new PutObjectCommand({ Bucket, Key: 'dropped-before', Body: 'x' })).then(
+      () => undefined,
+      (error: Error & { code?: unknown }) => error,
+    );
+    expect(notApplied).toMatchObject({ code: 'ECONNRESET' });
+    await admin(sandbox, 'DELETE', 'faults');
+    await admin(sandbox, 'POST', 'faults', {
+      service: 's3',
+      operation: 'PutObject',
+      dropConnection: true,
+      afterApply: true,
+    });
+    await expect(
+      s3.send(new PutObjectCommand({ Bucket, Key: 'dropped-after', Body: 'y' })),
+    ).rejects.toThrow();
+    await expect(s3.send(new GetObjectCommand({ Bucket, Key: 'dropped-before' }))).rejects.toMatchObject({
+      name: 'NoSuchKey',
+    });
+    const read = await s3.send(new GetObjectCommand({ Bucket, Key: 'dropped-after' }));
+    expect(await read.Body!.transformToString()).toBe('y');
+  });
+
   it('delays a call by a latency-only fault', async () => {
     await admin(sandbox, 'POST', 'faults', { service: 's3', operation: 'ListObjectsV2', latencyMs: 150 });
     const started = performance.now();
@@ -133,6 +177,9 @@ describe('sandbox admin API', () => {
     });
     expect(fault.status).toBe(400);
     expect(fault.json.error.message).toContain('errorCode and httpStatus go together');
+    const bare = await admin(sandbox, 'POST', 'faults', { service: 's3', operation: '*', afterApply: true });
+    expect(bare.status).toBe(400);
+    expect(bare.json.error.message).toContain('afterApply needs errorCode or dropConnection');
     const latency = await admin(sandbox, 'PUT', 'latency', { operations: { PutObject: 5 } });
     expect(latency.status).toBe(400);
   });

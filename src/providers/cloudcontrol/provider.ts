@@ -12,6 +12,7 @@ import type {
   DeleteRequest,
   JsonObject,
   LiveResource,
+  LocateAnswer,
   NameLookup,
   Provider,
   ProviderContext,
@@ -69,6 +70,7 @@ export class CloudControlProvider implements Provider {
       }),
       { abortSignal: context.signal },
     );
+    await request.onAccepted?.(accepted.ProgressEvent!.RequestToken!);
     const event = await this.finish(
       client,
       accepted.ProgressEvent!,
@@ -84,6 +86,42 @@ export class CloudControlProvider implements Provider {
     const creationIdentity: CreationIdentity = { ccRequestToken: event.RequestToken! };
     if (typeof attributes.Arn === 'string') creationIdentity.Arn = attributes.Arn;
     return { physicalId, attributes, ...(ref !== undefined ? { ref } : {}), creationIdentity };
+  }
+
+  /**
+   * What the Cloud Control request an earlier attempt of this create was accepted as made
+   * (its journaled request token), waiting for it to end: a request that ended with an
+   * identifier Cloud Control still resolves made that resource; one that ended without
+   * a live resource made nothing. Without a request token, or one Cloud Control no longer
+   * knows, nothing can be proven.
+   */
+  async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
+    if (request.acceptedRequest === undefined) return 'unknown';
+    const client = await this.client(context);
+    const { GetResourceRequestStatusCommand } = await import('@aws-sdk/client-cloudcontrol');
+    let status: ProgressEvent;
+    try {
+      const output = await client.send(
+        new GetResourceRequestStatusCommand({ RequestToken: request.acceptedRequest }),
+        { abortSignal: context.signal },
+      );
+      status = output.ProgressEvent!;
+    } catch (error) {
+      if (awsErrorCode(error) === 'RequestTokenNotFoundException') return 'unknown';
+      throw error;
+    }
+    const event = await waitForRequest(client, status, {
+      type: request.type,
+      operation: 'create',
+      clock: this.clock,
+      signal: context.signal,
+      onStatus: this.options.onStatus,
+    });
+    const identifier = event.Identifier;
+    if (event.OperationStatus === 'SUCCESS' && identifier) return { physicalId: identifier };
+    if (!identifier) return 'none';
+    // A failed create that had an identifier may have left its resource behind.
+    return (await this.get(client, request.type, identifier, context)) ? { physicalId: identifier } : 'none';
   }
 
   /**

@@ -34,6 +34,7 @@ import { MadeByAttempts } from '../resource-made.js';
 import { createTableInput } from './table-input.js';
 import { createTtlSteps, tableUpdateSteps, type TableStep } from './table-update.js';
 import { describe, waitForTable } from './wait.js';
+import { SINGLE_ATTEMPT, type ClientTuning } from '../../aws/client-factory.js';
 
 export const TABLE = 'AWS::DynamoDB::Table';
 
@@ -96,10 +97,11 @@ export class TableProvider implements Provider {
     let made = this.made.get(token);
     if (!made) {
       try {
-        const { TableDescription } = await client.send(
-          new CreateTableCommand(createTableInput(name, request.properties)),
-          { abortSignal: context.signal },
-        );
+        const { TableDescription } = await (
+          await dynamoClient(context, SINGLE_ATTEMPT)
+        ).send(new CreateTableCommand(createTableInput(name, request.properties)), {
+          abortSignal: context.signal,
+        });
         made = {
           physicalId: name,
           ...(TableDescription && identifiable(TableDescription)
@@ -296,8 +298,9 @@ function generatedFromToken(request: ResourceRequest): boolean {
   return nameFromToken(request.properties.TableName, request);
 }
 
-export function dynamoClient(context: ProviderContext): Promise<DynamoDBClient> {
-  return context.clients.client(DynamoDBClient, context.region);
+/** `SINGLE_ATTEMPT` for a create call that carries no idempotency token (spec 003, "Ambiguous creates"). */
+export function dynamoClient(context: ProviderContext, tuning: ClientTuning = {}): Promise<DynamoDBClient> {
+  return context.clients.client(DynamoDBClient, context.region, tuning);
 }
 
 /** Arn and StreamArn, as CloudFormation's GetAtt returns them (see ref-attributes.ts). */

@@ -10,6 +10,7 @@ import {
 } from '@aws-sdk/client-ec2';
 import { awsErrorCode } from '../../aws/error-class.js';
 import { TOKEN_TAG } from '../physical-names.js';
+import { SINGLE_ATTEMPT, type ClientTuning } from '../../aws/client-factory.js';
 import { tagDiff, tagList, tagMap, uncovered } from '../property-values.js';
 import type {
   CreateResult,
@@ -77,7 +78,9 @@ export class SubnetProvider implements Provider {
     const tags = { ...tagMap(properties.Tags), ...(token ? { [TOKEN_TAG]: token } : {}) };
     let subnet: Subnet;
     try {
-      const created = await client.send(
+      const created = await (
+        await ec2(context, SINGLE_ATTEMPT)
+      ).send(
         new CreateSubnetCommand({
           VpcId: text(properties.VpcId),
           CidrBlock: text(properties.CidrBlock),
@@ -233,8 +236,9 @@ function text(value: unknown): string | undefined {
   return value === undefined || value === null ? undefined : String(value);
 }
 
-function ec2(context: ProviderContext): Promise<EC2Client> {
-  return context.clients.client(EC2Client, context.region);
+/** `SINGLE_ATTEMPT` for a create call that carries no idempotency token (spec 003, "Ambiguous creates"). */
+function ec2(context: ProviderContext, tuning: ClientTuning = {}): Promise<EC2Client> {
+  return context.clients.client(EC2Client, context.region, tuning);
 }
 
 async function describe(client: EC2Client, subnetId: string, context: ProviderContext) {

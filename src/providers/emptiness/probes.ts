@@ -1,6 +1,6 @@
 import { CloudWatchLogsClient, DescribeLogStreamsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { ListObjectVersionsCommand } from '@aws-sdk/client-s3';
-import type { AwsClients } from '../../aws/client-factory.js';
+import { SINGLE_ATTEMPT, type AwsClients } from '../../aws/client-factory.js';
 import { awsErrorCode, classifyAwsError } from '../../aws/error-class.js';
 import { messageOf } from '../../errors.js';
 import type { Clock } from '../clock.js';
@@ -24,7 +24,6 @@ export interface ProbeContext {
 }
 
 /** The SDK's own retries would stack on the probe's schedule: one attempt per call. */
-const SINGLE_ATTEMPT = { maxAttempts: 1 };
 
 /**
  * Spec 002's pre-flight emptiness probe for an S3 bucket or a CloudWatch Logs group: one

@@ -5,9 +5,14 @@ import {
   UntagResourceCommand,
 } from '@aws-sdk/client-eventbridge';
 import type { JsonObject, ProviderContext } from '../provider.js';
+import type { ClientTuning } from '../../aws/client-factory.js';
 
-export function eventsClient(context: ProviderContext): Promise<EventBridgeClient> {
-  return context.clients.client(EventBridgeClient, context.region);
+/** `SINGLE_ATTEMPT` for a create call that carries no idempotency token (spec 003, "Ambiguous creates"). */
+export function eventsClient(
+  context: ProviderContext,
+  tuning: ClientTuning = {},
+): Promise<EventBridgeClient> {
+  return context.clients.client(EventBridgeClient, context.region, tuning);
 }
 
 export function tagList(tags: unknown): Array<{ Key: string; Value: string }> {

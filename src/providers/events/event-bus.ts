@@ -22,6 +22,7 @@ import type {
 } from '../provider.js';
 import { MadeByAttempts } from '../resource-made.js';
 import { eventsClient, observedTags, retag, tagList } from './common.js';
+import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
 
 export const EVENT_BUS = 'AWS::Events::EventBus';
 
@@ -65,7 +66,9 @@ export class EventBusProvider implements Provider {
     // The retry of a create whose read-back failed takes back the bus it made.
     if (this.made.get(token)?.physicalId !== Name) {
       const tags = tagList(props.Tags);
-      await client.send(
+      await (
+        await eventsClient(context, SINGLE_ATTEMPT)
+      ).send(
         new CreateEventBusCommand({
           Name,
           ...settings(props),

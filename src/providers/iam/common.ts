@@ -5,6 +5,7 @@ import { userSuppliedName } from '../user-supplied-names.js';
 import { replacementOf } from '../../plan/resource-schemas.js';
 import type { CreationIdentity, JsonObject, ProviderContext } from '../provider.js';
 import { resourceMade, sameIdentity, type MadeByAttempts, type MadeResource } from '../resource-made.js';
+import type { ClientTuning } from '../../aws/client-factory.js';
 
 export function isNoSuchEntity(error: unknown): boolean {
   const code = awsErrorCode(error);
@@ -18,8 +19,9 @@ export function iamRegion(region: string): string {
   return 'us-east-1';
 }
 
-export function iamClient(context: ProviderContext): Promise<IAMClient> {
-  return context.clients.client(IAMClient, iamRegion(context.region));
+/** `SINGLE_ATTEMPT` for a create call that carries no idempotency token (spec 003, "Ambiguous creates"). */
+export function iamClient(context: ProviderContext, tuning: ClientTuning = {}): Promise<IAMClient> {
+  return context.clients.client(IAMClient, iamRegion(context.region), tuning);
 }
 
 /** IAM names take letters, digits and `_+=,.@-`. */

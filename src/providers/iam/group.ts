@@ -36,6 +36,7 @@ import {
 import { MadeByAttempts } from '../resource-made.js';
 import { principalApi } from './principal-api.js';
 import { clearPolicies, ignoreGone, readPolicies, syncPolicies } from './principal-policies.js';
+import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
 
 const TYPE = 'AWS::IAM::Group';
 const COVERED = ['GroupName', 'ManagedPolicyArns', 'Path', 'Policies'];
@@ -70,7 +71,9 @@ export class GroupProvider implements Provider {
     const group = (await createOrAdopt(
       async () =>
         (
-          await client.send(new CreateGroupCommand({ GroupName, Path: p.Path as string | undefined }), {
+          await (
+            await iamClient(context, SINGLE_ATTEMPT)
+          ).send(new CreateGroupCommand({ GroupName, Path: p.Path as string | undefined }), {
             abortSignal: context.signal,
           })
         ).Group,

@@ -36,6 +36,7 @@ import {
 import { MadeByAttempts } from '../resource-made.js';
 import { setDiff } from './diff.js';
 import { ignoreGone } from './principal-policies.js';
+import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
 
 const TYPE = 'AWS::IAM::InstanceProfile';
 const COVERED = ['InstanceProfileName', 'Path', 'Roles'];
@@ -71,7 +72,9 @@ export class InstanceProfileProvider implements Provider {
     const profile = (await createOrAdopt(
       async () =>
         (
-          await client.send(
+          await (
+            await iamClient(context, SINGLE_ATTEMPT)
+          ).send(
             new CreateInstanceProfileCommand({ InstanceProfileName, Path: p.Path as string | undefined }),
             o,
           )

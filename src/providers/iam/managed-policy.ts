@@ -44,6 +44,7 @@ import { MadeByAttempts } from '../resource-made.js';
 import { setDiff } from './diff.js';
 import { collect, principalApi, TARGETS } from './principal-api.js';
 import { ignoreGone } from './principal-policies.js';
+import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
 
 const TYPE = 'AWS::IAM::ManagedPolicy';
 const COVERED = ['Description', 'Groups', 'ManagedPolicyName', 'Path', 'PolicyDocument', 'Roles', 'Users'];
@@ -85,7 +86,9 @@ export class ManagedPolicyProvider implements Provider {
     const created = (await createOrAdopt(
       async () =>
         (
-          await client.send(
+          await (
+            await iamClient(context, SINGLE_ATTEMPT)
+          ).send(
             new CreatePolicyCommand({
               PolicyName,
               Path,

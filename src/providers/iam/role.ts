@@ -46,6 +46,7 @@ import { tagDiff, tagsOf } from './diff.js';
 import { MadeByAttempts } from '../resource-made.js';
 import { principalApi } from './principal-api.js';
 import { clearPolicies, ignoreGone, readPolicies, syncPolicies } from './principal-policies.js';
+import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
 
 const TYPE = 'AWS::IAM::Role';
 const COVERED = [
@@ -94,7 +95,9 @@ export class RoleProvider implements Provider {
     const role = (await createOrAdopt(
       async () =>
         (
-          await client.send(
+          await (
+            await iamClient(context, SINGLE_ATTEMPT)
+          ).send(
             new CreateRoleCommand({
               RoleName: roleName,
               Path: p.Path as string | undefined,

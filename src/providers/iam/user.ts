@@ -44,6 +44,7 @@ import { MadeByAttempts } from '../resource-made.js';
 import { setDiff, tagDiff, tagsOf } from './diff.js';
 import { collect, principalApi } from './principal-api.js';
 import { clearPolicies, ignoreGone, readPolicies, syncPolicies } from './principal-policies.js';
+import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
 
 const TYPE = 'AWS::IAM::User';
 /** LoginProfile (a console password) is left to Cloud Control. */
@@ -88,7 +89,9 @@ export class UserProvider implements Provider {
     const user = (await createOrAdopt(
       async () =>
         (
-          await client.send(
+          await (
+            await iamClient(context, SINGLE_ATTEMPT)
+          ).send(
             new CreateUserCommand({
               UserName,
               Path: p.Path as string | undefined,

@@ -20,6 +20,7 @@ import type {
   UpdateResult,
 } from '../provider.js';
 import { kmsClient } from './key.js';
+import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
 
 export const ALIAS = 'AWS::KMS::Alias';
 
@@ -44,12 +45,11 @@ export class AliasProvider implements Provider {
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const AliasName = String(request.properties.AliasName);
     const client = await kmsClient(context);
-    await client.send(
-      new CreateAliasCommand({ AliasName, TargetKeyId: String(request.properties.TargetKeyId) }),
-      {
-        abortSignal: context.signal,
-      },
-    );
+    await (
+      await kmsClient(context, SINGLE_ATTEMPT)
+    ).send(new CreateAliasCommand({ AliasName, TargetKeyId: String(request.properties.TargetKeyId) }), {
+      abortSignal: context.signal,
+    });
     const alias = await find(client, AliasName);
     return {
       physicalId: AliasName,

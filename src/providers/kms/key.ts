@@ -8,6 +8,7 @@ import {
   GetKeyPolicyCommand,
   GetKeyRotationStatusCommand,
   KMSClient,
+  ListKeysCommand,
   ListResourceTagsCommand,
   PutKeyPolicyCommand,
   ScheduleKeyDeletionCommand,
@@ -24,6 +25,7 @@ import type {
   DeleteRequest,
   JsonObject,
   LiveResource,
+  LocateAnswer,
   Provider,
   ProviderContext,
   ResourceRequest,
@@ -31,6 +33,8 @@ import type {
   UpdateResult,
 } from '../provider.js';
 import { MadeByAttempts, type MadeResource } from '../resource-made.js';
+import { SINGLE_ATTEMPT, type ClientTuning } from '../../aws/client-factory.js';
+import { TOKEN_TAG } from '../physical-names.js';
 
 export const KEY = 'AWS::KMS::Key';
 
@@ -85,7 +89,7 @@ export class KeyProvider implements Provider {
     const token = request.idempotencyToken;
     // CreateKey takes no name, so only this memory keeps a retry from making a second key.
     const earlier = this.made.get(token);
-    const key = earlier ? undefined : await this.createKey(client, props, context);
+    const key = earlier ? undefined : await this.createKey(props, token, context);
     const made = earlier ?? madeKey(key!);
     const KeyId = made.physicalId;
     try {
@@ -107,23 +111,63 @@ export class KeyProvider implements Provider {
     };
   }
 
+  /** CreateKey, tagged with the create's token: a key has no name, so the tag is `locate`'s proof. */
   private async createKey(
-    client: KMSClient,
     props: JsonObject,
+    token: string | undefined,
     context: ProviderContext,
   ): Promise<KeyMetadata> {
-    const created = await client.send(
+    const tagged = [
+      ...tags(props.Tags).map(({ Key, Value }) => ({ TagKey: Key, TagValue: Value })),
+      ...(token !== undefined ? [{ TagKey: TOKEN_TAG, TagValue: token }] : []),
+    ];
+    const created = await (
+      await kmsClient(context, SINGLE_ATTEMPT)
+    ).send(
       new CreateKeyCommand({
         ...(props.KeyPolicy !== undefined ? { Policy: policyText(props.KeyPolicy) } : {}),
         ...(props.Description !== undefined ? { Description: String(props.Description) } : {}),
         ...(props.KeyUsage !== undefined ? { KeyUsage: String(props.KeyUsage) as KeyUsageType } : {}),
         ...(props.KeySpec !== undefined ? { KeySpec: String(props.KeySpec) as KeySpec } : {}),
         ...(props.MultiRegion !== undefined ? { MultiRegion: isTrue(props.MultiRegion) } : {}),
-        Tags: tags(props.Tags).map(({ Key, Value }) => ({ TagKey: Key, TagValue: Value })),
+        Tags: tagged,
       }),
       { abortSignal: context.signal },
     );
     return created.KeyMetadata!;
+  }
+
+  /**
+   * The key a create with this token made: the one carrying its token tag, which CreateKey
+   * wrote in the same call. Keys have no name to look up, so every key of the region is read
+   * (only after a lost answer or a killed deploy). A key whose tags cdkd may not read leaves
+   * the answer open.
+   */
+  async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
+    const token = request.idempotencyToken;
+    if (token === undefined) return 'unknown';
+    const client = await kmsClient(context);
+    const signal = { abortSignal: context.signal };
+    let unreadable = false;
+    let Marker: string | undefined;
+    do {
+      const page = await client.send(
+        new ListKeysCommand({ ...(Marker !== undefined && { Marker }) }),
+        signal,
+      );
+      for (const { KeyId } of page.Keys ?? []) {
+        try {
+          const { Tags } = await client.send(new ListResourceTagsCommand({ KeyId }), signal);
+          if (Tags?.some((tag) => tag.TagKey === TOKEN_TAG && tag.TagValue === token)) {
+            return { physicalId: KeyId! };
+          }
+        } catch (error) {
+          if (awsErrorCode(error) !== 'NotFoundException') unreadable = true;
+        }
+      }
+      Marker = page.Truncated ? page.NextMarker : undefined;
+    } while (Marker !== undefined);
+    return unreadable ? 'unknown' : 'none';
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -198,9 +242,7 @@ export class KeyProvider implements Provider {
         ...observedOf(key, { enabled: true }),
         EnableKeyRotation: rotation.KeyRotationEnabled,
         KeyPolicy: JSON.parse(policy.Policy ?? '{}') as unknown,
-        ...(tagList.Tags && tagList.Tags.length > 0
-          ? { Tags: tagList.Tags.map((t) => ({ Key: t.TagKey, Value: t.TagValue })) }
-          : {}),
+        ...templateTags(tagList.Tags),
       },
       attributes: attributes(key),
       creationIdentity: { Arn: key.Arn!, creationDate: key.CreationDate!.getTime() },
@@ -229,8 +271,15 @@ export class KeyProvider implements Provider {
   }
 }
 
-export function kmsClient(context: ProviderContext): Promise<KMSClient> {
-  return context.clients.client(KMSClient, context.region);
+/** `SINGLE_ATTEMPT` for a create call that carries no idempotency token (spec 003, "Ambiguous creates"). */
+export function kmsClient(context: ProviderContext, tuning: ClientTuning = {}): Promise<KMSClient> {
+  return context.clients.client(KMSClient, context.region, tuning);
+}
+
+/** The key's tags as the template gives them: the token tag is cdkd's, not the template's. */
+function templateTags(live: Array<{ TagKey?: string; TagValue?: string }> | undefined): JsonObject {
+  const own = (live ?? []).filter((tag) => tag.TagKey !== TOKEN_TAG);
+  return own.length > 0 ? { Tags: own.map((t) => ({ Key: t.TagKey, Value: t.TagValue })) } : {};
 }
 
 async function describe(client: KMSClient, KeyId: string): Promise<KeyMetadata | undefined> {

@@ -18,6 +18,7 @@ import type {
 } from '../provider.js';
 import { asObject, isNotFound, lambdaClient, schemaAllowsInPlace, string, uncovered } from './common.js';
 import { attributesFor } from './ref-attributes.js';
+import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
 
 const TYPE = 'AWS::Lambda::Alias';
 const COVERED = new Set(['FunctionName', 'Name', 'FunctionVersion', 'Description', 'RoutingConfig']);
@@ -43,7 +44,7 @@ export class LambdaAliasProvider implements Provider {
   }
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
-    const client = await lambdaClient(context);
+    const client = await lambdaClient(context, SINGLE_ATTEMPT);
     const created = await client.send(
       new CreateAliasCommand({
         FunctionName: string(request.properties.FunctionName),

@@ -2,9 +2,11 @@ import { LambdaClient } from '@aws-sdk/client-lambda';
 import { awsErrorCode } from '../../aws/error-class.js';
 import { replacementOf } from '../../plan/resource-schemas.js';
 import type { JsonObject, ProviderContext } from '../provider.js';
+import type { ClientTuning } from '../../aws/client-factory.js';
 
-export function lambdaClient(context: ProviderContext): Promise<LambdaClient> {
-  return context.clients.client(LambdaClient, context.region);
+/** `SINGLE_ATTEMPT` for a create call that carries no idempotency token (spec 003, "Ambiguous creates"). */
+export function lambdaClient(context: ProviderContext, tuning: ClientTuning = {}): Promise<LambdaClient> {
+  return context.clients.client(LambdaClient, context.region, tuning);
 }
 
 export function isNotFound(error: unknown): boolean {

@@ -29,6 +29,7 @@ import {
   uncovered,
 } from './common.js';
 import { attributesFor } from './ref-attributes.js';
+import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
 
 const TYPE = 'AWS::Lambda::EventSourceMapping';
 const COVERED = new Set([
@@ -71,7 +72,9 @@ export class LambdaEventSourceMappingProvider implements Provider {
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const client = await lambdaClient(context);
     const p = request.properties;
-    const created = await client.send(
+    const created = await (
+      await lambdaClient(context, SINGLE_ATTEMPT)
+    ).send(
       new CreateEventSourceMappingCommand({
         ...mutable(p),
         EventSourceArn: string(p.EventSourceArn),

@@ -49,6 +49,7 @@ import { observedSettings } from './function-settings.js';
 import { resourceMade } from '../resource-made.js';
 import { attributesFor } from './ref-attributes.js';
 import { waitForFunction } from './waits.js';
+import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
 
 const TYPE = 'AWS::Lambda::Function';
 // The token tag marks which logical create made a function, so a replayed create can adopt it.
@@ -102,7 +103,9 @@ export class LambdaFunctionProvider implements Provider {
     const token = request.idempotencyToken;
     const tags = { ...tagMap(request.properties.Tags), ...(token ? { [TOKEN_TAG]: token } : {}) };
     try {
-      await client.send(new CreateFunctionCommand(createInput(name, request.properties, tags)), {
+      await (
+        await lambdaClient(context, SINGLE_ATTEMPT)
+      ).send(new CreateFunctionCommand(createInput(name, request.properties, tags)), {
         abortSignal: context.signal,
       });
     } catch (error) {

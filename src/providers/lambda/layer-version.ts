@@ -29,6 +29,7 @@ import {
   uncovered,
 } from './common.js';
 import { attributesFor } from './ref-attributes.js';
+import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
 
 const TYPE = 'AWS::Lambda::LayerVersion';
 const COVERED = new Set([
@@ -69,7 +70,7 @@ export class LambdaLayerVersionProvider implements Provider {
   }
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
-    const client = await lambdaClient(context);
+    const client = await lambdaClient(context, SINGLE_ATTEMPT);
     const p = request.properties;
     const content = asObject(p.Content) ?? {};
     const published = await client.send(

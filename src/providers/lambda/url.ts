@@ -19,6 +19,7 @@ import type {
 } from '../provider.js';
 import { asObject, isNotFound, lambdaClient, schemaAllowsInPlace, string, uncovered } from './common.js';
 import { attributesFor } from './ref-attributes.js';
+import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
 
 const TYPE = 'AWS::Lambda::Url';
 const COVERED = new Set(['TargetFunctionArn', 'Qualifier', 'AuthType', 'Cors', 'InvokeMode']);
@@ -50,7 +51,7 @@ export class LambdaUrlProvider implements Provider {
   }
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
-    const client = await lambdaClient(context);
+    const client = await lambdaClient(context, SINGLE_ATTEMPT);
     const created = await client.send(
       new CreateFunctionUrlConfigCommand({ ...target(request.properties), ...settings(request.properties) }),
       { abortSignal: context.signal },

@@ -36,6 +36,7 @@ import type {
 import { changed, isNotFound, optionalText, tagDiff, tagList, tagMap, uncovered } from './common.js';
 import { MadeByAttempts, type MadeResource } from '../resource-made.js';
 import { retentionAction } from './retention.js';
+import { SINGLE_ATTEMPT, type ClientTuning } from '../../aws/client-factory.js';
 
 export const LOG_GROUP = 'AWS::Logs::LogGroup';
 
@@ -87,7 +88,9 @@ export class LogGroupProvider implements Provider {
     let created = false;
     if (!earlier) {
       try {
-        await client.send(
+        await (
+          await logsClient(context, SINGLE_ATTEMPT)
+        ).send(
           new CreateLogGroupCommand({
             logGroupName: name,
             kmsKeyId: optionalText(props.KmsKeyId),
@@ -257,8 +260,12 @@ function groupName(request: ResourceRequest, context: ProviderContext): string {
     : tokenPhysicalName(context.stackName, request, LOG_GROUP_NAME_RULES);
 }
 
-export function logsClient(context: ProviderContext): Promise<CloudWatchLogsClient> {
-  return context.clients.client(CloudWatchLogsClient, context.region);
+/** `SINGLE_ATTEMPT` for a create call that carries no idempotency token (spec 003, "Ambiguous creates"). */
+export function logsClient(
+  context: ProviderContext,
+  tuning: ClientTuning = {},
+): Promise<CloudWatchLogsClient> {
+  return context.clients.client(CloudWatchLogsClient, context.region, tuning);
 }
 
 /** The group with exactly this name (DescribeLogGroups matches by prefix), or undefined. */

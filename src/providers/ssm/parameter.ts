@@ -26,6 +26,7 @@ import type {
   UpdateResult,
   LocateAnswer,
 } from '../provider.js';
+import { SINGLE_ATTEMPT, type ClientTuning } from '../../aws/client-factory.js';
 
 export const PARAMETER = 'AWS::SSM::Parameter';
 
@@ -66,7 +67,9 @@ export class ParameterProvider implements Provider {
     const client = await ssmClient(context);
     const tags = Object.entries((props.Tags as Record<string, unknown> | undefined) ?? {});
     try {
-      await client.send(
+      await (
+        await ssmClient(context, SINGLE_ATTEMPT)
+      ).send(
         new PutParameterCommand({
           ...putInput(name, props),
           ...(tags.length > 0 ? { Tags: tags.map(([Key, Value]) => ({ Key, Value: String(Value) })) } : {}),
@@ -164,8 +167,9 @@ function generatedFromToken(request: ResourceRequest): boolean {
   return nameFromToken(request.properties.Name, request);
 }
 
-function ssmClient(context: ProviderContext): Promise<SSMClient> {
-  return context.clients.client(SSMClient, context.region);
+/** `SINGLE_ATTEMPT` for a create call that carries no idempotency token (spec 003, "Ambiguous creates"). */
+function ssmClient(context: ProviderContext, tuning: ClientTuning = {}): Promise<SSMClient> {
+  return context.clients.client(SSMClient, context.region, tuning);
 }
 
 function putInput(name: string, props: JsonObject) {

@@ -18,11 +18,28 @@ export const faultSpecSchema = z
     /** How many matching calls it applies to (default 1, or unlimited with `every`). */
     count: z.number().int().min(1).optional(),
     latencyMs: z.number().int().min(0).optional(),
+    /** Close the connection without an answer, as a network failure does. */
+    dropConnection: z.boolean().optional(),
+    /**
+     * The call takes effect first, then the error or dropped connection replaces its answer:
+     * a response lost after the service acted (the outcome the caller cannot know).
+     */
+    afterApply: z.boolean().optional(),
   })
   .strict()
-  .refine((spec) => spec.errorCode !== undefined || spec.latencyMs !== undefined, {
-    message: 'a fault needs errorCode (with httpStatus) or latencyMs',
+  .refine(
+    (spec) => spec.errorCode !== undefined || spec.latencyMs !== undefined || spec.dropConnection === true,
+    { message: 'a fault needs errorCode (with httpStatus), dropConnection or latencyMs' },
+  )
+  .refine((spec) => !(spec.dropConnection === true && spec.errorCode !== undefined), {
+    message: 'a fault either answers errorCode or drops the connection, not both',
   })
+  .refine(
+    (spec) => spec.afterApply !== true || spec.errorCode !== undefined || spec.dropConnection === true,
+    {
+      message: 'afterApply needs errorCode or dropConnection: what replaces the answer',
+    },
+  )
   .refine((spec) => (spec.errorCode === undefined) === (spec.httpStatus === undefined), {
     message: 'errorCode and httpStatus go together',
   });
@@ -40,7 +57,10 @@ export interface Fault extends FaultSpec {
 /** What the faults matching one call do to it. */
 export interface FaultEffect {
   latencyMs: number;
-  error?: SandboxError;
+  /** What the caller gets instead of the answer: an AWS error, or a closed connection. */
+  failure?: SandboxError | 'drop';
+  /** The call runs before `failure` replaces its answer. */
+  afterApply?: boolean;
 }
 
 /** Injected failures and delays, matched by service + operation (ARCHITECTURE.md, sandbox). */
@@ -80,10 +100,13 @@ export class FaultRegistry {
       if (fault.seen < first || fault.fired >= limit) continue;
       fault.fired += 1;
       effect.latencyMs += fault.latencyMs ?? 0;
-      if (fault.errorCode !== undefined && effect.error === undefined) {
+      if (effect.failure !== undefined) continue;
+      if (fault.dropConnection) effect.failure = 'drop';
+      else if (fault.errorCode !== undefined) {
         const message = fault.message ?? `Fault injected by the cdkd sandbox: ${fault.errorCode}`;
-        effect.error = new SandboxError(fault.errorCode, message, fault.httpStatus ?? 500);
+        effect.failure = new SandboxError(fault.errorCode, message, fault.httpStatus ?? 500);
       }
+      if (effect.failure !== undefined && fault.afterApply) effect.afterApply = true;
     }
     return effect;
   }

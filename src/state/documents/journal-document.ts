@@ -61,6 +61,11 @@ export const journalOperationSchema = z.object({
   createdVia: z.enum(['sdk', 'cc-api']).optional(),
   /** The create's idempotency token: a provider whose generated names derive from it can find what an in-flight create made. */
   idempotencyToken: z.string().optional(),
+  /**
+   * The request token Cloud Control accepted the create as, recorded before cdkd waits on it:
+   * what `cdkd rollback` asks Cloud Control about a create a killed process left in flight.
+   */
+  acceptedRequest: z.string().optional(),
   /** A failed create (or a replacement's failed create) whose provider proved it made the resource. */
   made: madeResourceSchema.optional(),
   /** A successful deploy could not act on this made resource and kept the entry: later paths compare it live (spec 000). */
