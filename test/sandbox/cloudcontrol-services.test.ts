@@ -15,6 +15,13 @@ import {
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
+import {
+  CloudWatchLogsClient,
+  CreateLogGroupCommand,
+  DescribeLogGroupsCommand,
+  PutLogEventsCommand,
+  CreateLogStreamCommand,
+} from '@aws-sdk/client-cloudwatch-logs';
 import { GetParameterCommand, PutParameterCommand, type SSMClient } from '@aws-sdk/client-ssm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
@@ -126,6 +133,72 @@ describe('Cloud Control and the SSM module share one parameter store', () => {
       Type: 'StringList',
       Value: 'a,b',
     });
+  });
+});
+
+describe('Cloud Control and the Logs module share one log group store', () => {
+  const logs = () =>
+    new CloudWatchLogsClient({
+      endpoint: sandbox.url,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'AKIASANDBOXTEST', secretAccessKey: 'x' },
+      maxAttempts: 1,
+    });
+  const described = async (client: CloudWatchLogsClient, prefix: string) =>
+    (await client.send(new DescribeLogGroupsCommand({ logGroupNamePrefix: prefix }))).logGroups ?? [];
+
+  it("makes a group the Logs API lists and writes to, and its delete takes the group's events with it", async () => {
+    const client = logs();
+    const created = await run(
+      new CreateResourceCommand({
+        TypeName: 'AWS::Logs::LogGroup',
+        DesiredState: JSON.stringify({ RetentionInDays: 7, Tags: [{ Key: 'team', Value: 'a' }] }),
+      }),
+    );
+    const name = created.Identifier!;
+    expect(name).toMatch(/^LogGroup-[A-Z0-9]{12}$/);
+    expect(await described(client, name)).toEqual([
+      expect.objectContaining({ logGroupName: name, retentionInDays: 7 }),
+    ]);
+    await client.send(new CreateLogStreamCommand({ logGroupName: name, logStreamName: 's' }));
+    await client.send(
+      new PutLogEventsCommand({
+        logGroupName: name,
+        logStreamName: 's',
+        logEvents: [{ timestamp: Date.now(), message: 'hello' }],
+      }),
+    );
+    const model = JSON.parse(
+      (await cc.send(new GetResourceCommand({ TypeName: 'AWS::Logs::LogGroup', Identifier: name })))
+        .ResourceDescription!.Properties!,
+    );
+    expect(model).toMatchObject({
+      LogGroupName: name,
+      RetentionInDays: 7,
+      Tags: [{ Key: 'team', Value: 'a' }],
+      Arn: expect.stringMatching(new RegExp(`^arn:aws:logs:us-east-1:\\d{12}:log-group:${name}:\\*$`)),
+    });
+
+    await run(new DeleteResourceCommand({ TypeName: 'AWS::Logs::LogGroup', Identifier: name }));
+    expect(await described(client, name)).toEqual([]);
+    client.destroy();
+  });
+
+  it('reads a group the Logs API made, and refuses to make one whose name is taken', async () => {
+    const client = logs();
+    await client.send(new CreateLogGroupCommand({ logGroupName: '/app/api' }));
+    const read = await cc.send(
+      new GetResourceCommand({ TypeName: 'AWS::Logs::LogGroup', Identifier: '/app/api' }),
+    );
+    expect(JSON.parse(read.ResourceDescription!.Properties!)).toMatchObject({ LogGroupName: '/app/api' });
+    const taken = await run(
+      new CreateResourceCommand({
+        TypeName: 'AWS::Logs::LogGroup',
+        DesiredState: JSON.stringify({ LogGroupName: '/app/api' }),
+      }),
+    );
+    expect(taken).toMatchObject({ OperationStatus: 'FAILED', ErrorCode: 'AlreadyExists' });
+    client.destroy();
   });
 });
 

@@ -94,7 +94,8 @@ describe('Cloud Control: create, get, update, delete, list', () => {
       type: 'AWS::Logs::LogGroup',
       desired: { LogGroupName: '/app/web' },
       identifier: '/app/web',
-      attributes: { Arn: 'arn:aws:logs:us-east-1:123456789012:log-group:/app/web' },
+      // CloudFormation's documented form for a log group's Arn ends in `:*`, as the Logs API answers it.
+      attributes: { Arn: 'arn:aws:logs:us-east-1:123456789012:log-group:/app/web:*' },
       patch: { path: '/RetentionInDays', value: 7 },
     },
   ];

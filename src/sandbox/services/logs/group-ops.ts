@@ -18,7 +18,7 @@ export const ALLOWED_RETENTION_DAYS: readonly number[] = [
   1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
 ];
 
-const NAME_PATTERN = /^[.\-_/#A-Za-z0-9]{1,512}$/;
+export const LOG_GROUP_NAME_PATTERN = /^[.\-_/#A-Za-z0-9]{1,512}$/;
 
 /** The named log group, or the ResourceNotFoundException AWS answers with. */
 export function requireGroup({ store, region, input }: LogsCall, member = 'logGroupName'): LogGroupRecord {
@@ -29,7 +29,7 @@ export function requireGroup({ store, region, input }: LogsCall, member = 'logGr
 
 export async function createLogGroup({ store, region, input }: LogsCall): Promise<unknown> {
   const name = requiredString(input, 'logGroupName', 'InvalidParameterException');
-  if (!NAME_PATTERN.test(name)) {
+  if (!LOG_GROUP_NAME_PATTERN.test(name)) {
     throw logsErrors.invalidParameter(
       `1 validation error detected: Value '${name}' at 'logGroupName' failed to satisfy constraint: Member must satisfy regular expression pattern: [\\.\\-_/#A-Za-z0-9]+`,
     );

@@ -6,6 +6,7 @@ import * as filters from './filter-ops.js';
 import * as groups from './group-ops.js';
 import { exposeLogWriter } from './log-writer.js';
 import { logsErrors } from './logs-errors.js';
+import { logGroupResourceHandler } from './log-group-resource.js';
 import { LogGroupStore } from './store.js';
 
 const HANDLERS: Record<string, (call: groups.LogsCall) => Promise<unknown>> = {
@@ -42,6 +43,7 @@ export const createLogsService: ServiceModuleFactory = async (context) => {
   const store = await LogGroupStore.load(context.storage);
   const eventStore = await LogEventStore.load(context.storage);
   exposeLogWriter(context, store, eventStore);
+  context.resources.register('AWS::Logs::LogGroup', logGroupResourceHandler(store, eventStore));
   const module: ServiceModule = {
     name: 'logs',
     codec: jsonCodec('1.1'),

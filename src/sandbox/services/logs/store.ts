@@ -28,6 +28,8 @@ export interface LogGroupRecord {
   logGroupClass: string;
   tags: Record<string, string>;
   dataProtectionPolicy?: string;
+  /** AWS::Logs::LogGroup properties set through Cloud Control that this emulation does not model, kept so a read returns them. */
+  otherProperties?: Record<string, unknown>;
   streams: Array<{ name: string; creationTime: number }>;
   metricFilters: MetricFilterRecord[];
   subscriptionFilters: SubscriptionFilterRecord[];
