@@ -1,5 +1,6 @@
 import { holdsMask } from '../plan/property-diff.js';
 import { canonicalJson } from '../plan/index.js';
+import { containsDynamicReference } from '../template/index.js';
 
 /** One property AWS holds otherwise than cdkd applied it. */
 export interface PropertyDrift {
@@ -24,7 +25,9 @@ function normalized(value: unknown): unknown {
  * property. Only what cdkd applied counts: what the template left to AWS's defaults is
  * not drift. A masked (NoEcho) value cannot be compared and is passed over, as is a
  * write-only property (`writeOnly`: dotted paths, `*` for any element or member), which no
- * read returns: as in CloudFormation's drift detection, it is not compared.
+ * read returns: as in CloudFormation's drift detection, it is not compared. So is a property
+ * applied from a dynamic reference (`{{resolve:secretsmanager:...}}`): the record holds the
+ * reference, not the value, and printing the live value would disclose the secret.
  */
 export function driftOf(
   applied: Record<string, unknown>,
@@ -34,7 +37,7 @@ export function driftOf(
   const paths = writeOnly.map((path) => path.split('.'));
   return Object.keys(applied)
     .sort()
-    .filter((property) => !holdsMask(applied[property]))
+    .filter((property) => !holdsMask(applied[property]) && !containsDynamicReference(applied[property]))
     .filter((property) => !paths.some((path) => path.length === 1 && path[0] === property))
     .filter((property) => {
       const stripped = paths

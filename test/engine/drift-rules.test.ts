@@ -10,6 +10,12 @@ describe('driftOf: what AWS holds otherwise than cdkd applied', () => {
     ['a removed value', { A: { x: 1 } }, {}, [{ property: 'A', recorded: { x: 1 }, live: undefined }]],
     ['what cdkd never applied', {}, { Extra: 1 }, []],
     ['a masked (NoEcho) value', { Secret: '***' }, { Secret: 'changed' }, []],
+    [
+      'a value applied from a dynamic reference (never compared, so the secret is never printed)',
+      { Password: '{{resolve:secretsmanager:db:SecretString:password::}}' },
+      { Password: 'hunter2' },
+      [],
+    ],
     ['key order inside a value', { A: { x: 1, y: 2 } }, { A: { y: 2, x: 1 } }, []],
   ])('%s', (_case, applied, live, expected) => {
     expect(driftOf(applied, live)).toEqual(expected);
