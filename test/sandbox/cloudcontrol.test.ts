@@ -161,6 +161,15 @@ describe('Cloud Control: create, get, update, delete, list', () => {
     expect(String(model.StreamArn)).toMatch(new RegExp(`^${tableArn}/stream/\\d{4}-`));
   });
 
+  it("gives a load balancer ELB's DNS name shape, which URLs and alias records are built from", async () => {
+    const { event } = await create('AWS::ElasticLoadBalancingV2::LoadBalancer', {
+      Name: 'web',
+      Type: 'application',
+    });
+    const model = await get('AWS::ElasticLoadBalancingV2::LoadBalancer', event.Identifier!);
+    expect(model.DNSName).toMatch(/^web-\d{10}\.us-east-1\.elb\.amazonaws\.com$/);
+  });
+
   it('joins a composite primary identifier with |', async () => {
     // An inline policy lives on its role, as in IAM: the role comes first.
     await create('AWS::IAM::Role', {

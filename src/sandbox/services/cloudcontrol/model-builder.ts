@@ -154,6 +154,14 @@ const SHAPED_ATTRIBUTES: Readonly<
       return `arn:${partition(env.region)}:elasticloadbalancing:${env.region}:${env.accountId}:loadbalancer/${kind}/${nameOr(model, name)}/${hex(8)}`;
     },
     LoadBalancerFullName: (model) => String(model.LoadBalancerArn).split(':loadbalancer/')[1]!,
+    // ELB's DNS names: `<name>-<digits>.<region>.elb.amazonaws.com` for an application load
+    // balancer, `<name>-<hex>.elb.<region>.amazonaws.com` for a network one.
+    DNSName: (model, env, name) => {
+      const lb = nameOr(model, name);
+      return model.Type === 'network'
+        ? `${lb}-${hex(8)}.elb.${env.region}.amazonaws.com`
+        : `${lb}-${String(parseInt(hex(4), 16)).padStart(10, '1')}.${env.region}.elb.amazonaws.com`;
+    },
     // Route 53's alias target zone for load balancers in us-east-1, as AWS returns it.
     CanonicalHostedZoneID: (model) => (model.Type === 'network' ? 'Z26RNL4JYFTOTI' : 'Z35SXDOTRQ7X7K'),
   },
@@ -256,7 +264,7 @@ function fakeScalar(leaf: string, model: ResourceModel, facts: Facts): unknown {
   if (leaf.endsWith('Name')) return name;
   if (leaf.endsWith('CidrBlock')) return '10.0.0.0/16';
   if (leaf.endsWith('Port')) return '443';
-  if (/(Address|DomainName|Endpoint|DnsName)$/.test(leaf)) {
+  if (/(Address|DomainName|Endpoint|DnsName|DNSName)$/.test(leaf)) {
     return `${name.toLowerCase()}.${hex(6)}.${region}.${service}.amazonaws.com`;
   }
   if (leaf.endsWith('Id')) return `${lowerFirst(leaf.slice(0, -2) || shortName(facts.type))}-${hex(8)}`;
