@@ -3,6 +3,7 @@ import {
   GetResourceRequestStatusCommand,
   type ProgressEvent,
 } from '@aws-sdk/client-cloudcontrol';
+import { LambdaClient } from '@aws-sdk/client-lambda';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { STSClient } from '@aws-sdk/client-sts';
@@ -34,6 +35,10 @@ export function cloudControlClient(sandbox: Sandbox, options: { region?: string 
     credentials,
     maxAttempts: 1,
   });
+}
+
+export function lambdaClient(sandbox: Sandbox): LambdaClient {
+  return new LambdaClient({ endpoint: sandbox.url, region: 'us-east-1', credentials, maxAttempts: 1 });
 }
 
 export function ssmClient(sandbox: Sandbox): SSMClient {

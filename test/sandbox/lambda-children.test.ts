@@ -6,14 +6,14 @@ import {
   GetAliasCommand,
   GetFunctionEventInvokeConfigCommand,
   GetPolicyCommand,
-  LambdaClient,
   ListVersionsByFunctionCommand,
   PublishVersionCommand,
   PutFunctionEventInvokeConfigCommand,
+  type LambdaClient,
 } from '@aws-sdk/client-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { failure } from './helpers.js';
+import { failure, lambdaClient } from './helpers.js';
 
 /**
  * Spec 002 "Children deleted with the target": as in AWS, a function's permissions, versions,
@@ -25,12 +25,7 @@ let lambda: LambdaClient;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, accountId: ACCOUNT });
-  lambda = new LambdaClient({
-    endpoint: sandbox.url,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'AKIASANDBOXTEST', secretAccessKey: 'x' },
-    maxAttempts: 1,
-  });
+  lambda = lambdaClient(sandbox);
 });
 afterAll(async () => {
   lambda.destroy();

@@ -8,7 +8,7 @@ import {
 import { GetFunctionCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { cloudControlClient, failure, settle } from './helpers.js';
+import { cloudControlClient, failure, lambdaClient, settle } from './helpers.js';
 
 const ACCOUNT = '123456789012';
 let sandbox: Sandbox;
@@ -18,12 +18,7 @@ let lambda: LambdaClient;
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, accountId: ACCOUNT });
   cc = cloudControlClient(sandbox);
-  lambda = new LambdaClient({
-    endpoint: sandbox.url,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'AKIASANDBOXTEST', secretAccessKey: 'x' },
-    maxAttempts: 1,
-  });
+  lambda = lambdaClient(sandbox);
 });
 afterAll(async () => {
   cc.destroy();

@@ -3,11 +3,11 @@ import {
   GetFunctionCodeSigningConfigCommand,
   GetFunctionRecursionConfigCommand,
   GetRuntimeManagementConfigCommand,
-  LambdaClient,
+  type LambdaClient,
 } from '@aws-sdk/client-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { failure } from './helpers.js';
+import { failure, lambdaClient } from './helpers.js';
 
 let sandbox: Sandbox;
 let lambda: LambdaClient;
@@ -15,12 +15,7 @@ const ARN = 'arn:aws:lambda:us-east-1:000000000000:function:reads';
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
-  lambda = new LambdaClient({
-    endpoint: sandbox.url,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'AKIASANDBOXTEST', secretAccessKey: 'x' },
-    maxAttempts: 1,
-  });
+  lambda = lambdaClient(sandbox);
   await lambda.send(
     new CreateFunctionCommand({
       FunctionName: 'reads',

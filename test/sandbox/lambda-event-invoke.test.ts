@@ -5,15 +5,15 @@ import {
   DeleteFunctionCommand,
   DeleteFunctionEventInvokeConfigCommand,
   GetFunctionEventInvokeConfigCommand,
-  LambdaClient,
   ListFunctionEventInvokeConfigsCommand,
   PublishVersionCommand,
   PutFunctionEventInvokeConfigCommand,
   UpdateFunctionEventInvokeConfigCommand,
+  type LambdaClient,
 } from '@aws-sdk/client-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { failure } from './helpers.js';
+import { failure, lambdaClient } from './helpers.js';
 
 /** Lambda's asynchronous-invocation settings: one configuration per function qualifier. */
 const ACCOUNT = '123456789012';
@@ -24,12 +24,7 @@ let lambda: LambdaClient;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, accountId: ACCOUNT });
-  lambda = new LambdaClient({
-    endpoint: sandbox.url,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'AKIASANDBOXTEST', secretAccessKey: 'x' },
-    maxAttempts: 1,
-  });
+  lambda = lambdaClient(sandbox);
 });
 afterAll(async () => {
   lambda.destroy();

@@ -2,15 +2,15 @@ import {
   CreateFunctionCommand,
   GetFunctionCommand,
   GetFunctionConfigurationCommand,
-  LambdaClient,
   PublishVersionCommand,
   UpdateFunctionConfigurationCommand,
   type CreateFunctionRequest,
   type UpdateFunctionConfigurationRequest,
+  type LambdaClient,
 } from '@aws-sdk/client-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { failure } from './helpers.js';
+import { failure, lambdaClient } from './helpers.js';
 
 // Tracing, /tmp size, KMS key, logging, EFS mounts and SnapStart, as Lambda's API answers them.
 const ACCOUNT = '123456789012';
@@ -23,12 +23,7 @@ let lambda: LambdaClient;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, accountId: ACCOUNT });
-  lambda = new LambdaClient({
-    endpoint: sandbox.url,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'AKIASANDBOXTEST', secretAccessKey: 'x' },
-    maxAttempts: 1,
-  });
+  lambda = lambdaClient(sandbox);
 });
 afterAll(async () => {
   lambda.destroy();

@@ -15,7 +15,6 @@ import {
   GetFunctionUrlConfigCommand,
   GetLayerVersionCommand,
   GetPolicyCommand,
-  LambdaClient,
   ListTagsCommand,
   ListVersionsByFunctionCommand,
   PublishLayerVersionCommand,
@@ -27,11 +26,12 @@ import {
   UpdateAliasCommand,
   UpdateFunctionCodeCommand,
   UpdateFunctionConfigurationCommand,
+  type LambdaClient,
 } from '@aws-sdk/client-lambda';
 import { CreateBucketCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { admin, failure, s3Client } from './helpers.js';
+import { admin, failure, lambdaClient, s3Client } from './helpers.js';
 
 const ACCOUNT = '123456789012';
 const ROLE = `arn:aws:iam::${ACCOUNT}:role/exec`;
@@ -43,12 +43,7 @@ let s3: S3Client;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, accountId: ACCOUNT });
-  lambda = new LambdaClient({
-    endpoint: sandbox.url,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'AKIASANDBOXTEST', secretAccessKey: 'x' },
-    maxAttempts: 1,
-  });
+  lambda = lambdaClient(sandbox);
   s3 = s3Client(sandbox);
   await s3.send(new CreateBucketCommand({ Bucket: 'code' }));
   await s3.send(new PutObjectCommand({ Bucket: 'code', Key: 'fn.zip', Body: 'PK s3 zip' }));
