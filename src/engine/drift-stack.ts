@@ -149,7 +149,7 @@ async function writeOnlyOf(
   type: string,
 ): Promise<readonly string[]> {
   if (provider.kind !== 'cc-api') return provider.writeOnlyProperties?.(type) ?? [];
-  const answer = (await engine.registrySchemas.forTypes(stack, [type])).get(type);
+  const answer = (await engine.registrySchemas.forTypes(stack, [type], 'drift')).get(type);
   if (answer?.kind === 'schema') return answer.schema.writeOnly;
   // The registry did not answer: what cdkd's SDK provider of the type knows of AWS's reads.
   return (await router.sdkProviderFor?.(type))?.writeOnlyProperties?.(type) ?? [];

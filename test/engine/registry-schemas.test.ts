@@ -55,6 +55,19 @@ describe('the run-wide cache of registry answers', () => {
     expect(warnings[0]).toMatch(/^S: cloudformation:DescribeType is not allowed \(AccessDenied\)/);
   });
 
+  it.each([
+    ['plan', /replacement verdicts come from cdkd's bundled schema index/],
+    ['drift', /drift passes over only the write-only properties an SDK provider names/],
+  ] as const)(
+    'a denied call during a %s says what that command does without the schema',
+    async (use, said) => {
+      const { schemas, warnings } = registry(() => ({ kind: 'denied', code: 'AccessDenied' }));
+      await schemas.forTypes(STACK, ['AWS::A::One'], use);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(said);
+    },
+  );
+
   it('a type the registry does not know is an answer, with no warning', async () => {
     const { schemas, warnings } = registry(() => ({ kind: 'type-not-found' }));
     expect((await schemas.forTypes(STACK, ['Acme::Private::Widget'])).get('Acme::Private::Widget')).toEqual({
