@@ -170,6 +170,14 @@ describe('Cloud Control: create, get, update, delete, list', () => {
     expect(model.DNSName).toMatch(/^web-\d{10}\.us-east-1\.elb\.amazonaws\.com$/);
   });
 
+  it('gives an HTTP API the execute-api endpoint its id names, as API Gateway does', async () => {
+    const { event } = await create('AWS::ApiGatewayV2::Api', { Name: 'http', ProtocolType: 'HTTP' });
+    const model = await get('AWS::ApiGatewayV2::Api', event.Identifier!);
+    expect(model.ApiId).toMatch(/^[a-z0-9]{10}$/);
+    expect(event.Identifier).toBe(model.ApiId);
+    expect(model.ApiEndpoint).toBe(`https://${String(model.ApiId)}.execute-api.us-east-1.amazonaws.com`);
+  });
+
   it('joins a composite primary identifier with |', async () => {
     // An inline policy lives on its role, as in IAM: the role comes first.
     await create('AWS::IAM::Role', {

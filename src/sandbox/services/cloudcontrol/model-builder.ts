@@ -185,6 +185,17 @@ const SHAPED_ATTRIBUTES: Readonly<
     Arn: (model, env, name) => dynamoTableArn(model, env, name),
     StreamArn: (model, env, name) => `${dynamoTableArn(model, env, name)}/stream/${new Date().toISOString()}`,
   },
+  // API Gateway's ids are 10 lower-case characters, and an HTTP or WebSocket API's endpoint is
+  // built from its id (the endpoint is filled first, so it makes the id it names).
+  'AWS::ApiGateway::RestApi': { RestApiId: () => apiGatewayId() },
+  'AWS::ApiGatewayV2::Api': {
+    ApiId: () => apiGatewayId(),
+    ApiEndpoint: (model, env) => {
+      model.ApiId ??= apiGatewayId();
+      const scheme = model.ProtocolType === 'WEBSOCKET' ? 'wss' : 'https';
+      return `${scheme}://${String(model.ApiId)}.execute-api.${env.region}.amazonaws.com`;
+    },
+  },
   'AWS::EC2::Subnet': { AvailabilityZone: (_model, env) => `${env.region}a` },
   // CloudFront's ids: E and 13 upper-case letters and digits; its domain names: d....cloudfront.net.
   'AWS::CloudFront::Distribution': {
@@ -221,6 +232,8 @@ function loadBalancerPart(arn: unknown): string {
 
 const dynamoTableArn = (model: ResourceModel, env: Environment, name: string): string =>
   `arn:${partition(env.region)}:dynamodb:${env.region}:${env.accountId}:table/${typeof model.TableName === 'string' ? model.TableName : name}`;
+
+const apiGatewayId = (): string => randomString(10, 'abcdefghijklmnopqrstuvwxyz0123456789');
 
 const nameOr = (model: ResourceModel, generated: string): string =>
   typeof model.Name === 'string' ? model.Name : generated;
