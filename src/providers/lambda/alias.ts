@@ -16,7 +16,15 @@ import type {
   UpdateRequest,
   UpdateResult,
 } from '../provider.js';
-import { asObject, isNotFound, lambdaClient, schemaAllowsInPlace, string, uncovered } from './common.js';
+import {
+  asObject,
+  isNotFound,
+  lambdaClient,
+  schemaAllowsInPlace,
+  string,
+  uncovered,
+  sendDelete,
+} from './common.js';
 import { attributesFor } from './ref-attributes.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
 
@@ -80,19 +88,15 @@ export class LambdaAliasProvider implements Provider {
   }
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
-    const client = await lambdaClient(context);
-    try {
-      await client.send(
+    await sendDelete(context, (client, options) =>
+      client.send(
         new DeleteAliasCommand({
           FunctionName: string(request.properties.FunctionName),
           Name: aliasName(request),
         }),
-        { abortSignal: context.signal },
-      );
-    } catch (error) {
-      if (isNotFound(error)) return;
-      throw error;
-    }
+        options,
+      ),
+    );
   }
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {

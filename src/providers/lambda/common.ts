@@ -13,6 +13,19 @@ export function isNotFound(error: unknown): boolean {
   return awsErrorCode(error) === 'ResourceNotFoundException';
 }
 
+/** Sends a delete call; a resource already gone is what a delete wants. */
+export async function sendDelete(
+  context: ProviderContext,
+  call: (client: LambdaClient, options: { abortSignal?: AbortSignal }) => Promise<unknown>,
+): Promise<void> {
+  const client = await lambdaClient(context);
+  try {
+    await call(client, { abortSignal: context.signal });
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+}
+
 /** Only a create-only property (the schema's `replaces`) needs a new resource; Lambda's API agrees. */
 export function schemaAllowsInPlace(type: string, changedProperties: readonly string[]): boolean {
   return !changedProperties.some((property) => replacementOf(type, property) === 'yes');

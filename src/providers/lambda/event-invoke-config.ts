@@ -25,6 +25,7 @@ import {
   schemaAllowsInPlace,
   string,
   uncovered,
+  sendDelete,
 } from './common.js';
 import { attributesFor } from './ref-attributes.js';
 
@@ -87,15 +88,9 @@ export class LambdaEventInvokeConfigProvider implements Provider {
   }
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
-    const client = await lambdaClient(context);
-    try {
-      await client.send(new DeleteFunctionEventInvokeConfigCommand(target(request.properties)), {
-        abortSignal: context.signal,
-      });
-    } catch (error) {
-      if (isNotFound(error)) return;
-      throw error;
-    }
+    await sendDelete(context, (client, options) =>
+      client.send(new DeleteFunctionEventInvokeConfigCommand(target(request.properties)), options),
+    );
   }
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {

@@ -27,6 +27,7 @@ import {
   schemaAllowsInPlace,
   string,
   uncovered,
+  sendDelete,
 } from './common.js';
 import { attributesFor } from './ref-attributes.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
@@ -108,15 +109,9 @@ export class LambdaEventSourceMappingProvider implements Provider {
   }
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
-    const client = await lambdaClient(context);
-    try {
-      await client.send(new DeleteEventSourceMappingCommand({ UUID: request.physicalId }), {
-        abortSignal: context.signal,
-      });
-    } catch (error) {
-      if (isNotFound(error)) return;
-      throw error;
-    }
+    await sendDelete(context, (client, options) =>
+      client.send(new DeleteEventSourceMappingCommand({ UUID: request.physicalId }), options),
+    );
   }
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {

@@ -37,6 +37,7 @@ import {
   string,
   stringList,
   tagMap,
+  sendDelete,
 } from './common.js';
 import {
   codeInput,
@@ -234,15 +235,9 @@ export class LambdaFunctionProvider implements Provider {
   }
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
-    const client = await lambdaClient(context);
-    try {
-      await client.send(new DeleteFunctionCommand({ FunctionName: request.physicalId }), {
-        abortSignal: context.signal,
-      });
-    } catch (error) {
-      if (isNotFound(error)) return;
-      throw error;
-    }
+    await sendDelete(context, (client, options) =>
+      client.send(new DeleteFunctionCommand({ FunctionName: request.physicalId }), options),
+    );
   }
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {

@@ -13,7 +13,7 @@ import type {
   UpdateResult,
   LocateAnswer,
 } from '../provider.js';
-import { isNotFound, lambdaClient, schemaAllowsInPlace, string, uncovered } from './common.js';
+import { isNotFound, lambdaClient, schemaAllowsInPlace, string, uncovered, sendDelete } from './common.js';
 import { attributesFor } from './ref-attributes.js';
 
 const TYPE = 'AWS::Lambda::Permission';
@@ -108,19 +108,15 @@ export class LambdaPermissionProvider implements Provider {
   }
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
-    const client = await lambdaClient(context);
-    try {
-      await client.send(
+    await sendDelete(context, (client, options) =>
+      client.send(
         new RemovePermissionCommand({
           FunctionName: string(request.properties.FunctionName),
           StatementId: request.physicalId,
         }),
-        { abortSignal: context.signal },
-      );
-    } catch (error) {
-      if (isNotFound(error)) return;
-      throw error;
-    }
+        options,
+      ),
+    );
   }
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {

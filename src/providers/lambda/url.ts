@@ -17,7 +17,15 @@ import type {
   UpdateRequest,
   UpdateResult,
 } from '../provider.js';
-import { asObject, isNotFound, lambdaClient, schemaAllowsInPlace, string, uncovered } from './common.js';
+import {
+  asObject,
+  isNotFound,
+  lambdaClient,
+  schemaAllowsInPlace,
+  string,
+  uncovered,
+  sendDelete,
+} from './common.js';
 import { attributesFor } from './ref-attributes.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
 
@@ -83,15 +91,9 @@ export class LambdaUrlProvider implements Provider {
   }
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
-    const client = await lambdaClient(context);
-    try {
-      await client.send(new DeleteFunctionUrlConfigCommand(target(request.properties)), {
-        abortSignal: context.signal,
-      });
-    } catch (error) {
-      if (isNotFound(error)) return;
-      throw error;
-    }
+    await sendDelete(context, (client, options) =>
+      client.send(new DeleteFunctionUrlConfigCommand(target(request.properties)), options),
+    );
   }
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {

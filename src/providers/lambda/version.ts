@@ -16,7 +16,7 @@ import type {
   UpdateRequest,
   UpdateResult,
 } from '../provider.js';
-import { isNotFound, lambdaClient, schemaAllowsInPlace, string, uncovered } from './common.js';
+import { isNotFound, lambdaClient, schemaAllowsInPlace, string, uncovered, sendDelete } from './common.js';
 import { attributesFor } from './ref-attributes.js';
 import { waitForFunction } from './waits.js';
 
@@ -75,15 +75,9 @@ export class LambdaVersionProvider implements Provider {
   }
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
-    const client = await lambdaClient(context);
-    try {
-      await client.send(new DeleteFunctionCommand({ FunctionName: request.physicalId }), {
-        abortSignal: context.signal,
-      });
-    } catch (error) {
-      if (isNotFound(error)) return;
-      throw error;
-    }
+    await sendDelete(context, (client, options) =>
+      client.send(new DeleteFunctionCommand({ FunctionName: request.physicalId }), options),
+    );
   }
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
