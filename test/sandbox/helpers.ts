@@ -3,7 +3,7 @@ import {
   GetResourceRequestStatusCommand,
   type ProgressEvent,
 } from '@aws-sdk/client-cloudcontrol';
-import { LambdaClient } from '@aws-sdk/client-lambda';
+import { CreateFunctionCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { STSClient } from '@aws-sdk/client-sts';
@@ -39,6 +39,19 @@ export function cloudControlClient(sandbox: Sandbox, options: { region?: string 
 
 export function lambdaClient(sandbox: Sandbox): LambdaClient {
   return new LambdaClient({ endpoint: sandbox.url, region: 'us-east-1', credentials, maxAttempts: 1 });
+}
+
+/** A Node.js function with a stub package and a role ARN in `account`, for tests of what hangs off a function. */
+export function createStubFunction(lambda: LambdaClient, FunctionName: string, account: string) {
+  return lambda.send(
+    new CreateFunctionCommand({
+      FunctionName,
+      Role: `arn:aws:iam::${account}:role/exec`,
+      Runtime: 'nodejs20.x',
+      Handler: 'index.handler',
+      Code: { ZipFile: new Uint8Array(Buffer.from('PK fake zip')) },
+    }),
+  );
 }
 
 export function ssmClient(sandbox: Sandbox): SSMClient {

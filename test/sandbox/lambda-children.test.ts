@@ -1,7 +1,6 @@
 import {
   AddPermissionCommand,
   CreateAliasCommand,
-  CreateFunctionCommand,
   DeleteFunctionCommand,
   GetAliasCommand,
   GetFunctionEventInvokeConfigCommand,
@@ -13,7 +12,7 @@ import {
 } from '@aws-sdk/client-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { failure, lambdaClient } from './helpers.js';
+import { failure, createStubFunction, lambdaClient } from './helpers.js';
 
 /**
  * Spec 002 "Children deleted with the target": as in AWS, a function's permissions, versions,
@@ -32,16 +31,7 @@ afterAll(async () => {
   await sandbox.stop();
 });
 
-const create = (FunctionName: string) =>
-  lambda.send(
-    new CreateFunctionCommand({
-      FunctionName,
-      Role: `arn:aws:iam::${ACCOUNT}:role/exec`,
-      Runtime: 'nodejs20.x',
-      Handler: 'index.handler',
-      Code: { ZipFile: new Uint8Array(Buffer.from('PK fake zip')) },
-    }),
-  );
+const create = (FunctionName: string) => createStubFunction(lambda, FunctionName, ACCOUNT);
 
 describe('a deleted Lambda function', () => {
   it('takes its permissions, versions, aliases and event invoke config with it; the same name re-created has none', async () => {

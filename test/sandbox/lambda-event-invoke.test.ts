@@ -1,6 +1,5 @@
 import {
   CreateAliasCommand,
-  CreateFunctionCommand,
   DeleteAliasCommand,
   DeleteFunctionCommand,
   DeleteFunctionEventInvokeConfigCommand,
@@ -13,7 +12,7 @@ import {
 } from '@aws-sdk/client-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { failure, lambdaClient } from './helpers.js';
+import { failure, createStubFunction, lambdaClient } from './helpers.js';
 
 /** Lambda's asynchronous-invocation settings: one configuration per function qualifier. */
 const ACCOUNT = '123456789012';
@@ -31,16 +30,7 @@ afterAll(async () => {
   await sandbox.stop();
 });
 
-const create = (FunctionName: string) =>
-  lambda.send(
-    new CreateFunctionCommand({
-      FunctionName,
-      Role: `arn:aws:iam::${ACCOUNT}:role/exec`,
-      Runtime: 'nodejs20.x',
-      Handler: 'index.handler',
-      Code: { ZipFile: new Uint8Array(Buffer.from('PK fake zip')) },
-    }),
-  );
+const create = (FunctionName: string) => createStubFunction(lambda, FunctionName, ACCOUNT);
 
 describe('function event invoke configs', () => {
   it('Put replaces the whole configuration, Update changes only what it is given', async () => {
