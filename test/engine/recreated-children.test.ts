@@ -70,6 +70,15 @@ async function records(stackName: string) {
 
 const warnings = () => sandbox.events.flatMap((e) => (e.kind === 'warning' ? [e.message] : []));
 
+/** Each resource's action in the events of the deploys so far, as it succeeded. */
+function succeededActions(): Record<string, string> {
+  return Object.fromEntries(
+    sandbox.events.flatMap((e) =>
+      e.kind === 'resource' && e.status === 'succeeded' ? [[e.logicalId, e.action]] : [],
+    ),
+  );
+}
+
 describe('a fixed-name bucket re-created under the same name', () => {
   it('gets its bucket policy back: re-created without a delete, after the bucket', async () => {
     await sandbox.deploy('Children', resources('kept-bucket'));
@@ -176,11 +185,7 @@ describe('a fixed-name topic re-created under the same name', () => {
     await sandbox.deploy('Parents', topics(true), { replace: true });
     const after = await records('Parents');
     expect(after.Topic!.physicalId).toBe(before.Topic!.physicalId);
-    const actions = Object.fromEntries(
-      sandbox.events.flatMap((e) =>
-        e.kind === 'resource' && e.status === 'succeeded' ? [[e.logicalId, e.action]] : [],
-      ),
-    );
+    const actions = succeededActions();
     expect(actions).toMatchObject({ Topic: 'replace', Both: 'update', Subscription: 'create' });
     expect(after.Both!.physicalId).toBe(before.Both!.physicalId);
     expect(after.Both!.properties.Topics).toEqual(before.Both!.properties.Topics);
@@ -258,11 +263,7 @@ describe('a fixed-name Lambda function re-created under the same name', () => {
     const after = await records('KeptFn');
     expect(after.Fn!.physicalId).toBe('kept-fn');
     expect(after.Fn!.properties).toMatchObject({ PackageType: 'Zip' });
-    const actions = Object.fromEntries(
-      sandbox.events.flatMap((e) =>
-        e.kind === 'resource' && e.status === 'succeeded' ? [[e.logicalId, e.action]] : [],
-      ),
-    );
+    const actions = succeededActions();
     expect(actions).toMatchObject({
       Fn: 'replace',
       Perm: 'create',
@@ -324,11 +325,7 @@ describe('a fixed-name IAM role re-created under the same name', () => {
     await sandbox.deploy('KeptRole', roleStack('/two/'), { replace: true });
     const after = await records('KeptRole');
     expect(after.Role!.physicalId).toBe('kept-role');
-    const actions = Object.fromEntries(
-      sandbox.events.flatMap((e) =>
-        e.kind === 'resource' && e.status === 'succeeded' ? [[e.logicalId, e.action]] : [],
-      ),
-    );
+    const actions = succeededActions();
     expect(actions).toMatchObject({
       Role: 'replace',
       Inline: 'create',
