@@ -169,12 +169,6 @@ export function buildPlan(input: PlanInput, options: PlanOptions): Plan {
   const cleanupOps = topologicalOrder(cleanupEdges).map((id) =>
     deleteOperation(id, removedById.get(id) as RecordedResource, cleanupEdges.get(id) ?? []),
   );
-  const followed = followReplacedTargets(
-    deployOps,
-    input.desired,
-    input.recorded,
-    input.recreated,
-    input.movingImports,
-  );
+  const followed = followReplacedTargets(deployOps, input.desired, input.recorded, input.movingImports);
   return { operations: [...followed, ...cleanupOps] };
 }

@@ -57,8 +57,8 @@ const describeReads = (reads: readonly ResourceRead[]) =>
   reads.map((r) => `${r.property} via ${r.via}`).join(', ');
 
 /**
- * Spec 002 "Readers of the target": the plan counts every reader of a replaced (or
- * `recreated`) resource as an update, re-resolved once the target is recreated (whether its
+ * Spec 002 "Readers of the target": the plan counts every reader of a replaced resource (a
+ * --recreate-via-* target is planned as one) as an update, re-resolved once the target is recreated (whether its
  * id moves is known only then). A reader whose referencing property is create-only is
  * flagged as replaced if the id changes, and its own create-only readers in turn. Readers of
  * an export another stack of the run moves (`movingImports`) follow it the same way. Then
@@ -68,15 +68,11 @@ export function followReplacedTargets(
   operations: readonly PlannedOperation[],
   desired: readonly DesiredResource[],
   recorded: Readonly<Record<string, RecordedResource>> = {},
-  recreated: readonly string[] = [],
   movingImports: ReadonlyMap<string, string> = new Map(),
 ): PlannedOperation[] {
   const ops = new Map(operations.map((op) => [op.logicalId, { ...op }]));
   const desiredById = new Map(desired.map((d) => [d.logicalId, d]));
-  const recreatedIds = new Set(recreated);
-  const targets = operations
-    .filter((op) => op.kind === 'replace' || recreatedIds.has(op.logicalId))
-    .map((op) => op.logicalId);
+  const targets = operations.filter((op) => op.kind === 'replace').map((op) => op.logicalId);
   const queue = [...targets];
   const queued = new Set(queue);
   for (const reader of desired) {
@@ -101,7 +97,7 @@ export function followReplacedTargets(
   for (let target = queue.shift(); target !== undefined; target = queue.shift()) {
     const targetOp = ops.get(target) as PlannedOperation;
     const keepsId = keepsPhysicalId(targetOp, desiredById.get(target));
-    const how = targetOp.kind === 'replace' || recreatedIds.has(target) ? 'is replaced' : 'may be replaced';
+    const how = targetOp.kind === 'replace' ? 'is replaced' : 'may be replaced';
     for (const reader of desired) {
       const reads = followingReads(reader, target, keepsId);
       const op = ops.get(reader.logicalId);

@@ -62,11 +62,6 @@ export interface PlanInput {
   /** `--recreate-via-cc-api` / `--recreate-via-sdk-provider`: logical id → the layer to re-create it on. */
   recreateVia?: Readonly<Record<string, NonNullable<ResourceRecord['provisionedBy']>>>;
   /**
-   * Resources this deploy destroys and re-creates whatever their properties say (the
-   * --recreate-via-* flags): their readers and children follow them as a replacement's do.
-   */
-  recreated?: readonly string[];
-  /**
    * Exports of other stacks this run moves before this stack deploys (a recreated target's
    * id or attribute), by export name → what to call it: their readers here follow them.
    */

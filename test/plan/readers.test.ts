@@ -222,11 +222,14 @@ describe('resources that follow a recreated resource (spec 002 "Readers of the t
           Vpc: recorded('AWS::EC2::VPC', { CidrBlock: '10.0.0.0/16' }),
           Param: recorded('AWS::SSM::Parameter', { Value: 'vpc-old' }),
         },
-        recreated: ['Vpc'],
+        recreateVia: { Vpc: 'cc-api' },
       },
       allProviders,
     );
-    expect(plan.operations.find((o) => o.logicalId === 'Vpc')?.kind).toBe('no-op');
+    expect(plan.operations.find((o) => o.logicalId === 'Vpc')).toMatchObject({
+      kind: 'replace',
+      recreateVia: 'cc-api',
+    });
     expect(plan.operations.find((o) => o.logicalId === 'Param')).toMatchObject({
       kind: 'update',
       reresolveAfter: ['Vpc'],
