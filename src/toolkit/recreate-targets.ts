@@ -1,7 +1,7 @@
 import type { CheckedStack } from '../assembly/index.js';
 import { CdkdError } from '../errors.js';
 import { RECREATE_FLAGS, type RecreateLayer } from '../plan/index.js';
-import { runLogicalIds } from './routing-flags.js';
+import { runLogicalIds, shownId } from './routing-flags.js';
 
 export interface RecreateFlags {
   /** `--recreate-via-cc-api <logicalId>`, repeatable. */
@@ -39,7 +39,7 @@ export function recreateTargets(
     const [id, layer] = unknown[0]!;
     throw new CdkdError(
       'RECREATE_VIA_UNKNOWN_ID',
-      `${RECREATE_FLAGS[layer]} names ${id}, which no stack of this run declares; nothing was deployed.`,
+      `${RECREATE_FLAGS[layer]} names ${shownId(id)}, which no stack of this run declares; nothing was changed.`,
       {
         hint: "Check the logical id (cdkd synth prints each stack's template), or select the stack that declares it.",
       },

@@ -51,7 +51,7 @@ export function refuseUnknownPinnedIds(
   if (unknown.length === 0) return;
   throw new CdkdError(
     'PIN_CC_API_UNKNOWN_ID',
-    `--pin-cc-api names ${unknown.join(', ')}, which no stack of this run declares; nothing was deployed.`,
+    `--pin-cc-api names ${unknown.map(shownId).join(', ')}, which no stack of this run declares; nothing was changed.`,
     {
       hint: `Check the logical id${unknown.length > 1 ? 's' : ''} (cdkd synth prints each stack's template), or select the stack that declares it.`,
     },
@@ -71,4 +71,9 @@ function resourceIds(template: { Resources?: unknown }): string[] {
 
 function nestedIds(stack: NestedStack): string[] {
   return [...resourceIds(stack.template), ...stack.nested.flatMap(nestedIds)];
+}
+
+/** A logical id as an error names it: an empty one (`--flag ''`) would otherwise vanish from the sentence. */
+export function shownId(id: string): string {
+  return id === '' ? "''" : id;
 }

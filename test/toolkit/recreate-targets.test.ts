@@ -60,7 +60,13 @@ describe('recreateTargets', () => {
       'RECREATE_VIA_UNKNOWN_ID',
     );
     expect(() => recreateTargets({ ccApi: [], sdkProvider: ['Nope'] }, [stack(['A'])])).toThrow(
-      '--recreate-via-sdk-provider names Nope, which no stack of this run declares; nothing was deployed.',
+      '--recreate-via-sdk-provider names Nope, which no stack of this run declares; nothing was changed.',
+    );
+  });
+
+  it('an empty id is refused and shown as an empty quoted string', () => {
+    expect(() => recreateTargets({ ccApi: [''], sdkProvider: [] }, [stack(['A'])])).toThrow(
+      "--recreate-via-cc-api names '', which no stack of this run declares; nothing was changed.",
     );
   });
 
