@@ -443,6 +443,8 @@ interface Run {
   dispatchMs: number;
   /** Mean provider call (what Cloud Control took, polls included). */
   providerMs: number;
+  /** Mean from a resource's start to its provider call: evaluation, name checks, the journal's write-ahead. */
+  preCallMs: number;
   /** The state document as stored after the deploy. */
   stateKb: number;
 }
@@ -452,6 +454,8 @@ interface Bench {
   cleanup: Engine;
   timed: TimedProvider;
   events: DeployEvent[];
+  /** When each resource's `started` event arrived (performance.now()). */
+  startedAt: Map<string, number>;
   admin: ReturnType<typeof adminApi>;
   backend: StateBackend;
 }
@@ -468,6 +472,7 @@ async function measureDeploy(
 ): Promise<Run> {
   bench.timed.spans.clear();
   bench.events.length = 0;
+  bench.startedAt.clear();
   await bench.admin('DELETE', 'calls');
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
@@ -487,6 +492,14 @@ async function measureDeploy(
       aroundSum += event.durationMs - (span.end - span.start);
       executorEnd.set(event.logicalId, span.start + event.durationMs);
     }
+  }
+  let preCallSum = 0;
+  let preCallCount = 0;
+  for (const [id, at] of bench.startedAt) {
+    const span = spans.get(id);
+    if (!span) continue;
+    preCallSum += span.start - at;
+    preCallCount += 1;
   }
   const allSpans = [...spans.values()];
   const firstCall = Math.min(...allSpans.map((s) => s.start));
@@ -522,6 +535,7 @@ async function measureDeploy(
     afterMs: allSpans.length === 0 ? 0 : ended - Math.max(...allSpans.map((s) => s.end)),
     dispatchMs: ops.length === 0 ? 0 : dispatchSum / ops.length,
     providerMs: ops.length === 0 ? 0 : allSpans.reduce((sum, s) => sum + s.end - s.start, 0) / ops.length,
+    preCallMs: preCallCount === 0 ? 0 : preCallSum / preCallCount,
     stateKb: stored ? serializeState(stored.document).length / 1024 : 0,
   };
 }
@@ -557,8 +571,11 @@ bound = the engine's scheduling rule (start when dependencies finish, <= concurr
             record, wait for its state save)
   dispatch= mean wait from a resource's last dependency finishing to its provider call
             (includes queueing for a slot when concurrency is the limit)
+  pre-call= mean from a resource's start (slot taken) to its provider call: evaluation, name
+            checks, the journal's write-ahead record
   before / after = deploy start to first provider call (lock, read, plan) / last provider
-            call to deploy return (final saves, outputs, unlock)
+            call to deploy return (final saves, outputs, unlock); every configuration runs
+            after one unmeasured warm-up deploy
   puts    = s3:PutObject per deploy (state saves, coalesced, plus the lock); cc = Cloud Control calls
   state KB= size of the state document after the deploy (every save writes all of it)
 `);
@@ -576,6 +593,7 @@ bound = the engine's scheduling rule (start when dependencies finish, <= concurr
       'prov ms'.padStart(8),
       'around ms'.padStart(10),
       'dispatch'.padStart(9),
+      'pre-call'.padStart(9),
       'before'.padStart(7),
       'after'.padStart(6),
       'puts'.padStart(5),
@@ -601,6 +619,7 @@ function printRun(run: Run, label?: string): void {
       run.providerMs.toFixed(0).padStart(8),
       run.aroundProviderMs.toFixed(1).padStart(10),
       run.dispatchMs.toFixed(1).padStart(9),
+      run.preCallMs.toFixed(1).padStart(9),
       run.beforeMs.toFixed(0).padStart(7),
       run.afterMs.toFixed(0).padStart(6),
       String(run.putObjects).padStart(5),
@@ -628,13 +647,18 @@ async function main(): Promise<void> {
     await (await clients.s3()).send(new CreateBucketCommand({ Bucket: BUCKET }));
     const backend: StateBackend = await openStateBackend(clients, BUCKET, 'cdkd');
     const events: DeployEvent[] = [];
+    const startedAt = new Map<string, number>();
     const warn = (message: string) => console.error(`warning: ${message}`);
     const timed = new TimedProvider(new CloudControlProvider({ clock: scaledClock(TIME_SCALE) }));
     const engine = await createEngine({
       backend,
       clients,
       registry: new ProviderRegistry(timed),
-      events: (event) => events.push(event),
+      events: (event) => {
+        if (event.kind === 'resource' && event.status === 'started')
+          startedAt.set(event.logicalId, performance.now());
+        events.push(event);
+      },
       retry: providerRetry(warn),
       regions: [REGION],
     });
@@ -646,7 +670,7 @@ async function main(): Promise<void> {
       retry: providerRetry(warn),
       regions: [REGION],
     });
-    const bench: Bench = { engine, cleanup, timed, events, admin, backend };
+    const bench: Bench = { engine, cleanup, timed, events, startedAt, admin, backend };
 
     // 10 is the other tool's default: the engine overhead is reported there and at cdkd's default.
     const all = [4, 8, 10, 16, 32, 64, UNLIMITED];
@@ -669,6 +693,11 @@ async function main(): Promise<void> {
         .map((l) => l.toFixed(1))
         .join(' ')} on ${cpus().length} CPUs)`,
     );
+    // One unmeasured deploy first, so the first configuration does not alone pay for loading and
+    // compiling the deploy path (a CLI's start-up is measured by bench/noop-deploy.ts).
+    const warmUp = request('bench-warm-up', serverless(1));
+    await engine.deploy(warmUp, { concurrency: DEFAULT_CONCURRENCY });
+    await cleanup.destroy(warmUp, { concurrency: 64 });
     const runs: Run[] = [];
     for (const shape of shapes) {
       const concurrencies = shape.concurrencies.filter((c) => selected(shape.name, c));
@@ -677,6 +706,15 @@ async function main(): Promise<void> {
         const run = await measureDeploy(bench, shape, concurrency, req);
         runs.push(run);
         printRun(run);
+        {
+          const g = globalThis as unknown as { __t?: number[][]; __b?: number[] };
+          const t = g.__t ?? [];
+          const b = g.__b ?? [];
+          const mean = (xs: number[]) => (xs.reduce((a, x) => a + x, 0) / Math.max(1, xs.length)).toFixed(2);
+          console.log(`  prepare ${mean(t.map((x) => x[0]!))} name ${mean(t.map((x) => x[1]!))} begin ${mean(b)} n=${b.length}`);
+          g.__t = [];
+          g.__b = [];
+        }
         if (concurrency === concurrencies[concurrencies.length - 1]) {
           const noop = await measureDeploy(bench, shape, concurrency, req);
           printRun(noop, 'noop');

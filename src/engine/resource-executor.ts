@@ -313,7 +313,7 @@ export class ResourceExecutor {
       }
       throw error instanceof MadeThenFailed ? error.made.failure : error;
     }
-    if (journal && entry) await journal.complete(entry, outcome);
+    if (journal && entry) journal.complete(entry, outcome);
   }
 
   /**

@@ -47,6 +47,8 @@ export class RunJournal {
   private segment: JournalSegment | undefined;
   /** Not the operation count: a dropped operation must not hand its seq to a later one. */
   private nextSeq = 0;
+  /** The last write failed: what `complete` marked may not be stored (see `flush`). */
+  private unwritten = false;
 
   private constructor(
     private readonly store: JournalStore,
@@ -85,10 +87,21 @@ export class RunJournal {
     return op;
   }
 
-  complete(op: JournalOperation, outcome: Partial<OperationDraft>): Promise<void> {
+  /**
+   * Marks an operation completed; called once the state change it made is stored. The caller
+   * never waits for the mark: a rollback after a kill settles an in-flight operation from
+   * state (reconcile.ts). Where that settling derives exactly this mark (a create or a delete),
+   * it is not written on its own but rides with the next journal write (a dependent's `begin`,
+   * the run's status); any other mark (an update's verdict) is written now. A failed write is
+   * written again by `flush`.
+   */
+  complete(op: JournalOperation, outcome: Partial<OperationDraft>): void {
     this.fragments.forget(op);
     Object.assign(op, outcome, { status: 'completed' });
-    return this.save();
+    if (derivedFromState(op)) return;
+    this.save().catch(() => {
+      this.unwritten = true;
+    });
   }
 
   /** Adds what an operation in flight learned (Cloud Control's request token) to its record. */
@@ -138,8 +151,10 @@ export class RunJournal {
     return this.save();
   }
 
-  flush(): Promise<void> {
-    return this.chain.flush();
+  /** Resolves once every change is stored; throws when the last write failed. */
+  async flush(): Promise<void> {
+    await this.chain.flush();
+    if (this.unwritten) await this.save();
   }
 
   private openSegment(): JournalSegment {
@@ -161,7 +176,17 @@ export class RunJournal {
   }
 
   private save(): Promise<void> {
-    return this.chain.save(this.document);
+    const written = this.chain.save(this.document);
+    // Writes settle in order, and each holds the whole document: the newest outcome decides.
+    written.then(
+      () => {
+        this.unwritten = false;
+      },
+      () => {
+        this.unwritten = true;
+      },
+    );
+    return written;
   }
 
   /** Writes `document` as it now stands (after a rollback reduced it), or deletes it when it holds nothing. */
@@ -175,4 +200,12 @@ export class RunJournal {
     }
     await this.save();
   }
+}
+
+/**
+ * What reconcile.ts derives for an in-flight operation once its state change is stored: a create
+ * completed with the record's id, a delete completed. An update's or a replacement's verdict it cannot.
+ */
+function derivedFromState(op: JournalOperation): boolean {
+  return (op.action === 'create' || op.action === 'delete') && op.verdict === undefined;
 }

@@ -14,7 +14,7 @@ export function lockVerdict(document: LockDocument | undefined, now: Date): Lock
 
 /**
  * What a journal names that no state records: an operation left in flight (it may have
- * made a resource nobody recorded), or a resource it recorded (made or completed) whose
+ * made a resource nobody recorded; a create whose record reached state did not), or a resource it recorded (made or completed) whose
  * physical id no state record holds. Listed as `logicalId`, with the id where there is one.
  */
 export function untrackedInJournal(journal: JournalDocument, state: StateDocument | undefined): string[] {
@@ -28,8 +28,11 @@ export function untrackedInJournal(journal: JournalDocument, state: StateDocumen
       const makes = op.action === 'create' || op.action === 'replace';
       if (!makes) continue;
       const id = typeof op.made?.physicalId === 'string' ? op.made.physicalId : op.physicalId;
-      if (op.status === 'in-flight') found.add(`${op.logicalId} (in flight)`);
-      else if (
+      if (op.status === 'in-flight') {
+        // Its record in state means it completed (reconcile.ts): the journal writes that mark late.
+        if (!(op.action === 'create' && state?.resources[op.logicalId]))
+          found.add(`${op.logicalId} (in flight)`);
+      } else if (
         typeof id === 'string' &&
         id !== '' &&
         !held.has(id) &&

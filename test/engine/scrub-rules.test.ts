@@ -61,7 +61,19 @@ describe('untrackedInJournal: what a journal names that no state records', () =>
   it.each([
     ['a completed create state records', [op({ physicalId: 'q-1' })], stateHolding('q-1'), []],
     ['a completed create no state records', [op({ physicalId: 'q-1' })], undefined, ['Q (q-1)']],
-    ['a create left in flight', [op({ status: 'in-flight' })], stateHolding('q-1'), ['Q (in flight)']],
+    ['a create left in flight', [op({ status: 'in-flight' })], undefined, ['Q (in flight)']],
+    [
+      'a create left in flight whose record reached state',
+      [op({ status: 'in-flight' })],
+      stateHolding('q-1'),
+      [],
+    ],
+    [
+      'a replacement left in flight',
+      [op({ action: 'replace', status: 'in-flight' })],
+      stateHolding('q-1'),
+      ['Q (in flight)'],
+    ],
     [
       'a failed create that made its resource',
       [op({ status: 'failed', made })],

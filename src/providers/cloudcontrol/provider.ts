@@ -70,15 +70,11 @@ export class CloudControlProvider implements Provider {
       }),
       { abortSignal: context.signal },
     );
-    await request.onAccepted?.(accepted.ProgressEvent!.RequestToken!);
-    const event = await this.finish(
-      client,
-      accepted.ProgressEvent!,
-      request.type,
-      'create',
-      context,
-      idempotencyToken,
-    );
+    // Journaled while the first status check waits (a second on AWS), not before it.
+    const [, event] = await Promise.all([
+      request.onAccepted?.(accepted.ProgressEvent!.RequestToken!),
+      this.finish(client, accepted.ProgressEvent!, request.type, 'create', context, idempotencyToken),
+    ]);
     const physicalId = event.Identifier!;
     const model = await this.modelAfter(client, event, request.type, physicalId, context);
     const ref = refFromModel(request.type, model, physicalId);
