@@ -711,7 +711,9 @@ async function main(): Promise<void> {
           const t = g.__t ?? [];
           const b = g.__b ?? [];
           const mean = (xs: number[]) => (xs.reduce((a, x) => a + x, 0) / Math.max(1, xs.length)).toFixed(2);
-          console.log(`  prepare ${mean(t.map((x) => x[0]!))} name ${mean(t.map((x) => x[1]!))} begin ${mean(b)} n=${b.length}`);
+          console.log(
+            `  prepare ${mean(t.map((x) => x[0]!))} name ${mean(t.map((x) => x[1]!))} begin ${mean(b)} n=${b.length}`,
+          );
           g.__t = [];
           g.__b = [];
         }
