@@ -706,17 +706,6 @@ async function main(): Promise<void> {
         const run = await measureDeploy(bench, shape, concurrency, req);
         runs.push(run);
         printRun(run);
-        {
-          const g = globalThis as unknown as { __t?: number[][]; __b?: number[] };
-          const t = g.__t ?? [];
-          const b = g.__b ?? [];
-          const mean = (xs: number[]) => (xs.reduce((a, x) => a + x, 0) / Math.max(1, xs.length)).toFixed(2);
-          console.log(
-            `  prepare ${mean(t.map((x) => x[0]!))} name ${mean(t.map((x) => x[1]!))} begin ${mean(b)} n=${b.length}`,
-          );
-          g.__t = [];
-          g.__b = [];
-        }
         if (concurrency === concurrencies[concurrencies.length - 1]) {
           const noop = await measureDeploy(bench, shape, concurrency, req);
           printRun(noop, 'noop');

@@ -20,12 +20,19 @@ export async function confirm(question: string, yes: boolean, terminal = PROCESS
     });
   }
   const prompt = createInterface({ input: terminal.input, output: terminal.output, terminal: true });
+  // Ctrl+C, seen here rather than by Node's default (which only closes the prompt), exits as an interrupt.
+  const interrupt = new AbortController();
+  prompt.once('SIGINT', () => interrupt.abort());
   let answer: string;
   try {
-    answer = await prompt.question(`${question} [y/N] `);
+    answer = await prompt.question(`${question} [y/N] `, { signal: interrupt.signal });
   } catch (error) {
     // Node rejects the question on Ctrl+C or Ctrl+D: a refusal, never an unexpected error.
-    throw new CdkdError('CANCELLED', 'Cancelled at the prompt; nothing was changed.', { cause: error });
+    // Ctrl+C exits as an interrupt does (130); Ctrl+D, the end of input, as a refusal (1).
+    throw new CdkdError('CANCELLED', 'Cancelled at the prompt; nothing was changed.', {
+      cause: error,
+      ...(interrupt.signal.aborted ? { exitCode: 130 } : {}),
+    });
   } finally {
     prompt.close();
   }

@@ -31,13 +31,17 @@ describe('confirm', () => {
   });
 
   it.each([
-    ['Ctrl+C', '\x03'],
-    ['Ctrl+D', '\x04'],
-  ])('%s at the prompt cancels the command with CANCELLED, not an unexpected error', async (_name, keys) => {
-    const error = await failure(confirm('Go?', false, terminal(keys)));
-    expect(error.code).toBe('CANCELLED');
-    expect(error.message).toContain('nothing was changed');
-  });
+    ['Ctrl+C', '\x03', 130],
+    ['Ctrl+D', '\x04', 1],
+  ])(
+    '%s at the prompt cancels the command with CANCELLED, not an unexpected error (exit %s)',
+    async (_name, keys, exitCode) => {
+      const error = await failure(confirm('Go?', false, terminal(keys)));
+      expect(error.code).toBe('CANCELLED');
+      expect(error.message).toContain('nothing was changed');
+      expect(error.exitCode).toBe(exitCode);
+    },
+  );
 
   it('Ctrl+C among several questions cancels the command instead of answering no', async () => {
     const error = await failure(confirmed('Go?', false, terminal('\x03')));
