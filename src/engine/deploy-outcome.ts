@@ -103,7 +103,9 @@ function withHint(failure: unknown, hint: string): unknown {
 
 function withMessage(failure: unknown, summary: string, hint: string): unknown {
   if (!isCdkdError(failure)) return failure;
-  return new CdkdError(failure.code, `${failure.message}. ${summary}`, {
+  // An AWS message usually ends its own sentence.
+  const message = /[.!?]$/.test(failure.message) ? failure.message : `${failure.message}.`;
+  return new CdkdError(failure.code, `${message} ${summary}`, {
     hint,
     cause: failure.cause,
     exitCode: failure.exitCode,

@@ -1,3 +1,4 @@
+import { stacksFailed } from './stacks-failed.js';
 import {
   checkAssembly,
   collectAnnotations,
@@ -35,6 +36,8 @@ export interface DeployAppInput {
   concurrency: number;
   stackConcurrency: number;
   dryRun: boolean;
+  /** Called as each stack finishes, so a caller can show the stacks done when another fails. */
+  onStackDone?(result: StackDeployResult): void;
   forceStatefulRecreation: boolean;
   /** --replace: a replacement colliding on the name the old resource holds deletes it first. */
   replace?: boolean;
@@ -140,7 +143,9 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
         input.signal,
         `after publishing the assets of ${stack.displayName}; it was not deployed`,
       );
-      results.push(await engine.deploy(requestFor(displayName, bucket), options));
+      const result = await engine.deploy(requestFor(displayName, bucket), options);
+      results.push(result);
+      input.onStackDone?.(result);
     },
     {
       concurrency: input.stackConcurrency,
@@ -154,7 +159,7 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     if (held.importers.every((importer) => deployed.has(importer)))
       await engine.releaseHeld(held.request, deployed, options);
   }
-  if (outcome.failed.length > 0) throw outcome.failed[0]!.error;
+  if (outcome.failed.length > 0) throw stacksFailed(outcome, 'deployed');
   if (input.signal?.aborted) throw interruptedError(input.signal, notDeployed(outcome.notStarted));
   return results;
 }

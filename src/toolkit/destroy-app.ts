@@ -1,4 +1,5 @@
 import { selectStacks, type CloudAssembly, type StackArtifact } from '../assembly/index.js';
+import { stacksFailed } from './stacks-failed.js';
 import { walkDag } from '../engine/dag-walk.js';
 import type { StackDestroyResult } from '../engine/destroy-stack.js';
 import type { EventSink } from '../engine/events.js';
@@ -81,7 +82,7 @@ export async function destroyApp(input: DestroyAppInput): Promise<DestroyedStack
       ...(input.signal ? { signal: input.signal } : {}),
     },
   );
-  if (outcome.failed.length > 0) throw outcome.failed[0]!.error;
+  if (outcome.failed.length > 0) throw stacksFailed(outcome, 'destroyed');
   if (input.signal?.aborted && outcome.notStarted.length > 0)
     throw interruptedError(input.signal, `before ${outcome.notStarted.join(', ')} started (not destroyed)`);
   return results;

@@ -146,6 +146,27 @@ describe('cdkd diff --json', () => {
     ]);
   });
 
+  it("prints the plans of the stacks that planned when another stack's plan is refused, then fails", async () => {
+    const s3 = new S3Client({ endpoint: sandbox.current.url, region: 'us-east-1', forcePathStyle: true });
+    await s3.send(new PutObjectCommand({ Bucket: 'diff-recreate-store', Key: 'k', Body: 'data' }));
+    const dir = tempDir();
+    writeAssembly(dir, [
+      { id: 'DiffStack', template: DEPLOYED },
+      {
+        id: 'DiffNew',
+        template: {
+          Resources: { P: { Type: 'AWS::SSM::Parameter', Properties: { Type: 'String', Value: 'n' } } },
+        },
+      },
+    ]);
+    const result = await cli(['diff', '-a', dir, '--all', '--json', '--recreate-via-cc-api', 'Store']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('--force-stateful-recreation');
+    const plans = JSON.parse(result.stdout);
+    expect(Object.keys(plans)).toEqual(['DiffNew']);
+    expect(plans.DiffNew.summary).toMatchObject({ create: 1 });
+  });
+
   it('an unchanged stack has an empty outputs list', async () => {
     const json = await cli(['diff', '-a', assemblyFor('DiffStack', DEPLOYED), '--json', '--fail']);
     expect(json.code, json.stderr).toBe(0);

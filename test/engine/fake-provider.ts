@@ -33,6 +33,8 @@ export class FakeCloud implements ProviderRouter {
   readonly calls: FakeCall[] = [];
   /** `create:<id>`, `update:<id>`, `delete:<id>` or `read:<id>` (by logical id): that call throws. */
   failOn = new Set<string>();
+  /** The message a failing call (`failOn`) throws, when not the default. */
+  failMessage = new Map<string, string>();
   /** `create:<id>`: the create makes its resource, then throws ResourceMadeError (a failed follow-up call). */
   madeThenFail = new Set<string>();
   /** A create whose QueueName a live resource already holds is refused, as a service refuses a taken name. */
@@ -49,7 +51,10 @@ export class FakeCloud implements ProviderRouter {
     create: async (request) => {
       await tick();
       if (this.failOn.has(`create:${request.logicalId}`))
-        throw new Error(`injected create failure on ${request.logicalId}`);
+        throw new Error(
+          this.failMessage.get(`create:${request.logicalId}`) ??
+            `injected create failure on ${request.logicalId}`,
+        );
       const name = request.properties.QueueName;
       const releasing = this.released.has(name) && this.nameReleaseLag > 0;
       if (releasing) this.nameReleaseLag -= 1;

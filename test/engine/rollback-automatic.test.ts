@@ -7,6 +7,15 @@ const callsOf = (action: string, logicalId: string) =>
   h.cloud.calls.filter((call) => call.action === action && call.logicalId === logicalId);
 
 describe('automatic rollback of a failed deploy', () => {
+  it("says what happened after the failure's own sentence, without doubling its period", async () => {
+    const request = h.stack({ Resources: { Q: { Type: 'AWS::SQS::Queue' } } });
+    h.cloud.failOn.add('create:Q');
+    h.cloud.failMessage.set('create:Q', 'Invalid value for the parameter DelaySeconds.');
+    await expect((await h.engine()).deploy(request, options)).rejects.toMatchObject({
+      message: expect.stringMatching(/DelaySeconds\. Rolled back: the stack is as it was/),
+    });
+  });
+
   it('a create failing mid-stack deletes everything the run created and keeps only the failed operation', async () => {
     const request = h.stack({
       Resources: {
@@ -20,7 +29,7 @@ describe('automatic rollback of a failed deploy', () => {
 
     await expect((await h.engine()).deploy(request, options)).rejects.toMatchObject({
       code: 'DEPLOY_FAILED',
-      message: expect.stringMatching(/injected create failure on C.*Rolled back: the stack is as it was/s),
+      message: expect.stringMatching(/injected create failure on C\. Rolled back: the stack is as it was/),
     });
 
     const created = h.cloud.calls.filter((call) => call.action === 'create');

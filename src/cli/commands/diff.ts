@@ -10,6 +10,7 @@ import {
 } from '../deploy-options.js';
 import { outputFailureWarnings, renderOutputChanges, shownOutputChanges } from '../render-outputs.js';
 import { sessionFor } from '../session-from-options.js';
+import type { StackDeployResult } from '../../engine/deploy-stack.js';
 
 interface DiffOptions extends AppOptions, DeployTuning, RoutingFlagOptions, RecreateOptions {
   all?: boolean;
@@ -37,7 +38,9 @@ export function registerDiff(program: Command): void {
       const { renderPlanJson, renderPlanText, summarizePlan } = await import('../../plan/index.js');
       const { deployApp } = await import('../../toolkit/deploy-app.js');
       const assembly = await synthesizeFor(cmd, options);
-      const results = await deployApp({
+      const results: StackDeployResult[] = [];
+      // The plans of the stacks that planned are shown even when another stack's plan fails.
+      const planned = deployApp({
         session: sessionFor(cmd),
         assembly,
         patterns,
@@ -58,7 +61,13 @@ export function registerDiff(program: Command): void {
         events: () => undefined,
         onWarning: (message) => process.stderr.write(`Warning: ${message}\n`),
         onNote: (message) => process.stderr.write(`${message}\n`),
+        onStackDone: (result) => results.push(result),
       });
+      const failure = await planned.then(
+        () => undefined,
+        (error: unknown) => ({ error }),
+      );
+      if (failure && results.length === 0) throw failure.error;
       if (options.json) {
         const plans = Object.fromEntries(
           results.map((r) => [
@@ -74,6 +83,7 @@ export function registerDiff(program: Command): void {
           );
       }
       for (const warning of outputFailureWarnings(results)) process.stderr.write(`Warning: ${warning}\n`);
+      if (failure) throw failure.error;
       const changes = results.reduce((sum, result) => {
         const s = summarizePlan(result.plan);
         return sum + s.create + s.update + s.replace + s.delete + (result.outputChanges?.length ?? 0);
