@@ -14,8 +14,9 @@ export function lockVerdict(document: LockDocument | undefined, now: Date): Lock
 
 /**
  * What a journal names that no state records: an operation left in flight (it may have
- * made a resource nobody recorded; a create whose record reached state did not), or a resource it recorded (made or completed) whose
- * physical id no state record holds. Listed as `logicalId`, with the id where there is one.
+ * made a resource nobody recorded; a create whose record reached state did not), or a
+ * resource it recorded (made or completed) whose physical id no state record holds.
+ * Listed as `logicalId`, with the id where there is one.
  */
 export function untrackedInJournal(journal: JournalDocument, state: StateDocument | undefined): string[] {
   const held = new Set([
