@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../package-root.js';
 import { CdkdError } from '../errors.js';
 import { statefulTableVerdict, type Statefulness } from './stateful-types.js';
 
@@ -65,7 +67,7 @@ export interface ResourceSchema {
 /** The schema's verdict on changing one top-level property. */
 export type ReplacementVerdict = 'yes' | 'maybe' | 'no' | 'unknown';
 
-const INDEX_URL = new URL('../../generated/resource-index.json', import.meta.url);
+const INDEX_PATH = join(PACKAGE_ROOT, 'generated', 'resource-index.json');
 
 let cached: ResourceIndex | undefined;
 const schemas = new Map<string, ResourceSchema>();
@@ -74,26 +76,18 @@ function loadIndex(): ResourceIndex {
   if (cached) return cached;
   let text: string;
   try {
-    text = readFileSync(INDEX_URL, 'utf8');
+    text = readFileSync(INDEX_PATH, 'utf8');
   } catch (error) {
-    throw new CdkdError(
-      'RESOURCE_INDEX_MISSING',
-      `The resource schema index ${INDEX_URL.pathname} is missing.`,
-      {
-        hint: 'Run npm run build (it generates generated/resource-index.json).',
-        cause: error,
-      },
-    );
+    throw new CdkdError('RESOURCE_INDEX_MISSING', `The resource schema index ${INDEX_PATH} is missing.`, {
+      hint: 'Run npm run build (it generates generated/resource-index.json).',
+      cause: error,
+    });
   }
   const parsed = JSON.parse(text) as Partial<ResourceIndex>;
   if (parsed.version !== 1 || typeof parsed.types !== 'object' || parsed.types === null) {
-    throw new CdkdError(
-      'RESOURCE_INDEX_INVALID',
-      `The resource schema index ${INDEX_URL.pathname} is not valid.`,
-      {
-        hint: 'Run npm run build to regenerate it.',
-      },
-    );
+    throw new CdkdError('RESOURCE_INDEX_INVALID', `The resource schema index ${INDEX_PATH} is not valid.`, {
+      hint: 'Run npm run build to regenerate it.',
+    });
   }
   cached = parsed as ResourceIndex;
   return cached;

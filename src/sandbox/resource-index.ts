@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../package-root.js';
 
 /**
  * The resource types the sandbox's Cloud Control knows, read from the same
@@ -27,13 +29,13 @@ export interface SandboxTypeSchema {
   arn?: string;
 }
 
-const INDEX_URL = new URL('../../generated/resource-index.json', import.meta.url);
+const INDEX_PATH = join(PACKAGE_ROOT, 'generated', 'resource-index.json');
 
 let types: Record<string, SandboxTypeSchema> | undefined;
 
 /** The schema of `type`, or undefined for a type Cloud Control does not know. */
 export function sandboxSchemaFor(type: string): SandboxTypeSchema | undefined {
-  types ??= (JSON.parse(readFileSync(INDEX_URL, 'utf8')) as { types: Record<string, SandboxTypeSchema> })
+  types ??= (JSON.parse(readFileSync(INDEX_PATH, 'utf8')) as { types: Record<string, SandboxTypeSchema> })
     .types;
   return Object.hasOwn(types, type) ? types[type] : undefined;
 }

@@ -1,13 +1,17 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll } from 'vitest';
 import { runCli, type CliResult } from './cli.js';
 
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BUNDLE = pathToFileURL(join(ROOT, 'dist/cli/bundle/')).href;
+
 /**
  * Runs the built CLI with hooks that log the URL of every module it loads (through `import`
- * or `require`), so a test can say what a command loads (and what it must not).
+ * or `require`), so a test can say what a command loads (and what it must not). A file of
+ * the bundled CLI stands for the dist/ modules it holds (scripts/bundle-cli.mjs).
  */
 export function useModuleLog(): (
   args: string[],
@@ -50,6 +54,17 @@ Module._resolveFilename = function (...args) {
     const result = await runCli(args, {
       env: { ...env, MODULE_LOG: log, NODE_OPTIONS: `--import ${pathToFileURL(register).href}` },
     });
-    return { ...result, modules: readFileSync(log, 'utf8').split('\n').filter(Boolean) };
+    const bundled = JSON.parse(readFileSync(join(ROOT, 'dist/cli/bundle/modules.json'), 'utf8')) as Record<
+      string,
+      string[]
+    >;
+    const modules = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .flatMap((url) => {
+        const held = url.startsWith(BUNDLE) ? bundled[url.slice(BUNDLE.length)] : undefined;
+        return held ? [url, ...held.map((file) => pathToFileURL(join(ROOT, file)).href)] : [url];
+      });
+    return { ...result, modules };
   };
 }

@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { FROM_SOURCES, PACKAGE_ROOT } from '../../../../../package-root.js';
 import type { Launch, RuntimeLayout } from '../launch.js';
 
 /** `nodejsN.x` from nodejs16.x on: all run on the Node.js that runs the sandbox. */
@@ -12,19 +13,21 @@ export function isNodeRuntime(runtime: string): boolean {
   return major !== undefined && Number(major) >= OLDEST_MAJOR;
 }
 
+const BOOTSTRAP = 'sandbox/services/lambda/runtime/node/bootstrap';
+
 /**
- * The command that starts a Node.js function: the compiled bootstrap next to this file,
- * or (running from sources, in tests) the TypeScript one through tsx's ESM loader.
+ * The command that starts a Node.js function: the compiled bootstrap, or (running from
+ * sources, in tests) the TypeScript one through tsx's ESM loader. Found from the package's
+ * folder, since the bundled CLI does not sit where this file was built.
  */
 export function nodeLaunch(layout: RuntimeLayout): Launch {
-  const compiled = fileURLToPath(new URL('./bootstrap.js', import.meta.url));
-  const args = existsSync(compiled)
-    ? [compiled]
-    : [
+  const args = FROM_SOURCES
+    ? [
         '--import',
         pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href,
-        fileURLToPath(new URL('./bootstrap.ts', import.meta.url)),
-      ];
+        join(PACKAGE_ROOT, 'src', `${BOOTSTRAP}.ts`),
+      ]
+    : [join(PACKAGE_ROOT, 'dist', `${BOOTSTRAP}.js`)];
   // Layers' `nodejs/node_modules` (later layers first: they overwrite earlier ones in /opt).
   const nodePath = layout.layers
     .slice()
