@@ -105,7 +105,8 @@ describe('a missing index', () => {
 
   it('is a RESOURCE_INDEX_MISSING error that says to run npm run build', async () => {
     vi.resetModules();
-    vi.doMock('node:fs', () => ({
+    vi.doMock('node:fs', async (importOriginal) => ({
+      ...(await importOriginal<typeof import('node:fs')>()),
       readFileSync: () => {
         throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' });
       },
