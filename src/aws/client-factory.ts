@@ -41,9 +41,12 @@ export const SINGLE_ATTEMPT: ClientTuning = { maxAttempts: 1 };
  * S3 only: `checksumsWhenRequired` computes a request checksum only where S3 requires one.
  * The SDK's default adds a CRC32 to every PutObject, and to a pre-signed PUT URL the CRC32
  * of the empty body its command had, which S3 then holds the uploader's body to.
+ * `sendBodyAtOnce` drops the SDK's `Expect: 100-continue` on bodies of 2 MB and more: asking
+ * first costs a round trip per write, and it only spares an upload S3 would refuse.
  */
 export interface S3Tuning extends ClientTuning {
   checksumsWhenRequired?: boolean;
+  sendBodyAtOnce?: boolean;
 }
 
 export interface AssumedRole {
@@ -101,13 +104,15 @@ export class AwsClients {
     const { S3Client } = s3Sdk();
     const config = await this.config(region, tuning);
     const whenRequired = tuning.checksumsWhenRequired === true;
+    const atOnce = tuning.sendBodyAtOnce === true;
     return this.cached(
-      `s3:${config.region}${tuningKey(tuning)}${whenRequired ? ':checksums=when-required' : ''}`,
+      `s3:${config.region}${tuningKey(tuning)}${whenRequired ? ':checksums=when-required' : ''}${atOnce ? ':at-once' : ''}`,
       () =>
         new S3Client({
           ...config,
           forcePathStyle: usesCustomEndpoint('S3'),
           ...(whenRequired && { requestChecksumCalculation: 'WHEN_REQUIRED' as const }),
+          ...(atOnce && { expectContinueHeader: false }),
         }),
     );
   }

@@ -38,7 +38,11 @@ export async function openStateBackend(
   // State, journal and lock documents are rewritten after every resource: no CRC32 of each
   // (S3 requires none for PutObject; the documents are validated when read), and the
   // custom-resource response URLs signed with this client carry no checksum of an empty body.
-  const objects = new S3Objects(await clients.s3(region, { checksumsWhenRequired: true }), bucket, region);
+  const objects = new S3Objects(
+    await clients.s3(region, { checksumsWhenRequired: true, sendBodyAtOnce: true }),
+    bucket,
+    region,
+  );
   return {
     bucket,
     bucketRegion: region,

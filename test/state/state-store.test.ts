@@ -134,6 +134,22 @@ describe('the state bucket client', () => {
     expect(plain[0]!['x-amz-checksum-crc32']).toBeDefined();
   });
 
+  it("sends a state of 2 MB or more at once, without the SDK's Expect: 100-continue round trip", async () => {
+    const sent = sentHeaders(backend.objects.s3);
+    const large = emptyStateDocument('Large', 'us-east-1');
+    large.outputs.Padding = { value: 'x'.repeat(3 * 1024 * 1024) };
+    await backend.store.save({ stackName: 'Large', region: 'us-east-1' }, large, undefined);
+    expect(Number(sent[0]!['content-length'])).toBeGreaterThan(3 * 1024 * 1024);
+    expect(sent[0]!.Expect ?? sent[0]!.expect).toBeUndefined();
+
+    const plainClient = await new AwsClients().s3();
+    const plain = sentHeaders(plainClient);
+    await plainClient.send(
+      new PutObjectCommand({ Bucket: 'state-store-test', Key: 'large', Body: 'x'.repeat(3 * 1024 * 1024) }),
+    );
+    expect(plain[0]!.Expect).toBe('100-continue');
+  });
+
   it('signs custom-resource response URLs without the checksum of an empty body', async () => {
     const responses = s3Responses(backend.objects.s3, 'state-store-test', 'responses/');
     const { url } = await responses.prepare('request-1', 60);
