@@ -178,6 +178,44 @@ describe('Cloud Control: create, get, update, delete, list', () => {
     expect(model.ApiEndpoint).toBe(`https://${String(model.ApiId)}.execute-api.us-east-1.amazonaws.com`);
   });
 
+  it("gives a user pool Cognito's id shape, and builds its ARN, provider name and URL from it", async () => {
+    const { event } = await create('AWS::Cognito::UserPool', {});
+    const model = await get('AWS::Cognito::UserPool', event.Identifier!);
+    expect(model.UserPoolId).toMatch(/^us-east-1_[A-Za-z0-9]{9}$/);
+    expect(event.Identifier).toBe(model.UserPoolId);
+    expect(model.Arn).toBe(`arn:aws:cognito-idp:us-east-1:123456789012:userpool/${String(model.UserPoolId)}`);
+    expect(model.ProviderURL).toBe(`https://cognito-idp.us-east-1.amazonaws.com/${String(model.UserPoolId)}`);
+    const client = await create('AWS::Cognito::UserPoolClient', { UserPoolId: model.UserPoolId });
+    expect(client.event.Identifier).toMatch(new RegExp(`^${String(model.UserPoolId)}\\|[a-z0-9]{26}$`));
+  });
+
+  it('gives a certificate an ACM ARN ending in a UUID', async () => {
+    const { event } = await create('AWS::CertificateManager::Certificate', { DomainName: 'api.example.com' });
+    expect(event.Identifier).toMatch(
+      /^arn:aws:acm:us-east-1:123456789012:certificate\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+    );
+  });
+
+  it("gives a GraphQL API AppSync's ids and endpoints, and its parts ARNs below the API's", async () => {
+    const { event } = await create('AWS::AppSync::GraphQLApi', {
+      Name: 'notes',
+      AuthenticationType: 'API_KEY',
+    });
+    const api = await get('AWS::AppSync::GraphQLApi', event.Identifier!);
+    expect(api.ApiId).toMatch(/^[a-z0-9]{26}$/);
+    expect(api.Arn).toBe(`arn:aws:appsync:us-east-1:123456789012:apis/${String(api.ApiId)}`);
+    const host = String(api.GraphQLDns).split('.')[0]!;
+    expect(host).toMatch(/^[a-z0-9]{26}$/);
+    expect(api.GraphQLUrl).toBe(`https://${host}.appsync-api.us-east-1.amazonaws.com/graphql`);
+    expect(api.RealtimeUrl).toBe(`wss://${host}.appsync-realtime-api.us-east-1.amazonaws.com/graphql`);
+    const source = await create('AWS::AppSync::DataSource', {
+      ApiId: api.ApiId,
+      Name: 'Notes',
+      Type: 'NONE',
+    });
+    expect(source.event.Identifier).toBe(`${String(api.Arn)}/datasources/Notes`);
+  });
+
   it('joins a composite primary identifier with |', async () => {
     // An inline policy lives on its role, as in IAM: the role comes first.
     await create('AWS::IAM::Role', {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { defaultVpc } from '../../account/default-vpc.js';
 import { randomBytesPooled, randomString } from '../../ids.js';
 import { HandlerError, type ResourceModel } from '../../resources.js';
@@ -216,6 +217,43 @@ const SHAPED_ATTRIBUTES: Readonly<
     CidrBlock: (model) =>
       String(model.DestinationCidrBlock ?? model.DestinationIpv6CidrBlock ?? model.DestinationPrefixListId),
   },
+  // Cognito's pool ids are `<region>_` and 9 letters and digits, its ARN, provider name and
+  // URL are built from it, and an app client's id is 26 lower-case letters and digits.
+  'AWS::Cognito::UserPool': {
+    UserPoolId: (model, env) => userPoolId(model, env),
+    Arn: (model, env) =>
+      `arn:${partition(env.region)}:cognito-idp:${env.region}:${env.accountId}:userpool/${userPoolId(model, env)}`,
+    ProviderName: (model, env) => `cognito-idp.${env.region}.amazonaws.com/${userPoolId(model, env)}`,
+    ProviderURL: (model, env) => `https://cognito-idp.${env.region}.amazonaws.com/${userPoolId(model, env)}`,
+  },
+  'AWS::Cognito::UserPoolClient': { ClientId: () => lowerAlphanumeric(26) },
+  // ACM's certificate ARNs end in a UUID.
+  'AWS::CertificateManager::Certificate': {
+    CertificateArn: (_model, env) =>
+      `arn:${partition(env.region)}:acm:${env.region}:${env.accountId}:certificate/${randomUUID()}`,
+  },
+  // AppSync: an API id of 26 lower-case letters and digits, the ARNs of its parts below the
+  // API's, and GraphQL and real-time endpoints on one host id of their own.
+  'AWS::AppSync::GraphQLApi': {
+    ApiId: (model) => appSyncApiId(model),
+    Arn: (model, env) => appSyncApiArn(appSyncApiId(model), env),
+    GraphQLDns: (model, env) => `${appSyncHost(model, env)}.appsync-api.${env.region}.amazonaws.com`,
+    GraphQLUrl: (model, env) =>
+      `https://${appSyncHost(model, env)}.appsync-api.${env.region}.amazonaws.com/graphql`,
+    RealtimeDns: (model, env) =>
+      `${appSyncHost(model, env)}.appsync-realtime-api.${env.region}.amazonaws.com`,
+    RealtimeUrl: (model, env) =>
+      `wss://${appSyncHost(model, env)}.appsync-realtime-api.${env.region}.amazonaws.com/graphql`,
+  },
+  'AWS::AppSync::DataSource': {
+    DataSourceArn: (model, env, name) =>
+      `${appSyncApiArn(String(model.ApiId), env)}/datasources/${nameOr(model, name)}`,
+  },
+  'AWS::AppSync::Resolver': {
+    ResolverArn: (model, env) =>
+      `${appSyncApiArn(String(model.ApiId), env)}/types/${String(model.TypeName)}/resolvers/${String(model.FieldName)}`,
+  },
+  'AWS::AppSync::ApiKey': { ApiKey: () => `da2-${lowerAlphanumeric(26)}` },
   'AWS::ElasticLoadBalancingV2::TargetGroup': {
     TargetGroupArn: (model, env, name) =>
       `arn:${partition(env.region)}:elasticloadbalancing:${env.region}:${env.accountId}:targetgroup/${nameOr(model, name)}/${hex(8)}`,
@@ -233,7 +271,30 @@ function loadBalancerPart(arn: unknown): string {
 const dynamoTableArn = (model: ResourceModel, env: Environment, name: string): string =>
   `arn:${partition(env.region)}:dynamodb:${env.region}:${env.accountId}:table/${typeof model.TableName === 'string' ? model.TableName : name}`;
 
-const apiGatewayId = (): string => randomString(10, 'abcdefghijklmnopqrstuvwxyz0123456789');
+const lowerAlphanumeric = (length: number): string =>
+  randomString(length, 'abcdefghijklmnopqrstuvwxyz0123456789');
+
+const apiGatewayId = (): string => lowerAlphanumeric(10);
+
+/** The id a model's other attributes are built from, made by whichever is filled first. */
+function userPoolId(model: ResourceModel, env: Environment): string {
+  model.UserPoolId ??= `${env.region}_${randomString(9, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789')}`;
+  return String(model.UserPoolId);
+}
+
+function appSyncApiId(model: ResourceModel): string {
+  model.ApiId ??= lowerAlphanumeric(26);
+  return String(model.ApiId);
+}
+
+/** The host id of an API's endpoints (not its API id), kept in its GraphQL DNS name. */
+function appSyncHost(model: ResourceModel, env: Environment): string {
+  model.GraphQLDns ??= `${lowerAlphanumeric(26)}.appsync-api.${env.region}.amazonaws.com`;
+  return String(model.GraphQLDns).split('.')[0]!;
+}
+
+const appSyncApiArn = (apiId: string, env: Environment): string =>
+  `arn:${partition(env.region)}:appsync:${env.region}:${env.accountId}:apis/${apiId}`;
 
 const nameOr = (model: ResourceModel, generated: string): string =>
   typeof model.Name === 'string' ? model.Name : generated;
