@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,9 +12,15 @@ export const PACKAGE_ROOT: string = findPackageRoot(dirname(fileURLToPath(import
 /** Whether this code runs from the TypeScript sources (tests) rather than the build. */
 export const FROM_SOURCES: boolean = import.meta.url.endsWith('.ts');
 
+/** The nearest folder above `start` whose package.json names cdkd (an app's own package.json does not). */
 function findPackageRoot(start: string): string {
   for (let dir = start; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'generated'))) return dir;
-    if (dirname(dir) === dir) throw new Error(`cdkd's package folder was not found above ${start}`);
+    if (namesCdkd(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`cdkd's package.json was not found above ${start}`);
   }
+}
+
+function namesCdkd(file: string): boolean {
+  if (!existsSync(file)) return false;
+  return (JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown }).name === 'cdkd';
 }

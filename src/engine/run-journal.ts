@@ -99,9 +99,8 @@ export class RunJournal {
     this.fragments.forget(op);
     Object.assign(op, outcome, { status: 'completed' });
     if (derivedFromState(op)) return;
-    this.save().catch(() => {
-      this.unwritten = true;
-    });
+    // Nobody waits for this write: a failure is kept in `unwritten` (see `save`) for `flush`.
+    this.save().catch(() => undefined);
   }
 
   /** Adds what an operation in flight learned (Cloud Control's request token) to its record. */
@@ -207,5 +206,5 @@ export class RunJournal {
  * completed with the record's id, a delete completed. An update's or a replacement's verdict it cannot.
  */
 function derivedFromState(op: JournalOperation): boolean {
-  return (op.action === 'create' || op.action === 'delete') && op.verdict === undefined;
+  return op.action === 'create' || op.action === 'delete';
 }

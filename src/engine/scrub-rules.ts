@@ -2,6 +2,7 @@ import type { JournalDocument } from '../state/documents/journal-document.js';
 import type { LockDocument } from '../state/documents/lock-document.js';
 import type { StateDocument } from '../state/documents/state-document.js';
 import { isExpired } from '../state/lock.js';
+import { recordItMade } from '../rollback/reconcile.js';
 
 /** What a lock file says about the run that wrote it. */
 export type LockVerdict = 'stale' | 'held' | 'unreadable';
@@ -14,7 +15,7 @@ export function lockVerdict(document: LockDocument | undefined, now: Date): Lock
 
 /**
  * What a journal names that no state records: an operation left in flight (it may have
- * made a resource nobody recorded; a create whose record reached state did not), or a
+ * made a resource nobody recorded; one whose record reached state did not), or a
  * resource it recorded (made or completed) whose physical id no state record holds.
  * Listed as `logicalId`, with the id where there is one.
  */
@@ -30,9 +31,8 @@ export function untrackedInJournal(journal: JournalDocument, state: StateDocumen
       if (!makes) continue;
       const id = typeof op.made?.physicalId === 'string' ? op.made.physicalId : op.physicalId;
       if (op.status === 'in-flight') {
-        // Its record in state means it completed (reconcile.ts): the journal writes that mark late.
-        if (!(op.action === 'create' && state?.resources[op.logicalId]))
-          found.add(`${op.logicalId} (in flight)`);
+        // Its record in state means it completed: the journal writes that mark late (run-journal.ts).
+        if (!(state && recordItMade(op, state))) found.add(`${op.logicalId} (in flight)`);
       } else if (
         typeof id === 'string' &&
         id !== '' &&

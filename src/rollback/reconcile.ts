@@ -1,5 +1,5 @@
 import type { JournalOperation, JournalSegment } from '../state/documents/journal-document.js';
-import type { StateDocument } from '../state/documents/state-document.js';
+import type { ResourceRecord, StateDocument } from '../state/documents/state-document.js';
 import { keepsResource } from '../template/index.js';
 
 /** What a provider can say about an in-flight create: its resource's id, none made, or no way to tell. */
@@ -12,6 +12,15 @@ export type Located = { physicalId: string; provisionedBy: 'sdk' | 'cc-api' } | 
  * in-flight update or delete is settled as completed: reverting an update that
  * never applied sends the properties the resource already has.
  */
+/**
+ * The record an in-flight create or replacement left in state, which proves it completed: one
+ * under its logical id that is not the resource it started from.
+ */
+export function recordItMade(op: JournalOperation, state: StateDocument): ResourceRecord | undefined {
+  const record = state.resources[op.logicalId];
+  return record && record.physicalId !== op.before?.physicalId ? record : undefined;
+}
+
 export async function reconcileInFlight(
   segment: JournalSegment,
   state: StateDocument,
@@ -24,11 +33,12 @@ export async function reconcileInFlight(
       Object.assign(op, { status: 'completed' }, record && op.action === 'update' ? { after: record } : {});
       continue;
     }
-    if (record && record.physicalId !== op.before?.physicalId) {
+    const made = recordItMade(op, state);
+    if (made) {
       Object.assign(op, {
         status: 'completed',
-        physicalId: record.physicalId,
-        after: record,
+        physicalId: made.physicalId,
+        after: made,
         ...(op.action === 'replace'
           ? {
               verdict: {

@@ -69,10 +69,16 @@ describe('untrackedInJournal: what a journal names that no state records', () =>
       [],
     ],
     [
-      'a replacement left in flight',
-      [op({ action: 'replace', status: 'in-flight' })],
+      'a replacement left in flight, state still on the old copy',
+      [op({ action: 'replace', status: 'in-flight', before: stateHolding('q-1').resources.Q! })],
       stateHolding('q-1'),
       ['Q (in flight)'],
+    ],
+    [
+      'a replacement left in flight whose new record reached state',
+      [op({ action: 'replace', status: 'in-flight', before: stateHolding('q-1').resources.Q! })],
+      stateHolding('q-2'),
+      [],
     ],
     [
       'a failed create that made its resource',

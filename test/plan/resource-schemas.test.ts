@@ -105,12 +105,17 @@ describe('a missing index', () => {
 
   it('is a RESOURCE_INDEX_MISSING error that says to run npm run build', async () => {
     vi.resetModules();
-    vi.doMock('node:fs', async (importOriginal) => ({
-      ...(await importOriginal<typeof import('node:fs')>()),
-      readFileSync: () => {
-        throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' });
-      },
-    }));
+    vi.doMock('node:fs', async (importOriginal) => {
+      const fs = await importOriginal<typeof import('node:fs')>();
+      return {
+        ...fs,
+        readFileSync: (...args: Parameters<typeof fs.readFileSync>) => {
+          if (String(args[0]).endsWith('resource-index.json'))
+            throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' });
+          return fs.readFileSync(...args);
+        },
+      };
+    });
     const schemas = await import('../../src/plan/resource-schemas.js');
     expect(() => schemas.schemaFor('AWS::SQS::Queue')).toThrow(
       expect.objectContaining({
