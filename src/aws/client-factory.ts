@@ -6,7 +6,7 @@ import type { fromNodeProviderChain } from '@aws-sdk/credential-providers';
 import { CdkdError } from '../errors.js';
 import type { proxyRequestHandler } from './proxy-agent.js';
 import { proxyConfigured } from './proxy-settings.js';
-import { credentialProvidersSdk, s3Sdk, stsSdk } from './sdk-modules.js';
+import { cloudControlSdk, credentialProvidersSdk, s3Sdk, stsSdk } from './sdk-modules.js';
 
 export interface AwsClientOptions {
   /** From --region; wins over AWS_REGION / AWS_DEFAULT_REGION and the profile. */
@@ -126,7 +126,7 @@ export class AwsClients {
   }
 
   async cloudControl(region?: string): Promise<CloudControlClient> {
-    return this.client((await import('@aws-sdk/client-cloudcontrol')).CloudControlClient, region);
+    return this.client(cloudControlSdk().CloudControlClient, region);
   }
 
   /**

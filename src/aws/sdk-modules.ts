@@ -15,3 +15,7 @@ export const stsSdk = (): typeof import('@aws-sdk/client-sts') => requireModule(
 
 export const credentialProvidersSdk = (): typeof import('@aws-sdk/credential-providers') =>
   requireModule('@aws-sdk/credential-providers');
+
+/** Cloud Control's commands, asked for on every create, poll and read: `import()` would resolve the package each time. */
+export const cloudControlSdk = (): typeof import('@aws-sdk/client-cloudcontrol') =>
+  requireModule('@aws-sdk/client-cloudcontrol');

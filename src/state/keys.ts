@@ -12,6 +12,8 @@ export interface StackStateKeys {
   state: string;
   lock: string;
   journal: string;
+  /** A run's changes to single journal entries, one object each (journal-tails.ts). */
+  journalTailsPrefix: string;
   eventsPrefix: string;
   /** Where custom resource handlers answer, one object per request. */
   customResourceResponsesPrefix: string;
@@ -44,6 +46,7 @@ export function stackStateKeys(prefix: string, stackName: string, region: string
     state: `${base}/state.json`,
     lock: `${base}/lock.json`,
     journal: `${base}/rollback-journal.json`,
+    journalTailsPrefix: `${base}/rollback-journal/`,
     eventsPrefix: `${base}/events/`,
     customResourceResponsesPrefix: `${base}/custom-resource-responses/`,
     noEchoData: `${base}/no-echo-data.json`,

@@ -3,7 +3,13 @@ import { classifyAwsError } from '../aws/error-class.js';
 import { stateBucketError } from './state-bucket-errors.js';
 import { s3Sdk } from '../aws/sdk-modules.js';
 
-const { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand } = s3Sdk();
+const {
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+} = s3Sdk();
 
 export type WriteCondition = { ifMatch: string } | { ifNoneMatch: '*' };
 
@@ -80,6 +86,32 @@ export class S3Objects {
       await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
     } catch (error) {
       throw stateBucketError(error, this.bucket, this.region);
+    }
+  }
+
+  /** Deletes the keys, a thousand per call (S3's limit); throws when S3 could not delete one. */
+  async deleteMany(keys: readonly string[]): Promise<void> {
+    for (let at = 0; at < keys.length; at += 1000) {
+      const batch = keys.slice(at, at + 1000);
+      try {
+        const response = await this.s3.send(
+          new DeleteObjectsCommand({
+            Bucket: this.bucket,
+            Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
+          }),
+        );
+        const failed = response.Errors?.[0];
+        // Shaped as the SDK's own errors, so the state layer names a denied delete as any other.
+        if (failed)
+          throw Object.assign(
+            new Error(`${this.location(failed.Key ?? '')}: ${failed.Message ?? failed.Code}`),
+            {
+              name: failed.Code ?? 'InternalError',
+            },
+          );
+      } catch (error) {
+        throw stateBucketError(error, this.bucket, this.region);
+      }
     }
   }
 

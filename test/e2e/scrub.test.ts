@@ -1,9 +1,7 @@
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, writeAssembly } from '../assembly/helpers.js';
-import { REPO_ROOT, runCli } from '../helpers/cli.js';
+import { runCli, startCli } from '../helpers/cli.js';
 import { liveResources } from '../helpers/inventory.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 
@@ -11,7 +9,6 @@ import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 const sandbox = useSandbox();
 const env = () => sandboxEnv(sandbox.current.url);
 const cli = (args: string[]) => runCli(args, { env: env() });
-const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 async function admin(path: string, init: RequestInit = {}) {
   await fetch(`${sandbox.current.url}/_sandbox/${path}`, {
@@ -31,21 +28,13 @@ async function killedDeploy(stackName: string): Promise<void> {
     method: 'POST',
     body: JSON.stringify({ service: 'sqs', operation: 'CreateQueue', latencyMs: 300, every: true }),
   });
-  const child = spawn(process.execPath, [CLI, 'deploy', '-a', dir, '--concurrency', '2'], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...env() },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const run = startCli(['deploy', '-a', dir, '--concurrency', '2'], 'create started', {
+    env: env(),
+    times: 3,
   });
-  let stderr = '';
-  await new Promise<void>((resolve) =>
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-      if ((stderr.match(/create started/g) ?? []).length >= 3) resolve();
-    }),
-  );
-  const closed = new Promise((resolve) => child.on('close', resolve));
-  child.kill('SIGKILL');
-  await closed;
+  await run.creating;
+  run.child.kill('SIGKILL');
+  await run.done;
   await admin('faults', { method: 'DELETE' });
 }
 

@@ -4,30 +4,26 @@ import { reconcileInFlight } from '../../src/rollback/reconcile.js';
 import type { JournalDocument } from '../../src/state/documents/journal-document.js';
 import type { ResourceRecord, StateDocument } from '../../src/state/documents/state-document.js';
 import { emptyStateDocument } from '../../src/state/documents/state-document.js';
-import type { JournalStore } from '../../src/state/journal-store.js';
+import { JournalStore } from '../../src/state/journal-store.js';
+import { MemoryObjects } from '../helpers/memory-objects.js';
 
 const ref = { stackName: 'Journaled', region: 'us-east-1' };
 const run = { runId: 'run-1', flags: {}, previous: { parameters: {}, tags: {}, outputs: {}, imports: [] } };
 
-/** A journal store whose writes are kept as parsed documents, and can be made to fail. */
+/** A real journal store over objects kept in memory: `read` is what a rollback after a kill would find. */
 function store() {
-  const written: JournalDocument[] = [];
-  let failures = 0;
-  const journalStore = {
-    read: async () => undefined,
-    writer:
-      (_ref: unknown, serialize: (document: JournalDocument) => string) =>
-      async (document: JournalDocument) => {
-        if (failures > 0) {
-          failures -= 1;
-          throw new Error('write refused');
-        }
-        written.push(JSON.parse(serialize(document)) as JournalDocument);
-        return `"etag-${written.length}"`;
-      },
-    remove: async () => {},
-  } as unknown as JournalStore;
-  return { journalStore, written, failNext: (count: number) => (failures = count) };
+  const objects = new MemoryObjects();
+  const journalStore = new JournalStore(objects.asS3Objects(), 'cdkd');
+  const documentKey = 'cdkd/Journaled/us-east-1/rollback-journal.json';
+  const tailsPrefix = 'cdkd/Journaled/us-east-1/rollback-journal/';
+  return {
+    objects,
+    journalStore,
+    /** The document as stored, without its tails. */
+    stored: () => JSON.parse(objects.objects.get(documentKey)!.text) as JournalDocument,
+    tails: () => objects.keysUnder(tailsPrefix),
+    read: async () => (await journalStore.read(ref))?.document,
+  };
 }
 
 function record(physicalId: string): ResourceRecord {
@@ -45,24 +41,24 @@ const statusesIn = (document: JournalDocument | undefined) =>
   document?.segments[0]?.operations.map((op) => `${op.logicalId}:${op.status}`);
 
 describe('the journal marks an operation completed without the caller waiting for a write', () => {
-  it('a create: no write of its own; the next write (a dependent begun) carries the mark', async () => {
-    const { journalStore, written } = store();
+  it('a create: no write of its own; the next write of the whole document (the run status) carries the mark', async () => {
+    const { journalStore, stored, tails, read } = store();
     const journal = await RunJournal.open(journalStore, ref, run);
     const first = await journal.begin({ logicalId: 'A', action: 'create', type: 'AWS::SQS::Queue' });
-    expect(written).toHaveLength(1);
+    expect(statusesIn(stored())).toEqual(['A:in-flight']);
 
     journal.complete(first, { physicalId: 'a', after: record('a') });
     await journal.flush();
-    expect(written).toHaveLength(1);
+    expect(tails()).toEqual([]);
+    expect(statusesIn(await read())).toEqual(['A:in-flight']);
 
-    await journal.begin({ logicalId: 'B', action: 'create', type: 'AWS::SQS::Queue' });
-    expect(written).toHaveLength(2);
-    expect(statusesIn(written.at(-1))).toEqual(['A:completed', 'B:in-flight']);
-    expect(written.at(-1)!.segments[0]!.operations[0]!.after).toEqual(record('a'));
+    await journal.setStatus('succeeded');
+    expect(statusesIn(stored())).toEqual(['A:completed']);
+    expect(stored().segments[0]!.operations[0]!.after).toEqual(record('a'));
   });
 
   it('a delete: no write of its own, written with the run status', async () => {
-    const { journalStore, written } = store();
+    const { journalStore, stored, tails } = store();
     const journal = await RunJournal.open(journalStore, ref, run);
     const op = await journal.begin({
       logicalId: 'A',
@@ -73,13 +69,14 @@ describe('the journal marks an operation completed without the caller waiting fo
     });
     journal.complete(op, {});
     await journal.flush();
-    expect(written).toHaveLength(1);
+    expect(tails()).toEqual([]);
+    expect(statusesIn(stored())).toEqual(['A:in-flight']);
     await journal.setStatus('succeeded');
-    expect(statusesIn(written.at(-1))).toEqual(['A:completed']);
+    expect(statusesIn(stored())).toEqual(['A:completed']);
   });
 
   it("an update's verdict, which state cannot tell, is written at once", async () => {
-    const { journalStore, written } = store();
+    const { journalStore, tails, read } = store();
     const journal = await RunJournal.open(journalStore, ref, run);
     const op = await journal.begin({
       logicalId: 'A',
@@ -90,34 +87,96 @@ describe('the journal marks an operation completed without the caller waiting fo
     });
     journal.complete(op, { physicalId: 'a2', after: record('a2'), verdict: { replacement: false } });
     await journal.flush();
-    expect(written).toHaveLength(2);
-    expect(written.at(-1)!.segments[0]!.operations[0]).toMatchObject({
+    expect(tails()).toHaveLength(1);
+    expect((await read())!.segments[0]!.operations[0]).toMatchObject({
       status: 'completed',
       verdict: { replacement: false },
     });
   });
 
   it('a mark whose write failed is written again by flush, which throws when that fails too', async () => {
-    const { journalStore, written, failNext } = store();
+    const { objects, journalStore, stored, read } = store();
     const journal = await RunJournal.open(journalStore, ref, run);
     const op = await journal.begin({ logicalId: 'A', action: 'update', type: 'AWS::SQS::Queue' });
-    failNext(1);
+    objects.failPuts(1, 'rollback-journal/');
     journal.complete(op, { after: record('a'), verdict: { replacement: false } });
     await journal.flush();
-    expect(statusesIn(written.at(-1))).toEqual(['A:completed']);
+    expect(statusesIn(stored())).toEqual(['A:completed']);
 
     const second = await journal.begin({ logicalId: 'B', action: 'update', type: 'AWS::SQS::Queue' });
-    failNext(2);
+    objects.failPuts(2);
     journal.complete(second, { after: record('b'), verdict: { replacement: false } });
     await expect(journal.flush()).rejects.toThrow('write refused');
-    expect(statusesIn(written.at(-1))).toEqual(['A:completed', 'B:in-flight']);
+    expect(statusesIn(await read())).toEqual(['A:completed', 'B:in-flight']);
+  });
+});
+
+describe('once the document holding its run is stored, each change is a tail of its own', () => {
+  it('a reader after a kill finds every operation begun, though the document holds only the first', async () => {
+    const { journalStore, stored, tails, read } = store();
+    const journal = await RunJournal.open(journalStore, ref, run);
+    await journal.begin({ logicalId: 'A', action: 'create', type: 'AWS::SQS::Queue' });
+    const b = await journal.begin({ logicalId: 'B', action: 'create', type: 'AWS::SQS::Queue' });
+    await journal.begin({ logicalId: 'C', action: 'create', type: 'AWS::SQS::Queue' });
+    await journal.note(b, { acceptedRequest: 'request-b' });
+    expect(statusesIn(stored())).toEqual(['A:in-flight']);
+    expect(tails()).toHaveLength(3);
+    const found = await read();
+    expect(statusesIn(found)).toEqual(['A:in-flight', 'B:in-flight', 'C:in-flight']);
+    expect(found!.segments[0]!.operations[1]!.acceptedRequest).toBe('request-b');
+  });
+
+  it('operations begun together before the document is stored share its first write', async () => {
+    const { journalStore, stored, tails } = store();
+    const journal = await RunJournal.open(journalStore, ref, run);
+    await Promise.all(
+      ['A', 'B', 'C'].map((logicalId) =>
+        journal.begin({ logicalId, action: 'create', type: 'AWS::SQS::Queue' }),
+      ),
+    );
+    expect(statusesIn(stored())).toEqual(['A:in-flight', 'B:in-flight', 'C:in-flight']);
+    expect(tails()).toEqual([]);
+  });
+
+  it("another writer's document supersedes the first writer's tails: one landing late is never read, and the rest are deleted", async () => {
+    const { journalStore, stored, tails, read } = store();
+    const killed = await RunJournal.open(journalStore, ref, run);
+    await killed.begin({ logicalId: 'A', action: 'create', type: 'AWS::SQS::Queue' });
+    const b = await killed.begin({ logicalId: 'B', action: 'create', type: 'AWS::SQS::Queue' });
+    const killedWriter = stored().writer!;
+
+    const next = await RunJournal.open(journalStore, ref, { ...run, runId: 'run-2' });
+    expect(statusesIn(next.document)).toEqual(['A:in-flight', 'B:in-flight']);
+    await next.begin({ logicalId: 'X', action: 'create', type: 'AWS::SNS::Topic' });
+    await next.flush();
+    // The killed process's tail for B's acceptance, on the wire when it died, lands now.
+    await journalStore.writeTail(ref, {
+      version: 1,
+      writer: killedWriter,
+      generation: 99,
+      runId: 'run-1',
+      operations: [{ ...b, acceptedRequest: 'late' }],
+    });
+    expect((await read())!.segments[0]!.operations[1]!.acceptedRequest).toBeUndefined();
+    expect(tails().filter((key) => key.includes(killedWriter))).toHaveLength(1);
+  });
+
+  it("removing the journal deletes its tails, the document's first", async () => {
+    const { objects, journalStore, read } = store();
+    const journal = await RunJournal.open(journalStore, ref, run);
+    await journal.begin({ logicalId: 'A', action: 'create', type: 'AWS::SQS::Queue' });
+    await journal.begin({ logicalId: 'B', action: 'create', type: 'AWS::SQS::Queue' });
+    await journalStore.remove(ref);
+    expect(await read()).toBeUndefined();
+    expect(objects.keysUnder('cdkd/Journaled/')).toEqual([]);
   });
 });
 
 describe('a process killed before a create mark is stored', () => {
   it('leaves what a rollback settles to exactly the mark it would have written', async () => {
-    const { journalStore, written } = store();
+    const { journalStore, read } = store();
     const journal = await RunJournal.open(journalStore, ref, run);
+    await journal.begin({ logicalId: 'First', action: 'create', type: 'AWS::SQS::Queue' });
     const op = await journal.begin({
       logicalId: 'A',
       action: 'create',
@@ -127,14 +186,16 @@ describe('a process killed before a create mark is stored', () => {
     });
     // The executor stores the record in state first, then marks the operation completed.
     const state: StateDocument = emptyStateDocument(ref.stackName, ref.region);
+    state.resources.First = record('first');
     state.resources.A = record('a');
     journal.complete(op, { physicalId: 'a', after: record('a') });
 
-    const killed = written.at(-1)!.segments[0]!;
-    expect(killed.operations[0]!.status).toBe('in-flight');
+    const killed = (await read())!.segments[0]!;
+    const entry = killed.operations.find((candidate) => candidate.logicalId === 'A')!;
+    expect(entry.status).toBe('in-flight');
     await reconcileInFlight(killed, state, async () => {
       throw new Error('a create whose record reached state is never looked for');
     });
-    expect(killed.operations[0]).toEqual(JSON.parse(JSON.stringify(op)));
+    expect(entry).toEqual(JSON.parse(JSON.stringify(op)));
   });
 });

@@ -33,8 +33,15 @@ export function runCli(
   });
 }
 
-/** Starts a cdkd command without waiting, so a test can signal it once `marker` shows on stderr. */
-export function startCli(args: string[], marker: string, options: { env?: Record<string, string> } = {}) {
+/**
+ * Starts a cdkd command without waiting, so a test can signal it once `marker` shows on
+ * stderr (`times` times: that many operations under way).
+ */
+export function startCli(
+  args: string[],
+  marker: string,
+  options: { env?: Record<string, string>; times?: number } = {},
+) {
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...options.env },
@@ -46,7 +53,7 @@ export function startCli(args: string[], marker: string, options: { env?: Record
   const started = new Promise<void>((resolve) => (onStarted = resolve));
   child.stderr.on('data', (chunk) => {
     stderr += chunk;
-    if (stderr.includes(marker)) onStarted();
+    if (stderr.split(marker).length > (options.times ?? 1)) onStarted();
   });
   const done = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   return { child, done, creating: started, stderr: () => stderr };

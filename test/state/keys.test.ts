@@ -22,6 +22,7 @@ describe('state key layout', () => {
       state: 'cdkd/MyStack/eu-west-1/state.json',
       lock: 'cdkd/MyStack/eu-west-1/lock.json',
       journal: 'cdkd/MyStack/eu-west-1/rollback-journal.json',
+      journalTailsPrefix: 'cdkd/MyStack/eu-west-1/rollback-journal/',
       eventsPrefix: 'cdkd/MyStack/eu-west-1/events/',
       customResourceResponsesPrefix: 'cdkd/MyStack/eu-west-1/custom-resource-responses/',
       noEchoData: 'cdkd/MyStack/eu-west-1/no-echo-data.json',

@@ -2,6 +2,7 @@ import type { CloudControlClient, ProgressEvent } from '@aws-sdk/client-cloudcon
 import { classifyAwsError } from '../../aws/error-class.js';
 import { CdkdError } from '../../errors.js';
 import type { Clock } from '../clock.js';
+import { cloudControlSdk } from '../../aws/sdk-modules.js';
 
 export type CcOperation = 'create' | 'update' | 'delete';
 
@@ -62,7 +63,7 @@ export async function waitForRequest(
   options: WaitOptions,
 ): Promise<ProgressEvent> {
   const token = first.RequestToken!;
-  const { GetResourceRequestStatusCommand } = await import('@aws-sdk/client-cloudcontrol');
+  const { GetResourceRequestStatusCommand } = cloudControlSdk();
   const started = options.clock.now();
   const deadline = started + pollDeadlineMs(options.type, options.operation);
   let event = first;

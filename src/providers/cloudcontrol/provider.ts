@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CloudControlClient, ProgressEvent } from '@aws-sdk/client-cloudcontrol';
 import { awsErrorCode } from '../../aws/error-class.js';
+import { cloudControlSdk } from '../../aws/sdk-modules.js';
 import { messageOf } from '../../errors.js';
 import { PROTECTION_OFF_ALLOWANCE_MS, protectionOffChanges } from '../../plan/guards/deletion-protection.js';
 import { isKnownType, primaryIdentifierOf, replacementOf, schemaFor } from '../../plan/resource-schemas.js';
@@ -60,7 +61,7 @@ export class CloudControlProvider implements Provider {
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const client = await this.client(context);
-    const { CreateResourceCommand } = await import('@aws-sdk/client-cloudcontrol');
+    const { CreateResourceCommand } = cloudControlSdk();
     const idempotencyToken = request.idempotencyToken ?? randomUUID();
     const accepted = await client.send(
       new CreateResourceCommand({
@@ -94,7 +95,7 @@ export class CloudControlProvider implements Provider {
   async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
     if (request.acceptedRequest === undefined) return 'unknown';
     const client = await this.client(context);
-    const { GetResourceRequestStatusCommand } = await import('@aws-sdk/client-cloudcontrol');
+    const { GetResourceRequestStatusCommand } = cloudControlSdk();
     let status: ProgressEvent;
     try {
       const output = await client.send(
@@ -185,7 +186,7 @@ export class CloudControlProvider implements Provider {
     request: DeleteRequest,
     context: ProviderContext,
   ): Promise<void> {
-    const { DeleteResourceCommand } = await import('@aws-sdk/client-cloudcontrol');
+    const { DeleteResourceCommand } = cloudControlSdk();
     const accepted = await client.send(
       new DeleteResourceCommand({
         TypeName: request.type,
@@ -215,7 +216,7 @@ export class CloudControlProvider implements Provider {
     patch: readonly object[],
     context: ProviderContext,
   ): Promise<ProgressEvent> {
-    const { UpdateResourceCommand } = await import('@aws-sdk/client-cloudcontrol');
+    const { UpdateResourceCommand } = cloudControlSdk();
     const accepted = await client.send(
       new UpdateResourceCommand({
         TypeName: request.type,
@@ -288,7 +289,7 @@ export class CloudControlProvider implements Provider {
     identifier: string,
     context: ProviderContext,
   ): Promise<JsonObject | undefined> {
-    const { GetResourceCommand } = await import('@aws-sdk/client-cloudcontrol');
+    const { GetResourceCommand } = cloudControlSdk();
     try {
       const output = await client.send(new GetResourceCommand({ TypeName: type, Identifier: identifier }), {
         abortSignal: context.signal,

@@ -111,6 +111,24 @@ export const journalDocumentSchema = z.object({
   stackName: z.string().min(1),
   region: z.string().min(1),
   segments: z.array(journalSegmentSchema).default([]),
+  /**
+   * Who stored this document, and the last of that writer's changes it holds: the same
+   * writer's later changes are in its tails (journal-tails.ts). Absent: a document no tail extends.
+   */
+  writer: z.string().min(1).optional(),
+  generation: z.number().int().min(0).optional(),
+});
+
+/**
+ * Operations as a run changed them, stored as an object of their own beside the journal
+ * instead of a rewrite of the whole document (journal-tails.ts).
+ */
+export const journalTailSchema = z.object({
+  version: z.literal(1),
+  writer: z.string().min(1),
+  generation: z.number().int().min(1),
+  runId: z.string().min(1),
+  operations: z.array(journalOperationSchema).min(1),
 });
 
 export type MadeResource = z.infer<typeof madeResourceSchema>;
@@ -120,6 +138,7 @@ export type ImportMark = z.infer<typeof importMarkSchema>;
 export type StackGeneration = z.infer<typeof stackGenerationSchema>;
 export type JournalSegment = z.infer<typeof journalSegmentSchema>;
 export type JournalDocument = z.infer<typeof journalDocumentSchema>;
+export type JournalTail = z.infer<typeof journalTailSchema>;
 
 export const JOURNAL_DOCUMENT: DocumentKind<JournalDocument> = {
   name: 'rollback journal',
@@ -128,4 +147,13 @@ export const JOURNAL_DOCUMENT: DocumentKind<JournalDocument> = {
   migrations: {},
   repairHint: (key) =>
     `Restore an earlier version of ${key} from the bucket's version history, or fix the file by hand; cdkd rollback replays it.`,
+};
+
+export const JOURNAL_TAIL_DOCUMENT: DocumentKind<JournalTail> = {
+  name: 'rollback journal entry',
+  currentVersion: 1,
+  schema: journalTailSchema,
+  migrations: {},
+  repairHint: (key) =>
+    `Restore an earlier version of ${key} from the bucket's version history, or delete it to drop that one change of the entry it holds; cdkd rollback replays the journal with it.`,
 };
