@@ -2,6 +2,11 @@ import { spawn } from 'node:child_process';
 import { CdkdError } from '../errors.js';
 
 export const STDERR_TAIL_LINES = 20;
+/**
+ * A longer line is cut in the error: the output streamed above holds it whole, and a failing
+ * app's output often starts with a minified source line of thousands of characters.
+ */
+export const TAIL_LINE_CHARS = 200;
 /** Enough bytes for 20 long lines; older output is dropped as it streams. */
 const TAIL_BYTES = 64 * 1024;
 
@@ -56,10 +61,17 @@ export function runApp(options: RunAppOptions): Promise<void> {
 }
 
 function lastLines(text: string): string {
-  const lines = text.replace(/\s+$/, '').split('\n');
+  const lines = text
+    .replace(/\s+$/, '')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
   return lines
     .slice(-STDERR_TAIL_LINES)
-    .map((line) => `  ${line}`)
-    .join('\n')
-    .replace(/^\s+$/, '');
+    .map((line) => `  ${cut(line)}`)
+    .join('\n');
+}
+
+function cut(line: string): string {
+  if (line.length <= TAIL_LINE_CHARS) return line;
+  return `${line.slice(0, TAIL_LINE_CHARS)}… (${line.length - TAIL_LINE_CHARS} more characters, in the output above)`;
 }

@@ -1,25 +1,74 @@
+import type { StackIdentity } from '../engine/engine-context.js';
 import type { DriftMode, DriftResult } from '../engine/drift-stack.js';
+import { CdkdError } from '../errors.js';
 import { stackNotInState } from '../state/state-bucket-errors.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
 import { stateStackIdentity } from './state-stack.js';
 
-/** `cdkd drift <stack>`: from state alone, no synthesis. */
+/** Which stacks `cdkd drift` reads: those named, every one in state (`all`), or the only one. */
+export interface DriftSelection {
+  stackNames: readonly string[];
+  all: boolean;
+  region?: string;
+}
+
+/** `cdkd drift [stacks...]`: from state alone, no synthesis; one stack after another. */
 export async function driftFromState(input: {
   session: Session;
-  stackName: string;
-  region?: string;
+  selection: DriftSelection;
   mode: DriftMode;
   concurrency: number;
   onWarning(message: string): void;
-}): Promise<DriftResult & { stackName: string }> {
-  const stack = await stateStackIdentity(input.session, input.stackName, input.region);
+  /** Each stack's result once read, before the next one starts. */
+  onStack(result: DriftResult & { stackName: string }): void;
+}): Promise<void> {
+  const stacks = await driftTargets(input.session, input.selection);
   const engine = await openEngine(input.session, {
     events: () => undefined,
     onWarning: input.onWarning,
-    regions: [stack.region],
+    regions: [...new Set(stacks.map((stack) => stack.region))],
   });
-  const result = await engine.drift(stack, { mode: input.mode, concurrency: input.concurrency });
-  if (!result.found) throw stackNotInState(stack);
-  return { stackName: stack.stackName, ...result };
+  for (const stack of stacks) {
+    const result = await engine.drift(stack, { mode: input.mode, concurrency: input.concurrency });
+    if (!result.found) throw stackNotInState(stack);
+    input.onStack({ stackName: stack.stackName, ...result });
+  }
+}
+
+async function driftTargets(session: Session, selection: DriftSelection): Promise<StackIdentity[]> {
+  if (selection.all && selection.stackNames.length > 0) {
+    throw new CdkdError('DRIFT_SELECTION_CONFLICT', '--all reads every stack; stack names pick some.', {
+      hint: 'Pass stack names or --all, not both.',
+    });
+  }
+  if (selection.stackNames.length > 0) {
+    return Promise.all(
+      selection.stackNames.map((name) => stateStackIdentity(session, name, selection.region)),
+    );
+  }
+  const backend = await session.stateBackend();
+  const refs = (await backend.store.list()).filter(
+    (ref) => selection.region === undefined || ref.region === selection.region,
+  );
+  const where = selection.region ? ` in ${selection.region}` : '';
+  if (refs.length === 0) {
+    throw new CdkdError('STACK_NOT_IN_STATE', `cdkd's state holds no stack${where}.`, {
+      hint: 'Run cdkd state list to see the stacks cdkd has deployed.',
+    });
+  }
+  if (!selection.all && refs.length > 1) {
+    throw new CdkdError(
+      'DRIFT_STACK_REQUIRED',
+      `cdkd's state holds ${refs.length} stacks${where}: ${refs.map((ref) => `${ref.stackName} (${ref.region})`).join(', ')}.`,
+      { hint: 'Name the stacks to read, or pass --all.' },
+    );
+  }
+  const accountId = await session.accountId();
+  return refs.map((ref) => ({
+    stateName: ref.stackName,
+    stackName: ref.stackName,
+    region: ref.region,
+    accountId,
+  }));
 }

@@ -246,6 +246,22 @@ describe('synthesize', () => {
     expect(streamed.join('')).toContain('line 1\n');
   });
 
+  it('cuts a long line of that tail, and leaves out blank ones, which the streamed output holds whole', async () => {
+    const dir = project();
+    const script =
+      'console.error("x".repeat(5000)); console.error(" ".repeat(300)); console.error("SectionAlreadyContains"); process.exit(1)';
+    writeFileSync(join(dir, 'fail.cjs'), script);
+    const streamed: string[] = [];
+    const error: unknown = await synthesize(
+      options(dir, { app: 'node fail.cjs', onAppOutput: (c) => streamed.push(c) }),
+    ).catch((e: unknown) => e);
+    const message = (error as Error).message;
+    expect(message).toContain(
+      `  ${'x'.repeat(200)}… (4800 more characters, in the output above)\n  SectionAlreadyContains`,
+    );
+    expect(streamed.join('')).toContain('x'.repeat(5000));
+  });
+
   it('fails when the app succeeds without writing an assembly, ignoring a stale manifest', async () => {
     const dir = project();
     writeAssembly(join(dir, 'cdk.out'), [{ id: 'Stale' }]);

@@ -99,3 +99,41 @@ describe('cdkd drift', () => {
     expect((await cli(['drift', 'Logs', '--fail'])).code).toBe(0);
   });
 });
+
+describe('cdkd drift over several stacks', () => {
+  it('reads the stacks named, or every one with --all, and asks which when state holds several', async () => {
+    const queue = { Q: { Type: 'AWS::SQS::Queue', Properties: { VisibilityTimeout: 30 } } };
+    expect((await cli(['deploy', '-a', app('DriftAllA', queue)])).code).toBe(0);
+    expect((await cli(['deploy', '-a', app('DriftAllB', queue)])).code).toBe(0);
+    const url = (await recorded('DriftAllB')).Q.physicalId;
+    await new SQSClient(config()).send(
+      new SetQueueAttributesCommand({ QueueUrl: url, Attributes: { VisibilityTimeout: '45' } }),
+    );
+
+    const unnamed = await cli(['drift']);
+    expect(unnamed.code).toBe(1);
+    expect(unnamed.stderr).toContain('DRIFT_STACK_REQUIRED');
+    expect(unnamed.stderr).toMatch(/DriftAllA \(us-east-1\).*DriftAllB \(us-east-1\)/);
+
+    const all = await cli(['drift', '--all', '--fail']);
+    expect(all.code, all.stderr).toBe(1);
+    expect(all.stdout).toContain('DriftAllA: no drift.');
+    expect(all.stdout).toMatch(
+      /DriftAllB Q \(AWS::SQS::Queue\) VisibilityTimeout: applied 30, AWS holds "?45"?/,
+    );
+
+    const named = JSON.parse((await cli(['drift', 'DriftAllA', 'DriftAllB', '--json'])).stdout);
+    expect(
+      named.map((stack: { stack: string; drifted: unknown[] }) => [stack.stack, stack.drifted.length]),
+    ).toEqual([
+      ['DriftAllA', 0],
+      ['DriftAllB', 1],
+    ]);
+    const one = JSON.parse((await cli(['drift', 'DriftAllA', '--json'])).stdout);
+    expect(one).toMatchObject({ stack: 'DriftAllA', drifted: [] });
+
+    const both = await cli(['drift', 'DriftAllA', '--all']);
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain('DRIFT_SELECTION_CONFLICT');
+  });
+});

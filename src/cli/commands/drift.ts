@@ -6,6 +6,7 @@ import { globalOptions } from '../global-options.js';
 import { sessionFor } from '../session-from-options.js';
 
 interface DriftOptions {
+  all?: boolean;
   json?: boolean;
   fail?: boolean;
   accept?: boolean;
@@ -17,13 +18,14 @@ export function registerDrift(program: Command): void {
   program
     .command('drift')
     .description('compare each resource AWS holds with what cdkd applied (from state; no synthesis)')
-    .argument('<stack>', 'the stack')
-    .option('--json', 'print JSON')
+    .argument('[stacks...]', "the stacks, as cdkd's state names them (the only one when there is one)")
+    .option('--all', "every stack in cdkd's state (in --region, when given)")
+    .option('--json', 'print JSON (an array with --all or several stacks)')
     .option('--fail', 'exit 1 when anything drifted')
     .option('--accept', 'take the live values into state as what is applied')
     .option('--revert', 'write the applied values back to AWS')
     .option('--concurrency <n>', 'resources read at once', positiveInteger, DEFAULT_CONCURRENCY)
-    .action(async (stackName: string, options: DriftOptions, cmd: Command) => {
+    .action(async (stackNames: string[], options: DriftOptions, cmd: Command) => {
       if (options.accept && options.revert) {
         throw new CdkdError('DRIFT_FLAGS_CONFLICT', '--accept and --revert go opposite ways.', {
           hint: 'Pass one of them.',
@@ -32,21 +34,28 @@ export function registerDrift(program: Command): void {
       const { driftFromState } = await import('../../toolkit/drift.js');
       const region = globalOptions(cmd).region;
       const mode = options.accept ? 'accept' : options.revert ? 'revert' : 'detect';
-      const result = await driftFromState({
-        session: sessionFor(cmd),
-        stackName,
-        mode,
-        concurrency: options.concurrency,
-        onWarning: (message) => process.stderr.write(`Warning: ${message}\n`),
-        ...(region ? { region } : {}),
-      });
-      if (options.json)
-        process.stdout.write(
-          `${JSON.stringify({ stack: result.stackName, mode, drifted: result.drifted }, null, 2)}\n`,
-        );
-      else writeDrift(result.stackName, result.drifted, mode);
-      const missing = result.drifted.some((resource) => resource.missing);
-      if (mode === 'detect' && options.fail && result.drifted.length > 0) process.exitCode = 1;
+      const documents: Array<{ stack: string; mode: string; drifted: ResourceDrift[] }> = [];
+      const single = !options.all && stackNames.length <= 1;
+      try {
+        await driftFromState({
+          session: sessionFor(cmd),
+          selection: { stackNames, all: options.all === true, ...(region ? { region } : {}) },
+          mode,
+          concurrency: options.concurrency,
+          onWarning: (message) => process.stderr.write(`Warning: ${message}\n`),
+          onStack: (result) => {
+            documents.push({ stack: result.stackName, mode, drifted: result.drifted });
+            if (!options.json) writeDrift(result.stackName, result.drifted, mode);
+          },
+        });
+      } finally {
+        // Stacks read before a failure are printed too: with --accept or --revert, they changed.
+        if (options.json && (documents.length > 0 || !single))
+          process.stdout.write(`${JSON.stringify(single ? documents[0] : documents, null, 2)}\n`);
+      }
+      const drifted = documents.flatMap((document) => document.drifted);
+      const missing = drifted.some((resource) => resource.missing);
+      if (mode === 'detect' && options.fail && drifted.length > 0) process.exitCode = 1;
       // A resource AWS no longer holds is neither accepted nor reverted: a person decides.
       else if (mode !== 'detect' && missing) process.exitCode = 2;
     });
