@@ -6,7 +6,13 @@ import {
   waitUntilFunctionUpdatedV2,
   type LambdaClient,
 } from '@aws-sdk/client-lambda';
-import { CreateBucketCommand, GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  GetObjectCommand,
+  PutBucketNotificationConfigurationCommand,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import { CreateTopicCommand, PublishCommand, SNSClient, SubscribeCommand } from '@aws-sdk/client-sns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
@@ -141,6 +147,41 @@ describe('a function in its environment', () => {
     } finally {
       sns.destroy();
     }
+  });
+
+  it('is invoked by S3 with the event record when an object is written to a bucket that notifies it', async () => {
+    await createFunction(lambda, {
+      name: 's3-subscriber',
+      files: {
+        'index.mjs': `import { S3Client, PutObjectCommand } from '@aws-sdk/client-s3';
+          export const handler = async (event) => {
+            const [record] = event.Records;
+            const body = JSON.stringify({ event: record.eventName, bucket: record.s3.bucket.name, key: record.s3.object.key });
+            await new S3Client({}).send(new PutObjectCommand({ Bucket: 'handler-bucket', Key: 'from-s3', Body: body }));
+          };`,
+      },
+    });
+    await s3.send(new CreateBucketCommand({ Bucket: 'notifying-bucket' }));
+    await s3.send(
+      new PutBucketNotificationConfigurationCommand({
+        Bucket: 'notifying-bucket',
+        NotificationConfiguration: {
+          LambdaFunctionConfigurations: [
+            {
+              LambdaFunctionArn: `arn:aws:lambda:us-east-1:${ACCOUNT}:function:s3-subscriber`,
+              Events: ['s3:ObjectCreated:Put'],
+            },
+          ],
+        },
+      }),
+    );
+    await s3.send(new PutObjectCommand({ Bucket: 'notifying-bucket', Key: 'photo.jpg', Body: 'jpg' }));
+    await expect.poll(() => objectText('from-s3'), { timeout: 15_000 }).toBeDefined();
+    expect(JSON.parse((await objectText('from-s3'))!)).toEqual({
+      event: 'ObjectCreated:Put',
+      bucket: 'notifying-bucket',
+      key: 'photo.jpg',
+    });
   });
 
   it("writes a failing Event invocation's error to the function's log", async () => {

@@ -5,6 +5,7 @@ import { children, el, malformedXml, optionalEl, parseXml, text } from '../../xm
 import { requireIntegrityHeader } from './bucket-config-ops.js';
 import { emptyResponse, requireBucket, type S3Call, type S3Handler } from './call.js';
 import type { ObjectVersion } from './model.js';
+import { notifyObjectEvent } from './notifications.js';
 import { findVersion, type BucketState } from './store.js';
 
 interface DeleteOutcome {
@@ -30,11 +31,15 @@ async function deleteOne(
     const version = findVersion(state, key, versionId);
     if (version === undefined) return { versionId, deleteMarker: false };
     await store.removeVersion(state, version);
+    await notifyObjectEvent(call, state, 'ObjectRemoved:Delete', version);
     return { versionId, deleteMarker: version.deleteMarker };
   }
   const versioning = state.record.versioning;
   if (versioning === undefined) {
-    for (const version of state.objects.get(key) ?? []) await store.removeVersion(state, version);
+    const versions = state.objects.get(key) ?? [];
+    for (const version of versions) await store.removeVersion(state, version);
+    const removed = versions.at(-1);
+    if (removed) await notifyObjectEvent(call, state, 'ObjectRemoved:Delete', removed);
     return { deleteMarker: false };
   }
   const marker: ObjectVersion = {
@@ -49,6 +54,7 @@ async function deleteOne(
     metadata: {},
   };
   await store.addVersion(state, marker);
+  await notifyObjectEvent(call, state, 'ObjectRemoved:DeleteMarkerCreated', marker);
   return { versionId: marker.versionId, deleteMarker: true };
 }
 

@@ -12,6 +12,7 @@ import {
   checkWritePreconditions,
 } from './conditions.js';
 import type { BucketRecord, Checksum, ObjectVersion } from './model.js';
+import { notifyObjectEvent } from './notifications.js';
 import { s3Errors } from './s3-errors.js';
 import { findVersion, latest, type BucketState } from './store.js';
 
@@ -46,6 +47,7 @@ export const putObject: S3Handler = async (call) => {
     checksum,
   };
   await store.addVersion(state, version);
+  await notifyObjectEvent(call, state, 'ObjectCreated:Put', version);
   return emptyResponse(200, {
     etag: version.etag,
     ...versionHeader(state.record, version),
@@ -185,6 +187,7 @@ export const copyObject: S3Handler = async (call) => {
     checksum: copiedChecksum(request.headers, sourceVersion, body),
   };
   await store.addVersion(state, version);
+  await notifyObjectEvent(call, state, 'ObjectCreated:Copy', version);
   const checksum = version.checksum;
   return {
     ...xmlResult('CopyObjectResult', [

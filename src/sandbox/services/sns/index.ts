@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { queryAction, queryCodec, queryParams, queryResult } from '../../protocols/query.js';
 import type { ServiceModule, ServiceModuleFactory } from '../../service-module.js';
 import type { SnsHandler } from './call.js';
-import { publish } from './publish-ops.js';
+import { deliver, publish } from './publish-ops.js';
+import { exposeSnsPublisher } from './publisher.js';
 import { snsErrors } from './sns-errors.js';
 import { SnsStore } from './store.js';
 import * as subscriptions from './subscription-ops.js';
@@ -28,9 +30,22 @@ const HANDLERS: Record<string, SnsHandler> = {
 
 const READ_ONLY = /^(Get|List)/;
 
-/** SNS over the query protocol: topics, subscriptions, topic tags, Publish to Lambda subscribers. */
+/** SNS over the query protocol: topics, subscriptions, topic tags, Publish to Lambda and SQS subscribers. */
 export const createSnsService: ServiceModuleFactory = async (context) => {
   const store = await SnsStore.load(context.storage);
+  exposeSnsPublisher(context, {
+    async publish(topicArn, message, subject) {
+      const topic = store.topics.get(topicArn);
+      if (!topic) return;
+      await deliver(store, context, topic, {
+        messageId: randomUUID(),
+        message,
+        subject,
+        attributes: {},
+        timestamp: new Date().toISOString(),
+      });
+    },
+  });
   const module: ServiceModule = {
     name: 'sns',
     codec: queryCodec,

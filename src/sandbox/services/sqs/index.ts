@@ -3,6 +3,7 @@ import type { ServiceModule, ServiceModuleFactory } from '../../service-module.j
 import type { SqsCall, SqsOptions } from './call.js';
 import * as messages from './message-ops.js';
 import * as queues from './queue-ops.js';
+import { exposeSqsSender } from './sender.js';
 import { sqsErrors } from './sqs-errors.js';
 import { queueArn, QueueStore } from './store.js';
 
@@ -32,6 +33,15 @@ export function sqsService(overrides: Partial<SqsOptions> = {}): ServiceModuleFa
   const options: SqsOptions = { deleteCooldownMs: 60_000, now: Date.now, ...overrides };
   return async (context) => {
     const store = await QueueStore.load(context.storage);
+    exposeSqsSender(context, {
+      async send(arn, body, groupId) {
+        const [, , , region = '', accountId, name = ''] = arn.split(':');
+        const queue = store.get(region, name);
+        if (!queue || queue.accountId !== accountId) return;
+        const delay = Number(queue.attributes.DelaySeconds ?? 0);
+        await messages.enqueue(store, queue, { body, now: options.now(), delay, groupId });
+      },
+    });
     const module: ServiceModule = {
       name: 'sqs',
       codec: jsonCodec('1.0'),

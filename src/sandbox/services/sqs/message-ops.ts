@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { requireQueue, type SqsCall } from './call.js';
 import { sqsErrors } from './sqs-errors.js';
-import type { QueueRecord, SqsMessage } from './store.js';
+import type { QueueRecord, QueueStore, SqsMessage } from './store.js';
 
 /** Message basics: send, receive (no long polling: a wait returns at once), delete. */
 
@@ -17,20 +17,29 @@ export async function sendMessage(call: SqsCall): Promise<unknown> {
   const fifo = queue.attributes.FifoQueue === 'true';
   const groupId = typeof call.input.MessageGroupId === 'string' ? call.input.MessageGroupId : undefined;
   if (fifo && groupId === undefined) throw sqsErrors.missingParameter('MessageGroupId');
-  const now = call.options.now();
   const delay = Number(call.input.DelaySeconds ?? queue.attributes.DelaySeconds ?? 0);
+  const message = await enqueue(call.store, queue, { body, now: call.options.now(), delay, groupId });
+  return { MessageId: message.id, MD5OfMessageBody: message.md5 };
+}
+
+/** Adds a message to the queue and stores it: SendMessage's, or a delivery from another module. */
+export async function enqueue(
+  store: QueueStore,
+  queue: QueueRecord,
+  sent: { body: string; now: number; delay: number; groupId?: string | undefined },
+): Promise<SqsMessage> {
   const message: SqsMessage = {
     id: randomUUID(),
-    body,
-    md5: createHash('md5').update(body).digest('hex'),
-    sentAt: now,
-    visibleAt: now + delay * 1000,
+    body: sent.body,
+    md5: createHash('md5').update(sent.body).digest('hex'),
+    sentAt: sent.now,
+    visibleAt: sent.now + sent.delay * 1000,
     receiveCount: 0,
-    ...(groupId !== undefined ? { groupId } : {}),
+    ...(sent.groupId !== undefined ? { groupId: sent.groupId } : {}),
   };
   queue.messages.push(message);
-  await call.store.save(queue);
-  return { MessageId: message.id, MD5OfMessageBody: message.md5 };
+  await store.save(queue);
+  return message;
 }
 
 export async function receiveMessage(call: SqsCall): Promise<unknown> {
