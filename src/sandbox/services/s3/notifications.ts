@@ -1,7 +1,7 @@
 import { lambdaInvoker } from '../lambda/invoker.js';
 import { snsPublisher } from '../sns/publisher.js';
 import { sqsSender } from '../sqs/sender.js';
-import { children, parseXml, text, type XmlValue } from '../../xml.js';
+import { child, children, parseXml, text, type XmlValue } from '../../xml.js';
 import type { S3Call } from './call.js';
 import type { ObjectVersion } from './model.js';
 import type { BucketState } from './store.js';
@@ -63,7 +63,7 @@ function destinations(document: string): Destination[] {
 }
 
 function keyFilter(configuration: XmlValue): { prefix: string; suffix: string } {
-  const rules = children(children(children(configuration, 'Filter')[0], 'S3Key')[0], 'FilterRule');
+  const rules = children(child(child(configuration, 'Filter'), 'S3Key'), 'FilterRule');
   const value = (name: string) =>
     text(
       rules.find((rule) => text(rule, 'Name')?.toLowerCase() === name),
