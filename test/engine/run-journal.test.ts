@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { RunJournal } from '../../src/engine/run-journal.js';
 import { reconcileInFlight } from '../../src/rollback/reconcile.js';
 import type { JournalDocument } from '../../src/state/documents/journal-document.js';
@@ -136,6 +136,37 @@ describe('once the document holding its run is stored, each change is a tail of 
     );
     expect(statusesIn(stored())).toEqual(['A:in-flight', 'B:in-flight', 'C:in-flight']);
     expect(tails()).toEqual([]);
+  });
+
+  it("a fact nobody waits for (Cloud Control's accepted request) waits up to 20 ms to ride in the next change's tail", async () => {
+    const { journalStore, tails, read } = store();
+    const journal = await RunJournal.open(journalStore, ref, run);
+    const a = await journal.begin({ logicalId: 'A', action: 'create', type: 'AWS::SQS::Queue' });
+    vi.useFakeTimers();
+    try {
+      const noted = journal.note(a, { acceptedRequest: 'request-a' });
+      await vi.advanceTimersByTimeAsync(10);
+      expect(tails()).toEqual([]);
+      const begun = journal.begin({ logicalId: 'B', action: 'create', type: 'AWS::SQS::Queue' });
+      await vi.advanceTimersByTimeAsync(1);
+      await Promise.all([noted, begun]);
+      expect(tails()).toHaveLength(1);
+
+      const begunC = journal.begin({ logicalId: 'C', action: 'create', type: 'AWS::SQS::Queue' });
+      await vi.advanceTimersByTimeAsync(1);
+      const alone = journal.note(await begunC, { acceptedRequest: 'request-c' });
+      await vi.advanceTimersByTimeAsync(20);
+      await alone;
+      expect(tails()).toHaveLength(3);
+    } finally {
+      vi.useRealTimers();
+    }
+    const found = await read();
+    expect(found!.segments[0]!.operations.map((op) => op.acceptedRequest)).toEqual([
+      'request-a',
+      undefined,
+      'request-c',
+    ]);
   });
 
   it("another writer's document supersedes the first writer's tails: one landing late is never read, and the rest are deleted", async () => {
