@@ -69,14 +69,13 @@ export class RunJournal {
   private segmentStored = false;
   /** The generation of the newest write that failed: unless a later document holds it, `flush` writes again. */
   private failedThrough = 0;
-  private readonly tailWrites = new Set<Promise<void>>();
   /** The tail the next changes go in, and what starts its write. */
   private nextTail:
     { operations: Set<JournalOperation>; written: Promise<void>; start: () => void } | undefined;
   /** Each tail this journal wrote or read and has not deleted, by generation (0: an earlier writer's). */
   private readonly tailKeys = new Map<string, number>();
-  /** Tails whose write has not settled: not deleted until it has. */
-  private readonly unsettledTails = new Set<string>();
+  /** Tails whose write has not settled, which are not deleted until it has. */
+  private readonly pendingTails = new Map<string, Promise<void>>();
   private tailsSinceDocument = 0;
 
   private constructor(
@@ -89,17 +88,13 @@ export class RunJournal {
     supersededTails: readonly string[],
   ) {
     for (const key of supersededTails) this.tailKeys.set(key, 0);
-    const write = store.writer(ref, (document) => {
-      Object.assign(document, { writer: this.writer, generation: ++this.generation });
-      return serializeJournal(document, this.fragments);
-    });
+    const write = store.writer(ref, (document) => serializeJournal(document, this.fragments));
     this.chain = new SaveChain(async (document, expectedEtag) => {
-      // The writer serializes before its first await: this is the generation it wrote.
-      const written = write(document, expectedEtag);
-      const generation = this.generation;
+      const generation = ++this.generation;
+      Object.assign(document, { writer: this.writer, generation });
       const holdsSegment = this.segment !== undefined && document.segments.includes(this.segment);
       try {
-        const stored = await written;
+        const stored = await write(document, expectedEtag);
         this.storedThrough = generation;
         if (holdsSegment) this.segmentStored = true;
         this.tailsSinceDocument = 0;
@@ -147,9 +142,9 @@ export class RunJournal {
    * Marks an operation completed; called once the state change it made is stored. The caller
    * never waits for the mark: a rollback after a kill settles an in-flight operation from
    * state (reconcile.ts). Where that settling derives exactly this mark (a create or a delete),
-   * it is not written on its own but rides with the next journal write (a dependent's `begin`,
-   * the run's status); any other mark (an update's verdict) is written now. A failed write is
-   * written again by `flush`.
+   * it is not written on its own but rides with the next write of the whole document (the run's
+   * status, or the rewrite every TAILS_BEFORE_REWRITE tails); any other mark (an update's
+   * verdict) is written now. A failed write is written again by `flush`.
    */
   complete(op: JournalOperation, outcome: Partial<OperationDraft>): void {
     this.fragments.forget(op);
@@ -220,7 +215,7 @@ export class RunJournal {
   private async settle(): Promise<void> {
     await this.chain.flush();
     if (this.nextTail) await this.nextTail.written.catch(() => undefined);
-    await Promise.allSettled([...this.tailWrites]);
+    await Promise.allSettled([...this.pendingTails.values()]);
   }
 
   private openSegment(): JournalSegment {
@@ -277,21 +272,19 @@ export class RunJournal {
       operations: segment.operations.filter((op) => changed.has(op)),
     });
     this.tailKeys.set(key, generation);
-    this.unsettledTails.add(key);
-    this.tailWrites.add(written);
+    this.pendingTails.set(key, written);
     written.then(
-      () => this.tailSettled(key, written),
+      () => this.tailSettled(key),
       () => {
-        this.tailSettled(key, written);
+        this.tailSettled(key);
         this.failedThrough = Math.max(this.failedThrough, generation);
       },
     );
     return written;
   }
 
-  private tailSettled(key: string, written: Promise<void>): void {
-    this.unsettledTails.delete(key);
-    this.tailWrites.delete(written);
+  private tailSettled(key: string): void {
+    this.pendingTails.delete(key);
     this.tailsSinceDocument += 1;
     // Nobody waits for this write; a failure is kept in `failedThrough` for `flush`.
     if (this.tailsSinceDocument === TAILS_BEFORE_REWRITE) this.save().catch(() => undefined);
@@ -307,7 +300,7 @@ export class RunJournal {
    */
   private dropTailsBefore(generation: number): void {
     const keys = [...this.tailKeys]
-      .filter(([key, tailGeneration]) => tailGeneration < generation && !this.unsettledTails.has(key))
+      .filter(([key, tailGeneration]) => tailGeneration < generation && !this.pendingTails.has(key))
       .map(([key]) => key);
     if (keys.length === 0) return;
     for (const key of keys) this.tailKeys.delete(key);
@@ -319,7 +312,7 @@ export class RunJournal {
     await this.settle();
     this.fragments.forgetAll();
     if (this.document.segments.length === 0) {
-      if (this.chain.currentEtag !== undefined) await this.store.remove(this.ref, this.tailKeys.keys());
+      if (this.chain.currentEtag !== undefined) await this.store.remove(this.ref);
       this.chain.forget();
       return;
     }

@@ -118,13 +118,11 @@ export class JournalStore {
 
   /**
    * The document first: tails without it are never read, so a kill in between loses nothing
-   * kept. `tailKeys`, from the journal that wrote them, spares listing them.
+   * kept. The tails are listed, so those an earlier killed removal left go too.
    */
-  async remove(stack: StackRef, tailKeys?: Iterable<string>): Promise<void> {
+  async remove(stack: StackRef): Promise<void> {
     await this.objects.delete(this.key(stack));
-    await this.objects.deleteMany(
-      tailKeys ? [...tailKeys] : await this.objects.listKeys(this.tailsPrefix(stack)),
-    );
+    await this.objects.deleteMany(await this.objects.listKeys(this.tailsPrefix(stack)));
   }
 
   private async readTails(keys: readonly string[]): Promise<JournalTail[]> {

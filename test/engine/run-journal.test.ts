@@ -192,12 +192,35 @@ describe('once the document holding its run is stored, each change is a tail of 
     expect(tails().filter((key) => key.includes(killedWriter))).toHaveLength(1);
   });
 
-  it("removing the journal deletes its tails, the document's first", async () => {
+  it('every 64 tails writes the whole document again and deletes the tails it holds', async () => {
+    const { journalStore, stored, tails, read } = store();
+    const journal = await RunJournal.open(journalStore, ref, run);
+    for (let i = 0; i < 70; i++) {
+      await journal.begin({ logicalId: `Q${i}`, action: 'create', type: 'AWS::SQS::Queue' });
+    }
+    await journal.flush();
+    // The first begin wrote the document; the next 64 were tails until the rewrite held them
+    // (a tail still on its way then is left for a later write of the document to delete).
+    expect(stored().segments[0]!.operations.length).toBeGreaterThanOrEqual(65);
+    expect(tails().length).toBeLessThan(10);
+    expect((await read())!.segments[0]!.operations).toHaveLength(70);
+  });
+
+  it("removing the journal deletes its tails and those a killed removal left, the document's first", async () => {
     const { objects, journalStore, read } = store();
     const journal = await RunJournal.open(journalStore, ref, run);
-    await journal.begin({ logicalId: 'A', action: 'create', type: 'AWS::SQS::Queue' });
+    const a = await journal.begin({ logicalId: 'A', action: 'create', type: 'AWS::SQS::Queue' });
     await journal.begin({ logicalId: 'B', action: 'create', type: 'AWS::SQS::Queue' });
-    await journalStore.remove(ref);
+    // A writer whose removal was killed after its document went, before its tails did.
+    await journalStore.writeTail(ref, {
+      version: 1,
+      writer: 'gone',
+      generation: 3,
+      runId: 'old',
+      operations: [a],
+    }).written;
+    journal.document.segments.length = 0;
+    await journal.persist();
     expect(await read()).toBeUndefined();
     expect(objects.keysUnder('cdkd/Journaled/')).toEqual([]);
   });
