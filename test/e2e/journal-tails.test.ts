@@ -1,7 +1,7 @@
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tempDir, writeAssembly } from '../assembly/helpers.js';
-import { runCli, startCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
+import { killedQueueDeploy } from '../helpers/killed-deploy.js';
 import { liveResources } from '../helpers/inventory.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 
@@ -10,13 +10,6 @@ import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 const sandbox = useSandbox();
 const env = () => sandboxEnv(sandbox.current.url);
 const cli = (args: string[]) => runCli(args, { env: env() });
-
-async function faults(init: RequestInit) {
-  await fetch(`${sandbox.current.url}/_sandbox/faults`, {
-    ...init,
-    headers: { 'content-type': 'application/json' },
-  });
-}
 
 async function keysUnder(prefix: string): Promise<string[]> {
   const { bucket } = JSON.parse((await cli(['state', 'list', '--json'])).stdout);
@@ -32,24 +25,8 @@ beforeAll(async () => {
 describe('a deploy killed after its journal grew tails', () => {
   it('leaves every create it began in the journal and its tails, and cdkd rollback deletes them all', async () => {
     const stackName = 'TailsKilled';
-    const dir = tempDir();
-    const resources = Object.fromEntries(
-      Array.from({ length: 8 }, (_, i) => [`Queue${i}`, { Type: 'AWS::SQS::Queue' }]),
-    );
-    writeAssembly(dir, [{ id: stackName, template: { Resources: resources } }]);
-    await faults({
-      method: 'POST',
-      body: JSON.stringify({ service: 'sqs', operation: 'CreateQueue', latencyMs: 300, every: true }),
-    });
     // Two at a time: the first two share the journal's first write, every later one is a tail.
-    const run = startCli(['deploy', '-a', dir, '--concurrency', '2'], 'create started', {
-      env: env(),
-      times: 5,
-    });
-    await run.creating;
-    run.child.kill('SIGKILL');
-    await run.done;
-    await faults({ method: 'DELETE' });
+    await killedQueueDeploy(sandbox.current.url, stackName, { queues: 8, killAfter: 5 });
 
     const journalPrefix = `cdkd/${stackName}/us-east-1/rollback-journal`;
     expect((await keysUnder(`${journalPrefix}/`)).length).toBeGreaterThan(0);

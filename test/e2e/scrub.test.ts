@@ -1,7 +1,7 @@
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tempDir, writeAssembly } from '../assembly/helpers.js';
-import { runCli, startCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
+import { killedQueueDeploy } from '../helpers/killed-deploy.js';
 import { liveResources } from '../helpers/inventory.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 
@@ -10,34 +10,6 @@ const sandbox = useSandbox();
 const env = () => sandboxEnv(sandbox.current.url);
 const cli = (args: string[]) => runCli(args, { env: env() });
 
-async function admin(path: string, init: RequestInit = {}) {
-  await fetch(`${sandbox.current.url}/_sandbox/${path}`, {
-    ...init,
-    headers: { 'content-type': 'application/json' },
-  });
-}
-
-/** A deploy of six queues, killed with SIGKILL once its creates are under way. */
-async function killedDeploy(stackName: string): Promise<void> {
-  const dir = tempDir();
-  const resources = Object.fromEntries(
-    Array.from({ length: 6 }, (_, i) => [`Queue${i}`, { Type: 'AWS::SQS::Queue' }]),
-  );
-  writeAssembly(dir, [{ id: stackName, template: { Resources: resources } }]);
-  await admin('faults', {
-    method: 'POST',
-    body: JSON.stringify({ service: 'sqs', operation: 'CreateQueue', latencyMs: 300, every: true }),
-  });
-  const run = startCli(['deploy', '-a', dir, '--concurrency', '2'], 'create started', {
-    env: env(),
-    times: 3,
-  });
-  await run.creating;
-  run.child.kill('SIGKILL');
-  await run.done;
-  await admin('faults', { method: 'DELETE' });
-}
-
 beforeAll(async () => {
   expect((await cli(['bootstrap'])).code).toBe(0);
 });
@@ -45,7 +17,7 @@ beforeAll(async () => {
 describe('cdkd scrub', () => {
   it('after a SIGKILL: names the live lock, then clears it once stale and settles the journal', async () => {
     expect((await cli(['scrub'])).stdout).toContain('Nothing left behind');
-    await killedDeploy('Crashed');
+    await killedQueueDeploy(sandbox.current.url, 'Crashed', { queues: 6, killAfter: 3 });
 
     const early = await cli(['scrub', '--yes']);
     expect(early.code, early.stderr).toBe(2);
