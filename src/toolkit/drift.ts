@@ -6,7 +6,7 @@ import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
 import { stateStackIdentity } from './state-stack.js';
 
-/** Which stacks `cdkd drift` reads: those named, every one in state (`all`), or the only one. */
+/** Which stacks `cdkd drift` reads: those named, every one in state (`all`, maybe none), or the only one. */
 export interface DriftSelection {
   stackNames: readonly string[];
   all: boolean;
@@ -24,6 +24,7 @@ export async function driftFromState(input: {
   onStack(result: DriftResult & { stackName: string }): void;
 }): Promise<void> {
   const stacks = await driftTargets(input.session, input.selection);
+  if (stacks.length === 0) return;
   const engine = await openEngine(input.session, {
     events: () => undefined,
     onWarning: input.onWarning,
@@ -52,7 +53,7 @@ async function driftTargets(session: Session, selection: DriftSelection): Promis
     (ref) => selection.region === undefined || ref.region === selection.region,
   );
   const where = selection.region ? ` in ${selection.region}` : '';
-  if (refs.length === 0) {
+  if (refs.length === 0 && !selection.all) {
     throw new CdkdError('STACK_NOT_IN_STATE', `cdkd's state holds no stack${where}.`, {
       hint: 'Run cdkd state list to see the stacks cdkd has deployed.',
     });

@@ -132,7 +132,13 @@ describe('cdkd drift over several stacks', () => {
     const one = JSON.parse((await cli(['drift', 'DriftAllA', '--json'])).stdout);
     expect(one).toMatchObject({ stack: 'DriftAllA', drifted: [] });
 
-    const both = await cli(['drift', 'DriftAllA', '--all']);
+    const elsewhere = await cli(['drift', '--all', '--region', 'eu-west-1', '--fail']);
+    expect(elsewhere.code, elsewhere.stderr).toBe(0);
+    expect(elsewhere.stderr).toContain("cdkd's state holds no stack in eu-west-1.");
+    expect((await cli(['drift', '--all', '--region', 'eu-west-1', '--json'])).stdout.trim()).toBe('[]');
+
+    const both = await cli(['drift', 'DriftAllA', '--all', '--json']);
+    expect(both.stdout).toBe('');
     expect(both.code).toBe(1);
     expect(both.stderr).toContain('DRIFT_SELECTION_CONFLICT');
   });

@@ -36,6 +36,8 @@ export function registerDrift(program: Command): void {
       const mode = options.accept ? 'accept' : options.revert ? 'revert' : 'detect';
       const documents: Array<{ stack: string; mode: string; drifted: ResourceDrift[] }> = [];
       const single = !options.all && stackNames.length <= 1;
+      const print = () =>
+        process.stdout.write(`${JSON.stringify(single ? documents[0] : documents, null, 2)}\n`);
       try {
         await driftFromState({
           session: sessionFor(cmd),
@@ -48,11 +50,14 @@ export function registerDrift(program: Command): void {
             if (!options.json) writeDrift(result.stackName, result.drifted, mode);
           },
         });
-      } finally {
+      } catch (error) {
         // Stacks read before a failure are printed too: with --accept or --revert, they changed.
-        if (options.json && (documents.length > 0 || !single))
-          process.stdout.write(`${JSON.stringify(single ? documents[0] : documents, null, 2)}\n`);
+        if (options.json && documents.length > 0) print();
+        throw error;
       }
+      if (options.json) print();
+      else if (documents.length === 0)
+        process.stderr.write(`cdkd's state holds no stack${region ? ` in ${region}` : ''}.\n`);
       const drifted = documents.flatMap((document) => document.drifted);
       const missing = drifted.some((resource) => resource.missing);
       if (mode === 'detect' && options.fail && drifted.length > 0) process.exitCode = 1;
