@@ -262,14 +262,16 @@ export class RunJournal {
   }
 
   private writeTail(segment: JournalSegment, changed: ReadonlySet<JournalOperation>): Promise<void> {
+    // An operation dropped since it changed is gone from the document too.
+    const operations = segment.operations.filter((op) => changed.has(op));
+    if (operations.length === 0) return Promise.resolve();
     const generation = ++this.generation;
     const { key, written } = this.store.writeTail(this.ref, {
       version: 1,
       writer: this.writer,
       generation,
       runId: segment.runId,
-      // An operation dropped since it changed is gone from the document too.
-      operations: segment.operations.filter((op) => changed.has(op)),
+      operations,
     });
     this.tailKeys.set(key, generation);
     this.pendingTails.set(key, written);
