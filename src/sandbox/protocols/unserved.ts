@@ -1,4 +1,3 @@
-import type { RawRequest } from '../dispatch.js';
 import type { Codec } from '../service-module.js';
 import { ec2Codec } from './ec2-query.js';
 import { jsonCodec } from './json.js';
@@ -21,7 +20,7 @@ const REST_XML_SERVICES: ReadonlySet<string> = new Set([
  * (EC2's own error shape for EC2), REST-XML for the services that speak it, REST-JSON
  * otherwise. An SDK then reports the sandbox's error instead of failing to parse it.
  */
-export function codecForUnserved(service: string, raw: Pick<RawRequest, 'headers'>): Codec {
+export function codecForUnserved(service: string, raw: { headers: Record<string, string> }): Codec {
   const contentType = (raw.headers['content-type'] ?? '').toLowerCase();
   const json = /application\/x-amz-json-(1\.[01])/.exec(contentType);
   if (json || raw.headers['x-amz-target']) return jsonCodec(json?.[1] === '1.0' ? '1.0' : '1.1');

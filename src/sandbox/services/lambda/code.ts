@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { s3ObjectReader } from '../s3/object-reader.js';
+import { s3ObjectReader } from '../../ports/index.js';
 import type { LambdaCall } from './call.js';
 import { lambdaErrors } from './lambda-errors.js';
 import type { CodeRecord } from './model.js';
@@ -28,7 +28,7 @@ export async function resolveCode(call: LambdaCall, code: Record<string, unknown
     throw lambdaErrors.invalid('Please provide a source for function code.');
   }
   const version = typeof code.S3ObjectVersion === 'string' ? code.S3ObjectVersion : undefined;
-  const reader = s3ObjectReader(call.context);
+  const reader = s3ObjectReader.of(call.context);
   const body = reader ? await reader.read(bucket, key, version) : 'NoSuchBucket';
   if (typeof body === 'string') {
     throw lambdaErrors.invalid(

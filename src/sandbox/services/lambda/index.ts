@@ -8,7 +8,7 @@ import * as eventInvoke from './event-invoke-ops.js';
 import * as functions from './function-ops.js';
 import { functionResourceHandler } from './function-resource.js';
 import { invoke, runQueued } from './invoke-ops.js';
-import { exposeInvoker } from './invoker.js';
+import { lambdaInvoker } from '../../ports/index.js';
 import { lambdaErrors } from './lambda-errors.js';
 import * as layers from './layer-ops.js';
 import * as mappings from './mapping-ops.js';
@@ -98,7 +98,7 @@ export const createLambdaService: ServiceModuleFactory = async (context) => {
   const queue = await AsyncInvocations.load(context.storage, (invocation) =>
     runQueued(newCall(invocation.region, {}), invocation, runner),
   );
-  exposeInvoker(context, {
+  lambdaInvoker.expose(context, {
     invokeAsync: async (functionArn, payload) => {
       const { name, qualifier } = parseFunctionName(functionArn);
       await queue.enqueue({

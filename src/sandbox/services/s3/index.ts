@@ -10,7 +10,8 @@ import * as lists from './list-ops.js';
 import * as deletes from './object-delete.js';
 import * as objects from './object-ops.js';
 import { isMutatingS3Operation, s3OperationName, s3Target } from './operations.js';
-import { exposeObjectReader } from './object-reader.js';
+import { s3ObjectReader } from '../../ports/index.js';
+import { objectReader } from './object-reader.js';
 import { s3Errors } from './s3-errors.js';
 import { S3Store } from './store.js';
 
@@ -50,7 +51,7 @@ const HANDLERS: Record<string, S3Handler> = {
 export const createS3Service: ServiceModuleFactory = async (context) => {
   const store = await S3Store.load(context.storage);
   context.resources.register('AWS::S3::Bucket', bucketResourceHandler(store, context.foreignBuckets));
-  exposeObjectReader(context, store);
+  s3ObjectReader.expose(context, objectReader(store));
   const module: ServiceModule = {
     name: 's3',
     codec: restXmlCodec,

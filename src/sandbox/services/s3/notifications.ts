@@ -1,6 +1,4 @@
-import { lambdaInvoker } from '../lambda/invoker.js';
-import { snsPublisher } from '../sns/publisher.js';
-import { sqsSender } from '../sqs/sender.js';
+import { lambdaInvoker, snsPublisher, sqsSender } from '../../ports/index.js';
 import { child, children, parseXml, text, type XmlValue } from '../../xml.js';
 import type { S3Call } from './call.js';
 import type { ObjectVersion } from './model.js';
@@ -42,10 +40,10 @@ export async function notifyObjectEvent(
   for (const destination of destinations(document)) {
     if (!matches(destination, eventName, version.key)) continue;
     const body = JSON.stringify({ Records: [eventRecord(call, state, eventName, version, destination.id)] });
-    if (destination.kind === 'queue') await sqsSender(call.context)?.send(destination.arn, body);
+    if (destination.kind === 'queue') await sqsSender.of(call.context)?.send(destination.arn, body);
     else if (destination.kind === 'topic')
-      await snsPublisher(call.context)?.publish(destination.arn, body, 'Amazon S3 Notification');
-    else await lambdaInvoker(call.context)?.invokeAsync(destination.arn, body);
+      await snsPublisher.of(call.context)?.publish(destination.arn, body, 'Amazon S3 Notification');
+    else await lambdaInvoker.of(call.context)?.invokeAsync(destination.arn, body);
   }
 }
 

@@ -1,26 +1,9 @@
-import type { SandboxContext } from '../../service-module.js';
+import type { S3ObjectReader } from '../../ports/index.js';
 import { findVersion, latest, type S3Store } from './store.js';
 
-/** Why an object could not be read, in S3's own error codes (Lambda quotes them). */
-export type S3ReadFailure = 'NoSuchBucket' | 'NoSuchKey' | 'NoSuchVersion';
-
-/**
- * Read-only access to object bodies for other sandbox modules (Lambda reads deployment
- * packages), so they never reach into S3's store.
- */
-export interface S3ObjectReader {
-  read(bucket: string, key: string, versionId?: string): Promise<Buffer | S3ReadFailure>;
-}
-
-const readers = new WeakMap<SandboxContext, S3ObjectReader>();
-
-/** The reader of the sandbox the context belongs to; undefined when S3 is not served. */
-export function s3ObjectReader(context: SandboxContext): S3ObjectReader | undefined {
-  return readers.get(context);
-}
-
-export function exposeObjectReader(context: SandboxContext, store: S3Store): void {
-  readers.set(context, {
+/** S3's side of the object-reader port: the current or a given version's body, or S3's error code. */
+export function objectReader(store: S3Store): S3ObjectReader {
+  return {
     async read(bucket, key, versionId) {
       const state = store.bucket(bucket);
       if (!state) return 'NoSuchBucket';
@@ -29,5 +12,5 @@ export function exposeObjectReader(context: SandboxContext, store: S3Store): voi
       if (version.deleteMarker) return 'NoSuchKey';
       return store.readBody(bucket, version);
     },
-  });
+  };
 }

@@ -3,7 +3,7 @@ import { queryAction, queryCodec, queryParams, queryResult } from '../../protoco
 import type { ServiceModule, ServiceModuleFactory } from '../../service-module.js';
 import type { SnsHandler } from './call.js';
 import { deliver, publish } from './publish-ops.js';
-import { exposeSnsPublisher } from './publisher.js';
+import { snsPublisher } from '../../ports/index.js';
 import { snsErrors } from './sns-errors.js';
 import { SnsStore } from './store.js';
 import * as subscriptions from './subscription-ops.js';
@@ -33,7 +33,7 @@ const READ_ONLY = /^(Get|List)/;
 /** SNS over the query protocol: topics, subscriptions, topic tags, Publish to Lambda and SQS subscribers. */
 export const createSnsService: ServiceModuleFactory = async (context) => {
   const store = await SnsStore.load(context.storage);
-  exposeSnsPublisher(context, {
+  snsPublisher.expose(context, {
     async publish(topicArn, message, subject) {
       const topic = store.topics.get(topicArn);
       if (!topic) return;

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { el } from '../../xml.js';
 import type { SandboxContext } from '../../service-module.js';
-import { lambdaInvoker } from '../lambda/invoker.js';
-import { sqsSender } from '../sqs/sender.js';
+import { lambdaInvoker, sqsSender } from '../../ports/index.js';
 import { requireTopic, type SnsHandler } from './call.js';
 import { required } from './params.js';
 import { snsErrors } from './sns-errors.js';
@@ -46,8 +45,8 @@ export async function deliver(
   topic: TopicRecord,
   notification: Notification,
 ): Promise<void> {
-  const invoker = lambdaInvoker(context);
-  const sender = sqsSender(context);
+  const invoker = lambdaInvoker.of(context);
+  const sender = sqsSender.of(context);
   for (const subscription of store.subscriptions.values()) {
     if (subscription.topicArn !== topic.arn) continue;
     if (subscription.protocol === 'lambda' && invoker) {

@@ -3,7 +3,7 @@ import type { ServiceModule, ServiceModuleFactory } from '../../service-module.j
 import type { SqsCall, SqsOptions } from './call.js';
 import * as messages from './message-ops.js';
 import * as queues from './queue-ops.js';
-import { exposeSqsSender } from './sender.js';
+import { sqsSender } from '../../ports/index.js';
 import { sqsErrors } from './sqs-errors.js';
 import { queueArn, QueueStore } from './store.js';
 
@@ -33,7 +33,7 @@ export function sqsService(overrides: Partial<SqsOptions> = {}): ServiceModuleFa
   const options: SqsOptions = { deleteCooldownMs: 60_000, now: Date.now, ...overrides };
   return async (context) => {
     const store = await QueueStore.load(context.storage);
-    exposeSqsSender(context, {
+    sqsSender.expose(context, {
       async send(arn, body, groupId) {
         const [, , , region = '', accountId, name = ''] = arn.split(':');
         const queue = store.get(region, name);

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { unzipSync } from 'fflate';
 import { SandboxError } from '../../../errors.js';
 import type { SandboxContext } from '../../../service-module.js';
-import { s3ObjectReader } from '../../s3/object-reader.js';
+import { s3ObjectReader } from '../../../ports/index.js';
 import { CODE_BLOBS } from '../code.js';
 import type { CodeRecord } from '../model.js';
 
@@ -89,7 +89,7 @@ export class CodeCache {
   private async bytes(code: CodeRecord): Promise<Buffer> {
     if (code.blob !== undefined) return this.context.storage.getBlob(CODE_BLOBS, code.blob);
     // A function recorded before packages were kept: read its S3 object again.
-    const reader = s3ObjectReader(this.context);
+    const reader = s3ObjectReader.of(this.context);
     const body =
       typeof code.source === 'object' && reader
         ? await reader.read(code.source.bucket, code.source.key, code.source.version)
