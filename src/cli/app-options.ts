@@ -1,16 +1,9 @@
 import type { Command } from 'commander';
 import type { CloudAssembly } from '../assembly/index.js';
 import { globalOptions } from './global-options.js';
+import type { AppOptions } from './synthesize-app.js';
 
-/** The options of every command that runs the CDK app. */
-export interface AppOptions {
-  app?: string;
-  context: string[];
-  output?: string;
-  validation: boolean;
-  /** false (--no-lookups) refuses to look missing context up. */
-  lookups: boolean;
-}
+export type { AppOptions };
 
 export function addAppOptions(command: Command): Command {
   return command

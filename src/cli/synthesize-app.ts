@@ -1,9 +1,18 @@
 import { synthesize, type CallerEnvironment, type CloudAssembly } from '../assembly/index.js';
 import { AwsClients } from '../aws/client-factory.js';
-import type { AppOptions } from './app-options.js';
 import { probeCallerEnvironment } from './caller-environment.js';
 import { lazyAwsContextLookups } from '../context-providers/lazy-lookups.js';
 import type { GlobalOptions } from './global-options.js';
+
+/** The options of every command that runs the CDK app. */
+export interface AppOptions {
+  app?: string;
+  context: string[];
+  output?: string;
+  validation: boolean;
+  /** false (--no-lookups) refuses to look missing context up. */
+  lookups: boolean;
+}
 
 /** Runs the app (or reads `--app DIR`), wiring the AWS look-ups. */
 export function synthesizeApp(global: GlobalOptions, options: AppOptions): Promise<CloudAssembly> {

@@ -6,7 +6,7 @@ import { ccApi } from './cc-api.js';
 import { endpointServiceAvailabilityZones } from './endpoint-service-azs.js';
 import { hostedZone } from './hosted-zones.js';
 import { kmsKey } from './keys.js';
-import type { ContextProviderName } from './lazy-lookups.js';
+import type { ContextProviderName } from './provider-names.js';
 import { loadBalancer, loadBalancerListener } from './load-balancers.js';
 import type { Provider } from './provider.js';
 import { clientsForQuery } from './query-clients.js';

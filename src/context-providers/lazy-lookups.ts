@@ -1,22 +1,6 @@
 import type { CallerEnvironment, ContextLookups } from '../assembly/index.js';
 import type { AwsClients } from '../aws/client-factory.js';
-
-/** The context providers of @aws-cdk/cloud-assembly-schema cdkd answers (all but `plugin`: cdkd loads no CDK CLI plugins). */
-export const CONTEXT_PROVIDER_NAMES = [
-  'availability-zones',
-  'hosted-zone',
-  'vpc-provider',
-  'ssm',
-  'ami',
-  'security-group',
-  'load-balancer',
-  'load-balancer-listener',
-  'key-provider',
-  'endpoint-service-availability-zones',
-  'cc-api-provider',
-] as const;
-
-export type ContextProviderName = (typeof CONTEXT_PROVIDER_NAMES)[number];
+import { CONTEXT_PROVIDER_NAMES } from './provider-names.js';
 
 /**
  * `awsContextLookups`, with the look-ups and their AWS SDK clients (EC2, Route 53, ...) loaded
