@@ -77,5 +77,14 @@ describe('deploy --all --dry-run and diff --all before anything is deployed', ()
     expect(deployed.stderr).toContain(skipped);
     expect((await cli(['diff', '--all', '--fail', '-a', assembly])).code).toBe(0);
     expect((await cli(['state', 'list'])).stdout).not.toContain('Empty');
-  }, 240_000);
+
+    // A deployed stack whose template now defines no resources is refused, as CloudFormation would.
+    const emptied = synthesizeApp((cdk) => new Stack(cdk, 'Consumer', { analyticsReporting: false }));
+    for (const command of [['deploy'], ['diff'], ['deploy', '--dry-run']]) {
+      const refused = await cli([...command, 'Consumer', '-a', emptied]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('TEMPLATE_INVALID');
+      expect(refused.stderr).toContain('to remove every resource of a deployed stack, run cdkd destroy');
+    }
+  }, 300_000);
 });
