@@ -1,5 +1,6 @@
 import type { StackDeployResult } from '../engine/deploy-stack.js';
 import type { OutputChange } from '../engine/outputs.js';
+import { KNOWN_AFTER_DEPLOY } from '../plan/known-after-deploy.js';
 
 /**
  * `Stack.Key = value` lines under an "Outputs:" heading per stack, as `cdk deploy` prints them.
@@ -46,7 +47,8 @@ export function outputFailureWarnings(results: readonly StackDeployResult[]): st
 }
 
 /**
- * `cdkd diff`'s Outputs section: `+` a new output, `-` one going away, `~` a changed value.
+ * `cdkd diff`'s Outputs section: `+` a new output, `-` one going away, `~` a changed value; a
+ * value the deploy has yet to make shows as `(known after deploy)`.
  * Empty when nothing changes or an output could not be resolved (see the warning).
  */
 export function renderOutputChanges(result: StackDeployResult): string {
@@ -54,6 +56,11 @@ export function renderOutputChanges(result: StackDeployResult): string {
   if (changes.length === 0) return '';
   const lines = changes.map((change) => {
     const show = (value: unknown) => JSON.stringify(value);
+    if (change.knownAfterDeploy) {
+      return change.before === undefined
+        ? `  + ${change.name}: ${KNOWN_AFTER_DEPLOY}`
+        : `  ~ ${change.name}: ${show(change.before)} → ${KNOWN_AFTER_DEPLOY}`;
+    }
     if (change.after === undefined) return `  - ${change.name}: ${show(change.before)}`;
     if (change.before === undefined) return `  + ${change.name}: ${show(change.after)}`;
     return `  ~ ${change.name}: ${show(change.before)} → ${show(change.after)}`;

@@ -9,6 +9,7 @@ import { holdOldCopies } from './held-copies.js';
 import { liveAttributesFor } from './live-attributes.js';
 import { declaredExportValues, outputChanges, type FailedOutput, type OutputChange } from './outputs.js';
 import { planStack } from './plan-stack.js';
+import { plannedExportValues } from './planned-exports.js';
 import { ResourceExecutor } from './resource-executor.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
 import { StackState } from './stack-state.js';
@@ -37,7 +38,10 @@ export interface StackDeployResult {
   outputChanges?: OutputChange[];
 }
 
-/** A dry run: plans from reads alone, no lock and no write. */
+/**
+ * A dry run: plans from reads alone, no lock and no write. The stack's new exports count as
+ * made for the stacks planned after it in the run, their values known after deploy.
+ */
 export async function dryRunDeploy(
   engine: EngineContext,
   request: StackRequest,
@@ -49,12 +53,18 @@ export async function dryRunDeploy(
   });
   await settleStaleRecords(engine, request, state, { persist: false });
   const planned = await planStack(engine, request, state, options);
+  const exports = engine.exportsIn(request.region);
+  const resolver = stateResolver(state, exports, { pending: true });
   const outputs = await outputChanges(
     planned.masked,
-    stateResolver(state, engine.exportsIn(request.region), { pending: true }),
+    resolver,
     liveAttributesFor(engine, state, request, options),
     state.document.outputs,
   );
+  // The later stacks of a shown dry run plan as if this one had deployed; a preflight's
+  // stacks each plan against what is deployed now.
+  if (!options.preflight)
+    exports.planned(state.document.stackName, plannedExportValues(planned.masked, resolver));
   return {
     ...unchangedResult(request, planned.plan, state),
     stateful: planned.stateful,

@@ -12,7 +12,7 @@ import type { Leftover } from './scrub.js';
 import type { DriftMode, DriftResult } from './drift-stack.js';
 import type { RefreshResult } from './refresh-observed.js';
 import type { DropFailedRequest, DropFailedResult } from './drop-failed.js';
-import type { ImportCandidate, ImportChoice, ImportedResource } from './import-stack.js';
+import type { ImportCandidate, ImportChoice, ImportedResource, ImportOptions } from './import-stack.js';
 import type { RollbackRequest, StackRollbackResult } from './rollback-stack.js';
 import { sendableProperties } from './dynamic-references.js';
 import type { EngineContext, StackIdentity } from './engine-context.js';
@@ -56,7 +56,11 @@ export interface Engine {
     input: { accountId: string; confirm(lines: string[]): Promise<boolean> },
   ): Promise<boolean>;
   importCandidates(request: StackRequest): Promise<ImportCandidate[]>;
-  importResources(request: StackRequest, choices: readonly ImportChoice[]): Promise<ImportedResource[]>;
+  importResources(
+    request: StackRequest,
+    choices: readonly ImportChoice[],
+    options?: ImportOptions,
+  ): Promise<ImportedResource[]>;
 }
 
 export async function createEngine(inputs: EngineInputs): Promise<Engine> {
@@ -133,8 +137,8 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
       (await import('./scrub.js')).cleanLeftover(context, leftover, input),
     importCandidates: async (request) =>
       (await import('./import-stack.js')).importCandidates(context, request),
-    importResources: async (request, choices) =>
-      (await import('./import-stack.js')).importStack(context, request, choices),
+    importResources: async (request, choices, options) =>
+      (await import('./import-stack.js')).importStack(context, request, choices, options),
   };
 }
 

@@ -100,6 +100,18 @@ export class ExportIndex {
       this.importers.set(name, [...(this.importers.get(name) ?? []), ...stacks]);
   }
 
+  /**
+   * A dry run planned `stackName`: its exports that no deployed stack declares get their
+   * planned values (placeholders where known only after deploy), so the later stacks of the
+   * run plan against them as their deploys would. A deployed export keeps its value: a
+   * recreated target moves it through the run's moving imports instead.
+   */
+  planned(stackName: string, values: ReadonlyMap<string, unknown>): void {
+    for (const [name, value] of values) {
+      if (!this.exports.has(name)) this.exports.set(name, { stackName, value });
+    }
+  }
+
   forget(stackName: string): void {
     this.update({ stackName, outputs: {}, imports: [] });
   }

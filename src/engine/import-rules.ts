@@ -1,43 +1,59 @@
 import { canonicalJson } from '../plan/index.js';
+import { describeIdShape, exampleId, idIsGlobal, idShapeOf, idShapeProblem } from '../providers/id-shapes.js';
+import type { ProviderKind } from '../providers/provider.js';
+import { sameId } from '../rollback/decisions/identifiers.js';
 import { nameProperty, readPath } from '../rollback/decisions/name-properties.js';
 import { partitionForRegion } from '../template/index.js';
 import { holdsPendingValue } from './state-resolver.js';
 
-/**
- * The service an ARN of each type names, for the types whose ids cdkd can tell apart
- * by it; a type not listed is not checked (an unknown mapping must not refuse a good id).
- */
-const ARN_SERVICES: Readonly<Record<string, string>> = {
-  S3: 's3',
-  SQS: 'sqs',
-  SNS: 'sns',
-  DynamoDB: 'dynamodb',
-  Lambda: 'lambda',
-  Logs: 'logs',
-  IAM: 'iam',
-  KMS: 'kms',
-  SecretsManager: 'secretsmanager',
-  SSM: 'ssm',
-  Events: 'events',
-  StepFunctions: 'states',
-  EC2: 'ec2',
-  ECS: 'ecs',
-  ECR: 'ecr',
-  RDS: 'rds',
-  Kinesis: 'kinesis',
-  ElasticLoadBalancingV2: 'elasticloadbalancing',
-};
+/** A resource as a record or an import names it. */
+export interface NamedResource {
+  type: string;
+  physicalId: string;
+  region: string;
+}
 
 /**
- * An id of the wrong type: an ARN whose service is not the type's own (a queue's ARN
- * given for a bucket). Returns the ARN's service, or undefined when nothing shows a mismatch.
+ * Whether two names are one resource: the same type and id, compared as spec 000 compares
+ * ids (regardless of case for the types AWS matches so), in the same region unless the
+ * type's ids are global (an S3 bucket, an IAM role).
  */
-export function arnOfAnotherService(type: string, physicalId: string): string | undefined {
-  if (!physicalId.startsWith('arn:')) return undefined;
-  const expected = ARN_SERVICES[type.split('::')[1] ?? ''];
-  const service = physicalId.split(':')[2];
-  if (expected === undefined || service === undefined) return undefined;
-  return service === expected ? undefined : service;
+export function sameResource(a: NamedResource, b: NamedResource): boolean {
+  return (
+    a.type === b.type &&
+    sameId(a.type, a.physicalId, b.physicalId) &&
+    (a.region === b.region || idIsGlobal(a.type))
+  );
+}
+
+/** The first two choices of one command that name one resource, or undefined. */
+export function duplicateChoice<T extends NamedResource & { logicalId: string }>(
+  choices: readonly T[],
+): [T, T] | undefined {
+  for (const [index, later] of choices.entries()) {
+    const earlier = choices.slice(0, index).find((choice) => sameResource(choice, later));
+    if (earlier) return [earlier, later];
+  }
+  return undefined;
+}
+
+/** Why `physicalId` cannot be the id of a `type` made by `provisionedBy`, with the shape it should have. */
+export function idShapeRefusal(
+  type: string,
+  provisionedBy: ProviderKind,
+  physicalId: string,
+  where: { region: string; accountId: string },
+): { problem: string; expected: string; example?: string; tip?: string } | undefined {
+  const shape = idShapeOf(type, provisionedBy);
+  const problem = idShapeProblem(shape, physicalId);
+  if (problem === undefined) return undefined;
+  const example = exampleId(shape, { ...where, partition: partitionForRegion(where.region) });
+  return {
+    problem,
+    expected: describeIdShape(shape),
+    ...(example !== undefined && { example }),
+    ...(shape.kind === 'url' && shape.tip !== undefined && { tip: shape.tip }),
+  };
 }
 
 /**

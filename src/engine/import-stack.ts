@@ -9,11 +9,16 @@ import { deployableResources, planningProperties } from './desired-resources.js'
 import { stackProviderContext, type EngineContext } from './engine-context.js';
 import type { ExportIndex } from './export-index.js';
 import {
-  arnOfAnotherService,
-  importedProperties,
-  physicalIdForName,
-  templateNameMismatch,
-} from './import-rules.js';
+  holdersElsewhere,
+  refuseCdkdBucket,
+  refuseDuplicateResources,
+  refuseHeldElsewhere,
+  refuseIdShape,
+  refuseRecordedInStack,
+  type ImportHolder,
+  type WantedImport,
+} from './import-checks.js';
+import { importedProperties, physicalIdForName, templateNameMismatch } from './import-rules.js';
 import { prepareRequest } from './plan-stack.js';
 import { routeLoaded, type ProviderRouter } from './provider-router.js';
 import type { StackRequest } from './stack-request.js';
@@ -33,6 +38,13 @@ export interface ImportCandidate extends ImportChoice {
 export interface ImportedResource extends ImportCandidate {
   /** Template properties AWS holds another value for: the next deploy updates them. */
   differing: string[];
+  /** Under --force, the other stacks' records that also manage it. */
+  sharedWith?: ImportHolder[];
+}
+
+export interface ImportOptions {
+  /** Adopt a resource another cdkd stack manages too (never cdkd's own buckets). */
+  force?: boolean;
 }
 
 /** What an import reads the template and AWS with. */
@@ -75,14 +87,17 @@ export async function importCandidates(
 
 /**
  * `cdkd import`: reads each chosen resource live through its provider and records it as
- * the stack's (properties, attributes, creation identity). Import marks go to the journal
- * before state (spec 001), and nothing is recorded when the journal cannot be read or
- * written. Fails fast on a held lock (spec 003).
+ * the stack's (properties, attributes, creation identity). Refused before anything is read:
+ * an id of the wrong shape, cdkd's own buckets, one resource under two logical ids, and one
+ * another stack under the state prefix manages (unless --force). Import marks go to the
+ * journal before state (spec 001), and nothing is recorded when the journal cannot be read
+ * or written. Fails fast on a held lock (spec 003).
  */
 export async function importStack(
   engine: EngineContext,
   request: StackRequest,
   choices: readonly ImportChoice[],
+  options: ImportOptions = {},
 ): Promise<ImportedResource[]> {
   const ref = refOf(request);
   const lock = await engine.backend.locks.acquire(ref, { operation: 'import', schedule: FAIL_FAST_SCHEDULE });
@@ -92,23 +107,44 @@ export async function importStack(
     const byId = checkChoices(request.stackName, setup, choices);
     const router = setup.router;
     const template = setup.prepared.template;
-    refuseUnsupportedTypes(
-      [...byId.keys()].map((logicalId) => ({ logicalId, type: template.resources.get(logicalId)!.type })),
-      (type) => router.canHandle(type),
+    const wanted = new Map<string, WantedImport>(
+      [...byId].map(([logicalId, physicalId]) => [
+        logicalId,
+        { logicalId, physicalId, type: template.resources.get(logicalId)!.type, region: request.region },
+      ]),
+    );
+    refuseUnsupportedTypes([...wanted.values()], (type) => router.canHandle(type));
+    refuseDuplicateResources(request.stackName, [...wanted.values()]);
+    const own = { stateBucket: engine.backend.bucket, accountId: request.accountId };
+    for (const one of wanted.values()) {
+      refuseCdkdBucket(request.stackName, one, own);
+      refuseRecordedInStack(request.stackName, state.document, one);
+    }
+    const shared = refuseHeldElsewhere(
+      request.stackName,
+      await holdersElsewhere(engine, ref, [...wanted.values()]),
+      options.force === true,
     );
     const order = setup.prepared
       .dependencyGraph()
       .topologicalOrder()
-      .filter((id) => byId.has(id));
+      .filter((id) => wanted.has(id));
     const imported: ImportedResource[] = [];
     const records = new Map<string, ResourceRecord>();
     for (const logicalId of order) {
-      const physicalId = byId.get(logicalId)!;
-      const { record, differing } = await readForImport(engine, setup, logicalId, physicalId);
+      const one = wanted.get(logicalId)!;
+      const { record, differing } = await readForImport(engine, setup, one, request.accountId);
       // Later resources may read this one: they resolve against it, though nothing is saved yet.
       state.document.resources[logicalId] = record;
       records.set(logicalId, record);
-      imported.push({ logicalId, type: record.type, physicalId, differing });
+      const sharedWith = shared.get(logicalId);
+      imported.push({
+        logicalId,
+        type: record.type,
+        physicalId: one.physicalId,
+        differing,
+        ...(sharedWith && { sharedWith }),
+      });
     }
     await markJournal(engine, ref, request.stackName, records);
     await state.save();
@@ -140,7 +176,7 @@ async function openSetup(
   };
 }
 
-/** Each choice names a template resource once, not yet in state, and a resource no other record holds. */
+/** Each choice names a template resource once, not yet in state. */
 function checkChoices(
   stackName: string,
   setup: ImportSetup,
@@ -170,16 +206,6 @@ function checkChoices(
         { hint: `Run cdkd orphan ${stackName} ${logicalId} first if cdkd should stop managing it.` },
       );
     }
-    const holder = Object.entries(setup.state.document.resources).find(
-      ([, record]) => record.physicalId === physicalId,
-    );
-    if (holder) {
-      throw new CdkdError(
-        'IMPORT_ALREADY_MANAGED',
-        `${physicalId} is already recorded in stack ${stackName} as ${holder[0]}.`,
-        { hint: 'Import each resource under one logical id only.' },
-      );
-    }
     byId.set(logicalId, physicalId);
   }
   return byId;
@@ -201,23 +227,17 @@ function evaluate(setup: ImportSetup, logicalId: string) {
   return { desired, masked };
 }
 
-/** Refuses an id of another type, a name the template contradicts, and a resource AWS does not hold. */
+/** Refuses an id of the wrong shape, a name the template contradicts, and a resource AWS does not hold. */
 async function readForImport(
   engine: EngineContext,
   setup: ImportSetup,
-  logicalId: string,
-  physicalId: string,
+  wanted: WantedImport,
+  accountId: string,
 ): Promise<{ record: ResourceRecord; differing: string[] }> {
-  const type = setup.prepared.template.resources.get(logicalId)!.type;
+  const { logicalId, type, physicalId } = wanted;
   const { desired, masked } = evaluate(setup, logicalId);
-  const service = arnOfAnotherService(type, physicalId);
-  if (service !== undefined) {
-    throw new CdkdError(
-      'IMPORT_WRONG_TYPE',
-      `${physicalId} is a ${service} ARN, not the id of ${logicalId}'s type ${type}.`,
-      { hint: `Give the id of the ${type} to import as --resource ${logicalId}=<physicalId>.` },
-    );
-  }
+  const { provider, provisionedBy } = await routeLoaded(setup.router, { type, properties: desired });
+  refuseIdShape(wanted, provisionedBy, { accountId });
   const name = templateNameMismatch(type, desired, physicalId);
   if (name !== undefined) {
     throw new CdkdError(
@@ -226,7 +246,6 @@ async function readForImport(
       { hint: `Import the ${type} named ${name}, or change the name in the template to the resource's.` },
     );
   }
-  const { provider, provisionedBy } = await routeLoaded(setup.router, { type, properties: desired });
   let live: Awaited<ReturnType<typeof provider.read>>;
   try {
     live = await engine.retry(logicalId, () =>

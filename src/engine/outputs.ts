@@ -15,13 +15,15 @@ export interface OutputChange {
   name: string;
   before?: unknown;
   after?: unknown;
+  /** The new value reads something the deploy has yet to make: known after deploy. */
+  knownAfterDeploy?: true;
 }
 
 /**
  * What a deploy would do to the recorded outputs, for `cdkd diff`: each output that evaluates
  * now (attributes read live where the records lack them) and differs from its record. One
- * reading a resource this deploy makes or changes is not known yet and is left out; one whose
- * live read is refused is in `failed`.
+ * reading a resource this deploy makes (or an export an earlier stack of the run makes) is
+ * known after deploy; one whose live read is refused is in `failed`.
  */
 export async function outputChanges(
   masked: PreparedTemplate,
@@ -41,8 +43,11 @@ export async function outputChanges(
       // Anything else fails for real when the deploy evaluates it.
       continue;
     }
-    if (holdsPendingValue(value)) continue;
     const before = recorded[name];
+    if (holdsPendingValue(value)) {
+      changes.push({ name, ...(before ? { before: before.value } : {}), knownAfterDeploy: true });
+      continue;
+    }
     if (before && JSON.stringify(before.value) === JSON.stringify(value)) continue;
     changes.push({ name, ...(before ? { before: before.value } : {}), after: value });
   }
@@ -144,7 +149,7 @@ export function declaredExports(masked: PreparedTemplate, resolver: ExternalReso
 }
 
 /** The active outputs that export, as [output name, evaluated export name]. */
-function exportingOutputs(masked: PreparedTemplate, resolver: ExternalResolver): [string, string][] {
+export function exportingOutputs(masked: PreparedTemplate, resolver: ExternalResolver): [string, string][] {
   return masked.activeOutputs.flatMap((name): [string, string][] => {
     const exportName = exportNameOf(masked, name, resolver);
     return exportName === undefined ? [] : [[name, exportName]];

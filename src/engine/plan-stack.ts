@@ -20,6 +20,7 @@ import {
 } from './export-guards.js';
 import { noteImportReaders } from './import-readers.js';
 import { declaredExportNames, declaredExports, declaredExportValues } from './outputs.js';
+import { noteExportsKnownAfterDeploy } from './planned-exports.js';
 import { checkNamesAtPlanning } from './plan-name-checks.js';
 import { checkRoutes, routeDesired } from './plan-routing.js';
 import type { ProviderRouter } from './provider-router.js';
@@ -129,6 +130,7 @@ export async function planStack(
   refuseStrandedExports(stackName, moving);
   options.crossStack?.announce(stackName, moving);
   const importReaders = options.crossStack ? noteImportReaders(plan, moving, options.crossStack) : [];
+  noteExportsKnownAfterDeploy(plan, desired, exports);
   if (!options.preflight) {
     await checkNamesAtPlanning({
       plan,

@@ -2,6 +2,7 @@ export { buildPlan, registryTypesToRead, unchangedByHash } from './build-plan.js
 export { parseRegistrySchema } from './registry-schema.js';
 export type { RegistryAnswer, RegistrySchema } from './registry-schema.js';
 export { canonicalJson, hasLegacyEmptyHash, propertyHash } from './property-hash.js';
+export { KNOWN_AFTER_DEPLOY } from './known-after-deploy.js';
 export { renderPlanJson, renderPlanText, summarizePlan } from './render-plan.js';
 export type { PlanSummary, RenderOptions } from './render-plan.js';
 export {

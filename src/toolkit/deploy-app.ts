@@ -16,6 +16,7 @@ import { interruptedError, throwIfInterrupted } from '../interrupted.js';
 import { callerOf } from './caller.js';
 import { assetBucketName } from '../state/bucket-names.js';
 import { assetPublisher } from './asset-storage.js';
+import { definesNoResources, withoutNeverDeployedEmptyStacks } from './empty-stacks.js';
 import { preflightStacks } from './deploy-preflight.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
@@ -62,8 +63,9 @@ export interface DeployAppInput {
 }
 
 /**
- * `cdkd deploy`: select and check the stacks, publish their assets, then
- * deploy them dependencies first, independent stacks in parallel.
+ * `cdkd deploy`: select and check the stacks (one with no resources that was never deployed
+ * is skipped with a note, as the CDK CLI does), publish their assets, then deploy them
+ * dependencies first, independent stacks in parallel.
  */
 export async function deployApp(input: DeployAppInput): Promise<StackDeployResult[]> {
   const stacks = selectStacks(input.assembly, {
@@ -76,7 +78,13 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
   const checked = checkAssembly(input.assembly, stacks);
   const recreateVia = input.recreateVia && recreateTargets(input.recreateVia, checked.stacks);
   for (const warning of checked.warnings) input.onWarning(warning);
-  for (const warning of validateDeploySet(checked.stacks, await input.session.region()))
+  const callerRegion = await input.session.region();
+  // A stack with no resources is checked once it is known whether it was ever deployed.
+  const empty = new Set(checked.stacks.filter((entry) => definesNoResources(entry.stack.template)));
+  for (const warning of validateDeploySet(
+    checked.stacks.filter((entry) => !empty.has(entry)),
+    callerRegion,
+  ))
     input.onWarning(warning);
   refuseUnknownPinnedIds(input.routing?.pinCcApi, checked.stacks);
   const routing = routingOptions(input.routing ?? {});
@@ -87,6 +95,16 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
   const caller = await callerOf(input.session, input.signal);
   input.events({ kind: 'phase', stack: 'cdkd', phase: 'credentials', durationMs: Date.now() - credentials });
   const targets = new Map(stacks.map((stack) => [stack.displayName, stackTarget(stack, caller)]));
+  const deploying = await withoutNeverDeployedEmptyStacks(
+    input.session,
+    checked.stacks,
+    (entry) => targets.get(entry.stack.displayName)!.region,
+    input.onNote,
+  );
+  validateDeploySet(
+    deploying.filter((entry) => empty.has(entry)),
+    callerRegion,
+  );
   const engine = await openEngine(input.session, {
     events: input.events,
     onWarning: input.onWarning,
@@ -95,7 +113,7 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
   throwIfInterrupted(input.signal, 'before the first stack started; nothing was changed');
 
   const publish = assetPublisher(input.session, input.onNote);
-  const crossStack = crossStackRun(checked.stacks.map(({ stack }) => stack));
+  const crossStack = crossStackRun(deploying.map(({ stack }) => stack));
   const options = {
     concurrency: input.concurrency,
     dryRun: input.dryRun,
@@ -111,7 +129,7 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     crossStack,
   };
   const requestFor = (displayName: string, bucket: string) => {
-    const { stack, nested } = checked.stacks.find((entry) => entry.stack.displayName === displayName)!;
+    const { stack, nested } = deploying.find((entry) => entry.stack.displayName === displayName)!;
     const target = targets.get(displayName)!;
     return stackRequest(stack, nested, target, bucket, parameters.values.get(displayName)!);
   };
@@ -120,23 +138,23 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     return assetBucketName(target.accountId, target.region);
   };
   // A dry run touches nothing, and one stack refuses before it is touched on its own.
-  if (!input.dryRun && checked.stacks.length > 1) {
+  if (!input.dryRun && deploying.length > 1) {
     await preflightStacks(
       engine,
-      checked.stacks.map(({ stack }) => requestFor(stack.displayName, plannedBucket(stack.displayName))),
+      deploying.map(({ stack }) => requestFor(stack.displayName, plannedBucket(stack.displayName))),
       options,
     );
   }
 
   const results: StackDeployResult[] = [];
-  const selected = new Set(stacks.map((stack) => stack.displayName));
+  const selected = new Set(deploying.map(({ stack }) => stack.displayName));
   const outcome = await walkDag(
-    checked.stacks.map(({ stack }) => ({
+    deploying.map(({ stack }) => ({
       id: stack.displayName,
       dependsOn: stack.dependencies.filter((dependency) => selected.has(dependency)),
     })),
     async (displayName) => {
-      const { stack } = checked.stacks.find((entry) => entry.stack.displayName === displayName)!;
+      const { stack } = deploying.find((entry) => entry.stack.displayName === displayName)!;
       const target = targets.get(displayName)!;
       const bucket = input.dryRun ? plannedBucket(displayName) : await publish(stack, target);
       throwIfInterrupted(

@@ -1,5 +1,6 @@
 import type { CloudAssembly } from '../assembly/index.js';
 import type { ImportCandidate, ImportChoice, ImportedResource } from '../engine/import-stack.js';
+import { sharedWarning } from '../engine/import-checks.js';
 import { CdkdError } from '../errors.js';
 import { assetBucketName } from '../state/bucket-names.js';
 import { openEngine } from './provider-wiring.js';
@@ -13,6 +14,8 @@ export interface ImportInput {
   stack: string;
   /** `--resource <logicalId>=<physicalId>` as given; empty: offer what the template's names find. */
   resources: readonly string[];
+  /** --force: adopt a resource another cdkd stack manages too (warned about, never cdkd's own buckets). */
+  force?: boolean;
   /** Asked about the found matches when no --resource was given: the ones to import. */
   choose(candidates: readonly ImportCandidate[]): Promise<ImportCandidate[]>;
   onWarning(message: string): void;
@@ -40,11 +43,12 @@ export async function importResources(input: ImportInput): Promise<ImportResult>
     choices.length === 0 &&
     (choices = await input.choose(await engine.importCandidates(request))).length === 0;
   if (choices.length === 0) return { stackName: stack.stackName, imported: [], nothingFound };
-  return {
-    stackName: stack.stackName,
-    imported: await engine.importResources(request, choices),
-    nothingFound: false,
-  };
+  const imported = await engine.importResources(request, choices, { force: input.force === true });
+  for (const resource of imported) {
+    if (resource.sharedWith)
+      input.onWarning(sharedWarning(stack.stackName, resource.logicalId, resource.sharedWith));
+  }
+  return { stackName: stack.stackName, imported, nothingFound: false };
 }
 
 /** `--resource MyBucket=my-bucket`: the physical id may itself hold `=`, so the first one splits. */

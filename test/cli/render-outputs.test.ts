@@ -47,6 +47,18 @@ describe("cdkd diff's Outputs section", () => {
     expect(text).toBe('Outputs:\n  ~ GroupVpc: "" → "vpc-1"\n  + New: "x"\n  - Gone: "y"\n');
   });
 
+  it('shows a value the deploy has yet to make as (known after deploy)', () => {
+    const text = renderOutputChanges(
+      result({
+        outputChanges: [
+          { name: 'Fresh', knownAfterDeploy: true },
+          { name: 'Moved', before: 'old', knownAfterDeploy: true },
+        ],
+      }),
+    );
+    expect(text).toBe('Outputs:\n  + Fresh: (known after deploy)\n  ~ Moved: "old" → (known after deploy)\n');
+  });
+
   it('is empty without changes, and when an output could not be resolved', () => {
     expect(renderOutputChanges(result({}))).toBe('');
     expect(

@@ -1,27 +1,78 @@
 import { describe, expect, it } from 'vitest';
 import {
-  arnOfAnotherService,
+  duplicateChoice,
+  idShapeRefusal,
   importedProperties,
   physicalIdForName,
+  sameResource,
   templateNameMismatch,
 } from '../../src/engine/import-rules.js';
 
 const where = { region: 'us-east-1', accountId: '123456789012' };
 
-describe('arnOfAnotherService: an id of the wrong type', () => {
+describe('sameResource: two names of one resource', () => {
+  const at = (type: string, physicalId: string, region = 'us-east-1') => ({ type, physicalId, region });
   it.each([
-    ['AWS::S3::Bucket', 'arn:aws:sqs:us-east-1:1:q', 'sqs'],
-    ['AWS::SQS::Queue', 'arn:aws:sns:us-east-1:1:t', 'sns'],
-    ['AWS::SNS::Topic', 'arn:aws:sns:us-east-1:1:t', undefined],
-    [
-      'AWS::ElasticLoadBalancingV2::LoadBalancer',
-      'arn:aws:elasticloadbalancing:us-east-1:1:loadbalancer/app/a/b',
-      undefined,
-    ],
-    ['AWS::S3::Bucket', 'my-bucket', undefined],
-    ['AWS::Unlisted::Thing', 'arn:aws:sqs:us-east-1:1:q', undefined],
-  ])('%s given %s -> %s', (type, id, expected) => {
-    expect(arnOfAnotherService(type, id)).toBe(expected);
+    [at('AWS::S3::Bucket', 'data'), at('AWS::S3::Bucket', 'data'), true],
+    [at('AWS::S3::Bucket', 'data'), at('AWS::S3::Bucket', 'Data'), false],
+    [at('AWS::S3::Bucket', 'data'), at('AWS::S3::BucketPolicy', 'data'), false],
+    // Spec 000: the types AWS matches regardless of case compare their ids that way.
+    [at('AWS::IAM::Role', 'MyRole'), at('AWS::IAM::Role', 'myrole'), true],
+    [at('AWS::RDS::DBCluster', 'MyCluster'), at('AWS::RDS::DBCluster', 'mycluster'), true],
+    [at('AWS::Glue::Table', 'Ärger'), at('AWS::Glue::Table', 'ärger'), false],
+    [at('AWS::DynamoDB::Table', 'Orders'), at('AWS::DynamoDB::Table', 'orders'), false],
+    // A global id names one resource everywhere; a regional one only in its region.
+    [at('AWS::S3::Bucket', 'data', 'us-east-1'), at('AWS::S3::Bucket', 'data', 'eu-west-1'), true],
+    [at('AWS::IAM::Role', 'r', 'us-east-1'), at('AWS::IAM::Role', 'r', 'eu-west-1'), true],
+    [at('AWS::DynamoDB::Table', 't', 'us-east-1'), at('AWS::DynamoDB::Table', 't', 'eu-west-1'), false],
+    [at('AWS::DynamoDB::Table', 't', 'eu-west-1'), at('AWS::DynamoDB::Table', 't', 'eu-west-1'), true],
+  ])('%j and %j -> %s', (a, b, same) => {
+    expect(sameResource(a, b)).toBe(same);
+  });
+});
+
+describe('duplicateChoice: one resource given under two logical ids of one command', () => {
+  const choice = (logicalId: string, type: string, physicalId: string) => ({
+    logicalId,
+    type,
+    physicalId,
+    region: 'us-east-1',
+  });
+  it('names the first pair that is one resource', () => {
+    const a = choice('A', 'AWS::IAM::Role', 'Shared');
+    const b = choice('B', 'AWS::S3::Bucket', 'shared');
+    const c = choice('C', 'AWS::IAM::Role', 'shared');
+    expect(duplicateChoice([a, b, c])).toEqual([a, c]);
+  });
+
+  it('finds none among distinct resources', () => {
+    expect(
+      duplicateChoice([choice('A', 'AWS::S3::Bucket', 'a'), choice('B', 'AWS::S3::Bucket', 'b')]),
+    ).toBeUndefined();
+  });
+});
+
+describe("idShapeRefusal: the problem, the shape expected and an example in the stack's account", () => {
+  it('explains a queue name given where the queue URL is the id', () => {
+    expect(idShapeRefusal('AWS::SQS::Queue', 'sdk', 'my-queue', where)).toEqual({
+      problem: "it cannot be the queue's URL",
+      expected: "the queue's URL",
+      example: 'https://sqs.us-east-1.amazonaws.com/123456789012/my-queue',
+      tip: 'aws sqs get-queue-url --queue-name <name> prints it',
+    });
+  });
+
+  it('uses the partition of the region', () => {
+    expect(
+      idShapeRefusal('AWS::SNS::Topic', 'sdk', 't', { region: 'cn-north-1', accountId: '123456789012' })
+        ?.example,
+    ).toBe('arn:aws-cn:sns:cn-north-1:123456789012:my-topic');
+  });
+
+  it('accepts an id of the right shape', () => {
+    expect(
+      idShapeRefusal('AWS::SQS::Queue', 'sdk', 'https://sqs.us-east-1.amazonaws.com/123456789012/q', where),
+    ).toBeUndefined();
   });
 });
 

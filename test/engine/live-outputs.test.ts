@@ -96,7 +96,7 @@ describe('evaluateOutputs with live attributes', () => {
 });
 
 describe('outputChanges (cdkd diff)', () => {
-  it("shows the one-time '' → vpc delta, skips outputs not known yet, lists removed ones", async () => {
+  it("shows the one-time '' → vpc delta, an output not known yet as known after deploy, removed ones", async () => {
     const { changes, failed } = await outputChanges(
       await prepared(),
       resolver(true),
@@ -109,6 +109,7 @@ describe('outputChanges (cdkd diff)', () => {
     expect(failed).toEqual([]);
     expect(changes).toEqual([
       { name: 'GroupVpc', before: '', after: 'vpc-default' },
+      { name: 'Queue', knownAfterDeploy: true },
       { name: 'Old', before: 'o' },
     ]);
   });
@@ -130,7 +131,7 @@ describe('outputChanges (cdkd diff)', () => {
     );
     expect(failed.map((output) => output.name)).toEqual(['Ip']);
     expect(failed[0]!.message).toContain('UnauthorizedOperation');
-    expect(changes).toEqual([]);
+    expect(changes).toEqual([{ name: 'Queue', knownAfterDeploy: true }]);
   });
 });
 

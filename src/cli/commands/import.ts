@@ -6,6 +6,7 @@ import { sessionFor } from '../session-from-options.js';
 
 interface ImportOptions extends AppOptions {
   resource: string[];
+  force?: boolean;
 }
 
 export function registerImport(program: Command): void {
@@ -20,6 +21,10 @@ export function registerImport(program: Command): void {
       collect,
       [],
     )
+    .option(
+      '--force',
+      "adopt a resource another cdkd stack already manages: both stacks then manage it, and destroying either deletes it (cdkd's own buckets are refused regardless)",
+    )
     .action(async (stack: string, options: ImportOptions, cmd: Command) => {
       const { importResources } = await import('../../toolkit/import-resources.js');
       const yes = globalOptions(cmd).yes ?? false;
@@ -29,6 +34,7 @@ export function registerImport(program: Command): void {
         assembly,
         stack,
         resources: options.resource,
+        force: options.force ?? false,
         choose: async (candidates) => {
           const chosen = [];
           for (const candidate of candidates) {
