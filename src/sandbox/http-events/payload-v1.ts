@@ -134,8 +134,8 @@ export interface BinarySupport {
 /**
  * A function's answer to a 1.0 event as the HTTP response: `statusCode` (required: a result
  * without one is malformed), `headers` and `multiValueHeaders` merged (the multi-value ones
- * win for a name in both), `body`; a base64 body is decoded only where the API has a
- * binary media type matching the request's Accept or the answer's Content-Type.
+ * win for a name in both), `body`; a base64 body is decoded only where the request's Accept
+ * header names one of the API's binary media types (else the client gets the base64 text).
  */
 export function v1Response(
   result: LambdaInvocationResult,
@@ -164,12 +164,9 @@ export function v1Response(
     }
   }
   lists['content-type'] ??= ['application/json'];
-  const contentType = lists['content-type'][0];
-  const accepted = (binary.accept ?? '')
-    .split(',')
-    .some((type) => matchesMediaTypes(type, binary.binaryMediaTypes));
   const decode =
-    output.isBase64Encoded === true && (accepted || matchesMediaTypes(contentType, binary.binaryMediaTypes));
+    output.isBase64Encoded === true &&
+    (binary.accept ?? '').split(',').some((type) => matchesMediaTypes(type, binary.binaryMediaTypes));
   const headers: Record<string, string> = {};
   const headerLists: Record<string, string[]> = {};
   for (const [name, values] of Object.entries(lists)) {
