@@ -102,7 +102,14 @@ beforeAll(async () => {
   base = `${sandbox.current.url}/restapis/${apiId}/prod/_user_request_`;
 }, 240_000);
 
-const json = async (response: Response) => JSON.parse(await response.text()) as Record<string, any>;
+/** The parts of a 1.0 event the tests read beyond `toMatchObject`. */
+interface ProxyEvent {
+  headers: Record<string, string>;
+  multiValueHeaders: Record<string, string[]>;
+  requestContext: Record<string, unknown>;
+}
+
+const json = async (response: Response) => JSON.parse(await response.text()) as ProxyEvent;
 
 describe('a REST API deployed by cdkd answers HTTP', () => {
   it("lists its stage's URL, the one the CDK's output names, with the local ones", async () => {
@@ -219,7 +226,7 @@ describe('a REST API deployed by cdkd answers HTTP', () => {
       '/prod/items',
     );
     expect(response.status).toBe(200);
-    const event = JSON.parse(response.body) as Record<string, any>;
+    const event = JSON.parse(response.body) as ProxyEvent;
     expect(event.requestContext).toMatchObject({
       path: '/prod/items',
       domainName: `${apiId}.execute-api.localhost`,
