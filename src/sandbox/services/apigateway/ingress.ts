@@ -66,6 +66,8 @@ export function apiIngress(deps: GatewayDeps): Ingress {
 }
 
 function address(request: IngressRequest): ApiAddress | undefined {
+  // A request signed for another service is that service's (an S3 key can look like anything).
+  if (request.signedFor !== undefined && request.signedFor !== 'execute-api') return undefined;
   const apiId = hostId(request.host, 'execute-api');
   if (apiId) {
     const region = request.host.split('.')[2];
@@ -78,7 +80,5 @@ function address(request: IngressRequest): ApiAddress | undefined {
   }
   const match = PATH_STYLE.exec(request.path);
   if (!match) return undefined;
-  // A request signed for another service is that service's (an S3 key can look like anything).
-  if (request.signedFor !== undefined && request.signedFor !== 'execute-api') return undefined;
   return { apiId: match[1]!, stage: decodeURIComponent(match[2]!), path: match[3] ?? '/' };
 }

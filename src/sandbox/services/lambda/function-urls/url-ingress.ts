@@ -130,11 +130,11 @@ export function functionUrlIngress(context: SandboxContext, store: LambdaStore, 
 }
 
 function address(request: IngressRequest): Addressed | undefined {
+  // A request signed for another service is that service's (an S3 key can look like anything).
+  if (request.signedFor !== undefined && request.signedFor !== 'lambda') return undefined;
   const urlId = hostId(request.host, 'lambda-url');
   if (urlId) return { urlId, rawPath: request.path, domainName: request.host };
   if (!request.path.startsWith(URL_PATH_PREFIX)) return undefined;
-  // A request signed for another service is that service's (an S3 key can look like anything).
-  if (request.signedFor !== undefined && request.signedFor !== 'lambda') return undefined;
   const rest = request.path.slice(URL_PATH_PREFIX.length);
   const slash = rest.indexOf('/');
   const id = slash < 0 ? rest : rest.slice(0, slash);
