@@ -9,9 +9,9 @@ import {
   HttpLambdaResponseType,
 } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { Code, Function, FunctionUrlAuthType, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { FunctionUrlAuthType } from 'aws-cdk-lib/aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { synthesizeApp } from '../helpers/cdk-app.js';
+import { inlineFunction, synthesizeApp } from '../helpers/cdk-app.js';
 import { runCli } from '../helpers/cli.js';
 import { requestWithHost } from '../helpers/host-request.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
@@ -74,12 +74,7 @@ beforeAll(async () => {
 
   const assembly = synthesizeApp((app) => {
     const stack = new Stack(app, STACK);
-    const fn = (id: string, code: string) =>
-      new Function(stack, id, {
-        runtime: Runtime.NODEJS_22_X,
-        handler: 'index.handler',
-        code: Code.fromInline(code),
-      });
+    const fn = (id: string, code: string) => inlineFunction(stack, id, code);
     const echo = fn('Echo', ECHO);
     const plain = fn('Plain', PLAIN);
     const api = new apigwv2.HttpApi(stack, 'Api', {

@@ -1,8 +1,7 @@
 import { CfnOutput, Duration, Stack } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
-import { Code, Function, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { synthesizeApp } from '../helpers/cdk-app.js';
+import { inlineFunction, synthesizeApp } from '../helpers/cdk-app.js';
 import { runCli } from '../helpers/cli.js';
 import { requestWithHost } from '../helpers/host-request.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
@@ -48,12 +47,7 @@ let output = '';
 beforeAll(async () => {
   const assembly = synthesizeApp((app) => {
     const stack = new Stack(app, STACK);
-    const fn = (id: string, code: string) =>
-      new Function(stack, id, {
-        runtime: Runtime.NODEJS_22_X,
-        handler: 'index.handler',
-        code: Code.fromInline(code),
-      });
+    const fn = (id: string, code: string) => inlineFunction(stack, id, code);
     const api = new apigateway.RestApi(stack, 'Api', {
       deployOptions: { stageName: 'prod', variables: { color: 'blue' } },
       defaultCorsPreflightOptions: { allowOrigins: ['https://app.example'] },

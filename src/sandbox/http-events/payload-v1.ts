@@ -1,7 +1,7 @@
 import type { IngressRequest } from '../ingress.js';
 import type { LambdaInvocationResult } from '../ports/index.js';
 import type { SandboxResponse } from '../request.js';
-import { isRecord, responseBody } from './payload-v2.js';
+import { FAILED, functionOutput, isRecord, responseBody } from './payload-v2.js';
 import {
   groupValues,
   lastValues,
@@ -142,14 +142,8 @@ export function v1Response(
   binary: BinarySupport,
   failure: () => SandboxResponse,
 ): SandboxResponse {
-  if (result.functionError) return failure();
-  let output: unknown;
-  try {
-    output = JSON.parse(result.payload);
-  } catch {
-    return failure();
-  }
-  if (!isRecord(output)) return failure();
+  const output = functionOutput(result);
+  if (output === FAILED || !isRecord(output)) return failure();
   const status = Number(output.statusCode);
   if (!Number.isInteger(status) || status < 100 || status > 599) return failure();
   const lists: Record<string, string[]> = {};

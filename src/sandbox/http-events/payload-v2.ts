@@ -92,13 +92,8 @@ export function v2Event(request: IngressRequest, target: V2Target): Record<strin
  * front door's own answer for a function error or a malformed result.
  */
 export function v2Response(result: LambdaInvocationResult, failure: () => SandboxResponse): SandboxResponse {
-  if (result.functionError) return failure();
-  let output: unknown;
-  try {
-    output = JSON.parse(result.payload);
-  } catch {
-    return failure();
-  }
+  const output = functionOutput(result);
+  if (output === FAILED) return failure();
   if (!isRecord(output) || output.statusCode === undefined) {
     return { status: 200, headers: { 'content-type': 'application/json' }, body: result.payload };
   }
@@ -118,6 +113,18 @@ export function v2Response(result: LambdaInvocationResult, failure: () => Sandbo
     ...(cookies.length > 0 ? { headerLists: { 'set-cookie': cookies } } : {}),
     body: responseBody(output.body, output.isBase64Encoded === true),
   };
+}
+
+export const FAILED = Symbol('failed');
+
+/** What the function returned, or FAILED when it failed or returned something that is not JSON. */
+export function functionOutput(result: LambdaInvocationResult): unknown {
+  if (result.functionError) return FAILED;
+  try {
+    return JSON.parse(result.payload) as unknown;
+  } catch {
+    return FAILED;
+  }
 }
 
 /** A function's `body`: text, or bytes when it said the text is base64. */

@@ -72,3 +72,18 @@ export function checkSigV4Shape(
   const accountId = requestAccount(accessKeyId, sandboxAccount);
   return { kind: 'signed', caller: { accessKeyId, accountId, userArn: `arn:aws:iam::${accountId}:root` } };
 }
+
+/** `requestContext.authorizer` for a caller IAM authorization let in (HTTP APIs, function URLs). */
+export function iamAuthorizer(caller: SignedCaller): Record<string, unknown> {
+  return {
+    iam: {
+      accessKey: caller.accessKeyId,
+      accountId: caller.accountId,
+      callerId: caller.accountId,
+      cognitoIdentity: null,
+      principalOrgId: null,
+      userArn: caller.userArn,
+      userId: caller.accountId,
+    },
+  };
+}

@@ -9,7 +9,7 @@ import { ANONYMOUS, v1Event } from '../../../http-events/payload-v1.js';
 import { isRecord, v2Event, v2Response } from '../../../http-events/payload-v2.js';
 import { extendedRequestId } from '../../../http-events/request-parts.js';
 import { v1Response } from '../../../http-events/payload-v1.js';
-import { checkSigV4Shape } from '../../../http-events/sigv4-shape.js';
+import { checkSigV4Shape, iamAuthorizer } from '../../../http-events/sigv4-shape.js';
 import type { IngressRequest } from '../../../ingress.js';
 import type { SandboxResponse } from '../../../request.js';
 import type { ResourceModel } from '../../../resources.js';
@@ -126,17 +126,7 @@ async function answer(
     case 'AWS_IAM': {
       const signed = checkSigV4Shape(request, 'execute-api', accountId);
       if (signed.kind !== 'signed') return httpResponses.forbidden();
-      authorizer = {
-        iam: {
-          accessKey: signed.caller.accessKeyId,
-          accountId: signed.caller.accountId,
-          callerId: signed.caller.accountId,
-          cognitoIdentity: null,
-          principalOrgId: null,
-          userArn: signed.caller.userArn,
-          userId: signed.caller.accountId,
-        },
-      };
+      authorizer = iamAuthorizer(signed.caller);
       break;
     }
     case 'CUSTOM':

@@ -8,7 +8,7 @@ import {
 } from '../../../http-events/cors.js';
 import { v2Event, v2Response } from '../../../http-events/payload-v2.js';
 import { jsonAnswer } from '../../../http-events/request-parts.js';
-import { checkSigV4Shape } from '../../../http-events/sigv4-shape.js';
+import { checkSigV4Shape, iamAuthorizer } from '../../../http-events/sigv4-shape.js';
 import {
   hostId,
   localAuthority,
@@ -86,17 +86,7 @@ export function functionUrlIngress(context: SandboxContext, store: LambdaStore, 
         return jsonAnswer(403, { Message: 'Forbidden' }, { 'x-amzn-errortype': 'AccessDeniedException' });
       }
       accountId = signed.caller.accountId;
-      authorizer = {
-        iam: {
-          accessKey: signed.caller.accessKeyId,
-          accountId: signed.caller.accountId,
-          callerId: signed.caller.accountId,
-          cognitoIdentity: null,
-          principalOrgId: null,
-          userArn: signed.caller.userArn,
-          userId: signed.caller.accountId,
-        },
-      };
+      authorizer = iamAuthorizer(signed.caller);
     }
     const requestId = randomUUID();
     const event = v2Event(request, {
