@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Launch } from './launch.js';
 
@@ -9,33 +10,30 @@ import type { Launch } from './launch.js';
  * the sandbox is not root) with the merged layers bound read-only onto /opt, so nothing
  * changes for the rest of the machine. Layers built for Lambda also run Lambda's interpreters
  * by path (the AWS CLI layer's `#!/var/lang/bin/python`): where /var/lang does not exist,
- * /var is shown with its entries as they are plus `lang/bin/{python,python3,node}`.
+ * /var is shown as it is plus `lang/bin/{python,python3,node}`.
  */
 
 export type OptSupport = { available: true; unshare: string[] } | { available: false; reason: string };
 
-const SETUP = String.raw`
-fail() { echo "cdkd sandbox: cannot mount the function's layers at /opt: $1" >&2; exit 1; }
-opt=$1; stage=$2; python=$3; node=$4; shift 4
-mount --bind "$opt" /opt || fail "mount --bind $opt /opt failed"
-mount -o remount,bind,ro /opt 2>/dev/null || true
-if [ ! -e /var/lang ] && [ -n "$stage" ]; then
-  mount -t tmpfs -o mode=0755 cdkd-var "$stage" || fail "mount -t tmpfs on $stage failed"
-  for entry in /var/* /var/.[!.]* /var/..?*; do
-    [ -e "$entry" ] || [ -L "$entry" ] || continue
-    name=$(basename "$entry")
-    if [ -L "$entry" ]; then ln -s "$(readlink "$entry")" "$stage/$name"
-    elif [ -d "$entry" ]; then mkdir "$stage/$name" && mount --rbind "$entry" "$stage/$name"
-    else : > "$stage/$name" && mount --bind "$entry" "$stage/$name"
-    fi || fail "cannot keep $entry in place"
-  done
-  mkdir -p "$stage/lang/bin"
-  if [ -n "$python" ]; then ln -s "$python" "$stage/lang/bin/python"; ln -s "$python" "$stage/lang/bin/python3"; fi
-  ln -s "$node" "$stage/lang/bin/node"
-  mount --move "$stage" /var || fail "mount --move $stage /var failed"
-fi
-exec "$@"
-`;
+/**
+ * Run by `/bin/sh -c` inside the new namespace, then replaced by the runtime (`exec`). Few
+ * processes on purpose: each costs a fork on every cold start. /var gains `lang/bin` through
+ * an overlay whose upper layer is a tmpfs, so nothing reaches the machine's /var.
+ */
+const SETUP = [
+  'fail() { echo "cdkd sandbox: cannot mount the function\'s layers at /opt: $1" >&2; exit 1; }',
+  'opt=$1; scratch=$2; python=$3; node=$4; shift 4',
+  'mount --bind "$opt" /opt || fail "mount --bind $opt /opt failed"',
+  'mount -o remount,bind,ro /opt 2>/dev/null',
+  'if [ ! -e /var/lang ] && [ -n "$scratch" ]; then',
+  '  mount -t tmpfs cdkd-var "$scratch" && mkdir "$scratch/upper" "$scratch/work" "$scratch/upper/lang" "$scratch/upper/lang/bin" ||' +
+    ' fail "mount -t tmpfs on $scratch failed"',
+  '  ln -s "$node" "$scratch/upper/lang/bin/node"',
+  '  if [ -n "$python" ]; then ln -s "$python" "$scratch/upper/lang/bin/python"; ln -s "$python" "$scratch/upper/lang/bin/python3"; fi',
+  '  mount -t overlay cdkd-var -o "lowerdir=/var,upperdir=$scratch/upper,workdir=$scratch/work" /var || fail "mount -t overlay on /var failed"',
+  'fi',
+  'exec "$@"',
+].join('\n');
 
 let probed: OptSupport | undefined;
 
@@ -101,7 +99,7 @@ export function withOpt(launch: Launch, unshare: readonly string[], layout: OptL
       SETUP,
       'cdkd-layers',
       layout.opt,
-      stageDirectory(layout.scratch) ?? '',
+      scratchDirectory(layout.scratch) ?? '',
       layout.python ?? '',
       layout.node,
       launch.command,
@@ -112,20 +110,19 @@ export function withOpt(launch: Launch, unshare: readonly string[], layout: OptL
 }
 
 /**
- * Where /var's new view is put together before it moves onto /var: a directory outside /var
- * (whose entries are bound into it). Undefined when there is none: /var/lang is then not made.
+ * Where the overlay's tmpfs is mounted: a directory of the sandbox's own outside /var (an
+ * overlay's upper layer cannot sit inside its lower one), else one in the temp dir. Undefined
+ * when there is none: /var/lang is then not made.
  */
-function stageDirectory(scratch: string): string | undefined {
-  const underVar = (path: string): boolean => {
+function scratchDirectory(scratch: string): string | undefined {
+  for (const candidate of [join(scratch, 'var-overlay'), join(tmpdir(), 'cdkd-sandbox-var-overlay')]) {
     try {
-      const real = realpathSync(path);
-      return real === '/var' || real.startsWith('/var/');
+      mkdirSync(candidate, { recursive: true });
+      const real = realpathSync(candidate);
+      if (real !== '/var' && !real.startsWith('/var/')) return candidate;
     } catch {
-      return true;
+      // Not writable here: try the next place.
     }
-  };
-  if (!underVar('/tmp')) return '/tmp';
-  const own = join(scratch, 'var-view');
-  mkdirSync(own, { recursive: true });
-  return underVar(own) ? undefined : own;
+  }
+  return undefined;
 }
