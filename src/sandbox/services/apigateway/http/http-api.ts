@@ -5,10 +5,9 @@ import {
   withCorsHeaders,
   type CorsConfig,
 } from '../../../http-events/cors.js';
-import { ANONYMOUS, v1Event } from '../../../http-events/payload-v1.js';
+import { ANONYMOUS, v1Event, v1Response } from '../../../http-events/payload-v1.js';
 import { isRecord, v2Event, v2Response } from '../../../http-events/payload-v2.js';
-import { extendedRequestId } from '../../../http-events/request-parts.js';
-import { v1Response } from '../../../http-events/payload-v1.js';
+import { decodeSegment, extendedRequestId } from '../../../http-events/request-parts.js';
 import { checkSigV4Shape, iamAuthorizer } from '../../../http-events/sigv4-shape.js';
 import type { IngressRequest } from '../../../ingress.js';
 import type { SandboxResponse } from '../../../request.js';
@@ -21,7 +20,6 @@ import { apiDomain, executeApiArn, type ApiAddress, type GatewayDeps } from '../
 import { httpResponses, unsupported } from '../gateway-responses.js';
 import { forwardHttp } from '../integrations/http-proxy.js';
 import { lambdaArnOf, withStageVariables } from '../integrations/lambda-target.js';
-import { decodeSegment } from '../../../http-events/request-parts.js';
 import { parseRouteKey, pathSegments, selectRoute } from '../routing.js';
 
 /**

@@ -96,7 +96,7 @@ async function answer(
       stage: stage.name,
       resource: resourcePath,
       path: decodedPath,
-      stagePath: `/${stage.name}${decodedPath === '/' ? '/' : decodedPath}`,
+      stagePath: `/${stage.name}${decodedPath}`,
       resourceId,
       ...(stage.deploymentId ? { deploymentId: stage.deploymentId } : {}),
       pathParameters,
