@@ -331,6 +331,14 @@ describe('Lambda function URLs deployed by cdkd answer HTTP', () => {
     });
   });
 
+  it('an id no function URL has gets a 404 naming it', async () => {
+    const response = await fetch(`${sandbox.current.url}/_lambda-url/nosuchurl/`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({
+      Message: "No function URL with id 'nosuchurl' is deployed on this sandbox.",
+    });
+  });
+
   it('a URL with AWS_IAM refuses an unsigned request and passes the signer to the function', async () => {
     const id = urlId(urls.IamUrl!);
     const unsigned = await fetch(`${sandbox.current.url}/_lambda-url/${id}/`);

@@ -48,8 +48,13 @@ export function functionUrlIngress(context: SandboxContext, store: LambdaStore, 
     async serve(request) {
       const addressed = address(request)!;
       const found = findUrl(store, addressed.urlId);
-      if (!found)
-        return jsonAnswer(404, { Message: null }, { 'x-amzn-errortype': 'ResourceNotFoundException' });
+      if (!found) {
+        return jsonAnswer(
+          404,
+          { Message: `No function URL with id '${addressed.urlId}' is deployed on this sandbox.` },
+          { 'x-amzn-errortype': 'ResourceNotFoundException' },
+        );
+      }
       const { record, url } = found;
       const cors = url.cors as CorsConfig | undefined;
       if (cors && isPreflight(request)) return preflightResponse(cors, request);
