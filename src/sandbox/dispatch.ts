@@ -10,13 +10,17 @@ import {
   type SandboxRequest,
   type SandboxResponse,
 } from './request.js';
-import type { Codec } from './service-module.js';
+import type { Codec, ServiceModule } from './service-module.js';
+import type { IngressRequest } from './ingress.js';
 
 export interface RawRequest {
   method: string;
   url: string;
   headers: Record<string, string>;
   body: Buffer;
+  /** Header names and values as sent (Node's rawHeaders), for what keeps the client's casing. */
+  rawHeaders?: readonly string[];
+  remoteAddress?: string;
 }
 
 /**
@@ -31,6 +35,11 @@ export async function dispatch(raw: RawRequest, deps: AdminDeps): Promise<Sandbo
     return { status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
   }
   const scope = credentialScope(raw.headers, url.searchParams);
+  const ingress = ingressRequest(raw, scope?.service);
+  for (const candidate of deps.modules.values()) {
+    const operation = candidate.ingress?.claim(ingress);
+    if (operation !== undefined) return serveIngress(candidate, ingress, operation, deps);
+  }
   const module = scope && deps.modules.get(scope.service);
   const codec: Codec = module?.codec ?? (scope ? codecForUnserved(scope.service, raw) : queryCodec);
   const request: SandboxRequest = {
@@ -79,6 +88,48 @@ export async function dispatch(raw: RawRequest, deps: AdminDeps): Promise<Sandbo
     response.headers = { ...response.headers, ...codec.requestIdHeaders(request.requestId) };
     return response;
   }
+}
+
+/**
+ * A request to an API or function URL: counted like a call, answered by the module. A bug
+ * answers as API Gateway's and Lambda's front doors do, 500 with a JSON message.
+ */
+async function serveIngress(
+  module: ServiceModule,
+  request: IngressRequest,
+  operation: string,
+  deps: AdminDeps,
+): Promise<SandboxResponse> {
+  deps.calls.record(module.name, operation, false);
+  try {
+    return await module.ingress!.serve(request, operation);
+  } catch (error) {
+    toSandboxError(error);
+    return {
+      status: 500,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'Internal server error' }),
+    };
+  }
+}
+
+function ingressRequest(raw: RawRequest, signedFor: string | undefined): IngressRequest {
+  const rawHeaders = raw.rawHeaders ?? Object.entries(raw.headers).flat();
+  const headerList: Array<[string, string]> = [];
+  for (let at = 0; at + 1 < rawHeaders.length; at += 2)
+    headerList.push([rawHeaders[at]!, rawHeaders[at + 1]!]);
+  const queryAt = raw.url.indexOf('?');
+  return {
+    method: raw.method,
+    path: rawPath(raw.url),
+    rawQuery: queryAt < 0 ? '' : (raw.url.slice(queryAt + 1).split('#', 1)[0] ?? ''),
+    headers: raw.headers,
+    headerList,
+    body: raw.body,
+    host: (raw.headers.host ?? '').toLowerCase().replace(/:\d+$/, ''),
+    sourceIp: (raw.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
+    signedFor,
+  };
 }
 
 function toSandboxError(error: unknown): SandboxError {

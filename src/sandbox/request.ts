@@ -28,6 +28,8 @@ export interface SandboxResponse {
   /** Close the connection instead of answering (an injected network failure). */
   drop?: boolean;
   headers?: Record<string, string>;
+  /** Headers sent once per value (API Gateway's multi-value headers, `set-cookie`), after `headers`. */
+  headerLists?: Record<string, string[]>;
   body?: Buffer | string;
 }
 

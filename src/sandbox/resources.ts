@@ -86,4 +86,13 @@ export class ResourceHandlers {
   resolve(type: string): ResourceHandler | undefined {
     return this.get(type) ?? this.fallback?.(type);
   }
+
+  /**
+   * Cloud Control's generic store for `type`, even where a module registered a handler: a
+   * module that adds behaviour around a type it leaves stored there (API Gateway freezing a
+   * deployment's configuration) delegates to it.
+   */
+  generic(type: string): ResourceHandler | undefined {
+    return this.fallback?.(type);
+  }
 }

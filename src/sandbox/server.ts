@@ -114,7 +114,14 @@ async function serve(req: IncomingMessage, res: ServerResponse, deps: AdminDeps)
   try {
     const body = await readBody(req);
     const response = await dispatch(
-      { method: req.method ?? 'GET', url: req.url ?? '/', headers: flattenHeaders(req), body },
+      {
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        headers: flattenHeaders(req),
+        body,
+        rawHeaders: req.rawHeaders,
+        ...(req.socket.remoteAddress ? { remoteAddress: req.socket.remoteAddress } : {}),
+      },
       deps,
     );
     if (response.drop) res.destroy();
@@ -127,7 +134,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, deps: AdminDeps)
 
 function write(res: ServerResponse, head: boolean, response: SandboxResponse): void {
   const body = response.body === undefined ? Buffer.alloc(0) : Buffer.from(response.body);
-  const headers = { ...response.headers };
+  const headers: Record<string, string | string[]> = { ...response.headers, ...response.headerLists };
   // HEAD keeps the Content-Length the handler set (the object's size) but sends no body.
   if (!head || headers['content-length'] === undefined) headers['content-length'] = String(body.length);
   if (response.status === 204 || response.status === 304) delete headers['content-length'];

@@ -1,4 +1,5 @@
 import type { SandboxError } from './errors.js';
+import type { Ingress } from './ingress.js';
 import type { SandboxRequest, SandboxResponse } from './request.js';
 import type { LatencyModel } from './admin/latency.js';
 import type { ResourceHandlers } from './resources.js';
@@ -56,6 +57,8 @@ export interface ServiceModule {
   handle(request: SandboxRequest, operation: string): Promise<SandboxResponse>;
   /** Resources held, keyed by CloudFormation type (e.g. `AWS::S3::Bucket`). */
   inventory(): Record<string, InventoryEntry[]>;
+  /** What the module answers over plain HTTP (API stages, function URLs), checked before SigV4 routing. */
+  readonly ingress?: Ingress;
   /** Starts background work that needs the endpoint (Lambda's queued Event invocations), once listening. */
   started?(): void;
   /** Stops background work (Cloud Control's in-flight operations) when the sandbox stops. */

@@ -1,4 +1,6 @@
 import { App } from 'aws-cdk-lib';
+import { Code, Function, Runtime } from 'aws-cdk-lib/aws-lambda';
+import type { Construct } from 'constructs';
 import { buildContext } from '../../src/assembly/context.js';
 import { tempDir } from '../assembly/helpers.js';
 
@@ -14,4 +16,13 @@ export function synthesizeApp(build: (app: App) => void): string {
   build(app);
   app.synth();
   return outdir;
+}
+
+/** A Node.js function whose handler is `exports.handler` in the given source. */
+export function inlineFunction(scope: Construct, id: string, source: string): Function {
+  return new Function(scope, id, {
+    runtime: Runtime.NODEJS_22_X,
+    handler: 'index.handler',
+    code: Code.fromInline(source),
+  });
 }

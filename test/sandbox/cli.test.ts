@@ -35,11 +35,13 @@ function endpointFrom(child: ChildProcessWithoutNullStreams): Promise<string> {
 }
 
 describe('cdkd sandbox command', () => {
-  it('serves on the port it prints, hints AWS_ENDPOINT_URL, and exits 0 on SIGTERM', async () => {
+  it('serves on the port it prints, hints AWS_ENDPOINT_URL and where the local URLs of APIs are listed, and exits 0 on SIGTERM', async () => {
     const child = runCli(['sandbox', '--port', '0', '--account-id', '111122223333']);
     const stdout = collect(child.stdout);
     const url = await endpointFrom(child);
     expect(stdout.text()).toContain(`export AWS_ENDPOINT_URL=${url}`);
+    expect(stdout.text()).toContain(`local URLs: curl ${url}/_sandbox/endpoints`);
+    expect(await (await fetch(`${url}/_sandbox/endpoints`)).json()).toEqual({ endpoints: [] });
 
     const health = await fetch(`${url}/_sandbox/health`);
     expect(await health.json()).toMatchObject({ status: 'ok', accountId: '111122223333' });

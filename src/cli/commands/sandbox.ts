@@ -40,6 +40,7 @@ export function registerSandbox(program: Command): void {
           `cdkd sandbox listening on ${sandbox.url}`,
           `  state: ${options.dataDir ?? 'in memory (use --data-dir to keep it)'}; stop with Ctrl-C`,
           `  export AWS_ENDPOINT_URL=${sandbox.url}`,
+          `  deployed APIs and function URLs, with their local URLs: curl ${sandbox.url}/_sandbox/endpoints`,
           '',
         ].join('\n'),
       );

@@ -20,7 +20,10 @@ export interface AdminResponse {
   body: unknown;
 }
 
-/** The JSON admin API under `/_sandbox/`: health, inventory, faults, latency model, call counts. */
+/**
+ * The JSON admin API under `/_sandbox/`: health, inventory, the local URLs of deployed APIs
+ * and function URLs, faults, latency model, call counts.
+ */
 export function handleAdmin(method: string, path: string, rawBody: Buffer, deps: AdminDeps): AdminResponse {
   const route = `${method} ${path.slice(ADMIN_PREFIX.length).replace(/\/+$/, '')}`;
   switch (route) {
@@ -33,6 +36,10 @@ export function handleAdmin(method: string, path: string, rawBody: Buffer, deps:
       });
     case 'GET inventory':
       return ok(inventory(deps.modules));
+    case 'GET endpoints':
+      return ok({
+        endpoints: [...deps.modules.values()].flatMap((module) => module.ingress?.endpoints() ?? []),
+      });
     case 'GET faults':
       return ok({ faults: deps.faults.list() });
     case 'POST faults': {

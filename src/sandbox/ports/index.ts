@@ -34,3 +34,21 @@ export const lambdaInvoker = definePort<LambdaInvoker>();
 export const sqsSender = definePort<SqsSender>();
 export const snsPublisher = definePort<SnsPublisher>();
 export const s3ObjectReader = definePort<S3ObjectReader>();
+
+/** A synchronous invocation's answer: the handler's result, or Lambda's error payload for it. */
+export interface LambdaInvocationResult {
+  payload: string;
+  /** `Unhandled` when the handler failed (the payload is then its error). */
+  functionError?: string;
+}
+
+/**
+ * RequestResponse invocations for modules that wait for the answer (API Gateway's
+ * integrations and authorizers). Rejects with Lambda's error (a SandboxError) when the
+ * function does not exist or cannot run here.
+ */
+export interface LambdaSyncInvoker {
+  invoke(functionArn: string, payload: string): Promise<LambdaInvocationResult>;
+}
+
+export const lambdaSyncInvoker = definePort<LambdaSyncInvoker>();

@@ -1,4 +1,5 @@
 import type { ServiceModuleFactory } from '../service-module.js';
+import { createApiGatewayService } from './apigateway/index.js';
 import { createCloudControlService } from './cloudcontrol/index.js';
 import { createCloudFrontService } from './cloudfront/index.js';
 import { createCloudFormationService } from './cloudformation/index.js';
@@ -42,4 +43,5 @@ export const builtinServices: readonly ServiceModuleFactory[] = [
   createCloudFrontService,
   createCloudFormationService,
   createCloudWatchService,
+  createApiGatewayService,
 ];

@@ -188,7 +188,18 @@ const SHAPED_ATTRIBUTES: Readonly<
   },
   // API Gateway's ids are 10 lower-case characters, and an HTTP or WebSocket API's endpoint is
   // built from its id (the endpoint is filled first, so it makes the id it names).
-  'AWS::ApiGateway::RestApi': { RestApiId: () => apiGatewayId() },
+  'AWS::ApiGateway::RestApi': {
+    RestApiId: () => apiGatewayId(),
+    RootResourceId: () => lowerAlphanumeric(10),
+  },
+  // The ids of an API's parts, as short as AWS makes them (they reach handlers' events).
+  'AWS::ApiGateway::Resource': { ResourceId: () => lowerAlphanumeric(6) },
+  'AWS::ApiGateway::Deployment': { DeploymentId: () => lowerAlphanumeric(6) },
+  'AWS::ApiGateway::Authorizer': { AuthorizerId: () => lowerAlphanumeric(6) },
+  'AWS::ApiGatewayV2::Route': { RouteId: () => lowerAlphanumeric(7) },
+  'AWS::ApiGatewayV2::Integration': { IntegrationId: () => lowerAlphanumeric(7) },
+  'AWS::ApiGatewayV2::Authorizer': { AuthorizerId: () => lowerAlphanumeric(6) },
+  'AWS::ApiGatewayV2::Deployment': { DeploymentId: () => lowerAlphanumeric(6) },
   'AWS::ApiGatewayV2::Api': {
     ApiId: () => apiGatewayId(),
     ApiEndpoint: (model, env) => {

@@ -8,7 +8,9 @@ import * as eventInvoke from './event-invoke-ops.js';
 import * as functions from './function-ops.js';
 import { functionResourceHandler } from './function-resource.js';
 import { invoke, runQueued } from './invoke-ops.js';
-import { lambdaInvoker } from '../../ports/index.js';
+import { lambdaInvoker, lambdaSyncInvoker } from '../../ports/index.js';
+import { functionUrlIngress } from './function-urls/url-ingress.js';
+import { invokeByArn } from './sync-invoke.js';
 import { lambdaErrors } from './lambda-errors.js';
 import * as layers from './layer-ops.js';
 import * as mappings from './mapping-ops.js';
@@ -110,8 +112,12 @@ export const createLambdaService: ServiceModuleFactory = async (context) => {
       });
     },
   });
+  const invokeArn = (arn: string, payload: string, requestId?: string) =>
+    invokeByArn(store, runner, arn, payload, requestId);
+  lambdaSyncInvoker.expose(context, { invoke: (arn, payload) => invokeArn(arn, payload) });
   const module: ServiceModule = {
     name: 'lambda',
+    ingress: functionUrlIngress(context, store, invokeArn),
     codec: restJsonCodec,
     operation: (request) => matchRoute(LAMBDA_ROUTES, request)?.operation ?? 'Unknown',
     isMutating: (operation) => ROUTES_BY_OPERATION.get(operation)?.mutating ?? false,

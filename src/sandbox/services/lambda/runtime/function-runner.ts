@@ -10,6 +10,8 @@ import { Container } from './container.js';
 import { functionEnvironment } from './environment.js';
 import { logGroupName, logTail, newLogStreamName, StreamLog, type LogLine } from './function-logs.js';
 import { ContainerPool } from './pool.js';
+import { optSupport, withOpt } from './opt-mount.js';
+import { pythonInterpreter } from './python/python-runtime.js';
 import { launcherFor } from './runtimes.js';
 
 /** One function version to run: `$LATEST` or a published version's configuration. */
@@ -75,6 +77,7 @@ export class FunctionRunner {
     const layers = await Promise.all(
       this.layerCode(record.region, config).map((code) => cache.directory(code)),
     );
+    const opt = await cache.optDirectory(layers);
     const key = `${record.arn}:${version}`;
     const container = await this.pool.acquire(key, config.revisionId, () => {
       const logStream = newLogStreamName(version);
@@ -90,7 +93,23 @@ export class FunctionRunner {
         endpoint: this.context.endpoint ?? '',
       });
       const log = new StreamLog(this.context, record.region, logGroup, logStream);
-      return new Container(launcher({ taskRoot, layers }), env, taskRoot, log);
+      let launch = launcher({ taskRoot, layers });
+      if (opt !== undefined) {
+        const support = optSupport();
+        if (support.available) {
+          launch = withOpt(launch, support.unshare, {
+            opt,
+            python: pythonInterpreter(),
+            node: process.execPath,
+            scratch: cache.scratch,
+          });
+        } else {
+          log.write(
+            `cdkd sandbox: the function's layers are not mounted at /opt: ${support.reason}. Node.js and Python still find the layers' modules, but nothing is at /opt.`,
+          );
+        }
+      }
+      return new Container(launch, env, taskRoot, log);
     });
     const lines: LogLine[] = [];
     const line = (message: string): void => void lines.push(container.log.write(message));

@@ -64,8 +64,33 @@ def load():
 def send(message):
     results.write(json.dumps(message) + "\n")
 
+# The logging module's records, as Lambda's runtime writes them: one log event each (an
+# exception's traceback included), "[LEVEL]\t<UTC time>\t<request id>\t<message>".
+import logging
+request_id = None
+
+class LambdaLogHandler(logging.Handler):
+    def emit(self, record):
+        try:
+            send({"type": "log", "text": self.format(record)})
+        except Exception:
+            self.handleError(record)
+
+class RequestIdFilter(logging.Filter):
+    def filter(self, record):
+        record.aws_request_id = request_id
+        return True
+
+log_handler = LambdaLogHandler()
+log_format = logging.Formatter("[%(levelname)s]\t%(asctime)s.%(msecs)03dZ\t%(aws_request_id)s\t%(message)s", "%Y-%m-%dT%H:%M:%S")
+log_format.converter = time.gmtime
+log_handler.setFormatter(log_format)
+log_handler.addFilter(RequestIdFilter())
+logging.getLogger().addHandler(log_handler)
+
 for line in sys.stdin:
     message = json.loads(line)
+    request_id = message["requestId"]
     try:
         if handler is None:
             handler = load()
