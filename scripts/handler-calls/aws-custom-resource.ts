@@ -53,6 +53,21 @@ export function constructCalls(cdkLibDir: string): FoundCall[] {
   return calls;
 }
 
+/**
+ * AwsCustomResource calls the public example apps of issue 35 make, which neither aws-cdk-lib
+ * nor the corpus names: a KMS multi-Region replica and an EC2 Instance Connect endpoint.
+ */
+const EXAMPLE_APP_CALLS: ReadonlyArray<readonly [string, string]> = [
+  ['KMS', 'replicateKey'],
+  ['KMS', 'scheduleKeyDeletion'],
+  ['EC2', 'createInstanceConnectEndpoint'],
+  ['EC2', 'deleteInstanceConnectEndpoint'],
+];
+
+export function exampleAppCalls(): FoundCall[] {
+  return EXAMPLE_APP_CALLS.map(([service, action]) => call(service, action, 'issue 35: public example apps'));
+}
+
 /** A property value's literal text, with `<token>` where an intrinsic stands. */
 function literal(value: unknown): string {
   if (typeof value === 'string') return value;

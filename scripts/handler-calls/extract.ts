@@ -3,7 +3,7 @@
 // plus the calls AwsCustomResource is asked for by aws-cdk-lib's constructs and by the corpus.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { AWS_CUSTOM_RESOURCE_FAMILY, constructCalls, corpusCalls } from './aws-custom-resource.js';
+import { AWS_CUSTOM_RESOURCE_FAMILY, constructCalls, corpusCalls, exampleAppCalls } from './aws-custom-resource.js';
 import { extractJs } from './js-handlers.js';
 import { extractPython } from './python-handlers.js';
 import { cdkLib } from './sdk-clients.js';
@@ -41,11 +41,15 @@ export function handlerFamilies(dir: string): string[] {
         .map((entry) => `${module.name}/${entry.name}`),
     );
   const core = join(dir, 'core', 'lib', 'dist', 'core');
-  families.push(...readdirSync(core).map((name) => `core/${name}`));
+  families.push(
+    ...readdirSync(core, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => `core/${entry.name}`),
+  );
   return families.sort();
 }
 
-/** The calls of the bundled handlers and of aws-cdk-lib's own AwsCustomResources (no corpus). */
+/** The calls of the bundled handlers, of aws-cdk-lib's own AwsCustomResources and of the example apps (no corpus). */
 export function extractBundled(): Extraction & { version: string; families: string[] } {
   const { dir, version } = cdkLib();
   const calls: FoundCall[] = [];
@@ -63,7 +67,7 @@ export function extractBundled(): Extraction & { version: string; families: stri
       if (found.generic) generic.push(found.generic);
     }
   }
-  calls.push(...constructCalls(dir));
+  calls.push(...constructCalls(dir), ...exampleAppCalls());
   const families = [...new Set([...handlerFamilies(dir), ...calls.map((c) => c.family), AWS_CUSTOM_RESOURCE_FAMILY])];
   return { calls, generic, version, families: families.sort() };
 }

@@ -1,0 +1,41 @@
+// How the sandbox answers each handler call: served, AWS's own error for a feature a
+// one-machine sandbox cannot have (asked with the request that needs the feature), or not
+// served. Calls another piece of work builds are named with it.
+import { isServed, probe, type ProbeResult } from './probe.js';
+
+export type Status = 'served' | 'aws-error' | 'delegated' | 'not served';
+
+/** An unsupported feature: the request that asks for it and the error AWS answers. */
+export interface AwsErrorCall {
+  input: Record<string, unknown>;
+  errorCode: string;
+  reason: string;
+}
+
+/** Keyed `service Operation`. */
+export const AWS_ERROR_CALLS: Readonly<Record<string, AwsErrorCall>> = {};
+
+/** Calls another issue's work serves, keyed `service Operation`. */
+export const DELEGATED: Readonly<Record<string, string>> = {
+  'sfn StartExecution': 'served by Step Functions executions (issue 31)',
+};
+
+export interface Verdict {
+  status: Status;
+  answer: ProbeResult;
+  note?: string;
+}
+
+export async function verdictFor(endpoint: string, service: string, operation: string): Promise<Verdict> {
+  const key = `${service} ${operation}`;
+  const unsupported = AWS_ERROR_CALLS[key];
+  if (unsupported) {
+    const answer = await probe(endpoint, service, operation, unsupported.input);
+    const status = answer.errorCode === unsupported.errorCode ? 'aws-error' : 'not served';
+    return { status, answer, note: `${unsupported.errorCode}: ${unsupported.reason}` };
+  }
+  const answer = await probe(endpoint, service, operation);
+  if (isServed(answer)) return { status: 'served', answer };
+  const delegated = DELEGATED[key];
+  return delegated ? { status: 'delegated', answer, note: delegated } : { status: 'not served', answer };
+}
