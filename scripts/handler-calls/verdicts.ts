@@ -20,6 +20,16 @@ export const DELEGATED: Readonly<Record<string, string>> = {
   'sfn StartExecution': 'served by Step Functions executions (issue 31)',
 };
 
+/**
+ * Members a probe must send beyond the URI labels the client insists on: S3 names some
+ * operations by a query member (`?uploadId`) that the client sends only when given.
+ */
+const PROBE_INPUT: Readonly<Record<string, Record<string, unknown>>> = {
+  's3 CompleteMultipartUpload': { UploadId: 'sandbox-probe' },
+  's3 UploadPart': { UploadId: 'sandbox-probe', PartNumber: 1 },
+  's3 AbortMultipartUpload': { UploadId: 'sandbox-probe' },
+};
+
 export interface Verdict {
   status: Status;
   answer: ProbeResult;
@@ -34,7 +44,7 @@ export async function verdictFor(endpoint: string, service: string, operation: s
     const status = answer.errorCode === unsupported.errorCode ? 'aws-error' : 'not served';
     return { status, answer, note: `${unsupported.errorCode}: ${unsupported.reason}` };
   }
-  const answer = await probe(endpoint, service, operation);
+  const answer = await probe(endpoint, service, operation, PROBE_INPUT[key]);
   if (isServed(answer)) return { status: 'served', answer };
   const delegated = DELEGATED[key];
   return delegated ? { status: 'delegated', answer, note: delegated } : { status: 'not served', answer };

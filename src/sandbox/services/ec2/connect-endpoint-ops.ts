@@ -43,7 +43,7 @@ function item(call: Ec2Call, id: string, model: ResourceModel, state = 'create-c
     itemSet('networkInterfaceIdSet', []),
     optionalEl('vpcId', subnet?.vpcId),
     optionalEl('availabilityZone', subnet?.availabilityZone),
-    el('createdAt', String(model.CreatedAt ?? new Date().toISOString())),
+    el('createdAt', createdAt(model)),
     el('subnetId', String(model.SubnetId)),
     el('preserveClientIp', model.PreserveClientIp === true),
     el(
@@ -52,6 +52,12 @@ function item(call: Ec2Call, id: string, model: ResourceModel, state = 'create-c
     ),
     tagSet((model.Tags as Tags | undefined) ?? []),
   ];
+}
+
+/** When the endpoint was made, where the store kept a real time (a generic model may hold a placeholder). */
+function createdAt(model: ResourceModel): string {
+  const time = Date.parse(String(model.CreatedAt));
+  return new Date(Number.isNaN(time) ? Date.now() : time).toISOString();
 }
 
 export async function createInstanceConnectEndpoint(call: Ec2Call): Promise<SandboxResponse> {
