@@ -36,7 +36,7 @@ export const createCognitoService: ServiceModuleFactory = async (context) => {
             ClientName: client.ClientName,
             // A stable secret: the same client reads the same one every time, as on AWS.
             ...(client.GenerateSecret === true && {
-              ClientSecret: createHash('sha256').update(`${poolId}/${clientId}`).digest('base64url').slice(0, 51),
+              ClientSecret: createHash('sha512').update(`${poolId}/${clientId}`).digest('base64url').slice(0, 51),
             }),
             ExplicitAuthFlows: client.ExplicitAuthFlows,
             AllowedOAuthFlows: client.AllowedOAuthFlows,
