@@ -14,14 +14,17 @@ import { REPO_ROOT } from './handler-calls/sdk-clients.js';
 import { markdown, rows, totals, type CallList } from './handler-calls/table.js';
 import { verdictFor, type Verdict } from './handler-calls/verdicts.js';
 
-export const CALLS_JSON = fileURLToPath(new URL('../docs/_generated/cdk-handler-calls.json', import.meta.url));
+export const CALLS_JSON = fileURLToPath(
+  new URL('../docs/_generated/cdk-handler-calls.json', import.meta.url),
+);
 export const CALLS_DOC = fileURLToPath(new URL('../docs/_generated/cdk-handler-calls.md', import.meta.url));
 
 async function main(): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const bundled = extractBundled();
   const corpus = process.env.CDKD_CORPUS_DIR ?? corpusDir(REPO_ROOT);
-  if (!corpus) console.error('The corpus is absent: listing the calls of the bundled handlers and aws-cdk-lib only.');
+  if (!corpus)
+    console.error('The corpus is absent: listing the calls of the bundled handlers and aws-cdk-lib only.');
   const calls = [...bundled.calls, ...(corpus ? corpusCalls(corpus) : [])];
 
   const sandbox = await startSandbox({ port: 0 });
@@ -41,8 +44,8 @@ async function main(): Promise<void> {
     generic: bundled.generic,
     calls: rows(calls, verdicts),
   };
-  writeFileSync(CALLS_JSON, `${JSON.stringify(list, null, 2)}\n`);
   const options = (await resolveConfig(CALLS_DOC)) ?? {};
+  writeFileSync(CALLS_JSON, await format(JSON.stringify(list), { ...options, parser: 'json' }));
   writeFileSync(CALLS_DOC, await format(markdown(list), { ...options, parser: 'markdown' }));
   console.log(JSON.stringify(totals(list)));
 }

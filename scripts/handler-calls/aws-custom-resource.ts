@@ -21,7 +21,14 @@ export function sdkCall(service: string, action: string): { service: string; ope
 function call(service: string, action: string, source: string): FoundCall {
   const { service: v3, operation } = sdkCall(service, action);
   const verified = canonicalOperation(v3, operation) !== undefined;
-  return { service: v3, operation, family: AWS_CUSTOM_RESOURCE_FAMILY, source, via: 'AwsCustomResource', verified };
+  return {
+    service: v3,
+    operation,
+    family: AWS_CUSTOM_RESOURCE_FAMILY,
+    source,
+    via: 'AwsCustomResource',
+    verified,
+  };
 }
 
 function* jsFiles(dir: string): Generator<string> {

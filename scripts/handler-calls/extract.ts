@@ -3,7 +3,12 @@
 // plus the calls AwsCustomResource is asked for by aws-cdk-lib's constructs and by the corpus.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { AWS_CUSTOM_RESOURCE_FAMILY, constructCalls, corpusCalls, exampleAppCalls } from './aws-custom-resource.js';
+import {
+  AWS_CUSTOM_RESOURCE_FAMILY,
+  constructCalls,
+  corpusCalls,
+  exampleAppCalls,
+} from './aws-custom-resource.js';
 import { extractJs } from './js-handlers.js';
 import { extractPython } from './python-handlers.js';
 import { cdkLib } from './sdk-clients.js';
@@ -68,7 +73,9 @@ export function extractBundled(): Extraction & { version: string; families: stri
     }
   }
   calls.push(...constructCalls(dir), ...exampleAppCalls());
-  const families = [...new Set([...handlerFamilies(dir), ...calls.map((c) => c.family), AWS_CUSTOM_RESOURCE_FAMILY])];
+  const families = [
+    ...new Set([...handlerFamilies(dir), ...calls.map((c) => c.family), AWS_CUSTOM_RESOURCE_FAMILY]),
+  ];
   return { calls, generic, version, families: families.sort() };
 }
 

@@ -45,11 +45,12 @@ export async function probe(
 ): Promise<ProbeResult> {
   const module = loadClient(service);
   if (!module) return { unsendable: `@aws-sdk/client-${service} is not installed` };
-  const ClientClass = Object.entries(module).find(([name]) => name.endsWith('Client') && name !== '__Client')?.[1] as
-    | (new (config: object) => Client)
-    | undefined;
+  const ClientClass = Object.entries(module).find(
+    ([name]) => name.endsWith('Client') && name !== '__Client',
+  )?.[1] as (new (config: object) => Client) | undefined;
   const CommandClass = module[`${operation}Command`] as (new (input: object) => unknown) | undefined;
-  if (!ClientClass || !CommandClass) return { unsendable: `@aws-sdk/client-${service} has no ${operation}Command` };
+  if (!ClientClass || !CommandClass)
+    return { unsendable: `@aws-sdk/client-${service} has no ${operation}Command` };
   const client = new ClientClass({
     endpoint,
     region,

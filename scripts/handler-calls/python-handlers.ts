@@ -1,11 +1,17 @@
 // The calls a Python handler makes: boto3 clients (`s3 = boto3.client('s3')`, then
 // `s3.put_bucket_notification_configuration(...)`, waiters and paginators), and AWS CLI
 // commands it runs as a subprocess (`['aws', 'eks', 'update-kubeconfig', ...]`).
-import { canonicalOperation, hasClient, pascalCase, v3ServiceName, waiterOperation } from './sdk-clients.js';
+import { canonicalOperation, pascalCase, v3ServiceName, waiterOperation } from './sdk-clients.js';
 import type { FoundCall } from './types.js';
 
 const BOTO3_CLIENT = /(\w+)\s*=\s*boto3\.(?:Session\(\)\.)?client\(\s*['"]([\w-]+)['"]/g;
-const NOT_OPERATIONS = new Set(['get_waiter', 'get_paginator', 'can_paginate', 'close', 'generate_presigned_url']);
+const NOT_OPERATIONS = new Set([
+  'get_waiter',
+  'get_paginator',
+  'can_paginate',
+  'close',
+  'generate_presigned_url',
+]);
 const AWS_LIST = /\[\s*['"](?:aws|\/opt\/awscli\/aws)['"]\s*,\s*['"]([\w-]+)['"]\s*,\s*['"]([\w-]+)['"]/g;
 const HELPER = /def (\w+)\(\*args\):([\s\S]*?)(?=\ndef |\n\S|$)/g;
 
@@ -54,7 +60,10 @@ function boto3Calls(code: string, family: string, source: string): FoundCall[] {
         const operation = waiterOperation(service, argument);
         add(operation ?? pascalCase(argument), operation !== undefined);
       } else if (method === 'get_paginator' && argument) {
-        add(canonicalOperation(service, argument) ?? pascalCase(argument), canonicalOperation(service, argument) !== undefined);
+        add(
+          canonicalOperation(service, argument) ?? pascalCase(argument),
+          canonicalOperation(service, argument) !== undefined,
+        );
       } else if (!NOT_OPERATIONS.has(method!)) {
         const operation = canonicalOperation(service, method!);
         // Every other boto3 client method is an operation; only the casing needs the client.
@@ -86,10 +95,24 @@ export function extractPython(code: string, family: string, source: string): Fou
     const known = CLI_CALLS[command];
     if (known) {
       for (const [service, operation] of known)
-        calls.push({ service, operation, family, source: `${source} (aws ${command})`, via: 'aws-cli', verified: true });
+        calls.push({
+          service,
+          operation,
+          family,
+          source: `${source} (aws ${command})`,
+          via: 'aws-cli',
+          verified: true,
+        });
     } else {
       const [service, action] = command.split(' ') as [string, string];
-      calls.push({ service, operation: pascalCase(action.replace(/-/g, '_')), family, source: `${source} (aws ${command})`, via: 'aws-cli', verified: false });
+      calls.push({
+        service,
+        operation: pascalCase(action.replace(/-/g, '_')),
+        family,
+        source: `${source} (aws ${command})`,
+        via: 'aws-cli',
+        verified: false,
+      });
     }
   }
   return calls;

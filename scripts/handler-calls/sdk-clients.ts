@@ -64,7 +64,9 @@ export function waiterOperation(service: string, waiter: string): string | undef
   const name = pascalCase(waiter.replace(/^waitUntil/, ''));
   const waiters = join(dir, 'dist-es', 'waiters');
   if (!existsSync(waiters)) return undefined;
-  const file = readdirSync(waiters).find((entry) => entry.toLowerCase() === `waitfor${name.toLowerCase()}.js`);
+  const file = readdirSync(waiters).find(
+    (entry) => entry.toLowerCase() === `waitfor${name.toLowerCase()}.js`,
+  );
   if (!file) return undefined;
   return /new (\w+)Command\(/.exec(readFileSync(join(waiters, file), 'utf8'))?.[1];
 }

@@ -40,7 +40,10 @@ describe('more handler families on the sandbox', () => {
       sandbox.current.url,
       (app, version) => {
         const stack = new Stack(app, 'HcEcrAutoDelete');
-        const repo = new ecr.Repository(stack, 'Repo', { emptyOnDelete: true, removalPolicy: RemovalPolicy.DESTROY });
+        const repo = new ecr.Repository(stack, 'Repo', {
+          emptyOnDelete: true,
+          removalPolicy: RemovalPolicy.DESTROY,
+        });
         repo.addLifecycleRule({ maxImageCount: version === 1 ? 5 : 10 });
         new CfnOutput(stack, 'Name', { value: repo.repositoryName });
       },
@@ -56,7 +59,9 @@ describe('more handler families on the sandbox', () => {
   it('cross-region references: the writer puts the exports in the consumer region, the reader tags them, both clean up', async () => {
     const exports = async () =>
       (
-        await client(SSMClient, 'us-east-1').send(new GetParametersByPathCommand({ Path: '/cdk/exports/', Recursive: true }))
+        await client(SSMClient, 'us-east-1').send(
+          new GetParametersByPathCommand({ Path: '/cdk/exports/', Recursive: true }),
+        )
       ).Parameters?.map((parameter) => parameter.Name) ?? [];
     await deployUpdateDestroy(
       sandbox.current.url,
@@ -131,7 +136,10 @@ describe('more handler families on the sandbox', () => {
       (app, version) => {
         const stack = new Stack(app, 'HcCognitoSecret');
         const pool = new cognito.UserPool(stack, 'Pool', { removalPolicy: RemovalPolicy.DESTROY });
-        const poolClient = pool.addClient('Client', { generateSecret: true, userPoolClientName: `client-v${version}` });
+        const poolClient = pool.addClient('Client', {
+          generateSecret: true,
+          userPoolClientName: `client-v${version}`,
+        });
         new CfnOutput(stack, 'Secret', { value: poolClient.userPoolClientSecret.unsafeUnwrap() });
       },
       async (outputs) => {

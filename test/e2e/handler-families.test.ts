@@ -30,9 +30,10 @@ beforeAll(async () => {
 describe("the CDK's custom-resource handler families on the sandbox", () => {
   it('EventBridge to a log group: the resource policy letting events in is put, kept on update, removed on destroy', async () => {
     const policyNames = async () =>
-      ((await client(CloudWatchLogsClient).send(new DescribeResourcePoliciesCommand({}))).resourcePolicies ?? []).map(
-        (policy) => policy.policyName,
-      );
+      (
+        (await client(CloudWatchLogsClient).send(new DescribeResourcePoliciesCommand({}))).resourcePolicies ??
+        []
+      ).map((policy) => policy.policyName);
     await deployUpdateDestroy(
       sandbox.current.url,
       (app, version) => {
@@ -70,14 +71,18 @@ describe("the CDK's custom-resource handler families on the sandbox", () => {
             region: 'eu-west-1',
             parameters: { KeyId: new cr.PhysicalResourceIdReference(), PendingWindowInDays: 7 },
           },
-          policy: cr.AwsCustomResourcePolicy.fromSdkCalls({ resources: cr.AwsCustomResourcePolicy.ANY_RESOURCE }),
+          policy: cr.AwsCustomResourcePolicy.fromSdkCalls({
+            resources: cr.AwsCustomResourcePolicy.ANY_RESOURCE,
+          }),
         });
         new CfnOutput(stack, 'ReplicaArn', { value: replica.getResponseField('ReplicaKeyMetadata.Arn') });
       },
       async (outputs) => {
         replicaArn = outputs['HcKmsReplica.ReplicaArn']!;
         expect(replicaArn).toMatch(/^arn:aws:kms:eu-west-1:\d{12}:key\/mrk-/);
-        const replica = await client(KMSClient, 'eu-west-1').send(new DescribeKeyCommand({ KeyId: replicaArn }));
+        const replica = await client(KMSClient, 'eu-west-1').send(
+          new DescribeKeyCommand({ KeyId: replicaArn }),
+        );
         expect(replica.KeyMetadata?.MultiRegionConfiguration?.MultiRegionKeyType).toBe('REPLICA');
       },
     );
@@ -87,7 +92,8 @@ describe("the CDK's custom-resource handler families on the sandbox", () => {
 
   it('an EC2 Instance Connect endpoint made by an AwsCustomResource in a new VPC, deleted with it', async () => {
     const endpoints = async () =>
-      (await client(EC2Client).send(new DescribeInstanceConnectEndpointsCommand({}))).InstanceConnectEndpoints ?? [];
+      (await client(EC2Client).send(new DescribeInstanceConnectEndpointsCommand({})))
+        .InstanceConnectEndpoints ?? [];
     await deployUpdateDestroy(
       sandbox.current.url,
       (app, version) => {
@@ -102,7 +108,9 @@ describe("the CDK's custom-resource handler families on the sandbox", () => {
           service: 'EC2',
           action,
           parameters,
-          physicalResourceId: cr.PhysicalResourceId.fromResponse('InstanceConnectEndpoint.InstanceConnectEndpointId'),
+          physicalResourceId: cr.PhysicalResourceId.fromResponse(
+            'InstanceConnectEndpoint.InstanceConnectEndpointId',
+          ),
         });
         new cr.AwsCustomResource(stack, 'Endpoint', {
           onCreate: call('createInstanceConnectEndpoint', {
@@ -114,7 +122,9 @@ describe("the CDK's custom-resource handler families on the sandbox", () => {
             action: 'deleteInstanceConnectEndpoint',
             parameters: { InstanceConnectEndpointId: new cr.PhysicalResourceIdReference() },
           },
-          policy: cr.AwsCustomResourcePolicy.fromSdkCalls({ resources: cr.AwsCustomResourcePolicy.ANY_RESOURCE }),
+          policy: cr.AwsCustomResourcePolicy.fromSdkCalls({
+            resources: cr.AwsCustomResourcePolicy.ANY_RESOURCE,
+          }),
         });
       },
       async () => {

@@ -12,7 +12,9 @@ async function keysPendingDeletion(sandboxUrl: string): Promise<Set<string>> {
     kms?: { 'AWS::KMS::Key'?: Array<{ id: string; state: string }> };
   };
   return new Set(
-    (inventory.kms?.['AWS::KMS::Key'] ?? []).filter((key) => key.state === 'PendingDeletion').map((key) => key.id),
+    (inventory.kms?.['AWS::KMS::Key'] ?? [])
+      .filter((key) => key.state === 'PendingDeletion')
+      .map((key) => key.id),
   );
 }
 
@@ -61,7 +63,9 @@ export async function deployUpdateDestroy(
   const accounting = await accountFor(sandboxUrl);
   const pending = await keysPendingDeletion(sandboxUrl);
   expect({
-    untracked: accounting.untracked.filter((entry) => ![...pending].some((id) => entry === `AWS::KMS::Key ${id}`)),
+    untracked: accounting.untracked.filter(
+      (entry) => ![...pending].some((id) => entry === `AWS::KMS::Key ${id}`),
+    ),
     deadRecords: accounting.deadRecords,
   }).toEqual({ untracked: [], deadRecords: [] });
 }

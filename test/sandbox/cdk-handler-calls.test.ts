@@ -58,7 +58,9 @@ describe('the calls of the installed aws-cdk-lib handlers', () => {
   });
 
   it('the probe tells an unserved operation from a served one', async () => {
-    expect((await probe(sandbox.current.url, 'kms', 'ImportKeyMaterial')).errorCode).toBe('UnknownOperationException');
+    expect((await probe(sandbox.current.url, 'kms', 'ImportKeyMaterial')).errorCode).toBe(
+      'UnknownOperationException',
+    );
     expect((await probe(sandbox.current.url, 'kms', 'ReplicateKey')).errorCode).toBe('ValidationException');
   });
 });

@@ -45,7 +45,9 @@ describe('KMS ReplicateKey', () => {
       new ReplicateKeyCommand({ KeyId: primary.Arn, ReplicaRegion: 'eu-west-1', Description: 'copy' }),
     );
     expect(replica.ReplicaKeyMetadata?.Arn).toBe(primary.Arn!.replace('us-east-1', 'eu-west-1'));
-    const fromReplica = await client(KMSClient, 'eu-west-1').send(new DescribeKeyCommand({ KeyId: primary.KeyId }));
+    const fromReplica = await client(KMSClient, 'eu-west-1').send(
+      new DescribeKeyCommand({ KeyId: primary.KeyId }),
+    );
     expect(fromReplica.KeyMetadata?.MultiRegionConfiguration).toEqual({
       MultiRegionKeyType: 'REPLICA',
       PrimaryKey: { Arn: primary.Arn, Region: 'us-east-1' },
@@ -87,9 +89,17 @@ describe('EC2 Instance Connect endpoints', () => {
     const subnet = (await ec2.send(new DescribeSubnetsCommand({}))).Subnets![0]!;
     const made = await ec2.send(new CreateInstanceConnectEndpointCommand({ SubnetId: subnet.SubnetId }));
     const id = made.InstanceConnectEndpoint!.InstanceConnectEndpointId!;
-    expect(made.InstanceConnectEndpoint).toMatchObject({ SubnetId: subnet.SubnetId, VpcId: subnet.VpcId, State: 'create-complete' });
-    const described = await ec2.send(new DescribeInstanceConnectEndpointsCommand({ InstanceConnectEndpointIds: [id] }));
-    expect(described.InstanceConnectEndpoints?.map((endpoint) => endpoint.InstanceConnectEndpointId)).toEqual([id]);
+    expect(made.InstanceConnectEndpoint).toMatchObject({
+      SubnetId: subnet.SubnetId,
+      VpcId: subnet.VpcId,
+      State: 'create-complete',
+    });
+    const described = await ec2.send(
+      new DescribeInstanceConnectEndpointsCommand({ InstanceConnectEndpointIds: [id] }),
+    );
+    expect(described.InstanceConnectEndpoints?.map((endpoint) => endpoint.InstanceConnectEndpointId)).toEqual(
+      [id],
+    );
     await ec2.send(new DeleteInstanceConnectEndpointCommand({ InstanceConnectEndpointId: id }));
     await expect(
       ec2.send(new DescribeInstanceConnectEndpointsCommand({ InstanceConnectEndpointIds: [id] })),
@@ -103,7 +113,9 @@ describe('EC2 Instance Connect endpoints', () => {
 describe('Route 53 record sets', () => {
   it('a change batch creates and deletes records; creating one twice is InvalidChangeBatch', async () => {
     const route53 = client(Route53Client);
-    const zone = await route53.send(new CreateHostedZoneCommand({ Name: 'calls.example.com', CallerReference: 'r1' }));
+    const zone = await route53.send(
+      new CreateHostedZoneCommand({ Name: 'calls.example.com', CallerReference: 'r1' }),
+    );
     const zoneId = zone.HostedZone!.Id!;
     const change = (Action: 'CREATE' | 'DELETE') =>
       route53.send(
@@ -113,7 +125,12 @@ describe('Route 53 record sets', () => {
             Changes: [
               {
                 Action,
-                ResourceRecordSet: { Name: 'www.calls.example.com', Type: 'A', TTL: 60, ResourceRecords: [{ Value: '192.0.2.1' }] },
+                ResourceRecordSet: {
+                  Name: 'www.calls.example.com',
+                  Type: 'A',
+                  TTL: 60,
+                  ResourceRecords: [{ Value: '192.0.2.1' }],
+                },
               },
             ],
           },
@@ -122,10 +139,14 @@ describe('Route 53 record sets', () => {
     await change('CREATE');
     await expect(change('CREATE')).rejects.toThrow(expect.objectContaining({ name: 'InvalidChangeBatch' }));
     const records = async () =>
-      (await route53.send(new ListResourceRecordSetsCommand({ HostedZoneId: zoneId }))).ResourceRecordSets!.map(
-        (record) => `${record.Name} ${record.Type}`,
-      );
-    expect(await records()).toEqual(['calls.example.com. NS', 'calls.example.com. SOA', 'www.calls.example.com. A']);
+      (
+        await route53.send(new ListResourceRecordSetsCommand({ HostedZoneId: zoneId }))
+      ).ResourceRecordSets!.map((record) => `${record.Name} ${record.Type}`);
+    expect(await records()).toEqual([
+      'calls.example.com. NS',
+      'calls.example.com. SOA',
+      'www.calls.example.com. A',
+    ]);
     await change('DELETE');
     expect(await records()).toEqual(['calls.example.com. NS', 'calls.example.com. SOA']);
   });
@@ -134,21 +155,33 @@ describe('Route 53 record sets', () => {
 describe('STS AssumeRole', () => {
   it("hands out keys acting in the role's account; a role the sandbox does not hold is AccessDenied", async () => {
     await client(IAMClient).send(
-      new CreateRoleCommand({ RoleName: 'Assumable', AssumeRolePolicyDocument: JSON.stringify({ Version: '2012-10-17', Statement: [] }) }),
+      new CreateRoleCommand({
+        RoleName: 'Assumable',
+        AssumeRolePolicyDocument: JSON.stringify({ Version: '2012-10-17', Statement: [] }),
+      }),
     );
     const assumed = await client(STSClient).send(
-      new AssumeRoleCommand({ RoleArn: 'arn:aws:iam::111111111111:role/Assumable', RoleSessionName: 'probe' }),
+      new AssumeRoleCommand({
+        RoleArn: 'arn:aws:iam::111111111111:role/Assumable',
+        RoleSessionName: 'probe',
+      }),
     );
     expect(assumed.AssumedRoleUser?.Arn).toBe('arn:aws:sts::111111111111:assumed-role/Assumable/probe');
     const { AccessKeyId, SecretAccessKey, SessionToken } = assumed.Credentials!;
     const asRole = new STSClient({
       endpoint: sandbox.current.url,
       region: 'us-east-1',
-      credentials: { accessKeyId: AccessKeyId!, secretAccessKey: SecretAccessKey!, sessionToken: SessionToken! },
+      credentials: {
+        accessKeyId: AccessKeyId!,
+        secretAccessKey: SecretAccessKey!,
+        sessionToken: SessionToken!,
+      },
     });
     expect((await asRole.send(new GetCallerIdentityCommand({}))).Account).toBe('111111111111');
     await expect(
-      client(STSClient).send(new AssumeRoleCommand({ RoleArn: 'arn:aws:iam::111111111111:role/Nobody', RoleSessionName: 'probe' })),
+      client(STSClient).send(
+        new AssumeRoleCommand({ RoleArn: 'arn:aws:iam::111111111111:role/Nobody', RoleSessionName: 'probe' }),
+      ),
     ).rejects.toThrow(expect.objectContaining({ name: 'AccessDenied' }));
   });
 });
@@ -157,21 +190,39 @@ describe('S3 multipart uploads', () => {
   it('parts completed in order make one object', async () => {
     const s3 = client(S3Client);
     await s3.send(new CreateBucketCommand({ Bucket: 'multipart-calls' }));
-    const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: 'multipart-calls', Key: 'big' }));
+    const { UploadId } = await s3.send(
+      new CreateMultipartUploadCommand({ Bucket: 'multipart-calls', Key: 'big' }),
+    );
     const part = async (PartNumber: number, Body: string) =>
-      (await s3.send(new UploadPartCommand({ Bucket: 'multipart-calls', Key: 'big', UploadId, PartNumber, Body }))).ETag;
+      (
+        await s3.send(
+          new UploadPartCommand({ Bucket: 'multipart-calls', Key: 'big', UploadId, PartNumber, Body }),
+        )
+      ).ETag;
     const parts = [
       { PartNumber: 1, ETag: await part(1, 'hello ') },
       { PartNumber: 2, ETag: await part(2, 'world') },
     ];
     const done = await s3.send(
-      new CompleteMultipartUploadCommand({ Bucket: 'multipart-calls', Key: 'big', UploadId, MultipartUpload: { Parts: parts } }),
+      new CompleteMultipartUploadCommand({
+        Bucket: 'multipart-calls',
+        Key: 'big',
+        UploadId,
+        MultipartUpload: { Parts: parts },
+      }),
     );
     expect(done.ETag).toMatch(/^"[0-9a-f]{32}-2"$/);
     const object = await s3.send(new GetObjectCommand({ Bucket: 'multipart-calls', Key: 'big' }));
     expect(await object.Body!.transformToString()).toBe('hello world');
     await expect(
-      s3.send(new CompleteMultipartUploadCommand({ Bucket: 'multipart-calls', Key: 'big', UploadId, MultipartUpload: { Parts: parts } })),
+      s3.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: 'multipart-calls',
+          Key: 'big',
+          UploadId,
+          MultipartUpload: { Parts: parts },
+        }),
+      ),
     ).rejects.toThrow(expect.objectContaining({ name: 'NoSuchUpload' }));
   });
 });

@@ -1,6 +1,12 @@
 import { SandboxError } from '../errors.js';
 import { jsonCodec, jsonInput, jsonOperation, jsonResult } from '../protocols/json.js';
-import { matchRoute, restJsonCodec, restJsonInput, restJsonResult, type RestRoute } from '../protocols/rest-json.js';
+import {
+  matchRoute,
+  restJsonCodec,
+  restJsonInput,
+  restJsonResult,
+  type RestRoute,
+} from '../protocols/rest-json.js';
 import type { SandboxRequest } from '../request.js';
 import { sandboxSchemaFor } from '../resource-index.js';
 import type { ResourceModel } from '../resources.js';
@@ -39,7 +45,13 @@ export function jsonApiModule(spec: ModuleSpec & { version: '1.0' | '1.1'; targe
     async handle(request, operation) {
       const handler = spec.handlers[operation];
       if (!handler) throw unknownOperation(operation);
-      const call = { request, input: jsonInput(request), labels: {}, region: request.region, accountId: request.accountId };
+      const call = {
+        request,
+        input: jsonInput(request),
+        labels: {},
+        region: request.region,
+        accountId: request.accountId,
+      };
       return jsonResult(spec.version, await handler(call));
     },
     inventory: spec.inventory ?? (() => ({})),
@@ -64,7 +76,13 @@ export function restJsonApiModule(
       const { labels } = route(request);
       const handler = spec.handlers[operation];
       if (!handler) throw unknownOperation(operation);
-      const call = { request, input: restJsonInput(request), labels, region: request.region, accountId: request.accountId };
+      const call = {
+        request,
+        input: restJsonInput(request),
+        labels,
+        region: request.region,
+        accountId: request.accountId,
+      };
       const status = spec.routes.find((candidate) => candidate.operation === operation)?.status ?? 200;
       return restJsonResult(status, await handler(call));
     },

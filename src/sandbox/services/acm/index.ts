@@ -18,7 +18,8 @@ export const createAcmService: ServiceModuleFactory = async (context) => {
   const find = ({ input, region, accountId }: ApiCall): { arn: string; model: ResourceModel } => {
     const arn = requiredString(input, 'CertificateArn', 'ValidationException');
     const model = store().read(arn, region, accountId);
-    if (!model) throw new SandboxError('ResourceNotFoundException', `Could not find certificate ${arn}.`, 400);
+    if (!model)
+      throw new SandboxError('ResourceNotFoundException', `Could not find certificate ${arn}.`, 400);
     return { arn, model };
   };
   const validation = (domain: string) => {
@@ -46,7 +47,9 @@ export const createAcmService: ServiceModuleFactory = async (context) => {
           {
             DomainName: domain,
             ValidationMethod: input.ValidationMethod ?? 'EMAIL',
-            ...(Array.isArray(input.SubjectAlternativeNames) && { SubjectAlternativeNames: input.SubjectAlternativeNames }),
+            ...(Array.isArray(input.SubjectAlternativeNames) && {
+              SubjectAlternativeNames: input.SubjectAlternativeNames,
+            }),
             ...(Array.isArray(input.Tags) && { Tags: input.Tags }),
           },
           region,
@@ -56,7 +59,10 @@ export const createAcmService: ServiceModuleFactory = async (context) => {
       },
       DescribeCertificate: (call) => {
         const { arn, model } = find(call);
-        const names = [String(model.DomainName), ...((model.SubjectAlternativeNames as string[] | undefined) ?? [])];
+        const names = [
+          String(model.DomainName),
+          ...((model.SubjectAlternativeNames as string[] | undefined) ?? []),
+        ];
         return {
           Certificate: {
             CertificateArn: arn,
@@ -74,8 +80,15 @@ export const createAcmService: ServiceModuleFactory = async (context) => {
       AddTagsToCertificate: async (call) => {
         const { arn, model } = find(call);
         const added = (call.input.Tags as Tag[] | undefined) ?? [];
-        const kept = ((model.Tags as Tag[] | undefined) ?? []).filter((tag) => !added.some((next) => next.Key === tag.Key));
-        await store().update(arn, { ...writableOf(CERTIFICATE, model), Tags: [...kept, ...added] }, call.region, call.accountId);
+        const kept = ((model.Tags as Tag[] | undefined) ?? []).filter(
+          (tag) => !added.some((next) => next.Key === tag.Key),
+        );
+        await store().update(
+          arn,
+          { ...writableOf(CERTIFICATE, model), Tags: [...kept, ...added] },
+          call.region,
+          call.accountId,
+        );
         return {};
       },
       DeleteCertificate: async (call) => {

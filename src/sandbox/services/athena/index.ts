@@ -62,16 +62,26 @@ export const createAthenaService: ServiceModuleFactory = async (context) => {
         const workGroup = requiredString(input, 'WorkGroup', 'InvalidRequestException');
         const model = store().read(workGroup, region, accountId);
         if (!model) throw invalid(`WorkGroup ${workGroup} is not found.`);
-        const engine = (model.WorkGroupConfiguration as { EngineVersion?: { SelectedEngineVersion?: string } } | undefined)
-          ?.EngineVersion?.SelectedEngineVersion;
-        if (!engine?.startsWith('PySpark')) throw invalid(`WorkGroup ${workGroup} is not an Apache Spark enabled workgroup.`);
-        const book = { id: randomUUID(), region, workGroup, name: requiredString(input, 'Name', 'InvalidRequestException') };
+        const engine = (
+          model.WorkGroupConfiguration as { EngineVersion?: { SelectedEngineVersion?: string } } | undefined
+        )?.EngineVersion?.SelectedEngineVersion;
+        if (!engine?.startsWith('PySpark'))
+          throw invalid(`WorkGroup ${workGroup} is not an Apache Spark enabled workgroup.`);
+        const book = {
+          id: randomUUID(),
+          region,
+          workGroup,
+          name: requiredString(input, 'Name', 'InvalidRequestException'),
+        };
         await notebooks.put(book.id, book);
         return { NotebookId: book.id };
       },
       UpdateNotebookMetadata: async ({ input }) => {
         const book = notebook(input);
-        await notebooks.put(book.id, { ...book, name: requiredString(input, 'Name', 'InvalidRequestException') });
+        await notebooks.put(book.id, {
+          ...book,
+          name: requiredString(input, 'Name', 'InvalidRequestException'),
+        });
         return {};
       },
       DeleteNotebook: async ({ input }) => {
@@ -79,6 +89,8 @@ export const createAthenaService: ServiceModuleFactory = async (context) => {
         return {};
       },
     },
-    inventory: () => ({ 'AWS::Athena::Notebook': notebooks.values().map((book) => ({ id: book.id, region: book.region })) }),
+    inventory: () => ({
+      'AWS::Athena::Notebook': notebooks.values().map((book) => ({ id: book.id, region: book.region })),
+    }),
   });
 };

@@ -16,7 +16,11 @@ export const createAutoScalingService: ServiceModuleFactory = async () => ({
   isMutating: (operation) => !/^Describe/.test(operation),
   async handle(request, operation) {
     if (operation !== 'CompleteLifecycleAction') {
-      throw new SandboxError('InvalidAction', `Could not find operation ${operation} for version ${VERSION}`, 400);
+      throw new SandboxError(
+        'InvalidAction',
+        `Could not find operation ${operation} for version ${VERSION}`,
+        400,
+      );
     }
     const params = queryParams(request);
     const instance = params.get('InstanceId');

@@ -18,7 +18,11 @@ const ROUTES: readonly RestRoute[] = [
   { method: 'GET', path: '/2020-05-31/distribution/{Id}', operation: 'GetDistribution' },
   { method: 'DELETE', path: '/2020-05-31/distribution/{Id}', operation: 'DeleteDistribution' },
   { method: 'POST', path: '/2020-05-31/distribution/{Id}/invalidation', operation: 'CreateInvalidation' },
-  { method: 'GET', path: '/2020-05-31/distribution/{Id}/invalidation/{InvalidationId}', operation: 'GetInvalidation' },
+  {
+    method: 'GET',
+    path: '/2020-05-31/distribution/{Id}/invalidation/{InvalidationId}',
+    operation: 'GetInvalidation',
+  },
 ];
 
 /** CloudFront's REST-XML: results under the API namespace, errors as `<ErrorResponse><Error>`. */

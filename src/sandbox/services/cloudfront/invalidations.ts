@@ -29,11 +29,17 @@ export class Invalidations {
     const callerReference = text(batch, 'CallerReference') ?? '';
     const paths = children(child(child(batch, 'Paths'), 'Items'), 'Path').map((path) => String(path));
     if (paths.length === 0 || paths.some((path) => !path.startsWith('/'))) {
-      throw new SandboxError('InvalidArgument', 'Your request contains one or more invalid invalidation paths.', 400);
+      throw new SandboxError(
+        'InvalidArgument',
+        'Your request contains one or more invalid invalidation paths.',
+        400,
+      );
     }
     const same = this.records
       .values()
-      .find((record) => record.distributionId === distributionId && record.callerReference === callerReference);
+      .find(
+        (record) => record.distributionId === distributionId && record.callerReference === callerReference,
+      );
     if (same) {
       if (JSON.stringify(same.paths) !== JSON.stringify(paths)) {
         throw new SandboxError(
@@ -57,7 +63,8 @@ export class Invalidations {
 
   get(distributionId: string, id: string): string {
     const record = this.records.get(`${distributionId}/${id}`);
-    if (!record) throw new SandboxError('NoSuchInvalidation', 'The specified invalidation does not exist.', 404);
+    if (!record)
+      throw new SandboxError('NoSuchInvalidation', 'The specified invalidation does not exist.', 404);
     return invalidationXml(record);
   }
 }
@@ -68,7 +75,13 @@ function invalidationXml(record: InvalidationRecord): string {
     el('Status', 'Completed'),
     el('CreateTime', record.createTime),
     el('InvalidationBatch', [
-      el('Paths', [el('Quantity', record.paths.length), el('Items', record.paths.map((path) => el('Path', path)))]),
+      el('Paths', [
+        el('Quantity', record.paths.length),
+        el(
+          'Items',
+          record.paths.map((path) => el('Path', path)),
+        ),
+      ]),
       el('CallerReference', record.callerReference),
     ]),
   ]);

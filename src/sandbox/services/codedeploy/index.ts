@@ -11,9 +11,14 @@ export const createCodeDeployService: ServiceModuleFactory = async (context) => 
   const store = () => context.resources.resolve(CONFIG)!;
   const nameOf = (input: Record<string, unknown>) => {
     const name = requiredString(input, 'deploymentConfigName', 'DeploymentConfigNameRequiredException');
-    if (!NAME.test(name)) throw new SandboxError('InvalidDeploymentConfigNameException', `${name} is not a valid name.`, 400);
+    if (!NAME.test(name))
+      throw new SandboxError('InvalidDeploymentConfigNameException', `${name} is not a valid name.`, 400);
     if (name.startsWith('CodeDeployDefault.')) {
-      throw new SandboxError('InvalidOperationException', `${name} is a predefined configuration and cannot be changed.`, 400);
+      throw new SandboxError(
+        'InvalidOperationException',
+        `${name} is a predefined configuration and cannot be changed.`,
+        400,
+      );
     }
     return name;
   };
@@ -25,14 +30,22 @@ export const createCodeDeployService: ServiceModuleFactory = async (context) => 
       CreateDeploymentConfig: async ({ input, region, accountId }) => {
         const name = nameOf(input);
         if (store().read(name, region, accountId)) {
-          throw new SandboxError('DeploymentConfigAlreadyExistsException', `Deployment config ${name} already exists.`, 400);
+          throw new SandboxError(
+            'DeploymentConfigAlreadyExistsException',
+            `Deployment config ${name} already exists.`,
+            400,
+          );
         }
         const entry = await store().create(
           {
             DeploymentConfigName: name,
             ComputePlatform: input.computePlatform ?? 'Server',
-            ...(input.minimumHealthyHosts !== undefined && { MinimumHealthyHosts: pascal(input.minimumHealthyHosts) }),
-            ...(input.trafficRoutingConfig !== undefined && { TrafficRoutingConfig: pascal(input.trafficRoutingConfig) }),
+            ...(input.minimumHealthyHosts !== undefined && {
+              MinimumHealthyHosts: pascal(input.minimumHealthyHosts),
+            }),
+            ...(input.trafficRoutingConfig !== undefined && {
+              TrafficRoutingConfig: pascal(input.trafficRoutingConfig),
+            }),
           },
           region,
           accountId,
@@ -42,8 +55,15 @@ export const createCodeDeployService: ServiceModuleFactory = async (context) => 
       GetDeploymentConfig: ({ input, region, accountId }) => {
         const name = requiredString(input, 'deploymentConfigName', 'DeploymentConfigNameRequiredException');
         const model = store().read(name, region, accountId);
-        if (!model) throw new SandboxError('DeploymentConfigDoesNotExistException', `Deployment config ${name} does not exist.`, 400);
-        return { deploymentConfigInfo: { deploymentConfigName: name, computePlatform: model.ComputePlatform } };
+        if (!model)
+          throw new SandboxError(
+            'DeploymentConfigDoesNotExistException',
+            `Deployment config ${name} does not exist.`,
+            400,
+          );
+        return {
+          deploymentConfigInfo: { deploymentConfigName: name, computePlatform: model.ComputePlatform },
+        };
       },
       // Deleting a configuration that does not exist succeeds, as on AWS.
       DeleteDeploymentConfig: async ({ input, region, accountId }) => {

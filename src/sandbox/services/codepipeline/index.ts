@@ -12,7 +12,12 @@ const PIPELINE = 'AWS::CodePipeline::Pipeline';
 export const createCodePipelineService: ServiceModuleFactory = async (context) => {
   const pipeline = (name: string, region: string, accountId: string) => {
     const model = context.resources.resolve(PIPELINE)!.read(name, region, accountId);
-    if (!model) throw new SandboxError('PipelineNotFoundException', `Account '${accountId}' does not have a pipeline with name '${name}'`, 400);
+    if (!model)
+      throw new SandboxError(
+        'PipelineNotFoundException',
+        `Account '${accountId}' does not have a pipeline with name '${name}'`,
+        400,
+      );
     return model;
   };
   return jsonApiModule({
@@ -22,7 +27,11 @@ export const createCodePipelineService: ServiceModuleFactory = async (context) =
     handlers: {
       GetPipelineState: ({ input, region, accountId }) => {
         const name = requiredString(input, 'name', 'ValidationException');
-        const stages = (pipeline(name, region, accountId).Stages as Array<{ Name: string; Actions?: Array<{ Name: string }> }>) ?? [];
+        const stages =
+          (pipeline(name, region, accountId).Stages as Array<{
+            Name: string;
+            Actions?: Array<{ Name: string }>;
+          }>) ?? [];
         return {
           pipelineName: name,
           pipelineVersion: 1,
@@ -35,7 +44,11 @@ export const createCodePipelineService: ServiceModuleFactory = async (context) =
       },
       PutApprovalResult: ({ input, region, accountId }) => {
         pipeline(requiredString(input, 'pipelineName', 'ValidationException'), region, accountId);
-        throw new SandboxError('InvalidApprovalTokenException', 'The approval action has no approval request waiting for the given token.', 400);
+        throw new SandboxError(
+          'InvalidApprovalTokenException',
+          'The approval action has no approval request waiting for the given token.',
+          400,
+        );
       },
     },
   });

@@ -12,9 +12,14 @@ import { cognitoUsers } from './users.js';
  */
 export const createCognitoService: ServiceModuleFactory = async (context) => {
   const read = (type: string, region: string, accountId: string) =>
-    context.resources.resolve(type)!.list(region, accountId).map((entry) => entry.model);
-  const users = cognitoUsers(await DocumentMap.load(context.storage, 'cognito/users'), (id, region, accountId) =>
-    read('AWS::Cognito::UserPool', region, accountId).some((pool) => pool.UserPoolId === id),
+    context.resources
+      .resolve(type)!
+      .list(region, accountId)
+      .map((entry) => entry.model);
+  const users = cognitoUsers(
+    await DocumentMap.load(context.storage, 'cognito/users'),
+    (id, region, accountId) =>
+      read('AWS::Cognito::UserPool', region, accountId).some((pool) => pool.UserPoolId === id),
   );
   return jsonApiModule({
     name: 'cognito-idp',
@@ -28,7 +33,12 @@ export const createCognitoService: ServiceModuleFactory = async (context) => {
         const client = read('AWS::Cognito::UserPoolClient', region, accountId).find(
           (model) => model.UserPoolId === poolId && model.ClientId === clientId,
         );
-        if (!client) throw new SandboxError('ResourceNotFoundException', `User pool client ${clientId} does not exist.`, 400);
+        if (!client)
+          throw new SandboxError(
+            'ResourceNotFoundException',
+            `User pool client ${clientId} does not exist.`,
+            400,
+          );
         return {
           UserPoolClient: {
             UserPoolId: poolId,
@@ -36,7 +46,10 @@ export const createCognitoService: ServiceModuleFactory = async (context) => {
             ClientName: client.ClientName,
             // A stable secret: the same client reads the same one every time, as on AWS.
             ...(client.GenerateSecret === true && {
-              ClientSecret: createHash('sha512').update(`${poolId}/${clientId}`).digest('base64url').slice(0, 51),
+              ClientSecret: createHash('sha512')
+                .update(`${poolId}/${clientId}`)
+                .digest('base64url')
+                .slice(0, 51),
             }),
             ExplicitAuthFlows: client.ExplicitAuthFlows,
             AllowedOAuthFlows: client.AllowedOAuthFlows,
@@ -50,7 +63,9 @@ export const createCognitoService: ServiceModuleFactory = async (context) => {
       // An unknown domain is an empty description, not an error, as on AWS.
       DescribeUserPoolDomain: ({ input, region, accountId }) => {
         const name = requiredString(input, 'Domain', 'InvalidParameterException');
-        const domain = read('AWS::Cognito::UserPoolDomain', region, accountId).find((model) => model.Domain === name);
+        const domain = read('AWS::Cognito::UserPoolDomain', region, accountId).find(
+          (model) => model.Domain === name,
+        );
         if (!domain) return { DomainDescription: {} };
         const hash = createHash('sha256').update(name).digest('hex').slice(0, 13);
         return {

@@ -58,7 +58,11 @@ export function cognitoUsers(
         const user = users.get(`${poolId}/${username}`);
         if (!user) throw new SandboxError('UserNotFoundException', 'User does not exist.', 400);
         if (requiredString(input, 'Password', 'InvalidParameterException').length < 6) {
-          throw new SandboxError('InvalidPasswordException', 'Password did not conform with password policy', 400);
+          throw new SandboxError(
+            'InvalidPasswordException',
+            'Password did not conform with password policy',
+            400,
+          );
         }
         await users.put(`${poolId}/${username}`, {
           ...user,

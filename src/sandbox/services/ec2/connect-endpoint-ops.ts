@@ -26,7 +26,12 @@ const notFound = (id: string) =>
     `The instanceConnectEndpoint ID '${id}' does not exist`,
   );
 
-function item(call: Ec2Call, id: string, model: ResourceModel, state = 'create-complete'): Array<string | undefined> {
+function item(
+  call: Ec2Call,
+  id: string,
+  model: ResourceModel,
+  state = 'create-complete',
+): Array<string | undefined> {
   const { region, accountId } = call.request;
   const subnet = new NetworkView(call.context.resources, accountId, region)
     .subnets()
@@ -85,7 +90,10 @@ export async function createInstanceConnectEndpoint(call: Ec2Call): Promise<Sand
   const token = params.get('ClientToken');
   return ec2Result(
     'CreateInstanceConnectEndpoint',
-    [el('instanceConnectEndpoint', item(call, entry.identifier, entry.model)), optionalEl('clientToken', token ?? undefined)],
+    [
+      el('instanceConnectEndpoint', item(call, entry.identifier, entry.model)),
+      optionalEl('clientToken', token ?? undefined),
+    ],
     call.request,
   );
 }
@@ -101,13 +109,22 @@ export function describeInstanceConnectEndpoints(call: Ec2Call): SandboxResponse
     .filter((entry) =>
       passes(
         filters,
-        { 'instance-connect-endpoint-id': entry.identifier, 'subnet-id': String(entry.model.SubnetId), state: 'create-complete' },
+        {
+          'instance-connect-endpoint-id': entry.identifier,
+          'subnet-id': String(entry.model.SubnetId),
+          state: 'create-complete',
+        },
         (entry.model.Tags as Tags | undefined) ?? [],
       ),
     );
   return ec2Result(
     'DescribeInstanceConnectEndpoints',
-    [itemSet('instanceConnectEndpointSet', shown.map((entry) => item(call, entry.identifier, entry.model)))],
+    [
+      itemSet(
+        'instanceConnectEndpointSet',
+        shown.map((entry) => item(call, entry.identifier, entry.model)),
+      ),
+    ],
     call.request,
   );
 }

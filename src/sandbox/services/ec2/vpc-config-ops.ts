@@ -18,7 +18,9 @@ export function describeVpcAttribute(call: Ec2Call): SandboxResponse {
   if (!vpcId) throw ec2Errors.missingParameter('VpcId');
   if (!attribute) throw ec2Errors.missingParameter('Attribute');
   if (!ATTRIBUTES.includes(attribute)) {
-    throw ec2Errors.invalidParameterValue(`Value (${attribute}) for parameter attribute is invalid. Unknown attribute.`);
+    throw ec2Errors.invalidParameterValue(
+      `Value (${attribute}) for parameter attribute is invalid. Unknown attribute.`,
+    );
   }
   const network = new NetworkView(call.context.resources, accountId, region);
   const vpc = network.vpcs().find((candidate) => candidate.vpcId === vpcId);
@@ -29,7 +31,11 @@ export function describeVpcAttribute(call: Ec2Call): SandboxResponse {
     : attribute === 'enableDnsSupport'
       ? model?.EnableDnsSupport !== false
       : attribute === 'enableDnsHostnames' && model?.EnableDnsHostnames === true;
-  return ec2Result('DescribeVpcAttribute', [el('vpcId', vpcId), el(attribute, [el('value', value)])], call.request);
+  return ec2Result(
+    'DescribeVpcAttribute',
+    [el('vpcId', vpcId), el(attribute, [el('value', value)])],
+    call.request,
+  );
 }
 
 const SERVICE = 'AWS::EC2::VPCEndpointService';
@@ -38,7 +44,10 @@ function service(call: Ec2Call, serviceId: string): ResourceModel {
   const { region, accountId } = call.request;
   const model = call.context.resources.resolve(SERVICE)?.read(serviceId, region, accountId);
   if (!model) {
-    throw ec2Errors.notFound('InvalidVpcEndpointServiceId.NotFound', `The Vpc Endpoint Service Id '${serviceId}' does not exist`);
+    throw ec2Errors.notFound(
+      'InvalidVpcEndpointServiceId.NotFound',
+      `The Vpc Endpoint Service Id '${serviceId}' does not exist`,
+    );
   }
   return model;
 }
@@ -69,7 +78,10 @@ export function describeVpcEndpointServiceConfigurations(call: Ec2Call): Sandbox
             el('serviceId', identifier),
             el('serviceName', `com.amazonaws.vpce.${region}.${identifier}`),
             el('serviceState', 'Available'),
-            el('availabilityZoneSet', zones.map((zone) => el('item', zone))),
+            el(
+              'availabilityZoneSet',
+              zones.map((zone) => el('item', zone)),
+            ),
             el('acceptanceRequired', model.AcceptanceRequired === true),
             el('managesVpcEndpoints', false),
             el(

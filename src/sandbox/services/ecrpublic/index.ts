@@ -12,7 +12,11 @@ export const createEcrPublicService: ServiceModuleFactory = async () =>
     handlers: {
       GetAuthorizationToken: ({ region }) => {
         if (region !== 'us-east-1') {
-          throw new SandboxError('UnsupportedCommandException', 'ECR Public is only available in us-east-1.', 400);
+          throw new SandboxError(
+            'UnsupportedCommandException',
+            'ECR Public is only available in us-east-1.',
+            400,
+          );
         }
         return {
           authorizationData: {

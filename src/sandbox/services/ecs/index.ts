@@ -28,11 +28,13 @@ export const createEcsService: ServiceModuleFactory = async (context) => {
       ListContainerInstances: (call) => (cluster(call), { containerInstanceArns: [] }),
       ListTasks: (call) => (cluster(call), { taskArns: [] }),
       DescribeContainerInstances: (call) => (
-        cluster(call), { containerInstances: [], failures: missing(call.input.containerInstances) }
+        cluster(call),
+        { containerInstances: [], failures: missing(call.input.containerInstances) }
       ),
       DescribeTasks: (call) => (cluster(call), { tasks: [], failures: missing(call.input.tasks) }),
       UpdateContainerInstancesState: (call) => (
-        cluster(call), { containerInstances: [], failures: missing(call.input.containerInstances) }
+        cluster(call),
+        { containerInstances: [], failures: missing(call.input.containerInstances) }
       ),
     },
   });

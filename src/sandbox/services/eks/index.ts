@@ -64,8 +64,16 @@ export const createEksService: ServiceModuleFactory = async (context) => {
       { method: 'POST', path: '/clusters/{name}/updates', operation: 'UpdateClusterVersion' },
       { method: 'GET', path: '/clusters/{name}/updates/{updateId}', operation: 'DescribeUpdate' },
       { method: 'POST', path: '/clusters/{name}/fargate-profiles', operation: 'CreateFargateProfile' },
-      { method: 'GET', path: '/clusters/{name}/fargate-profiles/{profile}', operation: 'DescribeFargateProfile' },
-      { method: 'DELETE', path: '/clusters/{name}/fargate-profiles/{profile}', operation: 'DeleteFargateProfile' },
+      {
+        method: 'GET',
+        path: '/clusters/{name}/fargate-profiles/{profile}',
+        operation: 'DescribeFargateProfile',
+      },
+      {
+        method: 'DELETE',
+        path: '/clusters/{name}/fargate-profiles/{profile}',
+        operation: 'DeleteFargateProfile',
+      },
       { method: 'POST', path: '/tags/{arn}', operation: 'TagResource' },
       { method: 'DELETE', path: '/tags/{arn}', operation: 'UntagResource' },
     ],
@@ -77,7 +85,11 @@ export const createEksService: ServiceModuleFactory = async (context) => {
         }
         const { tags, ...settings } = call.input;
         const entry = await clusters().create(
-          { ...(toModel(settings) as ResourceModel), Name: name, ...(tags !== undefined && { Tags: tagList(tags) }) },
+          {
+            ...(toModel(settings) as ResourceModel),
+            Name: name,
+            ...(tags !== undefined && { Tags: tagList(tags) }),
+          },
           call.region,
           call.accountId,
         );
@@ -86,9 +98,15 @@ export const createEksService: ServiceModuleFactory = async (context) => {
       DescribeCluster: (call) => ({ cluster: clusterView(cluster(call), call.region, call.accountId) }),
       DeleteCluster: async (call) => {
         const model = cluster(call);
-        const held = profiles().list(call.region, call.accountId).filter((entry) => entry.model.ClusterName === call.labels.name);
+        const held = profiles()
+          .list(call.region, call.accountId)
+          .filter((entry) => entry.model.ClusterName === call.labels.name);
         if (held.length > 0) {
-          throw new SandboxError('ResourceInUseException', `Cluster has Fargate profiles attached: ${call.labels.name}`, 409);
+          throw new SandboxError(
+            'ResourceInUseException',
+            `Cluster has Fargate profiles attached: ${call.labels.name}`,
+            409,
+          );
         }
         await clusters().delete(call.labels.name!, call.region, call.accountId);
         return { cluster: { ...clusterView(model, call.region, call.accountId), status: 'DELETING' } };
@@ -96,12 +114,19 @@ export const createEksService: ServiceModuleFactory = async (context) => {
       UpdateClusterConfig: async (call) => {
         await reconfigure(call, (desired) => {
           if (call.input.resourcesVpcConfig !== undefined) {
-            desired.ResourcesVpcConfig = { ...(desired.ResourcesVpcConfig as object), ...(toModel(call.input.resourcesVpcConfig) as object) };
+            desired.ResourcesVpcConfig = {
+              ...(desired.ResourcesVpcConfig as object),
+              ...(toModel(call.input.resourcesVpcConfig) as object),
+            };
           }
           if (call.input.logging !== undefined) desired.Logging = toModel(call.input.logging);
           if (call.input.accessConfig !== undefined) desired.AccessConfig = toModel(call.input.accessConfig);
         });
-        return startUpdate(call, call.input.logging !== undefined ? 'LoggingUpdate' : 'EndpointAccessUpdate', []);
+        return startUpdate(
+          call,
+          call.input.logging !== undefined ? 'LoggingUpdate' : 'EndpointAccessUpdate',
+          [],
+        );
       },
       UpdateClusterVersion: async (call) => {
         const version = requiredString(call.input, 'version', 'InvalidParameterException');
@@ -113,21 +138,30 @@ export const createEksService: ServiceModuleFactory = async (context) => {
       DescribeUpdate: (call) => {
         cluster(call);
         const update = updates.get(call.labels.updateId!);
-        if (!update || update.cluster !== call.labels.name) throw notFound(`No update found for ID: ${call.labels.updateId}`);
+        if (!update || update.cluster !== call.labels.name)
+          throw notFound(`No update found for ID: ${call.labels.updateId}`);
         return { update: updateView(update) };
       },
       CreateFargateProfile: async (call) => {
         cluster(call);
         const { tags, ...settings } = call.input;
         const entry = await profiles().create(
-          { ...(toModel(settings) as ResourceModel), ClusterName: call.labels.name, ...(tags !== undefined && { Tags: tagList(tags) }) },
+          {
+            ...(toModel(settings) as ResourceModel),
+            ClusterName: call.labels.name,
+            ...(tags !== undefined && { Tags: tagList(tags) }),
+          },
           call.region,
           call.accountId,
         );
         return { fargateProfile: profileView(entry.model, call, 'CREATING') };
       },
       DescribeFargateProfile: (call) => {
-        const model = profiles().read(`${call.labels.name}|${call.labels.profile}`, call.region, call.accountId);
+        const model = profiles().read(
+          `${call.labels.name}|${call.labels.profile}`,
+          call.region,
+          call.accountId,
+        );
         if (!model) throw notFound(`No Fargate Profile found with name: ${call.labels.profile}.`);
         return { fargateProfile: profileView(model, call) };
       },
@@ -144,7 +178,9 @@ export const createEksService: ServiceModuleFactory = async (context) => {
       },
       UntagResource: async (call) => {
         const keys = call.request.query.getAll('tagKeys');
-        await retag(call, (tags) => Object.fromEntries(Object.entries(tags).filter(([key]) => !keys.includes(key))));
+        await retag(call, (tags) =>
+          Object.fromEntries(Object.entries(tags).filter(([key]) => !keys.includes(key))),
+        );
         return {};
       },
     },
@@ -160,5 +196,12 @@ export const createEksService: ServiceModuleFactory = async (context) => {
 };
 
 function updateView(update: UpdateRecord) {
-  return { id: update.id, status: 'Successful', type: update.type, params: update.params, createdAt: update.createdAt / 1000, errors: [] };
+  return {
+    id: update.id,
+    status: 'Successful',
+    type: update.type,
+    params: update.params,
+    createdAt: update.createdAt / 1000,
+    errors: [],
+  };
 }

@@ -17,7 +17,9 @@ export const toApi = (value: unknown) => recase(value, (char) => char.toLowerCas
 export const tagList = (tags: unknown) =>
   Object.entries((tags ?? {}) as Record<string, string>).map(([Key, Value]) => ({ Key, Value }));
 export const tagMap = (tags: unknown) =>
-  Object.fromEntries(((tags as Array<{ Key: string; Value: string }>) ?? []).map((tag) => [tag.Key, tag.Value]));
+  Object.fromEntries(
+    ((tags as Array<{ Key: string; Value: string }>) ?? []).map((tag) => [tag.Key, tag.Value]),
+  );
 
 /** A cluster as DescribeCluster answers: ACTIVE at once, with the endpoint and OIDC issuer EKS assigns. */
 export function clusterView(model: ResourceModel, region: string, accountId: string): Json {
@@ -37,11 +39,16 @@ export function clusterView(model: ResourceModel, region: string, accountId: str
       endpointPublicAccess: vpc.endpointPublicAccess ?? true,
       endpointPrivateAccess: vpc.endpointPrivateAccess ?? false,
     },
-    kubernetesNetworkConfig: toApi(model.KubernetesNetworkConfig) ?? { serviceIpv4Cidr: '172.20.0.0/16', ipFamily: 'ipv4' },
+    kubernetesNetworkConfig: toApi(model.KubernetesNetworkConfig) ?? {
+      serviceIpv4Cidr: '172.20.0.0/16',
+      ipFamily: 'ipv4',
+    },
     logging: toApi(model.Logging) ?? { clusterLogging: [] },
     identity: { oidc: { issuer: `https://oidc.eks.${region}.amazonaws.com/id/${hash.slice(0, 32)}` } },
     status: 'ACTIVE',
-    certificateAuthority: { data: Buffer.from(`sandbox certificate authority for ${name}`).toString('base64') },
+    certificateAuthority: {
+      data: Buffer.from(`sandbox certificate authority for ${name}`).toString('base64'),
+    },
     platformVersion: 'eks.1',
     ...(model.EncryptionConfig !== undefined && { encryptionConfig: toApi(model.EncryptionConfig) }),
     ...(model.AccessConfig !== undefined && { accessConfig: toApi(model.AccessConfig) }),

@@ -12,7 +12,12 @@ export const createEmrContainersService: ServiceModuleFactory = async (context) 
     handlers: {
       DescribeVirtualCluster: ({ labels, region, accountId }) => {
         const model = context.resources.resolve(VIRTUAL_CLUSTER)!.read(labels.id!, region, accountId);
-        if (!model) throw new SandboxError('ResourceNotFoundException', `Virtual cluster ${labels.id} doesn't exist.`, 400);
+        if (!model)
+          throw new SandboxError(
+            'ResourceNotFoundException',
+            `Virtual cluster ${labels.id} doesn't exist.`,
+            400,
+          );
         const provider = (model.ContainerProvider ?? {}) as {
           Id?: string;
           Type?: string;
@@ -30,7 +35,10 @@ export const createEmrContainersService: ServiceModuleFactory = async (context) 
               info: { eksInfo: { namespace: provider.Info?.EksInfo?.Namespace } },
             },
             tags: Object.fromEntries(
-              ((model.Tags as Array<{ Key: string; Value: string }>) ?? []).map((tag) => [tag.Key, tag.Value]),
+              ((model.Tags as Array<{ Key: string; Value: string }>) ?? []).map((tag) => [
+                tag.Key,
+                tag.Value,
+              ]),
             ),
           },
         };

@@ -32,7 +32,8 @@ export const createGlueService: ServiceModuleFactory = async (context) => {
       .map((entry) => entry.model)
       .find(
         (model) =>
-          model.DatabaseName === database && (model.TableInput as { Name?: string } | undefined)?.Name === name,
+          model.DatabaseName === database &&
+          (model.TableInput as { Name?: string } | undefined)?.Name === name,
       );
     if (!found) throw notFound(`Table ${name} not found.`);
     return found;
@@ -44,7 +45,9 @@ export const createGlueService: ServiceModuleFactory = async (context) => {
       .values()
       .filter(
         (index) =>
-          index.region === call.region && index.database === call.input.DatabaseName && index.table === call.input.TableName,
+          index.region === call.region &&
+          index.database === call.input.DatabaseName &&
+          index.table === call.input.TableName,
       );
   return jsonApiModule({
     name: 'glue',
@@ -53,11 +56,16 @@ export const createGlueService: ServiceModuleFactory = async (context) => {
     handlers: {
       GetPartitionIndexes: (call) => {
         const model = table(call);
-        const keys = ((model.TableInput as { PartitionKeys?: Array<{ Name: string; Type?: string }> }).PartitionKeys ?? []);
+        const keys =
+          (model.TableInput as { PartitionKeys?: Array<{ Name: string; Type?: string }> }).PartitionKeys ??
+          [];
         return {
           PartitionIndexDescriptorList: ofTable(call).map((index) => ({
             IndexName: index.name,
-            Keys: index.keys.map((name) => ({ Name: name, Type: keys.find((key) => key.Name === name)?.Type ?? 'string' })),
+            Keys: index.keys.map((name) => ({
+              Name: name,
+              Type: keys.find((key) => key.Name === name)?.Type ?? 'string',
+            })),
             IndexStatus: 'ACTIVE',
           })),
         };
@@ -66,18 +74,26 @@ export const createGlueService: ServiceModuleFactory = async (context) => {
         const model = table(call);
         const index = call.input.PartitionIndex as { IndexName?: string; Keys?: string[] } | undefined;
         const name = index?.IndexName ?? '';
-        const partitionKeys = ((model.TableInput as { PartitionKeys?: Array<{ Name: string }> }).PartitionKeys ?? []).map(
-          (key) => key.Name,
-        );
+        const partitionKeys = (
+          (model.TableInput as { PartitionKeys?: Array<{ Name: string }> }).PartitionKeys ?? []
+        ).map((key) => key.Name);
         const keys = index?.Keys ?? [];
         if (keys.length === 0 || keys.some((key) => !partitionKeys.includes(key))) {
-          throw new SandboxError('InvalidInputException', 'Index keys must be partition keys of the table.', 400);
+          throw new SandboxError(
+            'InvalidInputException',
+            'Index keys must be partition keys of the table.',
+            400,
+          );
         }
         if (indexes.get(idOf(call, name))) {
           throw new SandboxError('AlreadyExistsException', `Partition index ${name} already exists.`, 400);
         }
         if (ofTable(call).length >= 3) {
-          throw new SandboxError('ResourceNumberLimitExceededException', 'A table can have at most 3 partition indexes.', 400);
+          throw new SandboxError(
+            'ResourceNumberLimitExceededException',
+            'A table can have at most 3 partition indexes.',
+            400,
+          );
         }
         await indexes.put(idOf(call, name), {
           region: call.region,

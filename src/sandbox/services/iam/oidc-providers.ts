@@ -21,7 +21,9 @@ const THUMBPRINT = /^[0-9a-fA-F]{40}$/;
 
 function checkUrl(url: string): string {
   if (!/^https:\/\/[^\s/]+(\/\S*)?$/.test(url) || url.length > 255) {
-    throw iamErrors.validation(`1 validation error detected: Value '${url}' at 'url' failed to satisfy constraint: Member must be a valid https URL`);
+    throw iamErrors.validation(
+      `1 validation error detected: Value '${url}' at 'url' failed to satisfy constraint: Member must be a valid https URL`,
+    );
   }
   return url.replace(/^https:\/\//, '').replace(/\/$/, '');
 }
@@ -56,11 +58,24 @@ export class OidcProviders {
     return record;
   }
 
-  private async create(accountId: string, url: string, clientIds: string[], thumbprints: string[], tags: Tag[]) {
+  private async create(
+    accountId: string,
+    url: string,
+    clientIds: string[],
+    thumbprints: string[],
+    tags: Tag[],
+  ) {
     const host = checkUrl(url);
     const arn = `arn:aws:iam::${accountId}:oidc-provider/${host}`;
     if (this.providers.get(arn)) throw iamErrors.alreadyExists(`Provider with url ${url} already exists.`);
-    const record = { arn, url: host, clientIds, thumbprints: checkThumbprints(thumbprints), tags, createdAt: Date.now() };
+    const record = {
+      arn,
+      url: host,
+      clientIds,
+      thumbprints: checkThumbprints(thumbprints),
+      tags,
+      createdAt: Date.now(),
+    };
     await this.providers.put(arn, record);
     return record;
   }
@@ -108,7 +123,10 @@ export class OidcProviders {
       AddClientIDToOpenIDConnectProvider: (call) =>
         change(arnOf(call), (record) => {
           const id = call.params.required('ClientID');
-          return { ...record, clientIds: record.clientIds.includes(id) ? record.clientIds : [...record.clientIds, id] };
+          return {
+            ...record,
+            clientIds: record.clientIds.includes(id) ? record.clientIds : [...record.clientIds, id],
+          };
         }),
       RemoveClientIDFromOpenIDConnectProvider: (call) =>
         change(arnOf(call), (record) => ({
@@ -138,7 +156,10 @@ export class OidcProviders {
         return await work();
       } catch (error) {
         const code = (error as { code?: string }).code;
-        throw new HandlerError(code === 'EntityAlreadyExists' ? 'AlreadyExists' : 'InvalidRequest', (error as Error).message);
+        throw new HandlerError(
+          code === 'EntityAlreadyExists' ? 'AlreadyExists' : 'InvalidRequest',
+          (error as Error).message,
+        );
       }
     };
     const list = (value: unknown) => (Array.isArray(value) ? value.map(String) : []);

@@ -39,7 +39,8 @@ function usable(call: KmsCall): KeyRecord {
 
 export function metadata(record: KeyRecord, accountId: string, store?: KmsStore): Record<string, unknown> {
   return {
-    ...(record.multiRegion && store && { MultiRegionConfiguration: multiRegionConfiguration(record, accountId, store) }),
+    ...(record.multiRegion &&
+      store && { MultiRegionConfiguration: multiRegionConfiguration(record, accountId, store) }),
     AWSAccountId: accountId,
     KeyId: record.keyId,
     Arn: keyArn(record, accountId),
@@ -59,7 +60,11 @@ export function metadata(record: KeyRecord, accountId: string, store?: KmsStore)
 }
 
 /** Where a multi-Region key's primary and replicas are. */
-function multiRegionConfiguration(record: KeyRecord, accountId: string, store: KmsStore): Record<string, unknown> {
+function multiRegionConfiguration(
+  record: KeyRecord,
+  accountId: string,
+  store: KmsStore,
+): Record<string, unknown> {
   const all = store.keyEverywhere(record.keyId);
   const primary = all.find((key) => key.primaryRegion === undefined) ?? record;
   const at = (key: KeyRecord) => ({ Arn: keyArn(key, accountId), Region: key.region });

@@ -15,7 +15,9 @@ export async function replicateKey(call: KmsCall): Promise<unknown> {
   const arn = keyArn(primary, accountId);
   if (!primary.multiRegion) throw kmsErrors.unsupported(`${arn} is not a multi-Region key.`);
   if (primary.primaryRegion !== undefined) {
-    throw kmsErrors.unsupported(`${arn} is a multi-Region replica key; only a primary key can be replicated.`);
+    throw kmsErrors.unsupported(
+      `${arn} is a multi-Region replica key; only a primary key can be replicated.`,
+    );
   }
   if (primary.state === 'PendingDeletion') throw kmsErrors.invalidState(arn, 'pending deletion');
   if (!REGIONS.includes(replicaRegion)) {

@@ -45,7 +45,13 @@ export class ResourcePolicies {
     if (!this.policies.get(id) && this.inRegion(region).length >= POLICIES_PER_REGION) {
       throw logsErrors.limitExceeded('Resource limit exceeded.');
     }
-    const record = { region, policyName, policyDocument, lastUpdatedTime: Date.now(), revisionId: randomUUID() };
+    const record = {
+      region,
+      policyName,
+      policyDocument,
+      lastUpdatedTime: Date.now(),
+      revisionId: randomUUID(),
+    };
     await this.policies.put(id, record);
     return { resourcePolicy: view(record), revisionId: record.revisionId };
   }
@@ -89,7 +95,10 @@ export class ResourcePolicies {
     return {
       create: async (desired, region) => {
         if (this.policies.get(`${region}/${String(desired.PolicyName)}`)) {
-          throw new HandlerError('AlreadyExists', `Resource policy ${String(desired.PolicyName)} already exists`);
+          throw new HandlerError(
+            'AlreadyExists',
+            `Resource policy ${String(desired.PolicyName)} already exists`,
+          );
         }
         return { identifier: String(desired.PolicyName), model: await write(region, desired) };
       },

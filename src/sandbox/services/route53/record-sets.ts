@@ -48,7 +48,9 @@ export class RecordSets {
         name: zone.name,
         type: 'SOA',
         ttl: 900,
-        values: [`${fqdn(zone.nameServers[0] ?? 'ns-1.awsdns-00.com')} awsdns-hostmaster.amazon.com. 1 7200 900 1209600 86400`],
+        values: [
+          `${fqdn(zone.nameServers[0] ?? 'ns-1.awsdns-00.com')} awsdns-hostmaster.amazon.com. 1 7200 900 1209600 86400`,
+        ],
       },
     ];
     return [...made, ...this.entries(zone).map(({ model }) => viewOf(model))].sort(
@@ -118,7 +120,9 @@ export class RecordSets {
 function modelOf(zone: Zone, set: XmlValue | undefined): ResourceModel {
   const alias = child(set, 'AliasTarget');
   const ttl = text(set, 'TTL');
-  const values = children(child(set, 'ResourceRecords'), 'ResourceRecord').map((record) => text(record, 'Value') ?? '');
+  const values = children(child(set, 'ResourceRecords'), 'ResourceRecord').map(
+    (record) => text(record, 'Value') ?? '',
+  );
   return {
     HostedZoneId: zone.id,
     Name: fqdn(text(set, 'Name') ?? ''),
@@ -152,7 +156,10 @@ function recordXml(view: RecordView): string {
     el('Type', view.type),
     view.ttl !== undefined ? el('TTL', view.ttl) : undefined,
     view.values.length > 0
-      ? el('ResourceRecords', view.values.map((value) => el('ResourceRecord', [el('Value', value)])))
+      ? el(
+          'ResourceRecords',
+          view.values.map((value) => el('ResourceRecord', [el('Value', value)])),
+        )
       : undefined,
     view.alias
       ? el('AliasTarget', [

@@ -45,15 +45,28 @@ function upload(call: S3Call): [string, Upload] {
 export const createMultipartUpload: S3Handler = async (call) => {
   requireBucket(call);
   const id = randomString(64);
-  uploadsIn(call).set(id, { bucket: call.bucket, key: call.key, headers: { ...call.request.headers }, parts: new Map() });
-  return xmlResult('InitiateMultipartUploadResult', [el('Bucket', call.bucket), el('Key', call.key), el('UploadId', id)]);
+  uploadsIn(call).set(id, {
+    bucket: call.bucket,
+    key: call.key,
+    headers: { ...call.request.headers },
+    parts: new Map(),
+  });
+  return xmlResult('InitiateMultipartUploadResult', [
+    el('Bucket', call.bucket),
+    el('Key', call.key),
+    el('UploadId', id),
+  ]);
 };
 
 export const uploadPart: S3Handler = async (call) => {
   const [, found] = upload(call);
   const number = Number(call.request.query.get('partNumber'));
   if (!Number.isInteger(number) || number < 1 || number > 10_000) {
-    throw new SandboxError('InvalidArgument', 'Part number must be an integer between 1 and 10000, inclusive', 400);
+    throw new SandboxError(
+      'InvalidArgument',
+      'Part number must be an integer between 1 and 10000, inclusive',
+      400,
+    );
   }
   const etag = `"${createHash('md5').update(call.request.body).digest('hex')}"`;
   found.parts.set(number, { body: call.request.body, etag });
@@ -76,7 +89,8 @@ export const completeMultipartUpload: S3Handler = async (call) => {
     }
     return held.body;
   });
-  const { 'content-length': _length, 'content-md5': _md5, ...headers } = found.headers;
+  // The object is the parts joined: the first request's length and digest do not describe it.
+  const headers = without(found.headers, ['content-length', 'content-md5']);
   const stored = await putObject({
     ...call,
     request: { ...call.request, headers, body: Buffer.concat(bodies), query: new URLSearchParams() },
@@ -84,7 +98,7 @@ export const completeMultipartUpload: S3Handler = async (call) => {
   uploadsIn(call).delete(id);
   const md5s = Buffer.concat(listed.map((part) => Buffer.from(part.etag.replace(/"/g, ''), 'hex')));
   const etag = `"${createHash('md5').update(md5s).digest('hex')}-${listed.length}"`;
-  const { etag: _single, ...storedHeaders } = stored.headers ?? {};
+  const storedHeaders = without(stored.headers ?? {}, ['etag']);
   return {
     ...xmlResult('CompleteMultipartUploadResult', [
       el('Location', `/${call.bucket}/${call.key}`),
@@ -101,3 +115,7 @@ export const abortMultipartUpload: S3Handler = async (call) => {
   uploadsIn(call).delete(id);
   return emptyResponse(204);
 };
+
+function without(headers: Record<string, string>, names: string[]): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !names.includes(name)));
+}

@@ -20,7 +20,13 @@ const HANDLERS: Record<string, (call: ops.SsmCall) => Promise<unknown>> = {
   RemoveTagsFromResource: removeTagsFromResource,
 };
 
-const MUTATING = new Set(['PutParameter', 'DeleteParameter', 'DeleteParameters', 'AddTagsToResource', 'RemoveTagsFromResource']);
+const MUTATING = new Set([
+  'PutParameter',
+  'DeleteParameter',
+  'DeleteParameters',
+  'AddTagsToResource',
+  'RemoveTagsFromResource',
+]);
 
 /** SSM Parameter Store over JSON 1.1; also serves AWS::SSM::Parameter to Cloud Control. */
 export const createSsmService: ServiceModuleFactory = async (context) => {

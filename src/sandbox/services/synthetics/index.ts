@@ -14,7 +14,8 @@ export const createSyntheticsService: ServiceModuleFactory = async (context) => 
   const store = () => context.resources.resolve(CANARY)!;
   const find = ({ labels, region, accountId }: ApiCall): ResourceModel => {
     const model = store().read(labels.Name!, region, accountId);
-    if (!model) throw new SandboxError('ResourceNotFoundException', `Canary ${labels.Name} does not exist.`, 404);
+    if (!model)
+      throw new SandboxError('ResourceNotFoundException', `Canary ${labels.Name} does not exist.`, 404);
     return model;
   };
   const view = (model: ResourceModel, { region, accountId }: ApiCall) => {
@@ -32,7 +33,9 @@ export const createSyntheticsService: ServiceModuleFactory = async (context) => 
       ArtifactS3Location: model.ArtifactS3Location,
       EngineArn: `arn:aws:lambda:${region}:${accountId}:function:cwsyn-${name}-${String(model.Id ?? name).slice(0, 8)}`,
       RuntimeVersion: model.RuntimeVersion,
-      Tags: Object.fromEntries(((model.Tags as Array<{ Key: string; Value: string }>) ?? []).map((tag) => [tag.Key, tag.Value])),
+      Tags: Object.fromEntries(
+        ((model.Tags as Array<{ Key: string; Value: string }>) ?? []).map((tag) => [tag.Key, tag.Value]),
+      ),
     };
   };
   return restJsonApiModule({
