@@ -17,14 +17,14 @@ import {
 } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { deployUpdateDestroy } from '../helpers/handler-apps.js';
+import { deployUpdateDestroy, sandboxClient } from '../helpers/handler-apps.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 
 // Issue 35: the other custom-resource handler families docs/_generated/cdk-handler-calls.md
 // lists, each an aws-cdk-lib app deployed, updated and destroyed through the built CLI.
 const sandbox = useSandbox();
 const client = <C>(Client: new (config: object) => C, region = 'us-east-1'): C =>
-  new Client({ endpoint: sandbox.current.url, region });
+  sandboxClient(sandbox.current.url, Client, region);
 const ACCOUNT = '000000000000';
 
 beforeAll(async () => {

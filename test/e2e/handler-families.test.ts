@@ -14,14 +14,14 @@ import {
 } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { deployUpdateDestroy } from '../helpers/handler-apps.js';
+import { deployUpdateDestroy, sandboxClient } from '../helpers/handler-apps.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 
 // Issue 35: the handler families real apps failed on, each an aws-cdk-lib app deployed,
 // updated and destroyed on the sandbox through the built CLI, the handlers running there.
 const sandbox = useSandbox();
 const client = <C>(Client: new (config: object) => C, region = 'us-east-1'): C =>
-  new Client({ endpoint: sandbox.current.url, region });
+  sandboxClient(sandbox.current.url, Client, region);
 
 beforeAll(async () => {
   expect((await runCli(['bootstrap'], { env: sandboxEnv(sandbox.current.url) })).code).toBe(0);

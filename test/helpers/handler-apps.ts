@@ -6,6 +6,15 @@ import { runCli } from './cli.js';
 import { stackResources } from './inventory.js';
 import { sandboxEnv } from './sandbox.js';
 
+/** An SDK client of `Client` pointed at the sandbox, in `region`. */
+export function sandboxClient<C>(
+  sandboxUrl: string,
+  Client: new (config: object) => C,
+  region = 'us-east-1',
+): C {
+  return new Client({ endpoint: sandboxUrl, region, forcePathStyle: true });
+}
+
 /** KMS keys scheduled for deletion: what a deleted key is on AWS until its window ends. */
 async function keysPendingDeletion(sandboxUrl: string): Promise<Set<string>> {
   const inventory = (await (await fetch(`${sandboxUrl}/_sandbox/inventory`)).json()) as {

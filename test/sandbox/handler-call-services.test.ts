@@ -29,13 +29,14 @@ import {
 import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { CreateRoleCommand, IAMClient } from '@aws-sdk/client-iam';
 import { describe, expect, it } from 'vitest';
+import { sandboxClient } from '../helpers/handler-apps.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 // The calls the CDK's custom-resource handlers make that the sandbox serves for them (issue 35),
 // each with the shape and errors AWS answers.
 const sandbox = useSandbox();
 const client = <C>(Client: new (config: object) => C, region = 'us-east-1'): C =>
-  new Client({ endpoint: sandbox.current.url, region, forcePathStyle: true });
+  sandboxClient(sandbox.current.url, Client, region);
 
 describe('KMS ReplicateKey', () => {
   it('makes the replica in the other region with the same id, and both describe the pair', async () => {
