@@ -1,8 +1,11 @@
 import { DescribeRepositoriesCommand, ECRClient } from '@aws-sdk/client-ecr';
 import { GetOpenIDConnectProviderCommand, IAMClient } from '@aws-sdk/client-iam';
 import { GetParametersByPathCommand, SSMClient } from '@aws-sdk/client-ssm';
+import { ACMClient, ListCertificatesCommand } from '@aws-sdk/client-acm';
 import {
+  aws_certificatemanager as acm,
   aws_cognito as cognito,
+  aws_synthetics as synthetics,
   aws_ecr as ecr,
   aws_iam as iam,
   aws_lambda as lambda,
@@ -147,4 +150,50 @@ describe('more handler families on the sandbox', () => {
       },
     );
   }, 300_000);
+
+  it('a DNS-validated certificate (its records cleaned up) and a canary whose Lambda is cleaned up', async () => {
+    await deployUpdateDestroy(
+      sandbox.current.url,
+      (app, version) => {
+        const stack = new Stack(app, 'HcCertificateCanary');
+        const zone = new route53.PublicHostedZone(stack, 'Zone', { zoneName: 'certs.example.com' });
+        new acm.DnsValidatedCertificate(stack, 'Certificate', {
+          domainName: 'www.certs.example.com',
+          hostedZone: zone,
+          cleanupRoute53Records: true,
+        });
+        // The canary's own artifacts bucket is retained by default; this one goes with the stack.
+        const artifacts = new s3.Bucket(stack, 'Artifacts', {
+          removalPolicy: RemovalPolicy.DESTROY,
+          lifecycleRules: [{ expiration: Duration.days(version === 1 ? 30 : 60) }],
+        });
+        new synthetics.Canary(stack, 'Canary', {
+          runtime: synthetics.Runtime.SYNTHETICS_NODEJS_PUPPETEER_9_1,
+          test: synthetics.Test.custom({
+            handler: 'index.handler',
+            code: synthetics.Code.fromInline(`exports.handler = async () => ${version};`),
+          }),
+          cleanup: synthetics.Cleanup.LAMBDA,
+          artifactsBucketLocation: { bucket: artifacts },
+        });
+      },
+      async () => {
+        const certificates = await sandboxClient(sandbox.current.url, ACMClient).send(
+          new ListCertificatesCommand({}),
+        );
+        expect(certificates.CertificateSummaryList?.map((certificate) => certificate.DomainName)).toEqual([
+          'www.certs.example.com',
+        ]);
+      },
+    );
+    // The handlers ran: the certificate's, and the canary cleanup's on delete.
+    const calls = (
+      (await (await fetch(`${sandbox.current.url}/_sandbox/calls`)).json()) as {
+        calls: Record<string, { count: number }>;
+      }
+    ).calls;
+    for (const call of ['acm:RequestCertificate', 'acm:DeleteCertificate', 'synthetics:GetCanary']) {
+      expect(calls[call]?.count, call).toBeGreaterThan(0);
+    }
+  }, 400_000);
 });

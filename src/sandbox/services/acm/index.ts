@@ -77,6 +77,16 @@ export const createAcmService: ServiceModuleFactory = async (context) => {
           },
         };
       },
+      ListCertificates: ({ region, accountId }) => ({
+        CertificateSummaryList: store()
+          .list(region, accountId)
+          .map((entry) => ({
+            CertificateArn: entry.identifier,
+            DomainName: entry.model.DomainName,
+            Status: 'ISSUED',
+            Type: 'AMAZON_ISSUED',
+          })),
+      }),
       AddTagsToCertificate: async (call) => {
         const { arn, model } = find(call);
         const added = (call.input.Tags as Tag[] | undefined) ?? [];
