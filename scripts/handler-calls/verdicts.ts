@@ -13,7 +13,18 @@ export interface AwsErrorCall {
 }
 
 /** Keyed `service Operation`. */
-export const AWS_ERROR_CALLS: Readonly<Record<string, AwsErrorCall>> = {};
+export const AWS_ERROR_CALLS: Readonly<Record<string, AwsErrorCall>> = {
+  'auto-scaling CompleteLifecycleAction': {
+    input: {
+      AutoScalingGroupName: 'sandbox-probe',
+      LifecycleHookName: 'sandbox-probe',
+      LifecycleActionResult: 'CONTINUE',
+      InstanceId: 'i-0123456789abcdef0',
+    },
+    errorCode: 'ValidationError',
+    reason: 'the sandbox launches no instances, so no lifecycle action is ever waiting',
+  },
+};
 
 /** Calls another issue's work serves, keyed `service Operation`. */
 export const DELEGATED: Readonly<Record<string, string>> = {
