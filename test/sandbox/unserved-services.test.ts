@@ -18,18 +18,18 @@ const signed = (service: string, extra: Record<string, string> = {}) => ({
 describe('a service the sandbox does not serve answers in that service’s own protocol, naming it', () => {
   const rows: Array<[string, string, RequestInit, (body: string) => void]> = [
     [
-      'query (Auto Scaling)',
-      'autoscaling',
+      'query (Elastic Beanstalk)',
+      'elasticbeanstalk',
       {
         method: 'POST',
-        headers: signed('autoscaling', {
+        headers: signed('elasticbeanstalk', {
           'content-type': 'application/x-www-form-urlencoded; charset=utf-8',
         }),
-        body: 'Action=DescribeAutoScalingGroups&Version=2011-01-01',
+        body: 'Action=DescribeApplications&Version=2010-12-01',
       },
       (body) =>
         expect(body).toMatch(
-          /^<ErrorResponse><Error><Type>Sender<\/Type><Code>UnknownService<\/Code><Message>[^<]*autoscaling/,
+          /^<ErrorResponse><Error><Type>Sender<\/Type><Code>UnknownService<\/Code><Message>[^<]*elasticbeanstalk/,
         ),
     ],
     [
@@ -63,10 +63,10 @@ describe('a service the sandbox does not serve answers in that service’s own p
       (body) => expect(JSON.parse(body)).toMatchObject({ __type: 'UnknownService' }),
     ],
     [
-      'REST-JSON (EKS)',
-      'eks',
-      { method: 'GET', headers: signed('eks') },
-      (body) => expect(JSON.parse(body)).toMatchObject({ message: expect.stringContaining("'eks'") }),
+      'REST-JSON (AppSync)',
+      'appsync',
+      { method: 'GET', headers: signed('appsync') },
+      (body) => expect(JSON.parse(body)).toMatchObject({ message: expect.stringContaining("'appsync'") }),
     ],
     [
       'REST-XML (S3 Control)',
@@ -84,7 +84,7 @@ describe('a service the sandbox does not serve answers in that service’s own p
   }
 
   it('REST-JSON carries the code in x-amzn-errortype, where SDKs read it', async () => {
-    const response = await fetch(`${sandbox.url}/clusters`, { method: 'GET', headers: signed('eks') });
+    const response = await fetch(`${sandbox.url}/v1/apis`, { method: 'GET', headers: signed('appsync') });
     expect(response.headers.get('x-amzn-errortype')).toBe('UnknownService');
   });
 });

@@ -1,5 +1,18 @@
 import type { ServiceModuleFactory } from '../service-module.js';
 import { createApiGatewayService } from './apigateway/index.js';
+import { createAcmService } from './acm/index.js';
+import { createAthenaService } from './athena/index.js';
+import { createAutoScalingService } from './autoscaling/index.js';
+import { createCodeDeployService } from './codedeploy/index.js';
+import { createCodePipelineService } from './codepipeline/index.js';
+import { createCognitoService } from './cognito/index.js';
+import { createEcrPublicService } from './ecrpublic/index.js';
+import { createEcsService } from './ecs/index.js';
+import { createEksService } from './eks/index.js';
+import { createEmrContainersService } from './emrcontainers/index.js';
+import { createGlueService } from './glue/index.js';
+import { createOpenSearchService } from './opensearch/index.js';
+import { createSyntheticsService } from './synthetics/index.js';
 import { createCloudControlService } from './cloudcontrol/index.js';
 import { createCloudFrontService } from './cloudfront/index.js';
 import { createCloudFormationService } from './cloudformation/index.js';
@@ -44,4 +57,18 @@ export const builtinServices: readonly ServiceModuleFactory[] = [
   createCloudFormationService,
   createCloudWatchService,
   createApiGatewayService,
+  // The services only the CDK's custom-resource handlers call (docs/_generated/cdk-handler-calls.md).
+  createAcmService,
+  createAthenaService,
+  createAutoScalingService,
+  createCodeDeployService,
+  createCodePipelineService,
+  createCognitoService,
+  createEcrPublicService,
+  createEcsService,
+  createEksService,
+  createEmrContainersService,
+  createGlueService,
+  createOpenSearchService,
+  createSyntheticsService,
 ];

@@ -7,6 +7,7 @@ import type { ResourceHandler, ResourceModel } from '../../resources.js';
 import type { Codec, ServiceModule, ServiceModuleFactory } from '../../service-module.js';
 import { el, parseXml, XML_DECLARATION } from '../../xml.js';
 import { distributionConfigFromXml, distributionConfigXml } from './config-xml.js';
+import { Invalidations } from './invalidations.js';
 
 const XMLNS = 'http://cloudfront.amazonaws.com/doc/2020-05-31/';
 export const DISTRIBUTION_TYPE = 'AWS::CloudFront::Distribution';
@@ -16,6 +17,12 @@ const ROUTES: readonly RestRoute[] = [
   { method: 'GET', path: '/2020-05-31/distribution', operation: 'ListDistributions' },
   { method: 'GET', path: '/2020-05-31/distribution/{Id}', operation: 'GetDistribution' },
   { method: 'DELETE', path: '/2020-05-31/distribution/{Id}', operation: 'DeleteDistribution' },
+  { method: 'POST', path: '/2020-05-31/distribution/{Id}/invalidation', operation: 'CreateInvalidation' },
+  {
+    method: 'GET',
+    path: '/2020-05-31/distribution/{Id}/invalidation/{InvalidationId}',
+    operation: 'GetInvalidation',
+  },
 ];
 
 /** CloudFront's REST-XML: results under the API namespace, errors as `<ErrorResponse><Error>`. */
@@ -28,10 +35,11 @@ const HOME_REGION = 'us-east-1';
  * CloudFront distributions over REST-XML, kept where Cloud Control keeps
  * AWS::CloudFront::Distribution, so a distribution a stack made is one CloudFront returns.
  * Minimal: create, get, list and delete (which, as on AWS, needs the distribution disabled
- * and its current ETag in If-Match).
+ * and its current ETag in If-Match), and invalidations.
  */
 export const createCloudFrontService: ServiceModuleFactory = async (context) => {
   const handler = (): ResourceHandler => context.resources.resolve(DISTRIBUTION_TYPE)!;
+  const invalidations = await Invalidations.load(context.storage);
   const find = (id: string, accountId: string): ResourceModel => {
     const model = handler().read(id, HOME_REGION, accountId);
     if (!model)
@@ -51,7 +59,7 @@ export const createCloudFrontService: ServiceModuleFactory = async (context) => 
         );
       return match.operation;
     },
-    isMutating: (operation) => operation === 'CreateDistribution' || operation === 'DeleteDistribution',
+    isMutating: (operation) => /^(Create|Delete)/.test(operation),
     async handle(request, operation) {
       const labels = matchRoute(ROUTES, request)!.labels;
       switch (operation) {
@@ -67,6 +75,16 @@ export const createCloudFrontService: ServiceModuleFactory = async (context) => 
             etag: etagOf(entry.model),
           });
         }
+        case 'CreateInvalidation': {
+          find(labels.Id!, request.accountId);
+          const made = await invalidations.create(labels.Id!, request.body);
+          return result(made.created ? 201 : 200, made.xml, {
+            location: `https://cloudfront.amazonaws.com/2020-05-31/distribution/${labels.Id}/invalidation/${made.id}`,
+          });
+        }
+        case 'GetInvalidation':
+          find(labels.Id!, request.accountId);
+          return result(200, invalidations.get(labels.Id!, labels.InvalidationId!));
         case 'GetDistribution': {
           const model = find(labels.Id!, request.accountId);
           return result(200, distributionXml(model, request.accountId), { etag: etagOf(model) });

@@ -2,7 +2,9 @@ import { ec2Codec } from '../../protocols/ec2-query.js';
 import { queryAction, queryParams } from '../../protocols/query.js';
 import type { SandboxResponse } from '../../request.js';
 import type { ServiceModule, ServiceModuleFactory } from '../../service-module.js';
-import type { Ec2Call } from './call.js';
+import { DocumentMap } from '../../storage/document-map.js';
+import type { Ec2Call, PrivateDns } from './call.js';
+import * as connect from './connect-endpoint-ops.js';
 import * as describe from './describe-ops.js';
 import { ec2Errors } from './ec2-errors.js';
 import { describeInstances, runInstances, terminateInstances } from './instance-ops.js';
@@ -10,6 +12,7 @@ import { Instances } from './instances.js';
 import { changeRules } from './rule-ops.js';
 import { SecurityGroups } from './security-groups.js';
 import { changeTags, createSubnet, deleteSubnet, modifySubnetAttribute } from './subnet-ops.js';
+import * as vpcConfig from './vpc-config-ops.js';
 
 const HANDLERS: Readonly<Record<string, (call: Ec2Call) => SandboxResponse | Promise<SandboxResponse>>> = {
   DescribeAvailabilityZones: describe.describeAvailabilityZones,
@@ -33,6 +36,13 @@ const HANDLERS: Readonly<Record<string, (call: Ec2Call) => SandboxResponse | Pro
   AuthorizeSecurityGroupEgress: changeRules('egress', 'authorize'),
   RevokeSecurityGroupIngress: changeRules('ingress', 'revoke'),
   RevokeSecurityGroupEgress: changeRules('egress', 'revoke'),
+  CreateInstanceConnectEndpoint: connect.createInstanceConnectEndpoint,
+  DescribeInstanceConnectEndpoints: connect.describeInstanceConnectEndpoints,
+  DeleteInstanceConnectEndpoint: connect.deleteInstanceConnectEndpoint,
+  DescribeVpcAttribute: vpcConfig.describeVpcAttribute,
+  DescribeVpcEndpointServiceConfigurations: vpcConfig.describeVpcEndpointServiceConfigurations,
+  ModifyVpcEndpointServiceConfiguration: vpcConfig.modifyVpcEndpointServiceConfiguration,
+  StartVpcEndpointServicePrivateDnsVerification: vpcConfig.startVpcEndpointServicePrivateDnsVerification,
 };
 
 /**
@@ -44,16 +54,17 @@ const HANDLERS: Readonly<Record<string, (call: Ec2Call) => SandboxResponse | Pro
 export const createEc2Service: ServiceModuleFactory = async (context) => {
   const securityGroups = await SecurityGroups.load(context.storage, context.resources, context.accountId);
   const instances = await Instances.load(context);
+  const ec2State = { privateDns: await DocumentMap.load<PrivateDns>(context.storage, 'ec2/private-dns') };
   const module: ServiceModule = {
     name: 'ec2',
     codec: ec2Codec,
     operation: queryAction,
     isMutating: (operation) =>
-      /^(Authorize|Revoke|RunInstances|TerminateInstances|Create|Delete|Modify)/.test(operation),
+      /^(Authorize|Revoke|RunInstances|TerminateInstances|Create|Delete|Modify|Start)/.test(operation),
     async handle(request, operation) {
       const handler = HANDLERS[operation];
       if (!handler) throw ec2Errors.invalidAction(operation);
-      return handler({ context, request, params: queryParams(request), securityGroups, instances });
+      return handler({ context, request, params: queryParams(request), securityGroups, instances, ec2State });
     },
     inventory: () => instances.inventory(),
   };

@@ -2,6 +2,7 @@ import { jsonCodec, jsonInput, jsonOperation, jsonResult } from '../../protocols
 import type { ServiceModule, ServiceModuleFactory } from '../../service-module.js';
 import { ecrErrors } from './ecr-errors.js';
 import { Repositories } from './repositories.js';
+import * as images from './image-ops.js';
 import * as ops from './repository-ops.js';
 
 const HANDLERS: Readonly<Record<string, (call: ops.EcrCall) => Promise<unknown>>> = {
@@ -17,6 +18,9 @@ const HANDLERS: Readonly<Record<string, (call: ops.EcrCall) => Promise<unknown>>
   TagResource: ops.tagResource,
   UntagResource: ops.untagResource,
   ListTagsForResource: ops.listTagsForResource,
+  ListImages: images.listImages,
+  BatchDeleteImage: images.batchDeleteImage,
+  GetAuthorizationToken: images.getAuthorizationToken,
 };
 
 const READS = new Set([
@@ -24,9 +28,11 @@ const READS = new Set([
   'GetRepositoryPolicy',
   'GetLifecyclePolicy',
   'ListTagsForResource',
+  'ListImages',
+  'GetAuthorizationToken',
 ]);
 
-/** ECR repositories (no images) over JSON 1.1, in Cloud Control's store for AWS::ECR::Repository. */
+/** ECR repositories (holding no images) over JSON 1.1, in Cloud Control's store for AWS::ECR::Repository. */
 export const createEcrService: ServiceModuleFactory = async (context) => {
   const repositories = new Repositories(context.resources, context.accountId);
   const module: ServiceModule = {

@@ -5,6 +5,7 @@ import { iamErrors } from './iam-errors.js';
 import { inlinePolicyResourceHandler } from './inline-policy-resource.js';
 import { instanceProfileHandlers } from './instance-profile-ops.js';
 import { managedPolicyHandlers } from './managed-policy-ops.js';
+import { OidcProviders } from './oidc-providers.js';
 import { Params } from './params.js';
 import { principalHandlers } from './principal-ops.js';
 import { principalPolicyHandlers } from './principal-policies.js';
@@ -31,13 +32,16 @@ export const createIamService: ServiceModuleFactory = async (context) => {
   context.resources.register('AWS::IAM::Role', roleResourceHandler(store));
   for (const kind of ['Role', 'User', 'Group'] as const)
     context.resources.register(`AWS::IAM::${kind}Policy`, inlinePolicyResourceHandler(store, kind));
+  const oidcProviders = await OidcProviders.load(context.storage);
+  context.resources.register('AWS::IAM::OIDCProvider', oidcProviders.resourceHandler());
+  const handlers: Record<string, IamHandler> = { ...HANDLERS, ...oidcProviders.handlers() };
   const module: ServiceModule = {
     name: 'iam',
     codec: queryCodec,
     operation: queryAction,
     isMutating: isMutatingIam,
     async handle(request, operation) {
-      const handler = HANDLERS[operation];
+      const handler = handlers[operation];
       if (!handler) throw iamErrors.invalidAction(operation);
       const call = {
         store,
@@ -59,6 +63,7 @@ export const createIamService: ServiceModuleFactory = async (context) => {
         'AWS::IAM::ManagedPolicy': store
           .allPolicies()
           .map((record) => ({ id: record.arn, name: record.name, versions: record.versions.length })),
+        'AWS::IAM::OIDCProvider': oidcProviders.all().map((record) => ({ id: record.arn, url: record.url })),
         'AWS::IAM::InstanceProfile': store
           .allProfiles()
           .map((record) => ({ id: record.name, arn: record.arn, roles: record.roles })),

@@ -2,6 +2,7 @@ import { jsonCodec, jsonInput, jsonOperation, jsonResult } from '../../protocols
 import type { ServiceModule, ServiceModuleFactory } from '../../service-module.js';
 import * as aliases from './alias-ops.js';
 import * as keys from './key-ops.js';
+import { replicateKey } from './replicate-ops.js';
 import { kmsErrors } from './kms-errors.js';
 import { KmsStore } from './store.js';
 
@@ -22,6 +23,7 @@ const HANDLERS: Record<string, (call: keys.KmsCall) => Promise<unknown>> = {
   TagResource: keys.tagResource,
   UntagResource: keys.untagResource,
   ListResourceTags: keys.listResourceTags,
+  ReplicateKey: replicateKey,
   CreateAlias: aliases.createAlias,
   UpdateAlias: aliases.updateAlias,
   DeleteAlias: aliases.deleteAlias,

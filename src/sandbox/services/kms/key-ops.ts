@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { optionalString, requiredString } from '../../protocols/json.js';
 import { kmsErrors } from './kms-errors.js';
 import { keyArn, type KeyRecord, type KmsStore } from './store.js';
@@ -37,8 +37,10 @@ function usable(call: KmsCall): KeyRecord {
   return record;
 }
 
-export function metadata(record: KeyRecord, accountId: string): Record<string, unknown> {
+export function metadata(record: KeyRecord, accountId: string, store?: KmsStore): Record<string, unknown> {
   return {
+    ...(record.multiRegion &&
+      store && { MultiRegionConfiguration: multiRegionConfiguration(record, accountId, store) }),
     AWSAccountId: accountId,
     KeyId: record.keyId,
     Arn: keyArn(record, accountId),
@@ -57,7 +59,23 @@ export function metadata(record: KeyRecord, accountId: string): Record<string, u
   };
 }
 
-function checkPolicy(policy: string): string {
+/** Where a multi-Region key's primary and replicas are. */
+function multiRegionConfiguration(
+  record: KeyRecord,
+  accountId: string,
+  store: KmsStore,
+): Record<string, unknown> {
+  const all = store.keyEverywhere(record.keyId);
+  const primary = all.find((key) => key.primaryRegion === undefined) ?? record;
+  const at = (key: KeyRecord) => ({ Arn: keyArn(key, accountId), Region: key.region });
+  return {
+    MultiRegionKeyType: record.primaryRegion === undefined ? 'PRIMARY' : 'REPLICA',
+    PrimaryKey: at(primary),
+    ReplicaKeys: all.filter((key) => key.primaryRegion !== undefined).map(at),
+  };
+}
+
+export function checkPolicy(policy: string): string {
   try {
     JSON.parse(policy);
   } catch {
@@ -66,7 +84,7 @@ function checkPolicy(policy: string): string {
   return policy;
 }
 
-function defaultPolicy(accountId: string): string {
+export function defaultPolicy(accountId: string): string {
   return JSON.stringify({
     Version: '2012-10-17',
     Id: 'key-default-1',
@@ -86,7 +104,8 @@ export async function createKey(call: KmsCall): Promise<unknown> {
   const { input, accountId, region } = call;
   const policy = optionalString(input, 'Policy');
   const record: KeyRecord = {
-    keyId: randomUUID(),
+    // Multi-Region keys have ids of their own shape, the same in every region.
+    keyId: input.MultiRegion === true ? `mrk-${randomBytes(16).toString('hex')}` : randomUUID(),
     region,
     creationDate: Date.now(),
     description: optionalString(input, 'Description') ?? '',
@@ -99,11 +118,11 @@ export async function createKey(call: KmsCall): Promise<unknown> {
     tags: (input.Tags as KeyRecord['tags'] | undefined) ?? [],
   };
   await call.store.saveKey(record);
-  return { KeyMetadata: metadata(record, accountId) };
+  return { KeyMetadata: metadata(record, accountId, call.store) };
 }
 
 export async function describeKey(call: KmsCall): Promise<unknown> {
-  return { KeyMetadata: metadata(target(call), call.accountId) };
+  return { KeyMetadata: metadata(target(call), call.accountId, call.store) };
 }
 
 export async function listKeys(call: KmsCall): Promise<unknown> {

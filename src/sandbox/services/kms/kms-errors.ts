@@ -7,6 +7,7 @@ export const kmsErrors = {
     new SandboxError('NotFoundException', `Alias '${name}' does not exist`, 400),
   aliasExists: (name: string) =>
     new SandboxError('AlreadyExistsException', `An alias with the name ${name} already exists`, 400),
+  alreadyExists: (message: string) => new SandboxError('AlreadyExistsException', message, 400),
   invalidState: (arn: string, state: string) =>
     new SandboxError('KMSInvalidStateException', `${arn} is ${state}.`, 400),
   validation: (message: string) => new SandboxError('ValidationException', message, 400),

@@ -13,6 +13,8 @@ export interface KeyRecord {
   keyUsage: string;
   keySpec: string;
   multiRegion: boolean;
+  /** Set on a multi-Region replica: the region of its primary key. */
+  primaryRegion?: string;
   state: KeyState;
   policy: string;
   rotation: boolean;
@@ -52,6 +54,11 @@ export class KmsStore {
 
   keysIn(region: string): KeyRecord[] {
     return [...this.keys.values()].filter((record) => record.region === region);
+  }
+
+  /** The key `keyId` in every region (a multi-Region key's primary and replicas). */
+  keyEverywhere(keyId: string): KeyRecord[] {
+    return [...this.keys.values()].filter((record) => record.keyId === keyId);
   }
 
   allKeys(): KeyRecord[] {

@@ -7,6 +7,7 @@ import * as groups from './group-ops.js';
 import { exposeLogWriter } from './log-writer.js';
 import { logsErrors } from './logs-errors.js';
 import { logGroupResourceHandler } from './log-group-resource.js';
+import { ResourcePolicies } from './resource-policies.js';
 import { LogGroupStore } from './store.js';
 
 const HANDLERS: Record<string, (call: groups.LogsCall) => Promise<unknown>> = {
@@ -44,12 +45,21 @@ export const createLogsService: ServiceModuleFactory = async (context) => {
   const eventStore = await LogEventStore.load(context.storage);
   exposeLogWriter(context, store, eventStore);
   context.resources.register('AWS::Logs::LogGroup', logGroupResourceHandler(store, eventStore));
+  const policies = await ResourcePolicies.load(context.storage);
+  context.resources.register('AWS::Logs::ResourcePolicy', policies.resourceHandler());
+  const policyOps: Record<string, (region: string, input: Record<string, unknown>) => unknown> = {
+    PutResourcePolicy: (region, input) => policies.put(region, input),
+    DeleteResourcePolicy: (region, input) => policies.delete(region, input),
+    DescribeResourcePolicies: (region) => policies.describe(region),
+  };
   const module: ServiceModule = {
     name: 'logs',
     codec: jsonCodec('1.1'),
     operation: (request) => jsonOperation(request, 'Logs_20140328'),
     isMutating: (operation) => !READ_ONLY.test(operation),
     async handle(request, operation) {
+      const policyOp = policyOps[operation];
+      if (policyOp) return jsonResult('1.1', await policyOp(request.region, jsonInput(request)));
       const handler = HANDLERS[operation];
       if (!handler) throw logsErrors.unknownOperation(operation);
       const call = {
@@ -64,6 +74,7 @@ export const createLogsService: ServiceModuleFactory = async (context) => {
     inventory() {
       const all = store.all();
       return {
+        'AWS::Logs::ResourcePolicy': policies.all(),
         'AWS::Logs::LogGroup': all.map((group) => ({
           id: group.name,
           region: group.region,

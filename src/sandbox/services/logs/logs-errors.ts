@@ -12,6 +12,8 @@ export const logsErrors = {
     new SandboxError('ResourceAlreadyExistsException', 'The specified log group already exists', 400),
   streamExists: () =>
     new SandboxError('ResourceAlreadyExistsException', 'The specified log stream already exists', 400),
+  policyNotFound: (name: string) =>
+    new SandboxError('ResourceNotFoundException', `Policy with name [${name}] does not exist`, 400),
   invalidParameter: (message: string) => new SandboxError('InvalidParameterException', message, 400),
   limitExceeded: (message: string) => new SandboxError('LimitExceededException', message, 400),
   unknownOperation: (operation: string) =>

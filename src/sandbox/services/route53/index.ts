@@ -1,9 +1,9 @@
-import { randomString } from '../../ids.js';
 import { matchRoute, type RestRoute } from '../../protocols/rest-json.js';
 import { SandboxError } from '../../errors.js';
 import type { SandboxRequest, SandboxResponse } from '../../request.js';
 import type { ServiceModule, ServiceModuleFactory } from '../../service-module.js';
 import { child, el, parseXml, text } from '../../xml.js';
+import { changeInfoXml, getChange, RecordSets } from './record-sets.js';
 import { route53Codec, route53Result } from './route53-codec.js';
 import { byReversedName, Zones, type Zone } from './zones.js';
 
@@ -13,11 +13,15 @@ const ROUTES: readonly RestRoute[] = [
   { method: 'GET', path: '/2013-04-01/hostedzonesbyname', operation: 'ListHostedZonesByName' },
   { method: 'GET', path: '/2013-04-01/hostedzone/{Id}', operation: 'GetHostedZone' },
   { method: 'DELETE', path: '/2013-04-01/hostedzone/{Id}', operation: 'DeleteHostedZone' },
+  { method: 'GET', path: '/2013-04-01/hostedzone/{Id}/rrset', operation: 'ListResourceRecordSets' },
+  { method: 'POST', path: '/2013-04-01/hostedzone/{Id}/rrset', operation: 'ChangeResourceRecordSets' },
+  { method: 'GET', path: '/2013-04-01/change/{Id}', operation: 'GetChange' },
 ];
 
-/** Route 53 hosted zones over REST-XML, kept in Cloud Control's store for AWS::Route53::HostedZone. */
+/** Route 53 hosted zones and record sets over REST-XML, kept in Cloud Control's store for their types. */
 export const createRoute53Service: ServiceModuleFactory = async (context) => {
   const zones = new Zones(context.resources, context.region, context.accountId);
+  const recordSets = new RecordSets(context.resources, zones, context.accountId);
   const module: ServiceModule = {
     name: 'route53',
     codec: route53Codec,
@@ -31,7 +35,7 @@ export const createRoute53Service: ServiceModuleFactory = async (context) => {
         );
       return match.operation;
     },
-    isMutating: (operation) => operation === 'CreateHostedZone' || operation === 'DeleteHostedZone',
+    isMutating: (operation) => /^(Create|Delete|Change)/.test(operation),
     async handle(request, operation) {
       const labels = matchRoute(ROUTES, request)!.labels;
       switch (operation) {
@@ -47,10 +51,16 @@ export const createRoute53Service: ServiceModuleFactory = async (context) => {
           return listByName(zones, request);
         case 'GetHostedZone':
           return getHostedZone(zones.find(labels.Id!));
+        case 'ListResourceRecordSets':
+          return recordSets.list(labels.Id!, request);
+        case 'ChangeResourceRecordSets':
+          return recordSets.change(labels.Id!, request);
+        case 'GetChange':
+          return getChange(labels.Id!);
         default: {
           const zone = zones.find(labels.Id!);
           await zones.delete(zone);
-          return route53Result('DeleteHostedZoneResponse', [changeInfo()]);
+          return route53Result('DeleteHostedZoneResponse', [changeInfoXml('INSYNC')]);
         }
       }
     },
@@ -74,7 +84,7 @@ async function createHostedZone(zones: Zones, request: SandboxRequest): Promise<
   });
   return route53Result(
     'CreateHostedZoneResponse',
-    [zoneXml(zone), changeInfo(), zone.privateZone ? vpcXml(zone.vpcs[0]!) : delegationSet(zone)],
+    [zoneXml(zone), changeInfoXml('INSYNC'), zone.privateZone ? vpcXml(zone.vpcs[0]!) : delegationSet(zone)],
     201,
     { location: `https://route53.amazonaws.com/2013-04-01/hostedzone/${zone.id}` },
   );
@@ -131,11 +141,3 @@ const delegationSet = (zone: Zone) =>
       zone.nameServers.map((server) => el('NameServer', server)),
     ),
   ]);
-
-function changeInfo(): string {
-  return el('ChangeInfo', [
-    el('Id', `/change/C${randomString(20, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789')}`),
-    el('Status', 'INSYNC'),
-    el('SubmittedAt', new Date().toISOString()),
-  ]);
-}

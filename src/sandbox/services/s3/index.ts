@@ -8,6 +8,7 @@ import type { S3Handler } from './call.js';
 import { verifyPayloadDigests } from './checksums.js';
 import * as lists from './list-ops.js';
 import * as deletes from './object-delete.js';
+import * as multipart from './multipart-ops.js';
 import * as objects from './object-ops.js';
 import { isMutatingS3Operation, s3OperationName, s3Target } from './operations.js';
 import { s3ObjectReader } from '../../ports/index.js';
@@ -44,6 +45,10 @@ const HANDLERS: Record<string, S3Handler> = {
   CopyObject: objects.copyObject,
   DeleteObject: deletes.deleteObject,
   DeleteObjects: deletes.deleteObjects,
+  CreateMultipartUpload: multipart.createMultipartUpload,
+  UploadPart: multipart.uploadPart,
+  CompleteMultipartUpload: multipart.completeMultipartUpload,
+  AbortMultipartUpload: multipart.abortMultipartUpload,
   ...SUBRESOURCE_HANDLERS,
 };
 

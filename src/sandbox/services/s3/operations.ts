@@ -95,6 +95,14 @@ export function s3OperationName(request: SandboxRequest): string {
 
 function objectOperation(request: SandboxRequest): string | undefined {
   const { method, query } = request;
+  if (method === 'POST' && query.has('uploads')) return 'CreateMultipartUpload';
+  if (query.has('uploadId')) {
+    if (method === 'PUT' && query.has('partNumber') && request.headers['x-amz-copy-source'] === undefined) {
+      return 'UploadPart';
+    }
+    if (method === 'POST') return 'CompleteMultipartUpload';
+    if (method === 'DELETE') return 'AbortMultipartUpload';
+  }
   // Object subresources (tagging, acl, uploads ...) are not modelled; they fall back to x-id.
   if (
     ['tagging', 'acl', 'uploads', 'uploadId', 'retention', 'legal-hold', 'attributes'].some((q) =>

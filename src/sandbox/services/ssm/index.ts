@@ -12,6 +12,7 @@ const HANDLERS: Record<string, (call: ops.SsmCall) => Promise<unknown>> = {
   GetParameter: ops.getParameter,
   GetParameters: ops.getParameters,
   DeleteParameter: ops.deleteParameter,
+  DeleteParameters: ops.deleteParameters,
   DescribeParameters: ops.describeParameters,
   GetParametersByPath: getParametersByPath,
   ListTagsForResource: listTagsForResource,
@@ -19,7 +20,13 @@ const HANDLERS: Record<string, (call: ops.SsmCall) => Promise<unknown>> = {
   RemoveTagsFromResource: removeTagsFromResource,
 };
 
-const MUTATING = new Set(['PutParameter', 'DeleteParameter', 'AddTagsToResource', 'RemoveTagsFromResource']);
+const MUTATING = new Set([
+  'PutParameter',
+  'DeleteParameter',
+  'DeleteParameters',
+  'AddTagsToResource',
+  'RemoveTagsFromResource',
+]);
 
 /** SSM Parameter Store over JSON 1.1; also serves AWS::SSM::Parameter to Cloud Control. */
 export const createSsmService: ServiceModuleFactory = async (context) => {

@@ -115,6 +115,28 @@ export async function deleteParameter({ store, region, input }: SsmCall): Promis
   return {};
 }
 
+/** DeleteParameters: up to 10 names; those it does not hold come back as InvalidParameters. */
+export async function deleteParameters({ store, region, input }: SsmCall): Promise<unknown> {
+  const names = input.Names;
+  if (!Array.isArray(names) || names.length === 0 || names.length > 10) {
+    throw ssmErrors.validation(
+      `1 validation error detected: Value at 'names' failed to satisfy constraint: Member must have length less than or equal to 10`,
+    );
+  }
+  const deleted: string[] = [];
+  const invalid: string[] = [];
+  for (const name of names.map(String)) {
+    const record = store.get(region, name);
+    if (record && !publicParameter(region, name)) {
+      await store.delete(record);
+      deleted.push(name);
+    } else {
+      invalid.push(name);
+    }
+  }
+  return { DeletedParameters: deleted, InvalidParameters: invalid };
+}
+
 interface ParameterFilter {
   Key?: string;
   Option?: string;

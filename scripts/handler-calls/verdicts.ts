@@ -1,0 +1,62 @@
+// How the sandbox answers each handler call: served, AWS's own error for a feature a
+// one-machine sandbox cannot have (asked with the request that needs the feature), or not
+// served. Calls another piece of work builds are named with it.
+import { isServed, probe, type ProbeResult } from './probe.js';
+
+export type Status = 'served' | 'aws-error' | 'delegated' | 'not served';
+
+/** An unsupported feature: the request that asks for it and the error AWS answers. */
+export interface AwsErrorCall {
+  input: Record<string, unknown>;
+  errorCode: string;
+  reason: string;
+}
+
+/** Keyed `service Operation`. */
+export const AWS_ERROR_CALLS: Readonly<Record<string, AwsErrorCall>> = {
+  'auto-scaling CompleteLifecycleAction': {
+    input: {
+      AutoScalingGroupName: 'sandbox-probe',
+      LifecycleHookName: 'sandbox-probe',
+      LifecycleActionResult: 'CONTINUE',
+      InstanceId: 'i-0123456789abcdef0',
+    },
+    errorCode: 'ValidationError',
+    reason: 'the sandbox launches no instances, so no lifecycle action is ever waiting',
+  },
+};
+
+/** Calls another issue's work serves, keyed `service Operation`. */
+export const DELEGATED: Readonly<Record<string, string>> = {
+  'sfn StartExecution': 'served by Step Functions executions (issue 31)',
+};
+
+/**
+ * Members a probe must send beyond the URI labels the client insists on: S3 names some
+ * operations by a query member (`?uploadId`) that the client sends only when given.
+ */
+const PROBE_INPUT: Readonly<Record<string, Record<string, unknown>>> = {
+  's3 CompleteMultipartUpload': { UploadId: 'sandbox-probe' },
+  's3 UploadPart': { UploadId: 'sandbox-probe', PartNumber: 1 },
+  's3 AbortMultipartUpload': { UploadId: 'sandbox-probe' },
+};
+
+export interface Verdict {
+  status: Status;
+  answer: ProbeResult;
+  note?: string;
+}
+
+export async function verdictFor(endpoint: string, service: string, operation: string): Promise<Verdict> {
+  const key = `${service} ${operation}`;
+  const unsupported = AWS_ERROR_CALLS[key];
+  if (unsupported) {
+    const answer = await probe(endpoint, service, operation, unsupported.input);
+    const status = answer.errorCode === unsupported.errorCode ? 'aws-error' : 'not served';
+    return { status, answer, note: `${unsupported.errorCode}: ${unsupported.reason}` };
+  }
+  const answer = await probe(endpoint, service, operation, PROBE_INPUT[key]);
+  if (isServed(answer)) return { status: 'served', answer };
+  const delegated = DELEGATED[key];
+  return delegated ? { status: 'delegated', answer, note: delegated } : { status: 'not served', answer };
+}
