@@ -1,8 +1,10 @@
 import {
   CreateBucketCommand,
+  DeleteBucketPolicyCommand,
   GetObjectCommand,
   HeadBucketCommand,
   ListObjectsV2Command,
+  PutBucketPolicyCommand,
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
@@ -250,6 +252,25 @@ describe('sandbox admin API', () => {
       objectCount: 2,
     });
     expect(json.sts).toEqual({});
+  });
+
+  it('lists a bucket policy in the inventory by its bucket, while the bucket holds one', async () => {
+    const policy = JSON.stringify({
+      Version: '2012-10-17',
+      Statement: [
+        { Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: 'arn:aws:s3:::ruled/*' },
+      ],
+    });
+    await s3.send(new CreateBucketCommand({ Bucket: 'ruled' }));
+    const policies = async () =>
+      (
+        (await admin(sandbox, 'GET', 'inventory')).json.s3['AWS::S3::BucketPolicy'] as Array<{ id: string }>
+      ).map((entry) => entry.id);
+    expect(await policies()).not.toContain('ruled');
+    await s3.send(new PutBucketPolicyCommand({ Bucket: 'ruled', Policy: policy }));
+    expect(await policies()).toContain('ruled');
+    await s3.send(new DeleteBucketPolicyCommand({ Bucket: 'ruled' }));
+    expect(await policies()).not.toContain('ruled');
   });
 
   it('answers 404 for an unknown admin route', async () => {
