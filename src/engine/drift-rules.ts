@@ -35,10 +35,7 @@ export function driftOf(
   writeOnly: readonly string[] = [],
 ): PropertyDrift[] {
   const paths = writeOnly.map((path) => path.split('.'));
-  return Object.keys(applied)
-    .sort()
-    .filter((property) => !holdsMask(applied[property]) && !containsDynamicReference(applied[property]))
-    .filter((property) => !paths.some((path) => path.length === 1 && path[0] === property))
+  return comparedProperties(applied, writeOnly)
     .filter((property) => {
       const stripped = paths
         .filter((path) => path.length > 1 && path[0] === property)
@@ -47,6 +44,17 @@ export function driftOf(
       return canonicalJson(normalized(compared)) !== canonicalJson(normalized(live[property]));
     })
     .map((property) => ({ property, recorded: applied[property], live: live[property] }));
+}
+
+/** The properties of `applied` that `driftOf` compares: not masked, not a secret reference, not write-only whole. */
+export function comparedProperties(
+  applied: Record<string, unknown>,
+  writeOnly: readonly string[] = [],
+): string[] {
+  return Object.keys(applied)
+    .sort()
+    .filter((property) => !holdsMask(applied[property]) && !containsDynamicReference(applied[property]))
+    .filter((property) => !writeOnly.includes(property));
 }
 
 /** `value` without what `path` names inside it (`*`: every element or member). */

@@ -1,14 +1,14 @@
 import { propertyHash } from '../plan/index.js';
 import { holdsMask } from '../plan/property-diff.js';
-import type { LiveResource, Provider } from '../providers/provider.js';
+import type { LiveResource } from '../providers/provider.js';
 import { FAIL_FAST_SCHEDULE } from '../state/lock-schedule.js';
 import { walkDag } from './dag-walk.js';
 import { acceptedProperties, driftOf, revertProperties, type PropertyDrift } from './drift-rules.js';
 import { stackProviderContext, type EngineContext, type StackIdentity } from './engine-context.js';
 import { NESTED_STACK_TYPE } from './nested-stack-provider.js';
-import type { ProviderRouter } from './provider-router.js';
 import { StackState } from './stack-state.js';
 import { maskedReadBack } from './echoed-secrets.js';
+import { writeOnlyOf } from './write-only-paths.js';
 
 /** `detect` only reads; `accept` takes the live values into state; `revert` writes the recorded ones back. */
 export type DriftMode = 'detect' | 'accept' | 'revert';
@@ -134,25 +134,6 @@ export async function driftStack(
   } finally {
     await lock?.release();
   }
-}
-
-/**
- * The write-only paths of a record's type, which no read returns: the SDK provider declares
- * its own; for Cloud Control, the registry schema's `writeOnlyProperties` (DescribeType, asked
- * once per type in the run), else the type's SDK provider's.
- */
-async function writeOnlyOf(
-  engine: EngineContext,
-  stack: StackIdentity,
-  router: ProviderRouter,
-  provider: Provider,
-  type: string,
-): Promise<readonly string[]> {
-  if (provider.kind !== 'cc-api') return provider.writeOnlyProperties?.(type) ?? [];
-  const answer = (await engine.registrySchemas.forTypes(stack, [type], 'drift')).get(type);
-  if (answer?.kind === 'schema') return answer.schema.writeOnly;
-  // The registry did not answer: what cdkd's SDK provider of the type knows of AWS's reads.
-  return (await router.sdkProviderFor?.(type))?.writeOnlyProperties?.(type) ?? [];
 }
 
 /** The properties of `properties` that are write-only whole (a path of one segment). */

@@ -137,12 +137,9 @@ export class ResourceExecutor {
     report: (action: ResourceAction, status: 'started' | 'succeeded' | 'skipped', message?: string) => void,
     release: () => void,
   ): Promise<void> {
+    // Changed or not: a re-created parent took every child's old copy with it (spec 002).
     const lost = this.lostChildren.get(op.logicalId);
-    if (
-      lost &&
-      (op.kind === 'update' || op.kind === 'replace') &&
-      !this.services.state.record(op.logicalId)
-    ) {
+    if (lost && op.kind !== 'delete' && !this.services.state.record(op.logicalId)) {
       report('create', 'started', `re-created on ${lost.parent}, which its old copy went with`);
       await restoreLostChild(this, op, lost, release);
       return report('create', 'succeeded');
@@ -190,13 +187,14 @@ export class ResourceExecutor {
         );
         return report('delete', 'succeeded');
       }
-      case 'no-op':
-        if (op.propertyHash && this.services.state.record(op.logicalId)?.propertyHash !== op.propertyHash) {
+      case 'no-op': {
+        const record = this.services.state.record(op.logicalId);
+        if (record && op.propertyHash && record.propertyHash !== op.propertyHash) {
           // A legacy record without a hash: record it now, with no API call (spec 004).
-          const record = this.services.state.record(op.logicalId)!;
           await this.services.state.setRecord(op.logicalId, { ...record, propertyHash: op.propertyHash });
         }
         return;
+      }
     }
   }
 

@@ -33,6 +33,11 @@ export async function reconcileInFlight(
       Object.assign(op, { status: 'completed' }, record && op.action === 'update' ? { after: record } : {});
       continue;
     }
+    if (op.action === 'replace' && op.verdict?.order === 'delete-first' && !record) {
+      // The old copy goes before the new one is made, and its record with it: state without
+      // one saw it deleted, or a live read found it gone (stale-records.ts).
+      op.verdict = { ...op.verdict, oldDeleted: true };
+    }
     const made = recordItMade(op, state);
     if (made) {
       Object.assign(op, {

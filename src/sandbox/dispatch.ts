@@ -69,11 +69,12 @@ export async function dispatch(raw: RawRequest, deps: AdminDeps): Promise<Sandbo
     Object.assign(request, unwrapBody(raw.headers, raw.body));
     const operation = module.operation(request);
     deps.calls.record(module.name, operation, module.isMutating(operation));
-    const fault = deps.faults.apply(module.name, operation);
+    const fault = deps.faults.apply(module.name, operation, request.path);
     const delayMs = deps.latency.forOperation(module.name, operation) + fault.latencyMs;
     if (delayMs > 0) await sleep(delayMs);
     if (fault.failure !== undefined && !fault.afterApply) return failed(fault.failure);
     response = await module.handle(request, operation);
+    if (fault.answerLatencyMs > 0) await sleep(fault.answerLatencyMs);
     if (fault.failure !== undefined) return failed(fault.failure);
   } catch (error) {
     response = codec.renderError(toSandboxError(error), request);

@@ -10,6 +10,7 @@ import {
 } from './documents/journal-document.js';
 import { applyTails, newerTailKeys, tailKey } from './journal-tails.js';
 import { normalizeStatePrefix, parseAnyStateKey, stackStateKeys } from './keys.js';
+import { putOwnWrite } from './own-writes.js';
 import { PreconditionFailed, type S3Objects } from './s3-objects.js';
 import type { DocumentWriter } from './save-chain.js';
 import { foreignDocument, type StackRef } from './state-store.js';
@@ -77,7 +78,7 @@ export class JournalStore {
   /** Stores operations' changes; the text is taken at once, so later changes to `tail` are not in it. */
   writeTail(stack: StackRef, tail: JournalTail): { key: string; written: Promise<void> } {
     const key = tailKey(this.tailsPrefix(stack), tail.writer, tail.generation);
-    const written = this.objects.put(key, JSON.stringify(tail), { ifNoneMatch: '*' }).then(
+    const written = putOwnWrite(this.objects, key, JSON.stringify(tail), { ifNoneMatch: '*' }).then(
       () => undefined,
       (error: unknown) => {
         if (error instanceof PreconditionFailed) throw journalConflict(stack, this.objects.location(key));
@@ -104,7 +105,9 @@ export class JournalStore {
     return async (document, expectedEtag) => {
       const key = this.key(stack);
       try {
-        return await this.objects.put(
+        // Stamped with its writer and generation: a write whose answer S3 lost is known as its own.
+        return await putOwnWrite(
+          this.objects,
           key,
           serialize(document),
           expectedEtag ? { ifMatch: expectedEtag } : { ifNoneMatch: '*' },

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { CdkdError } from '../errors.js';
 import { arrayJson, JsonFragments, mapJson, objectJson, verifiedJson } from './cached-json.js';
 import { parseDocument } from './documents/document-reader.js';
@@ -10,6 +11,7 @@ import {
   parseStateKey,
   stackStateKeys,
 } from './keys.js';
+import { putOwnWrite, type WriteStamp } from './own-writes.js';
 import { PreconditionFailed, type S3Objects } from './s3-objects.js';
 import type { DocumentWriter } from './save-chain.js';
 
@@ -55,10 +57,12 @@ export class StateStore {
     return this.saveText(stack, serializeState(document), expectedEtag);
   }
 
+  /** A text stamped by its writer (see own-writes.ts) is saved even when S3 lost the answer to a write that landed. */
   async saveText(stack: StackRef, text: string, expectedEtag: string | undefined): Promise<string> {
     const key = this.key(stack);
     try {
-      return await this.objects.put(
+      return await putOwnWrite(
+        this.objects,
         key,
         text,
         expectedEtag ? { ifMatch: expectedEtag } : { ifNoneMatch: '*' },
@@ -149,9 +153,15 @@ export class StateStore {
   }
 }
 
-/** A save-chain writer for one stack's `state.json`. */
+/**
+ * A save-chain writer for one stack's `state.json`: each write is stamped with this writer's
+ * id and count, so a write whose answer S3 lost is recognised as its own (own-writes.ts).
+ */
 export function stateWriter(store: StateStore, stack: StackRef): DocumentWriter<StateDocument> {
-  return (document, expectedEtag) => store.saveText(stack, serializeState(document), expectedEtag);
+  const writer = randomUUID();
+  let generation = 0;
+  return (document, expectedEtag) =>
+    store.saveText(stack, serializeState(document, { writer, generation: ++generation }), expectedEtag);
 }
 
 /**
@@ -164,8 +174,8 @@ const fragments = new JsonFragments();
  * Compact JSON: the document is rewritten after every resource, so its size is the cost;
  * only the records changed since the last save are serialized again.
  */
-export function serializeState(document: StateDocument): string {
-  const stamped = { ...document, updatedAt: new Date().toISOString() };
+export function serializeState(document: StateDocument, stamp?: WriteStamp): string {
+  const stamped = { ...document, updatedAt: new Date().toISOString(), ...stamp };
   const built = objectJson(stamped, (key) => {
     if (key === 'resources') return `"resources":${mapJson(document.resources, fragments)}`;
     if (key === 'pendingDeletes') {

@@ -39,26 +39,25 @@ describe('IAM inline policy names moved between resources: a rollback killed bef
     await sandbox.deploy(STACK, { Role: role, A: rolePolicy('shared', 's3:GetObject') });
     const roleName = (await sandbox.backend.store.read(ref))!.document.resources.Role!.physicalId;
 
-    // B takes "shared" over A's document, A moves to "renamed", then the queue fails (--no-rollback).
+    // B is created under "shared", which A still holds, over A's document; then the queue fails (--no-rollback).
     await sandbox.addFault(NEXT_CREATE_QUEUE_FAILS);
     await expect(
       sandbox.deploy(
         STACK,
         {
           Role: role,
-          B: rolePolicy('shared', 'sqs:SendMessage'),
-          A: rolePolicy('renamed', 's3:GetObject', { DependsOn: 'B' }),
-          Queue: { Type: 'AWS::SQS::Queue', DependsOn: 'A' },
+          A: rolePolicy('shared', 's3:GetObject'),
+          B: rolePolicy('shared', 'sqs:SendMessage', { DependsOn: 'A' }),
+          Queue: { Type: 'AWS::SQS::Queue', DependsOn: 'B' },
         },
         { rollback: false },
       ),
     ).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
-    // A's rename deleted "shared" from the role, B's document with it.
-    expect(await inlinePolicies(roleName)).toEqual({ renamed: allowing('s3:GetObject') });
+    expect(await inlinePolicies(roleName)).toEqual({ shared: allowing('sqs:SendMessage') });
     const journaled = (await sandbox.backend.journals.read(ref))!.document.segments[0]!.operations;
 
-    // The first rollback reverts A (back to "shared"), then deletes B, which removes "shared"
-    // again; it is killed there, before the put-back of A's document.
+    // The first rollback deletes B, which removes "shared", a name A's record holds; it is
+    // killed there, before the put-back of A's document.
     const killed = new Error('killed after B was deleted');
     await expect(
       (

@@ -63,8 +63,54 @@ const rows: Array<[string, JournalSegment[], Record<string, ResourceRecord>, str
     [],
   ],
   [
-    'a create, update or replace: never a suspect',
-    [segment([{ action: 'create' }, { action: 'update' }, { action: 'replace' }])],
+    'a create whose resource state still records (an interrupted rollback deletes it)',
+    [segment([{ action: 'create', status: 'completed' }])],
+    { Queue: record('q-1') },
+    ['Queue'],
+  ],
+  [
+    "a replacement's new copy state records (an interrupted rollback deletes it)",
+    [segment([{ action: 'replace', status: 'completed', previousPhysicalId: 'q-0' }])],
+    { Queue: record('q-1') },
+    ['Queue'],
+  ],
+  [
+    "a replacement's old copy state still records (a delete-first order deletes it first)",
+    [segment([{ action: 'replace', physicalId: undefined, previousPhysicalId: 'q-1' }])],
+    { Queue: record('q-1') },
+    ['Queue'],
+  ],
+  [
+    "a Type-changing replacement's old copy, under its old type",
+    [
+      segment([
+        {
+          action: 'replace',
+          type: 'AWS::SNS::Topic',
+          previousType: 'AWS::SQS::Queue',
+          physicalId: undefined,
+          previousPhysicalId: 'q-1',
+        },
+      ]),
+    ],
+    { Queue: record('q-1') },
+    ['Queue'],
+  ],
+  [
+    'an update of the resource state records (an interrupted rollback reverts it)',
+    [segment([{ action: 'update', status: 'completed' }])],
+    { Queue: record('q-1') },
+    ['Queue'],
+  ],
+  [
+    'a record cdkd cannot address (whitespace-only id) is never read',
+    [segment([{ action: 'update', status: 'completed', physicalId: '   ' }])],
+    { Queue: record('   ') },
+    [],
+  ],
+  [
+    'a create that recorded another resource than state now holds',
+    [segment([{ action: 'create', status: 'completed', physicalId: 'q-9' }])],
     { Queue: record('q-1') },
     [],
   ],
@@ -81,5 +127,45 @@ describe('suspectRecords', () => {
   it.each(rows)('%s', (_, segments, resources, expected) => {
     const state = { ...emptyStateDocument('S', 'us-east-1'), resources };
     expect(suspectRecords(segments, state).map((suspect) => suspect.logicalId)).toEqual(expected);
+  });
+});
+
+// Which suspects carry the record a rollback of their update reverts to (compared live).
+const before = record('q-1');
+const applied = { ...record('q-1'), properties: { VisibilityTimeout: 60 }, propertyHash: 'applied' };
+const update = (fields: Partial<JournalOperation>) => ({
+  action: 'update' as const,
+  status: 'completed' as const,
+  before,
+  after: applied,
+  ...fields,
+});
+const revertRows: Array<[string, JournalSegment[], ResourceRecord, ResourceRecord | undefined]> = [
+  ['a completed update whose applied record state holds', [segment([update({})])], applied, before],
+  ['a completed update whose record state no longer holds', [segment([update({})])], before, undefined],
+  [
+    'a failed update (state kept the pre-deploy record)',
+    [segment([update({ status: 'failed' })])],
+    applied,
+    undefined,
+  ],
+  [
+    "a nested stack's update (its own records settle it)",
+    [segment([update({ type: 'AWS::CloudFormation::Stack' })])],
+    { ...applied, type: 'AWS::CloudFormation::Stack' },
+    undefined,
+  ],
+  [
+    'the newest of two updates decides, an older segment naming the same record',
+    [segment([update({})]), segment([{ action: 'create', status: 'completed' }])],
+    applied,
+    before,
+  ],
+];
+
+describe('suspectRecords: updates a rollback may have reverted', () => {
+  it.each(revertRows)('%s', (_, segments, recorded, revertsTo) => {
+    const state = { ...emptyStateDocument('S', 'us-east-1'), resources: { Queue: recorded } };
+    expect(suspectRecords(segments, state)[0]?.revertsTo).toEqual(revertsTo);
   });
 });

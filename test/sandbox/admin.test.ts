@@ -1,8 +1,10 @@
 import {
   CreateBucketCommand,
+  DeleteBucketPolicyCommand,
   GetObjectCommand,
   HeadBucketCommand,
   ListObjectsV2Command,
+  PutBucketPolicyCommand,
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
@@ -149,6 +151,46 @@ describe('sandbox admin API', () => {
     expect(await read.Body!.transformToString()).toBe('y');
   });
 
+  it('with pathContains, applies only to calls whose path holds the text (an S3 key)', async () => {
+    await admin(sandbox, 'POST', 'faults', {
+      service: 's3',
+      operation: 'PutObject',
+      pathContains: 'state.json',
+      errorCode: 'InternalError',
+      httpStatus: 500,
+      every: true,
+    });
+    await expect(
+      s3.send(new PutObjectCommand({ Bucket, Key: 'other.json', Body: 'x' })),
+    ).resolves.toBeDefined();
+    const error = await failure(s3.send(new PutObjectCommand({ Bucket, Key: 'a/state.json', Body: 'x' })));
+    expect(error).toMatchObject({ name: 'InternalError', status: 500 });
+    const { json } = await admin(sandbox, 'GET', 'faults');
+    expect(json.faults).toMatchObject([{ pathContains: 'state.json', seen: 1, fired: 1 }]);
+  });
+
+  it('with afterApply and latencyMs only, holds the answer after the call took effect', async () => {
+    await admin(sandbox, 'POST', 'faults', {
+      service: 's3',
+      operation: 'PutObject',
+      afterApply: true,
+      latencyMs: 1500,
+    });
+    let answered = false;
+    const put = s3.send(new PutObjectCommand({ Bucket, Key: 'held', Body: 'applied' }));
+    void put.then(() => (answered = true));
+    let read: string | undefined;
+    while (read === undefined && !answered) {
+      read = await s3
+        .send(new GetObjectCommand({ Bucket, Key: 'held' }))
+        .then((response) => response.Body!.transformToString())
+        .catch(() => undefined);
+    }
+    // Stored while its answer was still held.
+    expect({ read, answered }).toEqual({ read: 'applied', answered: false });
+    await put;
+  });
+
   it('delays a call by a latency-only fault', async () => {
     await admin(sandbox, 'POST', 'faults', { service: 's3', operation: 'ListObjectsV2', latencyMs: 150 });
     const started = performance.now();
@@ -210,6 +252,25 @@ describe('sandbox admin API', () => {
       objectCount: 2,
     });
     expect(json.sts).toEqual({});
+  });
+
+  it('lists a bucket policy in the inventory by its bucket, while the bucket holds one', async () => {
+    const policy = JSON.stringify({
+      Version: '2012-10-17',
+      Statement: [
+        { Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: 'arn:aws:s3:::ruled/*' },
+      ],
+    });
+    await s3.send(new CreateBucketCommand({ Bucket: 'ruled' }));
+    const policies = async () =>
+      (
+        (await admin(sandbox, 'GET', 'inventory')).json.s3['AWS::S3::BucketPolicy'] as Array<{ id: string }>
+      ).map((entry) => entry.id);
+    expect(await policies()).not.toContain('ruled');
+    await s3.send(new PutBucketPolicyCommand({ Bucket: 'ruled', Policy: policy }));
+    expect(await policies()).toContain('ruled');
+    await s3.send(new DeleteBucketPolicyCommand({ Bucket: 'ruled' }));
+    expect(await policies()).not.toContain('ruled');
   });
 
   it('answers 404 for an unknown admin route', async () => {

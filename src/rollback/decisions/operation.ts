@@ -41,7 +41,7 @@ export function decideOperation(op: JournalOperation, context: OperationContext)
   if (op.status === 'in-flight') {
     return skip(
       id,
-      'was in flight when the deploy stopped and could not be reconciled; check it by hand',
+      `was in flight when the deploy stopped and could not be reconciled; check it by hand${oldGone(op, context) ? `; it deleted ${String(op.previousPhysicalId)} first: ${OLD_GONE}` : ''}`,
       true,
     );
   }
@@ -67,6 +67,10 @@ function decideFailed(op: JournalOperation, context: OperationContext): Rollback
     return skip(id, 'changed its Type: a replacement in flight, with no in-place revert', true);
   }
   if (op.action === 'replace') {
+    if (oldGone(op, context)) {
+      const old = String(op.previousPhysicalId);
+      return skip(id, `the replacement deleted ${old} first and then failed: ${OLD_GONE}`, true);
+    }
     if (op.verdict?.order === 'delete-first' && op.verdict.oldDeleted) {
       return skip(
         id,
@@ -94,6 +98,13 @@ function decideFailed(op: JournalOperation, context: OperationContext): Rollback
   if (op.action === 'create') return rollBackCreate(op, context);
   return revertInPlace(op, context, op.attempted);
 }
+
+/** A delete-first replacement that deleted the old copy, whose record state no longer holds. */
+function oldGone(op: JournalOperation, context: OperationContext): boolean {
+  return op.action === 'replace' && op.verdict?.oldDeleted === true && context.record === undefined;
+}
+
+const OLD_GONE = 'it is gone and no longer in state; cdkd deploy creates it again';
 
 /** A CREATE rolled back: deleted while state still records what it made, per its DeletionPolicy. */
 function rollBackCreate(op: JournalOperation, context: OperationContext): RollbackStep {

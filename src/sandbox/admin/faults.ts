@@ -8,6 +8,8 @@ export const faultSpecSchema = z
     service: z.string().min(1),
     /** AWS operation name (`PutObject`) or `*`. */
     operation: z.string().min(1),
+    /** Only calls whose request path holds this text (an S3 object key such as `state.json`). */
+    pathContains: z.string().min(1).optional(),
     errorCode: z.string().min(1).optional(),
     httpStatus: z.number().int().min(400).max(599).optional(),
     message: z.string().optional(),
@@ -21,8 +23,10 @@ export const faultSpecSchema = z
     /** Close the connection without an answer, as a network failure does. */
     dropConnection: z.boolean().optional(),
     /**
-     * The call takes effect first, then the error or dropped connection replaces its answer:
-     * a response lost after the service acted (the outcome the caller cannot know).
+     * The call takes effect first, then the error or dropped connection replaces its answer
+     * (a response lost after the service acted: the outcome the caller cannot know), and
+     * `latencyMs` holds the answer instead of the call: a process killed meanwhile dies after
+     * the service acted and before it heard so.
      */
     afterApply: z.boolean().optional(),
   })
@@ -35,9 +39,14 @@ export const faultSpecSchema = z
     message: 'a fault either answers errorCode or drops the connection, not both',
   })
   .refine(
-    (spec) => spec.afterApply !== true || spec.errorCode !== undefined || spec.dropConnection === true,
+    (spec) =>
+      spec.afterApply !== true ||
+      spec.errorCode !== undefined ||
+      spec.dropConnection === true ||
+      spec.latencyMs !== undefined,
     {
-      message: 'afterApply needs errorCode or dropConnection: what replaces the answer',
+      message:
+        'afterApply needs errorCode or dropConnection (what replaces the answer) or latencyMs (how long it is held)',
     },
   )
   .refine((spec) => (spec.errorCode === undefined) === (spec.httpStatus === undefined), {
@@ -56,7 +65,10 @@ export interface Fault extends FaultSpec {
 
 /** What the faults matching one call do to it. */
 export interface FaultEffect {
+  /** How long the call waits before it runs. */
   latencyMs: number;
+  /** How long its answer waits after it ran (afterApply with latencyMs). */
+  answerLatencyMs: number;
   /** What the caller gets instead of the answer: an AWS error, or a closed connection. */
   failure?: SandboxError | 'drop';
   /** The call runs before `failure` replaces its answer. */
@@ -90,16 +102,18 @@ export class FaultRegistry {
   }
 
   /** Counts the call against every matching fault and returns their combined effect. */
-  apply(service: string, operation: string): FaultEffect {
-    const effect: FaultEffect = { latencyMs: 0 };
+  apply(service: string, operation: string, path = ''): FaultEffect {
+    const effect: FaultEffect = { latencyMs: 0, answerLatencyMs: 0 };
     for (const fault of this.faults) {
       if (!matches(fault.service, service) || !matches(fault.operation, operation)) continue;
+      if (fault.pathContains !== undefined && !path.includes(fault.pathContains)) continue;
       fault.seen += 1;
       const first = fault.nth ?? 1;
       const limit = fault.count ?? (fault.every ? Infinity : 1);
       if (fault.seen < first || fault.fired >= limit) continue;
       fault.fired += 1;
-      effect.latencyMs += fault.latencyMs ?? 0;
+      if (fault.afterApply) effect.answerLatencyMs += fault.latencyMs ?? 0;
+      else effect.latencyMs += fault.latencyMs ?? 0;
       if (effect.failure !== undefined) continue;
       if (fault.dropConnection) effect.failure = 'drop';
       else if (fault.errorCode !== undefined) {

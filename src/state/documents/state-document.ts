@@ -63,6 +63,9 @@ export const stateDocumentSchema = z.object({
   imports: z.array(z.string()).default([]),
   resources: z.record(z.string(), resourceRecordSchema).default({}),
   pendingDeletes: z.array(pendingDeleteSchema).default([]),
+  /** The process that wrote this document, and its count of writes: how it knows its own write (own-writes.ts). */
+  writer: z.string().min(1).optional(),
+  generation: z.number().int().min(0).optional(),
 });
 
 export type ResourceRecord = z.infer<typeof resourceRecordSchema>;

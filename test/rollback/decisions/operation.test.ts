@@ -92,6 +92,20 @@ describe('--revert-failed, per failed operation (spec 000)', () => {
         expected: { kind: 'skip', warn: true },
       },
       {
+        rule: 'UPDATE that was a replacement which deleted the old resource first, whose record state no longer holds: warns (exit 2) that a deploy creates it again',
+        op: replaced({
+          status: 'failed',
+          verdict: { replacement: true, order: 'delete-first', oldDeleted: true },
+        }),
+        context: context({ revertFailed: true }),
+        expected: {
+          kind: 'skip',
+          warn: true,
+          reason:
+            'the replacement deleted old first and then failed: it is gone and no longer in state; cdkd deploy creates it again',
+        },
+      },
+      {
         rule: "UPDATE that changed the resource's Type: skipped with a warning; it was a replacement in flight",
         op: replaced({
           status: 'failed',
@@ -395,6 +409,20 @@ describe('completed operations, unaddressable ids, orphans (spec 000)', () => {
         op: op({ status: 'in-flight' }),
         context: context(),
         expected: { kind: 'skip', warn: true },
+      },
+      {
+        rule: 'A delete-first replacement still in flight whose old copy is gone from state: the warning says a deploy creates it again',
+        op: replaced({
+          status: 'in-flight',
+          verdict: { replacement: true, order: 'delete-first', oldDeleted: true },
+        }),
+        context: context(),
+        expected: {
+          kind: 'skip',
+          warn: true,
+          reason:
+            'was in flight when the deploy stopped and could not be reconciled; check it by hand; it deleted old first: it is gone and no longer in state; cdkd deploy creates it again',
+        },
       },
       {
         rule: 'cdkd import marked the logical id: adopted by cdkd import after this deploy, left as it is',

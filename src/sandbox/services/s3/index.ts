@@ -82,7 +82,12 @@ export const createS3Service: ServiceModuleFactory = async (context) => {
           versionCount,
         };
       });
-      return { 'AWS::S3::Bucket': entries };
+      // A bucket's policy is a resource of its own in a template, named by its bucket.
+      const policies = store
+        .bucketNames()
+        .filter((name) => store.bucket(name)!.record.policy !== undefined)
+        .map((name) => ({ id: name }));
+      return { 'AWS::S3::Bucket': entries, 'AWS::S3::BucketPolicy': policies };
     },
   };
   return module;
