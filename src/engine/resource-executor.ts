@@ -28,6 +28,7 @@ import { appliedRecord } from './applied-record.js';
 import { refuseTakenName } from './create-name-refusal.js';
 import { recreateRefusedUpdate } from './recreate-refused-update.js';
 import { createAttempts } from '../providers/ambiguous-create.js';
+import { createdName } from './created-name.js';
 
 /** How to evaluate a resource's properties; absent for a destroy, which only deletes. */
 export interface Evaluation {
@@ -204,12 +205,8 @@ export class ResourceExecutor {
     const prepared = await this.prepareCreate(op);
     // One token for every attempt of this create, so a replay after a lost response makes nothing new.
     const idempotencyToken = randomUUID();
-    const nameFree = await refuseTakenName(
-      this.services,
-      op,
-      prepared,
-      this.request(op, prepared, idempotencyToken),
-    );
+    const request = this.request(op, prepared, idempotencyToken);
+    const nameFree = await refuseTakenName(this.services, op, prepared, request);
     await this.journaled(
       {
         logicalId: op.logicalId,
@@ -217,6 +214,7 @@ export class ResourceExecutor {
         type: op.type,
         attempted: prepared.stored,
         idempotencyToken,
+        ...createdName(prepared.provider, request, this.services.context),
         ...(op.recreateVia && { createdVia: op.recreateVia }),
         ...policies(op),
       },
@@ -407,6 +405,8 @@ export class ResourceExecutor {
     op?: PlannedOperation,
     release: () => void = () => {},
   ): Promise<void> {
+    // Sent with the delete (a custom resource's RequestId), so its answer is found after a kill.
+    const idempotencyToken = randomUUID();
     await this.journaled(
       {
         logicalId,
@@ -414,10 +414,11 @@ export class ResourceExecutor {
         type: record.type,
         before: record,
         physicalId: record.physicalId,
+        idempotencyToken,
         ...(op ? policies(op) : {}),
       },
       async () => {
-        await this.deleteRecorded(logicalId, record, release);
+        await this.deleteRecorded(logicalId, record, release, idempotencyToken);
         await forget();
         return {};
       },
@@ -429,6 +430,7 @@ export class ResourceExecutor {
     logicalId: string,
     record: ResourceRecord,
     release: () => void = () => {},
+    idempotencyToken?: string,
   ): Promise<void> {
     const provider = await this.services.router.providerFor(record.type, record.provisionedBy);
     await this.services.retry(logicalId, () =>
@@ -439,6 +441,7 @@ export class ResourceExecutor {
           physicalId: record.physicalId,
           properties: record.properties,
           ...(this.services.removeProtection ? { removeProtection: true } : {}),
+          ...(idempotencyToken !== undefined && { idempotencyToken }),
         },
         this.services.context,
       ),

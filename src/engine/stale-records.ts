@@ -9,6 +9,8 @@ import type { StackState } from './stack-state.js';
 export interface SuspectRecord {
   logicalId: string;
   record: ResourceRecord;
+  /** The journaled delete's token: a custom resource's answer to that Delete is read under it. */
+  deleteToken?: string;
 }
 
 /**
@@ -18,16 +20,21 @@ export interface SuspectRecord {
  * other unchanged resource stays a no-op with no call.
  */
 export function suspectRecords(segments: readonly JournalSegment[], state: StateDocument): SuspectRecord[] {
-  const suspects = new Map<string, ResourceRecord>();
+  const suspects = new Map<string, SuspectRecord>();
   for (const segment of segments) {
     for (const op of segment.operations) {
       if (op.action !== 'delete') continue;
       const record = state.resources[op.logicalId];
       if (!record || record.type !== op.type || record.physicalId !== op.physicalId) continue;
-      suspects.set(op.logicalId, record);
+      const deleteToken = op.idempotencyToken;
+      suspects.set(op.logicalId, {
+        logicalId: op.logicalId,
+        record,
+        ...(deleteToken !== undefined && { deleteToken }),
+      });
     }
   }
-  return [...suspects].map(([logicalId, record]) => ({ logicalId, record }));
+  return [...suspects.values()];
 }
 
 /** What a later command does with a stale record: a deploy or diff plans its create, a destroy skips it. */
@@ -63,12 +70,18 @@ export async function settleStaleRecords(
   const gone: string[] = [];
   const unsettled: string[] = [];
   await Promise.all(
-    suspects.map(async ({ logicalId, record }) => {
+    suspects.map(async ({ logicalId, record, deleteToken }) => {
       const provider = await services.router.providerFor(record.type, record.provisionedBy);
       try {
         const live = await engine.retry(logicalId, () =>
           provider.read(
-            { logicalId, type: record.type, physicalId: record.physicalId, properties: record.properties },
+            {
+              logicalId,
+              type: record.type,
+              physicalId: record.physicalId,
+              properties: record.properties,
+              ...(deleteToken !== undefined && { idempotencyToken: deleteToken }),
+            },
             services.context,
           ),
         );

@@ -31,7 +31,8 @@ function stacksWith(prefix: string, keys: readonly string[], file: string): Stac
 /**
  * Reads every state document and rollback journal (tails applied) under `prefix` in `bucket`
  * through cdkd's own stores, and pairs them with what the sandbox holds. A journal entry counts
- * as naming a resource by its physical id, its previous physical id or a made resource's id.
+ * as naming a resource by its physical id, its previous physical id, a made resource's id or
+ * the name its create sends.
  * Run it with the SDK pointed at the sandbox (`useSandbox` does that).
  */
 export async function accountFor(
@@ -62,7 +63,8 @@ export async function accountFor(
     const journal = await backend.journals.read(stack);
     for (const segment of journal?.document.segments ?? []) {
       for (const op of segment.operations) {
-        const ids = [op.physicalId, op.previousPhysicalId, op.made?.physicalId];
+        // An in-flight create names its resource by the name it sends, where that was known before the call.
+        const ids = [op.physicalId, op.previousPhysicalId, op.made?.physicalId, op.name];
         for (const id of ids) {
           if (typeof id !== 'string' || id === '') continue;
           for (const type of [op.type, op.previousType ?? op.type]) {

@@ -86,27 +86,23 @@ export class CloudControlProvider implements Provider {
   }
 
   /**
-   * What the Cloud Control request an earlier attempt of this create was accepted as made
-   * (its journaled request token), waiting for it to end: a request that ended with an
-   * identifier Cloud Control still resolves made that resource; one that ended without
-   * a live resource made nothing. Without a request token, or one Cloud Control no longer
-   * knows, nothing can be proven.
+   * What the Cloud Control request an earlier attempt of this create was accepted as made,
+   * waiting for it to end: a request that ended with an identifier Cloud Control still
+   * resolves made that resource; one that ended without a live resource made nothing. The
+   * request is the journaled one; without it (a process killed while CreateResource was on its
+   * way), the create is sent again under its ClientToken, which Cloud Control answers with the
+   * first request's progress when that request was received (AWS's way to learn whether it
+   * was), or accepts now when it was not, so either way the request found is this create's.
+   * A token used with another desired state (a NoEcho value the journal masks), or a request
+   * Cloud Control no longer knows, proves nothing.
    */
   async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
-    if (request.acceptedRequest === undefined) return 'unknown';
     const client = await this.client(context);
-    const { GetResourceRequestStatusCommand } = cloudControlSdk();
-    let status: ProgressEvent;
-    try {
-      const output = await client.send(
-        new GetResourceRequestStatusCommand({ RequestToken: request.acceptedRequest }),
-        { abortSignal: context.signal },
-      );
-      status = output.ProgressEvent!;
-    } catch (error) {
-      if (awsErrorCode(error) === 'RequestTokenNotFoundException') return 'unknown';
-      throw error;
-    }
+    const status =
+      request.acceptedRequest !== undefined
+        ? await this.requestStatus(client, request.acceptedRequest, context)
+        : await this.sentAgain(client, request, context);
+    if (status === undefined) return 'unknown';
     const event = await waitForRequest(client, status, {
       type: request.type,
       operation: 'create',
@@ -119,6 +115,59 @@ export class CloudControlProvider implements Provider {
     if (!identifier) return 'none';
     // A failed create that had an identifier may have left its resource behind.
     return (await this.get(client, request.type, identifier, context)) ? { physicalId: identifier } : 'none';
+  }
+
+  /**
+   * The identifier a create gets when the template gives every part of it (a composite one's
+   * parts joined by `|`), or an ARN the schema builds from a name it gives; known before the call.
+   */
+  createName(request: ResourceRequest, context: ProviderContext): string | undefined {
+    const sent = withUserSuppliedName(request.type, request.properties, context);
+    const parts = primaryIdentifierOf(request.type).map((property) => sent[property]);
+    if (parts.length > 1 && parts.every((part) => typeof part === 'string' && part !== '')) {
+      return parts.join('|');
+    }
+    return identifierFromName(request.type, sent, context)?.identifier;
+  }
+
+  private async requestStatus(
+    client: CloudControlClient,
+    requestToken: string,
+    context: ProviderContext,
+  ): Promise<ProgressEvent | undefined> {
+    const { GetResourceRequestStatusCommand } = cloudControlSdk();
+    try {
+      const output = await client.send(new GetResourceRequestStatusCommand({ RequestToken: requestToken }), {
+        abortSignal: context.signal,
+      });
+      return output.ProgressEvent!;
+    } catch (error) {
+      if (awsErrorCode(error) === 'RequestTokenNotFoundException') return undefined;
+      throw error;
+    }
+  }
+
+  private async sentAgain(
+    client: CloudControlClient,
+    request: ResourceRequest,
+    context: ProviderContext,
+  ): Promise<ProgressEvent | undefined> {
+    if (request.idempotencyToken === undefined) return undefined;
+    const { CreateResourceCommand } = cloudControlSdk();
+    try {
+      const accepted = await client.send(
+        new CreateResourceCommand({
+          TypeName: request.type,
+          DesiredState: JSON.stringify(withUserSuppliedName(request.type, request.properties, context)),
+          ClientToken: request.idempotencyToken,
+        }),
+        { abortSignal: context.signal },
+      );
+      return accepted.ProgressEvent!;
+    } catch (error) {
+      if (awsErrorCode(error) === 'ClientTokenConflictException') return undefined;
+      throw error;
+    }
   }
 
   /**
