@@ -56,6 +56,7 @@ export async function locateInFlight(
       properties,
       idempotencyToken: op.idempotencyToken,
       ...(op.acceptedRequest !== undefined && { acceptedRequest: op.acceptedRequest }),
+      journaledAt: segment.startedAt,
     };
     const answer = provider.locate ? await provider.locate(request, context) : 'unknown';
     if (typeof answer !== 'string') {

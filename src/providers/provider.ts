@@ -57,6 +57,11 @@ export interface ResourceRequest {
    */
   acceptedRequest?: string;
   /**
+   * When the create was journaled, before its call was sent (its run's start, as the journal
+   * records it): `locate` trusts an idempotency key only while the service still honours it.
+   */
+  journaledAt?: string;
+  /**
    * Called once the service has accepted the create as a request to wait on (Cloud Control's
    * request token), before the wait: the engine journals the token, so a process killed during
    * the wait leaves what `locate` needs. The create waits for it to resolve.

@@ -1,3 +1,4 @@
+import { isCustomResourceType } from '../../src/providers/handled-types.js';
 import { parseAnyStateKey } from '../../src/state/keys.js';
 import type { StackRef } from '../../src/state/state-store.js';
 import { Session } from '../../src/toolkit/session.js';
@@ -18,8 +19,11 @@ export interface Accounting {
   deadRecords: string[];
 }
 
-/** Types IAM holds inside a principal: the sandbox lists no resource for them. */
-const PART_OF_PARENT = new Set(['AWS::IAM::Policy']);
+/**
+ * Types the sandbox lists no resource for: IAM holds a policy inside its principal, and a
+ * custom resource is whatever its handler made.
+ */
+const UNLISTED = (type: string) => type === 'AWS::IAM::Policy' || isCustomResourceType(type);
 
 function stacksWith(prefix: string, keys: readonly string[], file: string): StackRef[] {
   return keys.flatMap((key) => {
@@ -81,7 +85,7 @@ export async function accountFor(
     .filter((resource) => !named.some((entry) => isSameResource(entry, resource)))
     .map((resource) => `${resource.type} ${resource.id}`);
   const deadRecords = recorded
-    .filter((record) => !PART_OF_PARENT.has(record.type))
+    .filter((record) => !UNLISTED(record.type))
     .filter((record) => !live.some((resource: LiveResource) => isSameResource(record, resource)))
     .map((record) => `${record.where}: ${record.type} ${record.physicalId}`);
   return { untracked, deadRecords };

@@ -61,7 +61,13 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { type: 'AWS::SQS::Queue', provider: new QueueProvider(), unnamed: {}, named: { QueueName: 'loc-q' } },
+  {
+    type: 'AWS::SQS::Queue',
+    provider: new QueueProvider(),
+    unnamed: {},
+    named: { QueueName: 'loc-q' },
+    namedProven: true,
+  },
   {
     type: 'AWS::SNS::Topic',
     provider: new TopicProvider(),
@@ -142,6 +148,7 @@ const cases: Case[] = [
     provider: new RoleProvider(),
     unnamed: { AssumeRolePolicyDocument: TRUST },
     named: { AssumeRolePolicyDocument: TRUST, RoleName: 'loc-role' },
+    namedProven: true,
   },
   { type: 'AWS::IAM::User', provider: new UserProvider(), unnamed: {}, named: { UserName: 'loc-user' } },
   { type: 'AWS::IAM::Group', provider: new GroupProvider(), unnamed: {}, named: { GroupName: 'loc-group' } },
@@ -162,6 +169,7 @@ const cases: Case[] = [
     provider: new ParameterProvider(),
     unnamed: { Type: 'String', Value: 'v' },
     named: { Type: 'String', Value: 'v', Name: 'loc-param' },
+    namedProven: true,
   },
   {
     type: 'AWS::S3::Bucket',
