@@ -7,6 +7,7 @@ import type { EventLog } from '../state/event-log.js';
 import { removeEmptyState, rollBackSegment } from './automatic-rollback.js';
 import type { EngineContext } from './engine-context.js';
 import { journalNote, settleMadeResources, type SettleInput } from './journal-lifetime.js';
+import { reconcileSegments, unsettledInFlight } from './locate-in-flight.js';
 import { RunJournal } from './run-journal.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
 import { StackState } from './stack-state.js';
@@ -158,6 +159,12 @@ async function settleTree(
 ): Promise<string[]> {
   const run = runFacts(journal.document, runId);
   const services = replayServices(engine, { stack, state });
+  const earlier = journal.document.segments.filter((segment) => segment.runId !== run?.runId);
+  // A record under a logical id this run created again is this run's, not the earlier create's.
+  await reconcileSegments(earlier, state.document, services, {
+    trustsRecord: (op) => !run?.completed.has(op.logicalId),
+  });
+  const unsettled = unsettledInFlight(earlier);
   const gathered = await gatherMadeFacts(engine, {
     ref: state.ref,
     segments: journal.document.segments.filter((segment) => segment.runId !== run?.runId),
@@ -174,13 +181,19 @@ async function settleTree(
     ...(run ? { run } : {}),
     note: journalNote(engine, stack),
   });
-  const kept = new Set(settled.kept);
-  for (const op of kept) op.keptByDeploy = true;
+  for (const op of settled.kept) op.keptByDeploy = true;
+  const kept = new Set([...settled.kept, ...unsettled.map(({ op }) => op)]);
   journal.document.segments = journal.document.segments
     .map((segment) => ({ ...segment, operations: segment.operations.filter((op) => kept.has(op)) }))
     .filter((segment) => segment.operations.length > 0);
   await journal.persist();
-  const warnings = [...settled.warnings];
+  const warnings = [
+    ...settled.warnings,
+    ...unsettled.map(
+      ({ line }) =>
+        `${line}; the journal keeps the entry: check by hand, then run cdkd rollback ${stack.stateName.replaceAll('/', '~')}`,
+    ),
+  ];
   for (const child of await nestedStacksOf(engine, stack)) {
     const ref = { stackName: child.stateName, region: child.region };
     let childJournal: RunJournal;

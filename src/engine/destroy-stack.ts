@@ -14,6 +14,7 @@ import type { DeployOptions } from './stack-request.js';
 import { generationOf } from './deploy-outcome.js';
 import { RunJournal } from './run-journal.js';
 import { settleStaleRecords } from './stale-records.js';
+import { reconcileSegments, unsettledInFlight } from './locate-in-flight.js';
 
 export interface StackDestroyResult {
   found: boolean;
@@ -168,6 +169,18 @@ async function settleJournalBeforeDestroy(
   }
   if (!journal) return [];
   const services = replayServices(engine, { stack, state, options });
+  await reconcileSegments(journal.document.segments, state.document, services);
+  const unsettled = unsettledInFlight(journal.document.segments);
+  if (unsettled.length > 0) {
+    const stackArg = stack.stateName.replaceAll('/', '~');
+    throw new CdkdError(
+      'DESTROY_FAILED',
+      `Destroy of ${stack.stackName} cannot settle what an interrupted run left in flight: ${unsettled.map(({ line }) => line).join('; ')}. Nothing was deleted.`,
+      {
+        hint: `The state and the rollback journal are kept. Check ${unsettled.length === 1 ? 'that resource' : 'those resources'} by hand, then run cdkd rollback ${stackArg} (with --orphan <logicalId> to drop an entry whose resource you dealt with) and cdkd destroy again.`,
+      },
+    );
+  }
   const gathered = await gatherMadeFacts(engine, {
     ref: state.ref,
     segments: journal.document.segments,

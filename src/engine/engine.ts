@@ -8,7 +8,7 @@ import type { StateBackend } from '../state/state-backend.js';
 import type { StackDeployResult } from './deploy-stack.js';
 import { deployStack } from './deploy-entry.js';
 import type { StackDestroyResult } from './destroy-stack.js';
-import type { Leftover } from './scrub.js';
+import type { CleanOutcome, Leftover } from './scrub.js';
 import type { DriftMode, DriftResult } from './drift-stack.js';
 import type { RefreshResult } from './refresh-observed.js';
 import type { DropFailedRequest, DropFailedResult } from './drop-failed.js';
@@ -54,7 +54,7 @@ export interface Engine {
   cleanLeftover(
     leftover: Leftover,
     input: { accountId: string; confirm(lines: string[]): Promise<boolean> },
-  ): Promise<boolean>;
+  ): Promise<CleanOutcome>;
   importCandidates(request: StackRequest): Promise<ImportCandidate[]>;
   importResources(
     request: StackRequest,

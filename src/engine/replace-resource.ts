@@ -3,6 +3,7 @@ import type { PlannedOperation } from '../plan/index.js';
 import type { ResourceRequest } from '../providers/provider.js';
 import type { ResourceRecord } from '../state/documents/state-document.js';
 import { keepsResource } from '../template/index.js';
+import { createdName } from './created-name.js';
 import { storeMade } from './made-outcome.js';
 import {
   idempotentCreateError,
@@ -97,6 +98,7 @@ export async function replaceResource(
     attempted: stored,
     verdict: { replacement: true, order },
     idempotencyToken,
+    ...createdName(prepared.provider, host.request(op, prepared, idempotencyToken), host.services.context),
     ...(op.recreateVia && { createdVia: op.recreateVia }),
     ...policies(op),
   };

@@ -28,6 +28,7 @@ import { appliedRecord } from './applied-record.js';
 import { refuseTakenName } from './create-name-refusal.js';
 import { recreateRefusedUpdate } from './recreate-refused-update.js';
 import { createAttempts } from '../providers/ambiguous-create.js';
+import { createdName } from './created-name.js';
 
 /** How to evaluate a resource's properties; absent for a destroy, which only deletes. */
 export interface Evaluation {
@@ -202,12 +203,8 @@ export class ResourceExecutor {
     const prepared = await this.prepareCreate(op);
     // One token for every attempt of this create, so a replay after a lost response makes nothing new.
     const idempotencyToken = randomUUID();
-    const nameFree = await refuseTakenName(
-      this.services,
-      op,
-      prepared,
-      this.request(op, prepared, idempotencyToken),
-    );
+    const request = this.request(op, prepared, idempotencyToken);
+    const nameFree = await refuseTakenName(this.services, op, prepared, request);
     await this.journaled(
       {
         logicalId: op.logicalId,
@@ -215,6 +212,7 @@ export class ResourceExecutor {
         type: op.type,
         attempted: prepared.stored,
         idempotencyToken,
+        ...createdName(prepared.provider, request, this.services.context),
         ...(op.recreateVia && { createdVia: op.recreateVia }),
         ...policies(op),
       },
@@ -405,6 +403,8 @@ export class ResourceExecutor {
     op?: PlannedOperation,
     release: () => void = () => {},
   ): Promise<void> {
+    // Sent with the delete (a custom resource's RequestId), so its answer is found after a kill.
+    const idempotencyToken = randomUUID();
     await this.journaled(
       {
         logicalId,
@@ -412,10 +412,11 @@ export class ResourceExecutor {
         type: record.type,
         before: record,
         physicalId: record.physicalId,
+        idempotencyToken,
         ...(op ? policies(op) : {}),
       },
       async () => {
-        await this.deleteRecorded(logicalId, record, release);
+        await this.deleteRecorded(logicalId, record, release, idempotencyToken);
         await forget();
         return {};
       },
@@ -427,6 +428,7 @@ export class ResourceExecutor {
     logicalId: string,
     record: ResourceRecord,
     release: () => void = () => {},
+    idempotencyToken?: string,
   ): Promise<void> {
     const provider = await this.services.router.providerFor(record.type, record.provisionedBy);
     await this.services.retry(logicalId, () =>
@@ -437,6 +439,7 @@ export class ResourceExecutor {
           physicalId: record.physicalId,
           properties: record.properties,
           ...(this.services.removeProtection ? { removeProtection: true } : {}),
+          ...(idempotencyToken !== undefined && { idempotencyToken }),
         },
         this.services.context,
       ),

@@ -1,7 +1,6 @@
 import { CdkdError } from '../errors.js';
 import { leftCommand } from '../rollback/plan-rollback.js';
 import { customResourceSite } from './custom-resource-site.js';
-import { reconcileInFlight, type Located } from '../rollback/reconcile.js';
 import type { ReplayServices, StepOutcome } from '../rollback/replay-step.js';
 import type { JournalOperation, JournalSegment } from '../state/documents/journal-document.js';
 import { isExpired } from '../state/lock.js';
@@ -11,9 +10,8 @@ import { refusingRegionlessSecrets } from './dynamic-references.js';
 import { gatherMadeFacts } from './made-facts.js';
 import { nestedScope, parentStateName, planLines } from './rollback-plan-lines.js';
 import { stackProviderContext, type EngineContext, type StackIdentity } from './engine-context.js';
-import { lookUpName } from './name-check.js';
+import { reconcileSegments } from './locate-in-flight.js';
 import { nestedIdentity } from './nested-stack-provider.js';
-import { routeLoaded } from './provider-router.js';
 import { RunJournal } from './run-journal.js';
 import type { DeployOptions } from './stack-request.js';
 import { StackState } from './stack-state.js';
@@ -52,6 +50,8 @@ export interface StackRollbackResult {
   exitCode: 0 | 1 | 2;
   /** A nested stack its parent replayed: the command that rolls back the failed operations its journal kept. */
   left?: string;
+  /** Operations the journal still holds for a later run (a person checks them first where warned about). */
+  kept?: number;
 }
 
 /**
@@ -73,6 +73,7 @@ export async function rollbackStack(
     confirmed: boolean,
     exitCode: 0 | 1 | 2,
     left?: string,
+    kept?: number,
   ): StackRollbackResult => ({
     stackName: stack.stackName,
     found,
@@ -80,6 +81,7 @@ export async function rollbackStack(
     confirmed,
     exitCode,
     ...(left ? { left } : {}),
+    ...(kept ? { kept } : {}),
   });
   if (stack.isNested && request.runId === undefined) await refuseWhileParentHoldsRun(engine, stack);
   const lock = await engine.backend.locks.acquire(ref, {
@@ -105,9 +107,7 @@ export async function rollbackStack(
       flags: request,
       direct: stack.isNested === true && request.runId === undefined,
     });
-    for (const segment of segments) {
-      await reconcileInFlight(segment, state.document, (op) => locate(op, services));
-    }
+    await reconcileSegments(segments, state.document, services);
     const knownType = (type: string) => services.router.canHandle(type);
     const nested = nestedScope(stack, request.runId);
     const options = {
@@ -167,7 +167,10 @@ export async function rollbackStack(
     await removeEmptyState(engine, state);
     const command =
       nested?.kind === 'replayed' && left.length > 0 ? leftCommand(nested.stack, left) : undefined;
-    return result(true, lines, true, exitCode, command);
+    const kept = journal.document.segments
+      .filter((segment) => segments.some((rolled) => rolled.runId === segment.runId))
+      .reduce((count, segment) => count + segment.operations.length, 0);
+    return result(true, lines, true, exitCode, command, kept);
   } finally {
     await lock.release();
   }
@@ -312,26 +315,4 @@ async function refuseWhileParentHoldsRun(engine: EngineContext, stack: StackIden
     `The journal of ${parentRef.stackName} still holds the run that changed nested stack ${stack.stateName}.`,
     { hint: `Roll back the top-level stack instead: cdkd rollback ${topLevel}` },
   );
-}
-
-async function locate(op: JournalOperation, services: ReplayServices): Promise<Located> {
-  if (!op.idempotencyToken) return 'unknown';
-  const { provider, provisionedBy } = op.createdVia
-    ? { provider: await services.router.providerFor(op.type, op.createdVia), provisionedBy: op.createdVia }
-    : await routeLoaded(services.router, { type: op.type, properties: op.attempted ?? {} });
-  if (!provider.locate && !provider.nameHolder) return 'unknown';
-  const properties = await services.sendable(op.attempted ?? {});
-  const request = {
-    logicalId: op.logicalId,
-    type: op.type,
-    properties,
-    idempotencyToken: op.idempotencyToken,
-    ...(op.acceptedRequest !== undefined && { acceptedRequest: op.acceptedRequest }),
-  };
-  const answer = provider.locate ? await provider.locate(request, services.context) : 'unknown';
-  if (typeof answer !== 'string') return { physicalId: answer.physicalId, provisionedBy };
-  if (answer !== 'unknown') return answer;
-  // An explicit name nothing holds proves the create made nothing; a held one proves nothing.
-  const check = await lookUpName(provider, request, services.context, services.retry);
-  return check.kind === 'free' ? 'none' : 'unknown';
 }

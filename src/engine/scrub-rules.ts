@@ -1,4 +1,4 @@
-import type { JournalDocument } from '../state/documents/journal-document.js';
+import type { JournalDocument, JournalOperation } from '../state/documents/journal-document.js';
 import type { LockDocument } from '../state/documents/lock-document.js';
 import type { StateDocument } from '../state/documents/state-document.js';
 import { isExpired } from '../state/lock.js';
@@ -32,7 +32,7 @@ export function untrackedInJournal(journal: JournalDocument, state: StateDocumen
       const id = typeof op.made?.physicalId === 'string' ? op.made.physicalId : op.physicalId;
       if (op.status === 'in-flight') {
         // Its record in state means it completed: the journal writes that mark late (run-journal.ts).
-        if (!(state && recordItMade(op, state))) found.add(`${op.logicalId} (in flight)`);
+        if (!(state && recordItMade(op, state))) found.add(`${op.logicalId} (${inFlight(op)})`);
       } else if (
         typeof id === 'string' &&
         id !== '' &&
@@ -44,4 +44,22 @@ export function untrackedInJournal(journal: JournalDocument, state: StateDocumen
     }
   }
   return [...found].sort();
+}
+
+function inFlight(op: JournalOperation): string {
+  return op.name !== undefined ? `in flight, ${op.name}` : 'in flight';
+}
+
+/**
+ * The entries a journal still holds after a rollback settled what it could, one line each:
+ * what `cdkd scrub` lists as left for a person.
+ */
+export function keptEntries(journal: JournalDocument): string[] {
+  return journal.segments.flatMap((segment) =>
+    segment.operations.map((op) => {
+      const id = typeof op.made?.physicalId === 'string' ? op.made.physicalId : op.physicalId;
+      const where = op.status === 'in-flight' ? inFlight(op) : `${op.status} ${op.action}`;
+      return `${op.logicalId} (${op.type}, ${where}${typeof id === 'string' && id !== '' ? `, ${id}` : ''})`;
+    }),
+  );
 }

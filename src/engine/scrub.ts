@@ -3,7 +3,7 @@ import { RETRY_SCHEDULE } from '../state/lock-schedule.js';
 import type { StackRef } from '../state/state-store.js';
 import type { EngineContext } from './engine-context.js';
 import { rollbackStack } from './rollback-stack.js';
-import { lockVerdict, untrackedInJournal } from './scrub-rules.js';
+import { keptEntries, lockVerdict, untrackedInJournal } from './scrub-rules.js';
 
 /** Something a crashed run left in the state bucket. */
 export type Leftover =
@@ -57,25 +57,40 @@ export async function findLeftovers(engine: EngineContext, now: Date = new Date(
   return leftovers;
 }
 
+/** What cleaning one leftover came to. */
+export type CleanOutcome =
+  | { kind: 'cleaned' }
+  /** The rollback's plan was declined: nothing changed. */
+  | { kind: 'declined' }
+  /** Settled, with warnings the rollback printed (cdkd events lists them). */
+  | { kind: 'warned' }
+  /** The journal keeps what the rollback could not settle, one line each (see `keptEntries`). */
+  | { kind: 'unsettled'; entries: string[] }
+  /** The rollback failed: its journal is kept for a re-run. */
+  | { kind: 'failed' }
+  /** Nothing scrub cleans (a held or unreadable lock, an unreadable journal). */
+  | { kind: 'left' };
+
 /**
  * `cdkd scrub`, cleaning one leftover: a stale lock is taken over and released (the lock
  * retried as spec 003 gives scrub); a journal is settled by `cdkd rollback`'s own replay,
- * which reads the cloud and deletes only what it proves the run made. True when cleaned.
+ * which reads the cloud and deletes only what it proves the run made. What the journal
+ * still holds afterwards is listed, never claimed cleaned.
  */
 export async function cleanLeftover(
   engine: EngineContext,
   leftover: Leftover,
   input: { accountId: string; confirm(lines: string[]): Promise<boolean> },
-): Promise<boolean> {
+): Promise<CleanOutcome> {
   if (leftover.kind === 'stale-lock') {
     const lock = await engine.backend.locks.acquire(leftover.ref, {
       operation: 'scrub',
       schedule: RETRY_SCHEDULE,
     });
     await lock.release();
-    return true;
+    return { kind: 'cleaned' };
   }
-  if (leftover.kind !== 'journal') return false;
+  if (leftover.kind !== 'journal') return { kind: 'left' };
   const { stackName, region } = leftover.ref;
   const result = await rollbackStack(engine, {
     stack: {
@@ -90,5 +105,10 @@ export async function cleanLeftover(
     force: false,
     confirm: input.confirm,
   });
-  return result.confirmed && result.exitCode === 0;
+  if (!result.confirmed) return { kind: result.found ? 'declined' : 'cleaned' };
+  if (result.exitCode === 1) return { kind: 'failed' };
+  const journal = await engine.backend.journals.read(leftover.ref);
+  const entries = journal ? keptEntries(journal.document) : [];
+  if (entries.length > 0) return { kind: 'unsettled', entries };
+  return { kind: result.exitCode === 0 ? 'cleaned' : 'warned' };
 }

@@ -18,6 +18,8 @@ export interface SuspectRecord {
    * reverted in AWS before its save: the record that rollback would have written.
    */
   revertsTo?: ResourceRecord;
+  /** The journaled delete's token: a custom resource's answer to that Delete is read under it. */
+  deleteToken?: string;
 }
 
 /**
@@ -33,9 +35,16 @@ export function suspectRecords(segments: readonly JournalSegment[], state: State
     for (const op of segment.operations) {
       const record = state.resources[op.logicalId];
       if (!record || !namedBy(op, record)) continue;
+      const earlier = suspects.get(op.logicalId);
       // Of several updates, only the newest one's record can be what state holds.
-      const revertsTo = revertedRecord(op, record) ?? suspects.get(op.logicalId)?.revertsTo;
-      suspects.set(op.logicalId, { logicalId: op.logicalId, record, ...(revertsTo ? { revertsTo } : {}) });
+      const revertsTo = revertedRecord(op, record) ?? earlier?.revertsTo;
+      const deleteToken = (op.action === 'delete' ? op.idempotencyToken : undefined) ?? earlier?.deleteToken;
+      suspects.set(op.logicalId, {
+        logicalId: op.logicalId,
+        record,
+        ...(revertsTo ? { revertsTo } : {}),
+        ...(deleteToken !== undefined && { deleteToken }),
+      });
     }
   }
   return [...suspects.values()];
@@ -105,12 +114,18 @@ export async function settleStaleRecords(
   const reverted = new Map<string, ResourceRecord>();
   const unsettled: string[] = [];
   await Promise.all(
-    suspects.map(async ({ logicalId, record, revertsTo }) => {
+    suspects.map(async ({ logicalId, record, revertsTo, deleteToken }) => {
       const provider = await services.router.providerFor(record.type, record.provisionedBy);
       try {
         const live = await engine.retry(logicalId, () =>
           provider.read(
-            { logicalId, type: record.type, physicalId: record.physicalId, properties: record.properties },
+            {
+              logicalId,
+              type: record.type,
+              physicalId: record.physicalId,
+              properties: record.properties,
+              ...(deleteToken !== undefined && { idempotencyToken: deleteToken }),
+            },
             services.context,
           ),
         );

@@ -21,6 +21,19 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 export const TOKEN_TAG = 'cdkd:idempotency-token';
 
 /**
+ * The token a create under a name the template gives writes as its TOKEN_TAG, in the create
+ * call itself: the name proves nothing (it may be a resource the create collided with), so the
+ * tag is what `locate` reads after a killed create. Undefined for a generated name, which the
+ * token already proves, or without a token.
+ */
+export function namedCreateToken(
+  given: unknown,
+  request: { idempotencyToken?: string | undefined },
+): string | undefined {
+  return given !== undefined && given !== '' ? request.idempotencyToken : undefined;
+}
+
+/**
  * A CloudFormation-style generated name, `{stack}-{logicalId}-{SUFFIX}`, for a
  * resource the template leaves unnamed: the stack and logical id parts are cut
  * to fit the service's limit, the random suffix is always kept whole.

@@ -57,6 +57,11 @@ export interface ResourceRequest {
    */
   acceptedRequest?: string;
   /**
+   * When the create was journaled, before its call was sent (its run's start, as the journal
+   * records it): `locate` trusts an idempotency key only while the service still honours it.
+   */
+  journaledAt?: string;
+  /**
    * Called once the service has accepted the create as a request to wait on (Cloud Control's
    * request token), before the wait: the engine journals the token, so a process killed during
    * the wait leaves what `locate` needs. The create waits for it to resolve.
@@ -108,6 +113,12 @@ export interface DeleteRequest {
   properties: JsonObject;
   /** `cdkd destroy --remove-protection`: turn the resource's deletion protection off first. */
   removeProtection?: boolean;
+  /**
+   * The delete's journaled token, the same on every attempt: a custom resource's Delete is sent
+   * with it as its RequestId. A `read` given the token of a delete a killed process left in
+   * flight answers what that delete did, where nothing else can be read (a custom resource).
+   */
+  idempotencyToken?: string;
 }
 
 /** What `Provider.deleteMade` needs besides the delete request. */
@@ -189,6 +200,13 @@ export interface Provider {
    * whose resource it cannot prove either way (an explicit name) answers `unknown`.
    */
   locate?(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer>;
+  /**
+   * The name (or identifier) a create with this request sends, where it is known before the
+   * call: one the template gives, or one generated from the request's idempotency token. The
+   * engine journals it with the create, so a killed create's entry names where its resource
+   * would be. Absent (or undefined) where the service picks the name.
+   */
+  createName?(request: ResourceRequest, context: ProviderContext): string | undefined;
   /**
    * For a type whose create adopts or overwrites a resource already holding its name (spec
    * 002 "Creates that adopt a taken name"): looks the name this create would send up.

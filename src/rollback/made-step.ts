@@ -90,9 +90,21 @@ export function madeStep(op: JournalOperation, context: MadeContext): RollbackSt
         keep: true,
       };
     case 'warn':
-    case 'skip-unaddressable':
       return { kind: 'skip', logicalId: op.logicalId, reason: decision.reason, warn: true };
+    case 'skip-unaddressable':
+      // The entry is that resource's only record: a rollback keeps it for a person to act on.
+      return {
+        kind: 'skip',
+        logicalId: op.logicalId,
+        reason: decision.reason,
+        warn: true,
+        ...(isRollback(context.path) && { keep: true }),
+      };
   }
+}
+
+function isRollback(path: MadeContext['path']): boolean {
+  return path === 'rollback' || path === 'automatic-rollback';
 }
 
 /** Whether a journaled id names the made resource, compared as AWS compares that type's ids (spec 000). */

@@ -1,17 +1,17 @@
+import type { CreationIdentity } from '../providers/provider.js';
 import type { JournalOperation, JournalSegment } from '../state/documents/journal-document.js';
 import type { ResourceRecord, StateDocument } from '../state/documents/state-document.js';
 import { keepsResource } from '../template/index.js';
 
-/** What a provider can say about an in-flight create: its resource's id, none made, or no way to tell. */
-export type Located = { physicalId: string; provisionedBy: 'sdk' | 'cc-api' } | 'none' | 'unknown';
-
 /**
- * Settles the operations a killed process left in flight by reading the cloud,
- * never by guessing: a create whose record reached state completed; otherwise
- * the provider looks for what a create with the journaled token made. An
- * in-flight update or delete is settled as completed: reverting an update that
- * never applied sends the properties the resource already has.
+ * What a provider can say about an in-flight create: its resource's id (with the identity a
+ * read gave it then, where one did), none made, or no way to tell.
  */
+export type Located =
+  | { physicalId: string; provisionedBy: 'sdk' | 'cc-api'; creationIdentity?: CreationIdentity }
+  | 'none'
+  | 'unknown';
+
 /**
  * The record an in-flight create or replacement left in state, which proves it completed: one
  * under its logical id that is not the resource it started from.
@@ -21,10 +21,32 @@ export function recordItMade(op: JournalOperation, state: StateDocument): Resour
   return record && record.physicalId !== op.before?.physicalId ? record : undefined;
 }
 
+export interface ReconcileOptions {
+  /** Whether state's record under the operation's logical id may settle it; every record by default. */
+  trustsRecord?(op: JournalOperation): boolean;
+}
+
+/** A create or replacement a killed process left in flight, which only reading the cloud settles. */
+export function makesInFlight(op: JournalOperation): boolean {
+  return op.status === 'in-flight' && (op.action === 'create' || op.action === 'replace');
+}
+
+/**
+ * Settles the operations a killed process left in flight by reading the cloud,
+ * never by guessing: a create whose record reached state completed; otherwise
+ * the provider looks for what a create with the journaled token made. An
+ * in-flight update or delete is settled as completed: reverting an update that
+ * never applied sends the properties the resource already has. A create nothing
+ * can settle stays in flight, and its entry stays in the journal.
+ *
+ * `trustsRecord` is for a state a later run has changed since (a successful deploy's end): a
+ * record under a logical id that run created again is that run's, so only `locate` decides.
+ */
 export async function reconcileInFlight(
   segment: JournalSegment,
   state: StateDocument,
   locate: (op: JournalOperation) => Promise<Located>,
+  options: ReconcileOptions = {},
 ): Promise<void> {
   for (const op of segment.operations) {
     if (op.status !== 'in-flight') continue;
@@ -38,7 +60,7 @@ export async function reconcileInFlight(
       // one saw it deleted, or a live read found it gone (stale-records.ts).
       op.verdict = { ...op.verdict, oldDeleted: true };
     }
-    const made = recordItMade(op, state);
+    const made = (options.trustsRecord?.(op) ?? true) ? recordItMade(op, state) : undefined;
     if (made) {
       Object.assign(op, {
         status: 'completed',
@@ -69,6 +91,7 @@ export async function reconcileInFlight(
       made: {
         physicalId: located.physicalId,
         provisionedBy: located.provisionedBy,
+        ...(located.creationIdentity ? { creationIdentity: located.creationIdentity } : {}),
         properties: op.attempted ?? {},
       },
     });

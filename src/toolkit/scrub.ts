@@ -1,5 +1,5 @@
 import type { EventSink } from '../engine/events.js';
-import type { Leftover } from '../engine/scrub.js';
+import type { CleanOutcome, Leftover } from '../engine/scrub.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
 
@@ -15,7 +15,8 @@ export interface ScrubInput {
 
 export interface ScrubbedLeftover {
   leftover: Leftover;
-  outcome: 'cleaned' | 'declined' | 'left';
+  /** `declined`: the offer was; otherwise what cleaning it came to (`left`: nothing scrub cleans). */
+  outcome: CleanOutcome;
 }
 
 /** `cdkd scrub`: finds what crashed runs left in the state bucket and offers to clean each. */
@@ -38,15 +39,15 @@ export async function scrubBucket(input: ScrubInput): Promise<ScrubbedLeftover[]
     const cleanable =
       leftover.kind === 'stale-lock' || (leftover.kind === 'journal' && !locked.has(refKey(leftover.ref)));
     if (!cleanable) {
-      results.push({ leftover, outcome: 'left' });
+      results.push({ leftover, outcome: { kind: 'left' } });
       continue;
     }
     if (!(await input.offer(leftover))) {
-      results.push({ leftover, outcome: 'declined' });
+      results.push({ leftover, outcome: { kind: 'declined' } });
       continue;
     }
-    const cleaned = await engine.cleanLeftover(leftover, { accountId, confirm: input.confirmRollback });
-    results.push({ leftover, outcome: cleaned ? 'cleaned' : 'left' });
+    const outcome = await engine.cleanLeftover(leftover, { accountId, confirm: input.confirmRollback });
+    results.push({ leftover, outcome });
   }
   return results;
 }

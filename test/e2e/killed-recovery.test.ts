@@ -193,7 +193,7 @@ describe('--recreate-via-cc-api killed while the old resource is deleted (item 7
     const rolledBack = await cli(['rollback', stackName, '--yes']);
     expect(rolledBack.code, rolledBack.stdout + rolledBack.stderr).toBe(2);
     expect(rolledBack.stdout).toContain(
-      `Param (AWS::SSM::Parameter): skip: was in flight when the deploy stopped and could not be reconciled; check it by hand; it deleted ${name} first: it is gone and no longer in state; cdkd deploy creates it again`,
+      `Param (AWS::SSM::Parameter): skip: the replacement deleted ${name} first and then failed: it is gone and no longer in state; cdkd deploy creates it again`,
     );
 
     const deployed = await cli(['deploy', '-a', dir]);

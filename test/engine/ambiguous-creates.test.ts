@@ -161,19 +161,17 @@ describe('a create whose every answer is lost', () => {
 });
 
 describe('a named create whose answer is lost after it took effect', () => {
-  it('fails with AMBIGUOUS_CREATE_NAME_TAKEN and deletes nothing it cannot prove its own', async () => {
+  it('with nothing to prove it its own: fails with AMBIGUOUS_CREATE_NAME_TAKEN and deletes nothing', async () => {
+    // CreateGroup carries no token, and a group takes no tags: its name proves nothing.
     await sandbox.addFault({
-      service: 'ssm',
-      operation: 'PutParameter',
+      service: 'iam',
+      operation: 'CreateGroup',
       errorCode: 'InternalServerError',
       httpStatus: 500,
       afterApply: true,
     });
     const failure = await deploy('AmbNamed', {
-      Param: {
-        Type: 'AWS::SSM::Parameter',
-        Properties: { Name: 'amb-named', Type: 'String', Value: 'mine?' },
-      },
+      Group: { Type: 'AWS::IAM::Group', Properties: { GroupName: 'amb-named' } },
     }).then(
       () => undefined,
       (error: unknown) => error,
@@ -184,15 +182,32 @@ describe('a named create whose answer is lost after it took effect', () => {
     // The deploy's own hint replaces a resource's: what to do is in the message the user sees.
     expect((failure as Error).message).toMatch(/cannot prove it.*`cdkd import` it/);
 
-    // The automatic rollback could not prove the parameter is this create's: it is still there.
-    const ssm = await sandbox.clients.ssm(REGION);
-    const live = await ssm.send(new GetParameterCommand({ Name: 'amb-named' }));
-    expect(live.Parameter?.Value).toBe('mine?');
-    expect(await recordOf('AmbNamed', 'Param')).toBeUndefined();
+    // The automatic rollback could not prove the group is this create's: it is still there.
+    expect(await liveOf('AWS::IAM::Group')).toContain('amb-named');
+    expect(await recordOf('AmbNamed', 'Group')).toBeUndefined();
     const journal = await sandbox.backend.journals.read({ stackName: 'AmbNamed', region: REGION });
     const operations = journal?.document.segments.flatMap((segment) => segment.operations) ?? [];
-    const create = operations.find((op) => op.logicalId === 'Param' && op.action === 'create');
+    const create = operations.find((op) => op.logicalId === 'Group' && op.action === 'create');
     expect(create).toMatchObject({ status: 'failed' });
     expect(create).not.toHaveProperty('made');
+  });
+
+  it('that wrote its token tag in the create call: the retry proves the parameter its own and completes', async () => {
+    await sandbox.addFault({
+      service: 'ssm',
+      operation: 'PutParameter',
+      errorCode: 'InternalServerError',
+      httpStatus: 500,
+      afterApply: true,
+    });
+    await deploy('AmbTagged', {
+      Param: {
+        Type: 'AWS::SSM::Parameter',
+        Properties: { Name: 'amb-tagged', Type: 'String', Value: 'mine' },
+      },
+    });
+    expect(await recordOf('AmbTagged', 'Param')).toMatchObject({ physicalId: 'amb-tagged' });
+    const ssm = await sandbox.clients.ssm(REGION);
+    expect((await ssm.send(new GetParameterCommand({ Name: 'amb-tagged' }))).Parameter?.Value).toBe('mine');
   });
 });

@@ -6,6 +6,7 @@ import { CloudControlProvider } from '../../src/providers/cloudcontrol/provider.
 import type { ProviderContext, ResourceRequest } from '../../src/providers/provider.js';
 import type { JournalDocument, JournalOperation } from '../../src/state/documents/journal-document.js';
 import { failureOf } from '../helpers/error-chain.js';
+import { liveResources } from '../helpers/inventory.js';
 import { NEXT_CREATE_QUEUE_FAILS, REGION, useSandboxEngine } from '../helpers/sandbox-engine.js';
 
 // Cloud Control's `locate`: what the request a create was accepted as made, read by its
@@ -85,6 +86,48 @@ describe('CloudControlProvider.locate on the sandbox', () => {
       'unknown',
     );
   });
+
+  // Issue 25 item 11: a process killed while CreateResource was on its way journaled no request token.
+  describe('without a journaled request, by the create ClientToken', () => {
+    const now = () => new Date().toISOString();
+
+    it('finds the request Cloud Control received, whose answer the process never read', async () => {
+      const request = { ...vpcRequest('loc-received', '10.22.0.0/16'), journaledAt: now() };
+      await acceptedCreate(VPC, request.properties, 'loc-received');
+      const located = await cc.locate(request, context());
+      expect(located).toEqual({ physicalId: expect.stringMatching(/^vpc-/) });
+      expect(await vpcExists((located as { physicalId: string }).physicalId)).toBe(true);
+    });
+
+    const vpcs = async () => (await liveResources(sandbox.url)).filter((live) => live.type === VPC);
+
+    it('a create Cloud Control never received made nothing; the request asking started is cancelled', async () => {
+      await fetch(`${sandbox.url}/_sandbox/latency`, {
+        method: 'PUT',
+        body: JSON.stringify({ types: { [VPC]: { create: 1000 } } }),
+      });
+      const before = await vpcs();
+      const request = { ...vpcRequest('loc-never-sent', '10.23.0.0/16'), journaledAt: now() };
+      expect(await cc.locate(request, context())).toBe('none');
+      expect(await vpcs()).toEqual(before);
+    });
+
+    it('one the cancel came too late for made a resource: it counts as the create’s, to be deleted as such', async () => {
+      const before = await vpcs();
+      const request = { ...vpcRequest('loc-too-late', '10.25.0.0/16'), journaledAt: now() };
+      const located = await cc.locate(request, context());
+      expect(located).toEqual({ physicalId: expect.stringMatching(/^vpc-/) });
+      expect(await vpcs()).toHaveLength(before.length + 1);
+    });
+
+    it('past the 36 hours Cloud Control honours a ClientToken for, proves nothing', async () => {
+      const journaledAt = new Date(Date.now() - 40 * 3600_000).toISOString();
+      await acceptedCreate(VPC, { CidrBlock: '10.24.0.0/16' }, 'loc-old');
+      expect(await cc.locate({ ...vpcRequest('loc-old', '10.24.0.0/16'), journaledAt }, context())).toBe(
+        'unknown',
+      );
+    });
+  });
 });
 
 describe('cdkd rollback of a Cloud Control create a killed deploy left in flight', () => {
@@ -136,16 +179,21 @@ describe('cdkd rollback of a Cloud Control create a killed deploy left in flight
     expect(await sandbox.backend.journals.read({ stackName: 'CcKilled', region: REGION })).toBeUndefined();
   });
 
-  it('without a journaled request token it still cannot be reconciled: skipped with a warning, exit 2', async () => {
-    await killedDeploy('CcUnknown', { idempotencyToken: 'killed-vpc-2' });
-    const result = await sandbox.rollback('CcUnknown');
-    expect(result.exitCode).toBe(2);
-    const vpcEvents = sandbox.events.filter(
-      (event) => event.kind === 'rollback' && event.logicalId === 'Vpc',
+  it('without a journaled request token, finds by its ClientToken the VPC Cloud Control made and deletes it', async () => {
+    const token = 'killed-vpc-2';
+    await acceptedCreate(VPC, { CidrBlock: '10.30.0.0/16' }, token);
+    await killedDeploy('CcReceived', { idempotencyToken: token });
+    const located = await cc.locate(
+      { ...vpcRequest(token, '10.30.0.0/16'), journaledAt: new Date().toISOString() },
+      context(),
     );
-    expect(vpcEvents).toMatchObject([
-      { status: 'skipped', warn: true, message: expect.stringContaining('could not be reconciled') },
-    ]);
+    const vpcId = (located as { physicalId: string }).physicalId;
+    expect(await vpcExists(vpcId)).toBe(true);
+
+    const result = await sandbox.rollback('CcReceived');
+    expect(result.exitCode).toBe(0);
+    expect(await vpcExists(vpcId)).toBe(false);
+    expect(await sandbox.backend.journals.read({ stackName: 'CcReceived', region: REGION })).toBeUndefined();
   });
 });
 

@@ -220,6 +220,11 @@ describe('an in-flight create a killed process left', () => {
       (event) => event.status === 'ROLLBACK_RESOURCE_SKIPPED',
     );
     expect(skipped.map((event) => event.logicalId)).toEqual(['Lost']);
+    // Its resource may exist and the entry is its only record: the journal keeps it for a re-run.
+    expect((await h.journal(request))?.segments.flatMap((segment) => segment.operations)).toMatchObject([
+      { logicalId: 'Lost', status: 'in-flight', idempotencyToken: 'tok-lost' },
+    ]);
+    expect(result.kept).toBe(1);
   });
 });
 
@@ -256,6 +261,10 @@ describe('an operation cdkd cannot address', () => {
       expect((await h.state(request))!.resources).toEqual(before.resources);
       expect(h.cloud.liveIds()).toEqual([before.resources.Q!.physicalId]);
       expect(h.rollbackEvents('Q')).toMatchObject([{ status: 'skipped', warn: true }]);
+      // Issue 25 item 15: the entry it cannot address stays in the journal, readable.
+      expect((await h.journal(request))?.segments.flatMap((segment) => segment.operations)).toMatchObject([
+        { logicalId: 'Q', action: 'create', status: 'completed' },
+      ]);
     },
   );
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lockVerdict, untrackedInJournal } from '../../src/engine/scrub-rules.js';
+import { keptEntries, lockVerdict, untrackedInJournal } from '../../src/engine/scrub-rules.js';
 import type { JournalDocument, JournalOperation } from '../../src/state/documents/journal-document.js';
 import { emptyStateDocument, type ResourceRecord } from '../../src/state/documents/state-document.js';
 
@@ -63,6 +63,12 @@ describe('untrackedInJournal: what a journal names that no state records', () =>
     ['a completed create no state records', [op({ physicalId: 'q-1' })], undefined, ['Q (q-1)']],
     ['a create left in flight', [op({ status: 'in-flight' })], undefined, ['Q (in flight)']],
     [
+      'a create left in flight whose name the journal records',
+      [op({ status: 'in-flight', name: 'my-queue' })],
+      undefined,
+      ['Q (in flight, my-queue)'],
+    ],
+    [
       'a create left in flight whose record reached state',
       [op({ status: 'in-flight' })],
       stateHolding('q-1'),
@@ -90,5 +96,23 @@ describe('untrackedInJournal: what a journal names that no state records', () =>
     ['an update', [op({ action: 'update', physicalId: 'q-9' })], undefined, []],
   ])('%s', (_case, operations, state, expected) => {
     expect(untrackedInJournal(journal(operations), state)).toEqual(expected);
+  });
+
+  // What `cdkd scrub` lists as left for a person once a rollback settled what it could (issue 25 item 11).
+  it.each<[string, JournalOperation, string]>([
+    [
+      'a create in flight, with its name',
+      op({ status: 'in-flight', name: 'my-queue' }),
+      'Q (AWS::SQS::Queue, in flight, my-queue)',
+    ],
+    ['a create in flight, no name known', op({ status: 'in-flight' }), 'Q (AWS::SQS::Queue, in flight)'],
+    ['a torn completed create', op({ physicalId: 42 }), 'Q (AWS::SQS::Queue, completed create)'],
+    [
+      'a failed create that made its resource',
+      op({ status: 'failed', made }),
+      'Q (AWS::SQS::Queue, failed create, q-2)',
+    ],
+  ])('keptEntries: %s', (_case, entry, line) => {
+    expect(keptEntries(journal([entry]))).toEqual([line]);
   });
 });

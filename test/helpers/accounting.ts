@@ -1,3 +1,4 @@
+import { isCustomResourceType } from '../../src/providers/handled-types.js';
 import { parseAnyStateKey } from '../../src/state/keys.js';
 import type { StackRef } from '../../src/state/state-store.js';
 import { Session } from '../../src/toolkit/session.js';
@@ -18,8 +19,11 @@ export interface Accounting {
   deadRecords: string[];
 }
 
-/** Types IAM holds inside a principal: the sandbox lists no resource for them. */
-const PART_OF_PARENT = new Set(['AWS::IAM::Policy']);
+/**
+ * Types the sandbox lists no resource for: IAM holds a policy inside its principal, and a
+ * custom resource is whatever its handler made.
+ */
+const UNLISTED = (type: string) => type === 'AWS::IAM::Policy' || isCustomResourceType(type);
 
 function stacksWith(prefix: string, keys: readonly string[], file: string): StackRef[] {
   return keys.flatMap((key) => {
@@ -31,7 +35,8 @@ function stacksWith(prefix: string, keys: readonly string[], file: string): Stac
 /**
  * Reads every state document and rollback journal (tails applied) under `prefix` in `bucket`
  * through cdkd's own stores, and pairs them with what the sandbox holds. A journal entry counts
- * as naming a resource by its physical id, its previous physical id or a made resource's id.
+ * as naming a resource by its physical id, its previous physical id, a made resource's id or
+ * the name its create sends.
  * Run it with the SDK pointed at the sandbox (`useSandbox` does that).
  */
 export async function accountFor(
@@ -62,7 +67,8 @@ export async function accountFor(
     const journal = await backend.journals.read(stack);
     for (const segment of journal?.document.segments ?? []) {
       for (const op of segment.operations) {
-        const ids = [op.physicalId, op.previousPhysicalId, op.made?.physicalId];
+        // An in-flight create names its resource by the name it sends, where that was known before the call.
+        const ids = [op.physicalId, op.previousPhysicalId, op.made?.physicalId, op.name];
         for (const id of ids) {
           if (typeof id !== 'string' || id === '') continue;
           for (const type of [op.type, op.previousType ?? op.type]) {
@@ -79,7 +85,7 @@ export async function accountFor(
     .filter((resource) => !named.some((entry) => isSameResource(entry, resource)))
     .map((resource) => `${resource.type} ${resource.id}`);
   const deadRecords = recorded
-    .filter((record) => !PART_OF_PARENT.has(record.type))
+    .filter((record) => !UNLISTED(record.type))
     .filter((record) => !live.some((resource: LiveResource) => isSameResource(record, resource)))
     .map((record) => `${record.where}: ${record.type} ${record.physicalId}`);
   return { untracked, deadRecords };

@@ -206,39 +206,67 @@ describe('the response', () => {
     expect(failure.message).toContain('half done');
   });
 
-  it.each<[string, (event: Record<string, unknown>) => string, string]>([
-    ['no PhysicalResourceId', (e) => answer(e, { Status: 'SUCCESS' }), 'has no PhysicalResourceId'],
+  // Issue 25 item 12: whatever makes the answer invalid, a physical id it still names counts as made.
+  it.each<[string, (event: Record<string, unknown>) => string, string, string | undefined]>([
+    [
+      'no PhysicalResourceId',
+      (e) => answer(e, { Status: 'SUCCESS' }),
+      'has no PhysicalResourceId',
+      undefined,
+    ],
     [
       'an empty PhysicalResourceId',
       (e) => answer(e, { Status: 'SUCCESS', PhysicalResourceId: '' }),
       'has no PhysicalResourceId',
+      undefined,
     ],
-    ['not JSON', () => 'OK', 'is not JSON'],
-    ['a JSON list', () => '[]', 'is not a JSON object'],
-    ['an unknown Status', (e) => answer(e, { Status: 'DONE', PhysicalResourceId: 'p' }), 'has Status "DONE"'],
+    ['not JSON', () => 'OK', 'is not JSON', undefined],
+    [
+      'JSON cut short that still names its resource',
+      (e) =>
+        answer(e, { Status: 'SUCCESS', PhysicalResourceId: 'cut "short"', Data: { A: 'b' } }).slice(0, -5),
+      'is not JSON',
+      'cut "short"',
+    ],
+    ['a JSON list', () => '[]', 'is not a JSON object', undefined],
+    [
+      'an unknown Status',
+      (e) => answer(e, { Status: 'DONE', PhysicalResourceId: 'p' }),
+      'has Status "DONE"',
+      'p',
+    ],
     [
       'a Data that is a string',
       (e) => answer(e, { Status: 'SUCCESS', PhysicalResourceId: 'p', Data: 'x' }),
       'Data that is not an object',
+      'p',
     ],
     [
       'another request',
       (e) => answer({ ...e, RequestId: 'other' }, { Status: 'SUCCESS', PhysicalResourceId: 'p' }),
       'answers request other',
+      undefined,
     ],
     [
       'over 4096 bytes',
       (e) => answer(e, { Status: 'SUCCESS', PhysicalResourceId: 'p', Data: { Big: 'x'.repeat(4096) } }),
       "over CloudFormation's limit of 4096",
+      'p',
     ],
-  ])('a response with %s is a clear failure', async (_case, handler, message) => {
+  ])('a response with %s is a clear failure', async (_case, handler, message, named) => {
     const { provider, context } = setup(handler);
-    await expect(
-      provider.create({ logicalId: 'T', type: 'Custom::T', properties }, context()),
-    ).rejects.toMatchObject({
-      code: 'CUSTOM_RESOURCE_BAD_RESPONSE',
-      message: expect.stringContaining(message),
-    });
+    const failure = await provider
+      .create({ logicalId: 'T', type: 'Custom::T', properties }, context())
+      .catch((e: unknown) => e);
+    const bad = { code: 'CUSTOM_RESOURCE_BAD_RESPONSE', message: expect.stringContaining(message) };
+    if (named === undefined) {
+      expect(failure).not.toBeInstanceOf(ResourceMadeError);
+      expect(failure).toMatchObject(bad);
+    } else {
+      // The handler may have made what it names: a rollback sends it a Delete.
+      expect(failure).toBeInstanceOf(ResourceMadeError);
+      expect(failure).toMatchObject({ made: { physicalId: named }, failure: bad });
+    }
   });
 
   it('a handler that never answers times out at its ServiceTimeout (CloudFormation default: one hour)', async () => {
@@ -492,11 +520,59 @@ describe('locate: what an interrupted Create made, from its journaled request', 
     expect(await world.provider.locate(request, world.context())).toBe('none');
   });
 
+  it('an answer over 4 KB still names what it made', async () => {
+    const world = setup(succeed());
+    const big = { Status: 'SUCCESS', PhysicalResourceId: 'made-big', Data: { Big: 'x'.repeat(4096) } };
+    world.objects.set(TOKEN, Buffer.from(answer({ RequestId: TOKEN }, big)));
+    expect(await world.provider.locate(request, world.context())).toEqual({ physicalId: 'made-big' });
+  });
+
   it('no request object: unknown; a placeholder never answered: unknown after a bounded wait', async () => {
     const world = setup(succeed());
     expect(await world.provider.locate(request, world.context())).toBe('unknown');
     world.objects.set(TOKEN, 'placeholder');
     expect(await world.provider.locate(request, world.context())).toBe('unknown');
     expect(world.clock.now()).toBeLessThanOrEqual(60_000);
+  });
+});
+
+// Issue 25 item 9: a Delete is sent with its journaled token as RequestId, so a later read finds its answer.
+describe('a Delete sent under its journaled token', () => {
+  const target = { logicalId: 'T', type: 'Custom::T', physicalId: 'thing-1', properties };
+
+  it('is sent with the token as its RequestId', async () => {
+    const world = setup(succeed('thing-1'));
+    await world.provider.delete({ ...target, idempotencyToken: TOKEN }, world.context());
+    expect(world.events.at(-1)).toMatchObject({ RequestType: 'Delete', RequestId: TOKEN });
+  });
+
+  it.each<[string, string | 'placeholder' | undefined, 'gone' | 'recorded' | 'rejects']>([
+    [
+      'a SUCCESS answer: gone',
+      answer({ RequestId: TOKEN }, { Status: 'SUCCESS', PhysicalResourceId: 'thing-1' }),
+      'gone',
+    ],
+    [
+      'a FAILED answer: as recorded',
+      answer({ RequestId: TOKEN }, { Status: 'FAILED', Reason: 'no' }),
+      'recorded',
+    ],
+    ['no request object (never sent): as recorded', undefined, 'recorded'],
+    ['no answer yet: the read rejects, so the record stays', 'placeholder', 'rejects'],
+  ])(
+    'read with the token of a Delete a killed process left in flight, %s',
+    async (_case, object, expected) => {
+      const world = setup(succeed());
+      if (object !== undefined)
+        world.objects.set(TOKEN, object === 'placeholder' ? object : Buffer.from(object));
+      const read = world.provider.read({ ...target, idempotencyToken: TOKEN }, world.context());
+      if (expected === 'rejects') return expect(read).rejects.toThrow(/has not answered the Delete request/);
+      expect(await read).toEqual(expected === 'gone' ? undefined : { properties, attributes: {} });
+    },
+  );
+
+  it('read without a token: taken to be as recorded, nothing read', async () => {
+    const world = setup(succeed());
+    expect(await world.provider.read(target, world.context())).toEqual({ properties, attributes: {} });
   });
 });

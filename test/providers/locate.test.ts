@@ -16,6 +16,7 @@ import { LambdaPermissionProvider } from '../../src/providers/lambda/permission.
 import { LogGroupProvider } from '../../src/providers/logs/log-group.js';
 import { MetricFilterProvider } from '../../src/providers/logs/metric-filter.js';
 import { SubscriptionFilterProvider } from '../../src/providers/logs/subscription-filter.js';
+import { TOKEN_TAG } from '../../src/providers/physical-names.js';
 import type { JsonObject, Provider, ProviderContext } from '../../src/providers/provider.js';
 import { BucketProvider } from '../../src/providers/s3/bucket.js';
 import { SecretProvider } from '../../src/providers/secretsmanager/secret.js';
@@ -61,7 +62,13 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { type: 'AWS::SQS::Queue', provider: new QueueProvider(), unnamed: {}, named: { QueueName: 'loc-q' } },
+  {
+    type: 'AWS::SQS::Queue',
+    provider: new QueueProvider(),
+    unnamed: {},
+    named: { QueueName: 'loc-q' },
+    namedProven: true,
+  },
   {
     type: 'AWS::SNS::Topic',
     provider: new TopicProvider(),
@@ -142,6 +149,7 @@ const cases: Case[] = [
     provider: new RoleProvider(),
     unnamed: { AssumeRolePolicyDocument: TRUST },
     named: { AssumeRolePolicyDocument: TRUST, RoleName: 'loc-role' },
+    namedProven: true,
   },
   { type: 'AWS::IAM::User', provider: new UserProvider(), unnamed: {}, named: { UserName: 'loc-user' } },
   { type: 'AWS::IAM::Group', provider: new GroupProvider(), unnamed: {}, named: { GroupName: 'loc-group' } },
@@ -162,6 +170,7 @@ const cases: Case[] = [
     provider: new ParameterProvider(),
     unnamed: { Type: 'String', Value: 'v' },
     named: { Type: 'String', Value: 'v', Name: 'loc-param' },
+    namedProven: true,
   },
   {
     type: 'AWS::S3::Bucket',
@@ -243,6 +252,13 @@ describe.each(cases.filter((c) => c.named !== undefined))(
         expect(await provider.locate!(request(`${type}-other`), context)).toBe(
           namedProven ? 'none' : 'unknown',
         );
+        // The token tag is cdkd's own: a read (drift, import) never shows it as a template tag.
+        const live = await provider.read(
+          { logicalId: 'Located', type, physicalId: created.physicalId, properties: named! },
+          context,
+        );
+        expect(JSON.stringify(live?.properties ?? {})).not.toContain(TOKEN_TAG);
+        expect(JSON.stringify(created.observed ?? {})).not.toContain(TOKEN_TAG);
         await provider.delete(
           { logicalId: 'Located', type, physicalId: created.physicalId, properties: named! },
           context,

@@ -75,3 +75,47 @@ describe('a NEWER journal segment naming the made resource', () => {
     },
   );
 });
+
+// Issue 25 item 15: an entry whose made resource the journal records no usable id for is that
+// resource's only record; a rollback keeps it for a person, where destroy and a deploy name it and go on.
+describe('a made resource the journal records no usable id for', () => {
+  const torn = {
+    seq: 0,
+    logicalId: 'Made',
+    action: 'create',
+    type: 'AWS::SQS::Queue',
+    status: 'failed',
+    made: { physicalId: 42, provisionedBy: 'sdk', properties: {} },
+  } as JournalOperation;
+  const only = segment('run-1', [torn]);
+  ruleTable<{
+    rule: string;
+    path: 'rollback' | 'automatic-rollback' | 'destroy' | 'deploy-success';
+    keep: boolean;
+  }>(
+    [
+      { rule: 'cdkd rollback warns and keeps the entry', path: 'rollback', keep: true },
+      { rule: 'the automatic rollback warns and keeps the entry', path: 'automatic-rollback', keep: true },
+      { rule: 'cdkd destroy warns and drops it with the journal', path: 'destroy', keep: false },
+      {
+        rule: 'a successful deploy warns and drops it with the journal',
+        path: 'deploy-success',
+        keep: false,
+      },
+    ],
+    ({ path, keep }) => {
+      const step = madeStep(torn, {
+        path,
+        segments: [only],
+        segment: only,
+        state: emptyStateDocument('S', 'us-east-1'),
+      });
+      expect(step).toMatchObject({
+        kind: 'skip',
+        warn: true,
+        reason: expect.stringContaining('only record'),
+      });
+      expect(step.kind === 'skip' && step.keep === true).toBe(keep);
+    },
+  );
+});

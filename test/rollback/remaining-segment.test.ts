@@ -5,6 +5,7 @@ import type { StepOutcome } from '../../src/rollback/replay-step.js';
 import { remainingSegment, type RollbackReport } from '../../src/rollback/run-rollback.js';
 import type { RollbackStep } from '../../src/rollback/steps.js';
 import type { JournalOperation, JournalSegment } from '../../src/state/documents/journal-document.js';
+import type { ResourceRecord } from '../../src/state/documents/state-document.js';
 import { ruleTable } from './decisions/rule-table.js';
 
 const op = (seq: number, logicalId: string, status: JournalOperation['status']): JournalOperation =>
@@ -119,29 +120,41 @@ describe('remainingSegment of a command rollback', () => {
     action: 'replace',
     previousType: 'AWS::SNS::Topic',
   } as JournalOperation;
+  const queue: ResourceRecord = {
+    type: 'AWS::SQS::Queue',
+    physicalId: 'q-0',
+    properties: {},
+    attributes: {},
+    provisionedBy: 'sdk',
+    dependencies: [],
+  };
+  // Updates of a resource state still records: the rollback reverts the completed one.
+  const reverted = { ...completed, before: queue } as JournalOperation;
+  const failedUpdate = { ...failed, before: queue } as JournalOperation;
   const all: JournalSegment = {
     ...segment,
-    operations: [completed, failed, createdWithId, createdWithoutId, typeChange],
+    operations: [reverted, failedUpdate, createdWithId, createdWithoutId, typeChange],
   };
   // The steps as the decision table makes them, so the table and what the journal keeps are read together.
   const stepsWith = (revertFailed: boolean): Parameters<typeof report>[0] =>
     all.operations.map((entry) => [
       entry,
       decideOperation(entry, {
+        ...(entry === reverted || entry === failedUpdate ? { record: queue } : {}),
         oldPending: false,
         revertFailed,
         orphaned: false,
         knownType: () => true,
         replacedOrDeleted: new Map(),
       }),
-      entry === completed ? 'succeeded' : 'skipped',
+      entry === reverted ? 'succeeded' : 'skipped',
     ]);
   ruleTable<{ rule: string; revertFailed: boolean; kept?: JournalSegment }>(
     [
       {
         rule: 'without --revert-failed, the failed UPDATE and the failed CREATE that recorded an id stay, as the plan line promises',
         revertFailed: false,
-        kept: { ...all, status: 'failed-only', operations: [failed, createdWithId] },
+        kept: { ...all, status: 'failed-only', operations: [failedUpdate, createdWithId] },
       },
       {
         rule: 'with --revert-failed, nothing is left',

@@ -76,7 +76,7 @@ export function registerRollback(program: Command): void {
           result.exitCode === 0
             ? 'rolled back'
             : result.exitCode === 2
-              ? 'rolled back, but some operations need attention (see the warnings; cdkd events lists them)'
+              ? `rolled back, but some operations need attention (see the warnings; cdkd events lists them)${result.kept ? `; the journal keeps ${result.kept === 1 ? 'one operation' : `${result.kept} operations`} for cdkd rollback to act on once checked` : ''}`
               : interrupts.signal.aborted
                 ? 'rollback interrupted; the journal keeps what is left: run cdkd rollback again'
                 : 'rollback failed; the journal is kept for a re-run';

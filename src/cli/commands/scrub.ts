@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Leftover } from '../../engine/scrub.js';
+import type { CleanOutcome, Leftover } from '../../engine/scrub.js';
 import { confirmed } from '../confirm.js';
 import { globalOptions } from '../global-options.js';
 import { createProgress } from '../progress.js';
@@ -31,15 +31,9 @@ export function registerScrub(program: Command): void {
         return;
       }
       for (const { leftover, outcome } of results) {
-        const said =
-          outcome === 'cleaned'
-            ? 'cleaned'
-            : outcome === 'declined'
-              ? 'left as it is'
-              : `left: ${leftAlone(leftover)}`;
-        process.stdout.write(`${describe(leftover)} ${said}.\n`);
+        process.stdout.write(`${describe(leftover)} ${said(leftover, outcome)}.\n`);
       }
-      if (results.some((result) => result.outcome !== 'cleaned')) process.exitCode = 2;
+      if (results.some((result) => result.outcome.kind !== 'cleaned')) process.exitCode = 2;
     });
 }
 
@@ -70,6 +64,25 @@ function describe(leftover: Leftover): string {
 
 function remedy(leftover: Leftover): string {
   return leftover.kind === 'stale-lock' ? 'Delete it' : 'Settle it with cdkd rollback';
+}
+
+function said(leftover: Leftover, outcome: CleanOutcome): string {
+  const stack = leftover.ref.stackName.replaceAll('/', '~');
+  const rollback = `cdkd rollback ${stack} --region ${leftover.ref.region}`;
+  switch (outcome.kind) {
+    case 'cleaned':
+      return 'cleaned';
+    case 'declined':
+      return 'left as it is';
+    case 'warned':
+      return 'settled, but some operations need attention (see the warnings; cdkd events lists them)';
+    case 'failed':
+      return `not settled: the rollback failed and the journal is kept; fix the cause (see the errors above), then run ${rollback}`;
+    case 'unsettled':
+      return `settled in part; the journal keeps what cdkd could not settle: ${outcome.entries.join('; ')}. Check each by hand (see the warnings), then run ${rollback}, or drop an entry with ${rollback} --orphan <logicalId>`;
+    case 'left':
+      return `left: ${leftAlone(leftover)}`;
+  }
 }
 
 function leftAlone(leftover: Leftover): string {

@@ -28,6 +28,11 @@ import { desiredStatePatch } from './patch.js';
 import { waitForRequest, type CcOperation } from './polling.js';
 import { CloudControlRequestFailed } from './request-failed.js';
 
+/** Cloud Control honours a ClientToken for 36 hours after its use; an hour's margin. */
+const CLIENT_TOKEN_TRUSTED_MS = 35 * 60 * 60 * 1000;
+/** Pages of ListResourceRequests `locate` reads at most; an account busier than that leaves it unknown. */
+const MAX_REQUEST_PAGES = 20;
+
 export interface CloudControlProviderOptions {
   clock?: Clock;
   /** The client for a context; defaults to `context.clients.cloudControl(context.region)`. */
@@ -86,27 +91,20 @@ export class CloudControlProvider implements Provider {
   }
 
   /**
-   * What the Cloud Control request an earlier attempt of this create was accepted as made
-   * (its journaled request token), waiting for it to end: a request that ended with an
-   * identifier Cloud Control still resolves made that resource; one that ended without
-   * a live resource made nothing. Without a request token, or one Cloud Control no longer
-   * knows, nothing can be proven.
+   * What the Cloud Control request an earlier attempt of this create was accepted as made,
+   * waiting for it to end: a request that ended with an identifier Cloud Control still
+   * resolves made that resource, unless it failed on that identifier being taken (the id of
+   * a resource it collided with proves nothing); one that ended without one made nothing.
+   * The request is the journaled one, else the one `receivedRequest` finds. A request Cloud
+   * Control no longer knows, or none to ask about, proves nothing.
    */
   async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
-    if (request.acceptedRequest === undefined) return 'unknown';
     const client = await this.client(context);
-    const { GetResourceRequestStatusCommand } = cloudControlSdk();
-    let status: ProgressEvent;
-    try {
-      const output = await client.send(
-        new GetResourceRequestStatusCommand({ RequestToken: request.acceptedRequest }),
-        { abortSignal: context.signal },
-      );
-      status = output.ProgressEvent!;
-    } catch (error) {
-      if (awsErrorCode(error) === 'RequestTokenNotFoundException') return 'unknown';
-      throw error;
-    }
+    const status =
+      request.acceptedRequest !== undefined
+        ? await this.requestStatus(client, request.acceptedRequest, context)
+        : await this.receivedRequest(client, request, context);
+    if (status === undefined || status === 'none') return status ?? 'unknown';
     const event = await waitForRequest(client, status, {
       type: request.type,
       operation: 'create',
@@ -116,9 +114,111 @@ export class CloudControlProvider implements Provider {
     });
     const identifier = event.Identifier;
     if (event.OperationStatus === 'SUCCESS' && identifier) return { physicalId: identifier };
-    if (!identifier) return 'none';
+    if (!identifier || event.ErrorCode === 'AlreadyExists') return 'none';
     // A failed create that had an identifier may have left its resource behind.
     return (await this.get(client, request.type, identifier, context)) ? { physicalId: identifier } : 'none';
+  }
+
+  /**
+   * The identifier a create gets when the template gives every part of it (a composite one's
+   * parts joined by `|`), or an ARN the schema builds from a name it gives; known before the call.
+   */
+  createName(request: ResourceRequest, context: ProviderContext): string | undefined {
+    const sent = withUserSuppliedName(request.type, request.properties, context);
+    const parts = primaryIdentifierOf(request.type).map((property) => sent[property]);
+    if (parts.length > 1 && parts.every((part) => typeof part === 'string' && part !== '')) {
+      return parts.join('|');
+    }
+    return identifierFromName(request.type, sent, context)?.identifier;
+  }
+
+  private async requestStatus(
+    client: CloudControlClient,
+    requestToken: string,
+    context: ProviderContext,
+  ): Promise<ProgressEvent | undefined> {
+    const { GetResourceRequestStatusCommand } = cloudControlSdk();
+    try {
+      const output = await client.send(new GetResourceRequestStatusCommand({ RequestToken: requestToken }), {
+        abortSignal: context.signal,
+      });
+      return output.ProgressEvent!;
+    } catch (error) {
+      if (awsErrorCode(error) === 'RequestTokenNotFoundException') return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * The request a create whose acceptance was never journaled (a process killed while
+   * CreateResource was on its way) was received as, by its ClientToken, while Cloud Control
+   * still honours that (36 hours): none when Cloud Control lists no create of the type at all;
+   * else the create sent again under the token, which Cloud Control answers with the first
+   * request when it received one (one it lists), or accepts as new when it did not. A new
+   * one is this question's own: cancelled at once, and what it made before the cancel took
+   * counts as the create's. A token used with other properties (a NoEcho value the journal
+   * masks) proves nothing.
+   */
+  private async receivedRequest(
+    client: CloudControlClient,
+    request: ResourceRequest,
+    context: ProviderContext,
+  ): Promise<ProgressEvent | 'none' | undefined> {
+    const token = request.idempotencyToken;
+    if (token === undefined || request.journaledAt === undefined) return undefined;
+    if (Date.now() - Date.parse(request.journaledAt) > CLIENT_TOKEN_TRUSTED_MS) return undefined;
+    const listed = await this.createRequestsOf(client, request.type, context);
+    if (listed === undefined) return undefined;
+    if (listed.size === 0) return 'none';
+    const { CreateResourceCommand, CancelResourceRequestCommand } = cloudControlSdk();
+    let event: ProgressEvent;
+    try {
+      const accepted = await client.send(
+        new CreateResourceCommand({
+          TypeName: request.type,
+          DesiredState: JSON.stringify(withUserSuppliedName(request.type, request.properties, context)),
+          ClientToken: token,
+        }),
+        { abortSignal: context.signal },
+      );
+      event = accepted.ProgressEvent!;
+    } catch (error) {
+      if (awsErrorCode(error) === 'ClientTokenConflictException') return undefined;
+      throw error;
+    }
+    if (listed.has(event.RequestToken!)) return event;
+    await client
+      .send(new CancelResourceRequestCommand({ RequestToken: event.RequestToken! }), {
+        abortSignal: context.signal,
+      })
+      .catch(() => undefined);
+    return event;
+  }
+
+  /** The request tokens of every create of `type` Cloud Control lists; undefined past MAX_REQUEST_PAGES. */
+  private async createRequestsOf(
+    client: CloudControlClient,
+    type: string,
+    context: ProviderContext,
+  ): Promise<Set<string> | undefined> {
+    const { ListResourceRequestsCommand } = cloudControlSdk();
+    const tokens = new Set<string>();
+    let NextToken: string | undefined;
+    for (let page = 0; page < MAX_REQUEST_PAGES; page += 1) {
+      const output = await client.send(
+        new ListResourceRequestsCommand({
+          ResourceRequestStatusFilter: { Operations: ['CREATE'] },
+          ...(NextToken !== undefined && { NextToken }),
+        }),
+        { abortSignal: context.signal },
+      );
+      for (const summary of output.ResourceRequestStatusSummaries ?? []) {
+        if (summary.TypeName === type && summary.RequestToken) tokens.add(summary.RequestToken);
+      }
+      NextToken = output.NextToken;
+      if (NextToken === undefined) return tokens;
+    }
+    return undefined;
   }
 
   /**

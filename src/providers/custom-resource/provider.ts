@@ -4,6 +4,7 @@ import { CdkdError } from '../../errors.js';
 import { systemClock, type Clock } from '../clock.js';
 import { isCustomResourceType } from '../handled-types.js';
 import {
+  OutcomeUnknownError,
   ResourceMadeError,
   type CreateResult,
   type CustomResourceSite,
@@ -23,7 +24,7 @@ import { reinvocationBudget, serviceTimeoutSeconds } from './budgets.js';
 import { awaitAnswer, deliver, requestIdFor, type DeliveryPorts } from './delivery.js';
 import type { HandlerTransport } from './ports.js';
 import type { RequestType } from './request.js';
-import { readResponse, type HandlerAnswer } from './response.js';
+import { BadResponseError, readResponse, type HandlerAnswer } from './response.js';
 import { serviceTarget } from './service-token.js';
 
 /** How long `locate` waits for a response a killed deploy's handler may still be writing. */
@@ -64,6 +65,12 @@ export class CustomResourceProvider implements Provider {
     return final(async () => {
       const answer = await this.send('Create', request, context, {
         requestId: request.idempotencyToken ?? randomUUID(),
+      }).catch((error: unknown) => {
+        // An invalid answer that still names its resource: the handler may have made it.
+        if (error instanceof BadResponseError && error.physicalId) {
+          throw new ResourceMadeError({ physicalId: error.physicalId }, error);
+        }
+        throw error;
       });
       if (answer.status === 'FAILED') {
         const failure = handlerFailed(request.logicalId, 'Create', answer.reason);
@@ -94,47 +101,81 @@ export class CustomResourceProvider implements Provider {
   delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
     return final(async () => {
       const answer = await this.send('Delete', request, context, {
-        requestId: randomUUID(),
+        requestId: request.idempotencyToken ?? randomUUID(),
         physicalId: request.physicalId,
       });
       if (answer.status === 'FAILED') throw handlerFailed(request.logicalId, 'Delete', answer.reason);
     });
   }
 
-  /** A handler's resource cannot be read back: it is taken to be as recorded. */
-  async read(request: DeleteRequest): Promise<LiveResource | undefined> {
-    return { properties: request.properties, attributes: {} };
+  /**
+   * A handler's resource cannot be read back: it is taken to be as recorded, unless the read
+   * names a Delete a killed process left in flight (its journaled token, the RequestId). Then
+   * the handler's answer decides: SUCCESS is gone; FAILED, or a Delete never sent, is as
+   * recorded; no answer yet rejects, so the record stays until one can be read.
+   */
+  async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
+    const recorded = { properties: request.properties, attributes: {} };
+    if (request.idempotencyToken === undefined) return recorded;
+    const answers = await this.answersTo(request.idempotencyToken, request.logicalId, context);
+    if (answers === 'unknown') {
+      throw new OutcomeUnknownError(
+        `${request.logicalId}: the handler has not answered the Delete request ${request.idempotencyToken} yet`,
+      );
+    }
+    return answers.at(-1)?.status === 'SUCCESS' ? undefined : recorded;
   }
 
   /**
-   * What an in-flight Create made, from the answer at the journaled request's key (the
-   * RequestId is the create's idempotency token): the handler's physical id, `none` when it
-   * failed without one, `unknown` while no answer can be read.
+   * What an in-flight Create made, from the answers at the journaled request's key (the
+   * RequestId is the create's idempotency token): the physical id an answer names (a FAILED
+   * one, or one invalid in another way, counts: the handler may have made it), `none` when
+   * none does, `unknown` while no answer can be read.
    */
   async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
-    const site = siteOf(request.logicalId, context);
     if (!request.idempotencyToken) return 'unknown';
-    const reinvocations = reinvocationBudget(this.deps.env);
-    for (let attempt = 0; attempt <= reinvocations; attempt += 1) {
-      const requestId = requestIdFor(request.idempotencyToken, attempt);
+    const answers = await this.answersTo(request.idempotencyToken, request.logicalId, context);
+    if (answers === 'unknown' || answers.length === 0) return 'unknown';
+    const physicalId = answers.find((answer) => answer.physicalId)?.physicalId;
+    return physicalId ? { physicalId } : 'none';
+  }
+
+  /**
+   * The answers to the request journaled as `token` and its re-invocations, in order, up to
+   * the first attempt with no placeholder (never sent, or its answer already taken): none at
+   * all when the first has none; `unknown` while an attempt is unanswered. An invalid answer
+   * reads as FAILED, with the physical id it still names.
+   */
+  private async answersTo(
+    token: string,
+    logicalId: string,
+    context: ProviderContext,
+  ): Promise<HandlerAnswer[] | 'unknown'> {
+    const site = siteOf(logicalId, context);
+    const answers: HandlerAnswer[] = [];
+    for (let attempt = 0; attempt <= reinvocationBudget(this.deps.env); attempt += 1) {
+      const requestId = requestIdFor(token, attempt);
       const read = await site.responses.read(requestId);
-      // No placeholder: this attempt was never sent (or its answer was already taken).
-      if (read.kind === 'missing') return attempt === 0 ? 'unknown' : 'none';
-      let answer: HandlerAnswer;
+      if (read.kind === 'missing') break;
       try {
         const body = await awaitAnswer(
           site.responses,
           requestId,
-          { logicalId: request.logicalId, timeoutSeconds: LOCATE_WAIT_S, ...signalOf(site) },
+          { logicalId, timeoutSeconds: LOCATE_WAIT_S, ...signalOf(site) },
           this.clock,
         );
-        answer = readResponse(body, { logicalId: request.logicalId, requestId });
-      } catch {
-        return 'unknown';
+        answers.push(readResponse(body, { logicalId, requestId }));
+      } catch (error) {
+        if (!(error instanceof BadResponseError)) return 'unknown';
+        answers.push({
+          status: 'FAILED',
+          reason: error.message,
+          ...(error.physicalId ? { physicalId: error.physicalId } : {}),
+        });
       }
-      if (answer.physicalId) return { physicalId: answer.physicalId };
+      if (answers.at(-1)!.status === 'SUCCESS') break;
     }
-    return 'none';
+    return answers;
   }
 
   private async send(

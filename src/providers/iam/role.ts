@@ -47,6 +47,7 @@ import { MadeByAttempts } from '../resource-made.js';
 import { principalApi } from './principal-api.js';
 import { clearPolicies, ignoreGone, readPolicies, syncPolicies } from './principal-policies.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
+import { namedCreateToken, TOKEN_TAG } from '../physical-names.js';
 
 const TYPE = 'AWS::IAM::Role';
 const COVERED = [
@@ -89,7 +90,8 @@ export class RoleProvider implements Provider {
     const client = await iamClient(context);
     const o = { abortSignal: context.signal };
     const roleName = nameFor(TYPE, p.RoleName, context, request);
-    const tags = tagsOf(p.Tags);
+    const tagged = namedCreateToken(p.RoleName, request);
+    const tags = [...tagsOf(p.Tags), ...(tagged !== undefined ? [{ Key: TOKEN_TAG, Value: tagged }] : [])];
     const token = request.idempotencyToken;
     const earlier = this.made.get(token);
     const role = (await createOrAdopt(
@@ -132,11 +134,25 @@ export class RoleProvider implements Provider {
     };
   }
 
-  /** The role a create with this token made: its generated name derives from the token. */
+  /**
+   * The role a create with this token made: its generated name derives from the token; a name
+   * the template gives counts only with the token tag CreateRole wrote with it.
+   */
   async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
-    const name = generatedName(TYPE, request.properties.RoleName, context, request);
-    if (name === undefined) return 'unknown';
-    return (await getRole(await iamClient(context), name, context.signal)) ? { physicalId: name } : 'none';
+    const token = request.idempotencyToken;
+    if (!token) return 'unknown';
+    const name = this.createName(request, context);
+    const role = await getRole(await iamClient(context), name, context.signal);
+    if (!role) return 'none';
+    const proven =
+      generatedName(TYPE, request.properties.RoleName, context, request) !== undefined ||
+      role.Tags?.some((tag) => tag.Key === TOKEN_TAG && tag.Value === token) === true;
+    return proven ? { physicalId: name } : 'none';
+  }
+
+  /** The name the template gives (prefixed where the setting says), else the one generated from the token. */
+  createName(request: ResourceRequest, context: ProviderContext): string {
+    return nameFor(TYPE, request.properties.RoleName, context, request);
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -225,6 +241,7 @@ export class RoleProvider implements Provider {
  * inline and managed policies are written by calls that answer nothing.
  */
 function observedOf(role: Role): JsonObject {
+  const tags = (role.Tags ?? []).filter((tag) => tag.Key !== TOKEN_TAG);
   return {
     RoleName: role.RoleName,
     Path: role.Path,
@@ -234,7 +251,7 @@ function observedOf(role: Role): JsonObject {
     ...(role.PermissionsBoundary?.PermissionsBoundaryArn
       ? { PermissionsBoundary: role.PermissionsBoundary.PermissionsBoundaryArn }
       : {}),
-    ...(role.Tags && role.Tags.length > 0 ? { Tags: role.Tags } : {}),
+    ...(tags.length > 0 ? { Tags: tags } : {}),
   };
 }
 

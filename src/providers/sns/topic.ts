@@ -91,16 +91,7 @@ export class TopicProvider implements Provider {
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const { properties } = request;
-    const fifo = attributeText(properties.FifoTopic) === 'true';
-    const name =
-      typeof properties.TopicName === 'string'
-        ? properties.TopicName
-        : generatedTopicName(
-            context.stackName,
-            request.logicalId,
-            fifo,
-            nameRandom(request.idempotencyToken),
-          );
+    const name = topicName(request, context);
     const client = await snsClient(context);
     const tags = tagList(tagMap(properties.Tags));
     const { TopicArn } = await client.send(
@@ -136,17 +127,14 @@ export class TopicProvider implements Provider {
 
   /** The topic a create with this token made: its generated name derives from the token. */
   async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
-    const { properties } = request;
-    if (!nameFromToken(properties.TopicName, request)) return 'unknown';
-    const fifo = attributeText(properties.FifoTopic) === 'true';
-    const name = generatedTopicName(
-      context.stackName,
-      request.logicalId,
-      fifo,
-      nameRandom(request.idempotencyToken),
-    );
-    const arn = await topicHolding(name, context);
+    if (!nameFromToken(request.properties.TopicName, request)) return 'unknown';
+    const arn = await topicHolding(topicName(request, context), context);
     return arn ? { physicalId: arn } : 'none';
+  }
+
+  /** The topic's ARN: its name (given, or generated from the token), account and region make it. */
+  createName(request: ResourceRequest, context: ProviderContext): string {
+    return topicArn(topicName(request, context), context);
   }
 
   /** CreateTopic returns the topic already holding an explicit name: look it up first. */
@@ -240,9 +228,21 @@ export class TopicProvider implements Provider {
 }
 
 /** The ARN of the topic holding `name`, or undefined when none does. */
+/** The name the template gives, else the one generated from the create's token. */
+function topicName(request: ResourceRequest, context: ProviderContext): string {
+  const { properties } = request;
+  if (typeof properties.TopicName === 'string') return properties.TopicName;
+  const fifo = attributeText(properties.FifoTopic) === 'true';
+  return generatedTopicName(context.stackName, request.logicalId, fifo, nameRandom(request.idempotencyToken));
+}
+
+/** SNS reads a topic by ARN only; the name, account and region make it. */
+function topicArn(name: string, context: ProviderContext): string {
+  return `arn:${partitionForRegion(context.region)}:sns:${context.region}:${context.accountId}:${name}`;
+}
+
 async function topicHolding(name: string, context: ProviderContext): Promise<string | undefined> {
-  // SNS reads a topic by ARN only; the name, account and region make it.
-  const arn = `arn:${partitionForRegion(context.region)}:sns:${context.region}:${context.accountId}:${name}`;
+  const arn = topicArn(name, context);
   const client = await snsClient(context);
   try {
     const { Attributes } = await client.send(new GetTopicAttributesCommand({ TopicArn: arn }));

@@ -10,7 +10,13 @@ import {
   UntagQueueCommand,
 } from '@aws-sdk/client-sqs';
 import { replacementOf } from '../../plan/resource-schemas.js';
-import { generatePhysicalName, nameFromToken, nameRandom } from '../physical-names.js';
+import {
+  generatePhysicalName,
+  nameFromToken,
+  namedCreateToken,
+  nameRandom,
+  TOKEN_TAG,
+} from '../physical-names.js';
 import type {
   CreateResult,
   DeleteRequest,
@@ -99,17 +105,10 @@ export class QueueProvider implements Provider {
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const { properties } = request;
-    const name =
-      typeof properties.QueueName === 'string'
-        ? properties.QueueName
-        : generatedQueueName(
-            context.stackName,
-            request.logicalId,
-            isFifo(properties),
-            nameRandom(request.idempotencyToken),
-          );
+    const name = this.createName(request, context);
     const client = await sqs(context);
-    const tags = tagMap(properties.Tags);
+    const token = namedCreateToken(properties.QueueName, request);
+    const tags = { ...tagMap(properties.Tags), ...(token !== undefined ? { [TOKEN_TAG]: token } : {}) };
     const created = await client.send(
       new CreateQueueCommand({
         QueueName: name,
@@ -138,17 +137,33 @@ export class QueueProvider implements Provider {
     };
   }
 
-  /** The queue a create with this token made: its generated name derives from the token. */
+  /**
+   * The queue a create with this token made: its generated name derives from the token; a name
+   * the template gives counts only with the token tag CreateQueue wrote with it.
+   */
   async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
-    if (!nameFromToken(request.properties.QueueName, request)) return 'unknown';
-    const name = generatedQueueName(
-      context.stackName,
-      request.logicalId,
-      isFifo(request.properties),
-      nameRandom(request.idempotencyToken),
-    );
-    const url = await queueUrlOf(await sqs(context), name);
-    return url ? { physicalId: url } : 'none';
+    if (!request.idempotencyToken) return 'unknown';
+    const client = await sqs(context);
+    const url = await queueUrlOf(client, this.createName(request, context));
+    if (!url) return 'none';
+    if (nameFromToken(request.properties.QueueName, request)) return { physicalId: url };
+    const { Tags } = await client.send(new ListQueueTagsCommand({ QueueUrl: url }), {
+      abortSignal: context.signal,
+    });
+    return Tags?.[TOKEN_TAG] === request.idempotencyToken ? { physicalId: url } : 'none';
+  }
+
+  /** The name the template gives, else the one generated from the create's token. */
+  createName(request: ResourceRequest, context: ProviderContext): string {
+    const given = request.properties.QueueName;
+    return typeof given === 'string'
+      ? given
+      : generatedQueueName(
+          context.stackName,
+          request.logicalId,
+          isFifo(request.properties),
+          nameRandom(request.idempotencyToken),
+        );
   }
 
   /** CreateQueue returns the queue already holding an explicit name: look it up first. */
@@ -200,7 +215,7 @@ export class QueueProvider implements Provider {
     try {
       const attributes = await this.attributes(client, url, context);
       const { Tags } = await client.send(new ListQueueTagsCommand({ QueueUrl: url }));
-      const tags = tagList(Tags);
+      const tags = tagList(Tags).filter((tag) => tag.Key !== TOKEN_TAG);
       return {
         properties: { ...observedOf(url, attributes), ...(tags.length > 0 ? { Tags: tags } : {}) },
         attributes: queueAttributesOf(url, attributes.QueueArn!),

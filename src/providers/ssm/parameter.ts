@@ -13,7 +13,7 @@ import {
 } from '@aws-sdk/client-ssm';
 import { awsErrorCode } from '../../aws/error-class.js';
 import { replacementOf } from '../../plan/resource-schemas.js';
-import { givenOrTokenName, nameFromToken } from '../physical-names.js';
+import { givenOrTokenName, nameFromToken, namedCreateToken, TOKEN_TAG } from '../physical-names.js';
 import type {
   CreateResult,
   DeleteRequest,
@@ -65,7 +65,11 @@ export class ParameterProvider implements Provider {
     const props = request.properties;
     const name = parameterName(request, context);
     const client = await ssmClient(context);
-    const tags = Object.entries((props.Tags as Record<string, unknown> | undefined) ?? {});
+    const token = namedCreateToken(props.Name, request);
+    const tags = [
+      ...Object.entries((props.Tags as Record<string, unknown> | undefined) ?? {}),
+      ...(token !== undefined ? [[TOKEN_TAG, token] as const] : []),
+    ];
     try {
       await (
         await ssmClient(context, SINGLE_ATTEMPT)
@@ -89,11 +93,27 @@ export class ParameterProvider implements Provider {
     };
   }
 
-  /** The parameter a create with this token put: its generated name derives from the token. */
+  /**
+   * The parameter a create with this token put: its generated name derives from the token; a
+   * name the template gives counts only with the token tag PutParameter wrote with it.
+   */
   async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
-    if (!generatedFromToken(request)) return 'unknown';
+    if (!request.idempotencyToken) return 'unknown';
     const name = parameterName(request, context);
-    return (await describe(await ssmClient(context), name)) ? { physicalId: name } : 'none';
+    const client = await ssmClient(context);
+    if (!(await describe(client, name))) return 'none';
+    if (generatedFromToken(request)) return { physicalId: name };
+    const { TagList } = await client.send(
+      new ListTagsForResourceCommand({ ResourceType: 'Parameter', ResourceId: name }),
+      { abortSignal: context.signal },
+    );
+    const tagged = TagList?.some((tag) => tag.Key === TOKEN_TAG && tag.Value === request.idempotencyToken);
+    return tagged ? { physicalId: name } : 'none';
+  }
+
+  /** The parameter's name, known before the call. */
+  createName(request: ResourceRequest, context: ProviderContext): string {
+    return parameterName(request, context);
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -144,7 +164,7 @@ export class ParameterProvider implements Provider {
         new ListTagsForResourceCommand({ ResourceType: 'Parameter', ResourceId: request.physicalId }),
       ),
     ]);
-    const tagList = tags.TagList ?? [];
+    const tagList = (tags.TagList ?? []).filter((tag) => tag.Key !== TOKEN_TAG);
     return {
       properties: {
         ...observedOf(metadata),

@@ -38,13 +38,7 @@ export function decideOperation(op: JournalOperation, context: OperationContext)
     const { warn, line } = importMarkLine(op, context.importMark);
     return skip(id, line, warn);
   }
-  if (op.status === 'in-flight') {
-    return skip(
-      id,
-      `was in flight when the deploy stopped and could not be reconciled; check it by hand${oldGone(op, context) ? `; it deleted ${String(op.previousPhysicalId)} first: ${OLD_GONE}` : ''}`,
-      true,
-    );
-  }
+  if (op.status === 'in-flight') return inFlight(op, context);
   if (op.action === 'delete') return skip(id, 'a delete is not undone: the resource is gone', false);
   return op.status === 'failed' ? decideFailed(op, context) : decideCompleted(op, context);
 }
@@ -113,9 +107,7 @@ function rollBackCreate(op: JournalOperation, context: OperationContext): Rollba
   if (record && foundByName(op, record)) {
     return { kind: 'delete', logicalId: id, record, retain: keepsOnRollbackOfCreate(op.deletionPolicy) };
   }
-  if (!isAddressable(op.physicalId)) {
-    return skip(id, unaddressable('the journaled physical id'), true);
-  }
+  if (!isAddressable(op.physicalId)) return keep(id, unaddressable('the journaled physical id'));
   if (!record) return skip(id, 'already cleaned up: no state record is left', false);
   if (record.physicalId !== op.physicalId) {
     return skip(
@@ -149,7 +141,7 @@ function revertInPlace(
   const id = op.logicalId;
   const record = context.record;
   if (!record || !isAddressable(record.physicalId)) {
-    return skip(id, unaddressable("its state record's physicalId"), true);
+    return keep(id, unaddressable("its state record's physicalId"));
   }
   if (!op.before)
     return refuse(id, 'ROLLBACK_NO_BASELINE', 'the journal holds no pre-deploy record to revert to');
@@ -181,7 +173,7 @@ function reverseReplacement(op: JournalOperation, context: OperationContext): Ro
     if (!provesNewCopy(op, record)) return refuse(id, 'ROLLBACK_UNADDRESSABLE', readoptMessage(op, record));
   } else if (record && !isAddressable(record.physicalId)) {
     // A kept new copy is sent nothing, so its id is only reported.
-    if (!keepNew) return skip(id, unaddressable("its state record's physicalId"), true);
+    if (!keepNew) return keep(id, unaddressable("its state record's physicalId"));
   } else if (record && record.physicalId !== op.physicalId) {
     const recorded = isAddressable(op.physicalId)
       ? `recorded ${op.physicalId}, which is not the resource state tracks under this id`
@@ -254,7 +246,25 @@ function namedIn(properties: unknown, ids: ReadonlyMap<string, string>, self: st
 }
 
 function unaddressable(what: string): string {
-  return `${what} is absent, empty or not a string, so cdkd cannot address the resource; nothing was sent. Repair the record (cdkd state show) and re-converge with cdkd deploy`;
+  return `${what} is absent, empty or not a string, so cdkd cannot address the resource; nothing was sent, and the journal keeps the entry. Repair the record (cdkd state show) and re-converge with cdkd deploy`;
+}
+
+/**
+ * A create or replacement a killed run left in flight that reading the cloud could not settle:
+ * its resource may exist, and this entry is its only record, so the journal keeps it.
+ */
+function inFlight(op: JournalOperation, context: OperationContext): RollbackStep {
+  const where = op.name !== undefined ? ` (under the name ${op.name})` : '';
+  const old = oldGone(op, context) ? `; it deleted ${String(op.previousPhysicalId)} first: ${OLD_GONE}` : '';
+  return keep(
+    op.logicalId,
+    `was in flight when the deploy stopped, and cdkd cannot tell whether it made its resource${where}${old}; the journal keeps the entry: check by hand, then run cdkd rollback again, or pass --orphan ${op.logicalId} to drop the entry and leave whatever it made`,
+  );
+}
+
+/** Passed over with a warning, the entry kept: it is the record of a resource nothing else names. */
+function keep(logicalId: string, reason: string): RollbackStep {
+  return { kind: 'skip', logicalId, reason, warn: true, keep: true };
 }
 
 function skip(logicalId: string, reason: string, warn: boolean): RollbackStep {

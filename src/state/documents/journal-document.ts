@@ -59,8 +59,17 @@ export const journalOperationSchema = z.object({
   verdict: verdictSchema.optional(),
   /** The layer a create (or a replacement's create) was sent to, where routing alone cannot say (--recreate-via-*). */
   createdVia: z.enum(['sdk', 'cc-api']).optional(),
-  /** The create's idempotency token: a provider whose generated names derive from it can find what an in-flight create made. */
+  /**
+   * The create's idempotency token: a provider whose generated names derive from it, or whose
+   * create writes it as a tag, can find what an in-flight create made. On a delete, the token
+   * it was sent with (a custom resource's RequestId), under which its answer is found.
+   */
   idempotencyToken: z.string().optional(),
+  /**
+   * The name (or identifier) a create sends, where it is known before the call: where the
+   * resource of a create a killed process left in flight would be.
+   */
+  name: z.string().optional(),
   /**
    * The request token Cloud Control accepted the create as, recorded before cdkd waits on it:
    * what `cdkd rollback` asks Cloud Control about a create a killed process left in flight.

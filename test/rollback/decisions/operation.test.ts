@@ -117,10 +117,10 @@ describe('--revert-failed, per failed operation (spec 000)', () => {
         expected: { kind: 'skip', warn: true, reason: expect.stringContaining('changed its Type') },
       },
       {
-        rule: 'UPDATE whose state record has no usable physicalId: skipped with a warning (exit 2); nothing is sent',
+        rule: 'UPDATE whose state record has no usable physicalId: skipped with a warning (exit 2); nothing is sent, and the journal keeps its entry',
         op: op({ action: 'update', status: 'failed', before: record('q') }),
         context: context({ revertFailed: true, record: record('  ') }),
-        expected: { kind: 'skip', warn: true },
+        expected: { kind: 'skip', warn: true, keep: true },
       },
       {
         rule: 'CREATE that recorded a physical id, which state still records: deleted, honouring its DeletionPolicy',
@@ -266,10 +266,10 @@ describe('completed operations, unaddressable ids, orphans (spec 000)', () => {
   ruleTable<Row>(
     [
       ...(['', '   ', 42, undefined] as unknown[]).map((physicalId) => ({
-        rule: `An operation cdkd cannot address (journaled physicalId ${JSON.stringify(physicalId)}) is skipped with a warning`,
+        rule: `An operation cdkd cannot address (journaled physicalId ${JSON.stringify(physicalId)}) is skipped with a warning, and the journal keeps its entry`,
         op: op(physicalId === undefined ? {} : { physicalId }),
         context: context({ record: record('q') }),
-        expected: { kind: 'skip', warn: true },
+        expected: { kind: 'skip', warn: true, keep: true },
       })),
       {
         rule: "A nested stack's record is exempt, since its child is found by name: its CREATE is rolled back though the id is unusable",
@@ -355,10 +355,10 @@ describe('completed operations, unaddressable ids, orphans (spec 000)', () => {
         expected: { kind: 'reverse-replace', old: 'deleted', keepNew: true },
       },
       {
-        rule: 'A replacement whose new copy is not kept and state cannot address is skipped with a warning (exit 2)',
+        rule: 'A replacement whose new copy is not kept and state cannot address is skipped with a warning (exit 2), the journal keeping its entry',
         op: replaced(),
         context: context({ record: record(''), oldPending: true }),
-        expected: { kind: 'skip', warn: true, reason: expect.stringContaining('cannot address') },
+        expected: { kind: 'skip', warn: true, keep: true, reason: expect.stringContaining('cannot address') },
       },
       {
         rule: 'A replacement whose journal records no id for the new copy: nothing shows the record is it, skipped with a warning',
@@ -405,10 +405,15 @@ describe('completed operations, unaddressable ids, orphans (spec 000)', () => {
         expected: { kind: 'skip', warn: false },
       },
       {
-        rule: 'An operation still in flight that reading the cloud could not settle is skipped with a warning',
-        op: op({ status: 'in-flight' }),
+        rule: 'A create still in flight that reading the cloud could not settle is skipped with a warning, and the journal keeps its entry (its resource may exist)',
+        op: op({ status: 'in-flight', name: 'my-queue' }),
         context: context(),
-        expected: { kind: 'skip', warn: true },
+        expected: {
+          kind: 'skip',
+          warn: true,
+          keep: true,
+          reason: expect.stringContaining('(under the name my-queue); the journal keeps the entry'),
+        },
       },
       {
         rule: 'A delete-first replacement still in flight whose old copy is gone from state: the warning says a deploy creates it again',
@@ -420,8 +425,9 @@ describe('completed operations, unaddressable ids, orphans (spec 000)', () => {
         expected: {
           kind: 'skip',
           warn: true,
+          keep: true,
           reason:
-            'was in flight when the deploy stopped and could not be reconciled; check it by hand; it deleted old first: it is gone and no longer in state; cdkd deploy creates it again',
+            'was in flight when the deploy stopped, and cdkd cannot tell whether it made its resource; it deleted old first: it is gone and no longer in state; cdkd deploy creates it again; the journal keeps the entry: check by hand, then run cdkd rollback again, or pass --orphan Q to drop the entry and leave whatever it made',
         },
       },
       {
