@@ -110,6 +110,8 @@ export async function destroyStack(
     engine.exportsIn(stack.region).forget(stack.stateName);
     engine.events({ kind: 'stack', stack: stack.stackName, status: 'succeeded' });
     return { found: true, deleted, retained };
+  } catch (error) {
+    throw await lock.releaseAfter(error);
   } finally {
     await lock.release();
   }

@@ -48,15 +48,25 @@ export interface Engine {
   destroy(stack: StackIdentity, options: DeployOptions): Promise<StackDestroyResult>;
   rollback(request: RollbackRequest): Promise<StackRollbackResult>;
   dropFailed(request: DropFailedRequest): Promise<DropFailedResult>;
-  refreshObserved(stack: StackIdentity, options: { concurrency: number }): Promise<RefreshResult>;
-  drift(stack: StackIdentity, options: { mode: DriftMode; concurrency: number }): Promise<DriftResult>;
+  refreshObserved(
+    stack: StackIdentity,
+    options: { concurrency: number; signal?: AbortSignal },
+  ): Promise<RefreshResult>;
+  drift(
+    stack: StackIdentity,
+    options: { mode: DriftMode; concurrency: number; signal?: AbortSignal },
+  ): Promise<DriftResult>;
   findLeftovers(): Promise<Leftover[]>;
   cleanLeftover(
     leftover: Leftover,
-    input: { accountId: string; confirm(lines: string[]): Promise<boolean> },
+    input: { accountId: string; confirm(lines: string[]): Promise<boolean>; signal?: AbortSignal },
   ): Promise<boolean>;
   importCandidates(request: StackRequest): Promise<ImportCandidate[]>;
-  importResources(request: StackRequest, choices: readonly ImportChoice[]): Promise<ImportedResource[]>;
+  importResources(
+    request: StackRequest,
+    choices: readonly ImportChoice[],
+    options?: { signal?: AbortSignal },
+  ): Promise<ImportedResource[]>;
 }
 
 export async function createEngine(inputs: EngineInputs): Promise<Engine> {
@@ -133,8 +143,8 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
       (await import('./scrub.js')).cleanLeftover(context, leftover, input),
     importCandidates: async (request) =>
       (await import('./import-stack.js')).importCandidates(context, request),
-    importResources: async (request, choices) =>
-      (await import('./import-stack.js')).importStack(context, request, choices),
+    importResources: async (request, choices, options) =>
+      (await import('./import-stack.js')).importStack(context, request, choices, options),
   };
 }
 

@@ -1,4 +1,5 @@
 import { CdkdError, messageOf } from '../errors.js';
+import { throwIfInterrupted } from '../interrupted.js';
 import { propertyHash, refuseUnsupportedTypes } from '../plan/index.js';
 import type { ProviderContext } from '../providers/provider.js';
 import type { ImportMark, JournalDocument } from '../state/documents/journal-document.js';
@@ -83,9 +84,16 @@ export async function importStack(
   engine: EngineContext,
   request: StackRequest,
   choices: readonly ImportChoice[],
+  options: { signal?: AbortSignal } = {},
 ): Promise<ImportedResource[]> {
   const ref = refOf(request);
-  const lock = await engine.backend.locks.acquire(ref, { operation: 'import', schedule: FAIL_FAST_SCHEDULE });
+  const { signal } = options;
+  const lock = await engine.backend.locks.acquire(ref, {
+    operation: 'import',
+    schedule: FAIL_FAST_SCHEDULE,
+    ...(signal ? { signal } : {}),
+  });
+  const stopped = 'while reading the resources to import; nothing was recorded';
   try {
     const state = await StackState.open(engine.backend.store, ref);
     const setup = await openSetup(engine, request, state);
@@ -103,6 +111,7 @@ export async function importStack(
     const imported: ImportedResource[] = [];
     const records = new Map<string, ResourceRecord>();
     for (const logicalId of order) {
+      throwIfInterrupted(signal, stopped);
       const physicalId = byId.get(logicalId)!;
       const { record, differing } = await readForImport(engine, setup, logicalId, physicalId);
       // Later resources may read this one: they resolve against it, though nothing is saved yet.
@@ -110,10 +119,13 @@ export async function importStack(
       records.set(logicalId, record);
       imported.push({ logicalId, type: record.type, physicalId, differing });
     }
+    throwIfInterrupted(signal, stopped);
     await markJournal(engine, ref, request.stackName, records);
     await state.save();
     await state.flush();
     return imported;
+  } catch (error) {
+    throw await lock.releaseAfter(error);
   } finally {
     await lock.release();
   }

@@ -168,6 +168,8 @@ export async function rollbackStack(
     const command =
       nested?.kind === 'replayed' && left.length > 0 ? leftCommand(nested.stack, left) : undefined;
     return result(true, lines, true, exitCode, command);
+  } catch (error) {
+    throw await lock.releaseAfter(error);
   } finally {
     await lock.release();
   }

@@ -65,14 +65,12 @@ export async function findLeftovers(engine: EngineContext, now: Date = new Date(
 export async function cleanLeftover(
   engine: EngineContext,
   leftover: Leftover,
-  input: { accountId: string; confirm(lines: string[]): Promise<boolean> },
+  input: { accountId: string; confirm(lines: string[]): Promise<boolean>; signal?: AbortSignal },
 ): Promise<boolean> {
+  const { signal } = input;
   if (leftover.kind === 'stale-lock') {
-    const lock = await engine.backend.locks.acquire(leftover.ref, {
-      operation: 'scrub',
-      schedule: RETRY_SCHEDULE,
-    });
-    await lock.release();
+    const lock = { operation: 'scrub', schedule: RETRY_SCHEDULE, ...(signal ? { signal } : {}) };
+    await engine.backend.locks.withLock(leftover.ref, lock, async () => undefined);
     return true;
   }
   if (leftover.kind !== 'journal') return false;
@@ -89,6 +87,7 @@ export async function cleanLeftover(
     orphan: new Set(),
     force: false,
     confirm: input.confirm,
+    ...(signal ? { signal } : {}),
   });
   return result.confirmed && result.exitCode === 0;
 }

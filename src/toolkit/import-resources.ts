@@ -16,6 +16,8 @@ export interface ImportInput {
   /** Asked about the found matches when no --resource was given: the ones to import. */
   choose(candidates: readonly ImportCandidate[]): Promise<ImportCandidate[]>;
   onWarning(message: string): void;
+  /** The first SIGINT/SIGTERM: the read in flight ends, nothing is recorded. */
+  signal?: AbortSignal;
 }
 
 export interface ImportResult {
@@ -42,7 +44,9 @@ export async function importResources(input: ImportInput): Promise<ImportResult>
   if (choices.length === 0) return { stackName: stack.stackName, imported: [], nothingFound };
   return {
     stackName: stack.stackName,
-    imported: await engine.importResources(request, choices),
+    imported: await engine.importResources(request, choices, {
+      ...(input.signal ? { signal: input.signal } : {}),
+    }),
     nothingFound: false,
   };
 }

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { confirm } from '../confirm.js';
 import { DEFAULT_CONCURRENCY, positiveInteger } from '../deploy-options.js';
 import { globalOptions } from '../global-options.js';
-import { handleInterrupts } from '../interrupts.js';
+import { interruptible } from '../interrupts.js';
 import { createProgress } from '../progress.js';
 import { writeDestroyed } from '../render-destroyed.js';
 import { sessionFor } from '../session-from-options.js';
@@ -21,25 +21,22 @@ export function registerStateDestroy(state: Command): void {
       const progress = createProgress(process.stderr, process.stderr.isTTY === true);
       const session = sessionFor(command);
       const warn = (message: string) => progress.sink({ kind: 'warning', stack: 'cdkd', message });
-      // destroy's signals (spec 003): a second one releases the lock without waiting, then exits 130.
-      const interrupts = handleInterrupts('destroy', warn, {
-        onForceQuit: async () => (await session.stateBackend()).locks.releaseHeld(),
-      });
       try {
-        const result = await destroyFromState({
-          session,
-          stackName,
-          concurrency: options.concurrency,
-          events: progress.sink,
-          onWarning: warn,
-          signal: interrupts.signal,
-          ...(global.region ? { region: global.region } : {}),
+        await interruptible('state destroy', { session, warn }, async (signal) => {
+          const result = await destroyFromState({
+            session,
+            stackName,
+            concurrency: options.concurrency,
+            events: progress.sink,
+            onWarning: warn,
+            signal,
+            ...(global.region ? { region: global.region } : {}),
+          });
+          progress.close();
+          writeDestroyed(result);
+          process.stderr.write(`Done: ${progress.summary()}\n`);
         });
-        progress.close();
-        writeDestroyed(result);
-        process.stderr.write(`Done: ${progress.summary()}\n`);
       } finally {
-        interrupts.dispose();
         progress.close();
       }
     });
