@@ -7,7 +7,7 @@ import { EventLog } from '../state/event-log.js';
 import type { StateBackend } from '../state/state-backend.js';
 import type { StackDeployResult } from './deploy-stack.js';
 import { deployStack } from './deploy-entry.js';
-import type { StackDestroyResult } from './destroy-stack.js';
+import type { DestroyOptions, StackDestroyResult } from './destroy-stack.js';
 import type { Leftover } from './scrub.js';
 import type { DriftMode, DriftResult } from './drift-stack.js';
 import type { RefreshResult } from './refresh-observed.js';
@@ -45,7 +45,7 @@ export interface Engine {
   deploy(request: StackRequest, options: DeployOptions): Promise<StackDeployResult>;
   /** Deletes the old copies a deploy held for the importing stacks in `deployed` (held-copies.ts). */
   releaseHeld(request: StackRequest, deployed: ReadonlySet<string>, options: DeployOptions): Promise<void>;
-  destroy(stack: StackIdentity, options: DeployOptions): Promise<StackDestroyResult>;
+  destroy(stack: StackIdentity, options: DeployOptions & DestroyOptions): Promise<StackDestroyResult>;
   rollback(request: RollbackRequest): Promise<StackRollbackResult>;
   dropFailed(request: DropFailedRequest): Promise<DropFailedResult>;
   refreshObserved(

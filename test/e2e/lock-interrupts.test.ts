@@ -111,128 +111,137 @@ beforeAll(async () => {
   expect((await cli(['bootstrap'])).code).toBe(0);
 });
 
-describe('the first SIGINT while a command holds the lock: exit 130, lock released', () => {
-  it('cdkd orphan: nothing is orphaned', async () => {
-    const dir = await deployed('SigOrphan', { A: queue('sig-orphan-a'), B: queue('sig-orphan-b') });
-    await slow('s3', 'GetObject');
-    const result = await interrupt(['orphan', 'SigOrphan', 'B', '-a', dir], 'SigOrphan');
-    expect(result.code, result.stderr).toBe(130);
-    expect(result.stderr).toContain('SIGINT received: stopping once the call in flight returns');
-    expect(result.stderr).toContain('Error [INTERRUPTED]: Interrupted by SIGINT');
-    expect(result.lockHeld).toBe(false);
-    expect(await recorded('SigOrphan')).toEqual(['A', 'B']);
-  });
+describe(
+  'the first SIGINT while a command holds the lock: exit 130, lock released',
+  { timeout: 180_000 },
+  () => {
+    it('cdkd orphan: nothing is orphaned', async () => {
+      const dir = await deployed('SigOrphan', { A: queue('sig-orphan-a'), B: queue('sig-orphan-b') });
+      await slow('s3', 'GetObject');
+      const result = await interrupt(['orphan', 'SigOrphan', 'B', '-a', dir], 'SigOrphan');
+      expect(result.code, result.stderr).toBe(130);
+      expect(result.stderr).toContain('SIGINT received: stopping once the call in flight returns');
+      expect(result.stderr).toContain('Error [INTERRUPTED]: Interrupted by SIGINT');
+      expect(result.lockHeld).toBe(false);
+      expect(await recorded('SigOrphan')).toEqual(['A', 'B']);
+    });
 
-  it('cdkd state orphan: nothing is orphaned', async () => {
-    await deployed('SigStateOrphan', { A: queue('sig-state-orphan-a') });
-    await slow('s3', 'GetObject');
-    const result = await interrupt(['state', 'orphan', 'SigStateOrphan', 'A'], 'SigStateOrphan');
-    expect(result.code, result.stderr).toBe(130);
-    expect(result.lockHeld).toBe(false);
-    expect(await recorded('SigStateOrphan')).toEqual(['A']);
-  });
+    it('cdkd state orphan: nothing is orphaned', async () => {
+      await deployed('SigStateOrphan', { A: queue('sig-state-orphan-a') });
+      await slow('s3', 'GetObject');
+      const result = await interrupt(['state', 'orphan', 'SigStateOrphan', 'A'], 'SigStateOrphan');
+      expect(result.code, result.stderr).toBe(130);
+      expect(result.lockHeld).toBe(false);
+      expect(await recorded('SigStateOrphan')).toEqual(['A']);
+    });
 
-  it('cdkd import: nothing is recorded', async () => {
-    await sqs().send(new CreateQueueCommand({ QueueName: 'sig-import-q' }));
-    const url = await queueUrl('sig-import-q');
-    const dir = app('SigImport', { Q: queue('sig-import-q') });
-    await slow('sqs', '*');
-    const result = await interrupt(
-      ['import', 'SigImport', '--resource', `Q=${url}`, '-a', dir],
-      'SigImport',
-      {
+    it('cdkd import: nothing is recorded', async () => {
+      await sqs().send(new CreateQueueCommand({ QueueName: 'sig-import-q' }));
+      const url = await queueUrl('sig-import-q');
+      const dir = app('SigImport', { Q: queue('sig-import-q') });
+      await slow('sqs', '*');
+      const result = await interrupt(
+        ['import', 'SigImport', '--resource', `Q=${url}`, '-a', dir],
+        'SigImport',
+        {
+          held: 'sqs:GetQueueAttributes',
+        },
+      );
+      expect(result.code, result.stderr).toBe(130);
+      expect(result.stderr).toContain('nothing was recorded');
+      expect(result.lockHeld).toBe(false);
+      expect(await recorded('SigImport')).toBeUndefined();
+      await sqs().send(new DeleteQueueCommand({ QueueUrl: url }));
+    });
+
+    it('cdkd drift --accept: nothing is accepted', async () => {
+      await deployed('SigAccept', { A: queue('sig-accept-a') });
+      await sqs().send(
+        new SetQueueAttributesCommand({
+          QueueUrl: await queueUrl('sig-accept-a'),
+          Attributes: { VisibilityTimeout: '77' },
+        }),
+      );
+      await slow('sqs', 'GetQueueAttributes');
+      const result = await interrupt(['drift', 'SigAccept', '--accept'], 'SigAccept', {
         held: 'sqs:GetQueueAttributes',
-      },
-    );
-    expect(result.code, result.stderr).toBe(130);
-    expect(result.stderr).toContain('nothing was recorded');
-    expect(result.lockHeld).toBe(false);
-    expect(await recorded('SigImport')).toBeUndefined();
-    await sqs().send(new DeleteQueueCommand({ QueueUrl: url }));
-  });
-
-  it('cdkd drift --accept: nothing is accepted', async () => {
-    await deployed('SigAccept', { A: queue('sig-accept-a') });
-    await sqs().send(
-      new SetQueueAttributesCommand({
-        QueueUrl: await queueUrl('sig-accept-a'),
-        Attributes: { VisibilityTimeout: '77' },
-      }),
-    );
-    await slow('sqs', 'GetQueueAttributes');
-    const result = await interrupt(['drift', 'SigAccept', '--accept'], 'SigAccept', {
-      held: 'sqs:GetQueueAttributes',
+      });
+      expect(result.code, result.stderr).toBe(130);
+      expect(result.stderr).toContain('nothing was accepted');
+      expect(result.lockHeld).toBe(false);
+      const drift = await cli(['drift', 'SigAccept']);
+      expect(drift.stdout).toContain('VisibilityTimeout: applied 30, AWS holds 77');
     });
-    expect(result.code, result.stderr).toBe(130);
-    expect(result.stderr).toContain('nothing was accepted');
-    expect(result.lockHeld).toBe(false);
-    const drift = await cli(['drift', 'SigAccept']);
-    expect(drift.stdout).toContain('VisibilityTimeout: applied 30, AWS holds 77');
-  });
 
-  it('cdkd drift --revert: the revert in flight finishes and is saved', async () => {
-    await deployed('SigRevert', { A: queue('sig-revert-a') });
-    const url = await queueUrl('sig-revert-a');
-    await sqs().send(
-      new SetQueueAttributesCommand({ QueueUrl: url, Attributes: { VisibilityTimeout: '77' } }),
-    );
-    await slow('sqs', 'GetQueueAttributes');
-    const result = await interrupt(['drift', 'SigRevert', '--revert'], 'SigRevert', {
-      held: 'sqs:GetQueueAttributes',
+    it('cdkd drift --revert: the revert in flight finishes and is saved', async () => {
+      await deployed('SigRevert', { A: queue('sig-revert-a') });
+      const url = await queueUrl('sig-revert-a');
+      await sqs().send(
+        new SetQueueAttributesCommand({ QueueUrl: url, Attributes: { VisibilityTimeout: '77' } }),
+      );
+      await slow('sqs', 'GetQueueAttributes');
+      const result = await interrupt(['drift', 'SigRevert', '--revert'], 'SigRevert', {
+        held: 'sqs:GetQueueAttributes',
+      });
+      expect(result.code, result.stderr).toBe(130);
+      expect(result.stderr).toContain('finishing the operations in flight');
+      expect(result.lockHeld).toBe(false);
+      const live = await sqs().send(
+        new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['VisibilityTimeout'] }),
+      );
+      expect(live.Attributes?.VisibilityTimeout).toBe('30');
     });
-    expect(result.code, result.stderr).toBe(130);
-    expect(result.stderr).toContain('finishing the operations in flight');
-    expect(result.lockHeld).toBe(false);
-    const live = await sqs().send(
-      new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['VisibilityTimeout'] }),
-    );
-    expect(live.Attributes?.VisibilityTimeout).toBe('30');
-  });
 
-  it('cdkd state refresh-observed: nothing is saved', async () => {
-    await deployed('SigRefresh', { A: queue('sig-refresh-a') });
-    await slow('sqs', 'GetQueueAttributes');
-    const result = await interrupt(['state', 'refresh-observed', 'SigRefresh'], 'SigRefresh', {
-      held: 'sqs:GetQueueAttributes',
+    it('cdkd state refresh-observed: nothing is saved', async () => {
+      await deployed('SigRefresh', { A: queue('sig-refresh-a') });
+      await slow('sqs', 'GetQueueAttributes');
+      const result = await interrupt(['state', 'refresh-observed', 'SigRefresh'], 'SigRefresh', {
+        held: 'sqs:GetQueueAttributes',
+      });
+      expect(result.code, result.stderr).toBe(130);
+      expect(result.stderr).toContain('nothing was saved');
+      expect(result.lockHeld).toBe(false);
     });
-    expect(result.code, result.stderr).toBe(130);
-    expect(result.stderr).toContain('nothing was saved');
-    expect(result.lockHeld).toBe(false);
-  });
 
-  it('cdkd rollback --drop-failed: the journal is kept', async () => {
-    await deployed('SigDrop', { A: queue('sig-drop-a') });
-    await faults({
-      method: 'POST',
-      body: { service: 'sqs', operation: 'CreateQueue', errorCode: 'InvalidAttributeValue', httpStatus: 400 },
+    it('cdkd rollback --drop-failed: the journal is kept', async () => {
+      await deployed('SigDrop', { A: queue('sig-drop-a') });
+      await faults({
+        method: 'POST',
+        body: {
+          service: 'sqs',
+          operation: 'CreateQueue',
+          errorCode: 'InvalidAttributeValue',
+          httpStatus: 400,
+        },
+      });
+      const failed = await cli([
+        'deploy',
+        '-a',
+        app('SigDrop', { A: queue('sig-drop-a'), B: queue('sig-drop-b') }),
+      ]);
+      expect(failed.code, failed.stderr).toBe(1);
+      await slow('s3', 'GetObject');
+      const result = await interrupt(['rollback', 'SigDrop', '--drop-failed', '--yes'], 'SigDrop');
+      expect(result.code, result.stderr).toBe(130);
+      expect(result.lockHeld).toBe(false);
+      const dropped = await cli(['rollback', 'SigDrop', '--drop-failed', '--yes']);
+      expect(dropped.stdout, dropped.stderr).toContain('failed operations dropped');
     });
-    const failed = await cli([
-      'deploy',
-      '-a',
-      app('SigDrop', { A: queue('sig-drop-a'), B: queue('sig-drop-b') }),
-    ]);
-    expect(failed.code, failed.stderr).toBe(1);
-    await slow('s3', 'GetObject');
-    const result = await interrupt(['rollback', 'SigDrop', '--drop-failed', '--yes'], 'SigDrop');
-    expect(result.code, result.stderr).toBe(130);
-    expect(result.lockHeld).toBe(false);
-    const dropped = await cli(['rollback', 'SigDrop', '--drop-failed', '--yes']);
-    expect(dropped.stdout, dropped.stderr).toContain('failed operations dropped');
-  });
 
-  it('cdkd scrub: the rollback it runs finishes its steps in flight; the journal names the rest', async () => {
-    await killedQueueDeploy(sandbox.current.url, 'SigScrub', { queues: 6, killAfter: 3 });
-    const unlocked = await cli(['force-unlock', 'SigScrub', '--yes']);
-    expect(unlocked.code, unlocked.stderr).toBe(0);
-    await slow('sqs', 'DeleteQueue');
-    const result = await interrupt(['scrub', '--yes'], 'SigScrub', { held: 'sqs:DeleteQueue' });
-    expect(result.code, result.stderr).toBe(130);
-    expect(result.lockHeld).toBe(false);
-    expect(await accountFor(sandbox.current.url)).toEqual({ untracked: [], deadRecords: [] });
-  });
-});
+    it('cdkd scrub: the rollback it runs finishes its steps in flight; the journal names the rest', async () => {
+      await killedQueueDeploy(sandbox.current.url, 'SigScrub', { queues: 6, killAfter: 3 });
+      const unlocked = await cli(['force-unlock', 'SigScrub', '--yes']);
+      expect(unlocked.code, unlocked.stderr).toBe(0);
+      await slow('sqs', 'DeleteQueue');
+      const result = await interrupt(['scrub', '--yes'], 'SigScrub', { held: 'sqs:DeleteQueue' });
+      expect(result.code, result.stderr).toBe(130);
+      expect(result.lockHeld).toBe(false);
+      expect(await accountFor(sandbox.current.url)).toEqual({ untracked: [], deadRecords: [] });
+    });
+  },
+);
 
-describe('a second SIGINT', () => {
+describe('a second SIGINT', { timeout: 180_000 }, () => {
   it('quits at once with exit 130 and releases the lock', async () => {
     await sqs().send(new CreateQueueCommand({ QueueName: 'sig-twice-q' }));
     const url = await queueUrl('sig-twice-q');

@@ -41,7 +41,7 @@ beforeAll(async () => {
   expect((await cli(['bootstrap'])).code).toBe(0);
 });
 
-describe('the state bucket failing under a command', () => {
+describe('the state bucket failing under a command', { timeout: 180_000 }, () => {
   it('503 SlowDown on every write: the deploy names the lock it could not take', async () => {
     await fault({ operation: 'PutObject', ...slowDown });
     try {

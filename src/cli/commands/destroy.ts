@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
+import { addAppOptions, collect, synthesizeFor, type AppOptions } from '../app-options.js';
 import { confirm } from '../confirm.js';
 import { addDeployTuning, type DeployTuning } from '../deploy-options.js';
 import { globalOptions } from '../global-options.js';
@@ -7,11 +7,12 @@ import { createProgress } from '../progress.js';
 import { interruptible } from '../interrupts.js';
 import { unlessInterrupted } from '../../interrupted.js';
 import { sessionFor } from '../session-from-options.js';
-import { writeDestroyed } from '../render-destroyed.js';
+import { leaving, writeDestroyed } from '../render-destroyed.js';
 
 interface DestroyOptions extends AppOptions, DeployTuning {
   all?: boolean;
   removeProtection?: boolean;
+  orphan: string[];
 }
 
 export function registerDestroy(program: Command): void {
@@ -22,6 +23,12 @@ export function registerDestroy(program: Command): void {
   addDeployTuning(addAppOptions(command))
     .option('--all', 'every stack of the app')
     .option('--remove-protection', "turn a resource's deletion protection off before deleting it")
+    .option(
+      '--orphan <logicalId>',
+      'leave this resource in AWS as it is and drop it from state and the journal, for one its handler cannot delete (repeatable)',
+      collect,
+      [],
+    )
     .action(async (patterns: string[], options: DestroyOptions, cmd: Command) => {
       const { destroyApp } = await import('../../toolkit/destroy-app.js');
       const progress = createProgress(process.stderr, process.stderr.isTTY === true);
@@ -37,7 +44,10 @@ export function registerDestroy(program: Command): void {
           );
           const names =
             patterns.length > 0 ? patterns.join(', ') : options.all ? 'every stack of the app' : 'the stack';
-          await confirm(`Destroy ${names}? This deletes their resources.`, globalOptions(cmd).yes ?? false);
+          await confirm(
+            `Destroy ${names}? This deletes their resources${leaving(options.orphan)}.`,
+            globalOptions(cmd).yes ?? false,
+          );
           const results = await destroyApp({
             session,
             assembly,
@@ -49,6 +59,7 @@ export function registerDestroy(program: Command): void {
             onWarning: warn,
             signal,
             removeProtection: options.removeProtection ?? false,
+            orphan: options.orphan,
           });
           progress.close();
           for (const result of results) writeDestroyed(result);
