@@ -11,6 +11,8 @@ import { functionEnvironment } from './environment.js';
 import { logGroupName, logTail, newLogStreamName, StreamLog, type LogLine } from './function-logs.js';
 import { ContainerPool } from './pool.js';
 import { launcherFor } from './runtimes.js';
+import type { SdkSettings } from './node/sdk-cache.js';
+import { defaultSdkCacheDir, sdkSettings } from './node/sdk-settings.js';
 
 /** One function version to run: `$LATEST` or a published version's configuration. */
 export interface InvokeTarget {
@@ -47,6 +49,8 @@ export class FunctionRunner {
   private code: Promise<CodeCache> | undefined;
   /** A temp root to remove on close (when the sandbox keeps no data dir). */
   private ownedRoot: string | undefined;
+  /** How Node.js functions install SDK packages the sandbox does not ship, found on first use. */
+  private sdk: SdkSettings | undefined | null = null;
 
   constructor(
     private readonly context: SandboxContext,
@@ -90,7 +94,18 @@ export class FunctionRunner {
         endpoint: this.context.endpoint ?? '',
       });
       const log = new StreamLog(this.context, record.region, logGroup, logStream);
-      return new Container(launcher({ taskRoot, layers }), env, taskRoot, log);
+      const sdk = this.sdkSettings();
+      const started = new Container(
+        launcher({ taskRoot, layers, ...(sdk ? { sdk } : {}) }),
+        env,
+        taskRoot,
+        log,
+      );
+      started.onNotice = (text) => {
+        started.onLog(text);
+        this.context.log(`Lambda function ${record.name}: ${text}`);
+      };
+      return started;
     });
     const lines: LogLine[] = [];
     const line = (message: string): void => void lines.push(container.log.write(message));
@@ -149,6 +164,11 @@ export class FunctionRunner {
       return cache;
     })();
     return this.code;
+  }
+
+  private sdkSettings(): SdkSettings | undefined {
+    if (this.sdk === null) this.sdk = sdkSettings(this.context.sdkCacheDir ?? defaultSdkCacheDir());
+    return this.sdk;
   }
 
   /** The packages of the function's layers this sandbox holds, in the function's order. */
