@@ -23,6 +23,13 @@ export interface ResourceDrift {
   properties: PropertyDrift[];
 }
 
+export interface DriftOptions {
+  mode: DriftMode;
+  concurrency: number;
+  /** The first SIGINT/SIGTERM: no resource starts; an accept saves nothing, a revert saves what it did. */
+  signal?: AbortSignal;
+}
+
 export interface DriftResult {
   found: boolean;
   drifted: ResourceDrift[];
@@ -37,7 +44,7 @@ export interface DriftResult {
 export async function driftStack(
   engine: EngineContext,
   stack: StackIdentity,
-  options: { mode: DriftMode; concurrency: number; signal?: AbortSignal },
+  options: DriftOptions,
 ): Promise<DriftResult> {
   const ref = { stackName: stack.stateName, region: stack.region };
   const { signal } = options;
@@ -54,7 +61,7 @@ export async function driftStack(
 async function compare(
   engine: EngineContext,
   stack: StackIdentity,
-  options: { mode: DriftMode; concurrency: number; signal?: AbortSignal },
+  options: DriftOptions,
 ): Promise<DriftResult> {
   const ref = { stackName: stack.stateName, region: stack.region };
   const { signal } = options;

@@ -9,7 +9,7 @@ import type { StackDeployResult } from './deploy-stack.js';
 import { deployStack } from './deploy-entry.js';
 import type { DestroyOptions, StackDestroyResult } from './destroy-stack.js';
 import type { Leftover } from './scrub.js';
-import type { DriftMode, DriftResult } from './drift-stack.js';
+import type { DriftOptions, DriftResult } from './drift-stack.js';
 import type { RefreshResult } from './refresh-observed.js';
 import type { DropFailedRequest, DropFailedResult } from './drop-failed.js';
 import type { ImportCandidate, ImportChoice, ImportedResource } from './import-stack.js';
@@ -52,10 +52,7 @@ export interface Engine {
     stack: StackIdentity,
     options: { concurrency: number; signal?: AbortSignal },
   ): Promise<RefreshResult>;
-  drift(
-    stack: StackIdentity,
-    options: { mode: DriftMode; concurrency: number; signal?: AbortSignal },
-  ): Promise<DriftResult>;
+  drift(stack: StackIdentity, options: DriftOptions): Promise<DriftResult>;
   findLeftovers(): Promise<Leftover[]>;
   cleanLeftover(
     leftover: Leftover,

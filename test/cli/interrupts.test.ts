@@ -82,30 +82,33 @@ describe('handleInterrupts', () => {
     expect(warnings[0]).not.toContain('Send it again');
   });
 
-  it('a destroy releases its locks before the forced exit', async () => {
-    const released: string[] = [];
-    let quit: (code: number) => void = () => undefined;
-    const exited = new Promise<number>((resolve) => (quit = resolve));
-    const send = handling(
-      'destroy',
-      () => undefined,
-      async () => {
-        released.push('lock');
-      },
-    );
-    exits().mockImplementation(((code: number) => quit(code)) as never);
-    // The grace timer would call the real process.exit once the mocks are gone.
-    vi.useFakeTimers({ toFake: ['setTimeout'] });
-    try {
-      send('SIGINT');
-      send('SIGTERM');
-      expect(await exited).toBe(130);
-      expect(released).toEqual(['lock']);
-    } finally {
-      vi.clearAllTimers();
-      vi.useRealTimers();
-    }
-  });
+  it.each(['destroy', 'state destroy', 'orphan', 'import'] as const)(
+    '%s releases its locks before the forced exit',
+    async (command) => {
+      const released: string[] = [];
+      let quit: (code: number) => void = () => undefined;
+      const exited = new Promise<number>((resolve) => (quit = resolve));
+      const send = handling(
+        command,
+        () => undefined,
+        async () => {
+          released.push('lock');
+        },
+      );
+      exits().mockImplementation(((code: number) => quit(code)) as never);
+      // The grace timer would call the real process.exit once the mocks are gone.
+      vi.useFakeTimers({ toFake: ['setTimeout'] });
+      try {
+        send('SIGINT');
+        send('SIGTERM');
+        expect(await exited).toBe(130);
+        expect(released).toEqual(['lock']);
+      } finally {
+        vi.clearAllTimers();
+        vi.useRealTimers();
+      }
+    },
+  );
 
   it('a closed output stops the run as a first signal does; the SIGTERM after it does not force-quit', () => {
     const output = new Writable({ write: (_chunk, _encoding, done) => done() });
@@ -152,31 +155,15 @@ describe('signalRule: what each lock-taking command does on a signal', () => {
     expect(signalRule(command)).toEqual(rule);
   });
 
-  it('a command that stops says nothing more is written, and releases its lock on a second signal', async () => {
+  it('a command that stops says the call in flight returns and nothing more is written', () => {
     const warnings: string[] = [];
-    const released: string[] = [];
-    let quit: (code: number) => void = () => undefined;
-    const exited = new Promise<number>((resolve) => (quit = resolve));
-    const send = handling(
-      'orphan',
-      (message) => warnings.push(message),
-      async () => {
-        released.push('lock');
-      },
-    );
-    exits().mockImplementation(((code: number) => quit(code)) as never);
-    vi.useFakeTimers({ toFake: ['setTimeout'] });
-    try {
-      send('SIGINT');
-      expect(warnings).toEqual([
-        'SIGINT received: stopping once the call in flight returns; nothing more is written, and the lock is released. Send it again to quit at once.',
-      ]);
-      send('SIGINT');
-      expect(await exited).toBe(130);
-      expect(released).toEqual(['lock']);
-    } finally {
-      vi.clearAllTimers();
-      vi.useRealTimers();
-    }
+    const send = handling('orphan', (message) => warnings.push(message));
+    const exit = exits();
+    send('SIGINT');
+    expect(interrupts!.signal.aborted).toBe(true);
+    expect(warnings).toEqual([
+      'SIGINT received: stopping once the call in flight returns; nothing more is written, and the lock is released. Send it again to quit at once.',
+    ]);
+    expect(exit).not.toHaveBeenCalled();
   });
 });
