@@ -12,4 +12,14 @@ export function writeDestroyed(result: DestroyedStack): void {
   for (const logicalId of result.retained) {
     process.stdout.write(`  ${logicalId} kept in AWS by its DeletionPolicy; no longer tracked by cdkd.\n`);
   }
+  for (const resource of result.orphaned) {
+    process.stdout.write(
+      `  ${resource.logicalId} (${resource.type}) ${resource.physicalId} orphaned (--orphan): left in AWS as it is, no longer tracked by cdkd; delete it by hand once it can be.\n`,
+    );
+  }
+}
+
+/** The confirmation's note on what --orphan leaves. */
+export function leaving(orphan: readonly string[]): string {
+  return orphan.length > 0 ? `, except ${orphan.join(', ')}, left in AWS and no longer tracked` : '';
 }

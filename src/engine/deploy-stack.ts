@@ -192,7 +192,7 @@ export async function lockedDeploy(
     };
   } catch (error) {
     engine.events({ kind: 'stack', stack: request.stackName, status: 'failed', message: messageOf(error) });
-    throw error;
+    throw await lock.releaseAfter(error);
   } finally {
     await lock.release();
     phase('unlock');

@@ -10,28 +10,44 @@ import { StackState } from './stack-state.js';
 import { nestedStacksOf } from './nested-stack-provider.js';
 import { replayServices } from './rollback-stack.js';
 import { journalNote, settleMadeResources } from './journal-lifetime.js';
-import type { DeployOptions } from './stack-request.js';
 import { generationOf } from './deploy-outcome.js';
 import { RunJournal } from './run-journal.js';
 import { settleStaleRecords } from './stale-records.js';
 import { reconcileSegments, unsettledInFlight } from './locate-in-flight.js';
+import {
+  journalWithoutOrphans,
+  ORPHANED_REASON,
+  recordOrphaned,
+  type OrphanedResource,
+} from './destroy-orphans.js';
 
 export interface StackDestroyResult {
   found: boolean;
   deleted: string[];
   /** Resources left in AWS under DeletionPolicy Retain / Snapshot, now untracked. */
   retained: string[];
+  /** Resources --orphan left in AWS, now untracked. */
+  orphaned: OrphanedResource[];
+}
+
+export interface DestroyOptions {
+  concurrency: number;
+  signal?: AbortSignal;
+  removeProtection?: boolean;
+  /** --orphan: logical ids left in AWS as they are and dropped from state and the journal. */
+  orphan?: ReadonlySet<string>;
 }
 
 /**
  * Deletes every resource a stack's state records, dependents first, then the
  * state itself. Refused before anything is touched while another stack still
- * imports one of its exports. Fails fast on a held lock (spec 003).
+ * imports one of its exports. Fails fast on a held lock (spec 003). What --orphan
+ * names is not deleted: it leaves state and the journal, named as left in AWS.
  */
 export async function destroyStack(
   engine: EngineContext,
   stack: StackIdentity,
-  options: { concurrency: number; signal?: AbortSignal; removeProtection?: boolean },
+  options: DestroyOptions,
 ): Promise<StackDestroyResult> {
   const ref = { stackName: stack.stateName, region: stack.region };
   const lock = await engine.backend.locks.acquire(ref, {
@@ -41,24 +57,29 @@ export async function destroyStack(
   try {
     const state = await StackState.open(engine.backend.store, ref);
     await settleStaleRecords(engine, stack, state, { persist: true });
+    const runId = randomUUID();
     if (state.isNew) {
       // A new stack rolled back leaves no state, but its journal may still name what failed creates made.
-      const warnings = await settleJournalBeforeDestroy(engine, stack, state, options);
-      for (const warning of warnings)
+      const settled = await settleJournalBeforeDestroy(engine, stack, state, options);
+      for (const warning of settled.warnings)
         engine.events({ kind: 'warning', stack: stack.stackName, message: warning });
+      await recordOrphaned(engine, ref, runId, settled.orphaned);
       await engine.backend.journals.remove(ref);
       const children = await destroyUnrecordedChildren(engine, stack, options);
-      return { found: children > 0, deleted: [], retained: [] };
+      const found = children > 0 || settled.orphaned.length > 0;
+      return { found, deleted: [], retained: [], orphaned: settled.orphaned };
     }
     refuseWhileImported(engine, state);
 
     const retained: string[] = [];
     const deleted: string[] = [];
     engine.events({ kind: 'stack', stack: stack.stackName, status: 'started' });
-    const journalWarnings = await settleJournalBeforeDestroy(engine, stack, state, options);
-    for (const warning of journalWarnings)
+    const settled = await settleJournalBeforeDestroy(engine, stack, state, options);
+    for (const warning of settled.warnings)
       engine.events({ kind: 'warning', stack: stack.stackName, message: warning });
-    const journal = await destroyJournal(engine, state);
+    const orphaned = [...settled.orphaned, ...(await orphanRecords(engine, stack, state, options.orphan))];
+    await recordOrphaned(engine, ref, runId, orphaned);
+    const journal = await destroyJournal(engine, state, runId);
     const executor = new ResourceExecutor({
       ...replayServices(engine, { stack, state, options }),
       ...(options.removeProtection ? { removeProtection: true } : {}),
@@ -99,7 +120,7 @@ export async function destroyStack(
         'DESTROY_FAILED',
         `Destroy of ${stack.stackName} ${failures ? `failed: ${failures}` : 'was interrupted'}`,
         {
-          hint: `The state still records the ${Object.keys(state.document.resources).length} resources left; fix the cause and run cdkd destroy again.`,
+          hint: `The state still records the ${Object.keys(state.document.resources).length} resources left; fix the cause and run cdkd destroy again.${orphanAdvice(outcome.failed.map((failure) => failure.id))}`,
           cause: outcome.failed[0]?.error,
         },
       );
@@ -110,7 +131,9 @@ export async function destroyStack(
     await engine.backend.journals.remove(ref);
     engine.exportsIn(stack.region).forget(stack.stateName);
     engine.events({ kind: 'stack', stack: stack.stackName, status: 'succeeded' });
-    return { found: true, deleted, retained };
+    return { found: true, deleted, retained, orphaned };
+  } catch (error) {
+    throw await lock.releaseAfter(error);
   } finally {
     await lock.release();
   }
@@ -121,10 +144,14 @@ export async function destroyStack(
  * killed destroy leaves what it sent for the next command to settle (stale-records.ts). A
  * journal that cannot be read (already warned about) is left as it is and nothing is journaled.
  */
-async function destroyJournal(engine: EngineContext, state: StackState): Promise<RunJournal | undefined> {
+async function destroyJournal(
+  engine: EngineContext,
+  state: StackState,
+  runId: string,
+): Promise<RunJournal | undefined> {
   try {
     return await RunJournal.open(engine.backend.journals, state.ref, {
-      runId: randomUUID(),
+      runId,
       flags: {},
       previous: generationOf(state.document),
       command: 'destroy',
@@ -141,11 +168,68 @@ async function destroyJournal(engine: EngineContext, state: StackState): Promise
 async function destroyUnrecordedChildren(
   engine: EngineContext,
   parent: StackIdentity,
-  options: { concurrency: number; signal?: AbortSignal; removeProtection?: boolean },
+  options: DestroyOptions,
 ): Promise<number> {
   const children = await nestedStacksOf(engine, parent);
-  for (const child of children) await destroyStack(engine, child, options);
+  // --orphan names the parent's resources, not its children's.
+  const childOptions = { ...options };
+  delete childOptions.orphan;
+  for (const child of children) await destroyStack(engine, child, childOptions);
   return children.length;
+}
+
+/**
+ * Drops the records --orphan names from state without a call to AWS, and from what a
+ * pending delete would still delete; returns what they named.
+ */
+async function orphanRecords(
+  engine: EngineContext,
+  stack: StackIdentity,
+  state: StackState,
+  orphan: ReadonlySet<string> | undefined,
+): Promise<OrphanedResource[]> {
+  if (!orphan || orphan.size === 0) return [];
+  const orphaned: OrphanedResource[] = [];
+  const left = (
+    logicalId: string,
+    record: { type: string; physicalId: string; provisionedBy?: 'sdk' | 'cc-api' },
+  ) => {
+    orphaned.push({
+      logicalId,
+      type: record.type,
+      physicalId: record.physicalId,
+      ...(record.provisionedBy ? { managedBy: record.provisionedBy } : {}),
+    });
+    engine.events({
+      kind: 'resource',
+      stack: stack.stackName,
+      logicalId,
+      type: record.type,
+      action: 'retain',
+      status: 'succeeded',
+      physicalId: record.physicalId,
+      message: ORPHANED_REASON,
+    });
+  };
+  for (const pending of [...state.document.pendingDeletes]) {
+    if (!orphan.has(pending.logicalId)) continue;
+    left(pending.logicalId, pending.record);
+    await state.removePendingDelete(pending.record.physicalId, pending.record.type);
+  }
+  for (const [logicalId, record] of Object.entries(state.document.resources)) {
+    if (!orphan.has(logicalId)) continue;
+    left(logicalId, record);
+    await state.removeRecord(logicalId);
+  }
+  await state.flush();
+  return orphaned;
+}
+
+/** The way out for resources a destroy cannot delete, named. */
+function orphanAdvice(logicalIds: readonly string[]): string {
+  if (logicalIds.length === 0) return '';
+  const flags = logicalIds.map((id) => `--orphan ${id}`).join(' ');
+  return ` If ${logicalIds.join(', ')} cannot be deleted (a handler that fails its Delete), leave ${logicalIds.length === 1 ? 'it' : 'them'} in AWS and stop tracking ${logicalIds.length === 1 ? 'it' : 'them'}: cdkd destroy ${flags}`;
 }
 
 /**
@@ -157,17 +241,18 @@ async function settleJournalBeforeDestroy(
   engine: EngineContext,
   stack: StackIdentity,
   state: StackState,
-  options: DeployOptions,
-): Promise<string[]> {
+  options: DestroyOptions,
+): Promise<{ warnings: string[]; orphaned: OrphanedResource[] }> {
   let journal: Awaited<ReturnType<typeof engine.backend.journals.read>>;
   try {
     journal = await engine.backend.journals.read(state.ref);
   } catch (error) {
-    return [
-      `The rollback journal cannot be read and is removed with the state; nothing it records is deleted: ${messageOf(error)}`,
-    ];
+    const warning = `The rollback journal cannot be read and is removed with the state; nothing it records is deleted: ${messageOf(error)}`;
+    return { warnings: [warning], orphaned: [] };
   }
-  if (!journal) return [];
+  if (!journal) return { warnings: [], orphaned: [] };
+  // What --orphan names is left as it is: only the other entries are settled.
+  const { document, orphaned } = journalWithoutOrphans(journal.document, options.orphan ?? new Set());
   const services = replayServices(engine, { stack, state, options });
   await reconcileSegments(journal.document.segments, state.document, services);
   const unsettled = unsettledInFlight(journal.document.segments);
@@ -183,13 +268,13 @@ async function settleJournalBeforeDestroy(
   }
   const gathered = await gatherMadeFacts(engine, {
     ref: state.ref,
-    segments: journal.document.segments,
+    segments: document.segments,
     state: state.document,
     path: 'destroy',
     services,
   });
   const settled = await settleMadeResources({
-    journal: journal.document,
+    journal: document,
     state: state.document,
     services,
     path: 'destroy',
@@ -201,11 +286,11 @@ async function settleJournalBeforeDestroy(
       'DESTROY_FAILED',
       `Destroy of ${stack.stackName} could not delete what a failed create made: ${settled.warnings.join('; ')}`,
       {
-        hint: 'The state and the rollback journal are kept; fix the cause and run cdkd destroy again.',
+        hint: `The state and the rollback journal are kept; fix the cause and run cdkd destroy again.${orphanAdvice([...new Set(settled.kept.map((op) => op.logicalId))])}`,
       },
     );
   }
-  return settled.warnings;
+  return { warnings: settled.warnings, orphaned };
 }
 
 function refuseWhileImported(engine: EngineContext, state: StackState): void {

@@ -1,4 +1,5 @@
 import { CdkdError } from '../errors.js';
+import { throwIfInterrupted } from '../interrupted.js';
 import { decideDropFailed } from '../rollback/decisions/drop-failed.js';
 import { RETRY_SCHEDULE } from '../state/lock-schedule.js';
 import type { EngineContext, StackIdentity } from './engine-context.js';
@@ -7,6 +8,8 @@ export interface DropFailedRequest {
   stack: StackIdentity;
   /** Shown the lines; false stops before anything is written. */
   confirm(lines: string[]): Promise<boolean>;
+  /** The first SIGINT/SIGTERM: nothing more is read or written. */
+  signal?: AbortSignal;
 }
 
 export interface DropFailedResult {
@@ -26,11 +29,12 @@ export async function dropFailedSegments(
   engine: EngineContext,
   request: DropFailedRequest,
 ): Promise<DropFailedResult> {
-  const { stack } = request;
+  const { stack, signal } = request;
   const ref = { stackName: stack.stateName, region: stack.region };
-  const lock = await engine.backend.locks.acquire(ref, { operation: 'rollback', schedule: RETRY_SCHEDULE });
-  try {
+  const lock = { operation: 'rollback', schedule: RETRY_SCHEDULE, ...(signal ? { signal } : {}) };
+  return engine.backend.locks.withLock(ref, lock, async () => {
     const read = await engine.backend.journals.read(ref);
+    throwIfInterrupted(signal, 'after reading the journal; nothing was dropped');
     const decision = decideDropFailed(read?.document.segments ?? []);
     const result = { stackName: stack.stackName, found: decision.kind !== 'nothing', lines: [] as string[] };
     if (decision.kind === 'nothing') return { ...result, confirmed: false };
@@ -43,9 +47,8 @@ export async function dropFailedSegments(
     }
     if (!(await request.confirm(decision.lines)))
       return { ...result, lines: decision.lines, confirmed: false };
+    throwIfInterrupted(signal, 'before the journal was changed; nothing was dropped');
     await engine.backend.journals.remove(ref);
     return { ...result, lines: decision.lines, confirmed: true };
-  } finally {
-    await lock.release();
-  }
+  });
 }

@@ -7,9 +7,9 @@ import { EventLog } from '../state/event-log.js';
 import type { StateBackend } from '../state/state-backend.js';
 import type { StackDeployResult } from './deploy-stack.js';
 import { deployStack } from './deploy-entry.js';
-import type { StackDestroyResult } from './destroy-stack.js';
+import type { DestroyOptions, StackDestroyResult } from './destroy-stack.js';
 import type { CleanOutcome, Leftover } from './scrub.js';
-import type { DriftMode, DriftResult } from './drift-stack.js';
+import type { DriftOptions, DriftResult } from './drift-stack.js';
 import type { RefreshResult } from './refresh-observed.js';
 import type { DropFailedRequest, DropFailedResult } from './drop-failed.js';
 import type { ImportCandidate, ImportChoice, ImportedResource, ImportOptions } from './import-stack.js';
@@ -45,15 +45,18 @@ export interface Engine {
   deploy(request: StackRequest, options: DeployOptions): Promise<StackDeployResult>;
   /** Deletes the old copies a deploy held for the importing stacks in `deployed` (held-copies.ts). */
   releaseHeld(request: StackRequest, deployed: ReadonlySet<string>, options: DeployOptions): Promise<void>;
-  destroy(stack: StackIdentity, options: DeployOptions): Promise<StackDestroyResult>;
+  destroy(stack: StackIdentity, options: DeployOptions & DestroyOptions): Promise<StackDestroyResult>;
   rollback(request: RollbackRequest): Promise<StackRollbackResult>;
   dropFailed(request: DropFailedRequest): Promise<DropFailedResult>;
-  refreshObserved(stack: StackIdentity, options: { concurrency: number }): Promise<RefreshResult>;
-  drift(stack: StackIdentity, options: { mode: DriftMode; concurrency: number }): Promise<DriftResult>;
+  refreshObserved(
+    stack: StackIdentity,
+    options: { concurrency: number; signal?: AbortSignal },
+  ): Promise<RefreshResult>;
+  drift(stack: StackIdentity, options: DriftOptions): Promise<DriftResult>;
   findLeftovers(): Promise<Leftover[]>;
   cleanLeftover(
     leftover: Leftover,
-    input: { accountId: string; confirm(lines: string[]): Promise<boolean> },
+    input: { accountId: string; confirm(lines: string[]): Promise<boolean>; signal?: AbortSignal },
   ): Promise<CleanOutcome>;
   importCandidates(request: StackRequest): Promise<ImportCandidate[]>;
   importResources(

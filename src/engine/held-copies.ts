@@ -86,6 +86,8 @@ export async function releaseHeldCopies(
       await state.removePendingDelete(pending.record.physicalId, pending.record.type);
     }
     await state.flush();
+  } catch (error) {
+    throw await lock.releaseAfter(error);
   } finally {
     await lock.release();
   }

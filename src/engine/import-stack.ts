@@ -1,4 +1,5 @@
 import { CdkdError, messageOf } from '../errors.js';
+import { throwIfInterrupted } from '../interrupted.js';
 import { propertyHash, refuseUnsupportedTypes } from '../plan/index.js';
 import type { ProviderContext } from '../providers/provider.js';
 import type { ImportMark, JournalDocument } from '../state/documents/journal-document.js';
@@ -45,6 +46,8 @@ export interface ImportedResource extends ImportCandidate {
 export interface ImportOptions {
   /** Adopt a resource another cdkd stack manages too (never cdkd's own buckets). */
   force?: boolean;
+  /** The first SIGINT/SIGTERM: no resource is read or recorded after it. */
+  signal?: AbortSignal;
 }
 
 /** What an import reads the template and AWS with. */
@@ -100,7 +103,13 @@ export async function importStack(
   options: ImportOptions = {},
 ): Promise<ImportedResource[]> {
   const ref = refOf(request);
-  const lock = await engine.backend.locks.acquire(ref, { operation: 'import', schedule: FAIL_FAST_SCHEDULE });
+  const { signal } = options;
+  const lock = await engine.backend.locks.acquire(ref, {
+    operation: 'import',
+    schedule: FAIL_FAST_SCHEDULE,
+    ...(signal ? { signal } : {}),
+  });
+  const stopped = 'while reading the resources to import; nothing was recorded';
   try {
     const state = await StackState.open(engine.backend.store, ref);
     const setup = await openSetup(engine, request, state);
@@ -132,6 +141,7 @@ export async function importStack(
     const imported: ImportedResource[] = [];
     const records = new Map<string, ResourceRecord>();
     for (const logicalId of order) {
+      throwIfInterrupted(signal, stopped);
       const one = wanted.get(logicalId)!;
       const { record, differing } = await readForImport(engine, setup, one, request.accountId);
       // Later resources may read this one: they resolve against it, though nothing is saved yet.
@@ -146,10 +156,13 @@ export async function importStack(
         ...(sharedWith && { sharedWith }),
       });
     }
+    throwIfInterrupted(signal, stopped);
     await markJournal(engine, ref, request.stackName, records);
     await state.save();
     await state.flush();
     return imported;
+  } catch (error) {
+    throw await lock.releaseAfter(error);
   } finally {
     await lock.release();
   }

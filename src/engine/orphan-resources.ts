@@ -1,4 +1,5 @@
 import { CdkdError } from '../errors.js';
+import { throwIfInterrupted } from '../interrupted.js';
 import { FAIL_FAST_SCHEDULE, type LockSchedule } from '../state/lock-schedule.js';
 import type { StateBackend } from '../state/state-backend.js';
 import { stackNotInState } from '../state/state-bucket-errors.js';
@@ -15,6 +16,8 @@ export interface OrphanRequest {
   templateReaders?: ReadonlyMap<string, readonly string[]>;
   /** `cdkd orphan` fails fast on the lock (spec 003); `state orphan` retries it. */
   schedule?: LockSchedule;
+  /** The first SIGINT/SIGTERM: nothing is written after it. */
+  signal?: AbortSignal;
 }
 
 export interface OrphanResult {
@@ -30,12 +33,13 @@ export interface OrphanResult {
  * resource in state still references.
  */
 export async function orphanResources(backend: StateBackend, request: OrphanRequest): Promise<OrphanResult> {
-  const { ref } = request;
-  const lock = await backend.locks.acquire(ref, {
+  const { ref, signal } = request;
+  const lock = {
     operation: 'orphan',
     schedule: request.schedule ?? FAIL_FAST_SCHEDULE,
-  });
-  try {
+    ...(signal ? { signal } : {}),
+  };
+  return backend.locks.withLock(ref, lock, async () => {
     const state = await StackState.open(backend.store, ref);
     if (state.isNew) {
       throw stackNotInState(ref);
@@ -68,6 +72,7 @@ export async function orphanResources(backend: StateBackend, request: OrphanRequ
         { hint: 'Remove those references (or orphan the readers too), or pass --force to orphan anyway.' },
       );
     }
+    throwIfInterrupted(signal, 'before state was changed; nothing was orphaned');
     const orphaned = request.logicalIds.map((logicalId) => {
       const record = state.record(logicalId)!;
       delete state.document.resources[logicalId];
@@ -76,7 +81,5 @@ export async function orphanResources(backend: StateBackend, request: OrphanRequ
     await state.save();
     await state.flush();
     return { orphaned, forcedPast: readers };
-  } finally {
-    await lock.release();
-  }
+  });
 }

@@ -1,4 +1,5 @@
 import { messageOf } from '../errors.js';
+import { throwIfInterrupted } from '../interrupted.js';
 import { FAIL_FAST_SCHEDULE } from '../state/lock-schedule.js';
 import { walkDag } from './dag-walk.js';
 import { stackProviderContext, type EngineContext, type StackIdentity } from './engine-context.js';
@@ -17,19 +18,18 @@ export interface RefreshResult {
 /**
  * `cdkd state refresh-observed`: reads every recorded resource through the provider that
  * made it and stores the read-back as its observedProperties. Nothing is sent to AWS but
- * reads, and nothing else in the record changes. Fails fast on a held lock (spec 003).
+ * reads, and nothing else in the record changes. Fails fast on a held lock (spec 003); an
+ * interrupt lets the reads in flight end and saves nothing.
  */
 export async function refreshObserved(
   engine: EngineContext,
   stack: StackIdentity,
-  options: { concurrency: number },
+  options: { concurrency: number; signal?: AbortSignal },
 ): Promise<RefreshResult> {
   const ref = { stackName: stack.stateName, region: stack.region };
-  const lock = await engine.backend.locks.acquire(ref, {
-    operation: 'refresh-observed',
-    schedule: FAIL_FAST_SCHEDULE,
-  });
-  try {
+  const { signal } = options;
+  const lock = { operation: 'refresh-observed', schedule: FAIL_FAST_SCHEDULE, ...(signal ? { signal } : {}) };
+  return engine.backend.locks.withLock(ref, lock, async () => {
     const state = await StackState.open(engine.backend.store, ref);
     const result: RefreshResult = { found: !state.isNew, refreshed: [], missing: [], failed: [] };
     if (state.isNew) return result;
@@ -59,8 +59,10 @@ export async function refreshObserved(
         };
         result.refreshed.push(logicalId);
       },
-      { concurrency: options.concurrency, priority: () => 0 },
+      { concurrency: options.concurrency, priority: () => 0, ...(signal ? { signal } : {}) },
     );
+    // What was read is not saved: an interrupted refresh leaves state as it was.
+    throwIfInterrupted(signal, `while re-reading the resources of ${stack.stackName}; nothing was saved`);
     result.failed = outcome.failed.map(({ id, error }) => ({ logicalId: id, message: messageOf(error) }));
     if (result.refreshed.length > 0) {
       await state.save();
@@ -69,7 +71,5 @@ export async function refreshObserved(
     result.refreshed.sort();
     result.missing.sort();
     return result;
-  } finally {
-    await lock.release();
-  }
+  });
 }

@@ -171,6 +171,8 @@ export async function rollbackStack(
       .filter((segment) => segments.some((rolled) => rolled.runId === segment.runId))
       .reduce((count, segment) => count + segment.operations.length, 0);
     return result(true, lines, true, exitCode, command, kept);
+  } catch (error) {
+    throw await lock.releaseAfter(error);
   } finally {
     await lock.release();
   }

@@ -80,14 +80,12 @@ export type CleanOutcome =
 export async function cleanLeftover(
   engine: EngineContext,
   leftover: Leftover,
-  input: { accountId: string; confirm(lines: string[]): Promise<boolean> },
+  input: { accountId: string; confirm(lines: string[]): Promise<boolean>; signal?: AbortSignal },
 ): Promise<CleanOutcome> {
+  const { signal } = input;
   if (leftover.kind === 'stale-lock') {
-    const lock = await engine.backend.locks.acquire(leftover.ref, {
-      operation: 'scrub',
-      schedule: RETRY_SCHEDULE,
-    });
-    await lock.release();
+    const lock = { operation: 'scrub', schedule: RETRY_SCHEDULE, ...(signal ? { signal } : {}) };
+    await engine.backend.locks.withLock(leftover.ref, lock, async () => undefined);
     return { kind: 'cleaned' };
   }
   if (leftover.kind !== 'journal') return { kind: 'left' };
@@ -104,6 +102,7 @@ export async function cleanLeftover(
     orphan: new Set(),
     force: false,
     confirm: input.confirm,
+    ...(signal ? { signal } : {}),
   });
   if (!result.confirmed) return { kind: result.found ? 'declined' : 'cleaned' };
   if (result.exitCode === 1) return { kind: 'failed' };

@@ -26,6 +26,13 @@ export interface SandboxOptions {
   foreignBuckets?: string[];
   /** Service modules to serve instead of the built-in ones. */
   services?: readonly ServiceModuleFactory[];
+  /**
+   * Where Lambda's Node.js functions get AWS SDK packages the sandbox does not ship, installed
+   * on first use (default: CDKD_SANDBOX_SDK_CACHE, else the user's cache folder).
+   */
+  sdkCacheDir?: string;
+  /** The sandbox's own log (what it did on a function's behalf, and what failed): stderr by default. */
+  log?: (line: string) => void;
 }
 
 export interface Sandbox {
@@ -51,6 +58,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     latency,
     foreignBuckets: new Set(options.foreignBuckets ?? DEFAULT_FOREIGN_BUCKETS),
     resources: new ResourceHandlers(),
+    ...(options.sdkCacheDir ? { sdkCacheDir: resolve(options.sdkCacheDir) } : {}),
+    log: options.log ?? ((line) => void process.stderr.write(`cdkd sandbox: ${line}\n`)),
   };
   const modules = new Map<string, ServiceModule>();
   for (const factory of options.services ?? builtinServices) {

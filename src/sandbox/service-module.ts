@@ -34,6 +34,10 @@ export interface SandboxContext {
   resources: ResourceHandlers;
   /** The sandbox's own URL (`http://127.0.0.1:<port>`), set once it listens: Lambda code calls back to it. */
   endpoint?: string;
+  /** Where Node.js functions get AWS SDK packages the sandbox does not ship (runtime/node/sdk-settings.ts). */
+  sdkCacheDir?: string;
+  /** The sandbox's own log: what it did on a caller's behalf that the caller cannot see. */
+  log: (line: string) => void;
 }
 
 /** One resource the sandbox holds, as the admin inventory lists it. */

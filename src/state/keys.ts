@@ -119,3 +119,39 @@ export function parseAnyStateKey(
 export function isNestedSegment(segment: string): boolean {
   return logicalIdProblem(segment) === undefined;
 }
+
+/** Which of a stack's documents a key (or listed prefix) addresses, as an error names it. */
+export type StateDocumentKind = 'state' | 'lock' | 'journal' | 'no-echo' | 'events' | 'responses';
+
+const DOCUMENT_SEGMENTS: Record<string, StateDocumentKind> = {
+  'state.json': 'state',
+  'lock.json': 'lock',
+  'rollback-journal.json': 'journal',
+  'rollback-journal': 'journal',
+  'no-echo-data.json': 'no-echo',
+  events: 'events',
+  'custom-resource-responses': 'responses',
+};
+
+/**
+ * The document a key under the prefix belongs to, and its stack: `{stack}/{region}/{document}`
+ * with the stack's own segments before (a nested stack's too). Undefined for anything else
+ * (a listing of the whole prefix).
+ */
+export function stateDocumentOf(
+  prefix: string,
+  key: string,
+): { kind: StateDocumentKind; stack: { stackName: string; region: string } } | undefined {
+  const head = `${prefix.replace(/^\/+|\/+$/g, '')}/`;
+  if (!key.startsWith(head)) return undefined;
+  const parts = key.slice(head.length).split('/');
+  for (let at = 2; at < parts.length; at += 1) {
+    const kind = DOCUMENT_SEGMENTS[parts[at]!];
+    const region = parts[at - 1]!;
+    const stackName = parts.slice(0, at - 1).join('/');
+    if (kind && REGION.test(region) && stateNameProblem(stackName) === undefined) {
+      return { kind, stack: { stackName, region } };
+    }
+  }
+  return undefined;
+}

@@ -1,5 +1,5 @@
 import { hostname, userInfo } from 'node:os';
-import { CdkdError } from '../errors.js';
+import { CdkdError, messageOf } from '../errors.js';
 import { throwIfInterrupted, unlessInterrupted } from '../interrupted.js';
 import { parseDocument } from './documents/document-reader.js';
 import { LOCK_DOCUMENT, type LockDocument } from './documents/lock-document.js';
@@ -89,6 +89,27 @@ export class LockManager {
       } else {
         throw lockHeldError(stack, found.kind === 'readable' ? found.document : undefined, this.clock.now());
       }
+    }
+  }
+
+  /**
+   * Runs `work` under the stack's lock and releases it however the work ends: the one shape
+   * of every command that takes a lock. An interrupt before the work starts releases it at
+   * once; a release that fails after the work failed is told in the work's error.
+   */
+  async withLock<T>(
+    stack: StackRef,
+    options: AcquireOptions,
+    work: (lock: HeldLock) => Promise<T>,
+  ): Promise<T> {
+    const lock = await this.acquire(stack, options);
+    try {
+      throwIfInterrupted(options.signal, `before ${options.operation} started; nothing was changed`);
+      return await work(lock);
+    } catch (error) {
+      throw await lock.releaseAfter(error);
+    } finally {
+      await lock.release();
     }
   }
 
@@ -208,6 +229,26 @@ export class HeldLock {
       this.options.onLost?.(
         `The lock on stack ${this.stack.stackName} (${this.stack.region}) was taken over or cleared by someone else.`,
       );
+    }
+  }
+
+  /**
+   * Releases the lock after `failure` ended the work under it; returns the error to raise:
+   * `failure`, told (when it is cdkd's own) that the lock is left if the release failed too.
+   */
+  async releaseAfter(failure: unknown): Promise<unknown> {
+    try {
+      await this.release();
+      return failure;
+    } catch (releaseError) {
+      if (!(failure instanceof CdkdError)) return failure;
+      const left = releaseError instanceof CdkdError ? releaseError : undefined;
+      const note = `The lock could not be released either: ${left?.message ?? messageOf(releaseError)}${left?.hint ? ` ${left.hint}` : ''}`;
+      return new CdkdError(failure.code, failure.message, {
+        hint: failure.hint ? `${failure.hint} ${note}` : note,
+        cause: failure.cause,
+        exitCode: failure.exitCode,
+      });
     }
   }
 

@@ -1,6 +1,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { classifyAwsError } from '../aws/error-class.js';
-import { stateBucketError } from './state-bucket-errors.js';
+import { DEFAULT_STATE_PREFIX } from './keys.js';
+import { stateBucketError, type StateBucketCall } from './state-bucket-errors.js';
 import { s3Sdk } from '../aws/sdk-modules.js';
 
 const {
@@ -27,14 +28,15 @@ export class PreconditionFailed extends Error {
 }
 
 /**
- * The few S3 object operations the state layer needs, with ETags kept and
- * errors turned into the state layer's own (missing bucket, wrong region).
+ * The few S3 object operations the state layer needs, with ETags kept and every failure
+ * turned into one naming the bucket, the document and what to do (state-bucket-errors.ts).
  */
 export class S3Objects {
   constructor(
     readonly s3: S3Client,
     readonly bucket: string,
     readonly region: string,
+    readonly prefix: string = DEFAULT_STATE_PREFIX,
   ) {}
 
   location(key: string): string {
@@ -48,7 +50,7 @@ export class S3Objects {
       return { text, etag: response.ETag ?? '' };
     } catch (error) {
       if (classifyAwsError(error) === 'not-found' && !isMissingBucket(error)) return undefined;
-      throw stateBucketError(error, this.bucket, this.region);
+      throw this.failed(error, 'read', key);
     }
   }
 
@@ -77,7 +79,7 @@ export class S3Objects {
       if (errorClass === 'not-found' && condition && 'ifMatch' in condition && !isMissingBucket(error)) {
         throw new PreconditionFailed(key);
       }
-      throw stateBucketError(error, this.bucket, this.region);
+      throw this.failed(error, 'write', key);
     }
   }
 
@@ -85,7 +87,7 @@ export class S3Objects {
     try {
       await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
     } catch (error) {
-      throw stateBucketError(error, this.bucket, this.region);
+      throw this.failed(error, 'delete', key);
     }
   }
 
@@ -101,16 +103,14 @@ export class S3Objects {
           }),
         );
         const failed = response.Errors?.[0];
-        // Shaped as the SDK's own errors, so the state layer names a denied delete as any other.
+        // Shaped as the SDK's own errors (S3 answered, per key), so a denied delete reads as any other.
         if (failed)
           throw Object.assign(
             new Error(`${this.location(failed.Key ?? '')}: ${failed.Message ?? failed.Code}`),
-            {
-              name: failed.Code ?? 'InternalError',
-            },
+            { name: failed.Code ?? 'InternalError', $metadata: { httpStatusCode: 200 } },
           );
       } catch (error) {
-        throw stateBucketError(error, this.bucket, this.region);
+        throw this.failed(error, 'delete', batch[0]!);
       }
     }
   }
@@ -127,9 +127,13 @@ export class S3Objects {
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (token);
     } catch (error) {
-      throw stateBucketError(error, this.bucket, this.region);
+      throw this.failed(error, 'list', prefix);
     }
     return keys;
+  }
+
+  private failed(error: unknown, action: StateBucketCall['action'], key: string): unknown {
+    return stateBucketError(error, this.bucket, this.region, { action, key, prefix: this.prefix });
   }
 }
 

@@ -33,7 +33,7 @@ export async function openStateBackend(
   try {
     region = await bucketRegion(await clients.s3(), bucket);
   } catch (error) {
-    throw stateBucketError(error, bucket, defaultRegion);
+    throw stateBucketError(error, bucket, defaultRegion, { action: 'locate', key: '', prefix });
   }
   // State, journal and lock documents are rewritten after every resource: no CRC32 of each
   // (S3 requires none for PutObject; the documents are validated when read), and the
@@ -42,6 +42,7 @@ export async function openStateBackend(
     await clients.s3(region, { checksumsWhenRequired: true, sendBodyAtOnce: true }),
     bucket,
     region,
+    prefix,
   );
   return {
     bucket,

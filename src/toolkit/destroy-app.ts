@@ -2,6 +2,7 @@ import { selectStacks, type CloudAssembly, type StackArtifact } from '../assembl
 import { stacksFailed } from './stacks-failed.js';
 import { walkDag } from '../engine/dag-walk.js';
 import type { StackDestroyResult } from '../engine/destroy-stack.js';
+import { refuseUnknownOrphans } from '../engine/destroy-orphans.js';
 import type { EventSink } from '../engine/events.js';
 import { interruptedError } from '../interrupted.js';
 import { callerOf } from './caller.js';
@@ -24,6 +25,8 @@ export interface DestroyAppInput {
   signal?: AbortSignal;
   /** --remove-protection: turn each resource's deletion protection off before deleting it. */
   removeProtection?: boolean;
+  /** --orphan: logical ids to leave in AWS and stop tracking instead of deleting. */
+  orphan?: readonly string[];
 }
 
 export interface DestroyedStack extends StackDestroyResult {
@@ -43,7 +46,16 @@ export async function destroyApp(input: DestroyAppInput): Promise<DestroyedStack
   refuseInvalidStackNames(stacks);
   const caller = await callerOf(input.session, input.signal);
   const targets = new Map(stacks.map((stack) => [stack.displayName, stackEnvironment(stack, caller)]));
-  const elsewhere = await unrecordedElsewhere(await input.session.stateBackend(), stacks, targets, caller);
+  const backend = await input.session.stateBackend();
+  const elsewhere = await unrecordedElsewhere(backend, stacks, targets, caller);
+  const orphan = new Set(input.orphan ?? []);
+  await refuseUnknownOrphans(
+    backend,
+    stacks
+      .filter((stack) => !elsewhere.has(stack.displayName))
+      .map((stack) => ({ stackName: stack.stackName, region: targets.get(stack.displayName)!.region })),
+    orphan,
+  );
   const engine = await openEngine(input.session, {
     events: input.events,
     onWarning: input.onWarning,
@@ -62,7 +74,7 @@ export async function destroyApp(input: DestroyAppInput): Promise<DestroyedStack
       const stack = stacks.find((candidate) => candidate.displayName === displayName)!;
       const target = targets.get(displayName)!;
       if (elsewhere.has(displayName)) {
-        const nothing = { found: false, deleted: [], retained: [] };
+        const nothing = { found: false, deleted: [], retained: [], orphaned: [] };
         results.push({ stackName: stack.stackName, ...nothing, otherAccount: target.accountId });
         return;
       }
@@ -72,6 +84,7 @@ export async function destroyApp(input: DestroyAppInput): Promise<DestroyedStack
           concurrency: input.concurrency,
           ...(input.signal ? { signal: input.signal } : {}),
           ...(input.removeProtection ? { removeProtection: true } : {}),
+          ...(orphan.size > 0 ? { orphan } : {}),
         },
       );
       results.push({ stackName: stack.stackName, ...result });

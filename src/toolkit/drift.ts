@@ -19,6 +19,8 @@ export async function driftFromState(input: {
   selection: DriftSelection;
   mode: DriftMode;
   concurrency: number;
+  /** The first SIGINT/SIGTERM (with --accept or --revert): the stack being read stops, no other starts. */
+  signal?: AbortSignal;
   onWarning(message: string): void;
   /** Each stack's result once read, before the next one starts. */
   onStack(result: DriftResult & { stackName: string }): void;
@@ -31,7 +33,11 @@ export async function driftFromState(input: {
     regions: [...new Set(stacks.map((stack) => stack.region))],
   });
   for (const stack of stacks) {
-    const result = await engine.drift(stack, { mode: input.mode, concurrency: input.concurrency });
+    const result = await engine.drift(stack, {
+      mode: input.mode,
+      concurrency: input.concurrency,
+      ...(input.signal ? { signal: input.signal } : {}),
+    });
     if (!result.found) throw stackNotInState(stack);
     input.onStack({ stackName: stack.stackName, ...result });
   }

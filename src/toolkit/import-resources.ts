@@ -19,6 +19,8 @@ export interface ImportInput {
   /** Asked about the found matches when no --resource was given: the ones to import. */
   choose(candidates: readonly ImportCandidate[]): Promise<ImportCandidate[]>;
   onWarning(message: string): void;
+  /** The first SIGINT/SIGTERM: the read in flight ends, nothing is recorded. */
+  signal?: AbortSignal;
 }
 
 export interface ImportResult {
@@ -43,7 +45,10 @@ export async function importResources(input: ImportInput): Promise<ImportResult>
     choices.length === 0 &&
     (choices = await input.choose(await engine.importCandidates(request))).length === 0;
   if (choices.length === 0) return { stackName: stack.stackName, imported: [], nothingFound };
-  const imported = await engine.importResources(request, choices, { force: input.force === true });
+  const imported = await engine.importResources(request, choices, {
+    force: input.force === true,
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
   for (const resource of imported) {
     if (resource.sharedWith)
       input.onWarning(sharedWarning(stack.stackName, resource.logicalId, resource.sharedWith));

@@ -10,6 +10,8 @@ export interface OrphanInput {
   session: Session;
   logicalIds: string[];
   force: boolean;
+  /** The first SIGINT/SIGTERM: nothing is written after it. */
+  signal?: AbortSignal;
 }
 
 export interface OrphanedStack extends OrphanResult {
@@ -38,6 +40,7 @@ export async function orphanFromApp(
     logicalIds: input.logicalIds,
     force: input.force,
     templateReaders: readers,
+    ...(input.signal ? { signal: input.signal } : {}),
   });
   return {
     stackName: stack.stackName,
@@ -56,6 +59,7 @@ export async function orphanFromState(
     logicalIds: input.logicalIds,
     force: input.force,
     schedule: RETRY_SCHEDULE,
+    ...(input.signal ? { signal: input.signal } : {}),
   });
   return { stackName: input.stackName, ...result, stillDeclared: [] };
 }

@@ -10,6 +10,8 @@ export async function refreshObservedState(input: {
   stackName: string;
   region?: string;
   concurrency: number;
+  /** The first SIGINT/SIGTERM: the reads in flight end, nothing is saved. */
+  signal?: AbortSignal;
   onWarning(message: string): void;
 }): Promise<RefreshResult> {
   const stack = await stateStackIdentity(input.session, input.stackName, input.region);
@@ -18,7 +20,10 @@ export async function refreshObservedState(input: {
     onWarning: input.onWarning,
     regions: [stack.region],
   });
-  const result = await engine.refreshObserved(stack, { concurrency: input.concurrency });
+  const result = await engine.refreshObserved(stack, {
+    concurrency: input.concurrency,
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
   if (!result.found) {
     throw stackNotInState(stack);
   }

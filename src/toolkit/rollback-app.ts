@@ -44,11 +44,18 @@ export async function rollbackApp(input: RollbackAppInput): Promise<StackRollbac
 
 /** `cdkd rollback --drop-failed`: discards the failed-only segments a clean automatic rollback left. */
 export async function dropFailedApp(
-  input: Pick<RollbackAppInput, 'session' | 'stackName' | 'region' | 'confirm' | 'events' | 'onWarning'>,
+  input: Pick<
+    RollbackAppInput,
+    'session' | 'stackName' | 'region' | 'confirm' | 'events' | 'onWarning' | 'signal'
+  >,
 ): Promise<DropFailedResult> {
   const target = await rollbackTarget(input);
   if (!target) return { stackName: '', found: false, lines: [], confirmed: false };
-  return target.engine.dropFailed({ stack: target.stack, confirm: input.confirm });
+  return target.engine.dropFailed({
+    stack: target.stack,
+    confirm: input.confirm,
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
 }
 
 /** The stack a rollback acts on (named, or the only one with a journal) and an engine for it. */

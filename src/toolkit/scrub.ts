@@ -1,5 +1,6 @@
 import type { EventSink } from '../engine/events.js';
 import type { CleanOutcome, Leftover } from '../engine/scrub.js';
+import { throwIfInterrupted } from '../interrupted.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
 
@@ -11,6 +12,8 @@ export interface ScrubInput {
   confirmRollback(lines: string[]): Promise<boolean>;
   events: EventSink;
   onWarning(message: string): void;
+  /** The first SIGINT/SIGTERM: the rollback under way finishes its steps in flight, no leftover after it is offered. */
+  signal?: AbortSignal;
 }
 
 export interface ScrubbedLeftover {
@@ -36,6 +39,7 @@ export async function scrubBucket(input: ScrubInput): Promise<ScrubbedLeftover[]
     ),
   );
   for (const leftover of leftovers) {
+    throwIfInterrupted(input.signal, 'before the next leftover; the ones not offered were left as they are');
     const cleanable =
       leftover.kind === 'stale-lock' || (leftover.kind === 'journal' && !locked.has(refKey(leftover.ref)));
     if (!cleanable) {
@@ -46,7 +50,15 @@ export async function scrubBucket(input: ScrubInput): Promise<ScrubbedLeftover[]
       results.push({ leftover, outcome: { kind: 'declined' } });
       continue;
     }
-    const outcome = await engine.cleanLeftover(leftover, { accountId, confirm: input.confirmRollback });
+    const outcome = await engine.cleanLeftover(leftover, {
+      accountId,
+      confirm: input.confirmRollback,
+      ...(input.signal ? { signal: input.signal } : {}),
+    });
+    throwIfInterrupted(
+      input.signal,
+      `while settling ${leftover.ref.stackName}; the steps in flight finished and the journal keeps the rest`,
+    );
     results.push({ leftover, outcome });
   }
   return results;

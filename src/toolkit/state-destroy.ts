@@ -1,4 +1,5 @@
 import type { EventSink } from '../engine/events.js';
+import { refuseUnknownOrphans } from '../engine/destroy-orphans.js';
 import { openEngine } from './provider-wiring.js';
 import type { DestroyedStack } from './destroy-app.js';
 import type { Session } from './session.js';
@@ -13,6 +14,8 @@ export interface StateDestroyInput {
   onWarning(message: string): void;
   /** Aborted on an interrupt: resources in flight finish, nothing new starts. */
   signal?: AbortSignal;
+  /** --orphan: logical ids to leave in AWS and stop tracking instead of deleting. */
+  orphan?: readonly string[];
 }
 
 /**
@@ -22,6 +25,12 @@ export interface StateDestroyInput {
  */
 export async function destroyFromState(input: StateDestroyInput): Promise<DestroyedStack> {
   const stack = await stateStackIdentity(input.session, input.stackName, input.region);
+  const orphan = new Set(input.orphan ?? []);
+  await refuseUnknownOrphans(
+    await input.session.stateBackend(),
+    [{ stackName: stack.stateName, region: stack.region }],
+    orphan,
+  );
   const engine = await openEngine(input.session, {
     events: input.events,
     onWarning: input.onWarning,
@@ -30,6 +39,7 @@ export async function destroyFromState(input: StateDestroyInput): Promise<Destro
   const result = await engine.destroy(stack, {
     concurrency: input.concurrency,
     ...(input.signal ? { signal: input.signal } : {}),
+    ...(orphan.size > 0 ? { orphan } : {}),
   });
   return { stackName: stack.stackName, ...result };
 }

@@ -1,11 +1,18 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Writable } from 'node:stream';
 import { guardOutputs } from '../../src/cli/closed-output.js';
-import { handleInterrupts, type Interrupts } from '../../src/cli/interrupts.js';
+import {
+  handleInterrupts,
+  signalRule,
+  type Interrupts,
+  type LockingCommand,
+  type SignalRule,
+} from '../../src/cli/interrupts.js';
 
 // Spec 003, "Signals": deploy, destroy, state destroy and rollback handle SIGINT and SIGTERM
 // alike. The first stops new work; a second force-quits with exit 130, except in a rollback,
-// which absorbs it.
+// which absorbs it. Every other command that takes a lock stops at the first signal (exit 130)
+// and releases its lock before a forced quit.
 let interrupts: Interrupts | undefined;
 afterEach(() => {
   interrupts?.dispose();
@@ -64,7 +71,7 @@ describe('handleInterrupts', () => {
 
   it('a rollback absorbs every further signal: stopping it takes SIGKILL', () => {
     const warnings: string[] = [];
-    const send = handling('rollback', (message) => warnings.push(message), { absorb: true });
+    const send = handling('rollback', (message) => warnings.push(message));
     const exit = exits();
     send('SIGTERM');
     send('SIGINT');
@@ -75,28 +82,33 @@ describe('handleInterrupts', () => {
     expect(warnings[0]).not.toContain('Send it again');
   });
 
-  it('a destroy releases its locks before the forced exit', async () => {
-    const released: string[] = [];
-    let quit: (code: number) => void = () => undefined;
-    const exited = new Promise<number>((resolve) => (quit = resolve));
-    const send = handling('destroy', () => undefined, {
-      onForceQuit: async () => {
-        released.push('lock');
-      },
-    });
-    exits().mockImplementation(((code: number) => quit(code)) as never);
-    // The grace timer would call the real process.exit once the mocks are gone.
-    vi.useFakeTimers({ toFake: ['setTimeout'] });
-    try {
-      send('SIGINT');
-      send('SIGTERM');
-      expect(await exited).toBe(130);
-      expect(released).toEqual(['lock']);
-    } finally {
-      vi.clearAllTimers();
-      vi.useRealTimers();
-    }
-  });
+  it.each(['destroy', 'state destroy', 'orphan', 'import'] as const)(
+    '%s releases its locks before the forced exit',
+    async (command) => {
+      const released: string[] = [];
+      let quit: (code: number) => void = () => undefined;
+      const exited = new Promise<number>((resolve) => (quit = resolve));
+      const send = handling(
+        command,
+        () => undefined,
+        async () => {
+          released.push('lock');
+        },
+      );
+      exits().mockImplementation(((code: number) => quit(code)) as never);
+      // The grace timer would call the real process.exit once the mocks are gone.
+      vi.useFakeTimers({ toFake: ['setTimeout'] });
+      try {
+        send('SIGINT');
+        send('SIGTERM');
+        expect(await exited).toBe(130);
+        expect(released).toEqual(['lock']);
+      } finally {
+        vi.clearAllTimers();
+        vi.useRealTimers();
+      }
+    },
+  );
 
   it('a closed output stops the run as a first signal does; the SIGTERM after it does not force-quit', () => {
     const output = new Writable({ write: (_chunk, _encoding, done) => done() });
@@ -121,5 +133,37 @@ describe('handleInterrupts', () => {
     expect(() => output.emit('error', Object.assign(new Error('disk full'), { code: 'ENOSPC' }))).toThrow(
       'disk full',
     );
+  });
+});
+
+describe('signalRule: what each lock-taking command does on a signal', () => {
+  const rows: Array<[LockingCommand, SignalRule]> = [
+    ['deploy', { first: 'finish', second: 'quit', exitCode: 1 }],
+    ['destroy', { first: 'finish', second: 'release-and-quit', exitCode: 1 }],
+    ['state destroy', { first: 'finish', second: 'release-and-quit', exitCode: 1 }],
+    ['rollback', { first: 'finish', second: 'absorb', exitCode: 1 }],
+    ['drift --revert', { first: 'finish', second: 'release-and-quit', exitCode: 130 }],
+    ['scrub', { first: 'finish', second: 'release-and-quit', exitCode: 130 }],
+    ['rollback --drop-failed', { first: 'stop', second: 'release-and-quit', exitCode: 130 }],
+    ['import', { first: 'stop', second: 'release-and-quit', exitCode: 130 }],
+    ['orphan', { first: 'stop', second: 'release-and-quit', exitCode: 130 }],
+    ['state orphan', { first: 'stop', second: 'release-and-quit', exitCode: 130 }],
+    ['drift --accept', { first: 'stop', second: 'release-and-quit', exitCode: 130 }],
+    ['state refresh-observed', { first: 'stop', second: 'release-and-quit', exitCode: 130 }],
+  ];
+  it.each(rows)('%s', (command, rule) => {
+    expect(signalRule(command)).toEqual(rule);
+  });
+
+  it('a command that stops says the call in flight returns and nothing more is written', () => {
+    const warnings: string[] = [];
+    const send = handling('orphan', (message) => warnings.push(message));
+    const exit = exits();
+    send('SIGINT');
+    expect(interrupts!.signal.aborted).toBe(true);
+    expect(warnings).toEqual([
+      'SIGINT received: stopping once the call in flight returns; nothing more is written, and the lock is released. Send it again to quit at once.',
+    ]);
+    expect(exit).not.toHaveBeenCalled();
   });
 });

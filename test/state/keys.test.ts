@@ -5,6 +5,7 @@ import {
   parseAnyStateKey,
   parseStateKey,
   stackStateKeys,
+  stateDocumentOf,
 } from '../../src/state/keys.js';
 
 function codeOf(action: () => unknown): string | undefined {
@@ -119,5 +120,51 @@ describe("no name addresses another stack's documents", () => {
       stackName: 'Stack-1',
       region: 'eu-west-1',
     });
+  });
+});
+
+describe('stateDocumentOf: the document and stack a key addresses', () => {
+  const rows: Array<[string, string, ReturnType<typeof stateDocumentOf>]> = [
+    [
+      'cdkd',
+      'cdkd/App/us-east-1/state.json',
+      { kind: 'state', stack: { stackName: 'App', region: 'us-east-1' } },
+    ],
+    [
+      'cdkd',
+      'cdkd/App/eu-west-1/lock.json',
+      { kind: 'lock', stack: { stackName: 'App', region: 'eu-west-1' } },
+    ],
+    [
+      'team/cdkd',
+      'team/cdkd/App/Child/us-east-1/rollback-journal.json',
+      { kind: 'journal', stack: { stackName: 'App/Child', region: 'us-east-1' } },
+    ],
+    [
+      'cdkd',
+      'cdkd/App/us-east-1/rollback-journal/w1/000003.json',
+      { kind: 'journal', stack: { stackName: 'App', region: 'us-east-1' } },
+    ],
+    [
+      'cdkd',
+      'cdkd/App/us-east-1/events/',
+      { kind: 'events', stack: { stackName: 'App', region: 'us-east-1' } },
+    ],
+    [
+      'cdkd',
+      'cdkd/App/us-east-1/custom-resource-responses/r1',
+      { kind: 'responses', stack: { stackName: 'App', region: 'us-east-1' } },
+    ],
+    [
+      'cdkd',
+      'cdkd/App/us-east-1/no-echo-data.json',
+      { kind: 'no-echo', stack: { stackName: 'App', region: 'us-east-1' } },
+    ],
+    ['cdkd', 'cdkd/', undefined],
+    ['cdkd', 'other/App/us-east-1/state.json', undefined],
+    ['cdkd', 'cdkd/App/state.json', undefined],
+  ];
+  it.each(rows)('%s: %s', (prefix, key, expected) => {
+    expect(stateDocumentOf(prefix, key)).toEqual(expected);
   });
 });

@@ -1,17 +1,18 @@
 import type { Command } from 'commander';
-import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
+import { addAppOptions, collect, synthesizeFor, type AppOptions } from '../app-options.js';
 import { confirm } from '../confirm.js';
 import { addDeployTuning, type DeployTuning } from '../deploy-options.js';
 import { globalOptions } from '../global-options.js';
 import { createProgress } from '../progress.js';
-import { handleInterrupts } from '../interrupts.js';
+import { interruptible } from '../interrupts.js';
 import { unlessInterrupted } from '../../interrupted.js';
 import { sessionFor } from '../session-from-options.js';
-import { writeDestroyed } from '../render-destroyed.js';
+import { leaving, writeDestroyed } from '../render-destroyed.js';
 
 interface DestroyOptions extends AppOptions, DeployTuning {
   all?: boolean;
   removeProtection?: boolean;
+  orphan: string[];
 }
 
 export function registerDestroy(program: Command): void {
@@ -22,42 +23,49 @@ export function registerDestroy(program: Command): void {
   addDeployTuning(addAppOptions(command))
     .option('--all', 'every stack of the app')
     .option('--remove-protection', "turn a resource's deletion protection off before deleting it")
+    .option(
+      '--orphan <logicalId>',
+      'leave this resource in AWS as it is and drop it from state and the journal, for one its handler cannot delete (repeatable)',
+      collect,
+      [],
+    )
     .action(async (patterns: string[], options: DestroyOptions, cmd: Command) => {
       const { destroyApp } = await import('../../toolkit/destroy-app.js');
       const progress = createProgress(process.stderr, process.stderr.isTTY === true);
       const session = sessionFor(cmd);
-      // From the start: a signal during synthesis or the credential lookup is an interrupt too.
-      const interrupts = handleInterrupts(
-        'destroy',
-        (message) => progress.sink({ kind: 'warning', stack: 'cdkd', message }),
-        { onForceQuit: async () => (await session.stateBackend()).locks.releaseHeld() },
-      );
+      const warn = (message: string) => progress.sink({ kind: 'warning', stack: 'cdkd', message });
       try {
-        const assembly = await unlessInterrupted(
-          synthesizeFor(cmd, options),
-          interrupts.signal,
-          'during synthesis; nothing was changed',
-        );
-        const names =
-          patterns.length > 0 ? patterns.join(', ') : options.all ? 'every stack of the app' : 'the stack';
-        await confirm(`Destroy ${names}? This deletes their resources.`, globalOptions(cmd).yes ?? false);
-        const results = await destroyApp({
-          session,
-          assembly,
-          patterns,
-          all: options.all ?? false,
-          concurrency: options.concurrency,
-          stackConcurrency: options.stackConcurrency,
-          events: progress.sink,
-          onWarning: (message) => progress.sink({ kind: 'warning', stack: 'cdkd', message }),
-          signal: interrupts.signal,
-          removeProtection: options.removeProtection ?? false,
+        // From the start: a signal during synthesis or the credential lookup is an interrupt too.
+        await interruptible('destroy', { session, warn }, async (signal) => {
+          const assembly = await unlessInterrupted(
+            synthesizeFor(cmd, options),
+            signal,
+            'during synthesis; nothing was changed',
+          );
+          const names =
+            patterns.length > 0 ? patterns.join(', ') : options.all ? 'every stack of the app' : 'the stack';
+          await confirm(
+            `Destroy ${names}? This deletes their resources${leaving(options.orphan)}.`,
+            globalOptions(cmd).yes ?? false,
+          );
+          const results = await destroyApp({
+            session,
+            assembly,
+            patterns,
+            all: options.all ?? false,
+            concurrency: options.concurrency,
+            stackConcurrency: options.stackConcurrency,
+            events: progress.sink,
+            onWarning: warn,
+            signal,
+            removeProtection: options.removeProtection ?? false,
+            orphan: options.orphan,
+          });
+          progress.close();
+          for (const result of results) writeDestroyed(result);
+          process.stderr.write(`Done: ${progress.summary()}\n`);
         });
-        progress.close();
-        for (const result of results) writeDestroyed(result);
-        process.stderr.write(`Done: ${progress.summary()}\n`);
       } finally {
-        interrupts.dispose();
         progress.close();
       }
     });

@@ -3,6 +3,7 @@ import { CdkdError } from '../../errors.js';
 import type { ResourceDrift } from '../../engine/drift-stack.js';
 import { DEFAULT_CONCURRENCY, positiveInteger } from '../deploy-options.js';
 import { globalOptions } from '../global-options.js';
+import { interruptible } from '../interrupts.js';
 import { sessionFor } from '../session-from-options.js';
 
 interface DriftOptions {
@@ -38,18 +39,24 @@ export function registerDrift(program: Command): void {
       const single = !options.all && stackNames.length <= 1;
       const print = () =>
         process.stdout.write(`${JSON.stringify(single ? documents[0] : documents, null, 2)}\n`);
-      try {
-        await driftFromState({
-          session: sessionFor(cmd),
+      const session = sessionFor(cmd);
+      const warn = (message: string) => process.stderr.write(`Warning: ${message}\n`);
+      const drift = (signal?: AbortSignal) =>
+        driftFromState({
+          session,
           selection: { stackNames, all: options.all === true, ...(region ? { region } : {}) },
           mode,
           concurrency: options.concurrency,
-          onWarning: (message) => process.stderr.write(`Warning: ${message}\n`),
+          ...(signal ? { signal } : {}),
+          onWarning: warn,
           onStack: (result) => {
             documents.push({ stack: result.stackName, mode, drifted: result.drifted });
             if (!options.json) writeDrift(result.stackName, result.drifted, mode);
           },
         });
+      try {
+        // Detecting only reads and takes no lock: a signal simply ends it.
+        await (mode === 'detect' ? drift() : interruptible(`drift --${mode}`, { session, warn }, drift));
       } catch (error) {
         // Stacks read before a failure are printed too: with --accept or --revert, they changed.
         if (options.json && documents.length > 0) print();

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { addAppOptions, collect, synthesizeFor, type AppOptions } from '../app-options.js';
 import { confirmed } from '../confirm.js';
 import { globalOptions } from '../global-options.js';
+import { interruptible } from '../interrupts.js';
 import { sessionFor } from '../session-from-options.js';
 
 interface ImportOptions extends AppOptions {
@@ -29,22 +30,27 @@ export function registerImport(program: Command): void {
       const { importResources } = await import('../../toolkit/import-resources.js');
       const yes = globalOptions(cmd).yes ?? false;
       const assembly = await synthesizeFor(cmd, options);
-      const result = await importResources({
-        session: sessionFor(cmd),
-        assembly,
-        stack,
-        resources: options.resource,
-        force: options.force ?? false,
-        choose: async (candidates) => {
-          const chosen = [];
-          for (const candidate of candidates) {
-            const question = `Import ${candidate.physicalId} as ${candidate.logicalId} (${candidate.type})?`;
-            if (await confirmed(question, yes)) chosen.push(candidate);
-          }
-          return chosen;
-        },
-        onWarning: (message) => process.stderr.write(`Warning: ${message}\n`),
-      });
+      const session = sessionFor(cmd);
+      const warn = (message: string) => process.stderr.write(`Warning: ${message}\n`);
+      const result = await interruptible('import', { session, warn }, (signal) =>
+        importResources({
+          session,
+          assembly,
+          stack,
+          resources: options.resource,
+          force: options.force ?? false,
+          choose: async (candidates) => {
+            const chosen = [];
+            for (const candidate of candidates) {
+              const question = `Import ${candidate.physicalId} as ${candidate.logicalId} (${candidate.type})?`;
+              if (await confirmed(question, yes)) chosen.push(candidate);
+            }
+            return chosen;
+          },
+          onWarning: warn,
+          signal,
+        }),
+      );
       if (result.imported.length === 0) {
         process.stdout.write(
           result.nothingFound

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { OrphanedStack } from '../../toolkit/orphan.js';
 import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
+import { interruptible } from '../interrupts.js';
 import { sessionFor } from '../session-from-options.js';
 
 interface OrphanOptions extends AppOptions {
@@ -18,13 +19,11 @@ export function registerOrphan(program: Command): void {
     .action(async (stack: string, logicalIds: string[], options: OrphanOptions, cmd: Command) => {
       const { orphanFromApp } = await import('../../toolkit/orphan.js');
       const assembly = await synthesizeFor(cmd, options);
-      const result = await orphanFromApp({
-        session: sessionFor(cmd),
-        assembly,
-        stack,
-        logicalIds,
-        force: options.force ?? false,
-      });
+      const session = sessionFor(cmd);
+      const warn = (message: string) => process.stderr.write(`Warning: ${message}\n`);
+      const result = await interruptible('orphan', { session, warn }, (signal) =>
+        orphanFromApp({ session, assembly, stack, logicalIds, force: options.force ?? false, signal }),
+      );
       writeOrphaned(result);
     });
 }

@@ -4,7 +4,7 @@ import { CdkdError } from '../../errors.js';
 import { collect } from '../app-options.js';
 import { confirmed } from '../confirm.js';
 import { globalOptions } from '../global-options.js';
-import { handleInterrupts } from '../interrupts.js';
+import { handleInterrupts, interruptible } from '../interrupts.js';
 import { createProgress } from '../progress.js';
 import { sessionFor } from '../session-from-options.js';
 
@@ -36,10 +36,8 @@ export function registerRollback(program: Command): void {
       if (options.dropFailed) return dropFailed(stackName, options, cmd);
       const progress = createProgress(process.stderr, process.stderr.isTTY === true && !global.verbose);
       // A rollback absorbs further signals: stopping it takes SIGKILL (spec 003, "Signals").
-      const interrupts = handleInterrupts(
-        'rollback',
-        (message) => progress.sink({ kind: 'warning', stack: 'cdkd', message }),
-        { absorb: true },
+      const interrupts = handleInterrupts('rollback', (message) =>
+        progress.sink({ kind: 'warning', stack: 'cdkd', message }),
       );
       try {
         const result = await rollbackApp({
@@ -103,17 +101,22 @@ async function dropFailed(
   }
   const { dropFailedApp } = await import('../../toolkit/rollback-app.js');
   const global = globalOptions(cmd);
-  const result = await dropFailedApp({
-    session: sessionFor(cmd),
-    ...(stackName ? { stackName } : {}),
-    ...(global.region ? { region: global.region } : {}),
-    confirm: async (lines) => {
-      process.stdout.write(`Failed operations to drop:\n${lines.map((line) => `  ${line}`).join('\n')}\n`);
-      return confirmed('Drop them from the rollback journal?', global.yes ?? false);
-    },
-    events: () => undefined,
-    onWarning: (message) => process.stderr.write(`Warning: ${message}\n`),
-  });
+  const session = sessionFor(cmd);
+  const warn = (message: string) => process.stderr.write(`Warning: ${message}\n`);
+  const result = await interruptible('rollback --drop-failed', { session, warn }, (signal) =>
+    dropFailedApp({
+      session,
+      ...(stackName ? { stackName } : {}),
+      ...(global.region ? { region: global.region } : {}),
+      confirm: async (lines) => {
+        process.stdout.write(`Failed operations to drop:\n${lines.map((line) => `  ${line}`).join('\n')}\n`);
+        return confirmed('Drop them from the rollback journal?', global.yes ?? false);
+      },
+      events: () => undefined,
+      onWarning: warn,
+      signal,
+    }),
+  );
   if (!result.found) {
     process.stdout.write(`${result.stackName || 'No stack'}: no rollback journal, nothing to drop.\n`);
     return;

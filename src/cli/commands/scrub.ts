@@ -3,6 +3,7 @@ import type { CleanOutcome, Leftover } from '../../engine/scrub.js';
 import { confirmed } from '../confirm.js';
 import { globalOptions } from '../global-options.js';
 import { createProgress } from '../progress.js';
+import { interruptible } from '../interrupts.js';
 import { sessionFor } from '../session-from-options.js';
 
 export function registerScrub(program: Command): void {
@@ -15,17 +16,21 @@ export function registerScrub(program: Command): void {
       const { scrubBucket } = await import('../../toolkit/scrub.js');
       const yes = globalOptions(cmd).yes ?? false;
       const progress = createProgress(process.stderr, false);
-      const results = await scrubBucket({
-        session: sessionFor(cmd),
-        offer: (leftover) => confirmed(`${describe(leftover)} ${remedy(leftover)}?`, yes),
-        confirmRollback: async (lines) => {
-          process.stdout.write(`Rollback plan:\n${lines.map((line) => `  ${line}`).join('\n')}\n`);
-          return confirmed('Carry out this rollback?', yes);
-        },
-        events: progress.sink,
-        onWarning: (message) => progress.sink({ kind: 'warning', stack: 'cdkd', message }),
-      });
-      progress.close();
+      const session = sessionFor(cmd);
+      const warn = (message: string) => progress.sink({ kind: 'warning', stack: 'cdkd', message });
+      const results = await interruptible('scrub', { session, warn }, (signal) =>
+        scrubBucket({
+          session,
+          offer: (leftover) => confirmed(`${describe(leftover)} ${remedy(leftover)}?`, yes),
+          confirmRollback: async (lines) => {
+            process.stdout.write(`Rollback plan:\n${lines.map((line) => `  ${line}`).join('\n')}\n`);
+            return confirmed('Carry out this rollback?', yes);
+          },
+          events: progress.sink,
+          onWarning: warn,
+          signal,
+        }),
+      ).finally(() => progress.close());
       if (results.length === 0) {
         process.stdout.write('Nothing left behind: no stale lock, no stray journal.\n');
         return;

@@ -2,9 +2,10 @@ import type { Command } from 'commander';
 import { confirm } from '../confirm.js';
 import { DEFAULT_CONCURRENCY, positiveInteger } from '../deploy-options.js';
 import { globalOptions } from '../global-options.js';
-import { handleInterrupts } from '../interrupts.js';
+import { interruptible } from '../interrupts.js';
 import { createProgress } from '../progress.js';
-import { writeDestroyed } from '../render-destroyed.js';
+import { leaving, writeDestroyed } from '../render-destroyed.js';
+import { collect } from '../app-options.js';
 import { sessionFor } from '../session-from-options.js';
 
 export function registerStateDestroy(state: Command): void {
@@ -14,33 +15,42 @@ export function registerStateDestroy(state: Command): void {
       "delete a stack's resources from its state alone, without the app (for a stack whose source is gone)",
     )
     .option('--concurrency <n>', 'resources deleted at once', positiveInteger, DEFAULT_CONCURRENCY)
-    .action(async (stackName: string, options: { concurrency: number }, command: Command) => {
-      const { destroyFromState } = await import('../../toolkit/state-destroy.js');
-      const global = globalOptions(command);
-      await confirm(`Destroy ${stackName} from its state? This deletes its resources.`, global.yes ?? false);
-      const progress = createProgress(process.stderr, process.stderr.isTTY === true);
-      const session = sessionFor(command);
-      const warn = (message: string) => progress.sink({ kind: 'warning', stack: 'cdkd', message });
-      // destroy's signals (spec 003): a second one releases the lock without waiting, then exits 130.
-      const interrupts = handleInterrupts('destroy', warn, {
-        onForceQuit: async () => (await session.stateBackend()).locks.releaseHeld(),
-      });
-      try {
-        const result = await destroyFromState({
-          session,
-          stackName,
-          concurrency: options.concurrency,
-          events: progress.sink,
-          onWarning: warn,
-          signal: interrupts.signal,
-          ...(global.region ? { region: global.region } : {}),
-        });
-        progress.close();
-        writeDestroyed(result);
-        process.stderr.write(`Done: ${progress.summary()}\n`);
-      } finally {
-        interrupts.dispose();
-        progress.close();
-      }
-    });
+    .option(
+      '--orphan <logicalId>',
+      'leave this resource in AWS as it is and drop it from state and the journal (repeatable)',
+      collect,
+      [],
+    )
+    .action(
+      async (stackName: string, options: { concurrency: number; orphan: string[] }, command: Command) => {
+        const { destroyFromState } = await import('../../toolkit/state-destroy.js');
+        const global = globalOptions(command);
+        await confirm(
+          `Destroy ${stackName} from its state? This deletes its resources${leaving(options.orphan)}.`,
+          global.yes ?? false,
+        );
+        const progress = createProgress(process.stderr, process.stderr.isTTY === true);
+        const session = sessionFor(command);
+        const warn = (message: string) => progress.sink({ kind: 'warning', stack: 'cdkd', message });
+        try {
+          await interruptible('state destroy', { session, warn }, async (signal) => {
+            const result = await destroyFromState({
+              session,
+              stackName,
+              concurrency: options.concurrency,
+              events: progress.sink,
+              onWarning: warn,
+              signal,
+              orphan: options.orphan,
+              ...(global.region ? { region: global.region } : {}),
+            });
+            progress.close();
+            writeDestroyed(result);
+            process.stderr.write(`Done: ${progress.summary()}\n`);
+          });
+        } finally {
+          progress.close();
+        }
+      },
+    );
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { globalOptions } from '../global-options.js';
+import { interruptible } from '../interrupts.js';
 import { sessionFor } from '../session-from-options.js';
 import { writeOrphaned } from './orphan.js';
 
@@ -12,14 +13,19 @@ export function registerStateOrphan(state: Command): void {
       async (stackName: string, logicalIds: string[], options: { force?: boolean }, command: Command) => {
         const { orphanFromState } = await import('../../toolkit/orphan.js');
         const region = globalOptions(command).region;
+        const session = sessionFor(command);
+        const warn = (message: string) => process.stderr.write(`Warning: ${message}\n`);
         writeOrphaned(
-          await orphanFromState({
-            session: sessionFor(command),
-            stackName,
-            logicalIds,
-            force: options.force ?? false,
-            ...(region ? { region } : {}),
-          }),
+          await interruptible('state orphan', { session, warn }, (signal) =>
+            orphanFromState({
+              session,
+              stackName,
+              logicalIds,
+              force: options.force ?? false,
+              signal,
+              ...(region ? { region } : {}),
+            }),
+          ),
         );
       },
     );

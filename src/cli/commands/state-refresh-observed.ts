@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_CONCURRENCY, positiveInteger } from '../deploy-options.js';
 import { globalOptions } from '../global-options.js';
+import { interruptible } from '../interrupts.js';
 import { sessionFor } from '../session-from-options.js';
 
 export function registerStateRefreshObserved(state: Command): void {
@@ -13,13 +14,18 @@ export function registerStateRefreshObserved(state: Command): void {
     .action(async (stackName: string, options: { concurrency: number }, command: Command) => {
       const { refreshObservedState } = await import('../../toolkit/refresh-observed.js');
       const region = globalOptions(command).region;
-      const result = await refreshObservedState({
-        session: sessionFor(command),
-        stackName,
-        concurrency: options.concurrency,
-        onWarning: (message) => process.stderr.write(`Warning: ${message}\n`),
-        ...(region ? { region } : {}),
-      });
+      const session = sessionFor(command);
+      const warn = (message: string) => process.stderr.write(`Warning: ${message}\n`);
+      const result = await interruptible('state refresh-observed', { session, warn }, (signal) =>
+        refreshObservedState({
+          session,
+          stackName,
+          concurrency: options.concurrency,
+          onWarning: warn,
+          signal,
+          ...(region ? { region } : {}),
+        }),
+      );
       process.stdout.write(`${stackName}: ${result.refreshed.length} resources re-read.\n`);
       for (const logicalId of result.missing) {
         process.stderr.write(

@@ -14,12 +14,12 @@ import {
   writeFile,
 } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { unzipSync } from 'fflate';
 import { SandboxError } from '../../../errors.js';
 import type { SandboxContext } from '../../../service-module.js';
 import { s3ObjectReader } from '../../../ports/index.js';
 import { CODE_BLOBS } from '../code.js';
+import { findSdkDirectory } from './node/sdk-settings.js';
 import type { CodeRecord } from '../model.js';
 import { isSymlink, zipModes } from './zip-modes.js';
 
@@ -180,18 +180,6 @@ function badPackage(detail: string): SandboxError {
     `Lambda was unable to unzip the deployment package: ${detail}. Update the function code with a valid .zip file.`,
     502,
   );
-}
-
-/** The `@aws-sdk` folder of the node_modules the sandbox resolves its own SDK from. */
-function findSdkDirectory(): string | undefined {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, 'node_modules', '@aws-sdk');
-    if (existsSync(join(candidate, 'client-s3'))) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
 }
 
 /** Copies `source`'s tree into `target` as hard links (copies across file systems), replacing what is there. */

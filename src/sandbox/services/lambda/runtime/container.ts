@@ -44,6 +44,8 @@ interface Invocation {
 export class Container {
   /** Receives every line the function prints; the invoker points it at the current invocation. */
   onLog: (line: string) => void;
+  /** Receives the runtime's own notices (runtime/protocol.ts); by default they go to the function's log. */
+  onNotice: (text: string) => void = (text) => this.onLog(text);
   private readonly child: ChildProcess;
   private current: Invocation | undefined;
   private exited = false;
@@ -123,6 +125,10 @@ export class Container {
   private receive(message: ChildMessage): void {
     if (message.type === 'log') {
       this.onLog(message.text);
+      return;
+    }
+    if (message.type === 'notice') {
+      this.onNotice(message.text);
       return;
     }
     const current = this.current;

@@ -13,6 +13,8 @@ import { ContainerPool } from './pool.js';
 import { optSupport, withOpt } from './opt-mount.js';
 import { pythonInterpreter } from './python/python-runtime.js';
 import { launcherFor } from './runtimes.js';
+import type { SdkSettings } from './node/sdk-cache.js';
+import { defaultSdkCacheDir, sdkSettings } from './node/sdk-settings.js';
 
 /** One function version to run: `$LATEST` or a published version's configuration. */
 export interface InvokeTarget {
@@ -49,6 +51,8 @@ export class FunctionRunner {
   private code: Promise<CodeCache> | undefined;
   /** A temp root to remove on close (when the sandbox keeps no data dir). */
   private ownedRoot: string | undefined;
+  /** How Node.js functions install SDK packages the sandbox does not ship, found on first use. */
+  private sdk: SdkSettings | undefined | null = null;
 
   constructor(
     private readonly context: SandboxContext,
@@ -93,7 +97,8 @@ export class FunctionRunner {
         endpoint: this.context.endpoint ?? '',
       });
       const log = new StreamLog(this.context, record.region, logGroup, logStream);
-      let launch = launcher({ taskRoot, layers });
+      const sdk = this.sdkSettings();
+      let launch = launcher({ taskRoot, layers, ...(sdk ? { sdk } : {}) });
       if (opt !== undefined) {
         const support = optSupport();
         if (support.available) {
@@ -109,7 +114,12 @@ export class FunctionRunner {
           );
         }
       }
-      return new Container(launch, env, taskRoot, log);
+      const started = new Container(launch, env, taskRoot, log);
+      started.onNotice = (text) => {
+        started.onLog(text);
+        this.context.log(`Lambda function ${record.name}: ${text}`);
+      };
+      return started;
     });
     const lines: LogLine[] = [];
     const line = (message: string): void => void lines.push(container.log.write(message));
@@ -168,6 +178,11 @@ export class FunctionRunner {
       return cache;
     })();
     return this.code;
+  }
+
+  private sdkSettings(): SdkSettings | undefined {
+    if (this.sdk === null) this.sdk = sdkSettings(this.context.sdkCacheDir ?? defaultSdkCacheDir());
+    return this.sdk;
   }
 
   /** The packages of the function's layers this sandbox holds, in the function's order. */

@@ -30,5 +30,7 @@ export type ChildMessage =
   | { type: 'started'; requestId: string; deadlineMs: number }
   /** A console line, kept whole (a multi-line message is one log event, as on Lambda). */
   | { type: 'log'; text: string }
+  /** The runtime's own word (an SDK package installed, or why it could not be): for the function's log and the sandbox's. */
+  | { type: 'notice'; text: string }
   | { type: 'result'; requestId: string; payload: string }
   | { type: 'error'; requestId: string; error: FunctionErrorPayload };

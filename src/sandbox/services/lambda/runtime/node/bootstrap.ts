@@ -6,6 +6,8 @@ import { format } from 'node:util';
 import type { ChildMessage, FunctionErrorPayload, InvokeMessage } from '../protocol.js';
 import { RESULT_FD } from '../protocol.js';
 import { routeHttpsToSandbox } from './https-to-sandbox.js';
+import { SDK_SETTINGS_VARIABLE, type SdkSettings } from './sdk-cache.js';
+import { resolveSdkFromCache } from './sdk-resolution.js';
 
 /**
  * The Node.js runtime inside a function's child process: loads `_HANDLER` from
@@ -50,6 +52,14 @@ for (const [method, level] of [
 }
 
 routeHttpsToSandbox(process.env.AWS_ENDPOINT_URL);
+
+// SDK packages the sandbox does not ship are installed on first use; the settings are the
+// sandbox's, not the function's, so they leave its environment before its code loads.
+const sdk = process.env[SDK_SETTINGS_VARIABLE];
+delete process.env[SDK_SETTINGS_VARIABLE];
+const sdkNotices = sdk
+  ? resolveSdkFromCache(JSON.parse(sdk) as SdkSettings, (text) => send({ type: 'notice', text }))
+  : () => undefined;
 
 // Init: the module loads as the process starts, before (and not timed with) the first invocation.
 const handler: Promise<Handler> = loadHandler();
@@ -180,8 +190,10 @@ async function invoke(message: InvokeMessage): Promise<void> {
     const deadlineMs = Date.now() + message.timeoutMs;
     send({ type: 'started', requestId: message.requestId, deadlineMs });
     const result = await run(fn, JSON.parse(message.payload) as unknown, context(message, deadlineMs));
+    sdkNotices();
     send({ type: 'result', requestId: message.requestId, payload: JSON.stringify(result ?? null) });
   } catch (error) {
+    sdkNotices();
     const payload = errorPayload(error);
     console.error(`${payload.errorType}: ${payload.errorMessage}`);
     send({ type: 'error', requestId: message.requestId, error: payload });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { FROM_SOURCES, PACKAGE_ROOT } from '../../../../../package-root.js';
 import type { Launch, RuntimeLayout } from '../launch.js';
+import { SDK_SETTINGS_VARIABLE } from './sdk-cache.js';
 
 /** `nodejsN.x` from nodejs16.x on: all run on the Node.js that runs the sandbox. */
 export const NODE_RUNTIME = /^nodejs(\d+)\.x$/;
@@ -36,6 +37,9 @@ export function nodeLaunch(layout: RuntimeLayout): Launch {
   return {
     command: process.execPath,
     args,
-    env: nodePath.length > 0 ? { NODE_PATH: nodePath.join(':') } : {},
+    env: {
+      ...(nodePath.length > 0 ? { NODE_PATH: nodePath.join(':') } : {}),
+      ...(layout.sdk ? { [SDK_SETTINGS_VARIABLE]: JSON.stringify(layout.sdk) } : {}),
+    },
   };
 }
