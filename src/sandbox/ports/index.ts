@@ -1,25 +1,49 @@
+import type { DeliveryCaller, DeliveryOutcome } from './delivery.js';
 import { definePort } from './port.js';
 
 export type { Port } from './port.js';
+export type { DeliveryCaller, DeliveryOutcome } from './delivery.js';
 
 /**
- * Event invocations for other modules (SNS subscribers, S3 notifications). Unknown functions
- * are dropped, as Lambda's async delivery drops events for a function that is gone.
+ * Invocations for other modules. A `caller` (SNS, S3, EventBridge ...) is checked against
+ * the function's resource policy, and the delivery logged; without one the invocation is the
+ * sandbox's own (an event source mapping's poller). A function that is gone is not delivered to.
  */
 export interface LambdaInvoker {
   /** Accepts an Event invocation of the function (ARN, qualified or not) with a JSON payload. */
-  invokeAsync(functionArn: string, payload: string): Promise<void>;
+  invokeAsync(functionArn: string, payload: string, caller?: DeliveryCaller): Promise<DeliveryOutcome>;
+  /** Runs a RequestResponse invocation and answers what the handler returned. */
+  invoke(functionArn: string, payload: string, caller?: DeliveryCaller): Promise<LambdaResult>;
 }
 
-/** Messages delivered to queues (SNS subscriptions, S3 notifications). A queue that is gone drops the message, as AWS's delivery does. */
+/** What a RequestResponse invocation answered; `functionError` set when the handler failed. */
+export type LambdaResult =
+  | { delivered: true; payload: string; functionError?: string; executedVersion: string }
+  | { delivered: false; code: string; message: string };
+
+export interface SqsSendOptions {
+  /** A FIFO queue's message group. */
+  groupId?: string;
+  /** Checked against the queue's policy. */
+  caller?: DeliveryCaller;
+  /** Message attributes, as SendMessage takes them. */
+  attributes?: Record<string, { DataType: string; StringValue?: string }>;
+}
+
+/** Messages delivered to queues (SNS subscriptions, S3 notifications, EventBridge targets). */
 export interface SqsSender {
-  /** Enqueues `body` on the queue with this ARN; `groupId` for a FIFO queue. */
-  send(queueArn: string, body: string, groupId?: string): Promise<void>;
+  /** Enqueues `body` on the queue with this ARN (gone: not delivered, as AWS's delivery). */
+  send(queueArn: string, body: string, options?: SqsSendOptions): Promise<DeliveryOutcome>;
 }
 
-/** Publishing for other modules (S3 notifications to a topic). A topic that is gone drops the message. */
+/** Publishing for other modules (S3 notifications, EventBridge targets), checked against the topic policy. */
 export interface SnsPublisher {
-  publish(topicArn: string, message: string, subject: string): Promise<void>;
+  publish(
+    topicArn: string,
+    message: string,
+    subject: string | undefined,
+    caller?: DeliveryCaller,
+  ): Promise<DeliveryOutcome>;
 }
 
 /** Why an object could not be read, in S3's own error codes (Lambda quotes them). */

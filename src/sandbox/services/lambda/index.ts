@@ -1,14 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import { matchRoute, restJsonCodec, restJsonInput, restJsonResult } from '../../protocols/rest-json.js';
 import type { InventoryEntry, ServiceModule, ServiceModuleFactory } from '../../service-module.js';
 import { AsyncInvocations } from './async-invocations.js';
-import { parseFunctionName, type LambdaCall, type LambdaHandler } from './call.js';
+import type { LambdaCall, LambdaHandler } from './call.js';
 import { CONFIG_READ_HANDLERS } from './config-reads.js';
 import * as eventInvoke from './event-invoke-ops.js';
 import * as functions from './function-ops.js';
 import { functionResourceHandler } from './function-resource.js';
 import { invoke, runQueued } from './invoke-ops.js';
 import { lambdaInvoker } from '../../ports/index.js';
+import { lambdaInvokerPort } from './invoker-port.js';
 import { lambdaErrors } from './lambda-errors.js';
 import * as layers from './layer-ops.js';
 import * as mappings from './mapping-ops.js';
@@ -98,18 +98,7 @@ export const createLambdaService: ServiceModuleFactory = async (context) => {
   const queue = await AsyncInvocations.load(context.storage, (invocation) =>
     runQueued(newCall(invocation.region, {}), invocation, runner),
   );
-  lambdaInvoker.expose(context, {
-    invokeAsync: async (functionArn, payload) => {
-      const { name, qualifier } = parseFunctionName(functionArn);
-      await queue.enqueue({
-        requestId: randomUUID(),
-        region: functionArn.split(':')[3] ?? context.region,
-        functionName: name,
-        ...(qualifier !== undefined ? { qualifier } : {}),
-        payload,
-      });
-    },
-  });
+  lambdaInvoker.expose(context, lambdaInvokerPort(context, store, runner, queue));
   const module: ServiceModule = {
     name: 'lambda',
     codec: restJsonCodec,

@@ -99,7 +99,7 @@ export async function runQueued(
 }
 
 /** `$LATEST`, a version number or an alias (weights aside: the alias's main version). */
-function resolveTarget(record: FunctionRecord, qualifier: string | undefined): InvokeTarget {
+export function resolveTarget(record: FunctionRecord, qualifier: string | undefined): InvokeTarget {
   const invokedFunctionArn = qualifier === undefined ? record.arn : `${record.arn}:${qualifier}`;
   const alias = record.aliases.find((candidate) => candidate.name === qualifier);
   const version = alias ? alias.functionVersion : (qualifier ?? '$LATEST');

@@ -1,3 +1,4 @@
+import { serviceCaller } from '../../ports/delivery.js';
 import { lambdaInvoker, snsPublisher, sqsSender } from '../../ports/index.js';
 import { child, children, parseXml, text, type XmlValue } from '../../xml.js';
 import type { S3Call } from './call.js';
@@ -37,13 +38,15 @@ export async function notifyObjectEvent(
 ): Promise<void> {
   const document = state.record.documents?.notification;
   if (!document) return;
+  const caller = serviceCaller('s3', `arn:aws:s3:::${state.record.name}`, call.request.accountId);
   for (const destination of destinations(document)) {
     if (!matches(destination, eventName, version.key)) continue;
     const body = JSON.stringify({ Records: [eventRecord(call, state, eventName, version, destination.id)] });
-    if (destination.kind === 'queue') await sqsSender.of(call.context)?.send(destination.arn, body);
+    if (destination.kind === 'queue')
+      await sqsSender.of(call.context)?.send(destination.arn, body, { caller });
     else if (destination.kind === 'topic')
-      await snsPublisher.of(call.context)?.publish(destination.arn, body, 'Amazon S3 Notification');
-    else await lambdaInvoker.of(call.context)?.invokeAsync(destination.arn, body);
+      await snsPublisher.of(call.context)?.publish(destination.arn, body, 'Amazon S3 Notification', caller);
+    else await lambdaInvoker.of(call.context)?.invokeAsync(destination.arn, body, caller);
   }
 }
 
@@ -94,7 +97,7 @@ function eventRecord(
     eventVersion: '2.1',
     eventSource: 'aws:s3',
     awsRegion: state.record.region,
-    eventTime: new Date().toISOString(),
+    eventTime: call.context.clock.iso(),
     eventName,
     userIdentity: { principalId: `AWS:${call.request.accountId}` },
     requestParameters: { sourceIPAddress: '127.0.0.1' },
