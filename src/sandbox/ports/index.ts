@@ -58,3 +58,46 @@ export const lambdaInvoker = definePort<LambdaInvoker>();
 export const sqsSender = definePort<SqsSender>();
 export const snsPublisher = definePort<SnsPublisher>();
 export const s3ObjectReader = definePort<S3ObjectReader>();
+
+/** What another module needs of a role a service assumes (Scheduler, EventBridge role targets). */
+export interface RoleReader {
+  /** Whether the role exists and its trust policy lets the service principal assume it. */
+  assumableBy(roleArn: string, servicePrincipal: string): boolean;
+  /** The role's identity policies: inline, then attached managed ones (their default versions). */
+  identityPolicies(roleArn: string): unknown[];
+}
+
+export const roleReader = definePort<RoleReader>();
+
+/** One event as PutEvents takes it. */
+export interface EventEntry {
+  Source: string;
+  DetailType: string;
+  /** JSON text of an object. */
+  Detail: string;
+  Resources?: string[];
+  /** Epoch ms; the sandbox's time when absent. */
+  Time?: number;
+}
+
+/**
+ * Putting events on a bus for other modules (S3's EventBridge notifications, Scheduler,
+ * EventBridge targets that are buses). A caller is checked against the bus policy and its
+ * role's policies.
+ */
+export interface EventBus {
+  put(busArn: string, entries: EventEntry[], caller?: DeliveryCaller): Promise<DeliveryOutcome>;
+}
+
+export const eventBus = definePort<EventBus>();
+
+/** Starting executions for other modules (EventBridge and Scheduler targets). */
+export interface StateMachineStarter {
+  start(
+    stateMachineArn: string,
+    input: string,
+    caller?: DeliveryCaller,
+  ): Promise<DeliveryOutcome & { executionArn?: string }>;
+}
+
+export const stateMachineStarter = definePort<StateMachineStarter>();

@@ -1,5 +1,5 @@
 import { serviceCaller } from '../../ports/delivery.js';
-import { lambdaInvoker, snsPublisher, sqsSender } from '../../ports/index.js';
+import { eventBus, lambdaInvoker, snsPublisher, sqsSender } from '../../ports/index.js';
 import { child, children, parseXml, text, type XmlValue } from '../../xml.js';
 import type { S3Call } from './call.js';
 import type { ObjectVersion } from './model.js';
@@ -38,6 +38,9 @@ export async function notifyObjectEvent(
 ): Promise<void> {
   const document = state.record.documents?.notification;
   if (!document) return;
+  if (child(parseXml(document)['NotificationConfiguration'], 'EventBridgeConfiguration') !== undefined) {
+    await toEventBridge(call, state, eventName, version);
+  }
   const caller = serviceCaller('s3', `arn:aws:s3:::${state.record.name}`, call.request.accountId);
   for (const destination of destinations(document)) {
     if (!matches(destination, eventName, version.key)) continue;
@@ -118,4 +121,55 @@ function eventRecord(
       },
     },
   };
+}
+
+const REASONS: Record<ObjectEventName, string> = {
+  'ObjectCreated:Put': 'PutObject',
+  'ObjectCreated:Copy': 'CopyObject',
+  'ObjectRemoved:Delete': 'DeleteObject',
+  'ObjectRemoved:DeleteMarkerCreated': 'DeleteObject',
+};
+
+/**
+ * With EventBridge notifications on, S3 puts "Object Created" / "Object Deleted" on the
+ * default bus of the bucket's region, for every object event (rules filter them).
+ */
+async function toEventBridge(
+  call: S3Call,
+  state: BucketState,
+  eventName: ObjectEventName,
+  version: Pick<ObjectVersion, 'key' | 'versionId' | 'etag' | 'size' | 'seq'>,
+): Promise<void> {
+  const bus = eventBus.of(call.context);
+  if (!bus) return;
+  const removed = eventName.startsWith('ObjectRemoved');
+  const { region, name } = state.record;
+  const detail = {
+    version: '0',
+    bucket: { name },
+    object: {
+      key: version.key,
+      ...(removed ? {} : { size: version.size, etag: version.etag.replace(/"/g, '') }),
+      ...(version.versionId !== 'null' ? { 'version-id': version.versionId } : {}),
+      sequencer: version.seq.toString(16).toUpperCase().padStart(16, '0'),
+    },
+    'request-id': call.request.requestId,
+    requester: call.request.accountId,
+    'source-ip-address': '127.0.0.1',
+    reason: REASONS[eventName],
+    ...(removed
+      ? {
+          'deletion-type':
+            eventName === 'ObjectRemoved:DeleteMarkerCreated' ? 'Delete Marker Created' : 'Permanently Deleted',
+        }
+      : {}),
+  };
+  await bus.put(`arn:aws:events:${region}:${call.request.accountId}:event-bus/default`, [
+    {
+      Source: 'aws.s3',
+      DetailType: removed ? 'Object Deleted' : 'Object Created',
+      Detail: JSON.stringify(detail),
+      Resources: [`arn:aws:s3:::${name}`],
+    },
+  ]);
 }
