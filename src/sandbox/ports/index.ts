@@ -101,3 +101,49 @@ export interface StateMachineStarter {
 }
 
 export const stateMachineStarter = definePort<StateMachineStarter>();
+
+/** A message as a consumer in another module receives it (Lambda's SQS event source). */
+export interface ReceivedMessage {
+  messageId: string;
+  receiptHandle: string;
+  body: string;
+  md5OfBody: string;
+  /** System attributes (ApproximateReceiveCount, SentTimestamp ...). */
+  attributes: Record<string, string>;
+  messageAttributes: Record<string, { DataType: string; StringValue?: string; BinaryValue?: string }>;
+}
+
+/** Receiving from queues for other modules, as SQS's API would (visibility, redrive, FIFO groups). */
+export interface SqsConsumer {
+  /** Up to `max` visible messages, hidden for the queue's visibility timeout; undefined when the queue is gone. */
+  receive(queueArn: string, max: number): Promise<ReceivedMessage[] | undefined>;
+  /** How many messages are visible now (a batching window waits for more). */
+  visibleCount(queueArn: string): number;
+  delete(queueArn: string, receiptHandles: readonly string[]): Promise<void>;
+  /** The queue's attributes (VisibilityTimeout, FifoQueue ...), or undefined when it is gone. */
+  attributes(queueArn: string): Record<string, string> | undefined;
+}
+
+export const sqsConsumer = definePort<SqsConsumer>();
+
+/** One record of a stream (DynamoDB Streams, Kinesis) as an event source reads it. */
+export interface StreamRecordEntry {
+  /** Decimal digits; a later record has a larger number. */
+  sequenceNumber: string;
+  /** Epoch ms (sandbox time) it was written. */
+  arrivedAt: number;
+  shardId: string;
+  /** The record as Lambda's event carries it, less `eventSourceARN`. */
+  record: Record<string, unknown>;
+}
+
+/** Reading a stream for another module (Lambda's event source mappings). */
+export interface StreamReader {
+  /** Up to `limit` records after the sequence number `after` (from the oldest when undefined); undefined when the stream is gone. */
+  read(streamArn: string, after: string | undefined, limit: number): StreamRecordEntry[] | undefined;
+  /** The latest sequence number written ('0' when none yet); undefined when the stream is gone. */
+  latest(streamArn: string): string | undefined;
+}
+
+export const dynamoDbStreams = definePort<StreamReader>();
+export const kinesisStreams = definePort<StreamReader>();

@@ -11,7 +11,10 @@ import { lambdaInvoker } from '../../ports/index.js';
 import { lambdaInvokerPort } from './invoker-port.js';
 import { lambdaErrors } from './lambda-errors.js';
 import * as layers from './layer-ops.js';
+import { EventSourcePollers } from './event-sources/pollers.js';
 import * as mappings from './mapping-ops.js';
+import { mappingView } from './mapping-ops.js';
+import { mappingResourceHandler } from './mapping-resource.js';
 import * as permissions from './permission-ops.js';
 import { sandboxRoleAges } from './role-ages.js';
 import { LAMBDA_ROUTES } from './routes.js';
@@ -46,6 +49,7 @@ const HANDLERS: Record<string, LambdaHandler> = {
   DeleteAlias: versions.deleteAlias,
   CreateEventSourceMapping: mappings.createEventSourceMapping,
   GetEventSourceMapping: mappings.getEventSourceMapping,
+  ListEventSourceMappings: mappings.listEventSourceMappings,
   UpdateEventSourceMapping: mappings.updateEventSourceMapping,
   DeleteEventSourceMapping: mappings.deleteEventSourceMapping,
   PublishLayerVersion: layers.publishLayerVersion,
@@ -93,12 +97,16 @@ export const createLambdaService: ServiceModuleFactory = async (context) => {
     now: Date.now(),
   });
   context.resources.register('AWS::Lambda::Function', functionResourceHandler(store, newCall));
+  context.resources.register('AWS::Lambda::EventSourceMapping', mappingResourceHandler(store, newCall));
   const runner = new FunctionRunner(context, store);
   store.onFunctionChange = (arn, record) => runner.reconcile(record, arn);
   const queue = await AsyncInvocations.load(context.storage, (invocation) =>
     runQueued(newCall(invocation.region, {}), invocation, runner),
   );
-  lambdaInvoker.expose(context, lambdaInvokerPort(context, store, runner, queue));
+  const invoker = lambdaInvokerPort(context, store, runner, queue);
+  lambdaInvoker.expose(context, invoker);
+  const pollers = new EventSourcePollers({ context, store, invoke: (arn, payload) => invoker.invoke(arn, payload) });
+  store.onMappingChange = () => pollers.sync();
   const module: ServiceModule = {
     name: 'lambda',
     codec: restJsonCodec,
@@ -117,8 +125,12 @@ export const createLambdaService: ServiceModuleFactory = async (context) => {
       if (!handler) return invoke(call, request, { runner, queue });
       return restJsonResult(ROUTES_BY_OPERATION.get(operation)!.status, await handler(call));
     },
-    started: () => queue.resume(),
+    started() {
+      queue.resume();
+      pollers.sync();
+    },
     async close() {
+      await pollers.close();
       queue.close();
       await runner.close();
       await queue.settled();
@@ -177,9 +189,18 @@ export const createLambdaService: ServiceModuleFactory = async (context) => {
         'AWS::Lambda::Permission': permissionEntries,
         'AWS::Lambda::Url': urlEntries,
         'AWS::Lambda::EventInvokeConfig': eventInvokeEntries,
-        'AWS::Lambda::EventSourceMapping': store
-          .allMappings()
-          .map((mapping) => ({ id: mapping.uuid, region: mapping.region, functionArn: mapping.functionArn })),
+        'AWS::Lambda::EventSourceMapping': store.allMappings().map((mapping) => {
+          const view = mappingView(mapping, undefined);
+          return {
+            id: mapping.uuid,
+            region: mapping.region,
+            functionArn: mapping.functionArn,
+            eventSourceArn: mapping.eventSourceArn,
+            state: view.State,
+            batchSize: view.BatchSize,
+            lastProcessingResult: view.LastProcessingResult,
+          };
+        }),
         'AWS::Lambda::LayerVersion': store
           .allLayerVersions()
           .filter((layer) => !layer.deleted)

@@ -5,7 +5,8 @@ import * as messages from './message-ops.js';
 import { enqueue } from './queue-messages.js';
 import * as queues from './queue-ops.js';
 import { deliverChecked } from '../../policy/delivery-check.js';
-import { sqsSender } from '../../ports/index.js';
+import { sqsConsumer, sqsSender } from '../../ports/index.js';
+import { consumerPort } from './consumer-port.js';
 import { sqsErrors } from './sqs-errors.js';
 import { queueArn, QueueStore } from './store.js';
 
@@ -51,6 +52,7 @@ export function sqsService(overrides: Partial<SqsOptions> = {}): ServiceModuleFa
         });
       },
     });
+    sqsConsumer.expose(context, consumerPort(store, options));
     const module: ServiceModule = {
       name: 'sqs',
       codec: jsonCodec('1.0'),
