@@ -33,7 +33,7 @@ export interface SqsSendOptions {
 /** Messages delivered to queues (SNS subscriptions, S3 notifications, EventBridge targets). */
 export interface SqsSender {
   /** Enqueues `body` on the queue with this ARN (gone: not delivered, as AWS's delivery). */
-  send(queueArn: string, body: string, options?: SqsSendOptions): Promise<DeliveryOutcome>;
+  send(queueArn: string, body: string, options?: SqsSendOptions): Promise<DeliveryOutcome & { messageId?: string }>;
 }
 
 /** Publishing for other modules (S3 notifications, EventBridge targets), checked against the topic policy. */
@@ -147,3 +147,14 @@ export interface StreamReader {
 
 export const dynamoDbStreams = definePort<StreamReader>();
 export const kinesisStreams = definePort<StreamReader>();
+
+/** DynamoDB's API for other modules (Step Functions' optimized integrations): the output, or the error DynamoDB answered. */
+export interface DynamoDbCaller {
+  call(
+    region: string,
+    operation: string,
+    input: Record<string, unknown>,
+  ): Promise<{ output: Record<string, unknown> } | { code: string; message: string }>;
+}
+
+export const dynamoDbCaller = definePort<DynamoDbCaller>();

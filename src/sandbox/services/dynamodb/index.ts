@@ -7,7 +7,7 @@ import type { SandboxRequest, SandboxResponse } from '../../request.js';
 import type { InventoryEntry, ServiceModule, ServiceModuleFactory } from '../../service-module.js';
 import { DynaliteServer, TABLE_TRANSITION_MS, type ForwardResponse } from './dynalite-server.js';
 import { applySpecifications, describeExtras, ExtrasStore } from './extras.js';
-import { dynamoDbStreams } from '../../ports/index.js';
+import { dynamoDbCaller, dynamoDbStreams } from '../../ports/index.js';
 import { StreamRecorder } from './stream-recorder.js';
 import { StreamStore } from './stream-store.js';
 import { STREAMS_TARGET_PREFIX, streamsOperation, tableStreams } from './streams-api.js';
@@ -105,6 +105,18 @@ export const createDynamoDbService: ServiceModuleFactory = async (context) => {
     },
     context.clock,
   );
+
+  dynamoDbCaller.expose(context, {
+    async call(region, operation, input) {
+      const response = await recorder.around(region, operation, input, () =>
+        call(region, operation, input, internalAuth(region)),
+      );
+      const body = JSON.parse(response.body || '{}') as Json;
+      if (response.status === 200) return { output: body };
+      const code = String(body.__type ?? 'InternalServerError').split('#').pop()!;
+      return { code, message: String(body.message ?? body.Message ?? '') };
+    },
+  });
 
   /** The inventory is read synchronously, so table names and statuses are cached per region. */
   // Refreshes overlap; only the latest started may write, so a slow stale one never wins.

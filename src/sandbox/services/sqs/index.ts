@@ -46,10 +46,13 @@ export function sqsService(overrides: Partial<SqsOptions> = {}): ServiceModuleFa
         const found = store.get(region, name);
         const queue = found?.accountId === accountId ? found : undefined;
         const target = { arn, action: 'sqs:SendMessage', policy: queue?.attributes.Policy, exists: !!queue };
-        return deliverChecked(context, caller, target, async () => {
+        let messageId: string | undefined;
+        const outcome = await deliverChecked(context, caller, target, async () => {
           const delay = Number(queue!.attributes.DelaySeconds ?? 0);
-          await enqueue(store, queue!, { body, now: options.now(), delay, groupId, attributes });
+          messageId = (await enqueue(store, queue!, { body, now: options.now(), delay, groupId, attributes }))
+            .id;
         });
+        return messageId === undefined ? outcome : { ...outcome, messageId };
       },
     });
     sqsConsumer.expose(context, consumerPort(store, options));
