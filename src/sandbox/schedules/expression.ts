@@ -1,4 +1,6 @@
-import { localFields, localToUtc } from './time-zone.js';
+import { localFields, localToUtc, type LocalTime } from './time-zone.js';
+
+export type { LocalTime } from './time-zone.js';
 
 /**
  * Schedule expressions as EventBridge rules and EventBridge Scheduler take them:
@@ -7,15 +9,6 @@ import { localFields, localToUtc } from './time-zone.js';
  */
 export type ScheduleExpression =
   { kind: 'rate'; everyMs: number } | { kind: 'cron'; fields: CronFields } | { kind: 'at'; local: LocalTime };
-
-export interface LocalTime {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
 
 interface CronFields {
   minutes: Set<number>;

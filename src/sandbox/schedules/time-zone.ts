@@ -1,4 +1,12 @@
-import type { LocalTime } from './expression.js';
+/** A wall-clock time, in whatever time zone reads it. */
+export interface LocalTime {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 

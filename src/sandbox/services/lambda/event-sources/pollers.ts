@@ -1,21 +1,10 @@
-import type { LambdaResult } from '../../../ports/index.js';
-import type { SandboxContext } from '../../../service-module.js';
 import { sourceKind } from '../mapping-ops.js';
-import type { MappingRecord } from '../model.js';
-import type { LambdaStore } from '../store.js';
+import type { PollerDeps } from './poller-deps.js';
 import { pollQueue, type QueueState } from './sqs-source.js';
 import { pollStream, type StreamState } from './stream-source.js';
 
-export type Invoke = (functionArn: string, payload: string) => Promise<LambdaResult>;
-
 /** Idle polls are this far apart in real time; a poll that found work polls again at once. */
 const IDLE_MS = 250;
-
-export interface PollerDeps {
-  context: SandboxContext;
-  store: LambdaStore;
-  invoke: Invoke;
-}
 
 interface Poller {
   timer?: NodeJS.Timeout;
@@ -89,15 +78,10 @@ export class EventSourcePollers {
         ? await pollQueue(this.deps, mapping, poller.state)
         : await pollStream(this.deps, mapping, poller.state, kind === 'dynamodb' ? 'dynamodb' : 'kinesis');
     } catch (error) {
-      process.stderr.write(`cdkd sandbox: event source mapping ${uuid}: ${(error as Error)?.stack ?? String(error)}\n`);
+      process.stderr.write(
+        `cdkd sandbox: event source mapping ${uuid}: ${(error as Error)?.stack ?? String(error)}\n`,
+      );
       return false;
     }
   }
-}
-
-/** Records what the last batch came to (LastProcessingResult), saving only a change. */
-export async function noteResult(store: LambdaStore, mapping: MappingRecord, result: string): Promise<void> {
-  if (mapping.lastProcessingResult === result) return;
-  mapping.lastProcessingResult = result;
-  await store.saveMappingProgress(mapping);
 }

@@ -2,7 +2,7 @@ import { sqsConsumer, type ReceivedMessage } from '../../../ports/index.js';
 import type { MappingRecord } from '../model.js';
 import { failedItems } from './batch-response.js';
 import { keptByFilters, type FilterCriteria } from './filters.js';
-import { noteResult, type PollerDeps } from './pollers.js';
+import { noteResult, type PollerDeps } from './poller-deps.js';
 
 export interface QueueState {
   /** Sandbox time the batching window started (the first message seen waiting). */
@@ -16,7 +16,11 @@ export interface QueueState {
  * success, all but the reported failures under ReportBatchItemFailures, none on an error
  * (those show again after the visibility timeout, and SQS's redrive policy moves them on).
  */
-export async function pollQueue(deps: PollerDeps, mapping: MappingRecord, state: QueueState): Promise<boolean> {
+export async function pollQueue(
+  deps: PollerDeps,
+  mapping: MappingRecord,
+  state: QueueState,
+): Promise<boolean> {
   const consumer = sqsConsumer.of(deps.context);
   const queueArn = mapping.eventSourceArn!;
   if (!consumer) return false;
@@ -41,8 +45,14 @@ export async function pollQueue(deps: PollerDeps, mapping: MappingRecord, state:
   if (messages.length === 0) return false;
   const region = queueArn.split(':')[3] ?? deps.context.region;
   const records = messages.map((message) => record(message, queueArn, region));
-  const { kept, dropped } = keptByFilters(records, mapping.settings?.FilterCriteria as FilterCriteria | undefined);
-  await consumer.delete(queueArn, dropped.map((r) => r.receiptHandle));
+  const { kept, dropped } = keptByFilters(
+    records,
+    mapping.settings?.FilterCriteria as FilterCriteria | undefined,
+  );
+  await consumer.delete(
+    queueArn,
+    dropped.map((r) => r.receiptHandle),
+  );
   if (kept.length === 0) return true;
   const result = await deps.invoke(mapping.functionArn, JSON.stringify({ Records: kept }));
   if (!result.delivered) {
@@ -56,7 +66,12 @@ export async function pollQueue(deps: PollerDeps, mapping: MappingRecord, state:
   const reports = ((mapping.settings?.FunctionResponseTypes as string[] | undefined) ?? []).includes(
     'ReportBatchItemFailures',
   );
-  const failed = reports ? failedItems(result.payload, kept.map((r) => r.messageId)) : new Set<string>();
+  const failed = reports
+    ? failedItems(
+        result.payload,
+        kept.map((r) => r.messageId),
+      )
+    : new Set<string>();
   if (failed !== 'all') {
     await consumer.delete(
       queueArn,

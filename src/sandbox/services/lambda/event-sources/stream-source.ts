@@ -11,7 +11,7 @@ import {
 import type { MappingRecord } from '../model.js';
 import { failedItems } from './batch-response.js';
 import { keptByFilters, type FilterCriteria } from './filters.js';
-import { noteResult, type PollerDeps } from './pollers.js';
+import { noteResult, type PollerDeps } from './poller-deps.js';
 
 export interface StreamState {
   /** Invocations of the batch at the checkpoint so far, while it keeps failing. */
@@ -178,7 +178,10 @@ class BatchProcess {
 
   /** Lambda sends to the destination as the function's execution role. */
   private functionRoleCaller() {
-    const record = this.deps.store.function(this.mapping.region, this.mapping.functionArn.split(':')[6] ?? '');
+    const record = this.deps.store.function(
+      this.mapping.region,
+      this.mapping.functionArn.split(':')[6] ?? '',
+    );
     const roles = roleReader.of(this.deps.context);
     if (!record || !roles) return undefined;
     const source = `arn:aws:lambda:${this.mapping.region}:${this.mapping.functionArn.split(':')[4]}:event-source-mapping:${this.mapping.uuid}`;
