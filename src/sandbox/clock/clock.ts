@@ -78,14 +78,17 @@ export class SandboxClock {
     return new Promise((resolve) => this.at(this.now() + ms, resolve));
   }
 
-  /** Moves the clock forward by `ms`, firing what falls due; returns how many timers fired. */
+  /** Moves the clock forward by `ms`, firing what falls due, each at its own time; returns how many fired. */
   advance(ms: number): Promise<number> {
     return this.moveTo(this.now() + ms, this.mode_);
   }
 
-  /** Sets the time (frozen unless another mode is given), firing what falls due on the way. */
+  /**
+   * Jumps to a time (frozen unless another mode is given): what fell due before it fires once,
+   * late, at the new time, as after an outage (a nightly schedule runs once, not once a night).
+   */
   set(time: number, mode: ClockMode = 'frozen'): Promise<number> {
-    return this.moveTo(time, mode === 'wall' ? 'running' : mode);
+    return this.moveTo(time, mode === 'wall' ? 'running' : mode, true);
   }
 
   /** Changes how the clock runs from its current time; `wall` goes back to the machine's time. */
@@ -101,9 +104,9 @@ export class SandboxClock {
     this.pending.length = 0;
   }
 
-  private async moveTo(target: number, mode: ClockMode): Promise<number> {
+  private async moveTo(target: number, mode: ClockMode, jump = false): Promise<number> {
     while (this.moving) await this.moving;
-    const run = this.fireUntil(target, mode);
+    const run = this.fireUntil(target, mode, jump);
     this.moving = run;
     try {
       return await run;
@@ -113,16 +116,16 @@ export class SandboxClock {
     }
   }
 
-  private async fireUntil(target: number, mode: ClockMode): Promise<number> {
+  private async fireUntil(target: number, mode: ClockMode, jump: boolean): Promise<number> {
     let fired = 0;
-    this.frozenAt = this.now();
+    this.frozenAt = jump ? target : this.now();
     this.holding = true;
     try {
       for (;;) {
         const next = this.pending[0];
         if (!next || next.due > target || this.closed) break;
         this.pending.shift();
-        this.frozenAt = Math.max(this.frozenAt, next.due);
+        if (!jump) this.frozenAt = Math.max(this.frozenAt, next.due);
         try {
           await next.fire();
         } catch (error) {

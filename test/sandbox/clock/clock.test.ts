@@ -56,6 +56,16 @@ describe('SandboxClock', () => {
     expect(clock.now()).toBe(T0 + 5000);
   });
 
+  it('fires what a set jumps over once, late, at the new time', async () => {
+    const clock = new SandboxClock(() => 0);
+    await clock.set(T0);
+    const seen: number[] = [];
+    clock.at(T0 + 1000, () => void seen.push(clock.now()));
+    clock.at(T0 + 9000, () => void seen.push(clock.now()));
+    expect(await clock.set(T0 + 5000)).toBe(1);
+    expect(seen).toEqual([T0 + 5000]);
+  });
+
   it('never fires a cancelled timer', async () => {
     const clock = new SandboxClock(() => 0);
     await clock.set(T0);

@@ -41,14 +41,24 @@ export class EventRouter {
   }
 
   /** The port other modules put events through (S3, Scheduler, bus targets). */
-  async putFromService(arn: string, entries: EventEntry[], caller?: DeliveryCaller): Promise<DeliveryOutcome> {
-    const [, , , region = this.context.region, accountId = this.context.accountId, resource = ''] = arn.split(':');
+  async putFromService(
+    arn: string,
+    entries: EventEntry[],
+    caller?: DeliveryCaller,
+  ): Promise<DeliveryOutcome> {
+    const [, , , region = this.context.region, accountId = this.context.accountId, resource = ''] =
+      arn.split(':');
     const name = resource.replace(/^event-bus\//, '');
     const bus = this.store.getBus(region, name);
     const target = { arn, action: 'events:PutEvents', policy: undefined, exists: bus !== undefined };
     return deliverChecked(this.context, caller, target, async () => {
       for (const entry of entries) {
-        await this.putEntry({ region, accountId }, { ...entry, EventBusName: name, Time: entry.Time }, name, true);
+        await this.putEntry(
+          { region, accountId },
+          { ...entry, EventBusName: name, Time: entry.Time },
+          name,
+          true,
+        );
       }
     });
   }
@@ -65,7 +75,12 @@ export class EventRouter {
     if (!this.store.getBus(scope.region, busName)) {
       return { ErrorCode: 'ResourceNotFoundException', ErrorMessage: `Event bus ${busName} does not exist.` };
     }
-    const time = entry.Time instanceof Date ? entry.Time.getTime() : typeof entry.Time === 'number' ? entry.Time : undefined;
+    const time =
+      entry.Time instanceof Date
+        ? entry.Time.getTime()
+        : typeof entry.Time === 'number'
+          ? entry.Time
+          : undefined;
     const event = {
       version: '0',
       id: randomUUID(),
@@ -82,7 +97,12 @@ export class EventRouter {
   }
 
   /** Sends an event to the targets of every enabled rule on the bus whose pattern matches. */
-  async route(event: Record<string, unknown>, region: string, busName: string, accountId: string): Promise<void> {
+  async route(
+    event: Record<string, unknown>,
+    region: string,
+    busName: string,
+    accountId: string,
+  ): Promise<void> {
     for (const rule of this.store.rulesOn(region, busName)) {
       if (rule.state === 'DISABLED' || rule.eventPattern === undefined) continue;
       if (!matchesPattern(this.pattern(rule.eventPattern), event)) continue;

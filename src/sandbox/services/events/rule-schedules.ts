@@ -36,7 +36,8 @@ export class RuleSchedules {
         this.context.clock.at(due, async () => {
           const live = this.current(rule);
           if (!live) return;
-          schedule(due);
+          // Next after now: a clock set far ahead fires a missed schedule once, not once per period.
+          schedule(Math.max(due, this.context.clock.now()));
           await this.fire(live, due);
         }),
       );

@@ -54,9 +54,9 @@ export async function deliverToTarget(
   const first = await send(context, rule, target, input);
   const done = settled(first, 1);
   if (done) return toDeadLetterQueue(context, rule, target, event, done);
-  const retries = retrying(context.clock, policy, first, startedAt, () => send(context, rule, target, input)).then(
-    (result) => toDeadLetterQueue(context, rule, target, event, result),
-  );
+  const retries = retrying(context.clock, policy, first, startedAt, () =>
+    send(context, rule, target, input),
+  ).then((result) => toDeadLetterQueue(context, rule, target, event, result));
   background.add(retries);
   void retries.finally(() => background.delete(retries));
 }
@@ -82,7 +82,12 @@ async function toDeadLetterQueue(
   });
 }
 
-async function send(context: SandboxContext, rule: RuleRef, target: Target, input: string): Promise<DeliveryOutcome> {
+async function send(
+  context: SandboxContext,
+  rule: RuleRef,
+  target: Target,
+  input: string,
+): Promise<DeliveryOutcome> {
   const service = target.Arn.split(':')[2] ?? '';
   const caller = callerFor(context, rule, target, service);
   if ('code' in caller) return caller;
@@ -97,7 +102,9 @@ async function send(context: SandboxContext, rule: RuleRef, target: Target, inpu
         })) ?? unserved(service)
       );
     case 'sns':
-      return (await snsPublisher.of(context)?.publish(target.Arn, input, undefined, caller)) ?? unserved(service);
+      return (
+        (await snsPublisher.of(context)?.publish(target.Arn, input, undefined, caller)) ?? unserved(service)
+      );
     case 'states':
       return (await stateMachineStarter.of(context)?.start(target.Arn, input, caller)) ?? unserved(service);
     case 'events':
@@ -129,7 +136,12 @@ function callerFor(
 }
 
 /** An event sent on to another bus keeps its source, detail-type and detail. */
-function forwarded(input: string): { Source: string; DetailType: string; Detail: string; Resources?: string[] } {
+function forwarded(input: string): {
+  Source: string;
+  DetailType: string;
+  Detail: string;
+  Resources?: string[];
+} {
   const event = JSON.parse(input) as Record<string, unknown>;
   return {
     Source: String(event.source ?? ''),
@@ -144,7 +156,9 @@ async function toLogGroup(context: SandboxContext, arn: string, input: string): 
   const writer = logWriter(context);
   if (!writer) return unserved('logs');
   const event = JSON.parse(input) as { id?: string };
-  await writer.append(region, group, String(event.id ?? 'events'), [{ timestamp: context.clock.now(), message: input }]);
+  await writer.append(region, group, String(event.id ?? 'events'), [
+    { timestamp: context.clock.now(), message: input },
+  ]);
   return { delivered: true };
 }
 
