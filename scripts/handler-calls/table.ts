@@ -52,7 +52,6 @@ export function totals(list: CallList): Record<Status | 'calls', number> {
     calls: list.calls.length,
     served: count('served'),
     'aws-error': count('aws-error'),
-    delegated: count('delegated'),
     'not served': count('not served'),
   };
 }
@@ -60,7 +59,6 @@ export function totals(list: CallList): Record<Status | 'calls', number> {
 const STATUS_TEXT: Record<Status, string> = {
   served: 'served by the sandbox',
   'aws-error': "answers AWS's own error for an unsupported feature",
-  delegated: 'served elsewhere',
   'not served': '**not served**',
 };
 
@@ -75,7 +73,7 @@ export function markdown(list: CallList): string {
         : '; the corpus was absent, so AwsCustomResource calls come from aws-cdk-lib only.'),
     'Each call was sent to a fresh sandbox; "served" means it answered neither an unknown service nor an unknown operation.',
     '',
-    `Calls: ${sum.calls}. Served: ${sum.served}. AWS error: ${sum['aws-error']}. Served elsewhere: ${sum.delegated}. Not served: ${sum['not served']}.`,
+    `Calls: ${sum.calls}. Served: ${sum.served}. AWS error: ${sum['aws-error']}. Not served: ${sum['not served']}.`,
     '',
     '| Service | Operation | Sandbox | Handler families | How called |',
     '| --- | --- | --- | --- | --- |',

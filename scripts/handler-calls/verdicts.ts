@@ -3,7 +3,7 @@
 // served. Calls another piece of work builds are named with it.
 import { isServed, probe, type ProbeResult } from './probe.js';
 
-export type Status = 'served' | 'aws-error' | 'delegated' | 'not served';
+export type Status = 'served' | 'aws-error' | 'not served';
 
 /** An unsupported feature: the request that asks for it and the error AWS answers. */
 export interface AwsErrorCall {
@@ -24,11 +24,6 @@ export const AWS_ERROR_CALLS: Readonly<Record<string, AwsErrorCall>> = {
     errorCode: 'ValidationError',
     reason: 'the sandbox launches no instances, so no lifecycle action is ever waiting',
   },
-};
-
-/** Calls another issue's work serves, keyed `service Operation`. */
-export const DELEGATED: Readonly<Record<string, string>> = {
-  'sfn StartExecution': 'served by Step Functions executions (issue 31)',
 };
 
 /**
@@ -56,7 +51,5 @@ export async function verdictFor(endpoint: string, service: string, operation: s
     return { status, answer, note: `${unsupported.errorCode}: ${unsupported.reason}` };
   }
   const answer = await probe(endpoint, service, operation, PROBE_INPUT[key]);
-  if (isServed(answer)) return { status: 'served', answer };
-  const delegated = DELEGATED[key];
-  return delegated ? { status: 'delegated', answer, note: delegated } : { status: 'not served', answer };
+  return { status: isServed(answer) ? 'served' : 'not served', answer };
 }

@@ -31,7 +31,7 @@ export interface RawRequest {
 export async function dispatch(raw: RawRequest, deps: AdminDeps): Promise<SandboxResponse> {
   const url = new URL(raw.url, 'http://sandbox.invalid');
   if (url.pathname.startsWith(ADMIN_PREFIX)) {
-    const { status, body } = handleAdmin(raw.method, url.pathname, raw.body, deps);
+    const { status, body } = await handleAdmin(raw.method, url.pathname, raw.body, deps);
     return { status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
   }
   const scope = credentialScope(raw.headers, url.searchParams);

@@ -4,8 +4,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { resolve } from 'node:path';
 import type { AdminDeps } from './admin/admin-api.js';
 import { CallCounter } from './admin/calls.js';
+import { DeliveryLog } from './admin/deliveries.js';
 import { FaultRegistry } from './admin/faults.js';
 import { LatencyModel } from './admin/latency.js';
+import { SandboxClock } from './clock/clock.js';
 import { dispatch } from './dispatch.js';
 import { ResourceHandlers } from './resources.js';
 import { flattenHeaders, readBody, type SandboxResponse } from './request.js';
@@ -24,6 +26,8 @@ export interface SandboxOptions {
   region?: string;
   /** Bucket names "owned by another account": CreateBucket gets BucketAlreadyExists. */
   foreignBuckets?: string[];
+  /** The sandbox's time (a test may hand in one it moves itself); the machine's time by default. */
+  clock?: SandboxClock;
   /** Service modules to serve instead of the built-in ones. */
   services?: readonly ServiceModuleFactory[];
   /**
@@ -60,6 +64,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     resources: new ResourceHandlers(),
     ...(options.sdkCacheDir ? { sdkCacheDir: resolve(options.sdkCacheDir) } : {}),
     log: options.log ?? ((line) => void process.stderr.write(`cdkd sandbox: ${line}\n`)),
+    clock: options.clock ?? new SandboxClock(),
+    deliveries: new DeliveryLog(),
   };
   const modules = new Map<string, ServiceModule>();
   for (const factory of options.services ?? builtinServices) {
@@ -71,6 +77,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     faults: new FaultRegistry(),
     latency,
     calls: new CallCounter(),
+    clock: context.clock,
+    deliveries: context.deliveries,
     accountId: context.accountId,
     region: context.region,
   };
@@ -114,6 +122,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
       server.closeAllConnections();
       await closed;
+      context.clock.close();
       for (const module of modules.values()) await module.close?.();
     },
   };

@@ -1,7 +1,9 @@
 import type { SandboxError } from './errors.js';
 import type { Ingress } from './ingress.js';
 import type { SandboxRequest, SandboxResponse } from './request.js';
+import type { DeliveryLog } from './admin/deliveries.js';
 import type { LatencyModel } from './admin/latency.js';
+import type { SandboxClock } from './clock/clock.js';
 import type { ResourceHandlers } from './resources.js';
 import type { Storage } from './storage/storage.js';
 
@@ -32,6 +34,10 @@ export interface SandboxContext {
   foreignBuckets: ReadonlySet<string>;
   /** Per-type resource handlers modules register for Cloud Control (see resources.ts). */
   resources: ResourceHandlers;
+  /** The sandbox's time, which the admin API moves: every service reads "now" here. */
+  clock: SandboxClock;
+  /** Deliveries between services (allowed, denied by a policy, failed), shown with the call counts. */
+  deliveries: DeliveryLog;
   /** The sandbox's own URL (`http://127.0.0.1:<port>`), set once it listens: Lambda code calls back to it. */
   endpoint?: string;
   /** Where Node.js functions get AWS SDK packages the sandbox does not ship (runtime/node/sdk-settings.ts). */

@@ -236,8 +236,14 @@ describe('sandbox admin API', () => {
       calls: { 's3:GetObject': { count: 2, mutating: false }, 's3:PutObject': { count: 1, mutating: true } },
       total: 3,
       mutating: 1,
+      deliveries: [],
     });
-    expect((await admin(sandbox, 'DELETE', 'calls')).json).toEqual({ calls: {}, total: 0, mutating: 0 });
+    expect((await admin(sandbox, 'DELETE', 'calls')).json).toEqual({
+      calls: {},
+      total: 0,
+      mutating: 0,
+      deliveries: [],
+    });
   });
 
   it('lists buckets in the inventory with their object counts', async () => {

@@ -31,10 +31,35 @@ afterAll(async () => {
   await sandbox.stop();
 });
 
-async function queue(name: string): Promise<{ url: string; arn: string }> {
-  const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: name }));
-  return { url: QueueUrl!, arn: `arn:aws:sqs:us-east-1:${account}:${name}` };
+/** A queue whose policy lets `service` send to it for `sourceArn` (none: no policy). */
+async function queue(
+  name: string,
+  sender?: { service: string; sourceArn: string },
+): Promise<{ url: string; arn: string }> {
+  const arn = `arn:aws:sqs:us-east-1:${account}:${name}`;
+  const policy = sender && {
+    Version: '2012-10-17',
+    Statement: [
+      {
+        Effect: 'Allow',
+        Principal: { Service: sender.service },
+        Action: 'sqs:SendMessage',
+        Resource: arn,
+        Condition: { ArnEquals: { 'aws:SourceArn': sender.sourceArn } },
+      },
+    ],
+  };
+  const { QueueUrl } = await sqs.send(
+    new CreateQueueCommand({
+      QueueName: name,
+      ...(policy ? { Attributes: { Policy: JSON.stringify(policy) } } : {}),
+    }),
+  );
+  return { url: QueueUrl!, arn };
 }
+
+const fromTopic = (topicArn: string | undefined) => ({ service: 'sns.amazonaws.com', sourceArn: topicArn! });
+const fromBucket = (bucket: string) => ({ service: 's3.amazonaws.com', sourceArn: `arn:aws:s3:::${bucket}` });
 
 function subscribe(TopicArn: string | undefined, queueArn: string, raw: boolean) {
   return sns.send(
@@ -55,8 +80,8 @@ async function bodies(url: string): Promise<string[]> {
 describe('SNS delivers to its SQS subscribers', () => {
   it("in SNS's envelope, or the message alone under RawMessageDelivery", async () => {
     const { TopicArn } = await sns.send(new CreateTopicCommand({ Name: 'orders' }));
-    const wrapped = await queue('orders-wrapped');
-    const raw = await queue('orders-raw');
+    const wrapped = await queue('orders-wrapped', fromTopic(TopicArn));
+    const raw = await queue('orders-raw', fromTopic(TopicArn));
     await subscribe(TopicArn, wrapped.arn, false);
     await subscribe(TopicArn, raw.arn, true);
     const { MessageId } = await sns.send(
@@ -76,10 +101,43 @@ describe('SNS delivers to its SQS subscribers', () => {
   });
 });
 
+describe("deliveries the receiver's policy does not allow", () => {
+  it('are not delivered, and the call log shows them denied', async () => {
+    const { TopicArn } = await sns.send(new CreateTopicCommand({ Name: 'alerts' }));
+    const open = await queue('alerts-open', fromTopic(TopicArn));
+    const closed = await queue('alerts-closed');
+    const otherTopic = await queue('alerts-other', fromTopic(`${TopicArn}-other`));
+    for (const target of [open, closed, otherTopic]) await subscribe(TopicArn, target.arn, true);
+    await fetch(`${sandbox.url}/_sandbox/calls`, { method: 'DELETE' });
+    await sns.send(new PublishCommand({ TopicArn, Message: 'disk full' }));
+
+    expect(await bodies(open.url)).toEqual(['disk full']);
+    expect(await bodies(closed.url)).toEqual([]);
+    expect(await bodies(otherTopic.url)).toEqual([]);
+    const { deliveries } = (await (await fetch(`${sandbox.url}/_sandbox/calls`)).json()) as {
+      deliveries: Array<{
+        from: string;
+        source: string;
+        target: string;
+        action: string;
+        outcome: string;
+        reason?: string;
+      }>;
+    };
+    expect(deliveries.map((d) => [d.target, d.outcome])).toEqual([
+      [open.arn, 'delivered'],
+      [closed.arn, 'denied'],
+      [otherTopic.arn, 'denied'],
+    ]);
+    expect(deliveries[1]).toMatchObject({ from: 'sns', source: TopicArn, action: 'sqs:SendMessage' });
+    expect(deliveries[1]!.reason).toContain('AccessDenied');
+  });
+});
+
 describe('S3 sends event notifications', () => {
   it('to a queue whose events and key filter match, with S3 event records', async () => {
     const s3 = s3Client(sandbox);
-    const jobs = await queue('uploads-jobs');
+    const jobs = await queue('uploads-jobs', fromBucket('uploads'));
     await s3.send(new CreateBucketCommand({ Bucket: 'uploads' }));
     await s3.send(
       new PutBucketNotificationConfigurationCommand({
@@ -130,7 +188,7 @@ describe('S3 sends event notifications', () => {
   it('to a topic, which delivers on to its subscribers, for removals and delete markers', async () => {
     const s3 = s3Client(sandbox);
     const { TopicArn } = await sns.send(new CreateTopicCommand({ Name: 'removals' }));
-    const audit = await queue('removals-audit');
+    const audit = await queue('removals-audit', fromTopic(TopicArn));
     await subscribe(TopicArn, audit.arn, true);
     await s3.send(new CreateBucketCommand({ Bucket: 'archive' }));
     await s3.send(

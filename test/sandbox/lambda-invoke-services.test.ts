@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { FilterLogEventsCommand, type CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import {
+  AddPermissionCommand,
   InvokeCommand,
   UpdateFunctionConfigurationCommand,
   waitUntilFunctionUpdatedV2,
@@ -109,6 +110,19 @@ describe('a function in its environment', () => {
     await expect.poll(() => objectText('from-event'), { timeout: 15_000 }).toBe('async');
   });
 
+  /** The function's resource policy lets the service invoke it for that source, as AWS requires. */
+  async function allowInvoke(name: string, principal: string, sourceArn: string): Promise<void> {
+    await lambda.send(
+      new AddPermissionCommand({
+        FunctionName: name,
+        StatementId: `allow-${principal}`,
+        Action: 'lambda:InvokeFunction',
+        Principal: principal,
+        SourceArn: sourceArn,
+      }),
+    );
+  }
+
   it('is invoked by SNS with the notification record when a message is published to a topic it subscribes to', async () => {
     await createFunction(lambda, {
       name: 'sns-subscriber',
@@ -124,6 +138,7 @@ describe('a function in its environment', () => {
     const sns = new SNSClient(clientConfig(sandbox));
     try {
       const { TopicArn } = await sns.send(new CreateTopicCommand({ Name: 'requests' }));
+      await allowInvoke('sns-subscriber', 'sns.amazonaws.com', TopicArn!);
       await sns.send(
         new SubscribeCommand({
           TopicArn,
@@ -162,6 +177,7 @@ describe('a function in its environment', () => {
       },
     });
     await s3.send(new CreateBucketCommand({ Bucket: 'notifying-bucket' }));
+    await allowInvoke('s3-subscriber', 's3.amazonaws.com', 'arn:aws:s3:::notifying-bucket');
     await s3.send(
       new PutBucketNotificationConfigurationCommand({
         Bucket: 'notifying-bucket',

@@ -50,13 +50,13 @@ describe('a service the sandbox does not serve answers in that service’s own p
         }),
     ],
     [
-      'JSON 1.0 (Step Functions)',
-      'states',
+      'JSON 1.0 (Simple Workflow)',
+      'swf',
       {
         method: 'POST',
-        headers: signed('states', {
+        headers: signed('swf', {
           'content-type': 'application/x-amz-json-1.0',
-          'x-amz-target': 'AWSStepFunctions.ListStateMachines',
+          'x-amz-target': 'SimpleWorkflowService.ListDomains',
         }),
         body: '{}',
       },

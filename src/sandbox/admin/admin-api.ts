@@ -1,6 +1,9 @@
 import type { z } from 'zod';
 import type { InventoryEntry, ServiceModule } from '../service-module.js';
+import type { SandboxClock } from '../clock/clock.js';
 import type { CallCounter } from './calls.js';
+import { changeClock, clockChangeSchema, clockView } from './clock-api.js';
+import type { DeliveryLog } from './deliveries.js';
 import { faultSpecSchema, type FaultRegistry } from './faults.js';
 import { latencySettingsSchema, type LatencyModel } from './latency.js';
 
@@ -11,6 +14,8 @@ export interface AdminDeps {
   faults: FaultRegistry;
   latency: LatencyModel;
   calls: CallCounter;
+  clock: SandboxClock;
+  deliveries: DeliveryLog;
   accountId: string;
   region: string;
 }
@@ -22,9 +27,15 @@ export interface AdminResponse {
 
 /**
  * The JSON admin API under `/_sandbox/`: health, inventory, the local URLs of deployed APIs
- * and function URLs, faults, latency model, call counts.
+ * and function URLs, faults, latency model, call counts with the deliveries between services,
+ * the clock.
  */
-export function handleAdmin(method: string, path: string, rawBody: Buffer, deps: AdminDeps): AdminResponse {
+export async function handleAdmin(
+  method: string,
+  path: string,
+  rawBody: Buffer,
+  deps: AdminDeps,
+): Promise<AdminResponse> {
   const route = `${method} ${path.slice(ADMIN_PREFIX.length).replace(/\/+$/, '')}`;
   switch (route) {
     case 'GET health':
@@ -57,10 +68,19 @@ export function handleAdmin(method: string, path: string, rawBody: Buffer, deps:
       return ok(deps.latency.get());
     }
     case 'GET calls':
-      return ok(deps.calls.snapshot());
+      return ok({ ...deps.calls.snapshot(), deliveries: deps.deliveries.list() });
     case 'DELETE calls':
       deps.calls.reset();
-      return ok(deps.calls.snapshot());
+      deps.deliveries.reset();
+      return ok({ ...deps.calls.snapshot(), deliveries: [] });
+    case 'GET clock':
+      return ok(clockView(deps.clock));
+    case 'PUT clock': {
+      const change = parseBody(rawBody, clockChangeSchema);
+      if ('error' in change) return change.error;
+      const view = await changeClock(deps.clock, change.value);
+      return typeof view === 'string' ? fail(400, 'ValidationError', view) : ok(view);
+    }
   }
   const faultId = /^DELETE faults\/([^/]+)$/.exec(route)?.[1];
   if (faultId !== undefined) {

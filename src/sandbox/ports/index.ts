@@ -1,25 +1,53 @@
+import type { DeliveryCaller, DeliveryOutcome } from './delivery.js';
 import { definePort } from './port.js';
 
 export type { Port } from './port.js';
+export type { DeliveryCaller, DeliveryOutcome } from './delivery.js';
 
 /**
- * Event invocations for other modules (SNS subscribers, S3 notifications). Unknown functions
- * are dropped, as Lambda's async delivery drops events for a function that is gone.
+ * Invocations for other modules. A `caller` (SNS, S3, EventBridge ...) is checked against
+ * the function's resource policy, and the delivery logged; without one the invocation is the
+ * sandbox's own (an event source mapping's poller). A function that is gone is not delivered to.
  */
 export interface LambdaInvoker {
   /** Accepts an Event invocation of the function (ARN, qualified or not) with a JSON payload. */
-  invokeAsync(functionArn: string, payload: string): Promise<void>;
+  invokeAsync(functionArn: string, payload: string, caller?: DeliveryCaller): Promise<DeliveryOutcome>;
+  /** Runs a RequestResponse invocation and answers what the handler returned. */
+  invoke(functionArn: string, payload: string, caller?: DeliveryCaller): Promise<LambdaResult>;
 }
 
-/** Messages delivered to queues (SNS subscriptions, S3 notifications). A queue that is gone drops the message, as AWS's delivery does. */
+/** What a RequestResponse invocation answered; `functionError` set when the handler failed. */
+export type LambdaResult =
+  | { delivered: true; payload: string; functionError?: string; executedVersion: string }
+  | { delivered: false; code: string; message: string };
+
+export interface SqsSendOptions {
+  /** A FIFO queue's message group. */
+  groupId?: string;
+  /** Checked against the queue's policy. */
+  caller?: DeliveryCaller;
+  /** Message attributes, as SendMessage takes them. */
+  attributes?: Record<string, { DataType: string; StringValue?: string }>;
+}
+
+/** Messages delivered to queues (SNS subscriptions, S3 notifications, EventBridge targets). */
 export interface SqsSender {
-  /** Enqueues `body` on the queue with this ARN; `groupId` for a FIFO queue. */
-  send(queueArn: string, body: string, groupId?: string): Promise<void>;
+  /** Enqueues `body` on the queue with this ARN (gone: not delivered, as AWS's delivery). */
+  send(
+    queueArn: string,
+    body: string,
+    options?: SqsSendOptions,
+  ): Promise<DeliveryOutcome & { messageId?: string }>;
 }
 
-/** Publishing for other modules (S3 notifications to a topic). A topic that is gone drops the message. */
+/** Publishing for other modules (S3 notifications, EventBridge targets), checked against the topic policy. */
 export interface SnsPublisher {
-  publish(topicArn: string, message: string, subject: string): Promise<void>;
+  publish(
+    topicArn: string,
+    message: string,
+    subject: string | undefined,
+    caller?: DeliveryCaller,
+  ): Promise<DeliveryOutcome>;
 }
 
 /** Why an object could not be read, in S3's own error codes (Lambda quotes them). */
@@ -52,3 +80,102 @@ export interface LambdaSyncInvoker {
 }
 
 export const lambdaSyncInvoker = definePort<LambdaSyncInvoker>();
+/** What another module needs of a role a service assumes (Scheduler, EventBridge role targets). */
+export interface RoleReader {
+  /** Whether the role exists and its trust policy lets the service principal assume it. */
+  assumableBy(roleArn: string, servicePrincipal: string): boolean;
+  /** The role's identity policies: inline, then attached managed ones (their default versions). */
+  identityPolicies(roleArn: string): unknown[];
+}
+
+export const roleReader = definePort<RoleReader>();
+
+/** One event as PutEvents takes it. */
+export interface EventEntry {
+  Source: string;
+  DetailType: string;
+  /** JSON text of an object. */
+  Detail: string;
+  Resources?: string[];
+  /** Epoch ms; the sandbox's time when absent. */
+  Time?: number;
+}
+
+/**
+ * Putting events on a bus for other modules (S3's EventBridge notifications, Scheduler,
+ * EventBridge targets that are buses). A caller is checked against the bus policy and its
+ * role's policies.
+ */
+export interface EventBus {
+  put(busArn: string, entries: EventEntry[], caller?: DeliveryCaller): Promise<DeliveryOutcome>;
+}
+
+export const eventBus = definePort<EventBus>();
+
+/** Starting executions for other modules (EventBridge and Scheduler targets). */
+export interface StateMachineStarter {
+  start(
+    stateMachineArn: string,
+    input: string,
+    caller?: DeliveryCaller,
+  ): Promise<DeliveryOutcome & { executionArn?: string }>;
+}
+
+export const stateMachineStarter = definePort<StateMachineStarter>();
+
+/** A message as a consumer in another module receives it (Lambda's SQS event source). */
+export interface ReceivedMessage {
+  messageId: string;
+  receiptHandle: string;
+  body: string;
+  md5OfBody: string;
+  /** System attributes (ApproximateReceiveCount, SentTimestamp ...). */
+  attributes: Record<string, string>;
+  messageAttributes: Record<string, { DataType: string; StringValue?: string; BinaryValue?: string }>;
+}
+
+/** Receiving from queues for other modules, as SQS's API would (visibility, redrive, FIFO groups). */
+export interface SqsConsumer {
+  /** Up to `max` visible messages, hidden for the queue's visibility timeout; undefined when the queue is gone. */
+  receive(queueArn: string, max: number): Promise<ReceivedMessage[] | undefined>;
+  /** How many messages are visible now (a batching window waits for more). */
+  visibleCount(queueArn: string): number;
+  delete(queueArn: string, receiptHandles: readonly string[]): Promise<void>;
+  /** The queue's attributes (VisibilityTimeout, FifoQueue ...), or undefined when it is gone. */
+  attributes(queueArn: string): Record<string, string> | undefined;
+}
+
+export const sqsConsumer = definePort<SqsConsumer>();
+
+/** One record of a stream (DynamoDB Streams, Kinesis) as an event source reads it. */
+export interface StreamRecordEntry {
+  /** Decimal digits; a later record has a larger number. */
+  sequenceNumber: string;
+  /** Epoch ms (sandbox time) it was written. */
+  arrivedAt: number;
+  shardId: string;
+  /** The record as Lambda's event carries it, less `eventSourceARN`. */
+  record: Record<string, unknown>;
+}
+
+/** Reading a stream for another module (Lambda's event source mappings). */
+export interface StreamReader {
+  /** Up to `limit` records after the sequence number `after` (from the oldest when undefined); undefined when the stream is gone. */
+  read(streamArn: string, after: string | undefined, limit: number): StreamRecordEntry[] | undefined;
+  /** The latest sequence number written ('0' when none yet); undefined when the stream is gone. */
+  latest(streamArn: string): string | undefined;
+}
+
+export const dynamoDbStreams = definePort<StreamReader>();
+export const kinesisStreams = definePort<StreamReader>();
+
+/** DynamoDB's API for other modules (Step Functions' optimized integrations): the output, or the error DynamoDB answered. */
+export interface DynamoDbCaller {
+  call(
+    region: string,
+    operation: string,
+    input: Record<string, unknown>,
+  ): Promise<{ output: Record<string, unknown> } | { code: string; message: string }>;
+}
+
+export const dynamoDbCaller = definePort<DynamoDbCaller>();

@@ -32,6 +32,7 @@ import { createSecretsManagerService } from './secretsmanager/index.js';
 import { createSnsService } from './sns/index.js';
 import { createSqsService } from './sqs/index.js';
 import { createSsmService } from './ssm/index.js';
+import { createStepFunctionsService } from './states/index.js';
 import { createStsService } from './sts/index.js';
 
 /** The services the sandbox serves. A new service is a factory added here. */
@@ -71,4 +72,5 @@ export const builtinServices: readonly ServiceModuleFactory[] = [
   createGlueService,
   createOpenSearchService,
   createSyntheticsService,
+  createStepFunctionsService,
 ];

@@ -34,6 +34,10 @@ export class ExtrasStore {
     return this.extras.get(key(region, tableName)) ?? { region, tableName };
   }
 
+  all(): TableExtras[] {
+    return [...this.extras.values()];
+  }
+
   save(extras: TableExtras): Promise<void> {
     this.extras.set(key(extras.region, extras.tableName), extras);
     return this.storage.putDocument(NAMESPACE, key(extras.region, extras.tableName), extras);

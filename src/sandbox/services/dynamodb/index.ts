@@ -7,6 +7,10 @@ import type { SandboxRequest, SandboxResponse } from '../../request.js';
 import type { InventoryEntry, ServiceModule, ServiceModuleFactory } from '../../service-module.js';
 import { DynaliteServer, TABLE_TRANSITION_MS, type ForwardResponse } from './dynalite-server.js';
 import { applySpecifications, describeExtras, ExtrasStore } from './extras.js';
+import { dynamoDbCaller, dynamoDbStreams } from '../../ports/index.js';
+import { StreamRecorder } from './stream-recorder.js';
+import { StreamStore } from './stream-store.js';
+import { STREAMS_TARGET_PREFIX, streamsOperation, tableStreams } from './streams-api.js';
 
 const TARGET_PREFIX = 'DynamoDB_20120810';
 const MUTATING = new Set([
@@ -17,6 +21,7 @@ const MUTATING = new Set([
   'DeleteItem',
   'UpdateItem',
   'BatchWriteItem',
+  'TransactWriteItems',
   'TagResource',
   'UntagResource',
   'UpdateTimeToLive',
@@ -33,6 +38,9 @@ type Json = Record<string, unknown>;
  */
 export const createDynamoDbService: ServiceModuleFactory = async (context) => {
   const extras = await ExtrasStore.load(context.storage);
+  const streams = await StreamStore.load(context.storage);
+  const streamReader = tableStreams(streams, extras);
+  dynamoDbStreams.expose(context, streamReader);
   const servers = new Map<string, Promise<DynaliteServer>>();
   const tables = new Map<string, Map<string, string>>();
   const timers = new Set<NodeJS.Timeout>();
@@ -73,6 +81,51 @@ export const createDynamoDbService: ServiceModuleFactory = async (context) => {
     return { ...response, body: response.body.replace(/arn:aws:dynamodb:[^:"]+:\d*:table\//g, arnPrefix) };
   };
 
+  const internalAuth = (region: string) =>
+    `AWS4-HMAC-SHA256 Credential=sandbox/20200101/${region}/dynamodb/aws4_request, SignedHeaders=host;x-amz-date;x-amz-target, Signature=0`;
+  const keyNames = new Map<string, string[]>();
+  const recorder = new StreamRecorder(
+    streams,
+    extras,
+    {
+      async item(region, table, key) {
+        const got = await call(
+          region,
+          'GetItem',
+          { TableName: table, Key: key, ConsistentRead: true },
+          internalAuth(region),
+        );
+        return (JSON.parse(got.body) as { Item?: Record<string, unknown> }).Item;
+      },
+      async keyNames(region, table) {
+        const cached = keyNames.get(`${region}/${table}`);
+        if (cached) return cached;
+        const described = await call(region, 'DescribeTable', { TableName: table }, internalAuth(region));
+        const schema = (
+          JSON.parse(described.body) as { Table?: { KeySchema?: Array<{ AttributeName: string }> } }
+        ).Table?.KeySchema;
+        const names = (schema ?? []).map((entry) => entry.AttributeName);
+        if (names.length > 0) keyNames.set(`${region}/${table}`, names);
+        return names;
+      },
+    },
+    context.clock,
+  );
+
+  dynamoDbCaller.expose(context, {
+    async call(region, operation, input) {
+      const response = await recorder.around(region, operation, input, () =>
+        call(region, operation, input, internalAuth(region)),
+      );
+      const body = JSON.parse(response.body || '{}') as Json;
+      if (response.status === 200) return { output: body };
+      const code = String(body.__type ?? 'InternalServerError')
+        .split('#')
+        .pop()!;
+      return { code, message: String(body.message ?? body.Message ?? '') };
+    },
+  });
+
   /** The inventory is read synchronously, so table names and statuses are cached per region. */
   // Refreshes overlap; only the latest started may write, so a slow stale one never wins.
   const refreshesStarted = new Map<string, number>();
@@ -80,7 +133,7 @@ export const createDynamoDbService: ServiceModuleFactory = async (context) => {
   const refresh = async (region: string): Promise<void> => {
     const generation = (refreshesStarted.get(region) ?? 0) + 1;
     refreshesStarted.set(region, generation);
-    const auth = `AWS4-HMAC-SHA256 Credential=sandbox/20200101/${region}/dynamodb/aws4_request, SignedHeaders=host;x-amz-date;x-amz-target, Signature=0`;
+    const auth = internalAuth(region);
     const names =
       (JSON.parse((await call(region, 'ListTables', {}, auth)).body) as { TableNames?: string[] })
         .TableNames ?? [];
@@ -112,6 +165,9 @@ export const createDynamoDbService: ServiceModuleFactory = async (context) => {
   const handle = async (request: SandboxRequest, operation: string): Promise<SandboxResponse> => {
     const input = jsonInput(request);
     const region = request.region;
+    if (isStreamsRequest(request)) {
+      return json(streamsOperation(operation, input, region, streams, streamReader, extras));
+    }
     const auth = request.headers.authorization ?? '';
     const tableName = typeof input.TableName === 'string' ? input.TableName : '';
     const tableArn = `arn:aws:dynamodb:${region}:${request.accountId}:table/${tableName}`;
@@ -145,9 +201,12 @@ export const createDynamoDbService: ServiceModuleFactory = async (context) => {
     }
     if (operation === 'UpdateTable' || operation === 'DeleteTable') await settled(`${region}/${tableName}`);
     const onlyExtras = operation === 'UpdateTable' && hasExtras && Object.keys(forwarded).length === 1;
+    if (operation === 'DeleteTable' || operation === 'CreateTable') keyNames.delete(`${region}/${tableName}`);
     const response = onlyExtras
       ? await describe()
-      : await call(region, operation, forwarded, auth, request.accountId);
+      : await recorder.around(region, operation, forwarded, () =>
+          call(region, operation, forwarded, auth, request.accountId),
+        );
     if (
       operation === 'DescribeTable' &&
       response.status === 400 &&
@@ -220,7 +279,8 @@ export const createDynamoDbService: ServiceModuleFactory = async (context) => {
   const module: ServiceModule = {
     name: 'dynamodb',
     codec: jsonCodec('1.0'),
-    operation: (request) => jsonOperation(request, TARGET_PREFIX),
+    operation: (request) =>
+      jsonOperation(request, isStreamsRequest(request) ? STREAMS_TARGET_PREFIX : TARGET_PREFIX),
     isMutating: (operation) => MUTATING.has(operation),
     handle,
     inventory() {
@@ -237,6 +297,11 @@ export const createDynamoDbService: ServiceModuleFactory = async (context) => {
   };
   return module;
 };
+
+/** DynamoDB Streams signs as `dynamodb` too; its target prefix tells it apart. */
+function isStreamsRequest(request: SandboxRequest): boolean {
+  return (request.headers['x-amz-target'] ?? '').startsWith(`${STREAMS_TARGET_PREFIX}.`);
+}
 
 function json(output: unknown): SandboxResponse {
   return {

@@ -1,11 +1,17 @@
 import { optionalString, requiredString } from '../../protocols/json.js';
 import { eventsErrors } from './events-errors.js';
+import type { SandboxContext } from '../../service-module.js';
+import type { EventRouter } from './router.js';
+import type { RuleSchedules } from './rule-schedules.js';
 import { busArn, type BusRecord, type EventsStore, type RuleRecord } from './store.js';
 
 type Input = Record<string, unknown>;
 
 export interface EventsCall {
   store: EventsStore;
+  context: SandboxContext;
+  router: EventRouter;
+  schedules: RuleSchedules;
   accountId: string;
   region: string;
   input: Input;
@@ -37,7 +43,7 @@ export async function createEventBus(call: EventsCall): Promise<unknown> {
     ...(kms !== undefined ? { kmsKeyIdentifier: kms } : {}),
     ...(deadLetterArn !== undefined ? { deadLetterArn } : {}),
     tags: (call.input.Tags as BusRecord['tags'] | undefined) ?? [],
-    creationTime: Date.now(),
+    creationTime: call.context.clock.now(),
   };
   await call.store.saveBus(bus);
   return {
@@ -89,7 +95,10 @@ export async function deleteEventBus(call: EventsCall): Promise<unknown> {
   if (name === 'default') throw eventsErrors.validation('Cannot delete event bus default.');
   const bus = call.store.getBus(call.region, name);
   if (!bus) return {};
-  for (const rule of call.store.rulesOn(call.region, name)) await call.store.deleteRule(rule);
+  for (const rule of call.store.rulesOn(call.region, name)) {
+    call.schedules.disarm(rule);
+    await call.store.deleteRule(rule);
+  }
   await call.store.deleteBus(bus);
   return {};
 }

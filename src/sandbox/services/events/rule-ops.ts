@@ -1,6 +1,8 @@
 import { optionalString, requiredString } from '../../protocols/json.js';
 import { busName, type EventsCall } from './bus-ops.js';
 import { eventsErrors } from './events-errors.js';
+import { matchesPattern, parsePattern, PatternError, type Pattern } from '../../patterns/event-pattern.js';
+import { parseScheduleExpression } from '../../schedules/expression.js';
 import { ruleArn, type RuleRecord } from './store.js';
 
 const RULE_NAME = /^[.\-_A-Za-z0-9]{1,64}$/;
@@ -26,19 +28,16 @@ export async function putRule(call: EventsCall): Promise<unknown> {
   if (eventPattern === undefined && scheduleExpression === undefined) {
     throw eventsErrors.validation('Parameter(s) EventPattern or ScheduleExpression must be specified.');
   }
-  if (eventPattern !== undefined) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(eventPattern);
-    } catch {
-      parsed = undefined;
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw eventsErrors.invalidPattern('Event pattern is not valid. Reason: it is not a JSON object.');
-    }
-  }
+  if (eventPattern !== undefined) checkedPattern(eventPattern);
   if (scheduleExpression !== undefined && bus !== 'default') {
     throw eventsErrors.validation('ScheduleExpression is supported only on the default event bus.');
+  }
+  if (scheduleExpression !== undefined) {
+    try {
+      parseScheduleExpression(scheduleExpression);
+    } catch {
+      throw eventsErrors.validation('Parameter ScheduleExpression is not valid.');
+    }
   }
   const state = optionalString(call.input, 'State') ?? 'ENABLED';
   if (!STATES.has(state)) throw eventsErrors.validation(`State ${state} is not valid.`);
@@ -49,6 +48,7 @@ export async function putRule(call: EventsCall): Promise<unknown> {
     name,
     busName: bus,
     region: call.region,
+    accountId: call.accountId,
     ...(eventPattern !== undefined ? { eventPattern } : {}),
     ...(scheduleExpression !== undefined ? { scheduleExpression } : {}),
     state,
@@ -58,7 +58,57 @@ export async function putRule(call: EventsCall): Promise<unknown> {
     tags: existing?.tags ?? (call.input.Tags as RuleRecord['tags'] | undefined) ?? [],
   };
   await call.store.saveRule(rule);
+  call.schedules.arm(rule);
   return { RuleArn: ruleArn(rule, call.accountId) };
+}
+
+function checkedPattern(text: string): Pattern {
+  try {
+    return parsePattern(text);
+  } catch (error) {
+    if (error instanceof PatternError) throw eventsErrors.invalidPattern(error.message);
+    throw error;
+  }
+}
+
+/** Whether an event (JSON text) matches a pattern, as a rule would see it. */
+export async function testEventPattern(call: EventsCall): Promise<unknown> {
+  const pattern = checkedPattern(requiredString(call.input, 'EventPattern'));
+  let event: unknown;
+  try {
+    event = JSON.parse(requiredString(call.input, 'Event'));
+  } catch {
+    throw eventsErrors.validation('Parameter Event is not valid.');
+  }
+  return { Result: matchesPattern(pattern, event) };
+}
+
+async function setState(call: EventsCall, state: 'ENABLED' | 'DISABLED'): Promise<unknown> {
+  const rule = { ...requireRule(call, 'Name'), state };
+  await call.store.saveRule(rule);
+  call.schedules.arm(rule);
+  return {};
+}
+
+export const enableRule = (call: EventsCall) => setState(call, 'ENABLED');
+export const disableRule = (call: EventsCall) => setState(call, 'DISABLED');
+
+export async function listRules(call: EventsCall): Promise<unknown> {
+  const bus = busName(optionalString(call.input, 'EventBusName'));
+  const prefix = optionalString(call.input, 'NamePrefix') ?? '';
+  const rules = call.store.rulesOn(call.region, bus).filter((rule) => rule.name.startsWith(prefix));
+  return {
+    Rules: rules
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((rule) => ({
+        Name: rule.name,
+        Arn: ruleArn(rule, call.accountId),
+        EventBusName: rule.busName,
+        State: rule.state,
+        ...(rule.eventPattern !== undefined ? { EventPattern: rule.eventPattern } : {}),
+        ...(rule.scheduleExpression !== undefined ? { ScheduleExpression: rule.scheduleExpression } : {}),
+      })),
+  };
 }
 
 export async function describeRule(call: EventsCall): Promise<unknown> {
@@ -83,6 +133,7 @@ export async function deleteRule(call: EventsCall): Promise<unknown> {
   const rule = call.store.getRule(call.region, bus, name);
   if (!rule) return {};
   if (rule.targets.length > 0) throw eventsErrors.validation("Rule can't be deleted since it has targets.");
+  call.schedules.disarm(rule);
   await call.store.deleteRule(rule);
   return {};
 }

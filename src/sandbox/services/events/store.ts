@@ -17,6 +17,8 @@ export interface RuleRecord {
   name: string;
   busName: string;
   region: string;
+  /** The account it was made in (the sandbox's own when older records lack it). */
+  accountId?: string;
   eventPattern?: string;
   scheduleExpression?: string;
   state: string;

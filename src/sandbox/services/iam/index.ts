@@ -9,7 +9,9 @@ import { OidcProviders } from './oidc-providers.js';
 import { Params } from './params.js';
 import { principalHandlers } from './principal-ops.js';
 import { principalPolicyHandlers } from './principal-policies.js';
+import { roleReader } from '../../ports/index.js';
 import { iamRoleDirectory } from './role-directory.js';
+import { roleReaderPort } from './role-reader.js';
 import { roleResourceHandler } from './role-resource.js';
 import { IamStore } from './store.js';
 
@@ -29,6 +31,7 @@ export const isMutatingIam = (operation: string): boolean => !/^(Get|List)/.test
 export const createIamService: ServiceModuleFactory = async (context) => {
   const store = await IamStore.load(context.storage);
   iamRoleDirectory(context).bind(store);
+  roleReader.expose(context, roleReaderPort(context, store));
   context.resources.register('AWS::IAM::Role', roleResourceHandler(store));
   for (const kind of ['Role', 'User', 'Group'] as const)
     context.resources.register(`AWS::IAM::${kind}Policy`, inlinePolicyResourceHandler(store, kind));

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { matchRoute, restJsonCodec, restJsonInput, restJsonResult } from '../../protocols/rest-json.js';
 import type { InventoryEntry, ServiceModule, ServiceModuleFactory } from '../../service-module.js';
 import { AsyncInvocations } from './async-invocations.js';
-import { parseFunctionName, type LambdaCall, type LambdaHandler } from './call.js';
+import type { LambdaCall, LambdaHandler } from './call.js';
 import { CONFIG_READ_HANDLERS } from './config-reads.js';
 import * as eventInvoke from './event-invoke-ops.js';
 import * as functions from './function-ops.js';
@@ -11,9 +10,13 @@ import { invoke, runQueued } from './invoke-ops.js';
 import { lambdaInvoker, lambdaSyncInvoker } from '../../ports/index.js';
 import { functionUrlIngress } from './function-urls/url-ingress.js';
 import { invokeByArn } from './sync-invoke.js';
+import { lambdaInvokerPort } from './invoker-port.js';
 import { lambdaErrors } from './lambda-errors.js';
 import * as layers from './layer-ops.js';
+import { EventSourcePollers } from './event-sources/pollers.js';
 import * as mappings from './mapping-ops.js';
+import { mappingView } from './mapping-ops.js';
+import { mappingResourceHandler } from './mapping-resource.js';
 import * as permissions from './permission-ops.js';
 import { sandboxRoleAges } from './role-ages.js';
 import { LAMBDA_ROUTES } from './routes.js';
@@ -48,6 +51,7 @@ const HANDLERS: Record<string, LambdaHandler> = {
   DeleteAlias: versions.deleteAlias,
   CreateEventSourceMapping: mappings.createEventSourceMapping,
   GetEventSourceMapping: mappings.getEventSourceMapping,
+  ListEventSourceMappings: mappings.listEventSourceMappings,
   UpdateEventSourceMapping: mappings.updateEventSourceMapping,
   DeleteEventSourceMapping: mappings.deleteEventSourceMapping,
   PublishLayerVersion: layers.publishLayerVersion,
@@ -95,23 +99,20 @@ export const createLambdaService: ServiceModuleFactory = async (context) => {
     now: Date.now(),
   });
   context.resources.register('AWS::Lambda::Function', functionResourceHandler(store, newCall));
+  context.resources.register('AWS::Lambda::EventSourceMapping', mappingResourceHandler(store, newCall));
   const runner = new FunctionRunner(context, store);
   store.onFunctionChange = (arn, record) => runner.reconcile(record, arn);
   const queue = await AsyncInvocations.load(context.storage, (invocation) =>
     runQueued(newCall(invocation.region, {}), invocation, runner),
   );
-  lambdaInvoker.expose(context, {
-    invokeAsync: async (functionArn, payload) => {
-      const { name, qualifier } = parseFunctionName(functionArn);
-      await queue.enqueue({
-        requestId: randomUUID(),
-        region: functionArn.split(':')[3] ?? context.region,
-        functionName: name,
-        ...(qualifier !== undefined ? { qualifier } : {}),
-        payload,
-      });
-    },
+  const invoker = lambdaInvokerPort(context, store, runner, queue);
+  lambdaInvoker.expose(context, invoker);
+  const pollers = new EventSourcePollers({
+    context,
+    store,
+    invoke: (arn, payload) => invoker.invoke(arn, payload),
   });
+  store.onMappingChange = () => pollers.sync();
   const invokeArn = (arn: string, payload: string, requestId?: string) =>
     invokeByArn(store, runner, arn, payload, requestId);
   lambdaSyncInvoker.expose(context, { invoke: (arn, payload) => invokeArn(arn, payload) });
@@ -134,8 +135,12 @@ export const createLambdaService: ServiceModuleFactory = async (context) => {
       if (!handler) return invoke(call, request, { runner, queue });
       return restJsonResult(ROUTES_BY_OPERATION.get(operation)!.status, await handler(call));
     },
-    started: () => queue.resume(),
+    started() {
+      queue.resume();
+      pollers.sync();
+    },
     async close() {
+      await pollers.close();
       queue.close();
       await runner.close();
       await queue.settled();
@@ -194,9 +199,18 @@ export const createLambdaService: ServiceModuleFactory = async (context) => {
         'AWS::Lambda::Permission': permissionEntries,
         'AWS::Lambda::Url': urlEntries,
         'AWS::Lambda::EventInvokeConfig': eventInvokeEntries,
-        'AWS::Lambda::EventSourceMapping': store
-          .allMappings()
-          .map((mapping) => ({ id: mapping.uuid, region: mapping.region, functionArn: mapping.functionArn })),
+        'AWS::Lambda::EventSourceMapping': store.allMappings().map((mapping) => {
+          const view = mappingView(mapping, undefined);
+          return {
+            id: mapping.uuid,
+            region: mapping.region,
+            functionArn: mapping.functionArn,
+            eventSourceArn: mapping.eventSourceArn,
+            state: view.State,
+            batchSize: view.BatchSize,
+            lastProcessingResult: view.LastProcessingResult,
+          };
+        }),
         'AWS::Lambda::LayerVersion': store
           .allLayerVersions()
           .filter((layer) => !layer.deleted)

@@ -146,4 +146,14 @@ export interface MappingRecord {
   startingPosition?: string;
   maximumBatchingWindowInSeconds?: number;
   lastModified: number;
+  /**
+   * The other settings as the API takes them (FilterCriteria, FunctionResponseTypes,
+   * BisectBatchOnFunctionError, MaximumRetryAttempts, MaximumRecordAgeInSeconds,
+   * DestinationConfig, ParallelizationFactor, ScalingConfig, StartingPositionTimestamp ...).
+   */
+  settings?: Record<string, unknown>;
+  /** A stream mapping's next sequence number to read, kept across restarts. */
+  position?: string;
+  /** What the poller's last batch came to (`OK`, `PROBLEM: ...`), as LastProcessingResult. */
+  lastProcessingResult?: string;
 }

@@ -87,6 +87,13 @@ export const LAMBDA_ROUTES: readonly (RestRoute & { status: number; mutating: bo
   },
   {
     method: 'GET',
+    path: '/2015-03-31/event-source-mappings',
+    operation: 'ListEventSourceMappings',
+    status: 200,
+    mutating: false,
+  },
+  {
+    method: 'GET',
     path: '/2015-03-31/event-source-mappings/{UUID}',
     operation: 'GetEventSourceMapping',
     status: 200,

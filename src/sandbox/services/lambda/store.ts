@@ -16,6 +16,8 @@ export class LambdaStore {
   private readonly mappings = new Map<string, MappingRecord>();
   /** Told of every saved or deleted function (undefined), so running code follows its configuration. */
   onFunctionChange: (arn: string, record: FunctionRecord | undefined) => void = () => {};
+  /** Told of every mapping created, changed or deleted through the API, so pollers follow. */
+  onMappingChange: () => void = () => {};
 
   private constructor(private readonly storage: Storage) {}
 
@@ -80,11 +82,19 @@ export class LambdaStore {
 
   saveMapping(record: MappingRecord): Promise<void> {
     this.mappings.set(record.uuid, record);
+    this.onMappingChange();
     return this.storage.putDocument(MAPPINGS, record.uuid, record);
+  }
+
+  /** A poller's progress (checkpoint, last result), kept only while the mapping still exists. */
+  async saveMappingProgress(record: MappingRecord): Promise<void> {
+    if (this.mappings.get(record.uuid) !== record) return;
+    await this.storage.putDocument(MAPPINGS, record.uuid, record);
   }
 
   deleteMapping(record: MappingRecord): Promise<void> {
     this.mappings.delete(record.uuid);
+    this.onMappingChange();
     return this.storage.deleteDocument(MAPPINGS, record.uuid);
   }
 }

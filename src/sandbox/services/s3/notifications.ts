@@ -1,4 +1,5 @@
-import { lambdaInvoker, snsPublisher, sqsSender } from '../../ports/index.js';
+import { serviceCaller } from '../../ports/delivery.js';
+import { eventBus, lambdaInvoker, snsPublisher, sqsSender } from '../../ports/index.js';
 import { child, children, parseXml, text, type XmlValue } from '../../xml.js';
 import type { S3Call } from './call.js';
 import type { ObjectVersion } from './model.js';
@@ -37,13 +38,18 @@ export async function notifyObjectEvent(
 ): Promise<void> {
   const document = state.record.documents?.notification;
   if (!document) return;
+  if (child(parseXml(document)['NotificationConfiguration'], 'EventBridgeConfiguration') !== undefined) {
+    await toEventBridge(call, state, eventName, version);
+  }
+  const caller = serviceCaller('s3', `arn:aws:s3:::${state.record.name}`, call.request.accountId);
   for (const destination of destinations(document)) {
     if (!matches(destination, eventName, version.key)) continue;
     const body = JSON.stringify({ Records: [eventRecord(call, state, eventName, version, destination.id)] });
-    if (destination.kind === 'queue') await sqsSender.of(call.context)?.send(destination.arn, body);
+    if (destination.kind === 'queue')
+      await sqsSender.of(call.context)?.send(destination.arn, body, { caller });
     else if (destination.kind === 'topic')
-      await snsPublisher.of(call.context)?.publish(destination.arn, body, 'Amazon S3 Notification');
-    else await lambdaInvoker.of(call.context)?.invokeAsync(destination.arn, body);
+      await snsPublisher.of(call.context)?.publish(destination.arn, body, 'Amazon S3 Notification', caller);
+    else await lambdaInvoker.of(call.context)?.invokeAsync(destination.arn, body, caller);
   }
 }
 
@@ -94,7 +100,7 @@ function eventRecord(
     eventVersion: '2.1',
     eventSource: 'aws:s3',
     awsRegion: state.record.region,
-    eventTime: new Date().toISOString(),
+    eventTime: call.context.clock.iso(),
     eventName,
     userIdentity: { principalId: `AWS:${call.request.accountId}` },
     requestParameters: { sourceIPAddress: '127.0.0.1' },
@@ -115,4 +121,57 @@ function eventRecord(
       },
     },
   };
+}
+
+const REASONS: Record<ObjectEventName, string> = {
+  'ObjectCreated:Put': 'PutObject',
+  'ObjectCreated:Copy': 'CopyObject',
+  'ObjectRemoved:Delete': 'DeleteObject',
+  'ObjectRemoved:DeleteMarkerCreated': 'DeleteObject',
+};
+
+/**
+ * With EventBridge notifications on, S3 puts "Object Created" / "Object Deleted" on the
+ * default bus of the bucket's region, for every object event (rules filter them).
+ */
+async function toEventBridge(
+  call: S3Call,
+  state: BucketState,
+  eventName: ObjectEventName,
+  version: Pick<ObjectVersion, 'key' | 'versionId' | 'etag' | 'size' | 'seq'>,
+): Promise<void> {
+  const bus = eventBus.of(call.context);
+  if (!bus) return;
+  const removed = eventName.startsWith('ObjectRemoved');
+  const { region, name } = state.record;
+  const detail = {
+    version: '0',
+    bucket: { name },
+    object: {
+      key: version.key,
+      ...(removed ? {} : { size: version.size, etag: version.etag.replace(/"/g, '') }),
+      ...(version.versionId !== 'null' ? { 'version-id': version.versionId } : {}),
+      sequencer: version.seq.toString(16).toUpperCase().padStart(16, '0'),
+    },
+    'request-id': call.request.requestId,
+    requester: call.request.accountId,
+    'source-ip-address': '127.0.0.1',
+    reason: REASONS[eventName],
+    ...(removed
+      ? {
+          'deletion-type':
+            eventName === 'ObjectRemoved:DeleteMarkerCreated'
+              ? 'Delete Marker Created'
+              : 'Permanently Deleted',
+        }
+      : {}),
+  };
+  await bus.put(`arn:aws:events:${region}:${call.request.accountId}:event-bus/default`, [
+    {
+      Source: 'aws.s3',
+      DetailType: removed ? 'Object Deleted' : 'Object Created',
+      Detail: JSON.stringify(detail),
+      Resources: [`arn:aws:s3:::${name}`],
+    },
+  ]);
 }

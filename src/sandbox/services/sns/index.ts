@@ -3,6 +3,7 @@ import { queryAction, queryCodec, queryParams, queryResult } from '../../protoco
 import type { ServiceModule, ServiceModuleFactory } from '../../service-module.js';
 import type { SnsHandler } from './call.js';
 import { deliver, publish } from './publish-ops.js';
+import { deliverChecked } from '../../policy/delivery-check.js';
 import { snsPublisher } from '../../ports/index.js';
 import { snsErrors } from './sns-errors.js';
 import { SnsStore } from './store.js';
@@ -34,16 +35,23 @@ const READ_ONLY = /^(Get|List)/;
 export const createSnsService: ServiceModuleFactory = async (context) => {
   const store = await SnsStore.load(context.storage);
   snsPublisher.expose(context, {
-    async publish(topicArn, message, subject) {
+    async publish(topicArn, message, subject, caller) {
       const topic = store.topics.get(topicArn);
-      if (!topic) return;
-      await deliver(store, context, topic, {
-        messageId: randomUUID(),
-        message,
-        subject,
-        attributes: {},
-        timestamp: new Date().toISOString(),
-      });
+      const target = {
+        arn: topicArn,
+        action: 'sns:Publish',
+        policy: topic?.attributes.Policy,
+        exists: !!topic,
+      };
+      return deliverChecked(context, caller, target, () =>
+        deliver(store, context, topic!, {
+          messageId: randomUUID(),
+          message,
+          subject: subject ?? null,
+          attributes: {},
+          timestamp: context.clock.iso(),
+        }),
+      );
     },
   });
   const module: ServiceModule = {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { el } from '../../xml.js';
 import type { SandboxContext } from '../../service-module.js';
+import { serviceCaller } from '../../ports/delivery.js';
 import { lambdaInvoker, sqsSender } from '../../ports/index.js';
 import { requireTopic, type SnsHandler } from './call.js';
 import { required } from './params.js';
@@ -31,7 +32,7 @@ export const publish: SnsHandler = async (call) => {
     message: call.params.get('MessageStructure') === 'json' ? perProtocol(raw) : raw,
     subject: call.params.get('Subject'),
     attributes: messageAttributes(call.params),
-    timestamp: new Date().toISOString(),
+    timestamp: call.context.clock.iso(),
     ...(groupId !== null ? { groupId } : {}),
   };
   await deliver(call.store, call.context, topic, notification);
@@ -47,19 +48,24 @@ export async function deliver(
 ): Promise<void> {
   const invoker = lambdaInvoker.of(context);
   const sender = sqsSender.of(context);
+  const caller = serviceCaller('sns', topic.arn, topic.accountId);
   for (const subscription of store.subscriptions.values()) {
     if (subscription.topicArn !== topic.arn) continue;
     if (subscription.protocol === 'lambda' && invoker) {
       await invoker.invokeAsync(
         subscription.endpoint,
         JSON.stringify({ Records: [lambdaRecord(topic, subscription, notification)] }),
+        caller,
       );
     } else if (subscription.protocol === 'sqs' && sender) {
       const body =
         subscription.attributes.RawMessageDelivery === 'true'
           ? notification.message
           : JSON.stringify(envelope(topic, subscription, notification, 'URL'));
-      await sender.send(subscription.endpoint, body, notification.groupId);
+      await sender.send(subscription.endpoint, body, {
+        ...(notification.groupId !== undefined ? { groupId: notification.groupId } : {}),
+        caller,
+      });
     }
   }
 }

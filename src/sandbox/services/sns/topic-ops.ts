@@ -95,7 +95,7 @@ export const createTopic: SnsHandler = async (call) => {
       ...attributes,
     },
     tags,
-    createdAt: Date.now(),
+    createdAt: call.context.clock.now(),
   };
   await store.saveTopic(topic);
   return [el('TopicArn', arn)];

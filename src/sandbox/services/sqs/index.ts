@@ -2,8 +2,11 @@ import { jsonCodec, jsonInput, jsonOperation, jsonResult } from '../../protocols
 import type { ServiceModule, ServiceModuleFactory } from '../../service-module.js';
 import type { SqsCall, SqsOptions } from './call.js';
 import * as messages from './message-ops.js';
+import { enqueue } from './queue-messages.js';
 import * as queues from './queue-ops.js';
-import { sqsSender } from '../../ports/index.js';
+import { deliverChecked } from '../../policy/delivery-check.js';
+import { sqsConsumer, sqsSender } from '../../ports/index.js';
+import { consumerPort } from './consumer-port.js';
 import { sqsErrors } from './sqs-errors.js';
 import { queueArn, QueueStore } from './store.js';
 
@@ -20,6 +23,10 @@ const HANDLERS: Record<string, (call: SqsCall) => Promise<unknown>> = {
   SendMessage: messages.sendMessage,
   ReceiveMessage: messages.receiveMessage,
   DeleteMessage: messages.deleteMessage,
+  SendMessageBatch: messages.sendMessageBatch,
+  DeleteMessageBatch: messages.deleteMessageBatch,
+  ChangeMessageVisibility: messages.changeMessageVisibility,
+  ChangeMessageVisibilityBatch: messages.changeMessageVisibilityBatch,
   PurgeQueue: messages.purgeQueue,
 };
 
@@ -30,18 +37,25 @@ const READ_ONLY = new Set(['GetQueueUrl', 'GetQueueAttributes', 'ListQueues', 'L
  * 60-second name cooldown after DeleteQueue is `deleteCooldownMs`, short in tests.
  */
 export function sqsService(overrides: Partial<SqsOptions> = {}): ServiceModuleFactory {
-  const options: SqsOptions = { deleteCooldownMs: 60_000, now: Date.now, ...overrides };
   return async (context) => {
+    const options: SqsOptions = { deleteCooldownMs: 60_000, now: () => context.clock.now(), ...overrides };
     const store = await QueueStore.load(context.storage);
     sqsSender.expose(context, {
-      async send(arn, body, groupId) {
+      async send(arn, body, { groupId, caller, attributes } = {}) {
         const [, , , region = '', accountId, name = ''] = arn.split(':');
-        const queue = store.get(region, name);
-        if (!queue || queue.accountId !== accountId) return;
-        const delay = Number(queue.attributes.DelaySeconds ?? 0);
-        await messages.enqueue(store, queue, { body, now: options.now(), delay, groupId });
+        const found = store.get(region, name);
+        const queue = found?.accountId === accountId ? found : undefined;
+        const target = { arn, action: 'sqs:SendMessage', policy: queue?.attributes.Policy, exists: !!queue };
+        let messageId: string | undefined;
+        const outcome = await deliverChecked(context, caller, target, async () => {
+          const delay = Number(queue!.attributes.DelaySeconds ?? 0);
+          messageId = (await enqueue(store, queue!, { body, now: options.now(), delay, groupId, attributes }))
+            .id;
+        });
+        return messageId === undefined ? outcome : { ...outcome, messageId };
       },
     });
+    sqsConsumer.expose(context, consumerPort(store, options));
     const module: ServiceModule = {
       name: 'sqs',
       codec: jsonCodec('1.0'),

@@ -1,13 +1,28 @@
-import { createHash, randomUUID } from 'node:crypto';
 import { requireQueue, type SqsCall } from './call.js';
+import { byHandle, enqueue, receive, remove, setVisibility, systemAttributes } from './queue-messages.js';
 import { sqsErrors } from './sqs-errors.js';
-import type { QueueRecord, QueueStore, SqsMessage } from './store.js';
+import type { MessageAttribute, QueueRecord, SqsMessage } from './store.js';
 
-/** Message basics: send, receive (no long polling: a wait returns at once), delete. */
+/** Messages: send, receive (no long polling: a wait returns at once), delete, visibility, batches. */
+
+type Entry = Record<string, unknown>;
 
 export async function sendMessage(call: SqsCall): Promise<unknown> {
   const queue = requireQueue(call);
-  const body = call.input.MessageBody;
+  const message = await sendOne(call, queue, call.input);
+  return { MessageId: message.id, MD5OfMessageBody: message.md5 };
+}
+
+export async function sendMessageBatch(call: SqsCall): Promise<unknown> {
+  const queue = requireQueue(call);
+  return batch(call, async (entry) => {
+    const message = await sendOne(call, queue, entry);
+    return { MessageId: message.id, MD5OfMessageBody: message.md5 };
+  });
+}
+
+async function sendOne(call: SqsCall, queue: QueueRecord, input: Entry): Promise<SqsMessage> {
+  const body = input.MessageBody;
   if (typeof body !== 'string' || body === '') throw sqsErrors.missingParameter('MessageBody');
   if (Buffer.byteLength(body) > Number(queue.attributes.MaximumMessageSize)) {
     throw sqsErrors.invalidParameterValue(
@@ -15,31 +30,11 @@ export async function sendMessage(call: SqsCall): Promise<unknown> {
     );
   }
   const fifo = queue.attributes.FifoQueue === 'true';
-  const groupId = typeof call.input.MessageGroupId === 'string' ? call.input.MessageGroupId : undefined;
+  const groupId = typeof input.MessageGroupId === 'string' ? input.MessageGroupId : undefined;
   if (fifo && groupId === undefined) throw sqsErrors.missingParameter('MessageGroupId');
-  const delay = Number(call.input.DelaySeconds ?? queue.attributes.DelaySeconds ?? 0);
-  const message = await enqueue(call.store, queue, { body, now: call.options.now(), delay, groupId });
-  return { MessageId: message.id, MD5OfMessageBody: message.md5 };
-}
-
-/** Adds a message to the queue and stores it: SendMessage's, or a delivery from another module. */
-export async function enqueue(
-  store: QueueStore,
-  queue: QueueRecord,
-  sent: { body: string; now: number; delay: number; groupId?: string | undefined },
-): Promise<SqsMessage> {
-  const message: SqsMessage = {
-    id: randomUUID(),
-    body: sent.body,
-    md5: createHash('md5').update(sent.body).digest('hex'),
-    sentAt: sent.now,
-    visibleAt: sent.now + sent.delay * 1000,
-    receiveCount: 0,
-    ...(sent.groupId !== undefined ? { groupId: sent.groupId } : {}),
-  };
-  queue.messages.push(message);
-  await store.save(queue);
-  return message;
+  const delay = Number(input.DelaySeconds ?? queue.attributes.DelaySeconds ?? 0);
+  const attributes = input.MessageAttributes as Record<string, MessageAttribute> | undefined;
+  return enqueue(call.store, queue, { body, now: call.options.now(), delay, groupId, attributes });
 }
 
 export async function receiveMessage(call: SqsCall): Promise<unknown> {
@@ -50,15 +45,9 @@ export async function receiveMessage(call: SqsCall): Promise<unknown> {
       'Value for parameter MaxNumberOfMessages is invalid. Reason: Must be between 1 and 10.',
     );
   }
-  const now = call.options.now();
   const visibility = Number(call.input.VisibilityTimeout ?? queue.attributes.VisibilityTimeout);
-  const received = queue.messages.filter((message) => message.visibleAt <= now).slice(0, max);
-  for (const message of received) {
-    message.receiveCount += 1;
-    message.visibleAt = now + visibility * 1000;
-    message.receiptHandle = Buffer.from(`${message.id}:${randomUUID()}`).toString('base64');
-  }
-  if (received.length > 0) await call.store.save(queue);
+  const received = await receive(call.store, queue, { max, visibility, now: call.options.now() });
+  const wanted = (call.input.MessageAttributeNames as string[] | undefined) ?? [];
   return received.length === 0
     ? {}
     : {
@@ -68,35 +57,103 @@ export async function receiveMessage(call: SqsCall): Promise<unknown> {
           MD5OfBody: message.md5,
           Body: message.body,
           Attributes: systemAttributes(message),
+          ...selectedAttributes(message, wanted),
         })),
       };
 }
 
-function systemAttributes(message: SqsMessage): Record<string, string> {
-  return {
-    SentTimestamp: String(message.sentAt),
-    ApproximateReceiveCount: String(message.receiveCount),
-    ...(message.groupId !== undefined ? { MessageGroupId: message.groupId } : {}),
-  };
+/** `All`, `.*`, a name, or a prefix ending `.*` selects message attributes. */
+function selectedAttributes(message: SqsMessage, wanted: string[]): Record<string, unknown> {
+  const selected = Object.entries(message.messageAttributes ?? {}).filter(([name]) =>
+    wanted.some(
+      (pattern) =>
+        pattern === 'All' ||
+        pattern === '.*' ||
+        pattern === name ||
+        (pattern.endsWith('.*') && name.startsWith(pattern.slice(0, -1))),
+    ),
+  );
+  return selected.length > 0 ? { MessageAttributes: Object.fromEntries(selected) } : {};
 }
 
 export async function deleteMessage(call: SqsCall): Promise<unknown> {
   const queue = requireQueue(call);
-  const handle = call.input.ReceiptHandle;
-  if (typeof handle !== 'string' || handle === '') throw sqsErrors.missingParameter('ReceiptHandle');
-  const index = findByHandle(queue, handle);
-  if (index >= 0) {
-    queue.messages.splice(index, 1);
-    await call.store.save(queue);
-  }
+  await remove(call.store, queue, [checkedHandle(call.input)]);
   return {};
 }
 
+export async function deleteMessageBatch(call: SqsCall): Promise<unknown> {
+  const queue = requireQueue(call);
+  return batch(call, async (entry) => {
+    await remove(call.store, queue, [checkedHandle(entry)]);
+    return {};
+  });
+}
+
+export async function changeMessageVisibility(call: SqsCall): Promise<unknown> {
+  const queue = requireQueue(call);
+  await changeVisibility(call, queue, call.input);
+  return {};
+}
+
+export async function changeMessageVisibilityBatch(call: SqsCall): Promise<unknown> {
+  const queue = requireQueue(call);
+  return batch(call, async (entry) => {
+    await changeVisibility(call, queue, entry);
+    return {};
+  });
+}
+
+async function changeVisibility(call: SqsCall, queue: QueueRecord, input: Entry): Promise<void> {
+  const handle = checkedHandle(input);
+  const seconds = Number(input.VisibilityTimeout);
+  if (!Number.isInteger(seconds) || seconds < 0 || seconds > 43200) {
+    throw sqsErrors.invalidParameterValue(
+      'Value for parameter VisibilityTimeout is invalid. Reason: Must be between 0 and 43200.',
+    );
+  }
+  const message = byHandle(queue, handle);
+  if (!message || message.visibleAt <= call.options.now()) {
+    throw sqsErrors.messageNotInflight();
+  }
+  await setVisibility(call.store, queue, handle, seconds, call.options.now());
+}
+
 /** A handle of a message already deleted is accepted, as SQS does; a malformed one is not. */
-function findByHandle(queue: QueueRecord, handle: string): number {
+function checkedHandle(input: Entry): string {
+  const handle = input.ReceiptHandle;
+  if (typeof handle !== 'string' || handle === '') throw sqsErrors.missingParameter('ReceiptHandle');
   const decoded = Buffer.from(handle, 'base64').toString('utf8');
   if (!/^[0-9a-f-]{36}:[0-9a-f-]{36}$/.test(decoded)) throw sqsErrors.receiptHandleIsInvalid(handle);
-  return queue.messages.findIndex((message) => message.receiptHandle === handle);
+  return handle;
+}
+
+/** A batch: up to 10 entries with distinct Ids, each succeeding or failing on its own. */
+async function batch(
+  call: SqsCall,
+  each: (entry: Entry) => Promise<Record<string, unknown>>,
+): Promise<unknown> {
+  const entries = (call.input.Entries as Entry[] | undefined) ?? [];
+  if (entries.length === 0) throw sqsErrors.emptyBatch();
+  if (entries.length > 10) throw sqsErrors.tooManyEntries(entries.length);
+  const ids = entries.map((entry) => String(entry.Id ?? ''));
+  if (new Set(ids).size !== ids.length) throw sqsErrors.batchEntryIdsNotDistinct();
+  const Successful: unknown[] = [];
+  const Failed: unknown[] = [];
+  for (const entry of entries) {
+    try {
+      Successful.push({ Id: entry.Id, ...(await each(entry)) });
+    } catch (error) {
+      const failure = error as { code?: string; message?: string };
+      Failed.push({
+        Id: entry.Id,
+        SenderFault: true,
+        Code: failure.code ?? 'InternalError',
+        Message: failure.message,
+      });
+    }
+  }
+  return { Successful, Failed };
 }
 
 export async function purgeQueue(call: SqsCall): Promise<unknown> {

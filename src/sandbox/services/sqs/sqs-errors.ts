@@ -45,6 +45,30 @@ export const sqsErrors = {
     ),
   invalidAction: (operation: string) =>
     sqsError('InvalidAction', 'InvalidAction', `The action ${operation} is not valid for this endpoint.`),
+  messageNotInflight: () =>
+    sqsError(
+      'MessageNotInflight',
+      'AWS.SimpleQueueService.MessageNotInflight',
+      'The message referred to is not in flight.',
+    ),
+  emptyBatch: () =>
+    sqsError(
+      'EmptyBatchRequest',
+      'AWS.SimpleQueueService.EmptyBatchRequest',
+      'There should be at least one SendMessageBatchRequestEntry in the request.',
+    ),
+  tooManyEntries: (count: number) =>
+    sqsError(
+      'TooManyEntriesInBatchRequest',
+      'AWS.SimpleQueueService.TooManyEntriesInBatchRequest',
+      `Maximum number of entries per request are 10. You have sent ${count}.`,
+    ),
+  batchEntryIdsNotDistinct: () =>
+    sqsError(
+      'BatchEntryIdsNotDistinct',
+      'AWS.SimpleQueueService.BatchEntryIdsNotDistinct',
+      'Two or more batch entries in the request have the same Id.',
+    ),
   tooManyTags: () =>
     sqsError('InvalidParameterValue', 'InvalidParameterValue', 'Too many tags added for queue.'),
 };

@@ -13,6 +13,18 @@ export interface SqsMessage {
   /** The handle of the latest receive; DeleteMessage must name it. */
   receiptHandle?: string;
   groupId?: string;
+  /** Message attributes as sent (DataType, StringValue or BinaryValue). */
+  messageAttributes?: Record<string, MessageAttribute>;
+  /** When it was first received (epoch ms). */
+  firstReceivedAt?: number;
+  /** The queue it was moved from to this dead-letter queue. */
+  deadLetterSourceArn?: string;
+}
+
+export interface MessageAttribute {
+  DataType: string;
+  StringValue?: string;
+  BinaryValue?: string;
 }
 
 export interface QueueRecord {
@@ -52,6 +64,13 @@ export class QueueStore {
     return [...this.queues.values()]
       .filter((queue) => queue.region === region)
       .sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** The queue an ARN names, when it is in this store. */
+  byArn(arn: string): QueueRecord | undefined {
+    const [, , , region = '', accountId, name = ''] = arn.split(':');
+    const queue = this.get(region, name);
+    return queue?.accountId === accountId ? queue : undefined;
   }
 
   all(): QueueRecord[] {
