@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import type { StackStore } from '../model/store.js';
+import type { StackEvent, StackRecord, StackResourceRecord } from '../model/types.js';
+
+/** Writes stack events as CloudFormation does: one per status a stack or resource enters. */
+export class EventWriter {
+  constructor(private readonly store: StackStore) {}
+
+  stack(stack: StackRecord, reason?: string): Promise<void> {
+    return this.write(stack, {
+      logicalId: stack.stackName,
+      physicalId: stack.stackId,
+      type: 'AWS::CloudFormation::Stack',
+      status: stack.status,
+      ...(reason !== undefined ? { reason } : {}),
+    });
+  }
+
+  resource(
+    stack: StackRecord,
+    resource: Pick<StackResourceRecord, 'logicalId' | 'type' | 'physicalId' | 'status' | 'statusReason'>,
+    properties?: Record<string, unknown>,
+  ): Promise<void> {
+    return this.write(stack, {
+      logicalId: resource.logicalId,
+      physicalId: resource.physicalId ?? '',
+      type: resource.type,
+      status: resource.status,
+      ...(resource.statusReason !== undefined ? { reason: resource.statusReason } : {}),
+      ...(properties !== undefined ? { properties: JSON.stringify(properties) } : {}),
+    });
+  }
+
+  private write(
+    stack: StackRecord,
+    fields: Pick<StackEvent, 'logicalId' | 'physicalId' | 'type' | 'status' | 'reason' | 'properties'>,
+  ): Promise<void> {
+    return this.store.addEvent({
+      eventId: `${fields.logicalId}-${fields.status}-${new Date().toISOString()}-${randomUUID().slice(0, 8)}`,
+      stackId: stack.stackId,
+      stackName: stack.stackName,
+      timestamp: new Date().toISOString(),
+      ...fields,
+    });
+  }
+}

@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import { SandboxError } from '../../errors.js';
+import { queryParams } from '../../protocols/query.js';
+import type { SandboxRequest } from '../../request.js';
+import type { ResourceHandlers } from '../../resources.js';
+import { el } from '../../xml.js';
+
+const ROLE_ARN = /^arn:aws:iam::(\d{12}):role\/(?:[\w+=,.@-]+\/)*([\w+=,.@-]{1,64})$/;
+const SESSION_NAME = /^[\w+=,.@-]{2,64}$/;
+
+const validation = (message: string) => new SandboxError('ValidationError', message, 400);
+
+/**
+ * AssumeRole: credentials whose access key id is the role's account, so what the caller does
+ * with them acts in that account (see `requestAccount`). A role the sandbox does not hold is
+ * AccessDenied, as AWS answers for a role that does not exist or does not trust the caller.
+ */
+export function assumeRole(request: SandboxRequest, resources: ResourceHandlers): string[] {
+  const params = queryParams(request);
+  const roleArn = params.get('RoleArn') ?? '';
+  const sessionName = params.get('RoleSessionName') ?? '';
+  if (!SESSION_NAME.test(sessionName)) {
+    throw validation(
+      `1 validation error detected: Value '${sessionName}' at 'roleSessionName' failed to satisfy constraint: Member must satisfy regular expression pattern: [\\w+=,.@-]*`,
+    );
+  }
+  const match = ROLE_ARN.exec(roleArn);
+  const role = match && resources.resolve('AWS::IAM::Role')?.read(match[2]!, request.region, match[1]!);
+  if (!match || !role) {
+    throw new SandboxError(
+      'AccessDenied',
+      `User: arn:aws:iam::${request.accountId}:root is not authorized to perform: sts:AssumeRole on resource: ${roleArn}`,
+      403,
+    );
+  }
+  const duration = Number(params.get('DurationSeconds') ?? 3600);
+  if (!Number.isInteger(duration) || duration < 900 || duration > 43_200) {
+    throw validation(
+      `1 validation error detected: Value '${params.get('DurationSeconds')}' at 'durationSeconds' failed to satisfy constraint: Member must have value between 900 and 43200`,
+    );
+  }
+  const roleId = `AROA${randomBytes(8).toString('hex').toUpperCase()}`;
+  return [
+    el('Credentials', [
+      el('AccessKeyId', match[1]!),
+      el('SecretAccessKey', randomBytes(20).toString('base64')),
+      el('SessionToken', randomBytes(48).toString('base64')),
+      el('Expiration', new Date(Date.now() + duration * 1000).toISOString()),
+    ]),
+    el('AssumedRoleUser', [
+      el('AssumedRoleId', `${roleId}:${sessionName}`),
+      el('Arn', `arn:aws:sts::${match[1]}:assumed-role/${match[2]}/${sessionName}`),
+    ]),
+  ];
+}
