@@ -4,6 +4,9 @@ import type { StackEvent, StackRecord, StackResourceRecord } from '../model/type
 
 /** Writes stack events as CloudFormation does: one per status a stack or resource enters. */
 export class EventWriter {
+  /** The last event time per stack: each event is later than the one before (clients order by time). */
+  private readonly last = new Map<string, number>();
+
   constructor(private readonly store: StackStore) {}
 
   stack(stack: StackRecord, reason?: string): Promise<void> {
@@ -35,11 +38,14 @@ export class EventWriter {
     stack: StackRecord,
     fields: Pick<StackEvent, 'logicalId' | 'physicalId' | 'type' | 'status' | 'reason' | 'properties'>,
   ): Promise<void> {
+    const time = Math.max(Date.now(), (this.last.get(stack.stackId) ?? 0) + 1);
+    this.last.set(stack.stackId, time);
+    const timestamp = new Date(time).toISOString();
     return this.store.addEvent({
-      eventId: `${fields.logicalId}-${fields.status}-${new Date().toISOString()}-${randomUUID().slice(0, 8)}`,
+      eventId: `${fields.logicalId}-${fields.status}-${timestamp}-${randomUUID().slice(0, 8)}`,
       stackId: stack.stackId,
       stackName: stack.stackName,
-      timestamp: new Date().toISOString(),
+      timestamp,
       ...fields,
     });
   }

@@ -91,7 +91,7 @@ export class Provisioner {
     }
     const { stack } = request;
     const identifier = identifierOf(record);
-    const desired = await this.resolved(stack, request.properties);
+    const desired = await this.resolved(stack, keepGeneratedNames(request.type, request.properties, record));
     const model = await this.handler(request.type).update(identifier, desired, stack.region, stack.accountId);
     return provisioned(request.type, identifier, model);
   }
@@ -157,6 +157,23 @@ export class Provisioner {
       return value;
     }) as Promise<ResourceModel>;
   }
+}
+
+/**
+ * The create-only properties the template leaves out but the resource has (a name
+ * CloudFormation generated), carried into an in-place update, which keeps them as AWS does.
+ */
+function keepGeneratedNames(
+  type: string,
+  properties: Record<string, unknown>,
+  record: StackResourceRecord,
+): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const name of sandboxSchemaFor(type)?.replace ?? []) {
+    if (properties[name] === undefined && record.attributes[name] !== undefined)
+      kept[name] = record.attributes[name];
+  }
+  return { ...kept, ...properties };
 }
 
 /** What the handler's identifier is for a record (physical id unless recorded apart). */

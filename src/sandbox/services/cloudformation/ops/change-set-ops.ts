@@ -238,13 +238,17 @@ export const listChangeSets: CfnHandler = async (call) => {
   ];
 };
 
+/** Deleting a change set the stack does not have succeeds, as on AWS (the CDK CLI relies on it). */
 export const deleteChangeSet: CfnHandler = async (call) => {
-  const { stack, changeSet } = findChangeSet(call, call.params.required('ChangeSetName'));
+  const name = call.params.required('ChangeSetName');
+  const stack = call.engine.deps.store.find(call.scope, call.params.optional('StackName') ?? name);
+  if (stack && !stack.changeSets.some((c) => c.changeSetName === name || c.changeSetId === name)) return [];
+  const { stack: owner, changeSet } = findChangeSet(call, name);
   if (changeSet.executionStatus === 'EXECUTE_IN_PROGRESS') {
     throw cfnErrors.changeSetDeleteStatus(changeSet.executionStatus);
   }
-  stack.changeSets = stack.changeSets.filter((candidate) => candidate !== changeSet);
-  await call.engine.deps.store.save(stack);
+  owner.changeSets = owner.changeSets.filter((candidate) => candidate !== changeSet);
+  await call.engine.deps.store.save(owner);
   return [];
 };
 
