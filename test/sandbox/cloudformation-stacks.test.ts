@@ -154,6 +154,12 @@ describe('CreateStack, UpdateStack, DeleteStack through the resource handlers', 
     });
     await cfn.send(new CreateStackCommand({ StackName: 'failing', TemplateBody: body }));
     expect((await settled(cfn, 'failing')).StackStatus).toBe('ROLLBACK_COMPLETE');
+    const rollback = (await eventsOf(cfn, 'failing')).find(
+      (e) => e.ResourceStatus === 'ROLLBACK_IN_PROGRESS',
+    );
+    expect(rollback?.ResourceStatusReason).toBe(
+      'The following resource(s) failed to create: [Bad]. Rollback requested by user.',
+    );
     expect((await failure(valueOf('/stacks/failing/good'))).name).toBe('ParameterNotFound');
     const update = await failure(
       cfn.send(new UpdateStackCommand({ StackName: 'failing', TemplateBody: body })),

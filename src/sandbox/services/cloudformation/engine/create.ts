@@ -37,7 +37,9 @@ export async function runCreate(
     else await finishDeletion(op);
     return;
   }
-  await op.status('ROLLBACK_IN_PROGRESS', `${failure}Rollback requested by user.`);
+  // CloudFormation appends its sentence to the failure's: "…by stack producer. Rollback requested by user."
+  const lead = /\.\s*$/.test(failure) ? failure.trimEnd() : `${failure}.`;
+  await op.status('ROLLBACK_IN_PROGRESS', `${lead} Rollback requested by user.`);
   await rollBackCreate(op);
 }
 
