@@ -5,9 +5,10 @@ import {
   type Stack,
   type StackEvent,
 } from '@aws-sdk/client-cloudformation';
-import type { Sandbox } from '../../src/sandbox/server.js';
-
-export const ACCOUNT = '123456789012';
+import type { SSMClient } from '@aws-sdk/client-ssm';
+import { afterAll, beforeAll } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { ssmClient } from './helpers.js';
 
 export function cloudFormationClient(sandbox: Sandbox): CloudFormationClient {
   return new CloudFormationClient({
@@ -47,4 +48,52 @@ export async function eventsOf(client: CloudFormationClient, stackName: string):
 /** `LogicalId STATUS` for each event, oldest first. */
 export async function eventTrail(client: CloudFormationClient, stackName: string): Promise<string[]> {
   return (await eventsOf(client, stackName)).map((e) => `${e.LogicalResourceId} ${e.ResourceStatus}`);
+}
+
+/** An AWS::SSM::Parameter resource (a String), with any resource attributes in `extra`. */
+export function ssmParameter(name: unknown, value: unknown, extra: Record<string, unknown> = {}) {
+  return { Type: 'AWS::SSM::Parameter', Properties: { Name: name, Type: 'String', Value: value }, ...extra };
+}
+
+/** A resource whose create fails: CloudFormation cannot create SecureString parameters. */
+export function brokenParameter(dependsOn?: string) {
+  return {
+    Type: 'AWS::SSM::Parameter',
+    Properties: { Type: 'SecureString', Value: 'never' },
+    ...(dependsOn ? { DependsOn: dependsOn } : {}),
+  };
+}
+
+/** A sandbox for the test file with CloudFormation and SSM clients, all stopped after it. */
+export function useCloudFormation(): {
+  readonly sandbox: Sandbox;
+  readonly cfn: CloudFormationClient;
+  readonly ssm: SSMClient;
+} {
+  const holder: { sandbox?: Sandbox; cfn?: CloudFormationClient; ssm?: SSMClient } = {};
+  beforeAll(async () => {
+    holder.sandbox = await startSandbox({ port: 0 });
+    holder.cfn = cloudFormationClient(holder.sandbox);
+    holder.ssm = ssmClient(holder.sandbox);
+  });
+  afterAll(async () => {
+    holder.cfn?.destroy();
+    holder.ssm?.destroy();
+    await holder.sandbox?.stop();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('sandbox not started');
+    return value;
+  };
+  return {
+    get sandbox() {
+      return started(holder.sandbox);
+    },
+    get cfn() {
+      return started(holder.cfn);
+    },
+    get ssm() {
+      return started(holder.ssm);
+    },
+  };
 }

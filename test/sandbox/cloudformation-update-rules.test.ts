@@ -18,7 +18,15 @@ import { CreateBucketCommand, PutObjectCommand, type S3Client } from '@aws-sdk/c
 import { GetParameterCommand, type SSMClient } from '@aws-sdk/client-ssm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { cloudFormationClient, eventsOf, eventTrail, settled, template } from './cloudformation-helpers.js';
+import {
+  brokenParameter as broken,
+  cloudFormationClient,
+  eventsOf,
+  eventTrail,
+  settled,
+  ssmParameter as parameter,
+  template,
+} from './cloudformation-helpers.js';
 import { admin, failure, s3Client, ssmClient } from './helpers.js';
 
 /** Seed 004 (CloudFormation stack updates), one case per rule, through the AWS SDK. */
@@ -49,17 +57,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stop();
   await rm(dataDir, { recursive: true, force: true });
-});
-
-const parameter = (name: unknown, value: unknown, extra: Record<string, unknown> = {}) => ({
-  Type: 'AWS::SSM::Parameter',
-  Properties: { Name: name, Type: 'String', Value: value },
-  ...extra,
-});
-const broken = (dependsOn?: string) => ({
-  Type: 'AWS::SSM::Parameter',
-  Properties: { Type: 'SecureString', Value: 'never' },
-  ...(dependsOn ? { DependsOn: dependsOn } : {}),
 });
 
 async function create(
