@@ -1,4 +1,5 @@
 import {
+  ContinueUpdateRollbackCommand,
   CreateStackCommand,
   DeleteStackCommand,
   DescribeStackResourceCommand,
@@ -8,7 +9,13 @@ import {
 import { GetFunctionCommand, type LambdaClient } from '@aws-sdk/client-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { cloudFormationClient, eventsOf, settled, template } from './cloudformation-helpers.js';
+import {
+  brokenParameter,
+  cloudFormationClient,
+  eventsOf,
+  settled,
+  template,
+} from './cloudformation-helpers.js';
 import { failure, lambdaClient } from './helpers.js';
 
 let sandbox: Sandbox;
@@ -28,12 +35,14 @@ afterAll(async () => {
 
 /**
  * Inline (ZipFile) handler code, as a CDK app writes it: it answers on the pre-signed
- * ResponseURL, echoing `Value`, failing when `Fail` is set, and records each request type.
+ * ResponseURL, echoing `Value`; it fails when `Fail` is set, a rollback from properties with
+ * `FailRollback`, and a Delete with `FailDelete`.
  */
 const HANDLER = `
 exports.handler = async (event) => {
   const props = event.ResourceProperties;
-  const failed = props.Fail === 'yes' && event.RequestType !== 'Delete';
+  const old = event.OldResourceProperties || {};
+  const failed = event.RequestType === 'Delete' ? props.FailDelete === 'yes' : props.Fail === 'yes' || old.FailRollback === 'yes';
   const body = JSON.stringify({
     Status: failed ? 'FAILED' : 'SUCCESS',
     Reason: failed ? 'told to fail' : undefined,
@@ -152,6 +161,59 @@ describe('custom resources backed by a Lambda function with inline code', () => 
     expect((await settled(cfn, 'custom-nowhere')).StackStatus).toBe('ROLLBACK_COMPLETE');
     const failed = (await eventsOf(cfn, 'custom-nowhere')).find((e) => e.ResourceStatus === 'CREATE_FAILED');
     expect(failed?.ResourceStatusReason).toContain('nowhere');
+  });
+
+  it('ContinueUpdateRollback with ResourcesToSkip gets a stack out of UPDATE_ROLLBACK_FAILED', async () => {
+    // Thing updates; Bad fails; Thing's rollback fails (its handler refuses to leave these properties).
+    const attempt = template(
+      { ...resources('d', { FailRollback: 'yes' }, 20), Bad: brokenParameter('Thing') },
+      outputs,
+    );
+    await cfn.send(
+      new UpdateStackCommand({
+        StackName: 'custom',
+        TemplateBody: attempt,
+        Capabilities: ['CAPABILITY_IAM'],
+      }),
+    );
+    expect((await settled(cfn, 'custom')).StackStatus).toBe('UPDATE_ROLLBACK_FAILED');
+    const refused = await failure(
+      cfn.send(
+        new UpdateStackCommand({
+          StackName: 'custom',
+          TemplateBody: attempt,
+          Capabilities: ['CAPABILITY_IAM'],
+        }),
+      ),
+    );
+    expect(refused.error.message).toContain('UPDATE_ROLLBACK_FAILED state and can not be updated');
+    await cfn.send(new ContinueUpdateRollbackCommand({ StackName: 'custom', ResourcesToSkip: ['Thing'] }));
+    expect((await settled(cfn, 'custom')).StackStatus).toBe('UPDATE_ROLLBACK_COMPLETE');
+    expect(await outputsOf('custom')).toEqual({ Echo: 'b/Update', Old: 'a' });
+  });
+
+  it('DeleteStack: a resource that fails to delete leaves DELETE_FAILED; RetainResources then lets the stack go', async () => {
+    const body = template(resources('e', { FailDelete: 'yes' }));
+    await cfn.send(
+      new CreateStackCommand({ StackName: 'sticky', TemplateBody: body, Capabilities: ['CAPABILITY_IAM'] }),
+    );
+    expect((await settled(cfn, 'sticky')).StackStatus).toBe('CREATE_COMPLETE');
+    const early = await failure(
+      cfn.send(new DeleteStackCommand({ StackName: 'sticky', RetainResources: ['Thing'] })),
+    );
+    expect(early.error.message).toContain(
+      'RetainResources can only be specified when the stack is in the DELETE_FAILED state',
+    );
+    await cfn.send(new DeleteStackCommand({ StackName: 'sticky' }));
+    const failed = await settled(cfn, 'sticky');
+    expect(failed.StackStatus).toBe('DELETE_FAILED');
+    expect(failed.StackStatusReason).toContain('[Thing]');
+    const fn = await physicalId('sticky', 'Fn');
+    await cfn.send(new DeleteStackCommand({ StackName: 'sticky', RetainResources: ['Thing'] }));
+    expect((await failure(settled(cfn, 'sticky'))).name).toBe('ValidationError');
+    expect((await failure(lambda.send(new GetFunctionCommand({ FunctionName: fn })))).name).toBe(
+      'ResourceNotFoundException',
+    );
   });
 
   it('Delete: the function is asked to delete, then the function itself is removed', async () => {
