@@ -25,6 +25,8 @@ export interface SandboxTypeSchema {
   kinds?: string;
   /** Cloud Control primary identifier properties. */
   id?: string[];
+  /** What CloudFormation's Ref returns, when it differs from the primary identifier. */
+  refId?: string[];
   /** ARN template with `${Partition}`, `${Region}`, `${Account}` and property variables. */
   arn?: string;
 }
@@ -38,4 +40,16 @@ export function sandboxSchemaFor(type: string): SandboxTypeSchema | undefined {
   types ??= (JSON.parse(readFileSync(INDEX_PATH, 'utf8')) as { types: Record<string, SandboxTypeSchema> })
     .types;
   return Object.hasOwn(types, type) ? types[type] : undefined;
+}
+
+/**
+ * Whether the type's schema could carry an update handler: some writable property is not
+ * create-only. A type whose every property is create-only or read-only has none (Cloud
+ * Control answers its UpdateResource with UnsupportedActionException; CloudFormation replaces).
+ */
+export function hasUpdateHandler(type: string): boolean {
+  const schema = sandboxSchemaFor(type);
+  if (!schema) return false;
+  const fixed = new Set([...(schema.replace ?? []), ...(schema.attrs ?? [])]);
+  return schema.props.some((property) => !fixed.has(property));
 }

@@ -4,7 +4,7 @@ export type { EvaluationContext, ParameterValue, ResourceResolver } from './cont
 export { TemplateErrorCode, TemplateEvaluationError } from './errors.js';
 export { evaluate, KNOWN_INTRINSICS } from './evaluator.js';
 export { parseTemplate, parseTemplateText } from './parse.js';
-export { validateTemplate } from './model.js';
+export { buildTemplate, validateTemplate } from './model.js';
 export type {
   Mappings,
   OutputDefinition,

@@ -53,9 +53,15 @@ export interface SnsPublisher {
 /** Why an object could not be read, in S3's own error codes (Lambda quotes them). */
 export type S3ReadFailure = 'NoSuchBucket' | 'NoSuchKey' | 'NoSuchVersion';
 
-/** Read-only object bodies for other modules (Lambda reads deployment packages). */
+/**
+ * Object bodies for other modules: Lambda reads deployment packages, CloudFormation reads
+ * templates and the answers custom resources PUT to their ResponseURL (and removes an answer
+ * once read).
+ */
 export interface S3ObjectReader {
   read(bucket: string, key: string, versionId?: string): Promise<Buffer | S3ReadFailure>;
+  /** Removes every version of the key; nothing when the bucket or key is gone. */
+  remove(bucket: string, key: string): Promise<void>;
 }
 
 export const lambdaInvoker = definePort<LambdaInvoker>();

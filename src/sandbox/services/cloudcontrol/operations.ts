@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HandlerError, type ResourceHandler, type ResourceModel } from '../../resources.js';
-import { sandboxSchemaFor } from '../../resource-index.js';
+import { hasUpdateHandler, sandboxSchemaFor } from '../../resource-index.js';
 import type { SandboxContext } from '../../service-module.js';
 import { optionalString, requiredString } from '../../protocols/json.js';
 import { ccErrors } from './cc-errors.js';
@@ -60,17 +60,6 @@ export function executor(deps: CcDeps): (record: RequestRecord) => Promise<Outco
         return { identifier: record.identifier! };
     }
   };
-}
-
-/**
- * Whether the type's schema could carry an update handler: some writable property is not
- * create-only. A type whose every property is create-only or read-only has none, and Cloud
- * Control answers its UpdateResource with UnsupportedActionException, before any patch is read.
- */
-export function hasUpdateHandler(type: string): boolean {
-  const schema = sandboxSchemaFor(type)!;
-  const fixed = new Set([...(schema.replace ?? []), ...(schema.attrs ?? [])]);
-  return schema.props.some((property) => !fixed.has(property));
 }
 
 /** The desired state without read-only values (the patch was applied to the full model). */

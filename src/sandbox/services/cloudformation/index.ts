@@ -1,73 +1,92 @@
-import { SandboxError } from '../../errors.js';
 import { queryAction, queryCodec, queryParams, queryResult } from '../../protocols/query.js';
-import { sandboxSchemaFor } from '../../resource-index.js';
-import type { ServiceModuleFactory } from '../../service-module.js';
-import { el } from '../../xml.js';
-import { registrySchemaDocument } from './registry-schema.js';
+import type { InventoryEntry, ServiceModuleFactory } from '../../service-module.js';
+import { StackEngine } from './engine/engine.js';
+import { StackStore } from './model/store.js';
+import type { CfnHandler } from './ops/call.js';
+import * as changeSets from './ops/change-set-ops.js';
+import { describeType } from './ops/describe-type.js';
+import * as reads from './ops/read-ops.js';
+import * as stacks from './ops/stack-ops.js';
+import { cfnErrors } from './wire/errors.js';
+import { Params } from './wire/params.js';
 
 const XMLNS = 'http://cloudformation.amazonaws.com/doc/2010-05-15/';
-const VERSION = '2010-05-15';
-/** When the sandbox's registry says each public type was registered. */
-const REGISTERED = '2019-11-18T00:00:00.000Z';
+
+const HANDLERS: Readonly<Record<string, CfnHandler>> = {
+  CreateStack: stacks.createStack,
+  UpdateStack: stacks.updateStack,
+  DeleteStack: stacks.deleteStack,
+  DescribeStacks: stacks.describeStacks,
+  ListStacks: stacks.listStacks,
+  UpdateTerminationProtection: stacks.updateTerminationProtection,
+  CancelUpdateStack: stacks.cancelUpdateStack,
+  ContinueUpdateRollback: stacks.continueUpdateRollback,
+  RollbackStack: stacks.rollbackStack,
+  CreateChangeSet: changeSets.createChangeSet,
+  DescribeChangeSet: changeSets.describeChangeSet,
+  ExecuteChangeSet: changeSets.executeChangeSet,
+  DeleteChangeSet: changeSets.deleteChangeSet,
+  ListChangeSets: changeSets.listChangeSets,
+  DescribeStackEvents: reads.describeStackEvents,
+  DescribeStackResource: reads.describeStackResource,
+  DescribeStackResources: reads.describeStackResources,
+  ListStackResources: reads.listStackResources,
+  GetTemplate: reads.getTemplate,
+  GetTemplateSummary: reads.getTemplateSummary,
+  ValidateTemplate: reads.validateTemplate,
+  ListExports: reads.listExports,
+  ListImports: reads.listImports,
+  DescribeType: describeType,
+};
+
+const READ_ONLY = /^(Describe|List|Get|Validate)/;
 
 /**
- * CloudFormation over the query protocol, for the registry only: DescribeType answers a
- * resource type from the sandbox's resource index (the one its Cloud Control serves), so a
- * client reads the same create-only properties cdkd's bundled index holds.
+ * CloudFormation over the query protocol: stacks, change sets, events, exports, and the
+ * registry's DescribeType. Stacks are deployed by the same per-type resource handlers the
+ * sandbox's Cloud Control uses (`context.resources`); templates are evaluated by cdkd's pure
+ * template evaluator (src/template), which holds no AWS or engine code.
  */
-export const createCloudFormationService: ServiceModuleFactory = async (context) => ({
-  name: 'cloudformation',
-  codec: queryCodec,
-  operation: queryAction,
-  isMutating: () => false,
-  async handle(request, operation) {
-    if (operation !== 'DescribeType') {
-      throw new SandboxError(
-        'InvalidAction',
-        `Could not find operation ${operation} for version ${VERSION}`,
-        400,
-      );
-    }
-    const params = queryParams(request);
-    const typeName = describedTypeName(params);
-    const schema = sandboxSchemaFor(typeName);
-    const kind = params.get('Type') ?? 'RESOURCE';
-    if (kind !== 'RESOURCE' || !schema) {
-      throw new SandboxError('TypeNotFoundException', `The type '${typeName}' cannot be found.`, 404);
-    }
-    const arn = `arn:aws:cloudformation:${request.region}::type/resource/${typeName.replaceAll('::', '-')}`;
-    return queryResult(
-      operation,
-      XMLNS,
-      [
-        el('Arn', arn),
-        el('Type', 'RESOURCE'),
-        el('TypeName', typeName),
-        el('DefaultVersionId', '00000001'),
-        el('IsDefaultVersion', true),
-        el('Description', `Resource Type definition for ${typeName}`),
-        el(
-          'Schema',
-          registrySchemaDocument(typeName, schema, context.resources.get(typeName)?.writeOnlyProperties),
-        ),
-        el('ProvisioningType', 'FULLY_MUTABLE'),
-        el('DeprecatedStatus', 'LIVE'),
-        el('Visibility', 'PUBLIC'),
-        el('LastUpdated', REGISTERED),
-        el('TimeCreated', REGISTERED),
-      ],
-      request,
-    );
-  },
-  inventory: () => ({}),
-});
-
-/** The type named by `TypeName` (with `Type`), or by `Arn`; AWS asks for one of the two. */
-function describedTypeName(params: URLSearchParams): string {
-  const typeName = params.get('TypeName');
-  if (typeName) return typeName;
-  const arn = params.get('Arn');
-  const fromArn = arn ? /:type\/resource\/(.+)$/.exec(arn)?.[1] : undefined;
-  if (fromArn) return fromArn.replaceAll('-', '::');
-  throw new SandboxError('ValidationError', 'Specify either TypeName and Type, or Arn.', 400);
-}
+export const createCloudFormationService: ServiceModuleFactory = async (context) => {
+  const store = await StackStore.load(context.storage);
+  const engine = new StackEngine(context, store);
+  await engine.recover();
+  return {
+    name: 'cloudformation',
+    codec: queryCodec,
+    operation: queryAction,
+    isMutating: (operation) => !READ_ONLY.test(operation),
+    async handle(request, operation) {
+      const handler = HANDLERS[operation];
+      if (!handler) throw cfnErrors.invalidAction(operation);
+      const call = {
+        request,
+        params: new Params(queryParams(request)),
+        scope: { region: request.region, accountId: request.accountId },
+        engine,
+      };
+      const result = (await handler(call)).filter((field): field is string => field !== undefined);
+      return queryResult(operation, XMLNS, result, request);
+    },
+    inventory() {
+      const entries: InventoryEntry[] = store
+        .all()
+        .filter((stack) => stack.status !== 'DELETE_COMPLETE')
+        .map((stack) => ({
+          id: stack.stackName,
+          stackId: stack.stackId,
+          region: stack.region,
+          status: stack.status,
+          resources: Object.values(stack.resources).map((resource) => ({
+            logicalId: resource.logicalId,
+            type: resource.type,
+            physicalId: resource.physicalId,
+            status: resource.status,
+            propertiesHash: resource.propertiesHash,
+          })),
+        }));
+      return { 'AWS::CloudFormation::Stack': entries };
+    },
+    close: () => engine.close(),
+  };
+};

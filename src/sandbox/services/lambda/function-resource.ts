@@ -1,3 +1,4 @@
+import { strToU8, zipSync } from 'fflate';
 import { SandboxError } from '../../errors.js';
 import { randomString } from '../../ids.js';
 import {
@@ -107,7 +108,11 @@ export function functionResourceHandler(
         functions.createFunction(
           newCall(
             region,
-            { ...apiInput(name, desired), FunctionName: name, Code: codeInput(desired.Code) },
+            {
+              ...apiInput(name, desired),
+              FunctionName: name,
+              Code: codeInput(desired.Code, desired.Runtime),
+            },
             {},
             accountId,
           ),
@@ -122,7 +127,9 @@ export function functionResourceHandler(
     async update(identifier, desired, region) {
       const labels = { FunctionName: identifier };
       if (desired.Code !== undefined) {
-        await translate(() => functions.updateFunctionCode(newCall(region, codeInput(desired.Code), labels)));
+        await translate(() =>
+          functions.updateFunctionCode(newCall(region, codeInput(desired.Code, desired.Runtime), labels)),
+        );
       }
       await translate(() =>
         functions.updateFunctionConfiguration(newCall(region, apiInput(identifier, desired), labels)),
@@ -169,11 +176,17 @@ function apiInput(name: string, desired: ResourceModel): Record<string, unknown>
   };
 }
 
-/** Inline source is stored as its bytes (the sandbox only digests the package). */
-function codeInput(code: unknown): Record<string, unknown> {
+/**
+ * Inline source becomes the package CloudFormation makes of it: a zip holding it as
+ * `index.py` for Python runtimes and `index.js` otherwise, so the function runs.
+ */
+function codeInput(code: unknown, runtime: unknown): Record<string, unknown> {
   const value = (code ?? {}) as Record<string, unknown>;
-  if (typeof value.ZipFile === 'string') return { ZipFile: Buffer.from(value.ZipFile).toString('base64') };
-  return value;
+  if (typeof value.ZipFile !== 'string') return value;
+  const file = typeof runtime === 'string' && runtime.startsWith('python') ? 'index.py' : 'index.js';
+  // A fixed time stamp keeps the package (and CodeSha256) the same for the same source.
+  const zip = zipSync({ [file]: [strToU8(value.ZipFile), { mtime: new Date('1980-01-01T00:00:00Z') }] });
+  return { ZipFile: Buffer.from(zip).toString('base64') };
 }
 
 function tagList(tags: unknown): Array<{ Key: string; Value: string }> {
