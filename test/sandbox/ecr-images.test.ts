@@ -1,4 +1,9 @@
 import {
+  CreateResourceCommand,
+  DeleteResourceCommand,
+  UpdateResourceCommand,
+} from '@aws-sdk/client-cloudcontrol';
+import {
   BatchCheckLayerAvailabilityCommand,
   BatchDeleteImageCommand,
   BatchGetImageCommand,
@@ -15,7 +20,7 @@ import {
 } from '@aws-sdk/client-ecr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { admin, failure } from './helpers.js';
+import { admin, cloudControlClient, failure, settle } from './helpers.js';
 import {
   digestOf,
   ecrClient,
@@ -349,5 +354,55 @@ describe('the ECR image API over the registry store', () => {
         })
       ).status,
     ).toBe(404);
+  });
+
+  it('as Cloud Control does, deletes a stack repository holding images only when EmptyOnDelete is true', async () => {
+    const cc = cloudControlClient(sandbox);
+    const TypeName = 'AWS::ECR::Repository';
+    const created = await settle(
+      cc,
+      (
+        await cc.send(
+          new CreateResourceCommand({
+            TypeName,
+            DesiredState: JSON.stringify({ RepositoryName: 'api/stack' }),
+          }),
+        )
+      ).ProgressEvent!,
+    );
+    const Identifier = created.event.Identifier!;
+    await pushImage(sandbox, auth, Identifier, scratchImage({ s: 's' }), 'v1');
+    const kept = await settle(
+      cc,
+      (await cc.send(new DeleteResourceCommand({ TypeName, Identifier }))).ProgressEvent!,
+    );
+    expect(kept.event).toMatchObject({ OperationStatus: 'FAILED', ErrorCode: 'GeneralServiceException' });
+    expect(kept.event.StatusMessage).toContain('still contains images');
+    expect((await ecr.send(new ListImagesCommand({ repositoryName: Identifier }))).imageIds).toHaveLength(1);
+
+    await settle(
+      cc,
+      (
+        await cc.send(
+          new UpdateResourceCommand({
+            TypeName,
+            Identifier,
+            PatchDocument: JSON.stringify([{ op: 'add', path: '/EmptyOnDelete', value: true }]),
+          }),
+        )
+      ).ProgressEvent!,
+    );
+    const gone = await settle(
+      cc,
+      (await cc.send(new DeleteResourceCommand({ TypeName, Identifier }))).ProgressEvent!,
+    );
+    expect(gone.event.OperationStatus).toBe('SUCCESS');
+    const inventory = await admin(sandbox, 'GET', 'inventory');
+    expect(
+      (inventory.json.ecr['AWS::ECR::Image'] as Array<{ repository: string }>).filter(
+        (entry) => entry.repository === Identifier,
+      ),
+    ).toEqual([]);
+    cc.destroy();
   });
 });
