@@ -1,3 +1,4 @@
+import { CreateResourceCommand } from '@aws-sdk/client-cloudcontrol';
 import { CreateRepositoryCommand, type ECRClient } from '@aws-sdk/client-ecr';
 import {
   CreateFunctionCommand,
@@ -9,7 +10,7 @@ import {
 } from '@aws-sdk/client-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { failure, lambdaClient } from './helpers.js';
+import { cloudControlClient, failure, lambdaClient, settle } from './helpers.js';
 import {
   digestOf,
   ecrClient,
@@ -170,5 +171,32 @@ describe('PackageType Image functions in the sandbox', () => {
     expect(invoked.error.message).toMatch(
       /^The sandbox cannot invoke the container image function run-fn \(.*fns\/app@sha256:[0-9a-f]{64}\): it does not run container images/,
     );
+  });
+
+  it('deploys through Cloud Control as a stack does, failing the request for an image that is not there', async () => {
+    const cc = cloudControlClient(sandbox);
+    const digest = await pushImage(sandbox, auth, 'fns/app', scratchImage({ bootstrap: 'cc' }), 'cc');
+    const desired = (tag: string) =>
+      JSON.stringify({
+        FunctionName: `cc-${tag}`,
+        Role: 'arn:aws:iam::000000000000:role/exec',
+        PackageType: 'Image',
+        Code: { ImageUri: `${REGISTRY}/fns/app:${tag}` },
+      });
+    const TypeName = 'AWS::Lambda::Function';
+    const made = await settle(
+      cc,
+      (await cc.send(new CreateResourceCommand({ TypeName, DesiredState: desired('cc') }))).ProgressEvent!,
+    );
+    expect(made.event.OperationStatus).toBe('SUCCESS');
+    const got = await lambda.send(new GetFunctionCommand({ FunctionName: 'cc-cc' }));
+    expect(got.Code!.ResolvedImageUri).toBe(`${REGISTRY}/fns/app@${digest}`);
+    const refused = await settle(
+      cc,
+      (await cc.send(new CreateResourceCommand({ TypeName, DesiredState: desired('gone') }))).ProgressEvent!,
+    );
+    expect(refused.event).toMatchObject({ OperationStatus: 'FAILED', ErrorCode: 'InvalidRequest' });
+    expect(refused.event.StatusMessage).toContain('does not exist. Provide a valid source image.');
+    cc.destroy();
   });
 });
