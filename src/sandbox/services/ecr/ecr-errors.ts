@@ -63,7 +63,11 @@ export const ecrErrors = {
   invalidLayerPart: (message: string) => new SandboxError('InvalidLayerPartException', message, 400),
   invalidLayer: (message: string) => new SandboxError('InvalidLayerException', message, 400),
   emptyUpload: (uploadId: string) =>
-    new SandboxError('EmptyUploadException', `The upload with id '${uploadId}' does not contain any layer parts`, 400),
+    new SandboxError(
+      'EmptyUploadException',
+      `The upload with id '${uploadId}' does not contain any layer parts`,
+      400,
+    ),
   layerExists: (digest: string, name: string, registryId: string) =>
     new SandboxError(
       'LayerAlreadyExistsException',

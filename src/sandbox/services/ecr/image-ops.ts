@@ -27,17 +27,38 @@ function describeId(id: ImageId): string {
 }
 
 /** The digest an image id names in the repository, or the failure code BatchGetImage / BatchDeleteImage report. */
-function lookup(call: EcrCall, name: string, id: ImageId): { digest: string } | { failureCode: string; failureReason: string } {
+function lookup(
+  call: EcrCall,
+  name: string,
+  id: ImageId,
+): { digest: string } | { failureCode: string; failureReason: string } {
   if (id.imageDigest === undefined && id.imageTag === undefined) {
-    return { failureCode: 'MissingDigestAndTag', failureReason: 'Invalid request parameters: both tag and digest cannot be null' };
+    return {
+      failureCode: 'MissingDigestAndTag',
+      failureReason: 'Invalid request parameters: both tag and digest cannot be null',
+    };
   }
   if (id.imageDigest !== undefined && !isDigest(id.imageDigest)) {
-    return { failureCode: 'InvalidImageDigest', failureReason: 'Invalid request parameters: image digest should satisfy the regex \'[a-zA-Z0-9-_+.]+:[a-fA-F0-9]+\'' };
+    return {
+      failureCode: 'InvalidImageDigest',
+      failureReason:
+        "Invalid request parameters: image digest should satisfy the regex '[a-zA-Z0-9-_+.]+:[a-fA-F0-9]+'",
+    };
   }
   const byTag = id.imageTag !== undefined ? call.images.resolve(call.region, name, id.imageTag) : undefined;
-  const byDigest = id.imageDigest !== undefined ? call.images.resolve(call.region, name, id.imageDigest) : undefined;
-  if (id.imageTag !== undefined && id.imageDigest !== undefined && byTag !== undefined && byDigest !== undefined && byTag !== byDigest) {
-    return { failureCode: 'ImageTagDoesNotMatchDigest', failureReason: 'Invalid request parameters: given tag does not map to the given digest' };
+  const byDigest =
+    id.imageDigest !== undefined ? call.images.resolve(call.region, name, id.imageDigest) : undefined;
+  if (
+    id.imageTag !== undefined &&
+    id.imageDigest !== undefined &&
+    byTag !== undefined &&
+    byDigest !== undefined &&
+    byTag !== byDigest
+  ) {
+    return {
+      failureCode: 'ImageTagDoesNotMatchDigest',
+      failureReason: 'Invalid request parameters: given tag does not map to the given digest',
+    };
   }
   const digest = id.imageDigest !== undefined ? byDigest : byTag;
   if (digest === undefined || (id.imageTag !== undefined && byTag === undefined)) {
@@ -61,10 +82,14 @@ function detail(call: EcrCall, name: string, image: ImageRecord, tags: string[])
 
 function page<T>(items: T[], input: Record<string, unknown>): { items: T[]; nextToken?: string } {
   const size = typeof input.maxResults === 'number' ? input.maxResults : PAGE;
-  const start = typeof input.nextToken === 'string' ? Number(Buffer.from(input.nextToken, 'base64url').toString()) : 0;
+  const start =
+    typeof input.nextToken === 'string' ? Number(Buffer.from(input.nextToken, 'base64url').toString()) : 0;
   const slice = items.slice(start, start + size);
   const end = start + slice.length;
-  return { items: slice, ...(end < items.length ? { nextToken: Buffer.from(String(end)).toString('base64url') } : {}) };
+  return {
+    items: slice,
+    ...(end < items.length ? { nextToken: Buffer.from(String(end)).toString('base64url') } : {}),
+  };
 }
 
 function tagStatus(input: Record<string, unknown>): string {
@@ -81,7 +106,8 @@ export async function describeImages(call: EcrCall): Promise<unknown> {
   if (ids.length > 0) {
     selected = ids.map((id) => {
       const found = lookup(call, name, id);
-      if ('failureCode' in found) throw ecrErrors.imageNotFound(describeId(id), name, call.repositories.registryId);
+      if ('failureCode' in found)
+        throw ecrErrors.imageNotFound(describeId(id), name, call.repositories.registryId);
       return all.find((image) => image.digest === found.digest)!;
     });
   } else {
@@ -154,11 +180,19 @@ export async function batchDeleteImage(call: EcrCall): Promise<unknown> {
         deleted.push({ imageDigest: found.digest, imageTag: id.imageTag! });
       } else {
         await call.images.deleteImage(call.region, name, found.digest);
-        deleted.push(...(tags.length > 0 ? tags.map((tag) => ({ imageDigest: found.digest, imageTag: tag })) : [{ imageDigest: found.digest }]));
+        deleted.push(
+          ...(tags.length > 0
+            ? tags.map((tag) => ({ imageDigest: found.digest, imageTag: tag }))
+            : [{ imageDigest: found.digest }]),
+        );
       }
     } catch (error) {
       if (!(error instanceof ImageStoreError) || error.failure !== 'ReferencedByIndex') throw error;
-      failures.push({ imageId: id, failureCode: 'ImageReferencedByManifestList', failureReason: error.message });
+      failures.push({
+        imageId: id,
+        failureCode: 'ImageReferencedByManifestList',
+        failureReason: error.message,
+      });
     }
   }
   return { imageIds: deleted, failures };
@@ -169,7 +203,8 @@ export async function putImage(call: EcrCall): Promise<unknown> {
   const manifest = requiredString(call.input, 'imageManifest', 'InvalidParameterException');
   const tag = typeof call.input.imageTag === 'string' ? call.input.imageTag : undefined;
   const expected = typeof call.input.imageDigest === 'string' ? call.input.imageDigest : undefined;
-  const mediaType = typeof call.input.imageManifestMediaType === 'string' ? call.input.imageManifestMediaType : undefined;
+  const mediaType =
+    typeof call.input.imageManifestMediaType === 'string' ? call.input.imageManifestMediaType : undefined;
   const registryId = call.repositories.registryId;
   const bytes = Buffer.from(manifest, 'utf8');
   if (expected !== undefined && expected !== sha256Digest(bytes)) {
@@ -212,6 +247,8 @@ function putImageError(error: unknown, name: string, registryId: string): unknow
     case 'TagImmutable':
       return ecrErrors.imageTagExists(error.message);
     default:
-      return ecrErrors.invalidParameter(`Invalid parameter at 'imageManifest' failed to satisfy constraint: '${error.message}'`);
+      return ecrErrors.invalidParameter(
+        `Invalid parameter at 'imageManifest' failed to satisfy constraint: '${error.message}'`,
+      );
   }
 }

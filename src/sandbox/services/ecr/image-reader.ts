@@ -8,12 +8,22 @@ const IMAGE_URI =
   /^\d{12}\.dkr\.ecr\.([a-z0-9-]+)\.amazonaws\.com(?:\.cn)?\/([a-z0-9._/-]+?)(?::([a-zA-Z0-9_][a-zA-Z0-9._-]{0,127}))?(?:@(sha256:[a-f0-9]{64}))?$/;
 
 /** Lambda's view of the registry: an ImageUri to the image it names, and credentials to pull it. */
-export function imageReader(repositories: Repositories, images: ImageStore, tokens: RegistryTokens): EcrImageReader {
+export function imageReader(
+  repositories: Repositories,
+  images: ImageStore,
+  tokens: RegistryTokens,
+): EcrImageReader {
   return {
     async resolve(imageUri, architecture): Promise<EcrImage | EcrImageFailure> {
       const match = IMAGE_URI.exec(imageUri);
       if (!match || (match[3] === undefined && match[4] === undefined)) return 'invalid';
-      const [, region, repository, tag, pinned] = match as unknown as [string, string, string, string?, string?];
+      const [, region, repository, tag, pinned] = match as unknown as [
+        string,
+        string,
+        string,
+        string?,
+        string?,
+      ];
       if (!repositories.list(region).some((model) => model.RepositoryName === repository)) return 'not-found';
       const digest = images.resolve(region, repository, pinned ?? tag!);
       if (digest === undefined) return 'not-found';
@@ -43,7 +53,10 @@ async function platformImage(
   const stored = await images.manifest(region, repository, digest);
   const parsed = parseManifest(stored.bytes, stored.mediaType);
   if (parsed.kind === 'image') {
-    return { configDigest: parsed.config!.digest, size: parsed.layers.reduce((sum, layer) => sum + layer.size, 0) };
+    return {
+      configDigest: parsed.config!.digest,
+      size: parsed.layers.reduce((sum, layer) => sum + layer.size, 0),
+    };
   }
   const document = JSON.parse(stored.bytes.toString('utf8')) as {
     manifests: Array<{ digest: string; platform?: { os?: string; architecture?: string } }>;

@@ -90,15 +90,13 @@ export const createEcrService: ServiceModuleFactory = async (context) => {
     },
     inventory: () => ({
       'AWS::ECR::Image': imageStore.all().flatMap(({ region, name, images: held, tags }) =>
-        held.map(
-          (image): InventoryEntry => ({
-            id: `${name}@${image.digest}`,
-            region,
-            repository: name,
-            tags: tags.get(image.digest) ?? [],
-            mediaType: image.mediaType,
-          }),
-        ),
+        held.map((image): InventoryEntry => ({
+          id: `${name}@${image.digest}`,
+          region,
+          repository: name,
+          tags: tags.get(image.digest) ?? [],
+          mediaType: image.mediaType,
+        })),
       ),
     }),
   };

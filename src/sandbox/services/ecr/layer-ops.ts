@@ -30,7 +30,11 @@ export async function batchCheckLayerAvailability(call: EcrCall): Promise<unknow
   const failures: unknown[] = [];
   for (const digest of digests) {
     if (!isDigest(digest)) {
-      failures.push({ layerDigest: digest, failureCode: 'InvalidLayerDigest', failureReason: 'Invalid layer digest' });
+      failures.push({
+        layerDigest: digest,
+        failureCode: 'InvalidLayerDigest',
+        failureReason: 'Invalid layer digest',
+      });
     } else if (call.images.hasBlob(call.region, name, digest)) {
       layers.push({
         layerDigest: digest,
@@ -39,7 +43,11 @@ export async function batchCheckLayerAvailability(call: EcrCall): Promise<unknow
         mediaType: 'application/vnd.docker.image.rootfs.diff.tar.gzip',
       });
     } else {
-      failures.push({ layerDigest: digest, failureCode: 'MissingLayerDigest', failureReason: 'Could not find layer' });
+      failures.push({
+        layerDigest: digest,
+        failureCode: 'MissingLayerDigest',
+        failureReason: 'Could not find layer',
+      });
     }
   }
   return { layers, failures };
@@ -53,10 +61,18 @@ export async function initiateLayerUpload(call: EcrCall): Promise<unknown> {
 export async function uploadLayerPart(call: EcrCall): Promise<unknown> {
   const name = repositoryOf(call);
   const upload = uploadOf(call, name);
-  const data = Buffer.from(requiredString(call.input, 'layerPartBlob', 'InvalidParameterException'), 'base64');
+  const data = Buffer.from(
+    requiredString(call.input, 'layerPartBlob', 'InvalidParameterException'),
+    'base64',
+  );
   const first = Number(call.input.partFirstByte);
   const last = Number(call.input.partLastByte);
-  if (!Number.isInteger(first) || !Number.isInteger(last) || last - first + 1 !== data.length || first !== upload.size) {
+  if (
+    !Number.isInteger(first) ||
+    !Number.isInteger(last) ||
+    last - first + 1 !== data.length ||
+    first !== upload.size
+  ) {
     throw ecrErrors.invalidLayerPart(
       `The layer part (bytes ${call.input.partFirstByte}-${call.input.partLastByte}, ${data.length} bytes) does not continue upload '${upload.id}', which holds ${upload.size} bytes`,
     );
@@ -87,5 +103,10 @@ export async function completeLayerUpload(call: EcrCall): Promise<unknown> {
     call.uploads.cancel(upload);
     throw ecrErrors.invalidLayer(`Invalid layer digest ${digest}: ${error.message}`);
   }
-  return { registryId: call.repositories.registryId, repositoryName: name, uploadId: upload.id, layerDigest: digest };
+  return {
+    registryId: call.repositories.registryId,
+    repositoryName: name,
+    uploadId: upload.id,
+    layerDigest: digest,
+  };
 }

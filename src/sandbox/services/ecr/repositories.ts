@@ -1,4 +1,9 @@
-import { HandlerError, type ResourceHandler, type ResourceHandlers, type ResourceModel } from '../../resources.js';
+import {
+  HandlerError,
+  type ResourceHandler,
+  type ResourceHandlers,
+  type ResourceModel,
+} from '../../resources.js';
 import { sandboxSchemaFor } from '../../resource-index.js';
 import { ecrErrors } from './ecr-errors.js';
 import type { ImageStore } from './images/image-store.js';
@@ -68,7 +73,8 @@ export class Repositories {
   /** DeleteRepository: one holding images only with `force`, which removes them too. */
   async delete(region: string, name: string, force: boolean): Promise<ResourceModel> {
     const model = this.get(region, name);
-    if (!force && !this.images.isEmpty(region, name)) throw ecrErrors.repositoryNotEmpty(name, this.registryId);
+    if (!force && !this.images.isEmpty(region, name))
+      throw ecrErrors.repositoryNotEmpty(name, this.registryId);
     await this.handler().delete(name, region, this.registryId);
     await this.removeImages(region, name);
     return model;
@@ -88,7 +94,10 @@ export class Repositories {
       delete: async (identifier, region, accountId) => {
         const model = this.handler().read(identifier, region, accountId);
         if (model && model.EmptyOnDelete !== true && !this.images.isEmpty(region, identifier)) {
-          throw new HandlerError('GeneralServiceException', ecrErrors.repositoryNotEmpty(identifier, this.registryId).message);
+          throw new HandlerError(
+            'GeneralServiceException',
+            ecrErrors.repositoryNotEmpty(identifier, this.registryId).message,
+          );
         }
         await this.handler().delete(identifier, region, accountId);
         await this.removeImages(region, identifier);

@@ -100,7 +100,9 @@ export class ImageStore {
   }
 
   hasBlob(region: string, name: string, digest: string): boolean {
-    return this.repositories.get(key(region, name))?.blobs.includes(digest) === true && this.blobs.has(digest);
+    return (
+      this.repositories.get(key(region, name))?.blobs.includes(digest) === true && this.blobs.has(digest)
+    );
   }
 
   /** Makes a stored blob part of the repository (a finished upload, a mount from another repository). */
@@ -160,12 +162,20 @@ export class ImageStore {
     const named = parsed.kind === 'image' ? [parsed.config!, ...parsed.layers] : [];
     for (const blob of named) {
       if (!this.hasBlob(region, name, blob.digest)) {
-        throw new ImageStoreError('BlobUnknown', `blob unknown to the repository: ${blob.digest}`, blob.digest);
+        throw new ImageStoreError(
+          'BlobUnknown',
+          `blob unknown to the repository: ${blob.digest}`,
+          blob.digest,
+        );
       }
     }
     for (const child of parsed.manifests) {
       if (!repository.images[child.digest]) {
-        throw new ImageStoreError('ManifestUnknown', `the index names a manifest the repository does not hold: ${child.digest}`, child.digest);
+        throw new ImageStoreError(
+          'ManifestUnknown',
+          `the index names a manifest the repository does not hold: ${child.digest}`,
+          child.digest,
+        );
       }
     }
     const current = tag !== undefined ? repository.tags[tag] : undefined;
@@ -184,10 +194,10 @@ export class ImageStore {
         digest,
         mediaType: parsed.mediaType,
         ...(parsed.config ? { artifactMediaType: parsed.config.mediaType } : {}),
-        sizeInBytes:
-          parsed.kind === 'image' ? named.reduce((sum, blob) => sum + blob.size, 0) : bytes.length,
+        sizeInBytes: parsed.kind === 'image' ? named.reduce((sum, blob) => sum + blob.size, 0) : bytes.length,
         pushedAt: Date.now(),
-        references: parsed.kind === 'image' ? named.map((blob) => blob.digest) : parsed.manifests.map((m) => m.digest),
+        references:
+          parsed.kind === 'image' ? named.map((blob) => blob.digest) : parsed.manifests.map((m) => m.digest),
       };
     }
     if (tag !== undefined) repository.tags[tag] = digest;
@@ -198,7 +208,8 @@ export class ImageStore {
   /** Removes a tag; its image stays. */
   async untag(region: string, name: string, tag: string): Promise<void> {
     const repository = this.repository(region, name);
-    if (repository.tags[tag] === undefined) throw new ImageStoreError('ManifestUnknown', `tag unknown: ${tag}`, tag);
+    if (repository.tags[tag] === undefined)
+      throw new ImageStoreError('ManifestUnknown', `tag unknown: ${tag}`, tag);
     delete repository.tags[tag];
     await this.save(repository);
   }
@@ -220,7 +231,8 @@ export class ImageStore {
       );
     }
     delete repository.images[digest];
-    for (const [tag, target] of Object.entries(repository.tags)) if (target === digest) delete repository.tags[tag];
+    for (const [tag, target] of Object.entries(repository.tags))
+      if (target === digest) delete repository.tags[tag];
     const named = new Set(Object.values(repository.images).flatMap((other) => other.references));
     repository.blobs = repository.blobs.filter((blob) => named.has(blob));
     await this.save(repository);
@@ -258,7 +270,8 @@ export class ImageStore {
   private repository(region: string, name: string): RepositoryImages {
     const id = key(region, name);
     let repository = this.repositories.get(id);
-    if (!repository) this.repositories.set(id, (repository = { region, name, images: {}, tags: {}, blobs: [] }));
+    if (!repository)
+      this.repositories.set(id, (repository = { region, name, images: {}, tags: {}, blobs: [] }));
     return repository;
   }
 

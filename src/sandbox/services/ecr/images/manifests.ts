@@ -9,7 +9,12 @@ const IMAGE_TYPES = new Set([DOCKER_MANIFEST, OCI_MANIFEST]);
 const INDEX_TYPES = new Set([DOCKER_MANIFEST_LIST, OCI_INDEX]);
 
 /** The media types the registry stores: Docker v2 schema 2 and its list, OCI manifests and indexes. */
-export const MANIFEST_TYPES: readonly string[] = [DOCKER_MANIFEST, DOCKER_MANIFEST_LIST, OCI_MANIFEST, OCI_INDEX];
+export const MANIFEST_TYPES: readonly string[] = [
+  DOCKER_MANIFEST,
+  DOCKER_MANIFEST_LIST,
+  OCI_MANIFEST,
+  OCI_INDEX,
+];
 
 export interface Descriptor {
   mediaType: string;
@@ -39,7 +44,8 @@ export function parseManifest(bytes: Buffer, contentType: string | undefined): P
   let document: Record<string, unknown>;
   try {
     const parsed: unknown = JSON.parse(bytes.toString('utf8'));
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new Error('not an object');
     document = parsed as Record<string, unknown>;
   } catch {
     throw new ManifestProblem('the manifest is not a JSON object');
@@ -53,7 +59,9 @@ export function parseManifest(bytes: Buffer, contentType: string | undefined): P
     );
   }
   if (declared !== undefined && declared !== mediaType) {
-    throw new ManifestProblem(`the manifest's mediaType ${declared} does not match the Content-Type ${mediaType}`);
+    throw new ManifestProblem(
+      `the manifest's mediaType ${declared} does not match the Content-Type ${mediaType}`,
+    );
   }
   if (document.schemaVersion !== 2) throw new ManifestProblem('schemaVersion must be 2');
   if (IMAGE_TYPES.has(mediaType)) {

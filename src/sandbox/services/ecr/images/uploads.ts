@@ -61,7 +61,10 @@ export class Uploads {
   /** Verifies the content against `digest`, stores it and links it to the repository. */
   async complete(upload: Upload, digest: string): Promise<string> {
     if (!isDigest(digest)) {
-      throw new UploadError('DigestInvalid', `invalid digest ${digest}: the registry accepts sha256:<64 hex>`);
+      throw new UploadError(
+        'DigestInvalid',
+        `invalid digest ${digest}: the registry accepts sha256:<64 hex>`,
+      );
     }
     const data = Buffer.concat(upload.chunks);
     const actual = sha256Digest(data);

@@ -6,7 +6,8 @@ import { RegistryError, registryResponse } from './registry-http.js';
 
 /** HEAD / GET of a blob the repository holds. */
 export async function getBlob(call: RegistryCall, digest: string): Promise<SandboxResponse> {
-  if (!isDigest(digest)) throw new RegistryError('DIGEST_INVALID', 'provided digest is not a sha256 digest', digest);
+  if (!isDigest(digest))
+    throw new RegistryError('DIGEST_INVALID', 'provided digest is not a sha256 digest', digest);
   if (!call.images.hasBlob(call.region, call.name, digest)) {
     throw new RegistryError('BLOB_UNKNOWN', 'blob unknown to registry', digest);
   }
@@ -24,7 +25,10 @@ export async function getBlob(call: RegistryCall, digest: string): Promise<Sandb
  * when the source repository holds it, else an upload starts), a monolithic upload
  * (`digest` and the body), or a new upload session.
  */
-export async function startUpload(call: RegistryCall, sourceHolds: (from: string, digest: string) => boolean): Promise<SandboxResponse> {
+export async function startUpload(
+  call: RegistryCall,
+  sourceHolds: (from: string, digest: string) => boolean,
+): Promise<SandboxResponse> {
   const mount = call.query.get('mount');
   const from = call.query.get('from');
   if (mount !== null && from !== null && isDigest(mount) && sourceHolds(from, mount)) {
@@ -68,7 +72,8 @@ export function patchUpload(call: RegistryCall, upload: Upload): SandboxResponse
 /** PUT: the last chunk (if any) and the digest the content must have. */
 export async function putUpload(call: RegistryCall, upload: Upload): Promise<SandboxResponse> {
   const digest = call.query.get('digest');
-  if (digest === null) throw new RegistryError('DIGEST_INVALID', 'a digest query parameter is required to complete an upload');
+  if (digest === null)
+    throw new RegistryError('DIGEST_INVALID', 'a digest query parameter is required to complete an upload');
   if (call.request.body.length > 0) call.uploads.append(upload, call.request.body);
   return created(call, await completeOrCancel(call, upload, digest));
 }

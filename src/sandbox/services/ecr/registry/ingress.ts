@@ -7,7 +7,7 @@ import type { Repositories } from '../repositories.js';
 import { cancelUpload, getBlob, patchUpload, putUpload, startUpload, uploadStatus } from './blob-handlers.js';
 import { deleteManifest, getManifest, putManifest, tagsList } from './manifest-handlers.js';
 import { registryError, type RegistryCall } from './registry-call.js';
-import { jsonResponse, RegistryError, registryResponse } from './registry-http.js';
+import { jsonResponse, RegistryError } from './registry-http.js';
 import type { RegistryTokens } from './tokens.js';
 
 /** `{account}.dkr.ecr.{region}.amazonaws.com` (and the China partition's suffix). */
@@ -31,7 +31,14 @@ type Route =
   | { kind: 'blob'; name: string; digest: string }
   | { kind: 'tags'; name: string };
 
-const MUTATING = new Set(['StartBlobUpload', 'PatchBlobUpload', 'PutBlobUpload', 'CancelBlobUpload', 'PutManifest', 'DeleteManifest']);
+const MUTATING = new Set([
+  'StartBlobUpload',
+  'PatchBlobUpload',
+  'PutBlobUpload',
+  'CancelBlobUpload',
+  'PutManifest',
+  'DeleteManifest',
+]);
 
 /**
  * The Docker Registry HTTP API v2 / OCI distribution protocol over ECR's repositories, on
@@ -94,7 +101,12 @@ async function serve(deps: RegistryDeps, request: IngressRequest): Promise<Sandb
           .sort(),
       });
     case 'unknown':
-      throw new RegistryError('UNSUPPORTED', `the registry serves no ${request.method} ${request.path}`, undefined, 404);
+      throw new RegistryError(
+        'UNSUPPORTED',
+        `the registry serves no ${request.method} ${request.path}`,
+        undefined,
+        404,
+      );
   }
   const call = repositoryCall(deps, request, region, where.name);
   switch (where.kind) {
@@ -102,7 +114,12 @@ async function serve(deps: RegistryDeps, request: IngressRequest): Promise<Sandb
       return manifestRequest(call, where.reference);
     case 'blob':
       if (request.method === 'HEAD' || request.method === 'GET') return getBlob(call, where.digest);
-      throw new RegistryError('UNSUPPORTED', 'The operation is unsupported.', `${request.method} of a blob`, 405);
+      throw new RegistryError(
+        'UNSUPPORTED',
+        'The operation is unsupported.',
+        `${request.method} of a blob`,
+        405,
+      );
     case 'upload':
       return uploadRequest(deps, call, where.id);
     case 'tags':
@@ -128,8 +145,12 @@ function manifestRequest(call: RegistryCall, reference: string): Promise<Sandbox
 async function uploadRequest(deps: RegistryDeps, call: RegistryCall, id: string): Promise<SandboxResponse> {
   const method = call.request.method;
   if (id === '') {
-    if (method !== 'POST') throw new RegistryError('UNSUPPORTED', 'The operation is unsupported.', undefined, 405);
-    return startUpload(call, (from, digest) => exists(deps, call.region, from) && deps.images.hasBlob(call.region, from, digest));
+    if (method !== 'POST')
+      throw new RegistryError('UNSUPPORTED', 'The operation is unsupported.', undefined, 405);
+    return startUpload(
+      call,
+      (from, digest) => exists(deps, call.region, from) && deps.images.hasBlob(call.region, from, digest),
+    );
   }
   const upload = call.uploads.get(call.region, call.name, id);
   switch (method) {
@@ -146,7 +167,12 @@ async function uploadRequest(deps: RegistryDeps, call: RegistryCall, id: string)
   }
 }
 
-function repositoryCall(deps: RegistryDeps, request: IngressRequest, region: string, name: string): RegistryCall {
+function repositoryCall(
+  deps: RegistryDeps,
+  request: IngressRequest,
+  region: string,
+  name: string,
+): RegistryCall {
   let model;
   try {
     model = deps.repositories.get(region, name);
@@ -198,12 +224,24 @@ function operationOf(request: IngressRequest, where: Route): string {
     case 'unknown':
       return 'RegistryUnknown';
     case 'manifest':
-      return method === 'PUT' ? 'PutManifest' : method === 'DELETE' ? 'DeleteManifest' : method === 'HEAD' ? 'HeadManifest' : 'GetManifest';
+      return method === 'PUT'
+        ? 'PutManifest'
+        : method === 'DELETE'
+          ? 'DeleteManifest'
+          : method === 'HEAD'
+            ? 'HeadManifest'
+            : 'GetManifest';
     case 'blob':
       return method === 'HEAD' ? 'HeadBlob' : 'GetBlob';
     case 'upload':
       if (where.id === '') return 'StartBlobUpload';
-      return method === 'PATCH' ? 'PatchBlobUpload' : method === 'PUT' ? 'PutBlobUpload' : method === 'DELETE' ? 'CancelBlobUpload' : 'GetBlobUpload';
+      return method === 'PATCH'
+        ? 'PatchBlobUpload'
+        : method === 'PUT'
+          ? 'PutBlobUpload'
+          : method === 'DELETE'
+            ? 'CancelBlobUpload'
+            : 'GetBlobUpload';
     case 'tags':
       return 'ListTags';
   }

@@ -21,7 +21,10 @@ export async function putManifest(call: RegistryCall, reference: string): Promis
     reference,
     immutableTags: call.immutableTags,
   });
-  return registryResponse(201, { location: `${call.base}/manifests/${digest}`, 'docker-content-digest': digest });
+  return registryResponse(201, {
+    location: `${call.base}/manifests/${digest}`,
+    'docker-content-digest': digest,
+  });
 }
 
 /** DELETE by digest removes the image (and its tags); by tag, only the tag. */
@@ -39,7 +42,8 @@ export function tagsList(call: RegistryCall): SandboxResponse {
   const n = call.query.get('n');
   if (n === null) return jsonResponse({ name: call.name, tags: after });
   const size = Number(n);
-  if (!Number.isInteger(size) || size < 0) throw new RegistryError('SIZE_INVALID', `invalid page size n=${n}`);
+  if (!Number.isInteger(size) || size < 0)
+    throw new RegistryError('SIZE_INVALID', `invalid page size n=${n}`);
   const page = after.slice(0, size);
   const more = page.length > 0 && after.length > page.length;
   const next = `${call.base}/tags/list?n=${size}&last=${encodeURIComponent(page[page.length - 1] ?? '')}`;

@@ -25,7 +25,11 @@ export function registryError(error: unknown): unknown {
       case 'RangeInvalid':
         return new RegistryError('BLOB_UPLOAD_INVALID', 'blob upload invalid', error.message, 416);
       case 'DigestInvalid':
-        return new RegistryError('DIGEST_INVALID', 'provided digest did not match uploaded content', error.message);
+        return new RegistryError(
+          'DIGEST_INVALID',
+          'provided digest did not match uploaded content',
+          error.message,
+        );
     }
   }
   if (error instanceof ImageStoreError) {
@@ -37,7 +41,11 @@ export function registryError(error: unknown): unknown {
       case 'ManifestUnknown':
         return new RegistryError('MANIFEST_UNKNOWN', 'manifest unknown', error.message);
       case 'DigestMismatch':
-        return new RegistryError('DIGEST_INVALID', 'provided digest did not match uploaded content', error.message);
+        return new RegistryError(
+          'DIGEST_INVALID',
+          'provided digest did not match uploaded content',
+          error.message,
+        );
       case 'TagInvalid':
       case 'TagImmutable':
         return new RegistryError('TAG_INVALID', error.message);

@@ -39,7 +39,13 @@ export class RegistryError extends Error {
       status: this.status,
       headers: { ...API_VERSION_HEADER, ...this.headers, 'content-type': 'application/json; charset=utf-8' },
       body: JSON.stringify({
-        errors: [{ code: this.code, message: this.message, ...(this.detail !== undefined ? { detail: this.detail } : {}) }],
+        errors: [
+          {
+            code: this.code,
+            message: this.message,
+            ...(this.detail !== undefined ? { detail: this.detail } : {}),
+          },
+        ],
       }),
     };
   }
@@ -54,5 +60,9 @@ export function registryResponse(
 }
 
 export function jsonResponse(value: unknown, headers: Record<string, string> = {}): SandboxResponse {
-  return registryResponse(200, { ...headers, 'content-type': 'application/json; charset=utf-8' }, JSON.stringify(value));
+  return registryResponse(
+    200,
+    { ...headers, 'content-type': 'application/json; charset=utf-8' },
+    JSON.stringify(value),
+  );
 }
