@@ -19,14 +19,13 @@ import {
   type ECRClient,
 } from '@aws-sdk/client-ecr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { admin, cloudControlClient, failure, settle } from './helpers.js';
 import {
   digestOf,
-  ecrClient,
   pushImage,
   registryCall,
-  registryLogin,
+  startRegistrySandbox,
   scratchImage,
   type ScratchImage,
 } from './registry-helpers.js';
@@ -36,9 +35,7 @@ let ecr: ECRClient;
 let auth: string;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-  ecr = ecrClient(sandbox);
-  auth = (await registryLogin(ecr)).authorization;
+  ({ sandbox, ecr, auth } = await startRegistrySandbox());
 });
 afterAll(async () => {
   ecr.destroy();

@@ -1,17 +1,18 @@
 import { CreateRepositoryCommand, type ECRClient } from '@aws-sdk/client-ecr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import {
   DOCKER_MANIFEST,
   DOCKER_MANIFEST_LIST,
   digestOf,
-  ecrClient,
   indexOf,
   OCI_INDEX,
   pushImage,
   registryCall,
+  ecrClient,
   registryLogin,
   scratchImage,
+  startRegistrySandbox,
 } from './registry-helpers.js';
 
 let sandbox: Sandbox;
@@ -19,9 +20,7 @@ let ecr: ECRClient;
 let auth: string;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-  ecr = ecrClient(sandbox);
-  auth = (await registryLogin(ecr)).authorization;
+  ({ sandbox, ecr, auth } = await startRegistrySandbox());
 });
 afterAll(async () => {
   ecr.destroy();

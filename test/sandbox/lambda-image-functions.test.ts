@@ -9,16 +9,15 @@ import {
   type LambdaClient,
 } from '@aws-sdk/client-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { cloudControlClient, failure, lambdaClient, settle } from './helpers.js';
 import {
   digestOf,
-  ecrClient,
   indexOf,
   pushImage,
   registryCall,
-  registryLogin,
   scratchImage,
+  startRegistrySandbox,
 } from './registry-helpers.js';
 
 let sandbox: Sandbox;
@@ -28,10 +27,8 @@ let auth: string;
 const REGISTRY = '000000000000.dkr.ecr.us-east-1.amazonaws.com';
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-  ecr = ecrClient(sandbox);
+  ({ sandbox, ecr, auth } = await startRegistrySandbox());
   lambda = lambdaClient(sandbox);
-  auth = (await registryLogin(ecr)).authorization;
   await ecr.send(new CreateRepositoryCommand({ repositoryName: 'fns/app' }));
 });
 afterAll(async () => {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { ECRClient, GetAuthorizationTokenCommand } from '@aws-sdk/client-ecr';
-import type { Sandbox } from '../../src/sandbox/server.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 
 export const OCI_MANIFEST = 'application/vnd.oci.image.manifest.v1+json';
 export const OCI_INDEX = 'application/vnd.oci.image.index.v1+json';
@@ -20,6 +20,13 @@ export function ecrClient(sandbox: Sandbox, region = 'us-east-1'): ECRClient {
 
 export function digestOf(bytes: Buffer): string {
   return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+}
+
+/** A sandbox on a free port with an ECR client and the registry's Authorization header for us-east-1. */
+export async function startRegistrySandbox(): Promise<{ sandbox: Sandbox; ecr: ECRClient; auth: string }> {
+  const sandbox = await startSandbox({ port: 0 });
+  const ecr = ecrClient(sandbox);
+  return { sandbox, ecr, auth: (await registryLogin(ecr)).authorization };
 }
 
 /** GetAuthorizationToken's token as `docker login` takes it, and the header a client sends. */

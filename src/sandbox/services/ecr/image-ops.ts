@@ -2,7 +2,7 @@ import { requiredString } from '../../protocols/json.js';
 import { ecrErrors } from './ecr-errors.js';
 import { isDigest, sha256Digest } from './images/digests.js';
 import { ImageStoreError, type ImageRecord } from './images/image-store.js';
-import type { EcrCall } from './repository-ops.js';
+import { namedRepository, type EcrCall } from './repository-ops.js';
 
 interface ImageId {
   imageDigest?: string;
@@ -10,13 +10,6 @@ interface ImageId {
 }
 
 const PAGE = 100;
-
-/** The repository the call names, which must exist. */
-function repositoryOf({ repositories, region, input }: EcrCall): string {
-  const name = requiredString(input, 'repositoryName', 'InvalidParameterException');
-  repositories.get(region, name);
-  return name;
-}
 
 function imageIds(input: Record<string, unknown>): ImageId[] {
   return Array.isArray(input.imageIds) ? (input.imageIds as ImageId[]) : [];
@@ -27,11 +20,12 @@ function describeId(id: ImageId): string {
 }
 
 /** The digest an image id names in the repository, or the failure code BatchGetImage / BatchDeleteImage report. */
-function lookup(
-  call: EcrCall,
-  name: string,
-  id: ImageId,
-): { digest: string } | { failureCode: string; failureReason: string } {
+interface ImageFailure {
+  failureCode: string;
+  failureReason: string;
+}
+
+function lookup(call: EcrCall, name: string, id: ImageId): { digest: string } | ImageFailure {
   if (id.imageDigest === undefined && id.imageTag === undefined) {
     return {
       failureCode: 'MissingDigestAndTag',
@@ -98,7 +92,7 @@ function tagStatus(input: Record<string, unknown>): string {
 }
 
 export async function describeImages(call: EcrCall): Promise<unknown> {
-  const name = repositoryOf(call);
+  const name = namedRepository(call);
   const tags = call.images.tagsOf(call.region, name);
   const all = call.images.images(call.region, name).sort((a, b) => a.pushedAt - b.pushedAt);
   const ids = imageIds(call.input);
@@ -125,7 +119,7 @@ export async function describeImages(call: EcrCall): Promise<unknown> {
 }
 
 export async function listImages(call: EcrCall): Promise<unknown> {
-  const name = repositoryOf(call);
+  const name = namedRepository(call);
   const tags = call.images.tagsOf(call.region, name);
   const status = tagStatus(call.input);
   const ids = call.images
@@ -140,66 +134,70 @@ export async function listImages(call: EcrCall): Promise<unknown> {
   return { imageIds: result.items, ...(result.nextToken ? { nextToken: result.nextToken } : {}) };
 }
 
-export async function batchGetImage(call: EcrCall): Promise<unknown> {
-  const name = repositoryOf(call);
-  const images: unknown[] = [];
+/**
+ * Runs `act` on each image id the call names that the repository holds, in order; the
+ * failures (ids it does not hold, and what `act` reports) as the Batch calls list them.
+ */
+async function forEachImage(
+  call: EcrCall,
+  name: string,
+  act: (id: ImageId, digest: string) => Promise<ImageFailure | undefined>,
+): Promise<unknown[]> {
   const failures: unknown[] = [];
   for (const id of imageIds(call.input)) {
     const found = lookup(call, name, id);
-    if ('failureCode' in found) {
-      failures.push({ imageId: id, ...found });
-      continue;
-    }
-    const manifest = await call.images.manifest(call.region, name, found.digest);
+    const failure = 'failureCode' in found ? found : await act(id, found.digest);
+    if (failure) failures.push({ imageId: id, ...failure });
+  }
+  return failures;
+}
+
+export async function batchGetImage(call: EcrCall): Promise<unknown> {
+  const name = namedRepository(call);
+  const images: unknown[] = [];
+  const failures = await forEachImage(call, name, async (id, digest) => {
+    const manifest = await call.images.manifest(call.region, name, digest);
     images.push({
       registryId: call.repositories.registryId,
       repositoryName: name,
-      imageId: { imageDigest: found.digest, ...(id.imageTag !== undefined ? { imageTag: id.imageTag } : {}) },
+      imageId: { imageDigest: digest, ...(id.imageTag !== undefined ? { imageTag: id.imageTag } : {}) },
       imageManifest: manifest.bytes.toString('utf8'),
       imageManifestMediaType: manifest.mediaType,
     });
-  }
+    return undefined;
+  });
   return { images, failures };
 }
 
 /** By digest: the image and its tags go. By tag: the tag goes, and the image with its last tag. */
 export async function batchDeleteImage(call: EcrCall): Promise<unknown> {
-  const name = repositoryOf(call);
+  const name = namedRepository(call);
   const deleted: ImageId[] = [];
-  const failures: unknown[] = [];
-  for (const id of imageIds(call.input)) {
-    const found = lookup(call, name, id);
-    if ('failureCode' in found) {
-      failures.push({ imageId: id, ...found });
-      continue;
-    }
-    const tags = call.images.tagsOf(call.region, name).get(found.digest) ?? [];
+  const failures = await forEachImage(call, name, async (id, digest) => {
+    const tags = call.images.tagsOf(call.region, name).get(digest) ?? [];
     try {
       if (id.imageDigest === undefined && tags.length > 1) {
         await call.images.untag(call.region, name, id.imageTag!);
-        deleted.push({ imageDigest: found.digest, imageTag: id.imageTag! });
+        deleted.push({ imageDigest: digest, imageTag: id.imageTag! });
       } else {
-        await call.images.deleteImage(call.region, name, found.digest);
+        await call.images.deleteImage(call.region, name, digest);
         deleted.push(
           ...(tags.length > 0
-            ? tags.map((tag) => ({ imageDigest: found.digest, imageTag: tag }))
-            : [{ imageDigest: found.digest }]),
+            ? tags.map((tag) => ({ imageDigest: digest, imageTag: tag }))
+            : [{ imageDigest: digest }]),
         );
       }
+      return undefined;
     } catch (error) {
       if (!(error instanceof ImageStoreError) || error.failure !== 'ReferencedByIndex') throw error;
-      failures.push({
-        imageId: id,
-        failureCode: 'ImageReferencedByManifestList',
-        failureReason: error.message,
-      });
+      return { failureCode: 'ImageReferencedByManifestList', failureReason: error.message };
     }
-  }
+  });
   return { imageIds: deleted, failures };
 }
 
 export async function putImage(call: EcrCall): Promise<unknown> {
-  const name = repositoryOf(call);
+  const name = namedRepository(call);
   const manifest = requiredString(call.input, 'imageManifest', 'InvalidParameterException');
   const tag = typeof call.input.imageTag === 'string' ? call.input.imageTag : undefined;
   const expected = typeof call.input.imageDigest === 'string' ? call.input.imageDigest : undefined;

@@ -2,16 +2,10 @@ import { requiredString } from '../../protocols/json.js';
 import { ecrErrors } from './ecr-errors.js';
 import { isDigest } from './images/digests.js';
 import { UploadError, type Upload } from './images/uploads.js';
-import type { EcrCall } from './repository-ops.js';
+import { namedRepository, type EcrCall } from './repository-ops.js';
 
 /** The part size InitiateLayerUpload asks clients for. */
 const PART_SIZE = 10 * 1024 * 1024;
-
-function repositoryOf({ repositories, region, input }: EcrCall): string {
-  const name = requiredString(input, 'repositoryName', 'InvalidParameterException');
-  repositories.get(region, name);
-  return name;
-}
 
 function uploadOf(call: EcrCall, name: string): Upload {
   const id = requiredString(call.input, 'uploadId', 'InvalidParameterException');
@@ -24,7 +18,7 @@ function uploadOf(call: EcrCall, name: string): Upload {
 }
 
 export async function batchCheckLayerAvailability(call: EcrCall): Promise<unknown> {
-  const name = repositoryOf(call);
+  const name = namedRepository(call);
   const digests = Array.isArray(call.input.layerDigests) ? (call.input.layerDigests as string[]) : [];
   const layers: unknown[] = [];
   const failures: unknown[] = [];
@@ -54,12 +48,12 @@ export async function batchCheckLayerAvailability(call: EcrCall): Promise<unknow
 }
 
 export async function initiateLayerUpload(call: EcrCall): Promise<unknown> {
-  const name = repositoryOf(call);
+  const name = namedRepository(call);
   return { uploadId: call.uploads.start(call.region, name).id, partSize: PART_SIZE };
 }
 
 export async function uploadLayerPart(call: EcrCall): Promise<unknown> {
-  const name = repositoryOf(call);
+  const name = namedRepository(call);
   const upload = uploadOf(call, name);
   const data = Buffer.from(
     requiredString(call.input, 'layerPartBlob', 'InvalidParameterException'),
@@ -87,7 +81,7 @@ export async function uploadLayerPart(call: EcrCall): Promise<unknown> {
 }
 
 export async function completeLayerUpload(call: EcrCall): Promise<unknown> {
-  const name = repositoryOf(call);
+  const name = namedRepository(call);
   const upload = uploadOf(call, name);
   const digests = Array.isArray(call.input.layerDigests) ? (call.input.layerDigests as string[]) : [];
   const digest = digests[0] ?? '';

@@ -62,6 +62,13 @@ export async function describeRepositories({ repositories, region, input }: EcrC
   };
 }
 
+/** The repository a call names, which must exist. */
+export function namedRepository({ repositories, region, input }: EcrCall): string {
+  const name = requiredString(input, 'repositoryName', 'InvalidParameterException');
+  repositories.get(region, name);
+  return name;
+}
+
 /** A repository holding images is deleted only with `force`, which deletes the images too. */
 export async function deleteRepository({ repositories, region, input }: EcrCall): Promise<unknown> {
   const model = await repositories.delete(
