@@ -101,7 +101,7 @@ async function serveIngress(
   operation: string,
   deps: AdminDeps,
 ): Promise<SandboxResponse> {
-  deps.calls.record(module.name, operation, false);
+  deps.calls.record(module.name, operation, module.ingress!.mutating?.(operation) ?? false);
   try {
     return await module.ingress!.serve(request, operation);
   } catch (error) {

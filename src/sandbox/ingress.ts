@@ -43,6 +43,8 @@ export interface Ingress {
   /** The operation the request counts as when it is addressed to what this module serves, else undefined. */
   claim(request: IngressRequest): string | undefined;
   serve(request: IngressRequest, operation: string): Promise<SandboxResponse>;
+  /** Whether an operation it claims changes state (a push to the registry); none do unless it says. */
+  mutating?(operation: string): boolean;
   /** Every address the module answers on now. */
   endpoints(): IngressEndpoint[];
 }

@@ -185,3 +185,39 @@ export interface DynamoDbCaller {
 }
 
 export const dynamoDbCaller = definePort<DynamoDbCaller>();
+
+/** What an image's config says to run (the `config` section of the OCI / Docker image config). */
+export interface ImageRunConfig {
+  Entrypoint?: string[];
+  Cmd?: string[];
+  WorkingDir?: string;
+  Env?: string[];
+}
+
+/** An image in the sandbox's registry, as Lambda resolves an ImageUri to it. */
+export interface EcrImage {
+  region: string;
+  repository: string;
+  /** The manifest digest the URI resolved to (`sha256:…`): what Lambda pins the function to. */
+  digest: string;
+  /** The config and layers' sizes. */
+  sizeInBytes: number;
+  /** The image config of the platform's image (an index is resolved to the manifest for it). */
+  config: ImageRunConfig;
+}
+
+/** Why an ImageUri names no image: not an ECR image URI at all, or nothing there. */
+export type EcrImageFailure = 'invalid' | 'not-found';
+
+/** Images for other modules (Lambda's image functions), read-only. */
+export interface EcrImageReader {
+  /**
+   * The image `{account}.dkr.ecr.{region}.amazonaws.com/{repository}:{tag}` (or `@{digest}`)
+   * names, for `architecture` (`amd64`, `arm64`) where it names an index.
+   */
+  resolve(imageUri: string, architecture: string): Promise<EcrImage | EcrImageFailure>;
+  /** Basic credentials (`AWS` and a password) the registry accepts for `region`, as GetAuthorizationToken gives. */
+  pullCredentials(accountId: string, region: string): { username: string; password: string };
+}
+
+export const ecrImages = definePort<EcrImageReader>();

@@ -1,6 +1,13 @@
-import type { ResourceHandler, ResourceHandlers, ResourceModel } from '../../resources.js';
+import {
+  HandlerError,
+  type ResourceHandler,
+  type ResourceHandlers,
+  type ResourceModel,
+} from '../../resources.js';
 import { sandboxSchemaFor } from '../../resource-index.js';
 import { ecrErrors } from './ecr-errors.js';
+import type { ImageStore } from './images/image-store.js';
+import type { Uploads } from './images/uploads.js';
 
 const REPOSITORY = 'AWS::ECR::Repository';
 const NAME = /^(?:[a-z0-9]+(?:[._-][a-z0-9]+)*\/)*[a-z0-9]+(?:[._-][a-z0-9]+)*$/;
@@ -8,6 +15,7 @@ const NAME = /^(?:[a-z0-9]+(?:[._-][a-z0-9]+)*\/)*[a-z0-9]+(?:[._-][a-z0-9]+)*$/
 /**
  * ECR repositories, kept where Cloud Control keeps AWS::ECR::Repository: a repository a
  * stack made is one ECR describes, and a policy set here is the model Cloud Control reads.
+ * Their images are in the image store; a repository goes with its images or not at all.
  */
 export class Repositories {
   private readonly created = new Map<string, number>();
@@ -15,6 +23,8 @@ export class Repositories {
   constructor(
     private readonly resources: ResourceHandlers,
     readonly registryId: string,
+    private readonly images: ImageStore,
+    private readonly uploads: Uploads,
   ) {}
 
   list(region: string): ResourceModel[] {
@@ -60,10 +70,44 @@ export class Repositories {
     return this.handler().update(name, desired, region, this.registryId);
   }
 
-  async delete(region: string, name: string): Promise<ResourceModel> {
+  /** DeleteRepository: one holding images only with `force`, which removes them too. */
+  async delete(region: string, name: string, force: boolean): Promise<ResourceModel> {
     const model = this.get(region, name);
+    if (!force && !this.images.isEmpty(region, name))
+      throw ecrErrors.repositoryNotEmpty(name, this.registryId);
     await this.handler().delete(name, region, this.registryId);
+    await this.removeImages(region, name);
     return model;
+  }
+
+  /**
+   * AWS::ECR::Repository for Cloud Control, over its generic store: as CloudFormation does, a
+   * repository holding images is deleted only when its `EmptyOnDelete` is true.
+   */
+  resourceHandler(): ResourceHandler {
+    return {
+      create: (desired, region, accountId) => this.handler().create(desired, region, accountId),
+      read: (identifier, region, accountId) => this.handler().read(identifier, region, accountId),
+      update: (identifier, desired, region, accountId) =>
+        this.handler().update(identifier, desired, region, accountId),
+      list: (region, accountId) => this.handler().list(region, accountId),
+      delete: async (identifier, region, accountId) => {
+        const model = this.handler().read(identifier, region, accountId);
+        if (model && model.EmptyOnDelete !== true && !this.images.isEmpty(region, identifier)) {
+          throw new HandlerError(
+            'GeneralServiceException',
+            ecrErrors.repositoryNotEmpty(identifier, this.registryId).message,
+          );
+        }
+        await this.handler().delete(identifier, region, accountId);
+        await this.removeImages(region, identifier);
+      },
+    };
+  }
+
+  private async removeImages(region: string, name: string): Promise<void> {
+    this.uploads.forget(region, name);
+    await this.images.purge(region, name);
   }
 
   /** ECR's Repository shape. */
@@ -88,7 +132,8 @@ export class Repositories {
     };
   }
 
+  /** Cloud Control's generic store, where the repositories are. */
   private handler(): ResourceHandler {
-    return this.resources.resolve(REPOSITORY)!;
+    return this.resources.generic(REPOSITORY)!;
   }
 }

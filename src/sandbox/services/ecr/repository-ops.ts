@@ -1,13 +1,21 @@
 import { optionalString, requiredString } from '../../protocols/json.js';
 import type { ResourceModel } from '../../resources.js';
 import { ecrErrors } from './ecr-errors.js';
+import type { ImageStore } from './images/image-store.js';
+import type { Uploads } from './images/uploads.js';
+import type { RegistryTokens } from './registry/tokens.js';
 import type { Repositories } from './repositories.js';
 
 type Input = Record<string, unknown>;
 
 export interface EcrCall {
   repositories: Repositories;
+  images: ImageStore;
+  uploads: Uploads;
+  tokens: RegistryTokens;
   region: string;
+  /** The request's account (`SandboxRequest.accountId`). */
+  accountId: string;
   input: Input;
 }
 
@@ -54,10 +62,19 @@ export async function describeRepositories({ repositories, region, input }: EcrC
   };
 }
 
+/** The repository a call names, which must exist. */
+export function namedRepository({ repositories, region, input }: EcrCall): string {
+  const name = requiredString(input, 'repositoryName', 'InvalidParameterException');
+  repositories.get(region, name);
+  return name;
+}
+
+/** A repository holding images is deleted only with `force`, which deletes the images too. */
 export async function deleteRepository({ repositories, region, input }: EcrCall): Promise<unknown> {
   const model = await repositories.delete(
     region,
     requiredString(input, 'repositoryName', 'InvalidParameterException'),
+    input.force === true,
   );
   return { repository: repositories.view(model) };
 }

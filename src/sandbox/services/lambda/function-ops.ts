@@ -12,8 +12,9 @@ import { resolveCode } from './code.js';
 import { dropEventInvokeConfig } from './event-invoke-ops.js';
 import { applyConfig, configFromCreate } from './function-config.js';
 import { codeLocation, configurationView } from './function-view.js';
+import { checkPackageType, resolveImageCode } from './image-code.js';
 import { lambdaErrors } from './lambda-errors.js';
-import type { FunctionConfig, FunctionRecord } from './model.js';
+import type { CodeRecord, FunctionConfig, FunctionRecord } from './model.js';
 
 const NAME_PATTERN = /^[a-zA-Z0-9-_]{1,64}$/;
 const FUNCTION_TYPE = 'AWS::Lambda::Function';
@@ -31,7 +32,11 @@ export const createFunction: LambdaHandler = async (call) => {
   if (typeof call.input.Code !== 'object' || call.input.Code === null) {
     throw lambdaErrors.invalid('Please provide a source for function code.');
   }
-  const code = await resolveCode(call, call.input.Code as Record<string, unknown>);
+  const source = call.input.Code as Record<string, unknown>;
+  const code =
+    checkPackageType(call.input, source) === 'Image'
+      ? await resolveImageCode(call, String(source.ImageUri), config.architectures[0] ?? 'x86_64')
+      : await resolveCode(call, source);
   // Checked after the awaits so two concurrent creates of one name cannot both pass.
   if (call.store.function(call.region, name)) throw lambdaErrors.functionExists(name);
   const record: FunctionRecord = {
@@ -75,12 +80,29 @@ export const updateFunctionCode: LambdaHandler = async (call) => {
   const { record } = requireFunction(call);
   requireIdle(record, call.now);
   checkRevision(call, record.latest);
-  const code = await resolveCode(call, call.input);
   const architectures = Array.isArray(call.input.Architectures)
     ? call.input.Architectures.map(String)
     : record.latest.architectures;
+  const code = await updatedCode(call, record.latest.code, architectures[0] ?? 'x86_64');
   return startUpdate(call, record, { ...record.latest, code, architectures });
 };
+
+/** An Image function's code changes only to another image; a Zip function's never to one. */
+function updatedCode(call: LambdaCall, current: CodeRecord, architecture: string): Promise<CodeRecord> {
+  const imageUri = call.input.ImageUri;
+  if (current.image) {
+    if (typeof imageUri !== 'string') {
+      throw lambdaErrors.invalid('Please provide ImageUri when updating a function with packageType Image.');
+    }
+    return resolveImageCode(call, imageUri, architecture);
+  }
+  if (imageUri !== undefined) {
+    throw lambdaErrors.invalid(
+      "Please don't provide ImageUri when updating a function with packageType Zip.",
+    );
+  }
+  return resolveCode(call, call.input);
+}
 
 export const updateFunctionConfiguration: LambdaHandler = async (call) => {
   const { record } = requireFunction(call);

@@ -40,7 +40,7 @@ export function configurationView(
     State: pending ? 'Pending' : 'Active',
     ...(pending ? { StateReason: 'The function is being created.', StateReasonCode: 'Creating' } : {}),
     LastUpdateStatus: pending || updating ? 'InProgress' : 'Successful',
-    PackageType: 'Zip',
+    PackageType: config.code.image ? 'Image' : 'Zip',
     Architectures: config.architectures,
     ...settingsView(record.name, config, !latest),
   };
@@ -51,6 +51,8 @@ export function codeLocation(
   call: Pick<LambdaCall, 'region'>,
   record: FunctionRecord,
 ): Record<string, string> {
+  const image = record.latest.code.image;
+  if (image) return { RepositoryType: 'ECR', ImageUri: image.uri, ResolvedImageUri: image.resolvedUri };
   return {
     RepositoryType: 'S3',
     Location: `https://awslambda-${call.region}-tasks.s3.${call.region}.amazonaws.com/snapshots/${record.name}`,

@@ -5,9 +5,19 @@ export interface CodeRecord {
   sha256: string;
   size: number;
   /** Where the package came from: an S3 object, or an inline ZipFile. */
-  source: { bucket: string; key: string; version?: string } | 'zip';
+  source: { bucket: string; key: string; version?: string } | 'zip' | 'image';
   /** The package bytes as copied at call time (storage blob in `lambda/code`), which Invoke runs. */
   blob?: string;
+  /** A container image function's image (PackageType Image): no package, an image in ECR. */
+  image?: ImageCode;
+}
+
+/** The image an ImageUri named, pinned to the digest it resolved to when the function was made. */
+export interface ImageCode {
+  uri: string;
+  /** `{registry}/{repository}@sha256:…`, as GetFunction's ResolvedImageUri. */
+  resolvedUri: string;
+  digest: string;
 }
 
 /** The function's CloudWatch Logs settings; log levels exist only with the JSON format. */

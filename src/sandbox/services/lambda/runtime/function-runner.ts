@@ -61,7 +61,7 @@ export class FunctionRunner {
 
   /** Throws Lambda's error when the sandbox cannot run this function's runtime. */
   check(target: InvokeTarget): void {
-    launcherFor(target.config.runtime, target.record.name);
+    launcherFor(target.config, target.record.name);
   }
 
   invoke(target: InvokeTarget, payload: string, options: InvokeOptions = {}): Promise<InvokeResult> {
@@ -74,7 +74,7 @@ export class FunctionRunner {
 
   private async run(target: InvokeTarget, payload: string, options: InvokeOptions): Promise<InvokeResult> {
     const { record, config, version } = target;
-    const launcher = launcherFor(config.runtime, record.name);
+    const launcher = launcherFor(config, record.name);
     const requestId = options.requestId ?? randomUUID();
     const cache = await this.codeCache();
     const taskRoot = await cache.directory(config.code);

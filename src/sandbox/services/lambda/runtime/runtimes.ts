@@ -1,4 +1,5 @@
 import { SandboxError } from '../../../errors.js';
+import type { FunctionConfig } from '../model.js';
 import type { Launch, RuntimeLayout } from './launch.js';
 import { isNodeRuntime, nodeLaunch } from './node/node-runtime.js';
 import { PYTHON_RUNTIME, pythonInterpreter, pythonLaunch } from './python/python-runtime.js';
@@ -10,7 +11,16 @@ export type Launcher = (layout: RuntimeLayout) => Launch;
  * naming the runtime when it cannot run it here (raised before anything runs, so an Event
  * invoke fails at the call rather than silently).
  */
-export function launcherFor(runtime: string | undefined, functionName: string): Launcher {
+export function launcherFor(
+  config: Pick<FunctionConfig, 'runtime' | 'code'>,
+  functionName: string,
+): Launcher {
+  const { runtime, code } = config;
+  if (code.image) {
+    throw unsupported(
+      `The sandbox cannot invoke the container image function ${functionName} (${code.image.resolvedUri}): it does not run container images (that needs a container engine able to start containers, which this sandbox does not use); it runs zip functions of nodejs16.x and later, and python3.x where python3 is installed.`,
+    );
+  }
   if (runtime !== undefined && isNodeRuntime(runtime)) return nodeLaunch;
   if (runtime !== undefined && PYTHON_RUNTIME.test(runtime)) {
     const python = pythonInterpreter();
