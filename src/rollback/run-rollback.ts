@@ -110,6 +110,9 @@ export async function runRollback(input: RunRollbackInput): Promise<RollbackRepo
   const warned = outcomes.some((outcome) => outcome.warn) || putBacks.some((outcome) => outcome.warn);
   // Spec 003: only a skip makes a rollback unclean; a kept survivor is a success that still exits 2.
   const skippedWithWarning = outcomes.some((outcome) => outcome.status === 'skipped' && outcome.warn);
+  // Spec 003, "cdkd rollback exit 2": failed operations the journal keeps (for --revert-failed) need a person.
+  const keptFailed =
+    input.path === 'rollback' && planned.some(({ step }) => step.kind === 'skip' && step.keep === true);
   // A direct rollback of a nested stack keeps the run's completed changes, so its stack record stays too.
   if (!failed && !interrupted && input.options.nested?.kind !== 'direct') {
     restoreGeneration(input.state, input.segment);
@@ -123,7 +126,7 @@ export async function runRollback(input: RunRollbackInput): Promise<RollbackRepo
     planned,
     outcomes,
     putBacks,
-    exitCode: failed || interrupted || unsaved ? 1 : warned ? 2 : 0,
+    exitCode: failed || interrupted || unsaved ? 1 : warned || keptFailed ? 2 : 0,
     clean: !failed && !skippedWithWarning && !interrupted && !unsaved,
     interrupted,
     ...(unsaved ? { unsaved } : {}),

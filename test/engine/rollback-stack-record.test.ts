@@ -42,7 +42,8 @@ describe('the stack record after a failed update', () => {
     expect(kept.tags).toEqual({ team: 'b' });
 
     h.cloud.failOn.clear();
-    expect((await h.rollback(first)).exitCode).toBe(0);
+    // The failed update stays in the journal for --revert-failed: exit 2 (spec 003).
+    expect((await h.rollback(first)).exitCode).toBe(2);
     const restored = (await h.state(first))!;
     expect(restored.template).toEqual(template(30));
     expect(restored.parameters).toEqual({ Env: 'one' });
@@ -98,7 +99,7 @@ describe('a rollback that cannot persist the stack record it returned to', () =>
       store.saveText = save;
     }
 
-    expect((await h.rollback(first)).exitCode).toBe(0);
+    expect((await h.rollback(first)).exitCode).toBe(2);
     expect((await h.state(first))!.parameters).toEqual({ Env: 'one' });
     // Only the failed update is left, for --revert-failed.
     const left = (await h.journal(first))!.segments;

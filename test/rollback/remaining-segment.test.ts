@@ -132,6 +132,7 @@ describe('remainingSegment of a command rollback', () => {
         revertFailed,
         orphaned: false,
         knownType: () => true,
+        holdsData: () => false,
         replacedOrDeleted: new Map(),
       }),
       entry === completed ? 'succeeded' : 'skipped',
