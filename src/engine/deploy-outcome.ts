@@ -7,7 +7,8 @@ import type { EventLog } from '../state/event-log.js';
 import { removeEmptyState, rollBackSegment } from './automatic-rollback.js';
 import type { EngineContext } from './engine-context.js';
 import { journalNote, settleMadeResources, type SettleInput } from './journal-lifetime.js';
-import { RunJournal } from './run-journal.js';
+import type { RunJournal } from './run-journal.js';
+import { openJournalOrSetAside } from './unreadable-journal.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
 import { StackState } from './stack-state.js';
 import { nestedStacksOf } from './nested-stack-provider.js';
@@ -183,18 +184,13 @@ async function settleTree(
   const warnings = [...settled.warnings];
   for (const child of await nestedStacksOf(engine, stack)) {
     const ref = { stackName: child.stateName, region: child.region };
-    let childJournal: RunJournal;
-    try {
-      childJournal = await RunJournal.open(engine.backend.journals, ref);
-    } catch (error) {
-      warnings.push(
-        `The rollback journal of ${child.stateName} cannot be read and is removed: ${messageOf(error)}`,
-      );
-      await engine.backend.journals.remove(ref);
+    const opened = await openJournalOrSetAside(engine, ref);
+    if (opened.setAside) {
+      warnings.push(opened.setAside);
       continue;
     }
     const childState = await StackState.open(engine.backend.store, ref);
-    warnings.push(...(await settleTree(engine, child, childState, childJournal, runId)));
+    warnings.push(...(await settleTree(engine, child, childState, opened.journal, runId)));
   }
   return warnings;
 }

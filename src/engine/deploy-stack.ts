@@ -18,7 +18,8 @@ import type { DeployPhase } from './events.js';
 import { stateResolver } from './state-resolver.js';
 import { afterFailedDeploy, generationOf, settleJournal } from './deploy-outcome.js';
 import { replayServices } from './rollback-stack.js';
-import { RunJournal } from './run-journal.js';
+import type { RunJournal } from './run-journal.js';
+import { openJournalOrSetAside } from './unreadable-journal.js';
 import { settleStaleRecords } from './stale-records.js';
 
 export interface StackDeployResult {
@@ -95,12 +96,13 @@ export async function lockedDeploy(
 
     const total = planned.plan.operations.filter((op) => op.kind !== 'no-op').length;
     engine.events({ kind: 'stack', stack: request.stackName, status: 'started', total });
-    const journal = await RunJournal.open(engine.backend.journals, ref, {
+    const { journal, setAside } = await openJournalOrSetAside(engine, ref, {
       runId,
       // A rollback re-creates under the names this run would have sent (spec 001).
       flags: { prefixUserSuppliedNames: options.prefixUserSuppliedNames === true },
       previous: generationOf(state.document),
     });
+    if (setAside) engine.events({ kind: 'warning', stack: request.stackName, message: setAside });
     const log = engine.eventLog(ref, runId);
     const { imported } = planned;
     const exportIndex = engine.exportsIn(request.region);
@@ -164,7 +166,10 @@ export async function lockedDeploy(
     if (changed) await state.save();
     await state.flush();
     phase('outputs');
-    const unaddressed = await settleJournal(engine, request, state, journal);
+    const unaddressed = [
+      ...(setAside ? [setAside] : []),
+      ...(await settleJournal(engine, request, state, journal)),
+    ];
     phase('journal');
     engine.exportsIn(request.region).update(state.document);
     options.crossStack?.moved(state.document.stackName);

@@ -14,6 +14,8 @@ import type { DeployOptions } from './stack-request.js';
 import { generationOf } from './deploy-outcome.js';
 import { RunJournal } from './run-journal.js';
 import { settleStaleRecords } from './stale-records.js';
+import { isUnreadableJournal, setJournalAside } from '../state/journal-set-aside.js';
+import { unreadableWarning } from './unreadable-journal.js';
 
 export interface StackDestroyResult {
   found: boolean;
@@ -162,6 +164,10 @@ async function settleJournalBeforeDestroy(
   try {
     journal = await engine.backend.journals.read(state.ref);
   } catch (error) {
+    if (isUnreadableJournal(error)) {
+      const where = await setJournalAside(engine.backend.objects, engine.backend.journals.prefix, state.ref);
+      return [unreadableWarning(state.ref, where, error)];
+    }
     return [
       `The rollback journal cannot be read and is removed with the state; nothing it records is deleted: ${messageOf(error)}`,
     ];
