@@ -4,6 +4,7 @@ import type { ReplayServices } from '../rollback/replay-step.js';
 import type { JournalDocument, StackGeneration } from '../state/documents/journal-document.js';
 import type { StateDocument } from '../state/documents/state-document.js';
 import type { EventLog } from '../state/event-log.js';
+import { restoreGeneration } from '../rollback/run-rollback.js';
 import { removeEmptyState, rollBackSegment } from './automatic-rollback.js';
 import type { EngineContext } from './engine-context.js';
 import { journalNote, settleMadeResources, type SettleInput } from './journal-lifetime.js';
@@ -34,6 +35,8 @@ interface FailedDeploy {
   replay: ReplayServices;
   options: DeployOptions;
   failure: unknown;
+  /** The stack record before the run, which a failure that touched nothing returns to. */
+  previous: StackGeneration;
 }
 
 /**
@@ -50,6 +53,12 @@ export async function afterFailedDeploy(engine: EngineContext, failed: FailedDep
   await journal.flush();
   log.record({ status: interrupted ? 'UPDATE_INTERRUPTED' : 'UPDATE_FAILED', reason: messageOf(failure) });
   const segment = journal.current;
+  if (!segment && options.rollback !== false) {
+    // Nothing was touched and no journal can restore the record: it describes what is deployed again.
+    restoreGeneration(state, failed.previous);
+    await state.save();
+    await removeEmptyState(engine, state);
+  }
   if (!segment || interrupted || options.rollback === false) {
     await log.flush();
     if (!segment) return failure;

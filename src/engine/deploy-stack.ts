@@ -96,13 +96,20 @@ export async function lockedDeploy(
 
     const total = planned.plan.operations.filter((op) => op.kind !== 'no-op').length;
     engine.events({ kind: 'stack', stack: request.stackName, status: 'started', total });
+    const previous = generationOf(state.document);
     const { journal, setAside } = await openJournalOrSetAside(engine, ref, {
       runId,
       // A rollback re-creates under the names this run would have sent (spec 001).
       flags: { prefixUserSuppliedNames: options.prefixUserSuppliedNames === true },
-      previous: generationOf(state.document),
+      previous,
     });
     if (setAside) engine.events({ kind: 'warning', stack: request.stackName, message: setAside });
+    // Spec 004: the stack record describes the attempt before any resource is touched; the
+    // journal keeps the generation a rollback returns to.
+    if (total > 0) {
+      recordGeneration(state, request, planned);
+      await state.save();
+    }
     const log = engine.eventLog(ref, runId);
     const { imported } = planned;
     const exportIndex = engine.exportsIn(request.region);
@@ -153,7 +160,7 @@ export async function lockedDeploy(
         recordGeneration(state, request, planned);
         await state.save();
       }
-      throw await afterFailedDeploy(engine, { state, journal, log, replay, options, failure });
+      throw await afterFailedDeploy(engine, { state, journal, log, replay, options, failure, previous });
     }
     const cleanupOps = planned.plan.operations.filter((op) => op.phase === 'cleanup');
     await runPhase(state, cleanupOps, executor, { ...options, priority: () => 0 });

@@ -2,7 +2,7 @@ import { messageOf } from '../errors.js';
 import { walkDag } from '../engine/dag-walk.js';
 import { isAddressable } from './decisions/addressable.js';
 import type { StackState } from '../engine/stack-state.js';
-import type { JournalSegment } from '../state/documents/journal-document.js';
+import type { JournalSegment, StackGeneration } from '../state/documents/journal-document.js';
 import type { StackEvent } from '../state/documents/events-document.js';
 import type { MadeContext } from './made-step.js';
 import { planRollback, type PlannedStep, type RollbackOptions } from './plan-rollback.js';
@@ -115,7 +115,7 @@ export async function runRollback(input: RunRollbackInput): Promise<RollbackRepo
     input.path === 'rollback' && planned.some(({ step }) => step.kind === 'skip' && step.keep === true);
   // A direct rollback of a nested stack keeps the run's completed changes, so its stack record stays too.
   if (!failed && !interrupted && input.options.nested?.kind !== 'direct') {
-    restoreGeneration(input.state, input.segment);
+    restoreGeneration(input.state, input.segment.previous);
   }
   const unsaved = await input.state.save().then(
     () => undefined,
@@ -159,8 +159,8 @@ async function orphan(entry: PlannedStep, failure: StepOutcome, state: StackStat
   return orphaned(left, left[0] ? { physicalId: left[0], managedBy } : undefined);
 }
 
-function restoreGeneration(state: StackState, segment: JournalSegment): void {
-  const previous = segment.previous;
+/** Puts the stack record (template, parameters, tags, outputs, imports) back to `previous` (spec 004). */
+export function restoreGeneration(state: StackState, previous: StackGeneration): void {
   const document = state.document;
   if (previous.template) document.template = previous.template;
   else delete document.template;
