@@ -97,7 +97,7 @@ export async function afterFailedDeploy(engine: EngineContext, failed: FailedDep
         : 'Rolled back: the stack is as it was before this deploy.';
   const hint =
     report.exitCode === 1
-      ? `Fix the cause shown above and run cdkd rollback ${stack}, or cdkd deploy to fix forward.`
+      ? `Fix the cause shown above and run cdkd rollback ${stack}, or cdkd deploy --fix-forward to fix forward.`
       : 'Fix the cause and run cdkd deploy again.';
   return withMessage(failure, summary, hint);
 }

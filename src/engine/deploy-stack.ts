@@ -20,6 +20,7 @@ import { afterFailedDeploy, generationOf, settleJournal } from './deploy-outcome
 import { replayServices } from './rollback-stack.js';
 import type { RunJournal } from './run-journal.js';
 import { openJournalOrSetAside } from './unreadable-journal.js';
+import { refuseAfterFailedRollback } from './failed-rollback-guard.js';
 import { settleStaleRecords } from './stale-records.js';
 
 export interface StackDeployResult {
@@ -44,10 +45,11 @@ export async function dryRunDeploy(
   request: StackRequest,
   options: DeployOptions,
 ): Promise<StackDeployResult> {
-  const state = await StackState.open(engine.backend.store, {
-    stackName: request.stateName,
-    region: request.region,
-  });
+  const ref = { stackName: request.stateName, region: request.region };
+  // An unreadable journal is the deploy's to set aside, not the dry run's to refuse over.
+  const journal = await engine.backend.journals.read(ref).catch(() => undefined);
+  refuseAfterFailedRollback(request.stateName, journal?.document, options.fixForward === true);
+  const state = await StackState.open(engine.backend.store, ref);
   await settleStaleRecords(engine, request, state, { persist: false });
   const planned = await planStack(engine, request, state, options);
   const outputs = await outputChanges(
@@ -104,6 +106,7 @@ export async function lockedDeploy(
       previous,
     });
     if (setAside) engine.events({ kind: 'warning', stack: request.stackName, message: setAside });
+    refuseAfterFailedRollback(request.stateName, journal.document, options.fixForward === true);
     // Spec 004: the stack record describes the attempt before any resource is touched; the
     // journal keeps the generation a rollback returns to.
     if (total > 0) {

@@ -44,6 +44,8 @@ export interface DeployOptions {
   signal?: AbortSignal;
   /** False (`--no-rollback`): a failed deploy stays as it stopped, its journal kept for cdkd rollback. */
   rollback?: boolean;
+  /** `--fix-forward`: deploy over a stack whose last rollback failed (spec 004, UPDATE_ROLLBACK_FAILED). */
+  fixForward?: boolean;
   /** --prefix-user-supplied-names: explicit names of the rewriting types get `{stack}-`. */
   prefixUserSuppliedNames?: boolean;
   /**

@@ -45,6 +45,8 @@ export interface DeployAppInput {
   recreateVia?: RecreateFlags;
   /** False (`--no-rollback`): a failed deploy is left as it stopped, its journal kept. */
   rollback?: boolean;
+  /** `--fix-forward`: deploy over stacks whose last rollback failed. */
+  fixForward?: boolean;
   /** False (`--no-wait`): an attribute read live from a resource still coming up is refused, not waited for. */
   wait?: boolean;
   parameters: string[];
@@ -103,6 +105,7 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     ...(input.replace ? { replace: true } : {}),
     ...(recreateVia ? { recreateVia } : {}),
     rollback: input.rollback ?? true,
+    ...(input.fixForward ? { fixForward: true } : {}),
     ...(input.wait === false ? { wait: false } : {}),
     ...(input.prefixUserSuppliedNames ? { prefixUserSuppliedNames: true } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
