@@ -168,7 +168,9 @@ export async function lockedDeploy(
     const cleanupOps = planned.plan.operations.filter((op) => op.phase === 'cleanup');
     await runPhase(state, cleanupOps, executor, { ...options, priority: () => 0 });
     const held = await holdOldCopies(engine, request, state, planned.moving, options.crossStack);
-    await deletePending(state, executor, journal, held);
+    const oldCopiesLeft = await deletePending(state, executor, journal, held);
+    for (const message of oldCopiesLeft)
+      engine.events({ kind: 'warning', stack: request.stackName, message });
     phase('execution');
 
     const outputs = await recordRun(state, request, planned, resolver, live);
@@ -178,6 +180,7 @@ export async function lockedDeploy(
     phase('outputs');
     const unaddressed = [
       ...(setAside ? [setAside] : []),
+      ...oldCopiesLeft,
       ...(await settleJournal(engine, request, state, journal)),
     ];
     phase('journal');
@@ -227,20 +230,32 @@ async function runPhase(
 
 /**
  * Old copies of replaced resources, this run's and any an earlier run could not delete, except
- * those `held` for the other stacks still reading them (held-copies.ts).
+ * those `held` for the other stacks still reading them (held-copies.ts). A delete AWS refuses
+ * (a namespace still holding tables, spec 002) is warned about and the deploy carries on: the
+ * copy stays in state as a pending delete, so it is still tracked and the next deploy tries
+ * again. Returns the warnings.
  */
 async function deletePending(
   state: StackState,
   executor: ResourceExecutor,
   journal: RunJournal,
   held: ReadonlySet<string>,
-): Promise<void> {
+): Promise<string[]> {
+  const warnings: string[] = [];
   for (const pending of [...state.document.pendingDeletes]) {
     if (held.has(pending.record.physicalId)) continue;
-    await executor.deleteRecorded(pending.logicalId, pending.record);
+    try {
+      await executor.deleteRecorded(pending.logicalId, pending.record);
+    } catch (error) {
+      warnings.push(
+        `Failed to delete old resource ${pending.record.physicalId} (${pending.record.type}) that the replacement of ${pending.logicalId} left: ${messageOf(error)}. It stays in state as a pending delete and the next cdkd deploy tries again; move or delete what it holds, or delete it by hand.`,
+      );
+      continue;
+    }
     await state.removePendingDelete(pending.record.physicalId, pending.record.type);
     await journal.markOldDeleted(pending.logicalId, pending.record.physicalId);
   }
+  return warnings;
 }
 
 function deployFailed(state: StackState, outcome: WalkOutcome): CdkdError {
