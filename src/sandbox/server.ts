@@ -64,6 +64,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     calls: new CallCounter(),
     accountId: context.accountId,
     region: context.region,
+    inFlight: () => inFlight,
   };
 
   let inFlight = 0;

@@ -106,7 +106,7 @@ describe('a function in its environment', () => {
       }),
     );
     expect(accepted.StatusCode).toBe(202);
-    await expect.poll(() => objectText('from-event'), { timeout: 15_000 }).toBe('async');
+    await expect.poll(() => objectText('from-event'), { timeout: 60_000 }).toBe('async');
   });
 
   it('is invoked by SNS with the notification record when a message is published to a topic it subscribes to', async () => {
@@ -138,7 +138,7 @@ describe('a function in its environment', () => {
           Message: JSON.stringify({ RequestType: 'Create' }),
         }),
       );
-      await expect.poll(() => objectText('from-sns'), { timeout: 15_000 }).toBeDefined();
+      await expect.poll(() => objectText('from-sns'), { timeout: 60_000 }).toBeDefined();
       expect(JSON.parse((await objectText('from-sns'))!)).toEqual({
         message: { RequestType: 'Create' },
         subject: 'Create',
@@ -176,7 +176,7 @@ describe('a function in its environment', () => {
       }),
     );
     await s3.send(new PutObjectCommand({ Bucket: 'notifying-bucket', Key: 'photo.jpg', Body: 'jpg' }));
-    await expect.poll(() => objectText('from-s3'), { timeout: 15_000 }).toBeDefined();
+    await expect.poll(() => objectText('from-s3'), { timeout: 60_000 }).toBeDefined();
     expect(JSON.parse((await objectText('from-s3'))!)).toEqual({
       event: 'ObjectCreated:Put',
       bucket: 'notifying-bucket',
@@ -202,7 +202,7 @@ describe('a function in its environment', () => {
           }))
       ).events?.map((event) => event.message!) ?? [];
     await expect
-      .poll(async () => (await messages()).some((m) => m.startsWith('END RequestId:')), { timeout: 15_000 })
+      .poll(async () => (await messages()).some((m) => m.startsWith('END RequestId:')), { timeout: 60_000 })
       .toBe(true);
     expect((await messages()).some((message) => message.includes('TypeError: event went wrong'))).toBe(true);
   });

@@ -205,7 +205,7 @@ describe('a held lock', () => {
     });
     clock.advance(60_000);
     await expect
-      .poll(async () => (await readLock(stack)).expiresAt, { timeout: 5000 })
+      .poll(async () => (await readLock(stack)).expiresAt, { timeout: 60_000 })
       .toBe('2026-01-01T00:31:00.000Z');
     await held.release();
   });

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { parseTemplate, prepareTemplate } from '../../src/template/index.js';
 import exclusions from './corpus-exclusions.json' with { type: 'json' };
 import {

@@ -13,6 +13,8 @@ export interface AdminDeps {
   calls: CallCounter;
   accountId: string;
   region: string;
+  /** Requests the endpoint is handling, this one included. */
+  inFlight(): number;
 }
 
 export interface AdminResponse {
@@ -20,7 +22,7 @@ export interface AdminResponse {
   body: unknown;
 }
 
-/** The JSON admin API under `/_sandbox/`: health, inventory, faults, latency model, call counts. */
+/** The JSON admin API under `/_sandbox/`: health, inventory, faults, latency model, call counts, requests in flight. */
 export function handleAdmin(method: string, path: string, rawBody: Buffer, deps: AdminDeps): AdminResponse {
   const route = `${method} ${path.slice(ADMIN_PREFIX.length).replace(/\/+$/, '')}`;
   switch (route) {
@@ -49,6 +51,9 @@ export function handleAdmin(method: string, path: string, rawBody: Buffer, deps:
       deps.latency.set(settings.value);
       return ok(deps.latency.get());
     }
+    case 'GET in-flight':
+      // Requests still being answered, such as one a killed client sent; this one is not counted.
+      return ok({ inFlight: deps.inFlight() - 1 });
     case 'GET calls':
       return ok(deps.calls.snapshot());
     case 'DELETE calls':
