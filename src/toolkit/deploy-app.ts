@@ -116,7 +116,10 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
   const requestFor = (displayName: string, bucket: string) => {
     const { stack, nested } = checked.stacks.find((entry) => entry.stack.displayName === displayName)!;
     const target = targets.get(displayName)!;
-    return stackRequest(stack, nested, target, bucket, parameters.values.get(displayName)!);
+    return {
+      ...stackRequest(stack, nested, target, bucket, parameters.values.get(displayName)!),
+      assemblyDir: input.assembly.directory,
+    };
   };
   const plannedBucket = (displayName: string) => {
     const target = targets.get(displayName)!;
