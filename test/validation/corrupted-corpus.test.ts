@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bootstrap } from '../../src/toolkit/bootstrap.js';
 import { runCli } from '../helpers/cli.js';
+import { prng } from '../helpers/prng.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 import { corpusDir, describeCorpus } from '../template/corpus-support.js';
 import { assembly, deploy, outcomeOf, session, snapshot } from './harness.js';
@@ -13,18 +14,6 @@ import { assembly, deploy, outcomeOf, session, snapshot } from './harness.js';
 // nothing unless the corrupted template is still one cdkd accepts.
 const sandbox = useSandbox();
 const SEED = 0x12c0ffee;
-
-/** mulberry32: small, seedable, good enough to pick corruptions. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Json = unknown;
 type Path = Array<string | number>;
