@@ -1,5 +1,6 @@
 import { writeAssembly } from '../helpers/write-assembly.js';
 import { PUT_RESPONSE_JS } from '../helpers/response-put.js';
+import { servedCustomResource } from '../engine/custom-resource-handler.js';
 
 /** The stack every chaos schedule deploys. */
 export const CHAOS_STACK = 'Chaos';
@@ -47,35 +48,7 @@ export function chaosTemplate(version: ChaosVersion): Record<string, unknown> {
       Type: 'AWS::ECS::Cluster',
       Properties: { Tags: [{ Key: 'generation', Value: String(version) }] },
     },
-    Role: {
-      Type: 'AWS::IAM::Role',
-      Properties: {
-        AssumeRolePolicyDocument: {
-          Version: '2012-10-17',
-          Statement: [
-            { Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' }, Action: 'sts:AssumeRole' },
-          ],
-        },
-      },
-    },
-    Handler: {
-      Type: 'AWS::Lambda::Function',
-      Properties: {
-        Runtime: 'nodejs20.x',
-        Handler: 'index.handler',
-        Role: { 'Fn::GetAtt': ['Role', 'Arn'] },
-        Timeout: 30,
-        Code: { ZipFile: HANDLER },
-      },
-    },
-    Thing: {
-      Type: 'Custom::Thing',
-      Properties: {
-        ServiceToken: { 'Fn::GetAtt': ['Handler', 'Arn'] },
-        Name: version === 3 ? 'c' : 'a',
-        Topic: { Ref: 'Topic' },
-      },
-    },
+    ...servedCustomResource(HANDLER, { Name: version === 3 ? 'c' : 'a', Topic: { Ref: 'Topic' } }),
   };
   if (version !== 3) {
     resources.Logs = {
