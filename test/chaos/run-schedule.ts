@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
+import { GetParameterCommand, PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { accountFor } from '../helpers/accounting.js';
 import { runCli } from '../helpers/cli.js';
@@ -189,10 +189,14 @@ async function orphanThenImport(
   return imported;
 }
 
-/** An out-of-band change drift can see: the parameter's value set by hand. */
+/**
+ * An out-of-band change drift can see: the parameter's value set by hand. Only a parameter that
+ * exists is changed; making one would be a resource no stack created, which cdkd rightly refuses.
+ */
 async function tamper(context: StepContext): Promise<string> {
   const ssm = new SSMClient({ endpoint: context.sandboxUrl, region: 'us-east-1' });
   try {
+    await ssm.send(new GetParameterCommand({ Name: '/chaos/param' }));
     await ssm.send(
       new PutParameterCommand({ Name: '/chaos/param', Value: 'tampered', Overwrite: true, Type: 'String' }),
     );
