@@ -33,7 +33,8 @@ const NOT_IN_INVENTORY = /^(Custom::|AWS::CloudFormation::CustomResource)/;
 
 /**
  * Runs one schedule on a sandbox of its own through the built CLI: its steps with their faults
- * and kills, then the recovery a user would run (faults gone: force-unlock, rollback, deploy,
+ * and kills (a lock left behind by a command not SIGKILLed fails it), then the recovery a user
+ * would run (faults gone: force-unlock, rollback, deploy,
  * destroy), checking after the deploy that every resource the sandbox holds is in state or a
  * journal and every record names a live resource, and after the destroy that nothing is left.
  */
