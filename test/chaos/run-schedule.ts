@@ -34,9 +34,9 @@ const NOT_IN_INVENTORY = /^(Custom::|AWS::CloudFormation::CustomResource)/;
 /**
  * Runs one schedule on a sandbox of its own through the built CLI: its steps with their faults
  * and kills (a lock left behind by a command not SIGKILLed fails it), then the recovery a user
- * would run (faults gone: force-unlock, rollback, deploy,
- * destroy), checking after the deploy that every resource the sandbox holds is in state or a
- * journal and every record names a live resource, and after the destroy that nothing is left.
+ * would run (faults gone: force-unlock, rollback, deploy, destroy), checking after the deploy
+ * that every resource the sandbox holds is in state or a journal and every record names a live
+ * resource, and after the destroy that nothing is left.
  */
 export async function runSchedule(schedule: Schedule): Promise<ScheduleOutcome> {
   const sandbox = await startSandbox({ port: 0 });
