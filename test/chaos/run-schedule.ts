@@ -107,15 +107,15 @@ async function runStep(step: Step, context: StepContext): Promise<RunLine> {
 
 /**
  * The lock a command left behind. One that ended on its own or on Ctrl+C must have released it,
- * unless the state bucket refused the release outright (a 4xx fault on S3), so one left is a
- * finding; after a SIGKILL it is expected. Either way the user clears it, so the schedule's next
+ * unless the state bucket answered errors (an error fault on S3 can fail the release itself), so
+ * one left is a finding; after a SIGKILL it is expected. Either way the user clears it, so the schedule's next
  * commands run rather than meet LOCK_HELD.
  */
 async function leftLock(run: CommandRun, step: Step, context: StepContext): Promise<string | undefined> {
   const backend = await new Session({ statePrefix: 'cdkd' }).stateBackend();
   const found = await backend.locks.find({ stackName: CHAOS_STACK, region: 'us-east-1' });
   if (found.kind === 'absent') return undefined;
-  const refused = step.fault?.service === 's3' && (step.fault.httpStatus ?? 500) < 500;
+  const refused = step.fault?.service === 's3' && step.fault.errorCode !== undefined;
   if (run.killedBy !== 'SIGKILL' && !refused) {
     const how = run.killedBy === 'SIGINT' ? 'after Ctrl+C' : `after exit ${run.code}`;
     context.problems.push(`${describeStep(step)}: the lock of ${CHAOS_STACK} was left behind ${how}`);
