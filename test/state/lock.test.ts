@@ -54,6 +54,14 @@ async function writeLockText(stack: { stackName: string; region: string }, text:
   );
 }
 
+/** A lock record whose holder's 30 minutes ran out long ago. */
+const EXPIRED_LOCK = JSON.stringify({
+  version: 1,
+  owner: 'old',
+  timestamp: '2025-01-01T00:00:00Z',
+  expiresAt: '2025-01-01T00:30:00Z',
+});
+
 beforeAll(async () => {
   const clients = new AwsClients();
   await (await clients.s3()).send(new CreateBucketCommand({ Bucket: BUCKET }));
@@ -148,15 +156,7 @@ describe('lock acquisition', () => {
     async (_, expired) => {
       const stack = freshStack();
       if (expired) {
-        await writeLockText(
-          stack,
-          JSON.stringify({
-            version: 1,
-            owner: 'old',
-            timestamp: '2025-01-01T00:00:00Z',
-            expiresAt: '2025-01-01T00:30:00Z',
-          }),
-        );
+        await writeLockText(stack, EXPIRED_LOCK);
       }
       const faults = `${sandbox.current.url}/_sandbox/faults`;
       await fetch(faults, {
@@ -204,15 +204,7 @@ describe('lock acquisition', () => {
 
   it('an expired lock is taken over', async () => {
     const stack = freshStack();
-    await writeLockText(
-      stack,
-      JSON.stringify({
-        version: 1,
-        owner: 'old',
-        timestamp: '2025-01-01T00:00:00Z',
-        expiresAt: '2025-01-01T00:30:00Z',
-      }),
-    );
+    await writeLockText(stack, EXPIRED_LOCK);
     const held = await new LockManager(backend.objects, 'cdkd', 'new-owner', fakeClock()).acquire(stack, {
       operation: 'deploy',
     });
