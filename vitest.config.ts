@@ -42,8 +42,11 @@ class LongFirstSequencer extends BaseSequencer {
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Sized for a loaded 2-core machine: at a load average of 16 an end-to-end test that
+    // spawns the built CLI a few times took 10-40 s (3-5x its idle time), and a hook that
+    // synthesizes a CDK app longer; 60 s timed 23 of them out under the whole suite.
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
     // CDKD_VERIFY_CACHED_JSON: every state and journal save is checked against a fresh
     // JSON.stringify, so code that changes a record after its text was cached fails its test.
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', CDKD_VERIFY_CACHED_JSON: 'true' },

@@ -122,11 +122,26 @@ export async function rollBackSegment(input: SegmentRollbackInput): Promise<Roll
   const document = input.journal.document;
   const index = document.segments.indexOf(input.segment);
   const remaining = remainingSegment(input.segment, report, input.path);
-  if (remaining) document.segments[index] = remaining;
+  if (remaining) document.segments[index] = withRollbackOutcome(remaining, report);
   else document.segments.splice(index, 1);
   await input.journal.persist();
   await input.log.flush();
   return report;
+}
+
+/**
+ * Marks a segment whose rollback failed (not one a signal stopped), which refuses later deploys
+ * until a rollback completes (spec 004, UPDATE_ROLLBACK_FAILED); a rollback that did not fail clears it.
+ */
+function withRollbackOutcome(segment: JournalSegment, report: RollbackReport): JournalSegment {
+  const failed = report.outcomes.find((outcome) => outcome.status === 'failed');
+  const reason = failed ? `${failed.logicalId}: ${failed.message}` : report.unsaved;
+  if (report.exitCode === 1 && reason !== undefined) {
+    return { ...segment, rollbackFailed: { at: new Date().toISOString(), reason } };
+  }
+  const rest = { ...segment };
+  delete rest.rollbackFailed;
+  return rest;
 }
 
 /** A stack the rollback returned to "never deployed" keeps no state behind. */

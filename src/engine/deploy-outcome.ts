@@ -4,11 +4,13 @@ import type { ReplayServices } from '../rollback/replay-step.js';
 import type { JournalDocument, StackGeneration } from '../state/documents/journal-document.js';
 import type { StateDocument } from '../state/documents/state-document.js';
 import type { EventLog } from '../state/event-log.js';
+import { restoreGeneration } from '../rollback/run-rollback.js';
 import { removeEmptyState, rollBackSegment } from './automatic-rollback.js';
 import type { EngineContext } from './engine-context.js';
 import { journalNote, settleMadeResources, type SettleInput } from './journal-lifetime.js';
 import { reconcileSegments, unsettledInFlight } from './locate-in-flight.js';
-import { RunJournal } from './run-journal.js';
+import type { RunJournal } from './run-journal.js';
+import { openJournalOrSetAside } from './unreadable-journal.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
 import { StackState } from './stack-state.js';
 import { nestedStacksOf } from './nested-stack-provider.js';
@@ -34,6 +36,8 @@ interface FailedDeploy {
   replay: ReplayServices;
   options: DeployOptions;
   failure: unknown;
+  /** The stack record before the run, which a failure that touched nothing returns to. */
+  previous: StackGeneration;
 }
 
 /**
@@ -50,6 +54,12 @@ export async function afterFailedDeploy(engine: EngineContext, failed: FailedDep
   await journal.flush();
   log.record({ status: interrupted ? 'UPDATE_INTERRUPTED' : 'UPDATE_FAILED', reason: messageOf(failure) });
   const segment = journal.current;
+  if (!segment && options.rollback !== false) {
+    // Nothing was touched and no journal can restore the record: it describes what is deployed again.
+    restoreGeneration(state, failed.previous);
+    await state.save();
+    await removeEmptyState(engine, state);
+  }
   if (!segment || interrupted || options.rollback === false) {
     await log.flush();
     if (!segment) return failure;
@@ -88,7 +98,7 @@ export async function afterFailedDeploy(engine: EngineContext, failed: FailedDep
         : 'Rolled back: the stack is as it was before this deploy.';
   const hint =
     report.exitCode === 1
-      ? `Fix the cause shown above and run cdkd rollback ${stack}, or cdkd deploy to fix forward.`
+      ? `Fix the cause shown above and run cdkd rollback ${stack}, or cdkd deploy --fix-forward to fix forward.`
       : 'Fix the cause and run cdkd deploy again.';
   return withMessage(failure, summary, hint);
 }
@@ -196,18 +206,13 @@ async function settleTree(
   ];
   for (const child of await nestedStacksOf(engine, stack)) {
     const ref = { stackName: child.stateName, region: child.region };
-    let childJournal: RunJournal;
-    try {
-      childJournal = await RunJournal.open(engine.backend.journals, ref);
-    } catch (error) {
-      warnings.push(
-        `The rollback journal of ${child.stateName} cannot be read and is removed: ${messageOf(error)}`,
-      );
-      await engine.backend.journals.remove(ref);
+    const opened = await openJournalOrSetAside(engine, ref);
+    if (opened.setAside) {
+      warnings.push(opened.setAside);
       continue;
     }
     const childState = await StackState.open(engine.backend.store, ref);
-    warnings.push(...(await settleTree(engine, child, childState, childJournal, runId)));
+    warnings.push(...(await settleTree(engine, child, childState, opened.journal, runId)));
   }
   return warnings;
 }

@@ -19,7 +19,9 @@ import type { DeployPhase } from './events.js';
 import { stateResolver } from './state-resolver.js';
 import { afterFailedDeploy, generationOf, settleJournal } from './deploy-outcome.js';
 import { replayServices } from './rollback-stack.js';
-import { RunJournal } from './run-journal.js';
+import type { RunJournal } from './run-journal.js';
+import { openJournalOrSetAside } from './unreadable-journal.js';
+import { refuseAfterFailedRollback } from './failed-rollback-guard.js';
 import { settleStaleRecords } from './stale-records.js';
 
 export interface StackDeployResult {
@@ -47,10 +49,11 @@ export async function dryRunDeploy(
   request: StackRequest,
   options: DeployOptions,
 ): Promise<StackDeployResult> {
-  const state = await StackState.open(engine.backend.store, {
-    stackName: request.stateName,
-    region: request.region,
-  });
+  const ref = { stackName: request.stateName, region: request.region };
+  // An unreadable journal is the deploy's to set aside, not the dry run's to refuse over.
+  const journal = await engine.backend.journals.read(ref).catch(() => undefined);
+  refuseAfterFailedRollback(request.stateName, journal?.document, options.fixForward === true);
+  const state = await StackState.open(engine.backend.store, ref);
   await settleStaleRecords(engine, request, state, { persist: false });
   const planned = await planStack(engine, request, state, options);
   const exports = engine.exportsIn(request.region);
@@ -105,12 +108,21 @@ export async function lockedDeploy(
 
     const total = planned.plan.operations.filter((op) => op.kind !== 'no-op').length;
     engine.events({ kind: 'stack', stack: request.stackName, status: 'started', total });
-    const journal = await RunJournal.open(engine.backend.journals, ref, {
+    const previous = generationOf(state.document);
+    const { journal, setAside } = await openJournalOrSetAside(engine, ref, {
       runId,
       // A rollback re-creates under the names this run would have sent (spec 001).
       flags: { prefixUserSuppliedNames: options.prefixUserSuppliedNames === true },
-      previous: generationOf(state.document),
+      previous,
     });
+    if (setAside) engine.events({ kind: 'warning', stack: request.stackName, message: setAside });
+    refuseAfterFailedRollback(request.stateName, journal.document, options.fixForward === true);
+    // Spec 004: the stack record describes the attempt before any resource is touched; the
+    // journal keeps the generation a rollback returns to.
+    if (total > 0) {
+      recordGeneration(state, request, planned);
+      await state.save();
+    }
     const log = engine.eventLog(ref, runId);
     const { imported } = planned;
     const exportIndex = engine.exportsIn(request.region);
@@ -161,12 +173,14 @@ export async function lockedDeploy(
         recordGeneration(state, request, planned);
         await state.save();
       }
-      throw await afterFailedDeploy(engine, { state, journal, log, replay, options, failure });
+      throw await afterFailedDeploy(engine, { state, journal, log, replay, options, failure, previous });
     }
     const cleanupOps = planned.plan.operations.filter((op) => op.phase === 'cleanup');
     await runPhase(state, cleanupOps, executor, { ...options, priority: () => 0 });
     const held = await holdOldCopies(engine, request, state, planned.moving, options.crossStack);
-    await deletePending(state, executor, journal, held);
+    const oldCopiesLeft = await deletePending(state, executor, journal, held);
+    for (const message of oldCopiesLeft)
+      engine.events({ kind: 'warning', stack: request.stackName, message });
     phase('execution');
 
     const outputs = await recordRun(state, request, planned, resolver, live);
@@ -174,7 +188,11 @@ export async function lockedDeploy(
     if (changed) await state.save();
     await state.flush();
     phase('outputs');
-    const unaddressed = await settleJournal(engine, request, state, journal);
+    const unaddressed = [
+      ...(setAside ? [setAside] : []),
+      ...oldCopiesLeft,
+      ...(await settleJournal(engine, request, state, journal)),
+    ];
     phase('journal');
     engine.exportsIn(request.region).update(state.document);
     options.crossStack?.moved(state.document.stackName);
@@ -222,20 +240,32 @@ async function runPhase(
 
 /**
  * Old copies of replaced resources, this run's and any an earlier run could not delete, except
- * those `held` for the other stacks still reading them (held-copies.ts).
+ * those `held` for the other stacks still reading them (held-copies.ts). A delete AWS refuses
+ * (a namespace still holding tables, spec 002) is warned about and the deploy carries on: the
+ * copy stays in state as a pending delete, so it is still tracked and the next deploy tries
+ * again. Returns the warnings.
  */
 async function deletePending(
   state: StackState,
   executor: ResourceExecutor,
   journal: RunJournal,
   held: ReadonlySet<string>,
-): Promise<void> {
+): Promise<string[]> {
+  const warnings: string[] = [];
   for (const pending of [...state.document.pendingDeletes]) {
     if (held.has(pending.record.physicalId)) continue;
-    await executor.deleteRecorded(pending.logicalId, pending.record);
+    try {
+      await executor.deleteRecorded(pending.logicalId, pending.record);
+    } catch (error) {
+      warnings.push(
+        `Failed to delete old resource ${pending.record.physicalId} (${pending.record.type}) that the replacement of ${pending.logicalId} left: ${messageOf(error)}. It stays in state as a pending delete and the next cdkd deploy tries again; move or delete what it holds, or delete it by hand.`,
+      );
+      continue;
+    }
     await state.removePendingDelete(pending.record.physicalId, pending.record.type);
     await journal.markOldDeleted(pending.logicalId, pending.record.physicalId);
   }
+  return warnings;
 }
 
 function deployFailed(state: StackState, outcome: WalkOutcome): CdkdError {

@@ -20,6 +20,8 @@ import {
   recordOrphaned,
   type OrphanedResource,
 } from './destroy-orphans.js';
+import { isUnreadableJournal, setJournalAside } from '../state/journal-set-aside.js';
+import { unreadableWarning } from './unreadable-journal.js';
 
 export interface StackDestroyResult {
   found: boolean;
@@ -247,6 +249,10 @@ async function settleJournalBeforeDestroy(
   try {
     journal = await engine.backend.journals.read(state.ref);
   } catch (error) {
+    if (isUnreadableJournal(error)) {
+      const where = await setJournalAside(engine.backend.objects, engine.backend.journals.prefix, state.ref);
+      return { warnings: [unreadableWarning(state.ref, where, error)], orphaned: [] };
+    }
     const warning = `The rollback journal cannot be read and is removed with the state; nothing it records is deleted: ${messageOf(error)}`;
     return { warnings: [warning], orphaned: [] };
   }

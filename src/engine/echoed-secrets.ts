@@ -62,3 +62,38 @@ export function maskedReadBack(
 ): Record<string, unknown> {
   return maskEchoes(live, maskedSecrets(live, recorded));
 }
+
+/**
+ * Spec 001: "a value shorter than 4 characters can appear inside a longer log line": masking
+ * one that short would rewrite unrelated words of the message.
+ */
+const SHORTEST_MASKED_IN_TEXT = 4;
+
+/**
+ * Masks, in place, every secret a resource was sent wherever an error from its provider call
+ * echoes it (ARCHITECTURE invariant 10): the message, the stack, and the causes' too. Done
+ * before the error reaches the retry's give-up line, the journal, the events or the CLI.
+ */
+export function maskErrorEchoes(error: unknown, secrets: readonly string[]): void {
+  const masked = secrets.filter((secret) => secret.length >= SHORTEST_MASKED_IN_TEXT);
+  if (masked.length === 0) return;
+  const seen = new Set<unknown>();
+  for (let at: unknown = error; at instanceof Error && !seen.has(at); at = at.cause) {
+    seen.add(at);
+    at.message = maskEchoes(at.message, masked);
+    if (at.stack) at.stack = maskEchoes(at.stack, masked);
+  }
+}
+
+/** `call`, with any error it throws masked of `secrets` (see maskErrorEchoes). */
+export function maskingErrors<A extends unknown[], T>(
+  secrets: readonly string[],
+  call: (...args: A) => Promise<T>,
+): (...args: A) => Promise<T> {
+  if (secrets.length === 0) return call;
+  return (...args) =>
+    call(...args).catch((error: unknown) => {
+      maskErrorEchoes(error, secrets);
+      throw error;
+    });
+}

@@ -71,6 +71,9 @@ export class NestedStackProvider implements Provider {
   }
 
   async create(request: ResourceRequest): Promise<CreateResult> {
+    await this.walkAgain(request.logicalId).catch((error: unknown) => {
+      throw noOuterRetry(error);
+    });
     const child = this.childRequest(request.logicalId, request.properties);
     const result = await this.deploy(child, this.options).catch((error: unknown) => {
       throw noOuterRetry(error);
@@ -96,6 +99,26 @@ export class NestedStackProvider implements Provider {
     return { properties: {}, attributes: outputAttributes(read.document.outputs) };
   }
 
+  /**
+   * Spec 002, "The nested-template walk": before the first nested level deploys, the walk is
+   * repeated on the subtree under this row, from the files the assembly holds. The run's own
+   * check already walked it, so this refuses only a nested deploy started some other way.
+   */
+  private async walkAgain(logicalId: string): Promise<void> {
+    const nested = this.parent.nested?.get(logicalId);
+    const outputDir = this.parent.assemblyDir;
+    if (this.parent.isNested || !nested?.templateFile || !outputDir) return;
+    const { walkNestedStacks } = await import('../assembly/nested-stacks.js');
+    walkNestedStacks(
+      {
+        name: `${this.parent.stackName}~${logicalId}`,
+        templateFile: nested.templateFile,
+        template: nested.template,
+      },
+      { outputDir, messagePrefix: 'NestedStackProvider: ' },
+    );
+  }
+
   private childIdentity(logicalId: string): StackIdentity {
     return nestedIdentity(this.parent, logicalId);
   }
@@ -116,6 +139,7 @@ export class NestedStackProvider implements Provider {
       template: nested.template,
       nested: nested.nested,
       parameters: stringParameters(properties.Parameters),
+      ...(this.parent.assemblyDir ? { assemblyDir: this.parent.assemblyDir } : {}),
     };
   }
 

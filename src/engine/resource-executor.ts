@@ -25,6 +25,7 @@ import { policies, type OperationDraft, type RunJournal } from './run-journal.js
 import type { StackState } from './stack-state.js';
 import { updateFallback } from './update-fallback.js';
 import { appliedRecord } from './applied-record.js';
+import { maskedSecrets, maskingErrors } from './echoed-secrets.js';
 import { refuseTakenName } from './create-name-refusal.js';
 import { recreateRefusedUpdate } from './recreate-refused-update.js';
 import { createAttempts } from '../providers/ambiguous-create.js';
@@ -255,10 +256,13 @@ export class ResourceExecutor {
       ...(onAccepted && { onAccepted }),
     };
     const attempts = createAttempts(provider, request, this.services.context);
+    const secrets = maskedSecrets(properties, stored);
     try {
-      const result = await this.services.retry(op.logicalId, attempts).catch(async (error: unknown) => {
-        throw await attempts.settle(error);
-      });
+      const result = await this.services
+        .retry(op.logicalId, maskingErrors(secrets, attempts))
+        .catch(async (error: unknown) => {
+          throw await attempts.settle(error);
+        });
       release();
       return {
         ...appliedRecord(this.services.state, op, result, { stored, properties, provisionedBy }),
@@ -358,16 +362,19 @@ export class ResourceExecutor {
       },
       async () => {
         const result = await this.services
-          .retry(op.logicalId, () =>
-            provider.update(
-              {
-                logicalId: op.logicalId,
-                type: op.type,
-                physicalId: recorded.physicalId,
-                properties: sent,
-                previousProperties: recorded.properties,
-              },
-              this.services.context,
+          .retry(
+            op.logicalId,
+            maskingErrors(maskedSecrets(properties, stored), () =>
+              provider.update(
+                {
+                  logicalId: op.logicalId,
+                  type: op.type,
+                  physicalId: recorded.physicalId,
+                  properties: sent,
+                  previousProperties: recorded.properties,
+                },
+                this.services.context,
+              ),
             ),
           )
           .catch((error: unknown) => {

@@ -7,6 +7,8 @@ import type { CrossStackRun } from './cross-stack-run.js';
 export interface NestedTemplate {
   template: Record<string, unknown>;
   nested: ReadonlyMap<string, NestedTemplate>;
+  /** The file the assembly holds it in, which the nested-stack provider walks again (spec 002). */
+  templateFile?: string;
 }
 
 /** One stack to deploy: its template (asset references already pointing at cdkd's bucket) and inputs. */
@@ -23,6 +25,8 @@ export interface StackRequest {
   nested?: ReadonlyMap<string, NestedTemplate>;
   /** Nested stacks lock their own state and fail fast on contention (spec 003). */
   isNested?: boolean;
+  /** The app's output directory its nested templates must stay inside (spec 002). */
+  assemblyDir?: string;
 }
 
 export interface DeployOptions {
@@ -44,6 +48,8 @@ export interface DeployOptions {
   signal?: AbortSignal;
   /** False (`--no-rollback`): a failed deploy stays as it stopped, its journal kept for cdkd rollback. */
   rollback?: boolean;
+  /** `--fix-forward`: deploy over a stack whose last rollback failed (spec 004, UPDATE_ROLLBACK_FAILED). */
+  fixForward?: boolean;
   /** --prefix-user-supplied-names: explicit names of the rewriting types get `{stack}-`. */
   prefixUserSuppliedNames?: boolean;
   /**

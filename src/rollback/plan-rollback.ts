@@ -1,5 +1,6 @@
 import type { JournalOperation, JournalSegment } from '../state/documents/journal-document.js';
 import type { StateDocument } from '../state/documents/state-document.js';
+import { isStateful } from '../plan/resource-schemas.js';
 import { isAddressable } from './decisions/addressable.js';
 import { decideOperation } from './decisions/operation.js';
 import { madeStep, type MadeContext } from './made-step.js';
@@ -86,6 +87,7 @@ export function planRollback(input: {
           orphaned: options.orphan.has(op.logicalId),
           ...(marks.get(op.logicalId) ? { importMark: marks.get(op.logicalId)! } : {}),
           knownType,
+          holdsData: isStateful,
           replacedOrDeleted,
         }),
     }));
@@ -177,6 +179,10 @@ function refusesFailedNested(
   return path === 'rollback' && !options.revertFailed && !marked && !options.orphan.has(op.logicalId);
 }
 
+/** Spec 001, "Reversing a replacement", the Warning. */
+const STARTS_EMPTY =
+  "the replacement destroyed the old resource's data and the rollback does not recover it: the re-created resource starts empty";
+
 /** One plan line per step, as `cdkd rollback` prints it before asking. */
 export function describeStep(planned: PlannedStep): string {
   const { op, step } = planned;
@@ -197,7 +203,9 @@ export function describeStep(planned: PlannedStep): string {
           ? `keep ${step.current.physicalId} (UpdateReplacePolicy: Retain)`
           : `delete ${step.current.physicalId}`
         : 'the new copy is already gone';
-      const warnings = step.warnings.map((warning) => `; warning: ${warning}`).join('');
+      const warnings = [...(step.startsEmpty ? [STARTS_EMPTY] : []), ...step.warnings]
+        .map((warning) => `; warning: ${warning}`)
+        .join('');
       return `${head}: reverse-replace${types} (${step.order}): ${old}, ${fresh}${warnings}`;
     }
     case 'delete-made':

@@ -5,7 +5,7 @@ import { MASK } from '../template/parameters.js';
 export class RedactedBaseline extends Error {
   constructor(readonly paths: string[]) {
     super(
-      `the pre-deploy value of ${paths.join(', ')} came from a NoEcho parameter and is stored only as ${MASK}, and AWS cannot give it back; nothing was sent. Restore it with cdkd deploy and the old value.`,
+      `the pre-deploy value of ${paths.join(', ')} came from a NoEcho parameter and is stored only as ${MASK}, and AWS cannot give it back; nothing was sent. Restore it with cdkd deploy --fix-forward and the old value.`,
     );
     this.name = 'RedactedBaseline';
   }

@@ -7,7 +7,7 @@ import { deleteResource, type ReplayServices } from './replay-services.js';
 import { madeAndLeft, reverseReplace } from './reverse-replacement.js';
 import type { RollbackStep } from './steps.js';
 import { succeeded, type StepOutcome } from './step-outcome.js';
-import { maskedSecrets } from '../engine/echoed-secrets.js';
+import { maskedSecrets, maskingErrors } from '../engine/echoed-secrets.js';
 
 export type { ReplayServices } from './replay-services.js';
 export type { StepOutcome } from './step-outcome.js';
@@ -111,24 +111,28 @@ async function revert(
     ),
   );
   const sent = await services.sendable(properties.values);
-  const result = await services.retry(step.logicalId, () =>
-    provider.update(
-      {
-        logicalId: step.logicalId,
-        type: current.type,
-        physicalId: current.physicalId,
-        properties: sent,
-        // A failed update left state's record at its pre-deploy properties: diffing against them sends nothing.
-        previousProperties: step.attempted ?? current.properties,
-      },
-      services.context,
+  const secretsSent = maskedSecrets(properties.values, before.properties);
+  const result = await services.retry(
+    step.logicalId,
+    maskingErrors(secretsSent, () =>
+      provider.update(
+        {
+          logicalId: step.logicalId,
+          type: current.type,
+          physicalId: current.physicalId,
+          properties: sent,
+          // A failed update left state's record at its pre-deploy properties: diffing against them sends nothing.
+          previousProperties: step.attempted ?? current.properties,
+        },
+        services.context,
+      ),
     ),
   );
   const reverted = {
     // What AWS echoes of a masked value kept as live is masked as the properties are.
     ...services.state.withAnswer(step.logicalId, before, {
       ...result,
-      secretsSent: maskedSecrets(properties.values, before.properties),
+      secretsSent,
     }),
     provisionedBy: current.provisionedBy,
   };

@@ -60,7 +60,7 @@ export async function reverseReplace(
       await recordRecreated(step.logicalId, recreated, services);
     } catch (error) {
       throw new Error(
-        `the new copy was deleted, but re-creating the old ${before.type} failed, so the resource is absent: ${messageOf(error)}. Run cdkd deploy to fix it forward.`,
+        `the new copy was deleted, but re-creating the old ${before.type} failed, so the resource is absent: ${messageOf(error)}. Run cdkd deploy --fix-forward to fix it forward.`,
         { cause: error },
       );
     }
@@ -181,7 +181,7 @@ async function recreateAfterFreeingName(
     );
   } catch (error) {
     throw new Error(
-      `the new copy held the name ${shown} and was deleted, but re-creating the old ${before.type} failed, so the resource is absent: ${messageOf(error)}. Run cdkd deploy to fix it forward.`,
+      `the new copy held the name ${shown} and was deleted, but re-creating the old ${before.type} failed, so the resource is absent: ${messageOf(error)}. Run cdkd deploy --fix-forward to fix it forward.`,
       { cause: error },
     );
   }

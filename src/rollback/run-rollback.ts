@@ -2,7 +2,7 @@ import { messageOf } from '../errors.js';
 import { walkDag } from '../engine/dag-walk.js';
 import { isAddressable } from './decisions/addressable.js';
 import type { StackState } from '../engine/stack-state.js';
-import type { JournalSegment } from '../state/documents/journal-document.js';
+import type { JournalSegment, StackGeneration } from '../state/documents/journal-document.js';
 import type { StackEvent } from '../state/documents/events-document.js';
 import type { MadeContext } from './made-step.js';
 import { planRollback, type PlannedStep, type RollbackOptions } from './plan-rollback.js';
@@ -110,9 +110,12 @@ export async function runRollback(input: RunRollbackInput): Promise<RollbackRepo
   const warned = outcomes.some((outcome) => outcome.warn) || putBacks.some((outcome) => outcome.warn);
   // Spec 003: only a skip makes a rollback unclean; a kept survivor is a success that still exits 2.
   const skippedWithWarning = outcomes.some((outcome) => outcome.status === 'skipped' && outcome.warn);
+  // Spec 003, "cdkd rollback exit 2": failed operations the journal keeps (for --revert-failed) need a person.
+  const keptFailed =
+    input.path === 'rollback' && planned.some(({ step }) => step.kind === 'skip' && step.keep === true);
   // A direct rollback of a nested stack keeps the run's completed changes, so its stack record stays too.
   if (!failed && !interrupted && input.options.nested?.kind !== 'direct') {
-    restoreGeneration(input.state, input.segment);
+    restoreGeneration(input.state, input.segment.previous);
   }
   const unsaved = await input.state.save().then(
     () => undefined,
@@ -123,7 +126,7 @@ export async function runRollback(input: RunRollbackInput): Promise<RollbackRepo
     planned,
     outcomes,
     putBacks,
-    exitCode: failed || interrupted || unsaved ? 1 : warned ? 2 : 0,
+    exitCode: failed || interrupted || unsaved ? 1 : warned || keptFailed ? 2 : 0,
     clean: !failed && !skippedWithWarning && !interrupted && !unsaved,
     interrupted,
     ...(unsaved ? { unsaved } : {}),
@@ -156,8 +159,8 @@ async function orphan(entry: PlannedStep, failure: StepOutcome, state: StackStat
   return orphaned(left, left[0] ? { physicalId: left[0], managedBy } : undefined);
 }
 
-function restoreGeneration(state: StackState, segment: JournalSegment): void {
-  const previous = segment.previous;
+/** Puts the stack record (template, parameters, tags, outputs, imports) back to `previous` (spec 004). */
+export function restoreGeneration(state: StackState, previous: StackGeneration): void {
   const document = state.document;
   if (previous.template) document.template = previous.template;
   else delete document.template;

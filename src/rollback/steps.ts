@@ -33,6 +33,11 @@ export type RollbackStep =
       /** Whether the new copy may be deleted first to free a name the re-create collides on. */
       mayFreeName: boolean;
       warnings: string[];
+      /**
+       * The old copy of a type that holds data is re-created: the replacement destroyed its data
+       * and the re-created resource starts empty (spec 001, "Reversing a replacement").
+       */
+      startsEmpty?: true;
     }
   /** A resource a failed create made that only the journal records. */
   | {

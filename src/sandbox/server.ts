@@ -81,6 +81,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     deliveries: context.deliveries,
     accountId: context.accountId,
     region: context.region,
+    inFlight: () => inFlight,
   };
 
   let inFlight = 0;

@@ -65,8 +65,12 @@ export class LockManager {
     const schedule = options.schedule ?? RETRY_SCHEDULE;
     const key = this.key(stack);
     const budget = { retriesLeft: schedule.retries, extraLeft: schedule.extraAttempts };
+    // What this call wrote: a write whose answer was lost lands, and the SDK's retry of it is
+    // refused as if another writer held the lock.
+    const sent: LockDocument[] = [];
     for (;;) {
       const document = this.newDocument(options.operation);
+      sent.push(document);
       try {
         const etag = await this.objects.put(key, serialize(document), { ifNoneMatch: '*' });
         return this.held(stack, document, etag, options);
@@ -74,10 +78,13 @@ export class LockManager {
         if (!(error instanceof PreconditionFailed)) throw error;
       }
       const found = await this.find(stack);
+      if (found.kind === 'readable' && sent.some((mine) => sameLock(mine, found.document))) {
+        return this.held(stack, found.document, found.etag, options);
+      }
       const observation = observe(found, this.clock.now());
       const step = nextLockStep(observation, budget);
       if (step === 'take-over' && found.kind === 'readable') {
-        const taken = await this.takeOver(stack, found.etag, options);
+        const taken = await this.takeOver(stack, found.etag, options, sent);
         if (taken) return taken;
         budget.extraLeft = Math.max(0, budget.extraLeft - 1);
       } else if (step === 'retry-now') {
@@ -144,8 +151,10 @@ export class LockManager {
     stack: StackRef,
     etag: string,
     options: AcquireOptions,
+    sent: LockDocument[],
   ): Promise<HeldLock | undefined> {
     const document = this.newDocument(options.operation);
+    sent.push(document);
     try {
       const newEtag = await this.objects.put(this.key(stack), serialize(document), { ifMatch: etag });
       return this.held(stack, document, newEtag, options);
@@ -264,6 +273,16 @@ export class HeldLock {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
   }
+}
+
+/** The same record: the owner names this process, so a matching timestamp means this very write. */
+function sameLock(a: LockDocument, b: LockDocument): boolean {
+  return (
+    a.owner === b.owner &&
+    a.timestamp === b.timestamp &&
+    a.expiresAt === b.expiresAt &&
+    a.operation === b.operation
+  );
 }
 
 function observe(found: Found, now: Date): LockObservation {

@@ -46,6 +46,8 @@ export interface DeployAppInput {
   recreateVia?: RecreateFlags;
   /** False (`--no-rollback`): a failed deploy is left as it stopped, its journal kept. */
   rollback?: boolean;
+  /** `--fix-forward`: deploy over stacks whose last rollback failed. */
+  fixForward?: boolean;
   /** False (`--no-wait`): an attribute read live from a resource still coming up is refused, not waited for. */
   wait?: boolean;
   parameters: string[];
@@ -121,6 +123,7 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     ...(input.replace ? { replace: true } : {}),
     ...(recreateVia ? { recreateVia } : {}),
     rollback: input.rollback ?? true,
+    ...(input.fixForward ? { fixForward: true } : {}),
     ...(input.wait === false ? { wait: false } : {}),
     ...(input.prefixUserSuppliedNames ? { prefixUserSuppliedNames: true } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
@@ -131,7 +134,10 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
   const requestFor = (displayName: string, bucket: string) => {
     const { stack, nested } = deploying.find((entry) => entry.stack.displayName === displayName)!;
     const target = targets.get(displayName)!;
-    return stackRequest(stack, nested, target, bucket, parameters.values.get(displayName)!);
+    return {
+      ...stackRequest(stack, nested, target, bucket, parameters.values.get(displayName)!),
+      assemblyDir: input.assembly.directory,
+    };
   };
   const plannedBucket = (displayName: string) => {
     const target = targets.get(displayName)!;

@@ -77,7 +77,11 @@ export function stackRequest(
     new Map(
       children.map((child) => [
         child.logicalId,
-        { template: rewrite(child.template), nested: nestedTemplates(child.nested) },
+        {
+          template: rewrite(child.template),
+          nested: nestedTemplates(child.nested),
+          templateFile: child.templateFile,
+        },
       ]),
     );
   return {

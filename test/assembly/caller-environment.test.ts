@@ -36,8 +36,7 @@ describe('probeCallerEnvironment', () => {
       async () => 'us-east-1',
       () => new Promise(() => {}),
     );
-    const started = Date.now();
+    // A probe that waited for STS would never resolve: the test's own timeout would end it.
     expect(await probeCallerEnvironment(probe, 50)).toEqual({ region: 'us-east-1' });
-    expect(Date.now() - started).toBeLessThan(2_000);
   });
 });

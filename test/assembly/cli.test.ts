@@ -55,7 +55,7 @@ describe('cdkd synth / list on examples/app (real aws-cdk-lib)', () => {
     out = mkdtempSync(join(tmpdir(), 'cdkd-example-'));
     synth = await cdkd(['synth', '--no-validation', '-o', out]);
     assembly = readAssembly(out);
-  }, 120_000);
+  });
 
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 

@@ -1,9 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadAssetManifest } from '../../src/assembly/asset-manifest.js';
 import { rewriteAssetReferences } from '../../src/assets/rewrite-references.js';
+import { corpusDir, describeCorpus } from '../template/corpus-support.js';
 
 const TARGET = 'cdkd-assets-123456789012-us-east-1';
 const DEFAULT_BUCKET = 'cdk-hnb659fds-assets-${AWS::AccountId}-${AWS::Region}';
@@ -277,14 +277,8 @@ describe('rewriteAssetReferences', () => {
   });
 });
 
-const corpusDir = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../../shared/corpus/templates',
-);
-
-describe('rewriteAssetReferences over the CDK corpus', () => {
+describeCorpus('rewriteAssetReferences over the CDK corpus', () => {
   it('leaves no reference to a manifest bucket and changes nothing else', () => {
-    expect(existsSync(corpusDir)).toBe(true);
     const manifestsDir = path.join(corpusDir, 'manifests');
     // A test app's nested and sibling templates share its asset manifests.
     const bucketsByApp = new Map<string, Set<string>>();

@@ -1,6 +1,7 @@
 import { describe } from 'vitest';
+import { describeCorpus } from '../template/corpus-support.js';
 import { corpusPass } from './corpus-pass.js';
 
-describe('CDK integration-test corpus, deployed to the sandbox', () => {
+describeCorpus('CDK integration-test corpus, deployed to the sandbox', () => {
   describe('through Cloud Control', () => corpusPass('cc'));
 });

@@ -39,7 +39,7 @@ beforeAll(async () => {
   writeFileSync(join(project, 'app.cjs'), APP);
   writeFileSync(join(project, 'cdk.json'), JSON.stringify({ app: 'node app.cjs' }));
   expect((await runCli(['bootstrap'], { env: env() })).code).toBe(0);
-}, 120_000);
+});
 
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
@@ -56,7 +56,7 @@ describe('context lookups end to end', () => {
     expect(result.stderr).toContain('vpc-provider:account=000000000000');
     expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(existsSync(contextFile())).toBe(false);
-  }, 120_000);
+  });
 
   it('deploys with the default VPC, its zones and the public AL2023 image, caching the lookups', async () => {
     const outputsFile = join(project, 'outputs.json');
@@ -113,7 +113,7 @@ describe('context lookups end to end', () => {
       cwd: project,
     });
     expect(offline.code, offline.stderr).toBe(0);
-  }, 180_000);
+  });
 
   it('cdkd context lists the cached values, resets one by number or key, and clears them all', async () => {
     const listed = await runCli(['context'], { env: env(), cwd: project });
@@ -140,5 +140,5 @@ describe('context lookups end to end', () => {
     expect((await runCli(['context'], { env: env(), cwd: project })).stdout).toContain(
       'No context values are cached',
     );
-  }, 60_000);
+  });
 });

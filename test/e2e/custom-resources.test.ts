@@ -18,7 +18,7 @@ let assembly: string;
 
 beforeAll(async () => {
   ({ work, assembly } = await synthesizeAndBootstrap(appDir, env(), 'cdkd-custom-resources-'));
-}, 120_000);
+});
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

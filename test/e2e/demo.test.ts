@@ -54,5 +54,5 @@ describe('npm run demo', () => {
     const destroyed = await demo(['--destroy']);
     expect(destroyed.code, destroyed.output).toBe(0);
     expect(destroyed.output).toContain('Stopped the sandbox');
-  }, 300_000);
+  }, 600_000);
 });

@@ -25,7 +25,7 @@ async function cloudResources(): Promise<string[]> {
 
 beforeAll(async () => {
   ({ work, assembly } = await synthesizeAndBootstrap(appDir, env(), 'cdkd-e2e-'));
-}, 120_000);
+});
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

@@ -118,7 +118,7 @@ describe('an EC2 instance made through Cloud Control, its addresses read live', 
     const instance = await described(web.physicalId);
     expect(instance.State?.Name).toBe('running');
     expect(again.stdout).toContain(`LiveNoWait.PublicIp = ${instance.PublicIpAddress}`);
-  }, 120_000);
+  });
 
   it('under --no-wait refuses the pending instance in a resource property: the deploy fails', async () => {
     await setLatency(sandbox.current.url, { 'AWS::EC2::Instance': { create: 8000 } });
@@ -126,7 +126,7 @@ describe('an EC2 instance made through Cloud Control, its addresses read live', 
     await setLatency(sandbox.current.url, {});
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/Fn::GetAtt Web\.PrivateIp: AWS::EC2::Instance i-[0-9a-f]+ is pending/);
-  }, 120_000);
+  });
 });
 
 describe('a security group declared without VpcId', () => {

@@ -10,6 +10,7 @@ import { tempDir, writeAssembly } from '../assembly/helpers.js';
 import { runCli, startCli } from '../helpers/cli.js';
 import { liveResources, unmatched } from '../helpers/inventory.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
+import { untilQuiet } from '../helpers/sandbox-quiet.js';
 
 // The built CLI against the sandbox: failed deploys rolled back automatically,
 // by `cdkd rollback` after --no-rollback, after SIGINT, and after SIGKILL.
@@ -251,6 +252,7 @@ describe('interrupted deploys', () => {
     await new Promise((resolve) => setTimeout(resolve, delay));
     run.child.kill('SIGKILL');
     await run.done;
+    await untilQuiet(sandbox.current.url);
     await admin('faults', { method: 'DELETE' });
     // SIGKILL leaves the lock behind, as the spec says; clearing it is the documented step.
     await runCli(['force-unlock', stackName, '--yes'], { env: env() });
@@ -269,13 +271,14 @@ describe('interrupted destroys', () => {
       expect((await runCli(['deploy', '-a', assembly], { env: env() })).code).toBe(0);
       const latencyMs = 300;
       await addFault({ service: 'sqs', operation: 'DeleteQueue', latencyMs, every: true });
-      const run = startCli(['destroy', '-a', assembly, '--yes', '--concurrency', '3'], 'delete started');
+      // Killed once a delete has finished, however slow the machine: at least one queue is gone.
+      const run = startCli(['destroy', '-a', assembly, '--yes', '--concurrency', '3'], ' deleted');
       await run.creating;
       await new Promise((resolve) => setTimeout(resolve, (seed * 7919) % 700));
       run.child.kill('SIGKILL');
       await run.done;
       // The deletes already sent still complete on the server after the client is gone.
-      await new Promise((resolve) => setTimeout(resolve, latencyMs + 200));
+      await untilQuiet(sandbox.current.url);
       await admin('faults', { method: 'DELETE' });
       const survivors = (await liveResources(sandbox.current.url)).length;
       expect(survivors).toBeLessThan(8);
@@ -356,7 +359,7 @@ describe('interrupted destroys', () => {
     await run.creating;
     run.child.kill('SIGKILL');
     await run.done;
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await untilQuiet(sandbox.current.url);
     await admin('faults', { method: 'DELETE' });
     await runCli(['force-unlock', stackName, '--yes'], { env: env() });
     // A destroy is not rolled back: the rollback drops the records of what is gone, and nothing else.

@@ -38,6 +38,18 @@ export function customResourceStack(
   properties: Record<string, unknown>,
   options: { type?: string; extra?: Record<string, unknown> } = {},
 ) {
+  return servedCustomResource(RECORDING_HANDLER, properties, {
+    ...options,
+    environment: { RECORD_BUCKET: recordBucket },
+  });
+}
+
+/** A role, a function running the inline handler `code`, and a custom resource `Thing` it serves. */
+export function servedCustomResource(
+  code: string,
+  properties: Record<string, unknown>,
+  options: { type?: string; extra?: Record<string, unknown>; environment?: Record<string, string> } = {},
+) {
   return {
     Role: {
       Type: 'AWS::IAM::Role',
@@ -57,8 +69,8 @@ export function customResourceStack(
         Handler: 'index.handler',
         Role: { 'Fn::GetAtt': ['Role', 'Arn'] },
         Timeout: 30,
-        Code: { ZipFile: RECORDING_HANDLER },
-        Environment: { Variables: { RECORD_BUCKET: recordBucket } },
+        Code: { ZipFile: code },
+        ...(options.environment ? { Environment: { Variables: options.environment } } : {}),
       },
     },
     Thing: {

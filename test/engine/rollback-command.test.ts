@@ -94,6 +94,28 @@ describe('--no-rollback, then cdkd rollback', () => {
   });
 });
 
+describe('spec 003, "cdkd rollback exit 2"', () => {
+  it('a rollback that leaves a failed operation in the journal (for --revert-failed) exits 2, not 0', async () => {
+    const template = (timeout: number) => ({
+      Resources: {
+        X: { Type: 'AWS::SQS::Queue', Properties: { VisibilityTimeout: timeout } },
+        Y: { Type: 'AWS::SNS::Topic', Properties: { DisplayName: `y-${timeout}` } },
+      },
+    });
+    const request = h.stack(template(30));
+    await (await h.engine()).deploy(request, options);
+    h.cloud.failOn.add('update:X');
+    await expect(
+      (await h.engine()).deploy({ ...request, template: template(60) }, { ...options, rollback: false }),
+    ).rejects.toMatchObject({ code: 'DEPLOY_FAILED' });
+    h.cloud.failOn.delete('update:X');
+    const result = await h.rollback(request);
+    expect(result.exitCode).toBe(2);
+    // Y's completed update was reverted; X's failed one is what the journal keeps.
+    expect((await h.journal(request))!.segments[0]!.operations.map((op) => op.logicalId)).toEqual(['X']);
+  });
+});
+
 describe('--revert-failed', () => {
   it('UPDATE: force-reverted to its pre-deploy properties, diffed against the attempted ones (a real undo diff)', async () => {
     const template = (timeout: number) => ({
@@ -115,6 +137,8 @@ describe('--revert-failed', () => {
     // A plain rollback passes the failed UPDATE over and keeps it for --revert-failed, as its plan line says.
     const plain = await h.rollback(request);
     expect(plain.lines).toEqual([expect.stringContaining('cdkd rollback --revert-failed reverts it')]);
+    // Spec 003, "cdkd rollback exit 2": the failed operation the journal keeps needs a person.
+    expect(plain.exitCode).toBe(2);
     expect(callsOf('update', 'X')).toEqual([]);
     expect((await h.journal(request))!.segments[0]!.operations.map((op) => op.logicalId)).toEqual(['X']);
 

@@ -21,6 +21,22 @@ async function tearJournal(stateName: string, region: string, text: (stored: str
   return key;
 }
 
+/** The bytes of the journal `stateName` had, wherever an unreadable one was set aside beside it. */
+async function setAsideText(stateName: string, region: string): Promise<string | undefined> {
+  const keys = stackStateKeys(h.backend.store.prefix, stateName, region);
+  const base = keys.journal.replace(/\.json$/, '.unreadable-');
+  const aside = (await h.backend.objects.listKeys(base)).filter((key) => key.endsWith('.json'));
+  expect(aside).toHaveLength(1);
+  expect(aside[0]).toMatch(/rollback-journal\.unreadable-[-0-9TZ]+\.json$/);
+  return (await h.backend.objects.get(aside[0]!))?.text;
+}
+
+/** The warning naming where an unreadable journal went (spec 000: warned about, nothing it records deleted). */
+const setAsideWarning = (stateName: string) =>
+  new RegExp(
+    `rollback journal of ${stateName} \\(us-east-1\\) cannot be read; nothing it records was acted on or deleted, and it was set aside as s3://rollback-test/cdkd/${stateName}/us-east-1/rollback-journal\\.unreadable-`,
+  );
+
 /** Two ways a journal cannot be read: not JSON at all, or JSON the journal schema refuses. */
 const unreadable = [
   ['invalid JSON', () => '{ not json'],
@@ -36,11 +52,12 @@ const unreadable = [
 
 describe('cdkd destroy and the rollback journal', () => {
   it.each(unreadable)(
-    'a journal destroy cannot read (%s) is warned about and removed with the state, and nothing it records is deleted',
+    'a journal destroy cannot read (%s) is warned about and set aside beside it, and nothing it records is deleted',
     async (_label, tear) => {
       const { request, made, keep } = await h.madeWithoutRollback('AWS::SQS::Queue');
       h.cloud.madeThenFail.clear();
       const key = await tearJournal(request.stateName, request.region, tear);
+      const torn = (await h.backend.objects.get(key))!.text;
       await expect(h.backend.journals.read(h.ref(request))).rejects.toThrow();
       h.cloud.calls.length = 0;
 
@@ -53,12 +70,11 @@ describe('cdkd destroy and the rollback journal', () => {
         expect.objectContaining({
           kind: 'warning',
           stack: request.stackName,
-          message: expect.stringMatching(
-            /rollback journal cannot be read and is removed with the state; nothing it records is deleted/,
-          ),
+          message: expect.stringMatching(setAsideWarning(request.stateName)),
         }),
       );
       expect(await h.backend.objects.get(key)).toBeUndefined();
+      expect(await setAsideText(request.stateName, request.region)).toBe(torn);
       expect(await h.state(request)).toBeUndefined();
     },
   );
@@ -89,6 +105,47 @@ describe('cdkd destroy and the rollback journal', () => {
     expect(h.cloud.liveIds()).toEqual([]);
     expect(await h.journal(request)).toBeUndefined();
     expect(await h.state(request)).toBeUndefined();
+  });
+});
+
+describe('a later deploy and a top-level journal it cannot read (spec 000, 003)', () => {
+  it.each(unreadable)(
+    'the deploy is not stopped (%s): the journal is warned about and set aside, nothing it records is deleted, exit 2',
+    async (_label, tear) => {
+      const { request, made, keep } = await h.madeWithoutRollback('AWS::SQS::Queue');
+      h.cloud.madeThenFail.clear();
+      const key = await tearJournal(request.stateName, request.region, tear);
+      const torn = (await h.backend.objects.get(key))!.text;
+      h.cloud.calls.length = 0;
+
+      const result = await (await h.engine()).deploy(request, options);
+      // Made's create is sent again; the resource the unreadable journal named is left alone.
+      expect(result.unaddressed).toEqual([expect.stringMatching(setAsideWarning(request.stateName))]);
+      expect(h.cloud.calls.filter((call) => call.action === 'delete')).toEqual([]);
+      expect(h.cloud.live.has(made)).toBe(true);
+      expect((await h.state(request))!.resources.Keep!.physicalId).toBe(keep);
+      expect((await h.state(request))!.resources.Made).toBeDefined();
+      expect(h.events).toContainEqual(
+        expect.objectContaining({
+          kind: 'warning',
+          message: expect.stringMatching(setAsideWarning(request.stateName)),
+        }),
+      );
+      expect(await h.journal(request)).toBeUndefined();
+      expect(await setAsideText(request.stateName, request.region)).toBe(torn);
+    },
+  );
+
+  it('a journal of a newer cdkd is not set aside: the deploy refuses (upgrade cdkd)', async () => {
+    const { request } = await h.madeWithoutRollback('AWS::SQS::Queue');
+    h.cloud.madeThenFail.clear();
+    const key = await tearJournal(request.stateName, request.region, (stored) =>
+      JSON.stringify({ ...JSON.parse(stored), version: 99 }),
+    );
+    await expect((await h.engine()).deploy(request, options)).rejects.toMatchObject({
+      code: 'STATE_VERSION_UNSUPPORTED',
+    });
+    expect(await h.backend.objects.get(key)).toBeDefined();
   });
 });
 
@@ -128,7 +185,7 @@ describe("a nested stack's journal", () => {
   });
 
   it.each(unreadable)(
-    'that a later successful deploy cannot read (%s) is warned about and removed, and nothing it records is deleted',
+    'that a later successful deploy cannot read (%s) is warned about and set aside, and nothing it records is deleted',
     async (_label, tear) => {
       const { first, childRef } = await parentFailedAfterChild();
       // A resource a failed create inside the nested stack made, which only its journal records.
@@ -146,20 +203,18 @@ describe("a nested stack's journal", () => {
       h.cloud.live.set('vpc-ghost', { type: 'AWS::EC2::VPC', properties: {} });
       const inner = (await h.backend.store.read(childRef))!.document.resources.Inner!.physicalId;
       const key = await tearJournal(childRef.stackName, childRef.region, tear);
+      const torn = (await h.backend.objects.get(key))!.text;
       await expect(h.backend.journals.read(childRef)).rejects.toThrow();
       h.cloud.calls.length = 0;
 
       // The nested stack is unchanged, so only the journal's settling reaches it.
       const result = await (await h.engine()).deploy(h.parentStack(60, false, first), options);
-      expect(result.unaddressed).toEqual([
-        expect.stringMatching(
-          new RegExp(`rollback journal of ${childRef.stackName} cannot be read and is removed`),
-        ),
-      ]);
+      expect(result.unaddressed).toEqual([expect.stringMatching(setAsideWarning(childRef.stackName))]);
       expect(h.cloud.calls).toEqual([]);
       expect(h.cloud.live.has('vpc-ghost')).toBe(true);
       expect(h.cloud.live.get(inner)?.properties).toEqual({ VisibilityTimeout: '60' });
       expect(await h.backend.objects.get(key)).toBeUndefined();
+      expect(await setAsideText(childRef.stackName, childRef.region)).toBe(torn);
       expect(await h.journal(first)).toBeUndefined();
     },
   );

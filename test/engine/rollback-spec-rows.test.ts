@@ -484,3 +484,23 @@ describe('only UpdateReplacePolicy keeps the new copy; DeletionPolicy does not',
     expect(h.rollbackEvents('Queue')).toMatchObject([{ status: 'succeeded', warn: false }]);
   });
 });
+
+describe('spec 001, "Reversing a replacement": the Warning for a type that holds data', () => {
+  const TABLE = 'AWS::DynamoDB::Table';
+
+  it('the plan line of a re-created table warns that it starts empty, before anything is sent', async () => {
+    const request = await replaced({ oldType: TABLE, newType: TABLE });
+    expect(await planOf(request)).toEqual([
+      `Queue (${TABLE}): reverse-replace (create-first): re-create res-old, delete res-new; warning: the replacement destroyed the old resource's data and the rollback does not recover it: the re-created resource starts empty`,
+    ]);
+    // The warning informs; the rollback itself is clean.
+    expect((await h.rollback(request)).exitCode).toBe(0);
+  });
+
+  it('a re-created queue (no data to lose) gets no such warning', async () => {
+    const request = await replaced();
+    expect(await planOf(request)).toEqual([
+      `Queue (${QUEUE}): reverse-replace (create-first): re-create res-old, delete res-new`,
+    ]);
+  });
+});

@@ -1,17 +1,8 @@
 import { afterAll, beforeAll } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { sandboxEnv } from './sandbox-env.js';
 
-/** Environment that points the real AWS SDK at a sandbox, with fake credentials. */
-export function sandboxEnv(url: string): Record<string, string> {
-  return {
-    AWS_ENDPOINT_URL: url,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'AKIDSANDBOX',
-    AWS_SECRET_ACCESS_KEY: 'sandbox-secret',
-    AWS_EC2_METADATA_DISABLED: 'true',
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-  };
-}
+export { sandboxEnv };
 
 /**
  * Starts a sandbox on an ephemeral port for the test file and points this

@@ -100,7 +100,9 @@ describe('the sandbox: EC2 subnet calls', () => {
         PatchDocument: JSON.stringify([{ op: 'replace', path: '/MapPublicIpOnLaunch', value: false }]),
       }),
     );
-    await expect.poll(async () => (await liveSubnet(subnetId)).MapPublicIpOnLaunch).toBe(false);
+    await expect
+      .poll(async () => (await liveSubnet(subnetId)).MapPublicIpOnLaunch, { timeout: 60_000 })
+      .toBe(false);
 
     await ec2.send(new DeleteSubnetCommand({ SubnetId: subnetId }));
     expect(await rejection(liveSubnet(subnetId))).toBe('InvalidSubnetID.NotFound');

@@ -145,6 +145,7 @@ describe('remainingSegment of a command rollback', () => {
         revertFailed,
         orphaned: false,
         knownType: () => true,
+        holdsData: () => false,
         replacedOrDeleted: new Map(),
       }),
       entry === reverted ? 'succeeded' : 'skipped',

@@ -198,6 +198,17 @@ describe('sandbox admin API', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(150);
   });
 
+  it('counts the requests it is still answering (GET in-flight), not the admin call itself', async () => {
+    expect((await admin(sandbox, 'GET', 'in-flight')).json).toEqual({ inFlight: 0 });
+    await admin(sandbox, 'POST', 'faults', { service: 's3', operation: 'ListObjectsV2', latencyMs: 5_000 });
+    const slow = s3.send(new ListObjectsV2Command({ Bucket }));
+    await expect
+      .poll(async () => (await admin(sandbox, 'GET', 'in-flight')).json.inFlight, { timeout: 60_000 })
+      .toBe(1);
+    await slow;
+    expect((await admin(sandbox, 'GET', 'in-flight')).json).toEqual({ inFlight: 0 });
+  });
+
   it('stores the latency model and applies its per-operation delays', async () => {
     const model = {
       types: { 'AWS::S3::Bucket': { create: 200, update: 100, delete: 100 } },

@@ -85,7 +85,7 @@ beforeAll(async () => {
   logs = logsClient(sandbox);
   ssm = ssmClient(sandbox);
   await s3.send(new CreateBucketCommand({ Bucket: 'cfn-responses' }));
-}, 120_000);
+});
 afterAll(async () => {
   lambda?.destroy();
   s3?.destroy();

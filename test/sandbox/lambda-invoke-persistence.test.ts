@@ -146,7 +146,7 @@ describe('Lambda code on a persistent sandbox', () => {
               new FilterLogEventsCommand({ logGroupName: '/aws/lambda/waits', filterPattern: 'waiting' }),
             )
           ).events?.length ?? 0,
-        { timeout: 20_000 },
+        { timeout: 60_000 },
       )
       .toBeGreaterThan(0);
     await first.stop();
@@ -162,7 +162,7 @@ describe('Lambda code on a persistent sandbox', () => {
           return undefined;
         }
       };
-      await expect.poll(done, { timeout: 20_000 }).toBe('yes');
+      await expect.poll(done, { timeout: 60_000 }).toBe('yes');
     } finally {
       await second.stop();
     }

@@ -107,7 +107,7 @@ describe('a function in its environment', () => {
       }),
     );
     expect(accepted.StatusCode).toBe(202);
-    await expect.poll(() => objectText('from-event'), { timeout: 15_000 }).toBe('async');
+    await expect.poll(() => objectText('from-event'), { timeout: 60_000 }).toBe('async');
   });
 
   /** The function's resource policy lets the service invoke it for that source, as AWS requires. */
@@ -153,7 +153,7 @@ describe('a function in its environment', () => {
           Message: JSON.stringify({ RequestType: 'Create' }),
         }),
       );
-      await expect.poll(() => objectText('from-sns'), { timeout: 15_000 }).toBeDefined();
+      await expect.poll(() => objectText('from-sns'), { timeout: 60_000 }).toBeDefined();
       expect(JSON.parse((await objectText('from-sns'))!)).toEqual({
         message: { RequestType: 'Create' },
         subject: 'Create',
@@ -192,7 +192,7 @@ describe('a function in its environment', () => {
       }),
     );
     await s3.send(new PutObjectCommand({ Bucket: 'notifying-bucket', Key: 'photo.jpg', Body: 'jpg' }));
-    await expect.poll(() => objectText('from-s3'), { timeout: 15_000 }).toBeDefined();
+    await expect.poll(() => objectText('from-s3'), { timeout: 60_000 }).toBeDefined();
     expect(JSON.parse((await objectText('from-s3'))!)).toEqual({
       event: 'ObjectCreated:Put',
       bucket: 'notifying-bucket',
@@ -218,7 +218,7 @@ describe('a function in its environment', () => {
           }))
       ).events?.map((event) => event.message!) ?? [];
     await expect
-      .poll(async () => (await messages()).some((m) => m.startsWith('END RequestId:')), { timeout: 15_000 })
+      .poll(async () => (await messages()).some((m) => m.startsWith('END RequestId:')), { timeout: 60_000 })
       .toBe(true);
     expect((await messages()).some((message) => message.includes('TypeError: event went wrong'))).toBe(true);
   });

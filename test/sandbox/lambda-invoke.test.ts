@@ -263,7 +263,7 @@ describe('stopping the sandbox', () => {
       ) as number;
       expect(() => process.kill(pid, 0)).not.toThrow();
       await own.stop();
-      await expect.poll(() => alive(pid), { timeout: 5000 }).toBe(false);
+      await expect.poll(() => alive(pid), { timeout: 60_000 }).toBe(false);
     } finally {
       client.destroy();
       await own.stop().catch(() => {});

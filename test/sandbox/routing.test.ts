@@ -82,11 +82,18 @@ describe('routing and STS', () => {
     const local = await startSandbox({ port: 0 });
     await fetch(`${local.url}/_sandbox/faults`, {
       method: 'POST',
-      body: JSON.stringify({ service: 'sts', operation: 'GetCallerIdentity', latencyMs: 300 }),
+      body: JSON.stringify({ service: 'sts', operation: 'GetCallerIdentity', latencyMs: 3_000 }),
     });
     const sts = stsClient(local);
     const call = sts.send(new GetCallerIdentityCommand({}));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Stopped once the call is being answered, however long the machine takes to send it.
+    await expect
+      .poll(
+        async () =>
+          ((await (await fetch(`${local.url}/_sandbox/in-flight`)).json()) as { inFlight: number }).inFlight,
+        { timeout: 60_000 },
+      )
+      .toBe(1);
     await local.stop();
     await expect(call).resolves.toMatchObject({ Account: '000000000000' });
     sts.destroy();

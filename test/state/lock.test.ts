@@ -54,6 +54,14 @@ async function writeLockText(stack: { stackName: string; region: string }, text:
   );
 }
 
+/** A lock record whose holder's 30 minutes ran out long ago. */
+const EXPIRED_LOCK = JSON.stringify({
+  version: 1,
+  owner: 'old',
+  timestamp: '2025-01-01T00:00:00Z',
+  expiresAt: '2025-01-01T00:30:00Z',
+});
+
 beforeAll(async () => {
   const clients = new AwsClients();
   await (await clients.s3()).send(new CreateBucketCommand({ Bucket: BUCKET }));
@@ -140,6 +148,48 @@ describe('lock acquisition', () => {
     expect(error.message).toContain('No lock could be read after the last failed attempt');
   });
 
+  it.each([
+    ['a create', false],
+    ['a takeover of an expired lock', true],
+  ])(
+    "%s whose answer was lost after it landed is this run's lock, not another holder's",
+    async (_, expired) => {
+      const stack = freshStack();
+      if (expired) {
+        await writeLockText(stack, EXPIRED_LOCK);
+      }
+      const faults = `${sandbox.current.url}/_sandbox/faults`;
+      await fetch(faults, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        // A takeover's write is the second: the create the expired lock refused comes first.
+        body: JSON.stringify({
+          service: 's3',
+          operation: 'PutObject',
+          nth: expired ? 2 : 1,
+          dropConnection: true,
+          afterApply: true,
+        }),
+      });
+      try {
+        // Each write's record differs in its timestamp, as on a real clock.
+        const clock = fakeClock();
+        const ticking: LockClock = { sleep: clock.sleep, now: () => (clock.advance(1), clock.now()) };
+        const held = await new LockManager(backend.objects, 'cdkd', 'me@host:7', ticking).acquire(stack, {
+          operation: 'deploy',
+          schedule: FAIL_FAST_SCHEDULE,
+        });
+        const { faults: applied } = (await (await fetch(faults)).json()) as { faults: { fired: number }[] };
+        expect(applied.map((fault) => fault.fired)).toEqual([1]);
+        expect(await readLock(stack)).toMatchObject({ owner: 'me@host:7', operation: 'deploy' });
+        await held.release();
+        await expect(readLock(stack)).rejects.toThrow();
+      } finally {
+        await fetch(faults, { method: 'DELETE' });
+      }
+    },
+  );
+
   it('a torn lock.json is not taken over: it fails with "No lock could be read"', async () => {
     const stack = freshStack();
     await writeLockText(stack, '{"version":1,"owner":"x","timest');
@@ -154,15 +204,7 @@ describe('lock acquisition', () => {
 
   it('an expired lock is taken over', async () => {
     const stack = freshStack();
-    await writeLockText(
-      stack,
-      JSON.stringify({
-        version: 1,
-        owner: 'old',
-        timestamp: '2025-01-01T00:00:00Z',
-        expiresAt: '2025-01-01T00:30:00Z',
-      }),
-    );
+    await writeLockText(stack, EXPIRED_LOCK);
     const held = await new LockManager(backend.objects, 'cdkd', 'new-owner', fakeClock()).acquire(stack, {
       operation: 'deploy',
     });
@@ -205,7 +247,7 @@ describe('a held lock', () => {
     });
     clock.advance(60_000);
     await expect
-      .poll(async () => (await readLock(stack)).expiresAt, { timeout: 5000 })
+      .poll(async () => (await readLock(stack)).expiresAt, { timeout: 60_000 })
       .toBe('2026-01-01T00:31:00.000Z');
     await held.release();
   });

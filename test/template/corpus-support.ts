@@ -1,12 +1,41 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describe } from 'vitest';
 import type { ExternalResolver, SuppliedParameterValue, Template } from '../../src/template/index.js';
 import { classifyParameterType, parseTemplate } from '../../src/template/index.js';
 
-/** CI clones the repo with shared/ beside it, so the corpus is found relative to the repo root. */
+/**
+ * The CDK corpus: `CDKD_CORPUS_DIR` (a folder holding `templates/`), else `../shared/corpus`
+ * beside the repository, where CI clones it. A fresh clone has neither.
+ */
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const corpusDir = path.resolve(repoRoot, '../shared/corpus/templates');
+const corpusRoot = process.env.CDKD_CORPUS_DIR
+  ? path.resolve(process.env.CDKD_CORPUS_DIR)
+  : path.resolve(repoRoot, '../shared/corpus');
+export const corpusDir = path.join(corpusRoot, 'templates');
+
+/** Why the corpus tests cannot run here, or undefined when the corpus is found. */
+export const corpusMissing: string | undefined = existsSync(corpusDir)
+  ? undefined
+  : `the CDK corpus is not at ${corpusDir}${process.env.CDKD_CORPUS_DIR ? ' (CDKD_CORPUS_DIR)' : ' (a clone has no ../shared/corpus beside it)'}; set CDKD_CORPUS_DIR to a folder holding its templates/ to run them`;
+
+let warned = false;
+
+/**
+ * `describe` for tests that read the corpus: without it they are skipped (vitest's skip), the
+ * title says so and why, and the reason is printed once per file's worker.
+ */
+export function describeCorpus(title: string, body: () => void): void {
+  if (corpusMissing && !warned) {
+    warned = true;
+    console.warn(`Skipping the corpus tests: ${corpusMissing}`);
+  }
+  describe.skipIf(corpusMissing !== undefined)(
+    corpusMissing ? `${title} (skipped: ${corpusMissing})` : title,
+    body,
+  );
+}
 
 export function loadCorpusTemplate(fileName: string): Template {
   return parseTemplate(readFileSync(path.join(corpusDir, fileName), 'utf8'), fileName);

@@ -1,9 +1,15 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { parseTemplate, prepareTemplate } from '../../src/template/index.js';
 import exclusions from './corpus-exclusions.json' with { type: 'json' };
-import { corpusDir, fakeRequiredParameters, fakeResolver, fakeSsm } from './corpus-support.js';
+import {
+  corpusDir,
+  describeCorpus,
+  fakeRequiredParameters,
+  fakeResolver,
+  fakeSsm,
+} from './corpus-support.js';
 
 /** Templates that cannot be evaluated offline, each with its reason: `[{ "file", "reason" }]`. */
 const excluded = new Map(
@@ -26,11 +32,7 @@ async function check(file: string): Promise<void> {
   expect(graph.topologicalOrder()).toHaveLength(prepared.activeResources.length);
 }
 
-describe('CDK integration-test corpus', () => {
-  it('finds the corpus beside the repository', () => {
-    expect(existsSync(corpusDir)).toBe(true);
-  });
-
+describeCorpus('CDK integration-test corpus', () => {
   it('evaluates every template: parameters, rules, conditions, resources, outputs, graph', async () => {
     const files = readdirSync(corpusDir)
       .filter((f) => f.endsWith('.template.json'))

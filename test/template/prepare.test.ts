@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseTemplate, prepareTemplate, type ExternalResolver } from '../../src/template/index.js';
-import { fakeResolver, fakeSsm, loadCorpusTemplate } from './corpus-support.js';
+import { describeCorpus, fakeResolver, fakeSsm, loadCorpusTemplate } from './corpus-support.js';
 import { expectTemplateError } from './helpers.js';
 
 const pseudo = { accountId: '123456789012', region: 'eu-west-1', stackName: 'Shop' };
@@ -162,7 +162,7 @@ describe('prepareTemplate on a YAML template', () => {
   });
 });
 
-describe('corpus regression fixtures', () => {
+describeCorpus('corpus regression fixtures', () => {
   it('evaluates an Fn::If DeletionPolicy (cloudformation-include intrinsic-deletion-policy)', async () => {
     const prepared = await prepareTemplate(
       loadCorpusTemplate('cloudformation-include__integ.intrinsic-deletion-policy__Stack.template.json'),

@@ -6,7 +6,7 @@ import { staticExportNames } from '../../src/template/export-names.js';
 import { limitsExceeded } from '../../src/template/template-limits.js';
 import { subPlaceholders } from '../../src/template/validate-intrinsics.js';
 import { templateProblems } from '../../src/template/validate-template.js';
-import { corpusDir } from '../template/corpus-support.js';
+import { corpusDir, describeCorpus } from '../template/corpus-support.js';
 
 const resources = (extra: Record<string, unknown>) => ({
   Resources: { Topic: { Type: 'AWS::SNS::Topic' }, ...extra },
@@ -355,7 +355,7 @@ describe('staticExportNames and limitsExceeded', () => {
   });
 });
 
-describe('the CDK corpus', () => {
+describeCorpus('the CDK corpus', () => {
   it('passes every check, except the templates CDK wrote without Resources', () => {
     const refused: string[] = [];
     const files = readdirSync(corpusDir).filter((file) => file.endsWith('.template.json'));

@@ -24,6 +24,7 @@ interface DeployCommandOptions extends AppOptions, DeployTuning, RoutingFlagOpti
   dryRun?: boolean;
   outputsFile?: string;
   rollback: boolean;
+  fixForward?: boolean;
   wait: boolean;
   forceStatefulRecreation?: boolean;
   replace?: boolean;
@@ -43,6 +44,10 @@ export function registerDeploy(program: Command): void {
     .option('--dry-run', 'print the plan and stop; nothing is locked or changed')
     .option('--outputs-file <file>', 'write the stack outputs as JSON (the CDK CLI shape)')
     .option('--no-rollback', 'leave a failed deploy as it stopped, its journal kept for cdkd rollback')
+    .option(
+      '--fix-forward',
+      'deploy over a stack whose last rollback failed (otherwise refused until cdkd rollback completes it)',
+    )
     .option(
       '--no-wait',
       'do not wait for a resource still coming up (an EC2 instance still pending): an attribute read from it is refused',
@@ -109,6 +114,7 @@ export function registerDeploy(program: Command): void {
           replace: options.replace ?? false,
           recreateVia: { ccApi: options.recreateViaCcApi, sdkProvider: options.recreateViaSdkProvider },
           rollback: options.rollback,
+          fixForward: options.fixForward ?? false,
           wait: options.wait,
           parameters: options.parameters,
           prefixUserSuppliedNames: namePrefix.value,

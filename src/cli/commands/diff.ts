@@ -18,6 +18,7 @@ interface DiffOptions extends AppOptions, DeployTuning, RoutingFlagOptions, Recr
   fail?: boolean;
   forceStatefulRecreation?: boolean;
   replace?: boolean;
+  fixForward?: boolean;
 }
 
 export function registerDiff(program: Command): void {
@@ -34,6 +35,10 @@ export function registerDiff(program: Command): void {
       'plan as a deploy with this flag would; without it, the refusals a deploy would raise are raised',
     )
     .option('--replace', 'plan as a deploy with this flag would (see cdkd deploy --replace)')
+    .option(
+      '--fix-forward',
+      'plan a stack whose last rollback failed, as cdkd deploy --fix-forward would (otherwise refused)',
+    )
     .action(async (patterns: string[], options: DiffOptions, cmd: Command) => {
       const { renderPlanJson, renderPlanText, summarizePlan } = await import('../../plan/index.js');
       const { deployApp } = await import('../../toolkit/deploy-app.js');
@@ -52,6 +57,7 @@ export function registerDiff(program: Command): void {
         dryRun: true,
         forceStatefulRecreation: options.forceStatefulRecreation ?? false,
         replace: options.replace ?? false,
+        fixForward: options.fixForward ?? false,
         recreateVia: { ccApi: options.recreateViaCcApi, sdkProvider: options.recreateViaSdkProvider },
         parameters: options.parameters,
         routing: {

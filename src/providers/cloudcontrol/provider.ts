@@ -24,6 +24,7 @@ import type {
 import { attributesFromModel, propertiesFromModel, refFromModel } from './model.js';
 import { NAME_ADOPTING_TYPES } from '../name-adopting-types.js';
 import { withUserSuppliedName } from '../user-supplied-names.js';
+import { elbv2NameHolder, isElbv2Named } from './elbv2-names.js';
 import { desiredStatePatch } from './patch.js';
 import { waitForRequest, type CcOperation } from './polling.js';
 import { CloudControlRequestFailed } from './request-failed.js';
@@ -223,12 +224,14 @@ export class CloudControlProvider implements Provider {
 
   /**
    * For a name-adopting type, a Cloud Control read by its primary identifier: the name itself,
-   * or an ARN the schema builds from the name (a state machine). A type whose identifier
-   * carries an id AWS assigns (an ELBv2 load balancer's ARN) is not looked up here.
+   * or an ARN the schema builds from the name (a state machine). An ELBv2 load balancer or
+   * target group, whose identifier is an ARN with an id AWS assigns, is looked up by name
+   * through ELBv2 itself.
    */
   async nameHolder(request: ResourceRequest, context: ProviderContext): Promise<NameLookup | undefined> {
     if (!NAME_ADOPTING_TYPES.has(request.type)) return undefined;
     const sent = withUserSuppliedName(request.type, request.properties, context);
+    if (isElbv2Named(request.type)) return elbv2NameHolder(request.type, sent, context);
     const lookup = identifierFromName(request.type, sent, context);
     if (!lookup) return undefined;
     const live = await this.get(await this.client(context), request.type, lookup.identifier, context);

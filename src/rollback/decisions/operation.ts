@@ -20,6 +20,8 @@ export interface OperationContext {
   importMark?: ImportMark;
   /** Whether a provider can address the type (for the old type of a Type change). */
   knownType(type: string): boolean;
+  /** Whether the type holds data (spec 002's stateful list; conditional types count). */
+  holdsData(type: string): boolean;
   /** Old physical ids the same run replaced or deleted, with their logical ids. */
   replacedOrDeleted: ReadonlyMap<string, string>;
 }
@@ -196,6 +198,7 @@ function reverseReplacement(op: JournalOperation, context: OperationContext): Ro
     ...(record ? { current: newCopy(op, record) } : {}),
     keepNew,
     warnings,
+    ...(old === 'deleted' && context.holdsData(before.type) ? { startsEmpty: true } : {}),
   };
 }
 

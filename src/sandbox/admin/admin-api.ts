@@ -18,6 +18,8 @@ export interface AdminDeps {
   deliveries: DeliveryLog;
   accountId: string;
   region: string;
+  /** Requests the endpoint is handling, this one included. */
+  inFlight(): number;
 }
 
 export interface AdminResponse {
@@ -28,7 +30,7 @@ export interface AdminResponse {
 /**
  * The JSON admin API under `/_sandbox/`: health, inventory, the local URLs of deployed APIs
  * and function URLs, faults, latency model, call counts with the deliveries between services,
- * the clock.
+ * requests in flight, the clock.
  */
 export async function handleAdmin(
   method: string,
@@ -67,6 +69,9 @@ export async function handleAdmin(
       deps.latency.set(settings.value);
       return ok(deps.latency.get());
     }
+    case 'GET in-flight':
+      // Requests still being answered, such as one a killed client sent; this one is not counted.
+      return ok({ inFlight: deps.inFlight() - 1 });
     case 'GET calls':
       return ok({ ...deps.calls.snapshot(), deliveries: deps.deliveries.list() });
     case 'DELETE calls':

@@ -111,6 +111,11 @@ export const journalSegmentSchema = z.object({
   command: z.literal('destroy').optional(),
   /** `failed-only`: a clean automatic rollback kept only the failed operations (spec 003). */
   status: z.enum(['running', 'failed', 'interrupted', 'succeeded', 'failed-only']),
+  /**
+   * The last rollback of this run failed (spec 004's UPDATE_ROLLBACK_FAILED): the stack is
+   * delete-or-continue only until a rollback of it completes. Absent: none failed.
+   */
+  rollbackFailed: z.object({ at: z.string(), reason: z.string() }).optional(),
   operations: z.array(journalOperationSchema).default([]),
   importMarks: z.array(importMarkSchema).default([]),
 });

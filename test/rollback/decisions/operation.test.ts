@@ -28,6 +28,7 @@ const context = (fields: Partial<OperationContext> = {}): OperationContext => ({
   revertFailed: false,
   orphaned: false,
   knownType: () => true,
+  holdsData: () => false,
   replacedOrDeleted: new Map(),
   ...fields,
 });
@@ -327,6 +328,33 @@ describe('completed operations, unaddressable ids, orphans (spec 000)', () => {
         op: replaced({ verdict: { replacement: true, order: 'delete-first', oldDeleted: true } }),
         context: context({ record: record('new') }),
         expected: { kind: 'reverse-replace', old: 'deleted', order: 'delete-first', mayFreeName: true },
+      },
+      {
+        rule: 'Spec 001, "Reversing a replacement": re-creating the old copy of a type that holds data warns that it starts empty',
+        op: replaced({ verdict: { replacement: true, order: 'delete-first', oldDeleted: true } }),
+        context: context({ record: record('new'), holdsData: (type) => type === 'AWS::SQS::Queue' }),
+        expected: { kind: 'reverse-replace', old: 'deleted', startsEmpty: true },
+      },
+      {
+        rule: 'Spec 001: an old copy of a type that holds no data is re-created with no such warning',
+        op: replaced({ verdict: { replacement: true, order: 'delete-first', oldDeleted: true } }),
+        context: context({ record: record('new') }),
+        expected: { kind: 'reverse-replace', old: 'deleted' },
+        absent: ['startsEmpty'],
+      },
+      {
+        rule: 'Spec 001: an old copy still alive (pending deletion) is re-adopted with its data, so no warning',
+        op: replaced(),
+        context: context({ record: record('new'), oldPending: true, holdsData: () => true }),
+        expected: { kind: 'reverse-replace', old: 'pending' },
+        absent: ['startsEmpty'],
+      },
+      {
+        rule: 'Spec 001: "This does not apply under UpdateReplacePolicy: Retain, where the old resource was kept"',
+        op: replaced({ verdict: { replacement: true, order: 'create-first', oldRetained: true } }),
+        context: context({ record: record('new'), holdsData: () => true }),
+        expected: { kind: 'reverse-replace', old: 'retained' },
+        absent: ['startsEmpty'],
       },
       {
         rule: 'A new resource kept by UpdateReplacePolicy: Retain uses the create-first order and is kept',

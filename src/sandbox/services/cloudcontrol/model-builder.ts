@@ -155,6 +155,7 @@ const SHAPED_ATTRIBUTES: Readonly<
       return `arn:${partition(env.region)}:elasticloadbalancing:${env.region}:${env.accountId}:loadbalancer/${kind}/${nameOr(model, name)}/${hex(8)}`;
     },
     LoadBalancerFullName: (model) => String(model.LoadBalancerArn).split(':loadbalancer/')[1]!,
+    LoadBalancerName: (model, _env, name) => nameOr(model, name),
     // ELB's DNS names: `<name>-<digits>.<region>.elb.amazonaws.com` for an application load
     // balancer, `<name>-<hex>.elb.<region>.amazonaws.com` for a network one.
     DNSName: (model, env, name) => {
@@ -269,6 +270,7 @@ const SHAPED_ATTRIBUTES: Readonly<
     TargetGroupArn: (model, env, name) =>
       `arn:${partition(env.region)}:elasticloadbalancing:${env.region}:${env.accountId}:targetgroup/${nameOr(model, name)}/${hex(8)}`,
     TargetGroupFullName: (model) => String(model.TargetGroupArn).split(':').slice(5).join(':'),
+    TargetGroupName: (model, _env, name) => nameOr(model, name),
   },
 };
 

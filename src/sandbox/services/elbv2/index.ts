@@ -23,8 +23,9 @@ const memberList = (name: string, items: string[]) =>
   );
 
 /**
- * The ELBv2 reads context lookups make (DescribeLoadBalancers, DescribeListeners,
- * DescribeTags), answered from the load balancers and listeners Cloud Control holds.
+ * The ELBv2 reads context lookups and cdkd's name lookups make (DescribeLoadBalancers,
+ * DescribeTargetGroups, DescribeListeners, DescribeTags), answered from the load balancers,
+ * target groups and listeners Cloud Control holds.
  */
 export const createElbv2Service: ServiceModuleFactory = async (context) => {
   const models = (type: string, region: string) =>
@@ -40,6 +41,12 @@ export const createElbv2Service: ServiceModuleFactory = async (context) => {
       switch (operation) {
         case 'DescribeLoadBalancers':
           return describeLoadBalancers(request, params, balancers, context.resources, context.accountId);
+        case 'DescribeTargetGroups':
+          return describeTargetGroups(
+            request,
+            params,
+            models('AWS::ElasticLoadBalancingV2::TargetGroup', request.region),
+          );
         case 'DescribeListeners':
           return describeListeners(
             request,
@@ -68,7 +75,7 @@ export const createElbv2Service: ServiceModuleFactory = async (context) => {
   return module;
 };
 
-const notFound = (what: 'load balancers' | 'listeners', code: string) =>
+const notFound = (what: 'load balancers' | 'listeners' | 'target groups', code: string) =>
   new SandboxError(code, `One or more ${what} not found`, 400);
 
 function describeLoadBalancers(
@@ -82,6 +89,11 @@ function describeLoadBalancers(
   const names = members(params, 'Names');
   for (const arn of arns) {
     if (!balancers.some((model) => model.LoadBalancerArn === arn))
+      throw notFound('load balancers', 'LoadBalancerNotFound');
+  }
+  // As ELB does: a name no load balancer holds fails the whole call.
+  for (const name of names) {
+    if (!balancers.some((model) => model.LoadBalancerName === name))
       throw notFound('load balancers', 'LoadBalancerNotFound');
   }
   const subnets = new NetworkView(resources, accountId, request.region).subnets();
@@ -114,6 +126,46 @@ function describeLoadBalancers(
     ]);
   });
   return queryResult('DescribeLoadBalancers', XMLNS, [el('LoadBalancers', items)], request);
+}
+
+function describeTargetGroups(
+  request: SandboxRequest,
+  params: URLSearchParams,
+  groups: ResourceModel[],
+): SandboxResponse {
+  const arns = members(params, 'TargetGroupArns');
+  const names = members(params, 'Names');
+  const balancerArn = params.get('LoadBalancerArn');
+  for (const arn of arns) {
+    if (!groups.some((model) => model.TargetGroupArn === arn))
+      throw notFound('target groups', 'TargetGroupNotFound');
+  }
+  for (const name of names) {
+    if (!groups.some((model) => model.TargetGroupName === name))
+      throw notFound('target groups', 'TargetGroupNotFound');
+  }
+  const selected = groups.filter(
+    (model) =>
+      (arns.length === 0 || arns.includes(String(model.TargetGroupArn))) &&
+      (names.length === 0 || names.includes(String(model.TargetGroupName))) &&
+      (!balancerArn ||
+        (Array.isArray(model.LoadBalancerArns) && model.LoadBalancerArns.includes(balancerArn))),
+  );
+  const items = selected.map((model) =>
+    el('member', [
+      el('TargetGroupArn', String(model.TargetGroupArn)),
+      el('TargetGroupName', String(model.TargetGroupName)),
+      ...(model.Protocol !== undefined ? [el('Protocol', String(model.Protocol))] : []),
+      ...(model.Port !== undefined ? [el('Port', Number(model.Port))] : []),
+      ...(model.VpcId !== undefined ? [el('VpcId', String(model.VpcId))] : []),
+      el('TargetType', String(model.TargetType ?? 'instance')),
+      memberList(
+        'LoadBalancerArns',
+        Array.isArray(model.LoadBalancerArns) ? model.LoadBalancerArns.map(String) : [],
+      ),
+    ]),
+  );
+  return queryResult('DescribeTargetGroups', XMLNS, [el('TargetGroups', items)], request);
 }
 
 function describeListeners(
