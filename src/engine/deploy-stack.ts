@@ -21,6 +21,7 @@ import { afterFailedDeploy, generationOf, settleJournal } from './deploy-outcome
 import { replayServices } from './rollback-stack.js';
 import { RunJournal } from './run-journal.js';
 import { settleStaleRecords } from './stale-records.js';
+import { recordingResourceEvents } from './resource-event-record.js';
 
 export interface StackDeployResult {
   stackName: string;
@@ -128,7 +129,7 @@ export async function lockedDeploy(
       },
       // An interrupt stops new operations (the walk below), never one in flight: a call cut
       // short may still have made its resource, which neither state nor the journal could name.
-      events: engine.events,
+      events: recordingResourceEvents(engine.events, log),
       journal,
       replace: options.replace === true,
       forceStatefulRecreation: options.forceStatefulRecreation === true,
