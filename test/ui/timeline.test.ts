@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runTimeline, runTimelines, type TimelineEvent } from '../../src/ui/timeline.js';
+import { runTimeline, runTimelines, type Dependencies, type TimelineEvent } from '../../src/ui/timeline.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const at = (ms: number) => new Date(T0 + ms).toISOString();
@@ -10,7 +10,7 @@ function op(logicalId: string, start: number, end: number, action = 'create', ru
 }
 
 describe('runTimeline', () => {
-  it.each([
+  it.each<{ name: string; events: TimelineEvent[]; deps: Dependencies; path: string[] }>([
     {
       name: 'a chain beats a long independent operation that ends sooner',
       events: [op('A', 0, 100), op('B', 100, 300), op('C', 300, 350), op('D', 0, 320)],
