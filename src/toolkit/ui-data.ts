@@ -17,7 +17,10 @@ export class UiData {
   }
 
   async stacks(): Promise<StackOverview[]> {
-    const all = await this.backend.store.list();
+    // Nested stacks (`Parent/Child`) included, sorted so each follows its parent.
+    const all = (await this.backend.store.listEverywhere()).stacks.sort(
+      (a, b) => a.stackName.localeCompare(b.stackName) || a.region.localeCompare(b.region),
+    );
     const refs = this.regions === 'all' ? all : all.filter((ref) => this.regions.includes(ref.region));
     return Promise.all(refs.map((ref) => this.overview(ref)));
   }
@@ -67,8 +70,10 @@ export class UiData {
       readEvents(this.backend.objects, this.backend.store.prefix, ref),
     ]);
     const last = [...events].reverse().find((event) => event.logicalId === undefined);
+    const slash = ref.stackName.lastIndexOf('/');
     return {
       ...ref,
+      ...(slash > 0 ? { parent: ref.stackName.slice(0, slash) } : {}),
       resourceCount: read ? Object.keys(read.document.resources).length : 0,
       updatedAt: read?.document.updatedAt ?? '',
       ...(last ? { lastRunStatus: last.status, lastRunAt: last.timestamp } : {}),

@@ -5,8 +5,11 @@
 
 /** One stack as the `cdkd ui` stacks list shows it: read from state, lock, journal and events. */
 export interface StackOverview {
+  /** A nested stack's is `Parent/Child`. */
   stackName: string;
   region: string;
+  /** Set on a nested stack: its parent's name. */
+  parent?: string;
   resourceCount: number;
   /** When state was last written. */
   updatedAt: string;

@@ -7,7 +7,11 @@ export async function stacksView(): Promise<HTMLElement> {
   const rows = stacks.map((stack) =>
     h(
       'tr',
-      { 'data-stack': stack.stackName, 'data-region': stack.region },
+      {
+        'data-stack': stack.stackName,
+        'data-region': stack.region,
+        class: stack.parent ? 'nested' : undefined,
+      },
       h(
         'td',
         {},
