@@ -186,6 +186,20 @@ describe.skipIf(!hasBrowser)(
       expect(deploy.stderr).toContain('InvalidParameter');
     }, 120_000);
 
+    it('sets the latency model from the sandbox page', async () => {
+      await page.goto(`${url}#/sandbox`);
+      const form = page.locator('#set-latency');
+      await form.waitFor();
+      await form.locator('input[name=operation]').fill('ssm:GetParameter');
+      await form.locator('input[name=ms]').fill('5');
+      await form.locator('button[type=submit]').click();
+      await page.locator('#latency li[data-operation="ssm:GetParameter"]').waitFor();
+      const model = (await (await fetch(`${sandbox.current.url}/_sandbox/latency`)).json()) as {
+        operations: Record<string, number>;
+      };
+      expect(model.operations).toEqual({ 'sqs:CreateQueue': QUEUE_LATENCY_MS, 'ssm:GetParameter': 5 });
+    });
+
     /** The logical id CDK gave the construct with this id (a hash follows it). */
     function logicalIdOf(construct: string): string {
       const id = Object.keys(resources).find((logicalId) => logicalId.startsWith(construct));

@@ -1,6 +1,11 @@
 import { getJson, sendJson } from './api.js';
 import { h } from './dom.js';
 
+interface Latency {
+  types: Record<string, unknown>;
+  operations: Record<string, number>;
+}
+
 interface Fault {
   id: string;
   service: string;
@@ -12,10 +17,11 @@ interface Fault {
 
 /** The sandbox's inventory, call counts and faults, through its admin API (proxied by the server). */
 export async function sandboxView(rerender: () => void): Promise<HTMLElement> {
-  const [inventory, calls, faults] = await Promise.all([
+  const [inventory, calls, faults, latency] = await Promise.all([
     getJson<Record<string, Record<string, Array<{ id: string }>>>>('/api/sandbox/inventory'),
     getJson<{ calls: Record<string, { count: number }>; total: number }>('/api/sandbox/calls'),
     getJson<{ faults: Fault[] }>('/api/sandbox/faults'),
+    getJson<Latency>('/api/sandbox/latency'),
   ]);
   const form = faultForm(rerender);
   return h(
@@ -35,6 +41,15 @@ export async function sandboxView(rerender: () => void): Promise<HTMLElement> {
       ),
     ),
     form,
+    h('h3', {}, 'Latency model'),
+    h(
+      'ul',
+      { id: 'latency' },
+      ...Object.entries(latency.operations).map(([operation, ms]) =>
+        h('li', { 'data-operation': operation }, `${operation} +${ms} ms`),
+      ),
+    ),
+    latencyForm(latency, rerender),
     h('h3', {}, 'Inventory'),
     h(
       'table',
@@ -95,6 +110,30 @@ function faultForm(rerender: () => void): HTMLElement {
     for (const key of ['httpStatus', 'latencyMs', 'count']) if (values[key]) spec[key] = Number(values[key]);
     sendJson('POST', '/api/sandbox/faults', spec).then(rerender, (error: Error) => {
       form.querySelector('#fault-error')!.textContent = error.message;
+    });
+  });
+  return form;
+}
+
+/** Adds (or, with 0, removes) one `service:Operation` delay, keeping the rest of the model. */
+function latencyForm(current: Latency, rerender: () => void): HTMLElement {
+  const form = h(
+    'form',
+    { id: 'set-latency' },
+    h('input', { name: 'operation', placeholder: 'service:Operation', 'aria-label': 'operation' }),
+    h('input', { name: 'ms', placeholder: 'ms (0 removes)', 'aria-label': 'ms' }),
+    h('button', { type: 'submit' }, 'Set latency'),
+    h('span', { class: 'error', id: 'latency-error' }),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const values = Object.fromEntries(new FormData(form)) as Record<string, string>;
+    const operations = { ...current.operations };
+    const ms = Number(values.ms);
+    if (ms > 0) operations[values.operation ?? ''] = ms;
+    else delete operations[values.operation ?? ''];
+    sendJson('PUT', '/api/sandbox/latency', { ...current, operations }).then(rerender, (error: Error) => {
+      form.querySelector('#latency-error')!.textContent = error.message;
     });
   });
   return form;

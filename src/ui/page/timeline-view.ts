@@ -64,6 +64,14 @@ export function timelineView(run: RunTimeline): HTMLElement {
     bars.length > 0
       ? h('div', { class: 'scroll' }, svg)
       : h('p', { class: 'muted' }, 'No resource operations recorded.'),
+    bars.some((bar) => bar.failed) &&
+      h(
+        'ul',
+        { class: 'failures' },
+        ...bars
+          .filter((bar) => bar.failed)
+          .map((bar) => h('li', { class: 'error' }, `${bar.logicalId} ${bar.status}: ${bar.reason ?? ''}`)),
+      ),
     run.notes.length > 0 &&
       h(
         'ul',
