@@ -38,3 +38,14 @@ export interface StackDetail {
   outputs: Record<string, { value: unknown; exportName?: string }>;
   imports: string[];
 }
+
+/** One resource a pending `cdkd diff` would change. */
+export interface PendingChange {
+  logicalId: string;
+  kind: 'create' | 'update' | 'replace' | 'delete';
+  type: string;
+  reason: string;
+  dependsOn: string[];
+  /** The stateful guard's verdict: the change destroys data. */
+  dataLoss?: true;
+}

@@ -4,11 +4,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { UiData } from '../toolkit/ui-data.js';
+import type { PendingChange } from '../toolkit/ui-types.js';
 import { checkAccess, TOKEN_COOKIE } from './access.js';
 import { forwardToSandbox } from './sandbox-admin.js';
 
 export interface UiServerOptions {
   data: Pick<UiData, 'bucket' | 'stacks' | 'stack' | 'events'>;
+  /** A pending `cdkd diff` of one stack; absent when no app was given. */
+  diff?: (ref: { stackName: string; region: string }) => Promise<PendingChange[]>;
   /** 0 picks a free port. */
   port: number;
   /** Folder holding the built page (index.html, app.js). */
@@ -110,16 +113,21 @@ async function handle(
       error: { code: 'MethodNotAllowed', message: 'The state routes are read-only.' },
     });
   }
-  return send(response, ...(await stateRoute(url.pathname, context.data)));
+  return send(response, ...(await stateRoute(url.pathname, context)));
 }
 
-/** `/api/stacks`, `/api/stacks/{region}/{stack}`, `/api/stacks/{region}/{stack}/events`. */
-async function stateRoute(path: string, data: UiServerOptions['data']): Promise<[number, unknown]> {
+/** `/api/stacks`, `/api/stacks/{region}/{stack}`, its `/events` and its `/diff`. */
+async function stateRoute(path: string, { data, diff }: UiServerOptions): Promise<[number, unknown]> {
   if (path === '/api/stacks') return [200, { bucket: data.bucket, stacks: await data.stacks() }];
-  const match = /^\/api\/stacks\/([^/]+)\/([^/]+)(\/events)?$/.exec(path);
+  const match = /^\/api\/stacks\/([^/]+)\/([^/]+)(\/events|\/diff)?$/.exec(path);
   if (!match) return [404, { error: { code: 'NotFound', message: `no route ${path}` } }];
   const ref = { region: decodeURIComponent(match[1]!), stackName: decodeURIComponent(match[2]!) };
-  if (match[3]) return [200, await data.events(ref)];
+  if (match[3] === '/events') return [200, await data.events(ref)];
+  if (match[3] === '/diff') {
+    if (!diff)
+      return [404, { error: { code: 'NoApp', message: 'Start cdkd ui with --app to see a pending diff.' } }];
+    return [200, { changes: await diff(ref) }];
+  }
   const detail = await data.stack(ref);
   return detail
     ? [200, detail]

@@ -46,6 +46,17 @@ function chainApp(): string {
   });
 }
 
+/** The chain app changed: ParamC removed, QueueE added. */
+function changedChainApp(): string {
+  return synthesizeApp((app) => {
+    const stack = new Stack(app, STACK);
+    const a = new Queue(stack, 'QueueA');
+    new Queue(stack, 'QueueB', { deadLetterQueue: { queue: a, maxReceiveCount: 3 } });
+    new Topic(stack, 'TopicD');
+    new Queue(stack, 'QueueE');
+  });
+}
+
 function topicApp(): string {
   return synthesizeApp((app) => new Topic(new Stack(app, 'UiFaulted'), 'Faulted'));
 }
@@ -79,10 +90,14 @@ describe.skipIf(!hasBrowser)(
       const state = await runCli(['state', 'show', STACK, '--json'], { env: env() });
       resources = (JSON.parse(state.stdout) as { resources: Record<string, StateResource> }).resources;
 
-      ui = spawn(process.execPath, [join(REPO_ROOT, 'dist', 'cli', 'main.js'), 'ui'], {
-        env: { ...process.env, ...env() },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      ui = spawn(
+        process.execPath,
+        [join(REPO_ROOT, 'dist', 'cli', 'main.js'), 'ui', '-a', changedChainApp()],
+        {
+          env: { ...process.env, ...env() },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       url = await new Promise<string>((resolve, reject) => {
         let out = '';
         ui.stdout!.on('data', (chunk) => {
@@ -148,6 +163,23 @@ describe.skipIf(!hasBrowser)(
       await page.screenshot({ path: join(ARTIFACTS, 'timeline.png'), fullPage: true });
       expect(await criticalBars(page)).toEqual(['QueueA', 'QueueB', 'ParamC'].map(logicalIdOf));
       expect(await run.locator('g.bar').count()).toBe(Object.keys(resources).length);
+    });
+
+    it('overlays the pending diff of the app given with --app on the graph', async () => {
+      await page.goto(`${url}#/stack/us-east-1/${STACK}`);
+      await page.locator('#show-diff').click();
+      await page.locator('#diff-status', { hasText: 'change(s)' }).waitFor();
+      await page.screenshot({ path: join(ARTIFACTS, 'graph-diff.png'), fullPage: true });
+      const planned = await page
+        .locator('#graph g.node[data-plan]')
+        .evaluateAll((all) =>
+          all.map((node) => `${node.getAttribute('data-id')}:${node.getAttribute('data-plan')}`),
+        );
+      expect(planned.map((entry) => entry.replace(/[0-9A-F]{8}:/, ':')).sort()).toEqual([
+        'ParamC:delete',
+        'QueueE:create',
+      ]);
+      expect(await page.locator('#graph g.node').count()).toBe(Object.keys(resources).length + 1);
     });
 
     it('writes cdkd events --html as one file that renders the same timeline from file://', async () => {

@@ -1,18 +1,21 @@
 import type { Command } from 'commander';
 import { CdkdError } from '../../errors.js';
+import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
 import { sessionFor } from '../session-from-options.js';
 
-interface UiOptions {
+interface UiOptions extends AppOptions {
   port?: string;
   allRegions?: boolean;
 }
 
 export function registerUi(program: Command): void {
-  program
-    .command('ui')
-    .description(
-      "serve a local page over cdkd's state: stacks, dependency graphs, deploy timelines, the sandbox",
-    )
+  addAppOptions(
+    program
+      .command('ui')
+      .description(
+        "serve a local page over cdkd's state: stacks, dependency graphs, deploy timelines, the sandbox (with --app: a pending diff on the graph)",
+      ),
+  )
     .option('--port <port>', 'port on 127.0.0.1 (default: a free one)')
     .option('--all-regions', "list every region's stacks, not only the current region's")
     .action(async (options: UiOptions, command: Command) => {
@@ -22,13 +25,22 @@ export function registerUi(program: Command): void {
         import('../../ui/server.js'),
         import('../../ui/assets.js'),
       ]);
-      const data = await openUiData(sessionFor(command), { allRegions: options.allRegions === true });
+      const session = sessionFor(command);
+      const data = await openUiData(session, { allRegions: options.allRegions === true });
+      // With --app, a stack's page can overlay what `cdkd diff` would change (synthesized when asked).
+      const diff = options.app
+        ? async (ref: { stackName: string }) => {
+            const { pendingChanges } = await import('../../toolkit/ui-diff.js');
+            return pendingChanges(session, await synthesizeFor(command, options), ref.stackName);
+          }
+        : undefined;
       const endpoint = process.env.AWS_ENDPOINT_URL;
       const server = await startUiServer({
         data,
         port,
         assets: UI_ASSETS,
         ...(endpoint ? { sandboxEndpoint: endpoint } : {}),
+        ...(diff ? { diff } : {}),
       });
       process.stdout.write(`cdkd ui: open ${server.url}\n(Ctrl-C stops it)\n`);
       await new Promise<void>((resolve) => {

@@ -1,4 +1,4 @@
-import type { StackDetail } from '../../toolkit/ui-types.js';
+import type { PendingChange, StackDetail } from '../../toolkit/ui-types.js';
 import { runTimelines, type Dependencies, type TimelineEvent } from '../timeline.js';
 import { getJson } from './api.js';
 import { h } from './dom.js';
@@ -11,12 +11,14 @@ export async function stackView(region: string, stackName: string): Promise<HTML
     getJson<StackDetail>(base),
     getJson<{ events: TimelineEvent[]; dependencies: Dependencies }>(`${base}/events`),
   ]);
+  const graphHolder = h('div', { id: 'graph-holder' }, graphView(stack));
   return h(
     'section',
     {},
     h('h2', {}, `${stack.stackName} `, h('span', { class: 'muted' }, stack.region)),
     h('h3', {}, 'Dependency graph'),
-    graphView(stack),
+    diffControls(base, stack, graphHolder),
+    graphHolder,
     h('h3', {}, 'Resources'),
     h(
       'table',
@@ -71,5 +73,35 @@ export function historyView(events: TimelineEvent[], dependencies: Dependencies)
     { id: 'history' },
     runs.length === 0 ? h('p', {}, 'No events recorded.') : undefined,
     ...runs.map((run) => timelineView(run)),
+  );
+}
+
+/** A button that redraws the graph with a pending `cdkd diff` overlaid (needs `cdkd ui --app`). */
+function diffControls(base: string, stack: StackDetail, holder: HTMLElement): HTMLElement {
+  const status = h('span', { class: 'muted', id: 'diff-status' });
+  const button = h('button', { type: 'button', id: 'show-diff' }, 'Overlay pending diff');
+  button.addEventListener('click', () => {
+    status.textContent = 'Planning…';
+    getJson<{ changes: PendingChange[] }>(`${base}/diff`).then(
+      ({ changes }) => {
+        holder.replaceChildren(graphView(stack, changes));
+        status.textContent = changes.length === 0 ? 'No changes.' : `${changes.length} change(s).`;
+      },
+      (error: Error) => {
+        status.className = 'error';
+        status.textContent = error.message;
+      },
+    );
+  });
+  return h(
+    'p',
+    { class: 'legend' },
+    button,
+    ' ',
+    status,
+    ' ',
+    ...['create', 'update', 'replace', 'delete'].map((kind) =>
+      h('span', { class: `chip plan-${kind}` }, kind),
+    ),
   );
 }
