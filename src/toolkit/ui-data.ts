@@ -29,6 +29,10 @@ export class UiData {
     const read = await this.backend.store.read(ref);
     if (!read) return undefined;
     const document = read.document;
+    const importers =
+      document.outputs && Object.values(document.outputs).some((output) => output.exportName)
+        ? await this.importersIn(ref.region)
+        : new Map<string, string[]>();
     return {
       ...ref,
       updatedAt: document.updatedAt,
@@ -43,7 +47,12 @@ export class UiData {
       outputs: Object.fromEntries(
         Object.entries(document.outputs).map(([name, output]) => [
           name,
-          { value: output.value, ...(output.exportName ? { exportName: output.exportName } : {}) },
+          {
+            value: output.value,
+            ...(output.exportName
+              ? { exportName: output.exportName, importedBy: importers.get(output.exportName) ?? [] }
+              : {}),
+          },
         ]),
       ),
       imports: document.imports,
@@ -60,6 +69,18 @@ export class UiData {
       Object.entries(read?.document.resources ?? {}).map(([id, record]) => [id, record.dependencies]),
     );
     return { events, dependencies };
+  }
+
+  /** Export name → the stacks in `region` whose template imports it. */
+  private async importersIn(region: string): Promise<Map<string, string[]>> {
+    const refs = (await this.backend.store.listEverywhere()).stacks.filter((ref) => ref.region === region);
+    const importers = new Map<string, string[]>();
+    for (const ref of refs) {
+      const read = await this.backend.store.read(ref);
+      for (const name of read?.document.imports ?? [])
+        importers.set(name, [...(importers.get(name) ?? []), ref.stackName]);
+    }
+    return importers;
   }
 
   private async overview(ref: StackRef): Promise<StackOverview> {

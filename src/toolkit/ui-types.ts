@@ -35,7 +35,8 @@ export interface StackDetail {
   region: string;
   updatedAt: string;
   resources: StackResource[];
-  outputs: Record<string, { value: unknown; exportName?: string }>;
+  /** `importedBy`: the stacks in the region whose template imports the export. */
+  outputs: Record<string, { value: unknown; exportName?: string; importedBy?: string[] }>;
   imports: string[];
 }
 

@@ -1,7 +1,11 @@
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AwsClients } from '../../src/aws/client-factory.js';
-import { emptyStateDocument, type ResourceRecord } from '../../src/state/documents/state-document.js';
+import {
+  emptyStateDocument,
+  type ResourceRecord,
+  type StateDocument,
+} from '../../src/state/documents/state-document.js';
 import { EventLog } from '../../src/state/event-log.js';
 import { stackStateKeys } from '../../src/state/keys.js';
 import { openStateBackend, type StateBackend } from '../../src/state/state-backend.js';
@@ -22,8 +26,13 @@ const record = (dependencies: string[] = []): ResourceRecord => ({
   deletionPolicy: 'Retain',
 });
 
-async function saveState(stackName: string, region: string, resources: Record<string, ResourceRecord>) {
-  const document = { ...emptyStateDocument(stackName, region), resources };
+async function saveState(
+  stackName: string,
+  region: string,
+  resources: Record<string, ResourceRecord>,
+  extra: Partial<StateDocument> = {},
+) {
+  const document = { ...emptyStateDocument(stackName, region), resources, ...extra };
   await backend.store.save({ stackName, region }, document, undefined);
 }
 
@@ -31,7 +40,13 @@ beforeAll(async () => {
   const clients = new AwsClients();
   await (await clients.s3()).send(new CreateBucketCommand({ Bucket: BUCKET }));
   backend = await openStateBackend(clients, BUCKET, 'cdkd');
-  await saveState('Parent', 'us-east-1', { A: record(), B: record(['A', 'NotInState']) });
+  await saveState(
+    'Parent',
+    'us-east-1',
+    { A: record(), B: record(['A', 'NotInState']) },
+    { outputs: { Url: { value: 'q', exportName: 'ParentQueue' }, Plain: { value: 1 } } },
+  );
+  await saveState('Reader', 'us-east-1', {}, { imports: ['ParentQueue'] });
   await saveState('Parent/Child', 'us-east-1', { C: record() });
   await saveState('Other', 'eu-west-1', {});
   await backend.locks.acquire({ stackName: 'Parent', region: 'us-east-1' }, { operation: 'deploy' });
@@ -66,6 +81,7 @@ describe('UiData', () => {
     expect(stacks.map((stack) => [stack.stackName, stack.parent])).toEqual([
       ['Parent', undefined],
       ['Parent/Child', 'Parent'],
+      ['Reader', undefined],
     ]);
     expect(stacks[0]).toMatchObject({
       resourceCount: 2,
@@ -82,7 +98,7 @@ describe('UiData', () => {
     expect(other).toMatchObject({ region: 'eu-west-1', pendingJournal: 1 });
   });
 
-  it("gives a stack's resources with the dependencies inside the stack, undefined for one not in state", async () => {
+  it("gives a stack's resources with the dependencies inside the stack, its exports with their importers, undefined for one not in state", async () => {
     const data = new UiData(backend, ['us-east-1']);
     const parent = await data.stack({ stackName: 'Parent', region: 'us-east-1' });
     expect(parent!.resources).toEqual([
@@ -103,6 +119,10 @@ describe('UiData', () => {
         dependencies: ['A'],
       },
     ]);
+    expect(parent!.outputs).toEqual({
+      Url: { value: 'q', exportName: 'ParentQueue', importedBy: ['Reader'] },
+      Plain: { value: 1 },
+    });
     expect(await data.stack({ stackName: 'Missing', region: 'us-east-1' })).toBeUndefined();
   });
 

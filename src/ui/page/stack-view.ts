@@ -57,7 +57,7 @@ export async function stackView(region: string, stackName: string): Promise<HTML
           h(
             'li',
             {},
-            `${name} = ${JSON.stringify(output.value)}${output.exportName ? ` (export ${output.exportName})` : ''}`,
+            `${name} = ${JSON.stringify(output.value)}${output.exportName ? ` (export ${output.exportName}, imported by ${output.importedBy?.join(', ') || 'no stack'})` : ''}`,
           ),
         ),
       ),
