@@ -21,7 +21,7 @@ import { afterFailedDeploy, generationOf, settleJournal } from './deploy-outcome
 import { replayServices } from './rollback-stack.js';
 import { RunJournal } from './run-journal.js';
 import { settleStaleRecords } from './stale-records.js';
-import { recordingResourceEvents } from './resource-event-record.js';
+import { recordingResourceEvents, RetryTimes } from './resource-event-record.js';
 
 export interface StackDeployResult {
   stackName: string;
@@ -118,8 +118,10 @@ export async function lockedDeploy(
     const resolver = stateResolver(state, exportIndex, { pending: false, imported });
     const live = liveAttributesFor(engine, state, request, options);
     const replay = replayServices(engine, { stack: request, state, options });
+    const retries = new RetryTimes();
     const executor = new ResourceExecutor({
       ...replay,
+      retry: retries.wrap(replay.retry),
       evaluation: {
         prepared: planned.prepared,
         masked: planned.masked,
@@ -129,7 +131,7 @@ export async function lockedDeploy(
       },
       // An interrupt stops new operations (the walk below), never one in flight: a call cut
       // short may still have made its resource, which neither state nor the journal could name.
-      events: recordingResourceEvents(engine.events, log),
+      events: recordingResourceEvents(engine.events, log, retries),
       journal,
       replace: options.replace === true,
       forceStatefulRecreation: options.forceStatefulRecreation === true,

@@ -1,6 +1,7 @@
 import type { StackEvent } from '../state/documents/events-document.js';
 import type { EventLog } from '../state/event-log.js';
 import type { DeployEvent, EventSink } from './events.js';
+import type { Retry } from './name-check.js';
 
 type ResourceEvent = Extract<DeployEvent, { kind: 'resource' }>;
 
@@ -19,6 +20,7 @@ const STATUS_PREFIX: Partial<Record<ResourceEvent['action'], string>> = {
 export function resourceOperationEvent(
   event: ResourceEvent,
   now: Date,
+  retryMs = 0,
 ): Omit<StackEvent, 'timestamp' | 'runId'> | undefined {
   const prefix = STATUS_PREFIX[event.action];
   if (!prefix || (event.status !== 'succeeded' && event.status !== 'failed')) return undefined;
@@ -30,14 +32,47 @@ export function resourceOperationEvent(
     ...(event.status === 'failed' && event.message ? { reason: event.message } : {}),
     action: event.action,
     startedAt: new Date(now.getTime() - (event.durationMs ?? 0)).toISOString(),
+    ...(retryMs > 0 ? { retryMs } : {}),
   };
 }
 
-/** `sink`, also recording each ended resource operation in `log`. */
-export function recordingResourceEvents(sink: EventSink, log: EventLog): EventSink {
+/**
+ * Time each resource spent retrying: from a retried call's start to the start of its last
+ * attempt (failed attempts and the waits between them), summed per logical id.
+ */
+export class RetryTimes {
+  private readonly spent = new Map<string, number>();
+
+  wrap(retry: Retry): Retry {
+    return async (label, call) => {
+      const started = Date.now();
+      let lastAttempt = started;
+      try {
+        return await retry(label, () => {
+          lastAttempt = Date.now();
+          return call();
+        });
+      } finally {
+        if (lastAttempt > started)
+          this.spent.set(label, (this.spent.get(label) ?? 0) + lastAttempt - started);
+      }
+    };
+  }
+
+  /** The time `logicalId` spent retrying so far, forgotten once read. */
+  take(logicalId: string): number {
+    const spent = this.spent.get(logicalId) ?? 0;
+    this.spent.delete(logicalId);
+    return spent;
+  }
+}
+
+/** `sink`, also recording each ended resource operation in `log`, with its time spent retrying. */
+export function recordingResourceEvents(sink: EventSink, log: EventLog, retries: RetryTimes): EventSink {
   return (event) => {
     if (event.kind === 'resource') {
-      const stored = resourceOperationEvent(event, new Date());
+      const retryMs = event.status === 'started' ? 0 : retries.take(event.logicalId);
+      const stored = resourceOperationEvent(event, new Date(), retryMs);
       if (stored) log.record(stored);
     }
     sink(event);

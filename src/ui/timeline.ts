@@ -14,6 +14,7 @@ export interface TimelineEvent {
   reason?: string;
   action?: string;
   startedAt?: string;
+  retryMs?: number;
 }
 
 export interface TimelineBar {
@@ -30,6 +31,8 @@ export interface TimelineBar {
   waitedForDependencies: number;
   /** Time between being free to start and starting (the concurrency limit). */
   queued: number;
+  /** Of start..end, the failed attempts and the waits between them. */
+  retrying: number;
 }
 
 export interface RunTimeline {
@@ -78,6 +81,7 @@ export function runTimeline(
     end: Date.parse(event.timestamp) - origin,
     waitedForDependencies: 0,
     queued: 0,
+    retrying: event.retryMs ?? 0,
   }));
   const byId = new Map(bars.map((bar) => [bar.logicalId, bar]));
   for (const bar of bars) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DeployEvent } from '../../src/engine/events.js';
-import { resourceOperationEvent } from '../../src/engine/resource-event-record.js';
+import { resourceOperationEvent, RetryTimes } from '../../src/engine/resource-event-record.js';
 
 type ResourceEvent = Extract<DeployEvent, { kind: 'resource' }>;
 const NOW = new Date('2026-01-01T00:00:10.000Z');
@@ -44,5 +44,43 @@ describe('resourceOperationEvent', () => {
       action: 'create',
       startedAt: '2026-01-01T00:00:07.500Z',
     });
+  });
+});
+
+describe('RetryTimes', () => {
+  /** A retry that runs `call` until it succeeds, waiting `pauseMs` after each failure. */
+  const retryingFake =
+    (pauseMs: number) =>
+    async <T>(_label: string, call: () => Promise<T>): Promise<T> => {
+      for (;;) {
+        try {
+          return await call();
+        } catch {
+          await new Promise((resolve) => setTimeout(resolve, pauseMs));
+        }
+      }
+    };
+
+  it('counts failed attempts and the waits between them, none for a first-time success', async () => {
+    const times = new RetryTimes();
+    const retry = times.wrap(retryingFake(60));
+    let failures = 2;
+    await retry('Flaky', async () => {
+      if (failures-- > 0) throw new Error('Throttling');
+      return 'ok';
+    });
+    await retry('Steady', async () => 'ok');
+    expect(times.take('Flaky')).toBeGreaterThanOrEqual(110);
+    expect(times.take('Flaky')).toBe(0);
+    expect(times.take('Steady')).toBe(0);
+  });
+
+  it('stores the time spent retrying on the ended operation', () => {
+    const event = resourceOperationEvent(
+      { ...base, action: 'update', status: 'succeeded', durationMs: 900 },
+      NOW,
+      400,
+    );
+    expect(event).toMatchObject({ status: 'UPDATE_COMPLETE', retryMs: 400 });
   });
 });

@@ -84,7 +84,19 @@ describe.skipIf(!hasBrowser)(
         body: JSON.stringify({ operations: { 'sqs:CreateQueue': QUEUE_LATENCY_MS } }),
       });
       expect(latency.status).toBe(200);
+      // One throttled PutParameter: ParamC's bar shows time spent retrying.
+      const throttle = await fetch(`${sandbox.current.url}/_sandbox/faults`, {
+        method: 'POST',
+        body: JSON.stringify({
+          service: 'ssm',
+          operation: 'PutParameter',
+          errorCode: 'ThrottlingException',
+          httpStatus: 400,
+        }),
+      });
+      expect(throttle.status).toBe(201);
       const deploy = await runCli(['deploy', '-a', chainApp()], { env: env() });
+      await fetch(`${sandbox.current.url}/_sandbox/faults`, { method: 'DELETE' });
       expect(deploy.stderr).not.toContain('failed');
       expect(deploy.code).toBe(0);
       const state = await runCli(['state', 'show', STACK, '--json'], { env: env() });
@@ -163,6 +175,10 @@ describe.skipIf(!hasBrowser)(
       await page.screenshot({ path: join(ARTIFACTS, 'timeline.png'), fullPage: true });
       expect(await criticalBars(page)).toEqual(['QueueA', 'QueueB', 'ParamC'].map(logicalIdOf));
       expect(await run.locator('g.bar').count()).toBe(Object.keys(resources).length);
+      const retried = await run
+        .locator('g.bar:has(rect.retry)')
+        .evaluateAll((all) => all.map((bar) => bar.getAttribute('data-id')));
+      expect(retried).toEqual([logicalIdOf('ParamC')]);
     });
 
     it('overlays the pending diff of the app given with --app on the graph', async () => {

@@ -47,6 +47,11 @@ describe('runTimeline', () => {
     expect([b.start, b.end, b.waitedForDependencies, b.queued]).toEqual([150, 400, 100, 50]);
   });
 
+  it('carries the time spent retrying onto the bar', () => {
+    const run = runTimeline('r1', [{ ...op('A', 0, 500), retryMs: 300 }], {});
+    expect(run.bars[0]!.retrying).toBe(300);
+  });
+
   it('keeps stack-level events as notes and marks failed operations', () => {
     const failed: TimelineEvent = { ...op('A', 0, 50), status: 'CREATE_FAILED', reason: 'AccessDenied' };
     const note: TimelineEvent = { runId: 'r1', status: 'ROLLBACK_COMPLETE', timestamp: at(60) };

@@ -27,6 +27,8 @@ export interface StackEvent {
   /** On a resource operation's end: what it did and when it started (the event's timestamp is its end). */
   action?: string;
   startedAt?: string;
+  /** Of that time, how long went to failed attempts and the waits between them. */
+  retryMs?: number;
 }
 
 export const stackEventSchema = z.object({
@@ -41,6 +43,7 @@ export const stackEventSchema = z.object({
   reason: z.string().optional(),
   action: z.string().optional(),
   startedAt: z.string().optional(),
+  retryMs: z.number().min(0).optional(),
 }) satisfies z.ZodType<StackEvent>;
 
 /**

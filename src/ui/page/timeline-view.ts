@@ -27,7 +27,7 @@ export function timelineView(run: RunTimeline): HTMLElement {
           {},
           [
             `${bar.logicalId} (${bar.type}) ${bar.status}`,
-            `waited for dependencies ${seconds(bar.waitedForDependencies)}, queued ${seconds(bar.queued)}, in the provider ${seconds(bar.end - bar.start)}`,
+            `waited for dependencies ${seconds(bar.waitedForDependencies)}, queued ${seconds(bar.queued)}, retrying ${seconds(bar.retrying)}, in the provider ${seconds(bar.end - bar.start - bar.retrying)}`,
             bar.reason ?? '',
           ].join('\n'),
         ),
@@ -47,6 +47,14 @@ export function timelineView(run: RunTimeline): HTMLElement {
           width: Math.max(2, (bar.end - bar.start) * scale),
           height: ROW - 6,
         }),
+        bar.retrying > 0 &&
+          s('rect', {
+            class: 'retry',
+            x: LABEL + bar.start * scale,
+            y,
+            width: bar.retrying * scale,
+            height: ROW - 6,
+          }),
         s(
           'text',
           { x: LABEL + bar.end * scale + 4, y: y + 14, class: 'duration' },
