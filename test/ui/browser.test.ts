@@ -214,14 +214,13 @@ describe.skipIf(!hasBrowser)(
 
     it('sets a fault from the sandbox page that the next deploy meets', async () => {
       await page.goto(`${url}#/sandbox`);
-      const form = page.locator('#add-fault');
-      await form.waitFor();
-      await form.locator('input[name=service]').fill('sns');
-      await form.locator('input[name=operation]').fill('CreateTopic');
-      await form.locator('input[name=errorCode]').fill('InvalidParameter');
-      await form.locator('input[name=httpStatus]').fill('400');
-      await form.locator('input[name=count]').fill('1');
-      await form.locator('button[type=submit]').click();
+      await submitForm(page, '#add-fault', {
+        service: 'sns',
+        operation: 'CreateTopic',
+        errorCode: 'InvalidParameter',
+        httpStatus: '400',
+        count: '1',
+      });
       await page.locator('#faults li', { hasText: 'sns:CreateTopic' }).waitFor();
       await page.screenshot({ path: join(ARTIFACTS, 'sandbox.png'), fullPage: true });
       const listed = (await (await fetch(`${sandbox.current.url}/_sandbox/faults`)).json()) as {
@@ -236,11 +235,7 @@ describe.skipIf(!hasBrowser)(
 
     it('sets the latency model from the sandbox page', async () => {
       await page.goto(`${url}#/sandbox`);
-      const form = page.locator('#set-latency');
-      await form.waitFor();
-      await form.locator('input[name=operation]').fill('ssm:GetParameter');
-      await form.locator('input[name=ms]').fill('5');
-      await form.locator('button[type=submit]').click();
+      await submitForm(page, '#set-latency', { operation: 'ssm:GetParameter', ms: '5' });
       await page.locator('#latency li[data-operation="ssm:GetParameter"]').waitFor();
       const model = (await (await fetch(`${sandbox.current.url}/_sandbox/latency`)).json()) as {
         operations: Record<string, number>;
@@ -256,6 +251,13 @@ describe.skipIf(!hasBrowser)(
     }
   },
 );
+
+async function submitForm(page: Page, selector: string, fields: Record<string, string>): Promise<void> {
+  const form = page.locator(selector);
+  await form.waitFor();
+  for (const [name, value] of Object.entries(fields)) await form.locator(`input[name=${name}]`).fill(value);
+  await form.locator('button[type=submit]').click();
+}
 
 /** The most recent run's highlighted bars, in start order. */
 async function criticalBars(page: Page): Promise<string[]> {
