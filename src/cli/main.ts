@@ -20,6 +20,7 @@ import { registerImport } from './commands/import.js';
 import { registerOrphan } from './commands/orphan.js';
 import { registerDrift } from './commands/drift.js';
 import { registerScrub } from './commands/scrub.js';
+import { registerUi } from './commands/ui.js';
 import { CDKD_VERSION } from '../version.js';
 
 export function buildProgram(): Command {
@@ -46,6 +47,7 @@ export function buildProgram(): Command {
   registerOrphan(program);
   registerDrift(program);
   registerScrub(program);
+  registerUi(program);
   return program;
 }
 

@@ -23,6 +23,7 @@ import type { RunJournal } from './run-journal.js';
 import { openJournalOrSetAside } from './unreadable-journal.js';
 import { refuseAfterFailedRollback } from './failed-rollback-guard.js';
 import { settleStaleRecords } from './stale-records.js';
+import { recordingResourceEvents, RetryTimes } from './resource-event-record.js';
 
 export interface StackDeployResult {
   stackName: string;
@@ -129,8 +130,10 @@ export async function lockedDeploy(
     const resolver = stateResolver(state, exportIndex, { pending: false, imported });
     const live = liveAttributesFor(engine, state, request, options);
     const replay = replayServices(engine, { stack: request, state, options });
+    const retries = new RetryTimes();
     const executor = new ResourceExecutor({
       ...replay,
+      retry: retries.wrap(replay.retry),
       evaluation: {
         prepared: planned.prepared,
         masked: planned.masked,
@@ -140,7 +143,7 @@ export async function lockedDeploy(
       },
       // An interrupt stops new operations (the walk below), never one in flight: a call cut
       // short may still have made its resource, which neither state nor the journal could name.
-      events: engine.events,
+      events: recordingResourceEvents(engine.events, log, retries),
       journal,
       replace: options.replace === true,
       forceStatefulRecreation: options.forceStatefulRecreation === true,

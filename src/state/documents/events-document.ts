@@ -24,6 +24,11 @@ export interface StackEvent {
   /** The layer that manages the survivor / resource. */
   managedBy?: 'sdk' | 'cc-api';
   reason?: string;
+  /** On a resource operation's end: what it did and when it started (the event's timestamp is its end). */
+  action?: string;
+  startedAt?: string;
+  /** Of that time, how long went to failed attempts and the waits between them. */
+  retryMs?: number;
 }
 
 export const stackEventSchema = z.object({
@@ -36,6 +41,9 @@ export const stackEventSchema = z.object({
   survivorId: z.string().optional(),
   managedBy: z.enum(['sdk', 'cc-api']).optional(),
   reason: z.string().optional(),
+  action: z.string().optional(),
+  startedAt: z.string().optional(),
+  retryMs: z.number().min(0).optional(),
 }) satisfies z.ZodType<StackEvent>;
 
 /**

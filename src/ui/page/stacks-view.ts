@@ -1,0 +1,67 @@
+import type { StackOverview } from '../../toolkit/ui-types.js';
+import { getJson } from './api.js';
+import { h } from './dom.js';
+
+export async function stacksView(): Promise<HTMLElement> {
+  const { bucket, stacks } = await getJson<{ bucket: string; stacks: StackOverview[] }>('/api/stacks');
+  const rows = stacks.map((stack) =>
+    h(
+      'tr',
+      {
+        'data-stack': stack.stackName,
+        'data-region': stack.region,
+        class: stack.parent ? 'nested' : undefined,
+      },
+      h(
+        'td',
+        {},
+        h(
+          'a',
+          { href: `#/stack/${encodeURIComponent(stack.region)}/${encodeURIComponent(stack.stackName)}` },
+          stack.stackName,
+        ),
+      ),
+      h('td', {}, stack.region),
+      h('td', { class: `status ${statusClass(stack.lastRunStatus)}` }, stack.lastRunStatus ?? '-'),
+      h('td', {}, stack.lastRunAt ?? stack.updatedAt),
+      h('td', { class: 'count' }, stack.resourceCount),
+      h('td', {}, lockText(stack.lock)),
+      h('td', {}, stack.pendingJournal > 0 ? `${stack.pendingJournal} segment(s) to roll back` : '-'),
+    ),
+  );
+  return h(
+    'section',
+    {},
+    h('h2', {}, 'Stacks'),
+    h('p', { class: 'muted' }, `State bucket ${bucket}`),
+    stacks.length === 0
+      ? h('p', {}, 'No stacks in state.')
+      : h(
+          'table',
+          { id: 'stacks' },
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              ...['Stack', 'Region', 'Last run', 'When', 'Resources', 'Lock', 'Journal'].map((t) =>
+                h('th', {}, t),
+              ),
+            ),
+          ),
+          h('tbody', {}, ...rows),
+        ),
+  );
+}
+
+function statusClass(status: string | undefined): string {
+  if (!status) return '';
+  return /FAILED|ROLLBACK|INTERRUPTED/.test(status) ? 'bad' : 'good';
+}
+
+function lockText(lock: StackOverview['lock']): string {
+  if (!lock) return '-';
+  if ('unreadable' in lock) return 'held (unreadable lock record)';
+  return `held by ${lock.owner}${lock.operation ? ` (${lock.operation})` : ''}`;
+}

@@ -1,0 +1,277 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Stack } from 'aws-cdk-lib';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { Queue } from 'aws-cdk-lib/aws-sqs';
+import { StringParameter } from 'aws-cdk-lib/aws-ssm';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { synthesizeApp } from '../helpers/cdk-app.js';
+import { REPO_ROOT, runCli } from '../helpers/cli.js';
+import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const BROWSER_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+/** Screenshots, kept after the run as test artifacts (gitignored). */
+const ARTIFACTS = join(REPO_ROOT, 'test-artifacts', 'ui');
+const STACK = 'UiChain';
+/** Each CreateQueue is held this long, so the queue chain is the deploy's critical path. */
+const QUEUE_LATENCY_MS = 700;
+
+const hasBrowser = existsSync(CHROMIUM);
+
+const sandbox = useSandbox();
+const env = () => sandboxEnv(sandbox.current.url);
+
+/** Queue A ← Queue B (A is its dead-letter queue) ← Parameter C (holds B's URL); Topic D stands alone. */
+function chainApp(): string {
+  return synthesizeApp((app) => {
+    const stack = new Stack(app, STACK);
+    const a = new Queue(stack, 'QueueA');
+    const b = new Queue(stack, 'QueueB', { deadLetterQueue: { queue: a, maxReceiveCount: 3 } });
+    new StringParameter(stack, 'ParamC', { stringValue: b.queueUrl });
+    new Topic(stack, 'TopicD');
+  });
+}
+
+/** The chain app changed: ParamC removed, QueueE added. */
+function changedChainApp(): string {
+  return synthesizeApp((app) => {
+    const stack = new Stack(app, STACK);
+    const a = new Queue(stack, 'QueueA');
+    new Queue(stack, 'QueueB', { deadLetterQueue: { queue: a, maxReceiveCount: 3 } });
+    new Topic(stack, 'TopicD');
+    new Queue(stack, 'QueueE');
+  });
+}
+
+function topicApp(): string {
+  return synthesizeApp((app) => new Topic(new Stack(app, 'UiFaulted'), 'Faulted'));
+}
+
+interface StateResource {
+  type: string;
+  dependencies: string[];
+}
+
+describe.skipIf(!hasBrowser)(
+  `cdkd ui in Chromium (skipped when ${CHROMIUM} is absent: apt-get install chromium)`,
+  () => {
+    let ui: ChildProcess;
+    let url: string;
+    let context: BrowserContext;
+    let page: Page;
+    let profile: string;
+    let resources: Record<string, StateResource>;
+
+    beforeAll(async () => {
+      mkdirSync(ARTIFACTS, { recursive: true });
+      expect((await runCli(['bootstrap'], { env: env() })).code).toBe(0);
+      const latency = await fetch(`${sandbox.current.url}/_sandbox/latency`, {
+        method: 'PUT',
+        body: JSON.stringify({ operations: { 'sqs:CreateQueue': QUEUE_LATENCY_MS } }),
+      });
+      expect(latency.status).toBe(200);
+      // One throttled PutParameter: ParamC's bar shows time spent retrying.
+      const throttle = await fetch(`${sandbox.current.url}/_sandbox/faults`, {
+        method: 'POST',
+        body: JSON.stringify({
+          service: 'ssm',
+          operation: 'PutParameter',
+          errorCode: 'ThrottlingException',
+          httpStatus: 400,
+        }),
+      });
+      expect(throttle.status).toBe(201);
+      const deploy = await runCli(['deploy', '-a', chainApp()], { env: env() });
+      await fetch(`${sandbox.current.url}/_sandbox/faults`, { method: 'DELETE' });
+      expect(deploy.stderr).not.toContain('failed');
+      expect(deploy.code).toBe(0);
+      const state = await runCli(['state', 'show', STACK, '--json'], { env: env() });
+      resources = (JSON.parse(state.stdout) as { resources: Record<string, StateResource> }).resources;
+
+      ui = spawn(
+        process.execPath,
+        [join(REPO_ROOT, 'dist', 'cli', 'main.js'), 'ui', '-a', changedChainApp()],
+        {
+          env: { ...process.env, ...env() },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        ui.stdout!.on('data', (chunk) => {
+          out += chunk;
+          const found = /open (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+)/.exec(out)?.[1];
+          if (found) resolve(found);
+        });
+        ui.on('close', (code) => reject(new Error(`cdkd ui exited with ${code}: ${out}`)));
+      });
+      profile = mkdtempSync(join(tmpdir(), 'cdkd-ui-chromium-'));
+      context = await chromium.launchPersistentContext(profile, {
+        executablePath: CHROMIUM,
+        headless: true,
+        args: BROWSER_FLAGS,
+      });
+      page = await context.newPage();
+    }, 180_000);
+
+    afterAll(async () => {
+      await context?.close();
+      ui?.kill('SIGTERM');
+      if (profile) rmSync(profile, { recursive: true, force: true });
+    });
+
+    it('lists the deployed stack with its status and resource count', async () => {
+      await page.goto(url);
+      const row = page.locator(`#stacks tr[data-stack="${STACK}"]`);
+      await row.waitFor();
+      await page.screenshot({ path: join(ARTIFACTS, 'stacks.png'), fullPage: true });
+      const cells = await row.locator('td').allTextContents();
+      expect(cells[1]).toBe('us-east-1');
+      expect(cells[2]).toBe('CREATE_COMPLETE');
+      expect(Number(cells[4])).toBe(Object.keys(resources).length);
+      expect(cells[5]).toBe('-');
+    });
+
+    it("draws the stack's graph: a node per resource, an edge per dependency", async () => {
+      await page.goto(`${url}#/stack/us-east-1/${STACK}`);
+      await page.locator('#graph').waitFor();
+      await page.screenshot({ path: join(ARTIFACTS, 'graph.png'), fullPage: true });
+      const nodes = await page
+        .locator('#graph g.node')
+        .evaluateAll((all) => all.map((node) => node.getAttribute('data-id')));
+      expect(nodes.sort()).toEqual(Object.keys(resources).sort());
+      const edges = await page
+        .locator('#graph path.edge')
+        .evaluateAll((all) =>
+          all.map((edge) => `${edge.getAttribute('data-from')}->${edge.getAttribute('data-to')}`),
+        );
+      const expected = Object.entries(resources).flatMap(([id, record]) =>
+        record.dependencies
+          .filter((dependency) => dependency in resources)
+          .map((dependency) => `${id}->${dependency}`),
+      );
+      expect(expected).toContain(`${logicalIdOf('QueueB')}->${logicalIdOf('QueueA')}`);
+      expect(edges.sort()).toEqual(expected.sort());
+    });
+
+    it("highlights the deploy's critical path: the queue chain slowed by the sandbox's latency", async () => {
+      await page.goto(`${url}#/stack/us-east-1/${STACK}`);
+      const run = page.locator('#history .run').first();
+      await run.waitFor();
+      await page.screenshot({ path: join(ARTIFACTS, 'timeline.png'), fullPage: true });
+      expect(await criticalBars(page)).toEqual(['QueueA', 'QueueB', 'ParamC'].map(logicalIdOf));
+      expect(await run.locator('g.bar').count()).toBe(Object.keys(resources).length);
+      const retried = await run
+        .locator('g.bar:has(rect.retry)')
+        .evaluateAll((all) => all.map((bar) => bar.getAttribute('data-id')));
+      expect(retried).toEqual([logicalIdOf('ParamC')]);
+    });
+
+    it('overlays the pending diff of the app given with --app on the graph', async () => {
+      await page.goto(`${url}#/stack/us-east-1/${STACK}`);
+      await page.locator('#show-diff').click();
+      await page.locator('#diff-status', { hasText: 'change(s)' }).waitFor();
+      await page.screenshot({ path: join(ARTIFACTS, 'graph-diff.png'), fullPage: true });
+      const planned = await page
+        .locator('#graph g.node[data-plan]')
+        .evaluateAll((all) =>
+          all.map((node) => `${node.getAttribute('data-id')}:${node.getAttribute('data-plan')}`),
+        );
+      expect(planned.map((entry) => entry.replace(/[0-9A-F]{8}:/, ':')).sort()).toEqual([
+        'ParamC:delete',
+        'QueueE:create',
+      ]);
+      expect(await page.locator('#graph g.node').count()).toBe(Object.keys(resources).length + 1);
+    });
+
+    it('writes cdkd events --html as one file that renders the same timeline from file://', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'cdkd-ui-html-'));
+      const file = join(dir, 'events.html');
+      const written = await runCli(['events', STACK, '--html', file], { env: env() });
+      expect(written.code).toBe(0);
+      const html = readFileSync(file, 'utf8');
+      expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=/);
+      await page.goto(pathToFileURL(file).href);
+      await page.locator('#history .run').first().waitFor();
+      await page.screenshot({ path: join(ARTIFACTS, 'events-html.png'), fullPage: true });
+      expect(await criticalBars(page)).toEqual(['QueueA', 'QueueB', 'ParamC'].map(logicalIdOf));
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('sets a fault from the sandbox page that the next deploy meets', async () => {
+      await page.goto(`${url}#/sandbox`);
+      await submitForm(page, '#add-fault', {
+        service: 'sns',
+        operation: 'CreateTopic',
+        errorCode: 'InvalidParameter',
+        httpStatus: '400',
+        count: '1',
+      });
+      await page.locator('#faults li', { hasText: 'sns:CreateTopic' }).waitFor();
+      await page.screenshot({ path: join(ARTIFACTS, 'sandbox.png'), fullPage: true });
+      const listed = (await (await fetch(`${sandbox.current.url}/_sandbox/faults`)).json()) as {
+        faults: Array<{ operation: string }>;
+      };
+      expect(listed.faults.map((fault) => fault.operation)).toEqual(['CreateTopic']);
+
+      const deploy = await runCli(['deploy', '-a', topicApp()], { env: env() });
+      expect(deploy.code).not.toBe(0);
+      expect(deploy.stderr).toContain('InvalidParameter');
+    }, 120_000);
+
+    it('sets the latency model from the sandbox page', async () => {
+      await page.goto(`${url}#/sandbox`);
+      await submitForm(page, '#set-latency', { operation: 'ssm:GetParameter', ms: '5' });
+      await page.locator('#latency li[data-operation="ssm:GetParameter"]').waitFor();
+      const model = (await (await fetch(`${sandbox.current.url}/_sandbox/latency`)).json()) as {
+        operations: Record<string, number>;
+      };
+      expect(model.operations).toEqual({ 'sqs:CreateQueue': QUEUE_LATENCY_MS, 'ssm:GetParameter': 5 });
+    });
+
+    /** The logical id CDK gave the construct with this id (a hash follows it). */
+    function logicalIdOf(construct: string): string {
+      const id = Object.keys(resources).find((logicalId) => logicalId.startsWith(construct));
+      if (!id) throw new Error(`no resource for ${construct} in ${Object.keys(resources).join(', ')}`);
+      return id;
+    }
+  },
+);
+
+async function submitForm(page: Page, selector: string, fields: Record<string, string>): Promise<void> {
+  const form = page.locator(selector);
+  await form.waitFor();
+  for (const [name, value] of Object.entries(fields)) await form.locator(`input[name=${name}]`).fill(value);
+  await form.locator('button[type=submit]').click();
+}
+
+/** The most recent run's highlighted bars, in start order. */
+async function criticalBars(page: Page): Promise<string[]> {
+  return page
+    .locator('#history .run')
+    .first()
+    .locator('g.bar.critical')
+    .evaluateAll((all) =>
+      all
+        .map((bar) => ({
+          id: bar.getAttribute('data-id')!,
+          x: Number(bar.querySelector('rect.work')!.getAttribute('x')),
+        }))
+        .sort((a, b) => a.x - b.x)
+        .map((bar) => bar.id),
+    );
+}

@@ -1,0 +1,124 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UiData } from '../../src/toolkit/ui-data.js';
+import { startUiServer, type UiServer } from '../../src/ui/server.js';
+
+const TOKEN = 'a'.repeat(48);
+const assets = mkdtempSync(join(tmpdir(), 'cdkd-ui-assets-'));
+writeFileSync(join(assets, 'index.html'), '<html>page</html>');
+writeFileSync(join(assets, 'app.js'), 'void 0;');
+
+const data: Pick<UiData, 'bucket' | 'stacks' | 'stack' | 'events'> = {
+  bucket: 'state-bucket',
+  stacks: async () => [
+    { stackName: 'S', region: 'us-east-1', resourceCount: 2, updatedAt: 'now', pendingJournal: 0 },
+  ],
+  stack: async (ref) =>
+    ref.stackName === 'S' ? { ...ref, updatedAt: 'now', resources: [], outputs: {}, imports: [] } : undefined,
+  events: async () => ({ events: [], dependencies: {} }),
+};
+
+let server: UiServer;
+beforeAll(async () => {
+  server = await startUiServer({ data, port: 0, assets, token: TOKEN });
+});
+afterAll(() => server.close());
+
+/** A raw request, so the Host header and cookies are exactly what the test says. */
+function get(
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        path,
+        method,
+        headers: { host: `127.0.0.1:${server.port}`, ...headers },
+      },
+      (response) => {
+        let body = '';
+        response.on('data', (chunk) => (body += chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, body, headers: response.headers }),
+        );
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+describe('cdkd ui server access', () => {
+  it('prints a URL on 127.0.0.1 carrying the token', () => {
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}/?token=${TOKEN}`);
+  });
+
+  it.each(['/', '/app.js', '/api/stacks', '/api/stacks/us-east-1/S', '/api/sandbox/faults'])(
+    'refuses %s without the token (401)',
+    async (path) => {
+      const answer = await get(path);
+      expect(answer.status).toBe(401);
+      expect(JSON.parse(answer.body).error.code).toBe('NoToken');
+    },
+  );
+
+  it('refuses a wrong token of the same length', async () => {
+    expect((await get(`/api/stacks?token=${'b'.repeat(48)}`)).status).toBe(401);
+  });
+
+  it.each(['evil.example:80', `evil.example:${0}`, 'localhost', '127.0.0.1'])(
+    'refuses Host %s even with the token (403): a rebinding page cannot read it',
+    async (host) => {
+      const answer = await get(`/api/stacks?token=${TOKEN}`, { host });
+      expect(answer.status).toBe(403);
+      expect(JSON.parse(answer.body).error.code).toBe('BadHost');
+    },
+  );
+
+  it('answers with the token in the query, the header, or the cookie the page load set', async () => {
+    const page = await get(`/?token=${TOKEN}`);
+    expect(page.status).toBe(200);
+    expect(page.body).toBe('<html>page</html>');
+    const cookie = String((page.headers['set-cookie'] as string[])[0]).split(';')[0]!;
+    expect(cookie).toBe(`cdkd_ui_token=${TOKEN}`);
+    expect((await get('/api/stacks', { cookie })).status).toBe(200);
+    expect((await get('/api/stacks', { 'x-cdkd-token': TOKEN })).status).toBe(200);
+    expect(
+      (await get('/api/stacks', { host: `localhost:${server.port}`, 'x-cdkd-token': TOKEN })).status,
+    ).toBe(200);
+  });
+});
+
+describe('cdkd ui server routes', () => {
+  const auth = { 'x-cdkd-token': TOKEN };
+
+  it('lists the stacks with the bucket', async () => {
+    const answer = JSON.parse((await get('/api/stacks', auth)).body);
+    expect(answer).toEqual({ bucket: 'state-bucket', stacks: [expect.objectContaining({ stackName: 'S' })] });
+  });
+
+  it('answers a stack, 404 for one not in state', async () => {
+    expect((await get('/api/stacks/us-east-1/S', auth)).status).toBe(200);
+    const missing = await get('/api/stacks/us-east-1/Nope', auth);
+    expect(missing.status).toBe(404);
+    expect(JSON.parse(missing.body).error.code).toBe('StackNotFound');
+  });
+
+  it('is read-only over state', async () => {
+    expect((await get('/api/stacks', auth, 'DELETE')).status).toBe(405);
+  });
+
+  it('refuses sandbox routes the page has no use for, and says when no sandbox is configured', async () => {
+    expect((await get('/api/sandbox/calls', auth, 'DELETE')).status).toBe(404);
+    const none = await get('/api/sandbox/faults', auth);
+    expect(none.status).toBe(404);
+    expect(JSON.parse(none.body).error.code).toBe('NoSandbox');
+  });
+});
