@@ -23,6 +23,7 @@ import { createEcrService } from './ecr/index.js';
 import { createElbv2Service } from './elbv2/index.js';
 import { createEventsService } from './events/index.js';
 import { createIamService } from './iam/index.js';
+import { createKinesisService } from './kinesis/index.js';
 import { createKmsService } from './kms/index.js';
 import { createLambdaService } from './lambda/index.js';
 import { createLogsService } from './logs/index.js';
@@ -58,6 +59,7 @@ export const builtinServices: readonly ServiceModuleFactory[] = [
   createCloudFormationService,
   createCloudWatchService,
   createApiGatewayService,
+  createKinesisService,
   // The services only the CDK's custom-resource handlers call (docs/_generated/cdk-handler-calls.md).
   createAcmService,
   createAthenaService,
