@@ -1,4 +1,9 @@
-import { CloudControlClient, CreateResourceCommand, GetResourceCommand } from '@aws-sdk/client-cloudcontrol';
+import {
+  CloudControlClient,
+  CreateResourceCommand,
+  GetResourceCommand,
+  UpdateResourceCommand,
+} from '@aws-sdk/client-cloudcontrol';
 import {
   AddTagsToStreamCommand,
   CreateStreamCommand,
@@ -281,6 +286,16 @@ describe('Kinesis Data Streams', () => {
     });
     const { StreamDescription } = await kinesis.send(new DescribeStreamCommand({ StreamName: name }));
     expect(StreamDescription!.Shards).toHaveLength(2);
+    const updated = await cc.send(
+      new UpdateResourceCommand({
+        TypeName: 'AWS::Kinesis::Stream',
+        Identifier: name,
+        PatchDocument: JSON.stringify([{ op: 'add', path: '/RetentionPeriodHours', value: 72 }]),
+      }),
+    );
+    expect((await settle(cc, updated.ProgressEvent!)).event.OperationStatus).toBe('SUCCESS');
+    const summary = await kinesis.send(new DescribeStreamSummaryCommand({ StreamName: name }));
+    expect(summary.StreamDescriptionSummary!.RetentionPeriodHours).toBe(72);
     const { json: inventory } = await admin(sandbox, 'GET', 'inventory');
     expect(inventory.kinesis['AWS::Kinesis::Stream']).toContainEqual(
       expect.objectContaining({ id: name, mode: 'PROVISIONED', shards: 2 }),
