@@ -29,6 +29,7 @@ import { createLambdaService } from './lambda/index.js';
 import { createLogsService } from './logs/index.js';
 import { createRoute53Service } from './route53/index.js';
 import { createS3Service } from './s3/index.js';
+import { createSchedulerService } from './scheduler/index.js';
 import { createSecretsManagerService } from './secretsmanager/index.js';
 import { createSnsService } from './sns/index.js';
 import { createSqsService } from './sqs/index.js';
@@ -60,6 +61,7 @@ export const builtinServices: readonly ServiceModuleFactory[] = [
   createCloudWatchService,
   createApiGatewayService,
   createKinesisService,
+  createSchedulerService,
   // The services only the CDK's custom-resource handlers call (docs/_generated/cdk-handler-calls.md).
   createAcmService,
   createAthenaService,
