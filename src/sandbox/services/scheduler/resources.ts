@@ -1,5 +1,6 @@
 import { SandboxError } from '../../errors.js';
 import { randomString } from '../../ids.js';
+import { sandboxSchemaFor } from '../../resource-index.js';
 import { HandlerError, type ResourceHandler, type ResourceModel } from '../../resources.js';
 import type { ScheduleRunner } from './firing.js';
 import { createGroup, deleteGroup, describeGroup, tagsFrom } from './group-ops.js';
@@ -29,23 +30,15 @@ async function handlerErrors<T>(work: () => Promise<T> | T): Promise<T> {
   }
 }
 
-/** A schedule as its template describes it (dates as ISO strings). */
+/** The template's properties of a schedule (dates as ISO strings; the API's own dates and ActionAfterCompletion are not in the type). */
+const MODELLED = new Set(sandboxSchemaFor(SCHEDULE)!.props.concat('Arn'));
+
 function scheduleModel(schedule: ScheduleRecord): ResourceModel {
-  const {
-    CreationDate: _c,
-    LastModificationDate: _m,
-    ActionAfterCompletion: _a,
-    StartDate,
-    EndDate,
-    ...rest
-  } = describeSchedule(schedule);
-  const iso = (seconds: number | undefined) =>
-    seconds === undefined ? {} : new Date(seconds * 1000).toISOString();
-  return {
-    ...rest,
-    ...(StartDate !== undefined ? { StartDate: iso(StartDate) } : {}),
-    ...(EndDate !== undefined ? { EndDate: iso(EndDate) } : {}),
-  };
+  const described: ResourceModel = describeSchedule(schedule);
+  for (const date of ['StartDate', 'EndDate']) {
+    if (typeof described[date] === 'number') described[date] = new Date(described[date] * 1000).toISOString();
+  }
+  return Object.fromEntries(Object.entries(described).filter(([key]) => MODELLED.has(key)));
 }
 
 /**
