@@ -6,15 +6,11 @@ import {
   PutRecordsCommand,
 } from '@aws-sdk/client-kinesis';
 import { CreateEventSourceMappingCommand, type LambdaClient } from '@aws-sdk/client-lambda';
-import {
-  CreateQueueCommand,
-  DeleteMessageCommand,
-  ReceiveMessageCommand,
-  SQSClient,
-} from '@aws-sdk/client-sqs';
+import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { drainJson } from './helpers.js';
 import { ACCOUNT, clientConfig, createFunction, lambdaClient } from './lambda-runtime-helpers.js';
 
 // Kinesis as an event source: records put on a stream reach the function in Lambda's Kinesis
@@ -59,21 +55,7 @@ afterAll(async () => {
   await sandbox.stop();
 });
 
-async function drain(url: string, count: number, deadlineMs = 20_000): Promise<unknown[]> {
-  const bodies: unknown[] = [];
-  const until = Date.now() + deadlineMs;
-  while (bodies.length < count && Date.now() < until) {
-    const { Messages = [] } = await sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10 }),
-    );
-    for (const message of Messages) {
-      bodies.push(JSON.parse(message.Body!));
-      await sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: message.ReceiptHandle }));
-    }
-    if (Messages.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return bodies;
-}
+const drain = (url: string, count: number) => drainJson(sqs, url, count);
 
 /** A function that copies each record it gets to the queue, failing the batch when a record's data is "bad". */
 async function recorder(name: string, queueUrl: string): Promise<void> {

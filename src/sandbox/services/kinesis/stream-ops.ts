@@ -74,6 +74,25 @@ function tagMap(tags: unknown): Record<string, string> {
   return Object.fromEntries(Object.entries(tags).map(([key, value]) => [key, String(value)]));
 }
 
+/** Changes the retention period in the direction the operation allows (the other way is InvalidArgumentException). */
+async function setRetention(
+  store: KinesisStore,
+  stream: StreamDocument,
+  input: Record<string, unknown>,
+  way: 'increase' | 'decrease',
+): Promise<Record<string, never>> {
+  const hours = integerIn(input.RetentionPeriodHours, 'RetentionPeriodHours', 24, MAX_RETENTION_HOURS);
+  if (way === 'increase' ? hours < stream.retentionHours : hours > stream.retentionHours) {
+    const [relation, other] = way === 'increase' ? ['shorter', 'Decrease'] : ['longer', 'Increase'];
+    throw invalidArgument(
+      `Requested retention period (${hours} hours) for stream ${stream.name} can not be ${relation} than existing retention period (${stream.retentionHours} hours). Use ${other}RetentionPeriod API.`,
+    );
+  }
+  stream.retentionHours = hours;
+  await store.save(stream);
+  return {};
+}
+
 /** The stream operations (control plane) over the store, as the module's handlers. */
 export function streamOps(store: KinesisStore) {
   const scope = (call: ApiCall) => ({ accountId: call.accountId, region: call.region });
@@ -145,39 +164,7 @@ export function streamOps(store: KinesisStore) {
         HasMoreTags: false,
       };
     },
-    async IncreaseStreamRetentionPeriod(call: ApiCall) {
-      const stream = find(call);
-      const hours = integerIn(
-        call.input.RetentionPeriodHours,
-        'RetentionPeriodHours',
-        24,
-        MAX_RETENTION_HOURS,
-      );
-      if (hours < stream.retentionHours) {
-        throw invalidArgument(
-          `Requested retention period (${hours} hours) for stream ${stream.name} can not be shorter than existing retention period (${stream.retentionHours} hours). Use DecreaseRetentionPeriod API.`,
-        );
-      }
-      stream.retentionHours = hours;
-      await store.save(stream);
-      return {};
-    },
-    async DecreaseStreamRetentionPeriod(call: ApiCall) {
-      const stream = find(call);
-      const hours = integerIn(
-        call.input.RetentionPeriodHours,
-        'RetentionPeriodHours',
-        24,
-        MAX_RETENTION_HOURS,
-      );
-      if (hours > stream.retentionHours) {
-        throw invalidArgument(
-          `Requested retention period (${hours} hours) for stream ${stream.name} can not be longer than existing retention period (${stream.retentionHours} hours). Use IncreaseRetentionPeriod API.`,
-        );
-      }
-      stream.retentionHours = hours;
-      await store.save(stream);
-      return {};
-    },
+    IncreaseStreamRetentionPeriod: (call: ApiCall) => setRetention(store, find(call), call.input, 'increase'),
+    DecreaseStreamRetentionPeriod: (call: ApiCall) => setRetention(store, find(call), call.input, 'decrease'),
   };
 }
