@@ -1,4 +1,3 @@
-import { CreateRoleCommand, IAMClient, PutRolePolicyCommand } from '@aws-sdk/client-iam';
 import {
   CreateStreamCommand,
   KinesisClient,
@@ -11,7 +10,13 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { drainJson } from './helpers.js';
-import { ACCOUNT, clientConfig, createFunction, lambdaClient } from './lambda-runtime-helpers.js';
+import {
+  ACCOUNT,
+  clientConfig,
+  createFunction,
+  createServiceRole,
+  lambdaClient,
+} from './lambda-runtime-helpers.js';
 
 // Kinesis as an event source: records put on a stream reach the function in Lambda's Kinesis
 // event shape, and a failing batch is bisected, retried and sent to the on-failure destination.
@@ -26,27 +31,7 @@ beforeAll(async () => {
   kinesis = new KinesisClient({ ...clientConfig(sandbox), requestHandler: new NodeHttpHandler() });
   sqs = new SQSClient(clientConfig(sandbox));
   lambda = lambdaClient(sandbox);
-  const iam = new IAMClient(clientConfig(sandbox));
-  await iam.send(
-    new CreateRoleCommand({
-      RoleName: 'exec',
-      AssumeRolePolicyDocument: JSON.stringify({
-        Statement: [
-          { Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' }, Action: 'sts:AssumeRole' },
-        ],
-      }),
-    }),
-  );
-  await iam.send(
-    new PutRolePolicyCommand({
-      RoleName: 'exec',
-      PolicyName: 'failures',
-      PolicyDocument: JSON.stringify({
-        Statement: [{ Effect: 'Allow', Action: 'sqs:SendMessage', Resource: '*' }],
-      }),
-    }),
-  );
-  iam.destroy();
+  await createServiceRole(sandbox, 'exec', 'lambda.amazonaws.com', ['sqs:SendMessage']);
 });
 afterAll(async () => {
   kinesis.destroy();

@@ -7,13 +7,18 @@ import {
   UpdateItemCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
-import { CreateRoleCommand, IAMClient, PutRolePolicyCommand } from '@aws-sdk/client-iam';
 import { CreateEventSourceMappingCommand, type LambdaClient } from '@aws-sdk/client-lambda';
 import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { drainJson } from './helpers.js';
-import { ACCOUNT, clientConfig, createFunction, lambdaClient } from './lambda-runtime-helpers.js';
+import {
+  ACCOUNT,
+  clientConfig,
+  createFunction,
+  createServiceRole,
+  lambdaClient,
+} from './lambda-runtime-helpers.js';
 
 // DynamoDB Streams on the sandbox: the table's changes as stream records, read through the
 // Streams API and by an event source mapping that bisects a failing batch and sends what
@@ -119,27 +124,7 @@ describe('DynamoDB Streams', () => {
   });
 
   it('feed an event source mapping that bisects a failing batch and sends the failing record on', async () => {
-    const iam = new IAMClient(clientConfig(sandbox));
-    await iam.send(
-      new CreateRoleCommand({
-        RoleName: 'exec',
-        AssumeRolePolicyDocument: JSON.stringify({
-          Statement: [
-            { Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' }, Action: 'sts:AssumeRole' },
-          ],
-        }),
-      }),
-    );
-    await iam.send(
-      new PutRolePolicyCommand({
-        RoleName: 'exec',
-        PolicyName: 'failures',
-        PolicyDocument: JSON.stringify({
-          Statement: [{ Effect: 'Allow', Action: 'sqs:SendMessage', Resource: '*' }],
-        }),
-      }),
-    );
-    iam.destroy();
+    await createServiceRole(sandbox, 'exec', 'lambda.amazonaws.com', ['sqs:SendMessage']);
     const streamArn = await table('orders');
     const audit = (await sqs.send(new CreateQueueCommand({ QueueName: 'audit' }))).QueueUrl!;
     const failures = (await sqs.send(new CreateQueueCommand({ QueueName: 'audit-failures' }))).QueueUrl!;

@@ -1,5 +1,4 @@
 import { EventBridgeClient, PutRuleCommand, PutTargetsCommand } from '@aws-sdk/client-eventbridge';
-import { CreateRoleCommand, IAMClient, PutRolePolicyCommand } from '@aws-sdk/client-iam';
 import {
   CreateScheduleCommand,
   CreateScheduleGroupCommand,
@@ -25,7 +24,13 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { admin } from './helpers.js';
-import { ACCOUNT, clientConfig, createFunction, lambdaClient } from './lambda-runtime-helpers.js';
+import {
+  ACCOUNT,
+  clientConfig,
+  createFunction,
+  createServiceRole,
+  lambdaClient,
+} from './lambda-runtime-helpers.js';
 
 // EventBridge Scheduler through the AWS SDK: schedules and groups, and schedules firing on the
 // sandbox's clock (moved through PUT /_sandbox/clock) to their targets as their role, with
@@ -40,37 +45,17 @@ beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, accountId: ACCOUNT });
   scheduler = new SchedulerClient(clientConfig(sandbox));
   sqs = new SQSClient(clientConfig(sandbox));
-  const iam = new IAMClient(clientConfig(sandbox));
   for (const [name, service] of [
     ['scheduler-role', 'scheduler.amazonaws.com'],
     ['lambda-only', 'lambda.amazonaws.com'],
     ['exec', 'lambda.amazonaws.com'],
-  ]) {
-    await iam.send(
-      new CreateRoleCommand({
-        RoleName: name,
-        AssumeRolePolicyDocument: JSON.stringify({
-          Statement: [{ Effect: 'Allow', Principal: { Service: service }, Action: 'sts:AssumeRole' }],
-        }),
-      }),
-    );
-    await iam.send(
-      new PutRolePolicyCommand({
-        RoleName: name,
-        PolicyName: 'targets',
-        PolicyDocument: JSON.stringify({
-          Statement: [
-            {
-              Effect: 'Allow',
-              Action: ['sqs:SendMessage', 'lambda:InvokeFunction', 'events:PutEvents'],
-              Resource: '*',
-            },
-          ],
-        }),
-      }),
-    );
+  ] as const) {
+    await createServiceRole(sandbox, name, service, [
+      'sqs:SendMessage',
+      'lambda:InvokeFunction',
+      'events:PutEvents',
+    ]);
   }
-  iam.destroy();
   await admin(sandbox, 'PUT', 'clock', { set: '2030-01-01T00:00:00Z' });
 });
 afterAll(async () => {
