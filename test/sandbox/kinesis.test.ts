@@ -23,6 +23,9 @@ import {
 } from '@aws-sdk/client-kinesis';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { evenShards, hashKeyOf, shardFor } from '../../src/sandbox/services/kinesis/shards.js';
@@ -301,5 +304,36 @@ describe('Kinesis Data Streams', () => {
       expect.objectContaining({ id: name, mode: 'PROVISIONED', shards: 2 }),
     );
     cc.destroy();
+  });
+});
+
+describe('Kinesis persistence', () => {
+  it('keeps streams and their records across a restart on the same data dir', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'kinesis-'));
+    try {
+      const first = await startSandbox({ port: 0, accountId: ACCOUNT, dataDir });
+      const client = new KinesisClient({ ...clientConfig(first), requestHandler: new NodeHttpHandler() });
+      await client.send(new CreateStreamCommand({ StreamName: 'kept', ShardCount: 1 }));
+      await client.send(
+        new PutRecordCommand({ StreamName: 'kept', PartitionKey: 'k', Data: bytes('saved') }),
+      );
+      client.destroy();
+      await first.stop();
+      const second = await startSandbox({ port: 0, accountId: ACCOUNT, dataDir });
+      const again = new KinesisClient({ ...clientConfig(second), requestHandler: new NodeHttpHandler() });
+      const { ShardIterator } = await again.send(
+        new GetShardIteratorCommand({
+          StreamName: 'kept',
+          ShardId: 'shardId-000000000000',
+          ShardIteratorType: 'TRIM_HORIZON',
+        }),
+      );
+      const { Records } = await again.send(new GetRecordsCommand({ ShardIterator }));
+      expect(Records!.map((r) => text(r.Data))).toEqual(['saved']);
+      again.destroy();
+      await second.stop();
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

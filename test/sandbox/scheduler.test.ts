@@ -21,9 +21,12 @@ import {
   SetQueueAttributesCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { admin } from './helpers.js';
+import { admin, drainJson } from './helpers.js';
 import {
   ACCOUNT,
   clientConfig,
@@ -332,5 +335,42 @@ exports.handler = async (event) => {
     while (bodies.length < 2 && Date.now() < until)
       bodies.push(...(await received(q.url, 500)).map((m) => m.body));
     expect(bodies.sort()).toEqual(['lambda:{"job":"report"}', '{"job":"export"}'].sort());
+  });
+});
+
+describe('EventBridge Scheduler persistence', () => {
+  it('re-arms a stored schedule when the sandbox starts again on the same data dir', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'scheduler-'));
+    try {
+      const first = await startSandbox({ port: 0, accountId: ACCOUNT, dataDir });
+      await admin(first, 'PUT', 'clock', { set: '2030-01-01T00:00:00Z' });
+      await createServiceRole(first, 'scheduler-role', 'scheduler.amazonaws.com', ['sqs:SendMessage']);
+      const firstSqs = new SQSClient(clientConfig(first));
+      await firstSqs.send(new CreateQueueCommand({ QueueName: 'after-restart' }));
+      firstSqs.destroy();
+      const client = new SchedulerClient(clientConfig(first));
+      await client.send(
+        new CreateScheduleCommand({
+          Name: 'survivor',
+          ScheduleExpression: 'rate(10 minutes)',
+          FlexibleTimeWindow: { Mode: 'OFF' },
+          Target: { Arn: `arn:aws:sqs:us-east-1:${ACCOUNT}:after-restart`, RoleArn: ROLE, Input: '"again"' },
+        }),
+      );
+      client.destroy();
+      await first.stop();
+
+      const second = await startSandbox({ port: 0, accountId: ACCOUNT, dataDir });
+      await admin(second, 'PUT', 'clock', { set: '2030-01-01T00:05:00Z' });
+      await admin(second, 'PUT', 'clock', { advance: 'PT5M' });
+      const secondSqs = new SQSClient(clientConfig(second));
+      const { QueueUrl } = await secondSqs.send(new CreateQueueCommand({ QueueName: 'after-restart' }));
+      const bodies = (await drainJson(secondSqs, QueueUrl!, 1, 5_000)) as unknown[];
+      expect(bodies).toEqual(['again']);
+      secondSqs.destroy();
+      await second.stop();
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
