@@ -272,7 +272,11 @@ describe('Kinesis Data Streams', () => {
     const accepted = await cc.send(
       new CreateResourceCommand({
         TypeName: 'AWS::Kinesis::Stream',
-        DesiredState: JSON.stringify({ ShardCount: 2 }),
+        DesiredState: JSON.stringify({
+          ShardCount: 2,
+          StreamEncryption: { EncryptionType: 'KMS', KeyId: 'alias/aws/kinesis' },
+          DesiredShardLevelMetrics: ['IncomingBytes'],
+        }),
       }),
     );
     const { event } = await settle(cc, accepted.ProgressEvent!);
@@ -286,9 +290,16 @@ describe('Kinesis Data Streams', () => {
       Name: name,
       Arn: `arn:aws:kinesis:us-east-1:${ACCOUNT}:stream/${name}`,
       ShardCount: 2,
+      StreamEncryption: { EncryptionType: 'KMS', KeyId: 'alias/aws/kinesis' },
+      DesiredShardLevelMetrics: ['IncomingBytes'],
     });
     const { StreamDescription } = await kinesis.send(new DescribeStreamCommand({ StreamName: name }));
     expect(StreamDescription!.Shards).toHaveLength(2);
+    expect(StreamDescription).toMatchObject({ EncryptionType: 'KMS', KeyId: 'alias/aws/kinesis' });
+    const put = await kinesis.send(
+      new PutRecordCommand({ StreamName: name, PartitionKey: 'k', Data: bytes('x') }),
+    );
+    expect(put.EncryptionType).toBe('KMS');
     const updated = await cc.send(
       new UpdateResourceCommand({
         TypeName: 'AWS::Kinesis::Stream',

@@ -1,7 +1,7 @@
 import { SandboxError } from '../../errors.js';
 import type { ApiCall } from '../api-module.js';
 import { explicitHashKey, hashKeyOf, sequenceCounter, shardFor } from './shards.js';
-import type { KinesisRecord, KinesisStore, StreamDocument } from './store.js';
+import { encryptionType, type KinesisRecord, type KinesisStore, type StreamDocument } from './store.js';
 import { integerIn, invalidArgument } from './stream-ops.js';
 
 /** How long a shard iterator stays valid (Kinesis: 5 minutes). */
@@ -73,7 +73,11 @@ export function recordOps(store: KinesisStore, now: () => number) {
     async PutRecord(call: ApiCall) {
       const stream = find(call);
       const [written] = await store.append(stream, [placed(stream, call.input)]);
-      return { ShardId: written!.shardId, SequenceNumber: written!.sequenceNumber, EncryptionType: 'NONE' };
+      return {
+        ShardId: written!.shardId,
+        SequenceNumber: written!.sequenceNumber,
+        EncryptionType: encryptionType(stream),
+      };
     },
     async PutRecords(call: ApiCall) {
       const stream = find(call);
@@ -95,7 +99,7 @@ export function recordOps(store: KinesisStore, now: () => number) {
           SequenceNumber: record.sequenceNumber,
           ShardId: record.shardId,
         })),
-        EncryptionType: 'NONE',
+        EncryptionType: encryptionType(stream),
       };
     },
     GetShardIterator(call: ApiCall) {

@@ -39,10 +39,17 @@ export interface StreamDocument {
   /** Epoch ms. */
   createdAt: number;
   tags: Record<string, string>;
+  /** Server-side encryption (StreamEncryption); records are kept as written either way. */
+  encryption?: { EncryptionType: 'KMS'; KeyId: string };
+  /** Template settings the sandbox keeps but does not act on (DesiredShardLevelMetrics ...), read back as set. */
+  kept?: Record<string, unknown>;
   /** The next record's counter (decimal string). */
   nextCounter: string;
   records: KinesisRecord[];
 }
+
+/** What a stream's reads and writes report as their EncryptionType. */
+export const encryptionType = (stream: StreamDocument): string => stream.encryption?.EncryptionType ?? 'NONE';
 
 export const streamArn = (accountId: string, region: string, name: string): string =>
   `arn:aws:kinesis:${region}:${accountId}:stream/${name}`;
@@ -115,7 +122,7 @@ export class KinesisStore implements StreamReader {
       shardCount: number;
       retentionHours?: number;
       tags?: Record<string, string>;
-    },
+    } & Pick<StreamDocument, 'encryption' | 'kept'>,
   ): Promise<StreamDocument> {
     if (this.get(scope.accountId, scope.region, name)) {
       throw new SandboxError(
@@ -138,6 +145,8 @@ export class KinesisStore implements StreamReader {
       retentionHours: options.retentionHours ?? DEFAULT_RETENTION_HOURS,
       createdAt: this.now(),
       tags: options.tags ?? {},
+      ...(options.encryption ? { encryption: options.encryption } : {}),
+      ...(options.kept ? { kept: options.kept } : {}),
       nextCounter: '1',
       records: [],
     };

@@ -1,6 +1,6 @@
 import { SandboxError } from '../../errors.js';
 import type { ApiCall } from '../api-module.js';
-import { ON_DEMAND_SHARDS, type KinesisStore, type StreamDocument } from './store.js';
+import { encryptionType, ON_DEMAND_SHARDS, type KinesisStore, type StreamDocument } from './store.js';
 
 const NAME = /^[a-zA-Z0-9_.-]{1,128}$/;
 const MAX_RETENTION_HOURS = 8760;
@@ -62,7 +62,8 @@ function common(stream: StreamDocument) {
     RetentionPeriodHours: stream.retentionHours,
     StreamCreationTimestamp: seconds(stream.createdAt),
     EnhancedMonitoring: [{ ShardLevelMetrics: [] }],
-    EncryptionType: 'NONE',
+    EncryptionType: encryptionType(stream),
+    ...(stream.encryption ? { KeyId: stream.encryption.KeyId } : {}),
   };
 }
 

@@ -25,9 +25,32 @@ function settingsOf(name: string, desired: ResourceModel) {
   return streamSettings({ ...desired, StreamName: name, ShardCount: desired.ShardCount ?? 1 });
 }
 
+const KEPT = ['DesiredShardLevelMetrics', 'MaxRecordSizeInKiB', 'WarmThroughputMiBps'];
+
+/** StreamEncryption as the template gives it (EncryptionType NONE is no encryption). */
+function encryptionOf(desired: ResourceModel): StreamDocument['encryption'] {
+  const given = desired.StreamEncryption as { EncryptionType?: string; KeyId?: string } | undefined;
+  if (!given || given.EncryptionType === 'NONE') return undefined;
+  if (given.EncryptionType !== 'KMS' || typeof given.KeyId !== 'string') {
+    throw new HandlerError('InvalidRequest', 'StreamEncryption needs EncryptionType KMS and a KeyId.');
+  }
+  return { EncryptionType: 'KMS', KeyId: given.KeyId };
+}
+
+/** The settings a stream keeps from its template: encryption and the ones read back as set. */
+function keptSettings(desired: ResourceModel): Pick<StreamDocument, 'encryption' | 'kept'> {
+  const encryption = encryptionOf(desired);
+  const kept = Object.fromEntries(
+    KEPT.filter((key) => desired[key] !== undefined).map((key) => [key, desired[key]]),
+  );
+  return { ...(encryption ? { encryption } : {}), ...(Object.keys(kept).length > 0 ? { kept } : {}) };
+}
+
 function model(stream: StreamDocument): ResourceModel {
   const tags = Object.entries(stream.tags).map(([Key, Value]) => ({ Key, Value }));
   return {
+    ...stream.kept,
+    ...(stream.encryption ? { StreamEncryption: stream.encryption } : {}),
     Name: stream.name,
     Arn: stream.arn,
     StreamModeDetails: { StreamMode: stream.mode },
@@ -58,10 +81,12 @@ export function streamResourceHandler(store: KinesisStore): ResourceHandler {
         throw new HandlerError('AlreadyExists', `${name} already exists`);
       try {
         const settings = settingsOf(name, desired);
+        const kept = keptSettings(desired);
         const stream = await store.create({ accountId, region }, name, {
           ...settings,
           retentionHours: retentionOf(desired),
           tags: tagsOf(desired),
+          ...kept,
         });
         return { identifier: name, model: model(stream) };
       } catch (error) {
@@ -82,8 +107,15 @@ export function streamResourceHandler(store: KinesisStore): ResourceHandler {
             `Stream ${identifier}: changing the stream mode or shard count (resharding) is not supported by the sandbox.`,
           );
         }
-        stream.retentionHours = retentionOf(desired);
-        stream.tags = tagsOf(desired);
+        // Everything is read and checked before the stream changes, so a refused update changes nothing.
+        const next = {
+          retentionHours: retentionOf(desired),
+          tags: tagsOf(desired),
+          ...keptSettings(desired),
+        };
+        delete stream.encryption;
+        delete stream.kept;
+        Object.assign(stream, next);
       } catch (error) {
         throw asHandlerError(error);
       }
