@@ -1,3 +1,4 @@
+import { CreateResourceCommand } from '@aws-sdk/client-cloudcontrol';
 import { EventBridgeClient, PutRuleCommand, PutTargetsCommand } from '@aws-sdk/client-eventbridge';
 import {
   CreateScheduleCommand,
@@ -14,6 +15,7 @@ import {
   UpdateScheduleCommand,
   type CreateScheduleCommandInput,
 } from '@aws-sdk/client-scheduler';
+import { DescribeExecutionCommand, ListExecutionsCommand, SFNClient } from '@aws-sdk/client-sfn';
 import {
   CreateQueueCommand,
   DeleteMessageCommand,
@@ -26,7 +28,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { admin, drainJson } from './helpers.js';
+import { admin, cloudControlClient, drainJson, settle } from './helpers.js';
 import {
   ACCOUNT,
   clientConfig,
@@ -335,6 +337,55 @@ exports.handler = async (event) => {
     while (bodies.length < 2 && Date.now() < until)
       bodies.push(...(await received(q.url, 500)).map((m) => m.body));
     expect(bodies.sort()).toEqual(['lambda:{"job":"report"}', '{"job":"export"}'].sort());
+  });
+});
+
+describe('EventBridge Scheduler to Step Functions', () => {
+  it('starts an execution of the target state machine with the Input, as the role its policy allows', async () => {
+    const cc = cloudControlClient(sandbox);
+    const { ProgressEvent } = await cc.send(
+      new CreateResourceCommand({
+        TypeName: 'AWS::StepFunctions::StateMachine',
+        DesiredState: JSON.stringify({
+          StateMachineName: 'nightly-job',
+          RoleArn: ROLE,
+          DefinitionString: JSON.stringify({
+            StartAt: 'Done',
+            States: { Done: { Type: 'Pass', End: true } },
+          }),
+        }),
+      }),
+    );
+    const { event } = await settle(cc, ProgressEvent!);
+    cc.destroy();
+    const machineArn = event.Identifier!;
+    await createServiceRole(sandbox, 'starter', 'scheduler.amazonaws.com', ['states:StartExecution']);
+    await createServiceRole(sandbox, 'not-starter', 'scheduler.amazonaws.com', ['sqs:SendMessage']);
+    for (const [name, role] of [
+      ['start-job', 'starter'],
+      ['cannot-start', 'not-starter'],
+    ]) {
+      await schedule({
+        Name: name,
+        ScheduleExpression: 'rate(1 minute)',
+        Target: {
+          Arn: machineArn,
+          RoleArn: `arn:aws:iam::${ACCOUNT}:role/${role}`,
+          Input: `{"from":"${name}"}`,
+        },
+      });
+    }
+    await advance('PT1M');
+    await scheduler.send(new DeleteScheduleCommand({ Name: 'start-job' }));
+    await scheduler.send(new DeleteScheduleCommand({ Name: 'cannot-start' }));
+    const sfn = new SFNClient(clientConfig(sandbox));
+    const { executions } = await sfn.send(new ListExecutionsCommand({ stateMachineArn: machineArn }));
+    expect(executions).toHaveLength(1);
+    const described = await sfn.send(
+      new DescribeExecutionCommand({ executionArn: executions![0]!.executionArn }),
+    );
+    expect(JSON.parse(described.input!)).toEqual({ from: 'start-job' });
+    sfn.destroy();
   });
 });
 
