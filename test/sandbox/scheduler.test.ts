@@ -364,7 +364,7 @@ describe('EventBridge Scheduler to Step Functions', () => {
     for (const [name, role] of [
       ['start-job', 'starter'],
       ['cannot-start', 'not-starter'],
-    ]) {
+    ] as const) {
       await schedule({
         Name: name,
         ScheduleExpression: 'rate(1 minute)',
