@@ -5,15 +5,13 @@ import {
 } from '@aws-sdk/client-lambda';
 import {
   CreateQueueCommand,
-  DeleteMessageCommand,
   GetQueueAttributesCommand,
-  ReceiveMessageCommand,
   SendMessageBatchCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { admin } from './helpers.js';
+import { admin, drainJson } from './helpers.js';
 import { ACCOUNT, clientConfig, createFunction, lambdaClient } from './lambda-runtime-helpers.js';
 
 // A queue triggering a function through an event source mapping, as Lambda's poller does:
@@ -41,22 +39,7 @@ async function queue(name: string, attributes: Record<string, string> = {}): Pro
   return (await sqs.send(new CreateQueueCommand({ QueueName: name, Attributes: attributes }))).QueueUrl!;
 }
 
-/** Receives until `count` bodies came, or the deadline passes; deletes what it read. */
-async function drain(url: string, count: number, deadlineMs = 20_000): Promise<unknown[]> {
-  const bodies: unknown[] = [];
-  const until = Date.now() + deadlineMs;
-  while (bodies.length < count && Date.now() < until) {
-    const { Messages = [] } = await sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10 }),
-    );
-    for (const message of Messages) {
-      bodies.push(JSON.parse(message.Body!));
-      await sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: message.ReceiptHandle }));
-    }
-    if (Messages.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return bodies;
-}
+const drain = (url: string, count: number, deadlineMs?: number) => drainJson(sqs, url, count, deadlineMs);
 
 const HANDLER = `
 const { SQSClient, SendMessageCommand } = require('@aws-sdk/client-sqs');

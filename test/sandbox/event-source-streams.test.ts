@@ -7,17 +7,18 @@ import {
   UpdateItemCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
-import { CreateRoleCommand, IAMClient, PutRolePolicyCommand } from '@aws-sdk/client-iam';
 import { CreateEventSourceMappingCommand, type LambdaClient } from '@aws-sdk/client-lambda';
-import {
-  CreateQueueCommand,
-  DeleteMessageCommand,
-  ReceiveMessageCommand,
-  SQSClient,
-} from '@aws-sdk/client-sqs';
+import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { ACCOUNT, clientConfig, createFunction, lambdaClient } from './lambda-runtime-helpers.js';
+import { drainJson } from './helpers.js';
+import {
+  ACCOUNT,
+  clientConfig,
+  createFunction,
+  createServiceRole,
+  lambdaClient,
+} from './lambda-runtime-helpers.js';
 
 // DynamoDB Streams on the sandbox: the table's changes as stream records, read through the
 // Streams API and by an event source mapping that bisects a failing batch and sends what
@@ -76,21 +77,7 @@ async function streamsCall(operation: string, input: unknown): Promise<any> {
   return response.json();
 }
 
-async function drain(url: string, count: number, deadlineMs = 20_000): Promise<unknown[]> {
-  const bodies: unknown[] = [];
-  const until = Date.now() + deadlineMs;
-  while (bodies.length < count && Date.now() < until) {
-    const { Messages = [] } = await sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10 }),
-    );
-    for (const message of Messages) {
-      bodies.push(JSON.parse(message.Body!));
-      await sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: message.ReceiptHandle }));
-    }
-    if (Messages.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return bodies;
-}
+const drain = (url: string, count: number) => drainJson(sqs, url, count);
 
 describe('DynamoDB Streams', () => {
   it('records inserts, modifications and removals with the images the view type asks for', async () => {
@@ -137,27 +124,7 @@ describe('DynamoDB Streams', () => {
   });
 
   it('feed an event source mapping that bisects a failing batch and sends the failing record on', async () => {
-    const iam = new IAMClient(clientConfig(sandbox));
-    await iam.send(
-      new CreateRoleCommand({
-        RoleName: 'exec',
-        AssumeRolePolicyDocument: JSON.stringify({
-          Statement: [
-            { Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' }, Action: 'sts:AssumeRole' },
-          ],
-        }),
-      }),
-    );
-    await iam.send(
-      new PutRolePolicyCommand({
-        RoleName: 'exec',
-        PolicyName: 'failures',
-        PolicyDocument: JSON.stringify({
-          Statement: [{ Effect: 'Allow', Action: 'sqs:SendMessage', Resource: '*' }],
-        }),
-      }),
-    );
-    iam.destroy();
+    await createServiceRole(sandbox, 'exec', 'lambda.amazonaws.com', ['sqs:SendMessage']);
     const streamArn = await table('orders');
     const audit = (await sqs.send(new CreateQueueCommand({ QueueName: 'audit' }))).QueueUrl!;
     const failures = (await sqs.send(new CreateQueueCommand({ QueueName: 'audit-failures' }))).QueueUrl!;

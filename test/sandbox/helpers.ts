@@ -5,6 +5,7 @@ import {
 } from '@aws-sdk/client-cloudcontrol';
 import { CreateFunctionCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { S3Client } from '@aws-sdk/client-s3';
+import { DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { STSClient } from '@aws-sdk/client-sts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
@@ -124,4 +125,26 @@ export async function failure(
     };
   }
   throw new Error('expected the call to fail, but it succeeded');
+}
+
+/** Receives from the queue until `count` JSON bodies came, or the deadline passes; deletes what it read. */
+export async function drainJson(
+  sqs: SQSClient,
+  url: string,
+  count: number,
+  deadlineMs = 20_000,
+): Promise<unknown[]> {
+  const bodies: unknown[] = [];
+  const until = Date.now() + deadlineMs;
+  while (bodies.length < count && Date.now() < until) {
+    const { Messages = [] } = await sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10 }),
+    );
+    for (const message of Messages) {
+      bodies.push(JSON.parse(message.Body!));
+      await sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: message.ReceiptHandle }));
+    }
+    if (Messages.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return bodies;
 }

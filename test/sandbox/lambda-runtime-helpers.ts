@@ -1,4 +1,5 @@
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
+import { CreateRoleCommand, IAMClient, PutRolePolicyCommand } from '@aws-sdk/client-iam';
 import {
   CreateFunctionCommand,
   LambdaClient,
@@ -79,4 +80,30 @@ export async function createFunction(lambda: LambdaClient, spec: FunctionSpec): 
 /** The JSON a function answered. */
 export function parsePayload(payload: Uint8Array | undefined): unknown {
   return JSON.parse(Buffer.from(payload ?? new Uint8Array()).toString('utf8'));
+}
+
+/** A role the service principal may assume, whose inline policy allows `actions` on every resource. */
+export async function createServiceRole(
+  sandbox: Sandbox,
+  name: string,
+  service: string,
+  actions: string[],
+): Promise<void> {
+  const iam = new IAMClient(clientConfig(sandbox));
+  await iam.send(
+    new CreateRoleCommand({
+      RoleName: name,
+      AssumeRolePolicyDocument: JSON.stringify({
+        Statement: [{ Effect: 'Allow', Principal: { Service: service }, Action: 'sts:AssumeRole' }],
+      }),
+    }),
+  );
+  await iam.send(
+    new PutRolePolicyCommand({
+      RoleName: name,
+      PolicyName: 'allowed',
+      PolicyDocument: JSON.stringify({ Statement: [{ Effect: 'Allow', Action: actions, Resource: '*' }] }),
+    }),
+  );
+  iam.destroy();
 }

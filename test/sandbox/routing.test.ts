@@ -57,9 +57,9 @@ describe('routing and STS', () => {
       method: 'POST',
       headers: {
         authorization:
-          'AWS4-HMAC-SHA256 Credential=AKID/20240101/us-east-1/kinesis/aws4_request, Signature=x',
+          'AWS4-HMAC-SHA256 Credential=AKID/20240101/us-east-1/firehose/aws4_request, Signature=x',
         'content-type': 'application/x-amz-json-1.1',
-        'x-amz-target': 'Kinesis_20131202.ListStreams',
+        'x-amz-target': 'Firehose_20150804.ListDeliveryStreams',
       },
       body: '{}',
     });

@@ -33,20 +33,20 @@ describe('a service the sandbox does not serve answers in that service’s own p
         ),
     ],
     [
-      'JSON 1.1 (Kinesis)',
-      'kinesis',
+      'JSON 1.1 (Firehose)',
+      'firehose',
       {
         method: 'POST',
-        headers: signed('kinesis', {
+        headers: signed('firehose', {
           'content-type': 'application/x-amz-json-1.1',
-          'x-amz-target': 'Kinesis_20131202.ListStreams',
+          'x-amz-target': 'Firehose_20150804.ListDeliveryStreams',
         }),
         body: '{}',
       },
       (body) =>
         expect(JSON.parse(body)).toMatchObject({
           __type: 'UnknownService',
-          message: expect.stringContaining("'kinesis'"),
+          message: expect.stringContaining("'firehose'"),
         }),
     ],
     [

@@ -23,11 +23,13 @@ import { createEcrService } from './ecr/index.js';
 import { createElbv2Service } from './elbv2/index.js';
 import { createEventsService } from './events/index.js';
 import { createIamService } from './iam/index.js';
+import { createKinesisService } from './kinesis/index.js';
 import { createKmsService } from './kms/index.js';
 import { createLambdaService } from './lambda/index.js';
 import { createLogsService } from './logs/index.js';
 import { createRoute53Service } from './route53/index.js';
 import { createS3Service } from './s3/index.js';
+import { createSchedulerService } from './scheduler/index.js';
 import { createSecretsManagerService } from './secretsmanager/index.js';
 import { createSnsService } from './sns/index.js';
 import { createSqsService } from './sqs/index.js';
@@ -58,6 +60,8 @@ export const builtinServices: readonly ServiceModuleFactory[] = [
   createCloudFormationService,
   createCloudWatchService,
   createApiGatewayService,
+  createKinesisService,
+  createSchedulerService,
   // The services only the CDK's custom-resource handlers call (docs/_generated/cdk-handler-calls.md).
   createAcmService,
   createAthenaService,

@@ -1,16 +1,8 @@
 import { roleCaller, serviceCaller, type DeliveryOutcome } from '../../ports/delivery.js';
-import {
-  eventBus,
-  lambdaInvoker,
-  roleReader,
-  snsPublisher,
-  sqsSender,
-  stateMachineStarter,
-  type DeliveryCaller,
-} from '../../ports/index.js';
+import { retrying, settled, type RetryPolicy, type RetryResult } from '../../delivery/retries.js';
+import { sendToTarget } from '../../delivery/target-send.js';
+import { roleReader, sqsSender, type DeliveryCaller } from '../../ports/index.js';
 import type { SandboxContext } from '../../service-module.js';
-import { logWriter } from '../logs/log-writer.js';
-import { retrying, settled, type RetryPolicy, type RetryResult } from './retries.js';
 import { targetInput, type InputSettings } from './target-input.js';
 
 export interface Target extends InputSettings {
@@ -82,38 +74,18 @@ async function toDeadLetterQueue(
   });
 }
 
-async function send(
+function send(
   context: SandboxContext,
   rule: RuleRef,
   target: Target,
   input: string,
 ): Promise<DeliveryOutcome> {
-  const service = target.Arn.split(':')[2] ?? '';
-  const caller = callerFor(context, rule, target, service);
-  if ('code' in caller) return caller;
-  switch (service) {
-    case 'lambda':
-      return (await lambdaInvoker.of(context)?.invokeAsync(target.Arn, input, caller)) ?? unserved(service);
-    case 'sqs':
-      return (
-        (await sqsSender.of(context)?.send(target.Arn, input, {
-          caller,
-          ...(target.SqsParameters?.MessageGroupId ? { groupId: target.SqsParameters.MessageGroupId } : {}),
-        })) ?? unserved(service)
-      );
-    case 'sns':
-      return (
-        (await snsPublisher.of(context)?.publish(target.Arn, input, undefined, caller)) ?? unserved(service)
-      );
-    case 'states':
-      return (await stateMachineStarter.of(context)?.start(target.Arn, input, caller)) ?? unserved(service);
-    case 'events':
-      return (await eventBus.of(context)?.put(target.Arn, [forwarded(input)], caller)) ?? unserved(service);
-    case 'logs':
-      return toLogGroup(context, target.Arn, input);
-    default:
-      return unserved(service);
-  }
+  const caller = callerFor(context, rule, target, target.Arn.split(':')[2] ?? '');
+  if ('code' in caller) return Promise.resolve(caller);
+  return sendToTarget(context, target.Arn, input, caller, {
+    sender: 'EventBridge',
+    ...(target.SqsParameters?.MessageGroupId ? { groupId: target.SqsParameters.MessageGroupId } : {}),
+  });
 }
 
 /** A Lambda, SQS or SNS target is reached as EventBridge; the others as the target's role. */
@@ -133,39 +105,4 @@ function callerFor(
     };
   }
   return roleCaller('events', rule.arn, target.RoleArn, roles.identityPolicies(target.RoleArn));
-}
-
-/** An event sent on to another bus keeps its source, detail-type and detail. */
-function forwarded(input: string): {
-  Source: string;
-  DetailType: string;
-  Detail: string;
-  Resources?: string[];
-} {
-  const event = JSON.parse(input) as Record<string, unknown>;
-  return {
-    Source: String(event.source ?? ''),
-    DetailType: String(event['detail-type'] ?? ''),
-    Detail: JSON.stringify(event.detail ?? {}),
-    ...(Array.isArray(event.resources) ? { Resources: event.resources as string[] } : {}),
-  };
-}
-
-async function toLogGroup(context: SandboxContext, arn: string, input: string): Promise<DeliveryOutcome> {
-  const [, , , region = context.region, , , group = ''] = arn.split(':');
-  const writer = logWriter(context);
-  if (!writer) return unserved('logs');
-  const event = JSON.parse(input) as { id?: string };
-  await writer.append(region, group, String(event.id ?? 'events'), [
-    { timestamp: context.clock.now(), message: input },
-  ]);
-  return { delivered: true };
-}
-
-function unserved(service: string): DeliveryOutcome {
-  return {
-    delivered: false,
-    code: 'UnsupportedTarget',
-    message: `the cdkd sandbox does not deliver EventBridge events to ${service} targets`,
-  };
 }
