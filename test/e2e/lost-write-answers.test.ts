@@ -97,7 +97,7 @@ describe('a write whose answer is lost after it landed', () => {
     expect(await accountFor(sandbox.current.url)).toEqual({ untracked: [], deadRecords: [] });
   });
 
-  it('the journal document cdkd rollback keeps: it exits 0, the failed update kept for --revert-failed', async () => {
+  it('the journal document cdkd rollback keeps: it exits 2 (spec 003), the failed update kept for --revert-failed', async () => {
     const stackName = 'LostRollbackJournalAnswer';
     const queue = (timeout: number) => ({
       Type: 'AWS::SQS::Queue',
@@ -116,7 +116,7 @@ describe('a write whose answer is lost after it landed', () => {
 
     await addFault(lostAnswer('rollback-journal.json', 1));
     const rolledBack = await cli(['rollback', stackName, '--yes']);
-    expect(rolledBack.code, rolledBack.stdout + rolledBack.stderr).toBe(0);
+    expect(rolledBack.code, rolledBack.stdout + rolledBack.stderr).toBe(2);
     expect(await firedOnce()).toBe(true);
     expect(rolledBack.stdout).toContain('cdkd rollback --revert-failed reverts it');
     const shown = await cli(['state', 'show', stackName, '--json']);
