@@ -8,7 +8,10 @@ import {
 } from '@aws-sdk/client-kinesis';
 import { connect, type ClientHttp2Session } from 'node:http2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IngressRequest } from '../../src/sandbox/ingress.js';
+import { queryCodec } from '../../src/sandbox/protocols/query.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import type { ServiceModuleFactory } from '../../src/sandbox/service-module.js';
 import { ACCOUNT, clientConfig } from './lambda-runtime-helpers.js';
 
 // The sandbox answers HTTP/2 cleartext with prior knowledge (h2c) on its one port, beside
@@ -76,6 +79,42 @@ describe('HTTP/2 cleartext', () => {
     }
     const http1 = await fetch(`${sandbox.url}/_sandbox/health`);
     expect(http1.status).toBe(200);
+  });
+
+  it('passes :authority on as the host, and never sends connection-specific headers', async () => {
+    // A module answering requests addressed to its host, with headers only HTTP/1.1 may carry.
+    const echo: ServiceModuleFactory = async () => ({
+      name: 'echo',
+      codec: queryCodec,
+      operation: () => 'Echo',
+      isMutating: () => false,
+      handle: async () => ({ status: 200 }),
+      inventory: () => ({}),
+      ingress: {
+        claim: (request: IngressRequest) => (request.host === 'echo.localhost' ? 'Echo' : undefined),
+        serve: async (request: IngressRequest) => ({
+          status: 200,
+          headers: { connection: 'close', 'keep-alive': 'timeout=5', 'x-echo': 'yes' },
+          body: JSON.stringify({ host: request.host, names: request.headerList.map(([name]) => name) }),
+        }),
+        endpoints: () => [],
+      },
+    });
+    const own = await startSandbox({ port: 0, services: [echo] });
+    const session = connect(own.url);
+    try {
+      const answer = await request(session, { ':path': '/', ':authority': `echo.localhost:${own.port}` });
+      expect(answer.status).toBe(200);
+      expect(answer.headers['x-echo']).toBe('yes');
+      expect(answer.headers['connection']).toBeUndefined();
+      const echoed = JSON.parse(answer.body) as { host: string; names: string[] };
+      expect(echoed.host).toBe('echo.localhost');
+      expect(echoed.names).toContain('host');
+      expect(echoed.names.filter((name) => name.startsWith(':'))).toEqual([]);
+    } finally {
+      session.close();
+      await own.stop();
+    }
   });
 
   it('stop() returns promptly while an HTTP/2 session is still open', async () => {
