@@ -76,7 +76,7 @@ export function flattenHeaders(message: IncomingMessage): Record<string, string>
   return headers;
 }
 
-export async function readBody(message: IncomingMessage): Promise<Buffer> {
+export async function readBody(message: AsyncIterable<unknown>): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of message) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);

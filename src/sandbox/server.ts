@@ -1,5 +1,3 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { resolve } from 'node:path';
 import type { AdminDeps } from './admin/admin-api.js';
@@ -9,8 +7,9 @@ import { FaultRegistry } from './admin/faults.js';
 import { LatencyModel } from './admin/latency.js';
 import { SandboxClock } from './clock/clock.js';
 import { dispatch } from './dispatch.js';
+import { listen, requestHeaders, responseHeaders, type Request, type Response } from './listener.js';
 import { ResourceHandlers } from './resources.js';
-import { flattenHeaders, readBody, type SandboxResponse } from './request.js';
+import { readBody, type SandboxResponse } from './request.js';
 import type { SandboxContext, ServiceModule, ServiceModuleFactory } from './service-module.js';
 import { builtinServices } from './services/index.js';
 import { FileStorage } from './storage/file-storage.js';
@@ -86,21 +85,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   let inFlight = 0;
   let drained: (() => void) | undefined;
-  const server = createServer((req, res) => {
+  const listener = await listen(options.port ?? 0, host, (req, res) => {
     inFlight += 1;
     serve(req, res, deps).finally(() => {
       inFlight -= 1;
       if (inFlight === 0) drained?.();
     });
   });
-  await new Promise<void>((done, fail) => {
-    server.once('error', fail);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', fail);
-      done();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = listener.port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   // What code the sandbox runs calls back on: a wildcard bind is reached on loopback.
   const callbackHost = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : urlHost;
@@ -112,8 +104,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     port,
     host,
     async stop() {
-      const closed = new Promise<void>((done) => server.close(() => done()));
-      server.closeIdleConnections();
+      listener.closeIdle();
       // Let requests in flight finish (their writes are persisted), but not forever.
       if (inFlight > 0) {
         await Promise.race([
@@ -121,24 +112,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           sleep(STOP_GRACE_MS, undefined, { ref: false }),
         ]);
       }
-      server.closeAllConnections();
-      await closed;
+      await listener.closeAll();
       context.clock.close();
       for (const module of modules.values()) await module.close?.();
     },
   };
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse, deps: AdminDeps): Promise<void> {
+async function serve(req: Request, res: Response, deps: AdminDeps): Promise<void> {
   try {
     const body = await readBody(req);
+    const { headers, rawHeaders } = requestHeaders(req);
     const response = await dispatch(
       {
         method: req.method ?? 'GET',
         url: req.url ?? '/',
-        headers: flattenHeaders(req),
+        headers,
         body,
-        rawHeaders: req.rawHeaders,
+        rawHeaders,
         ...(req.socket.remoteAddress ? { remoteAddress: req.socket.remoteAddress } : {}),
       },
       deps,
@@ -151,12 +142,13 @@ async function serve(req: IncomingMessage, res: ServerResponse, deps: AdminDeps)
   }
 }
 
-function write(res: ServerResponse, head: boolean, response: SandboxResponse): void {
+function write(res: Response, head: boolean, response: SandboxResponse): void {
   const body = response.body === undefined ? Buffer.alloc(0) : Buffer.from(response.body);
-  const headers: Record<string, string | string[]> = { ...response.headers, ...response.headerLists };
+  const headers = responseHeaders(res, { ...response.headers, ...response.headerLists });
   // HEAD keeps the Content-Length the handler set (the object's size) but sends no body.
   if (!head || headers['content-length'] === undefined) headers['content-length'] = String(body.length);
   if (response.status === 204 || response.status === 304) delete headers['content-length'];
   res.writeHead(response.status, headers);
-  res.end(head ? undefined : body);
+  if (head) res.end();
+  else res.end(body);
 }

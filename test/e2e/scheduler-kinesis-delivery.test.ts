@@ -6,7 +6,6 @@ import {
   ReceiveMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { Duration, Stack } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Stream } from 'aws-cdk-lib/aws-kinesis';
@@ -79,8 +78,7 @@ beforeAll(async () => {
   const config = { endpoint: sandbox.current.url, region: 'us-east-1' };
   clients.sqs = new SQSClient(config);
   clients.scheduler = new SchedulerClient(config);
-  // The Kinesis client speaks HTTP/2 by default; the sandbox serves HTTP/1.1 only.
-  clients.kinesis = new KinesisClient({ ...config, requestHandler: new NodeHttpHandler() });
+  clients.kinesis = new KinesisClient(config);
 }, 300_000);
 afterAll(() => {
   clients.sqs?.destroy();

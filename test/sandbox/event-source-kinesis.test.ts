@@ -6,7 +6,6 @@ import {
 } from '@aws-sdk/client-kinesis';
 import { CreateEventSourceMappingCommand, type LambdaClient } from '@aws-sdk/client-lambda';
 import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { drainJson } from './helpers.js';
@@ -27,8 +26,7 @@ let lambda: LambdaClient;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, accountId: ACCOUNT });
-  // The Kinesis client speaks HTTP/2 by default; the sandbox serves HTTP/1.1 only.
-  kinesis = new KinesisClient({ ...clientConfig(sandbox), requestHandler: new NodeHttpHandler() });
+  kinesis = new KinesisClient(clientConfig(sandbox));
   sqs = new SQSClient(clientConfig(sandbox));
   lambda = lambdaClient(sandbox);
   await createServiceRole(sandbox, 'exec', 'lambda.amazonaws.com', ['sqs:SendMessage']);

@@ -21,7 +21,6 @@ import {
   PutRecordsCommand,
   type ShardIteratorType,
 } from '@aws-sdk/client-kinesis';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -42,8 +41,7 @@ const bytes = (value: string) => Buffer.from(value, 'utf8');
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, accountId: ACCOUNT });
-  // The Kinesis client speaks HTTP/2 by default; the sandbox serves HTTP/1.1 only.
-  kinesis = new KinesisClient({ ...clientConfig(sandbox), requestHandler: new NodeHttpHandler() });
+  kinesis = new KinesisClient(clientConfig(sandbox));
   await admin(sandbox, 'PUT', 'clock', { set: '2030-01-01T00:00:00Z' });
 });
 afterAll(async () => {
@@ -323,7 +321,7 @@ describe('Kinesis persistence', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'kinesis-'));
     try {
       const first = await startSandbox({ port: 0, accountId: ACCOUNT, dataDir });
-      const client = new KinesisClient({ ...clientConfig(first), requestHandler: new NodeHttpHandler() });
+      const client = new KinesisClient(clientConfig(first));
       await client.send(new CreateStreamCommand({ StreamName: 'kept', ShardCount: 1 }));
       await client.send(
         new PutRecordCommand({ StreamName: 'kept', PartitionKey: 'k', Data: bytes('saved') }),
@@ -331,7 +329,7 @@ describe('Kinesis persistence', () => {
       client.destroy();
       await first.stop();
       const second = await startSandbox({ port: 0, accountId: ACCOUNT, dataDir });
-      const again = new KinesisClient({ ...clientConfig(second), requestHandler: new NodeHttpHandler() });
+      const again = new KinesisClient(clientConfig(second));
       const { ShardIterator } = await again.send(
         new GetShardIteratorCommand({
           StreamName: 'kept',
