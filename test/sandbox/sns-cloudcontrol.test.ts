@@ -16,6 +16,9 @@ import {
   SNSClient,
 } from '@aws-sdk/client-sns';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { admin, cloudControlClient, failure, settle } from './helpers.js';
@@ -259,5 +262,49 @@ describe('AWS::SNS::TopicPolicy through Cloud Control', () => {
     });
     expect((await remove('AWS::SNS::TopicPolicy', event.Identifier!)).OperationStatus).toBe('SUCCESS');
     expect((await topicAttributes(arn)).Policy).toBe(defaultPolicy);
+  });
+});
+
+describe('SQS and SNS resources made through Cloud Control, across a restart', () => {
+  it('keeps queue and topic policies and the subscriptions a topic owns on the same data dir', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'cc-messaging-'));
+    try {
+      const first = await startSandbox({ port: 0, accountId: ACCOUNT, dataDir });
+      const client = cloudControlClient(first);
+      const made = async (TypeName: string, desired: Record<string, unknown>) => {
+        const accepted = await client.send(
+          new CreateResourceCommand({ TypeName, DesiredState: JSON.stringify(desired) }),
+        );
+        return (await settle(client, accepted.ProgressEvent!)).event.Identifier!;
+      };
+      const queueArn = `arn:aws:sqs:us-east-1:${ACCOUNT}:kept`;
+      const topicArn = await made('AWS::SNS::Topic', {
+        TopicName: 'kept',
+        Subscription: [{ Protocol: 'sqs', Endpoint: queueArn }],
+      });
+      const queueUrl = await made('AWS::SQS::Queue', { QueueName: 'kept' });
+      const queuePolicy = await made('AWS::SQS::QueuePolicy', {
+        Queues: [queueUrl],
+        PolicyDocument: sendPolicy(queueArn, topicArn),
+      });
+      client.destroy();
+      await first.stop();
+
+      const second = await startSandbox({ port: 0, accountId: ACCOUNT, dataDir });
+      const again = cloudControlClient(second);
+      const read = async (TypeName: string, Identifier: string) =>
+        JSON.parse(
+          (await again.send(new GetResourceCommand({ TypeName, Identifier }))).ResourceDescription!
+            .Properties!,
+        ) as Record<string, unknown>;
+      expect((await read('AWS::SNS::Topic', topicArn)).Subscription).toEqual([
+        { Protocol: 'sqs', Endpoint: queueArn },
+      ]);
+      expect(await read('AWS::SQS::QueuePolicy', queuePolicy)).toMatchObject({ Queues: [queueUrl] });
+      again.destroy();
+      await second.stop();
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
