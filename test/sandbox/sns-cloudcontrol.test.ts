@@ -1,11 +1,4 @@
-import {
-  CreateResourceCommand,
-  DeleteResourceCommand,
-  GetResourceCommand,
-  ListResourcesCommand,
-  UpdateResourceCommand,
-  type CloudControlClient,
-} from '@aws-sdk/client-cloudcontrol';
+import { ListResourcesCommand, type CloudControlClient } from '@aws-sdk/client-cloudcontrol';
 import {
   CreateTopicCommand,
   GetSubscriptionAttributesCommand,
@@ -21,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { admin, cloudControlClient, failure, settle } from './helpers.js';
+import { cloudControlCalls } from './cloudcontrol-calls.js';
+import { admin, cloudControlClient, failure } from './helpers.js';
 
 const ACCOUNT = '123456789012';
 const credentials = { accessKeyId: 'AKIASANDBOXTEST', secretAccessKey: 'sandbox-secret' };
@@ -43,24 +37,7 @@ afterAll(async () => {
   await sandbox.stop();
 });
 
-async function run(command: CreateResourceCommand | UpdateResourceCommand | DeleteResourceCommand) {
-  const accepted = await cc.send(command as CreateResourceCommand);
-  return (await settle(cc, accepted.ProgressEvent!)).event;
-}
-
-const create = (TypeName: string, desired: Record<string, unknown>) =>
-  run(new CreateResourceCommand({ TypeName, DesiredState: JSON.stringify(desired) }));
-
-const patch = (TypeName: string, Identifier: string, operations: unknown[]) =>
-  run(new UpdateResourceCommand({ TypeName, Identifier, PatchDocument: JSON.stringify(operations) }));
-
-const remove = (TypeName: string, Identifier: string) =>
-  run(new DeleteResourceCommand({ TypeName, Identifier }));
-
-async function properties(TypeName: string, Identifier: string): Promise<Record<string, unknown>> {
-  const read = await cc.send(new GetResourceCommand({ TypeName, Identifier }));
-  return JSON.parse(read.ResourceDescription!.Properties!) as Record<string, unknown>;
-}
+const { create, patch, remove, properties } = cloudControlCalls(() => cc);
 
 const topicAttributes = async (TopicArn: string) =>
   (await sns.send(new GetTopicAttributesCommand({ TopicArn }))).Attributes!;
@@ -271,12 +248,8 @@ describe('SQS and SNS resources made through Cloud Control, across a restart', (
     try {
       const first = await startSandbox({ port: 0, accountId: ACCOUNT, dataDir });
       const client = cloudControlClient(first);
-      const made = async (TypeName: string, desired: Record<string, unknown>) => {
-        const accepted = await client.send(
-          new CreateResourceCommand({ TypeName, DesiredState: JSON.stringify(desired) }),
-        );
-        return (await settle(client, accepted.ProgressEvent!)).event.Identifier!;
-      };
+      const made = async (TypeName: string, desired: Record<string, unknown>) =>
+        (await cloudControlCalls(() => client).create(TypeName, desired)).Identifier!;
       const queueArn = `arn:aws:sqs:us-east-1:${ACCOUNT}:kept`;
       const topicArn = await made('AWS::SNS::Topic', {
         TopicName: 'kept',
@@ -292,11 +265,7 @@ describe('SQS and SNS resources made through Cloud Control, across a restart', (
 
       const second = await startSandbox({ port: 0, accountId: ACCOUNT, dataDir });
       const again = cloudControlClient(second);
-      const read = async (TypeName: string, Identifier: string) =>
-        JSON.parse(
-          (await again.send(new GetResourceCommand({ TypeName, Identifier }))).ResourceDescription!
-            .Properties!,
-        ) as Record<string, unknown>;
+      const read = cloudControlCalls(() => again).properties;
       expect((await read('AWS::SNS::Topic', topicArn)).Subscription).toEqual([
         { Protocol: 'sqs', Endpoint: queueArn },
       ]);

@@ -1,9 +1,6 @@
 import {
-  CreateResourceCommand,
-  DeleteResourceCommand,
   GetResourceCommand,
   ListResourcesCommand,
-  UpdateResourceCommand,
   type CloudControlClient,
 } from '@aws-sdk/client-cloudcontrol';
 import {
@@ -17,7 +14,8 @@ import {
 } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { admin, cloudControlClient, failure, settle } from './helpers.js';
+import { cloudControlCalls } from './cloudcontrol-calls.js';
+import { admin, cloudControlClient, failure } from './helpers.js';
 
 const ACCOUNT = '123456789012';
 let sandbox: Sandbox;
@@ -40,21 +38,7 @@ afterAll(async () => {
   await sandbox.stop();
 });
 
-async function run(command: CreateResourceCommand | UpdateResourceCommand | DeleteResourceCommand) {
-  const accepted = await cc.send(command as CreateResourceCommand);
-  return (await settle(cc, accepted.ProgressEvent!)).event;
-}
-
-const create = (TypeName: string, desired: Record<string, unknown>) =>
-  run(new CreateResourceCommand({ TypeName, DesiredState: JSON.stringify(desired) }));
-
-const patch = (TypeName: string, Identifier: string, operations: unknown[]) =>
-  run(new UpdateResourceCommand({ TypeName, Identifier, PatchDocument: JSON.stringify(operations) }));
-
-async function properties(TypeName: string, Identifier: string): Promise<Record<string, unknown>> {
-  const read = await cc.send(new GetResourceCommand({ TypeName, Identifier }));
-  return JSON.parse(read.ResourceDescription!.Properties!) as Record<string, unknown>;
-}
+const { create, patch, remove, properties } = cloudControlCalls(() => cc);
 
 async function attributes(QueueUrl: string): Promise<Record<string, string>> {
   return (await sqs.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['All'] }))).Attributes!;
@@ -158,10 +142,7 @@ describe('AWS::SQS::Queue through Cloud Control, on the SQS store', () => {
   it('refuses a name SQS holds as AlreadyExists, and deletes so the SQS API no longer finds it', async () => {
     const url = (await create('AWS::SQS::Queue', { QueueName: 'cc-gone' })).Identifier!;
     expect((await create('AWS::SQS::Queue', { QueueName: 'cc-gone' })).ErrorCode).toBe('AlreadyExists');
-    expect(
-      (await run(new DeleteResourceCommand({ TypeName: 'AWS::SQS::Queue', Identifier: url })))
-        .OperationStatus,
-    ).toBe('SUCCESS');
+    expect((await remove('AWS::SQS::Queue', url)).OperationStatus).toBe('SUCCESS');
     const missing = await failure(sqs.send(new GetQueueUrlCommand({ QueueName: 'cc-gone' })));
     expect(missing.name).toBe('QueueDoesNotExist');
     const again = await failure(
@@ -207,7 +188,7 @@ describe('AWS::SQS::QueuePolicy through Cloud Control', () => {
       expect.objectContaining({ id, targets: [second] }),
     );
 
-    await run(new DeleteResourceCommand({ TypeName: 'AWS::SQS::QueuePolicy', Identifier: id }));
+    await remove('AWS::SQS::QueuePolicy', id);
     expect((await attributes(second)).Policy).toBeUndefined();
     const missing = await create('AWS::SQS::QueuePolicy', {
       Queues: [`${sandbox.url}/${ACCOUNT}/nowhere`],

@@ -1,7 +1,7 @@
 import { HandlerError, type ResourceHandler, type ResourceModel } from '../resources.js';
 import type { Storage } from '../storage/storage.js';
 import { generatedName } from './cloudcontrol/model-builder.js';
-import { asHandler, checkCreate, checkUpdate, jsonText } from './resource-model.js';
+import { asHandler, checkCreate, checkUpdate, jsonText, mustExist } from './resource-model.js';
 
 /**
  * A policy resource that sets the access policy of the resources it lists (AWS::SQS::QueuePolicy
@@ -51,16 +51,8 @@ export async function policyAttachments(storage: Storage, spec: PolicyTargets): 
     const attachment = held.get(id);
     return attachment?.region === region && attachment.accountId === accountId ? attachment : undefined;
   };
-  const found = (id: string, region: string, accountId: string): Attachment => {
-    const attachment = find(id, region, accountId);
-    if (!attachment) {
-      throw new HandlerError(
-        'NotFound',
-        `Resource of type '${spec.type}' with identifier '${id}' was not found.`,
-      );
-    }
-    return attachment;
-  };
+  const found = (id: string, region: string, accountId: string): Attachment =>
+    mustExist(spec.type, id, find(id, region, accountId));
   const targetsOf = (desired: ResourceModel, region: string, accountId: string): string[] => {
     const targets = desired[spec.listProperty];
     if (!Array.isArray(targets) || targets.some((target) => typeof target !== 'string')) {

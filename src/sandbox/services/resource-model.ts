@@ -1,7 +1,7 @@
 import { SandboxError } from '../errors.js';
 import { HandlerError, type ResourceModel } from '../resources.js';
 import { sandboxSchemaFor } from '../resource-index.js';
-import { refuseCreateOnlyChanges, validateDesired } from './cloudcontrol/model-builder.js';
+import { generatedName, refuseCreateOnlyChanges, validateDesired } from './cloudcontrol/model-builder.js';
 
 /**
  * What a module's resource handler shares with Cloud Control's generic store: the type's
@@ -53,4 +53,29 @@ export function jsonValue(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+export const isTrue = (value: unknown): boolean => value === true || value === 'true';
+
+/** The resource `identifier` names, or the NotFound Cloud Control answers for it. */
+export function mustExist<T>(type: string, identifier: string, found: T | undefined): T {
+  if (found === undefined) {
+    throw new HandlerError(
+      'NotFound',
+      `Resource of type '${type}' with identifier '${identifier}' was not found.`,
+    );
+  }
+  return found;
+}
+
+export function alreadyExists(type: string, identifier: string): HandlerError {
+  return new HandlerError(
+    'AlreadyExists',
+    `Resource of type '${type}' with identifier '${identifier}' already exists.`,
+  );
+}
+
+/** The name the desired state gives, else one generated CloudFormation-style (`.fifo` added for FIFO). */
+export function nameOf(type: string, given: unknown, fifo: boolean): string {
+  return typeof given === 'string' ? given : `${generatedName(type)}${fifo ? '.fifo' : ''}`;
 }

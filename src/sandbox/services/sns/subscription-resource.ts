@@ -1,5 +1,13 @@
 import { HandlerError, type ResourceHandler, type ResourceModel } from '../../resources.js';
-import { asHandler, checkCreate, checkUpdate, jsonText, jsonValue } from '../resource-model.js';
+import {
+  alreadyExists,
+  asHandler,
+  checkCreate,
+  checkUpdate,
+  jsonText,
+  jsonValue,
+  mustExist,
+} from '../resource-model.js';
 import type { SnsStore, SubscriptionRecord } from './store.js';
 import { checkSubscription, newSubscription } from './subscription-ops.js';
 
@@ -49,16 +57,8 @@ export function subscriptionResourceHandler(store: SnsStore): ResourceHandler {
       ? subscription
       : undefined;
   };
-  const found = (arn: string, region: string, accountId: string): SubscriptionRecord => {
-    const subscription = find(arn, region, accountId);
-    if (!subscription) {
-      throw new HandlerError(
-        'NotFound',
-        `Resource of type '${SUBSCRIPTION}' with identifier '${arn}' was not found.`,
-      );
-    }
-    return subscription;
-  };
+  const found = (arn: string, region: string, accountId: string): SubscriptionRecord =>
+    mustExist(SUBSCRIPTION, arn, find(arn, region, accountId));
   return {
     async create(desired, region, accountId) {
       checkCreate(SUBSCRIPTION, desired);
@@ -74,12 +74,7 @@ export function subscriptionResourceHandler(store: SnsStore): ResourceHandler {
       const existing = store
         .subscriptionsOf(topicArn)
         .find((subscription) => subscription.protocol === protocol && subscription.endpoint === endpoint);
-      if (existing) {
-        throw new HandlerError(
-          'AlreadyExists',
-          `Resource of type '${SUBSCRIPTION}' with identifier '${existing.arn}' already exists.`,
-        );
-      }
+      if (existing) throw alreadyExists(SUBSCRIPTION, existing.arn);
       const subscription = newSubscription(topic, protocol, endpoint, attributes);
       await store.saveSubscription(subscription);
       return { identifier: subscription.arn, model: model(subscription) };

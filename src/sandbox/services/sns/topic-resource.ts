@@ -1,11 +1,14 @@
 import { HandlerError, type ResourceHandler, type ResourceModel } from '../../resources.js';
-import { generatedName } from '../cloudcontrol/model-builder.js';
 import {
+  alreadyExists,
   asHandler,
   checkCreate,
   checkUpdate,
+  isTrue,
   jsonText,
   jsonValue,
+  mustExist,
+  nameOf,
   tagList,
   tagMap,
 } from '../resource-model.js';
@@ -20,8 +23,6 @@ const BOOLEANS = ['FifoTopic', 'ContentBasedDeduplication'];
 const JSONS = ['ArchivePolicy', 'DataProtectionPolicy'];
 /** Properties SNS keeps no attribute for: read back as set. */
 const KEPT = ['DeliveryStatusLogging', 'MaximumMessageSize'];
-
-const isTrue = (value: unknown): boolean => value === true || value === 'true';
 
 interface Endpoint {
   Protocol: string;
@@ -65,15 +66,8 @@ export function topicResourceHandler(store: SnsStore, now: () => number): Resour
     const topic = store.topics.get(arn);
     return topic?.region === region && topic.accountId === accountId ? topic : undefined;
   };
-  const found = (arn: string, region: string, accountId: string): TopicRecord => {
-    const topic = find(arn, region, accountId);
-    if (!topic)
-      throw new HandlerError(
-        'NotFound',
-        `Resource of type '${TOPIC}' with identifier '${arn}' was not found.`,
-      );
-    return topic;
-  };
+  const found = (arn: string, region: string, accountId: string): TopicRecord =>
+    mustExist(TOPIC, arn, find(arn, region, accountId));
   const owned = (topic: TopicRecord): SubscriptionRecord[] =>
     store.subscriptionsOf(topic.arn).filter((subscription) => subscription.viaTopic);
   const model = (topic: TopicRecord): ResourceModel => {
@@ -111,19 +105,11 @@ export function topicResourceHandler(store: SnsStore, now: () => number): Resour
     async create(desired, region, accountId) {
       checkCreate(TOPIC, desired);
       const fifo = isTrue(desired.FifoTopic);
-      const name =
-        typeof desired.TopicName === 'string'
-          ? desired.TopicName
-          : `${generatedName(TOPIC)}${fifo ? '.fifo' : ''}`;
+      const name = nameOf(TOPIC, desired.TopicName, fifo);
       const problem = topicNameProblem(name, fifo);
       if (problem) throw new HandlerError('InvalidRequest', `Invalid parameter: ${problem}`);
       const arn = topicArn(region, accountId, name);
-      if (store.topics.has(arn)) {
-        throw new HandlerError(
-          'AlreadyExists',
-          `Resource of type '${TOPIC}' with identifier '${arn}' already exists.`,
-        );
-      }
+      if (store.topics.has(arn)) throw alreadyExists(TOPIC, arn);
       const attributes = attributesOf(desired);
       const endpoints = endpointsOf(desired);
       await asHandler(() => {

@@ -1,11 +1,14 @@
 import { HandlerError, type ResourceHandler, type ResourceModel } from '../../resources.js';
-import { generatedName } from '../cloudcontrol/model-builder.js';
 import {
+  alreadyExists,
   asHandler,
   checkCreate,
   checkUpdate,
+  isTrue,
   jsonText,
   jsonValue,
+  mustExist,
+  nameOf,
   tagList,
   tagMap,
 } from '../resource-model.js';
@@ -42,8 +45,6 @@ const FIFO_RESET: Record<string, string> = {
   DeduplicationScope: 'queue',
   FifoThroughputLimit: 'perQueue',
 };
-
-const isTrue = (value: unknown): boolean => value === true || value === 'true';
 
 /** The template's properties as SQS attributes (FifoQueue only when true, as CreateQueue keeps it). */
 function attributesOf(desired: ResourceModel): Record<string, string> {
@@ -112,32 +113,18 @@ export function queueResourceHandler(
   const urlOf = (queue: QueueRecord): string => `${baseUrl(queue.region)}/${queue.accountId}/${queue.name}`;
   const find = (identifier: string, region: string, accountId: string): QueueRecord | undefined =>
     queueAtUrl(store, identifier, region, accountId);
-  const found = (identifier: string, region: string, accountId: string): QueueRecord => {
-    const queue = find(identifier, region, accountId);
-    if (!queue) {
-      throw new HandlerError(
-        'NotFound',
-        `Resource of type '${QUEUE}' with identifier '${identifier}' was not found.`,
-      );
-    }
-    return queue;
-  };
+  const found = (identifier: string, region: string, accountId: string): QueueRecord =>
+    mustExist(QUEUE, identifier, find(identifier, region, accountId));
   return {
     async create(desired, region, accountId) {
       checkCreate(QUEUE, desired);
       const fifo = isTrue(desired.FifoQueue);
-      const name =
-        typeof desired.QueueName === 'string'
-          ? desired.QueueName
-          : `${generatedName(QUEUE)}${fifo ? '.fifo' : ''}`;
+      const name = nameOf(QUEUE, desired.QueueName, fifo);
       const problem = queueNameProblem(name, fifo);
       if (problem) throw new HandlerError('InvalidRequest', problem);
       const existing = store.get(region, name);
       if (existing) {
-        throw new HandlerError(
-          'AlreadyExists',
-          `Resource of type '${QUEUE}' with identifier '${urlOf(existing)}' already exists.`,
-        );
+        throw alreadyExists(QUEUE, urlOf(existing));
       }
       const now = options.now();
       const queue = await asHandler(() => {
