@@ -3,6 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateQueueCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { Stack } from 'aws-cdk-lib';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
@@ -232,6 +234,53 @@ describe.skipIf(!hasBrowser)(
       expect(deploy.code).not.toBe(0);
       expect(deploy.stderr).toContain('InvalidParameter');
     }, 120_000);
+
+    it("shows the sandbox's recent calls with latency and faults, a queue's messages and a bucket's objects", async () => {
+      const admin = (path: string, init?: RequestInit) =>
+        fetch(`${sandbox.current.url}/_sandbox/${path}`, init);
+      const sqs = new SQSClient({ region: 'us-east-1', maxAttempts: 1 });
+      const s3 = new S3Client({ region: 'us-east-1', maxAttempts: 1, forcePathStyle: true });
+      const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: 'ui-peek' }));
+      const held = {
+        method: 'POST',
+        body: JSON.stringify({ service: 'sqs', operation: 'SendMessage', latencyMs: 300 }),
+      };
+      expect((await admin('faults', held)).status).toBe(201);
+      await sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: 'peek-me' }));
+      await s3.send(new CreateBucketCommand({ Bucket: 'ui-objects' }));
+      await s3.send(new PutObjectCommand({ Bucket: 'ui-objects', Key: 'hello.txt', Body: 'hello' }));
+      const failing = { service: 's3', operation: 'GetObject', errorCode: 'SlowDown', httpStatus: 503 };
+      expect((await admin('faults', { method: 'POST', body: JSON.stringify(failing) })).status).toBe(201);
+      await expect(
+        s3.send(new GetObjectCommand({ Bucket: 'ui-objects', Key: 'hello.txt' })),
+      ).rejects.toThrow();
+      await admin('faults', { method: 'DELETE' });
+      sqs.destroy();
+      s3.destroy();
+
+      await page.goto(`${url}#/sandbox`);
+      // The previous test left the page on this view: load it again for the calls made since.
+      await page.reload();
+      await page.locator('#recent-calls').waitFor();
+      await page.screenshot({ path: join(ARTIFACTS, 'sandbox-data.png'), fullPage: true });
+      const send = page.locator('#recent-calls tr[data-operation="sqs:SendMessage"]').first();
+      expect(Number(await send.getAttribute('data-latency'))).toBeGreaterThanOrEqual(300);
+      expect(await send.getAttribute('data-fault')).toBe('+300 ms');
+      const get = page.locator('#recent-calls tr[data-operation="s3:GetObject"]').first();
+      expect(await get.getAttribute('data-fault')).toBe('SlowDown');
+      expect(await get.locator('td').nth(3).textContent()).toBe('503');
+      expect(await page.locator('#queue-messages li[data-queue="ui-peek"] code').allTextContents()).toEqual([
+        'peek-me',
+      ]);
+      expect(
+        await page.locator('#bucket-objects li[data-bucket="ui-objects"]').getAttribute('data-key'),
+      ).toBe('hello.txt');
+      // Listing the queue on the page received nothing.
+      const view = (await (await admin('views/sqs/messages?queue=ui-peek')).json()) as {
+        messages: Array<{ receiveCount: number }>;
+      };
+      expect(view.messages.map((message) => message.receiveCount)).toEqual([0]);
+    });
 
     it('sets the latency model from the sandbox page', async () => {
       await page.goto(`${url}#/sandbox`);
