@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { CreateQueueCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  CreateQueueCommand,
+  SendMessageCommand,
+  SetQueueAttributesCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { Stack } from 'aws-cdk-lib';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
@@ -65,6 +70,7 @@ function topicApp(): string {
 
 interface StateResource {
   type: string;
+  physicalId: string;
   dependencies: string[];
 }
 
@@ -77,6 +83,8 @@ describe.skipIf(!hasBrowser)(
     let page: Page;
     let profile: string;
     let resources: Record<string, StateResource>;
+    /** When the deploy ran: each resource's last change falls inside. */
+    let deployWindow: [number, number];
 
     beforeAll(async () => {
       mkdirSync(ARTIFACTS, { recursive: true });
@@ -97,12 +105,24 @@ describe.skipIf(!hasBrowser)(
         }),
       });
       expect(throttle.status).toBe(201);
+      const deployStart = Date.now();
       const deploy = await runCli(['deploy', '-a', chainApp()], { env: env() });
+      deployWindow = [deployStart, Date.now()];
       await fetch(`${sandbox.current.url}/_sandbox/faults`, { method: 'DELETE' });
       expect(deploy.stderr).not.toContain('failed');
       expect(deploy.code).toBe(0);
       const state = await runCli(['state', 'show', STACK, '--json'], { env: env() });
       resources = (JSON.parse(state.stdout) as { resources: Record<string, StateResource> }).resources;
+      // QueueA changed out of band, then a drift check: the stacks list shows what it found.
+      const sqs = new SQSClient({ region: 'us-east-1', maxAttempts: 1 });
+      await sqs.send(
+        new SetQueueAttributesCommand({
+          QueueUrl: resources[logicalIdOf('QueueA')]!.physicalId,
+          Attributes: { VisibilityTimeout: '99' },
+        }),
+      );
+      sqs.destroy();
+      expect((await runCli(['drift', STACK], { env: env() })).code).toBe(0);
 
       ui = spawn(
         process.execPath,
@@ -146,6 +166,24 @@ describe.skipIf(!hasBrowser)(
       expect(cells[2]).toBe('CREATE_COMPLETE');
       expect(Number(cells[4])).toBe(Object.keys(resources).length);
       expect(cells[5]).toBe('-');
+      const drift = row.locator('td.drift');
+      expect(await drift.getAttribute('data-drifted')).toBe(logicalIdOf('QueueA'));
+      expect(cells[7]).toMatch(new RegExp(`^1 drifted: ${logicalIdOf('QueueA')}, checked \\d{4}-`));
+      expect(Date.parse((await drift.getAttribute('data-checked-at'))!)).toBeGreaterThanOrEqual(
+        deployWindow[1],
+      );
+    });
+
+    it("shows each resource's last change: its create in the deploy", async () => {
+      await page.goto(`${url}#/stack/us-east-1/${STACK}`);
+      await page.locator('#resources').waitFor();
+      for (const logicalId of Object.keys(resources)) {
+        const cell = page.locator(`#resources tr[data-id="${logicalId}"] td.last-change`);
+        expect(await cell.textContent()).toMatch(/^CREATE_COMPLETE /);
+        const at = Date.parse((await cell.getAttribute('data-at'))!);
+        expect(at).toBeGreaterThanOrEqual(deployWindow[0]);
+        expect(at).toBeLessThanOrEqual(deployWindow[1]);
+      }
     });
 
     it("draws the stack's graph: a node per resource, an edge per dependency", async () => {
