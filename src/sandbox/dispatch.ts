@@ -10,6 +10,7 @@ import {
   type SandboxRequest,
   type SandboxResponse,
 } from './request.js';
+import type { FaultEffect } from './admin/faults.js';
 import type { Codec, ServiceModule } from './service-module.js';
 import type { IngressRequest } from './ingress.js';
 
@@ -31,7 +32,7 @@ export interface RawRequest {
 export async function dispatch(raw: RawRequest, deps: AdminDeps): Promise<SandboxResponse> {
   const url = new URL(raw.url, 'http://sandbox.invalid');
   if (url.pathname.startsWith(ADMIN_PREFIX)) {
-    const { status, body } = await handleAdmin(raw.method, url.pathname, raw.body, deps);
+    const { status, body } = await handleAdmin(raw.method, url.pathname, raw.body, deps, url.searchParams);
     return { status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
   }
   const scope = credentialScope(raw.headers, url.searchParams);
@@ -55,6 +56,9 @@ export async function dispatch(raw: RawRequest, deps: AdminDeps): Promise<Sandbo
     requestId: codec.newRequestId(),
   };
   let response: SandboxResponse;
+  const started = performance.now();
+  const arrivedAt = new Date(deps.clock.now()).toISOString();
+  let recorded: { operation: string; fault: FaultEffect } | undefined;
   try {
     if (!scope) {
       throw new SandboxError('MissingAuthenticationToken', 'Request is missing Authentication Token', 403);
@@ -70,6 +74,7 @@ export async function dispatch(raw: RawRequest, deps: AdminDeps): Promise<Sandbo
     const operation = module.operation(request);
     deps.calls.record(module.name, operation, module.isMutating(operation));
     const fault = deps.faults.apply(module.name, operation, request.path);
+    recorded = { operation, fault };
     const delayMs = deps.latency.forOperation(module.name, operation) + fault.latencyMs;
     if (delayMs > 0) await sleep(delayMs);
     if (fault.failure !== undefined && !fault.afterApply) return failed(fault.failure);
@@ -80,15 +85,39 @@ export async function dispatch(raw: RawRequest, deps: AdminDeps): Promise<Sandbo
     response = codec.renderError(toSandboxError(error), request);
   }
   response.headers = { ...response.headers, ...codec.requestIdHeaders(request.requestId) };
-  return response;
+  return remembered(response);
 
   /** An injected failure in place of the answer: the service's error, or no answer at all. */
   function failed(failure: SandboxError | 'drop'): SandboxResponse {
-    if (failure === 'drop') return { status: 0, drop: true };
+    if (failure === 'drop') return remembered({ status: 0, drop: true });
     const response = codec.renderError(failure, request);
     response.headers = { ...response.headers, ...codec.requestIdHeaders(request.requestId) };
-    return response;
+    return remembered(response);
   }
+
+  /** Puts an operation's call in the recent-calls ring (requests that named none are not calls). */
+  function remembered(answer: SandboxResponse): SandboxResponse {
+    if (recorded && module) {
+      const fault = faultShown(recorded.fault);
+      deps.recent.record({
+        at: arrivedAt,
+        service: module.name,
+        operation: recorded.operation,
+        latencyMs: Math.round(performance.now() - started),
+        status: answer.status,
+        ...(fault ? { fault } : {}),
+      });
+    }
+    return answer;
+  }
+}
+
+/** What a fault did to a call, in a word: its error, a dropped connection, or the delay it added. */
+function faultShown(effect: FaultEffect): string | undefined {
+  if (effect.failure === 'drop') return 'dropped connection';
+  if (effect.failure) return effect.failure.code;
+  const added = effect.latencyMs + effect.answerLatencyMs;
+  return added > 0 ? `+${added} ms` : undefined;
 }
 
 /**
@@ -102,16 +131,22 @@ async function serveIngress(
   deps: AdminDeps,
 ): Promise<SandboxResponse> {
   deps.calls.record(module.name, operation, module.ingress!.mutating?.(operation) ?? false);
+  const started = performance.now();
+  const at = new Date(deps.clock.now()).toISOString();
+  let response: SandboxResponse;
   try {
-    return await module.ingress!.serve(request, operation);
+    response = await module.ingress!.serve(request, operation);
   } catch (error) {
     toSandboxError(error);
-    return {
+    response = {
       status: 500,
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ message: 'Internal server error' }),
     };
   }
+  const latencyMs = Math.round(performance.now() - started);
+  deps.recent.record({ at, service: module.name, operation, latencyMs, status: response.status });
+  return response;
 }
 
 function ingressRequest(raw: RawRequest, signedFor: string | undefined): IngressRequest {

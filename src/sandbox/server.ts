@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { resolve } from 'node:path';
 import type { AdminDeps } from './admin/admin-api.js';
 import { CallCounter } from './admin/calls.js';
+import { RecentCalls } from './admin/recent-calls.js';
 import { DeliveryLog } from './admin/deliveries.js';
 import { FaultRegistry } from './admin/faults.js';
 import { LatencyModel } from './admin/latency.js';
@@ -76,6 +77,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     faults: new FaultRegistry(),
     latency,
     calls: new CallCounter(),
+    recent: new RecentCalls(),
     clock: context.clock,
     deliveries: context.deliveries,
     accountId: context.accountId,

@@ -67,6 +67,11 @@ export interface ServiceModule {
   handle(request: SandboxRequest, operation: string): Promise<SandboxResponse>;
   /** Resources held, keyed by CloudFormation type (e.g. `AWS::S3::Bucket`). */
   inventory(): Record<string, InventoryEntry[]>;
+  /**
+   * Read-only views of what the module holds, served as `GET /_sandbox/views/<name>/<view>`
+   * with the request's query; `undefined` answers 404. A view changes nothing it reads.
+   */
+  readonly views?: Readonly<Record<string, (query: URLSearchParams) => unknown>>;
   /** What the module answers over plain HTTP (API stages, function URLs), checked before SigV4 routing. */
   readonly ingress?: Ingress;
   /** Starts background work that needs the endpoint (Lambda's queued Event invocations), once listening. */

@@ -19,6 +19,8 @@ export interface StackStateKeys {
   customResourceResponsesPrefix: string;
   /** The `Data` of custom resources that answered `NoEcho: true`, which state records only masked. */
   noEchoData: string;
+  /** The last `cdkd drift`'s summary. */
+  drift: string;
 }
 
 export const DEFAULT_STATE_PREFIX = 'cdkd';
@@ -50,6 +52,7 @@ export function stackStateKeys(prefix: string, stackName: string, region: string
     eventsPrefix: `${base}/events/`,
     customResourceResponsesPrefix: `${base}/custom-resource-responses/`,
     noEchoData: `${base}/no-echo-data.json`,
+    drift: `${base}/drift.json`,
   };
 }
 
@@ -121,7 +124,7 @@ export function isNestedSegment(segment: string): boolean {
 }
 
 /** Which of a stack's documents a key (or listed prefix) addresses, as an error names it. */
-export type StateDocumentKind = 'state' | 'lock' | 'journal' | 'no-echo' | 'events' | 'responses';
+export type StateDocumentKind = 'state' | 'lock' | 'journal' | 'no-echo' | 'drift' | 'events' | 'responses';
 
 const DOCUMENT_SEGMENTS: Record<string, StateDocumentKind> = {
   'state.json': 'state',
@@ -129,6 +132,7 @@ const DOCUMENT_SEGMENTS: Record<string, StateDocumentKind> = {
   'rollback-journal.json': 'journal',
   'rollback-journal': 'journal',
   'no-echo-data.json': 'no-echo',
+  'drift.json': 'drift',
   events: 'events',
   'custom-resource-responses': 'responses',
 };

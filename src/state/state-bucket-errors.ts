@@ -70,6 +70,7 @@ const DOCUMENT_NAMES: Record<StateDocumentKind, string> = {
   lock: 'the lock',
   journal: 'the rollback journal',
   'no-echo': 'the NoEcho data',
+  drift: 'the drift summary',
   events: 'the deployment events',
   responses: "a custom resource's response",
 };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CdkdError } from '../errors.js';
 import { arrayJson, JsonFragments, mapJson, objectJson, verifiedJson } from './cached-json.js';
 import { parseDocument } from './documents/document-reader.js';
+import { DRIFT_DOCUMENT, type DriftDocument } from './documents/drift-document.js';
 import { NO_ECHO_DOCUMENT, type NoEchoDocument } from './documents/no-echo-document.js';
 import { STATE_DOCUMENT, type StateDocument } from './documents/state-document.js';
 import {
@@ -120,10 +121,23 @@ export class StateStore {
     }));
   }
 
-  /** Deletes a stack's state once nothing it recorded is left, and the no-echo data with it. */
+  /** Deletes a stack's state once nothing it recorded is left, and the no-echo data and drift summary with it. */
   async remove(stack: StackRef): Promise<void> {
     await this.objects.delete(this.key(stack));
     await this.objects.delete(this.keys(stack).noEchoData);
+    await this.objects.delete(this.keys(stack).drift);
+  }
+
+  /** The last `cdkd drift` summary of the stack, or undefined when none was recorded. */
+  async readDrift(stack: StackRef): Promise<DriftDocument | undefined> {
+    const key = this.keys(stack).drift;
+    const stored = await this.objects.get(key);
+    return stored ? parseDocument(DRIFT_DOCUMENT, this.objects.location(key), stored.text) : undefined;
+  }
+
+  /** Replaces the summary: only the last check is kept, so the last writer is right. */
+  async saveDrift(stack: StackRef, document: DriftDocument): Promise<void> {
+    await this.objects.put(this.keys(stack).drift, JSON.stringify(document));
   }
 
   /** The stack's no-echo data, or undefined when it keeps none. */

@@ -39,7 +39,34 @@ export async function driftFromState(input: {
       ...(input.signal ? { signal: input.signal } : {}),
     });
     if (!result.found) throw stackNotInState(stack);
+    await recordDrift(input, stack, result);
     input.onStack({ stackName: stack.stackName, ...result });
+  }
+}
+
+/**
+ * Keeps the check's summary beside the stack's state for `cdkd ui`. Only after a full read
+ * (an interrupted one found less than there is); a failed write is a warning, not the
+ * command's failure: the drift was read and is reported either way.
+ */
+async function recordDrift(
+  input: { session: Session; mode: DriftMode; signal?: AbortSignal; onWarning(message: string): void },
+  stack: StackIdentity,
+  result: DriftResult,
+): Promise<void> {
+  if (input.signal?.aborted) return;
+  const ref = { stackName: stack.stateName, region: stack.region };
+  try {
+    const backend = await input.session.stateBackend();
+    await backend.store.saveDrift(ref, {
+      version: 1,
+      checkedAt: new Date().toISOString(),
+      mode: input.mode,
+      drifted: result.drifted.map((resource) => resource.logicalId),
+      missing: result.drifted.filter((resource) => resource.missing).map((resource) => resource.logicalId),
+    });
+  } catch (error) {
+    input.onWarning(`could not record the drift summary of ${stack.stackName}: ${(error as Error).message}`);
   }
 }
 

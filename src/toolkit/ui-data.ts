@@ -26,8 +26,12 @@ export class UiData {
   }
 
   async stack(ref: StackRef): Promise<StackDetail | undefined> {
-    const read = await this.backend.store.read(ref);
+    const [read, events] = await Promise.all([
+      this.backend.store.read(ref),
+      readEvents(this.backend.objects, this.backend.store.prefix, ref),
+    ]);
     if (!read) return undefined;
+    const changes = lastChanges(events);
     const document = read.document;
     const importers =
       document.outputs && Object.values(document.outputs).some((output) => output.exportName)
@@ -43,6 +47,7 @@ export class UiData {
         route: record.provisionedBy,
         ...(record.deletionPolicy ? { deletionPolicy: record.deletionPolicy } : {}),
         dependencies: record.dependencies.filter((id) => id in document.resources),
+        ...(changes.has(logicalId) ? { lastChange: changes.get(logicalId)! } : {}),
       })),
       outputs: Object.fromEntries(
         Object.entries(document.outputs).map(([name, output]) => [
@@ -84,11 +89,12 @@ export class UiData {
   }
 
   private async overview(ref: StackRef): Promise<StackOverview> {
-    const [read, lock, journal, events] = await Promise.all([
+    const [read, lock, journal, events, drift] = await Promise.all([
       this.backend.store.read(ref),
       this.backend.locks.find(ref),
       this.backend.journals.read(ref),
       readEvents(this.backend.objects, this.backend.store.prefix, ref),
+      this.backend.store.readDrift(ref),
     ]);
     const last = [...events].reverse().find((event) => event.logicalId === undefined);
     const slash = ref.stackName.lastIndexOf('/');
@@ -111,8 +117,28 @@ export class UiData {
           : {}),
       pendingJournal: (journal?.document.segments ?? []).filter((segment) => segment.status !== 'succeeded')
         .length,
+      ...(drift
+        ? {
+            drift: {
+              checkedAt: drift.checkedAt,
+              mode: drift.mode,
+              drifted: drift.drifted,
+              missing: drift.missing,
+            },
+          }
+        : {}),
     };
   }
+}
+
+/** Each resource's latest successful create or update in the events (oldest first). */
+function lastChanges(events: readonly StackEvent[]): Map<string, { at: string; status: string }> {
+  const changes = new Map<string, { at: string; status: string }>();
+  for (const event of events) {
+    if (event.logicalId !== undefined && /^(CREATE|UPDATE)_COMPLETE$/.test(event.status))
+      changes.set(event.logicalId, { at: event.timestamp, status: event.status });
+  }
+  return changes;
 }
 
 /** The state the session's credentials reach, for one region or (`allRegions`) every one. */

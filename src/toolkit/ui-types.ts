@@ -19,6 +19,8 @@ export interface StackOverview {
   lock?: { owner: string; operation?: string; timestamp?: string } | { unreadable: true };
   /** The journal's segments that are not settled: a rollback is owed. */
   pendingJournal: number;
+  /** What the last `cdkd drift` found; absent when it never ran. */
+  drift?: { checkedAt: string; mode: string; drifted: string[]; missing: string[] };
 }
 
 export interface StackResource {
@@ -28,6 +30,8 @@ export interface StackResource {
   route: 'sdk' | 'cc-api';
   deletionPolicy?: string;
   dependencies: string[];
+  /** The last operation that created or updated it, from the deployment events. */
+  lastChange?: { at: string; status: string };
 }
 
 export interface StackDetail {

@@ -7,6 +7,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   latency: ['GET', 'PUT'],
 };
 
+/** Deeper routes the page may read: the recent calls and a queue's messages (never received). */
+const READABLE = new Set(['calls/recent', 'views/sqs/messages']);
+
 export interface ProxyAnswer {
   status: number;
   body: string;
@@ -21,18 +24,20 @@ export async function forwardToSandbox(
   method: string,
   route: string,
   body: string,
+  search = '',
 ): Promise<ProxyAnswer> {
   const [base, id, extra] = route.split('/');
   const allowed =
-    base !== undefined &&
-    extra === undefined &&
-    (id === undefined ? ALLOWED[base]?.includes(method) : base === 'faults' && method === 'DELETE');
+    (method === 'GET' && READABLE.has(route)) ||
+    (base !== undefined &&
+      extra === undefined &&
+      (id === undefined ? ALLOWED[base]?.includes(method) : base === 'faults' && method === 'DELETE'));
   if (!allowed) return answer(404, 'NotFound', `no sandbox route ${method} ${route}`);
   if (!endpoint) {
     return answer(404, 'NoSandbox', 'AWS_ENDPOINT_URL is not set: cdkd is not pointed at a sandbox.');
   }
   try {
-    const response = await fetch(new URL(`/_sandbox/${route}`, endpoint), {
+    const response = await fetch(new URL(`/_sandbox/${route}${search}`, endpoint), {
       method,
       ...(method === 'GET' || method === 'DELETE'
         ? {}

@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { UiData } from '../toolkit/ui-data.js';
+import type { UiServiceData } from '../toolkit/ui-service-data.js';
 import type { PendingChange } from '../toolkit/ui-types.js';
 import { checkAccess, TOKEN_COOKIE } from './access.js';
 import { forwardToSandbox } from './sandbox-admin.js';
@@ -18,6 +19,8 @@ export interface UiServerOptions {
   assets: string;
   /** A cdkd sandbox's endpoint, whose admin API the sandbox page uses. */
   sandboxEndpoint?: string;
+  /** Objects in buckets and functions' logs, read through the services' APIs for the sandbox page. */
+  services?: Pick<UiServiceData, 'objects' | 'logs'>;
   /** Fixed in tests; random otherwise. */
   token?: string;
 }
@@ -103,6 +106,7 @@ async function handle(
       method,
       url.pathname.slice('/api/sandbox/'.length),
       await readBody(request),
+      url.search,
     );
     response.writeHead(answer.status, { 'content-type': 'application/json' });
     response.end(answer.body);
@@ -113,7 +117,34 @@ async function handle(
       error: { code: 'MethodNotAllowed', message: 'The state routes are read-only.' },
     });
   }
+  if (url.pathname.startsWith('/api/data/')) return send(response, ...(await dataRoute(url, context)));
   return send(response, ...(await stateRoute(url.pathname, context)));
+}
+
+/** `/api/data/objects?bucket=` and `/api/data/logs?function=` (each with an optional `region=`). */
+async function dataRoute(url: URL, { services }: UiServerOptions): Promise<[number, unknown]> {
+  if (!services) {
+    return [
+      404,
+      {
+        error: {
+          code: 'NoSandbox',
+          message: 'AWS_ENDPOINT_URL is not set: cdkd is not pointed at a sandbox.',
+        },
+      },
+    ];
+  }
+  const region = url.searchParams.get('region') ?? undefined;
+  const bucket = url.searchParams.get('bucket');
+  const fn = url.searchParams.get('function');
+  try {
+    if (url.pathname === '/api/data/objects' && bucket) return [200, await services.objects(bucket, region)];
+    if (url.pathname === '/api/data/logs' && fn) return [200, await services.logs(fn, region)];
+  } catch (error) {
+    const code = (error as { name?: string }).name ?? 'Error';
+    return [502, { error: { code, message: (error as Error).message } }];
+  }
+  return [404, { error: { code: 'NotFound', message: `no route ${url.pathname}${url.search}` } }];
 }
 
 /** `/api/stacks`, `/api/stacks/{region}/{stack}`, its `/events` and its `/diff`. */

@@ -3,6 +3,7 @@ import {
   DescribeLogGroupsCommand,
   PutRetentionPolicyCommand,
 } from '@aws-sdk/client-cloudwatch-logs';
+import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, writeAssembly } from '../assembly/helpers.js';
@@ -23,6 +24,16 @@ function app(stackName: string, resources: Record<string, unknown>) {
 
 async function recorded(stack: string) {
   return JSON.parse((await cli(['state', 'show', stack, '--json'])).stdout).resources;
+}
+
+/** The summary `cdkd drift` left beside the stack's state. */
+async function lastDrift(stack: string) {
+  const s3 = new S3Client({ ...config(), forcePathStyle: true });
+  const object = await s3.send(
+    new GetObjectCommand({ Bucket: 'cdkd-state-000000000000', Key: `cdkd/${stack}/us-east-1/drift.json` }),
+  );
+  s3.destroy();
+  return JSON.parse(await object.Body!.transformToString());
 }
 
 beforeAll(async () => {
@@ -53,6 +64,12 @@ describe('cdkd drift', () => {
     );
     expect((await cli(['drift', 'Drifty', '--fail'])).code).toBe(1);
     const json = JSON.parse((await cli(['drift', 'Drifty', '--json'])).stdout);
+    expect(await lastDrift('Drifty')).toMatchObject({
+      version: 1,
+      mode: 'detect',
+      drifted: ['Q'],
+      missing: [],
+    });
     expect(json.drifted).toMatchObject([
       { logicalId: 'Q', missing: false, properties: [{ property: 'VisibilityTimeout', recorded: 30 }] },
     ]);
@@ -68,6 +85,7 @@ describe('cdkd drift', () => {
     expect(await liveTimeout()).toBe('120');
     expect(Number((await recorded('Drifty')).Q.properties.VisibilityTimeout)).toBe(120);
     expect((await cli(['drift', 'Drifty', '--fail'])).code).toBe(0);
+    expect(await lastDrift('Drifty')).toMatchObject({ mode: 'detect', drifted: [], missing: [] });
     // The template still says 30: the next deploy puts it back.
     const diff = await cli(['diff', '-a', app('Drifty', queue)]);
     expect(diff.stdout).toContain('Q (AWS::SQS::Queue): changed: VisibilityTimeout');

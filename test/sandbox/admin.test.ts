@@ -8,6 +8,13 @@ import {
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
+import {
+  CreateQueueCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { GetCallerIdentityCommand } from '@aws-sdk/client-sts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
@@ -288,6 +295,62 @@ describe('sandbox admin API', () => {
     expect(await policies()).toContain('ruled');
     await s3.send(new DeleteBucketPolicyCommand({ Bucket: 'ruled' }));
     expect(await policies()).not.toContain('ruled');
+  });
+
+  it('lists recent calls newest first with their latency and the fault that met them', async () => {
+    await admin(sandbox, 'DELETE', 'calls');
+    await admin(sandbox, 'PUT', 'latency', { operations: { 's3:HeadBucket': 60 } });
+    await s3.send(new HeadBucketCommand({ Bucket }));
+    await admin(sandbox, 'POST', 'faults', {
+      service: 's3',
+      operation: 'GetObject',
+      errorCode: 'InternalError',
+      httpStatus: 500,
+    });
+    await failure(s3.send(new GetObjectCommand({ Bucket, Key: 'absent-or-not' })));
+    const { status, json } = await admin(sandbox, 'GET', 'calls/recent');
+    expect(status).toBe(200);
+    expect(json.calls).toHaveLength(2);
+    const [faulted, slow] = json.calls;
+    expect(faulted).toMatchObject({
+      service: 's3',
+      operation: 'GetObject',
+      status: 500,
+      fault: 'InternalError',
+    });
+    expect(slow).toMatchObject({ service: 's3', operation: 'HeadBucket', status: 200 });
+    expect(slow.fault).toBeUndefined();
+    expect(slow.latencyMs).toBeGreaterThanOrEqual(60);
+    expect(Date.parse(slow.at)).not.toBeNaN();
+    await admin(sandbox, 'DELETE', 'calls');
+    expect((await admin(sandbox, 'GET', 'calls/recent')).json.calls).toEqual([]);
+  });
+
+  it("lists a queue's messages without receiving them", async () => {
+    const sqs = new SQSClient({
+      endpoint: sandbox.url,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'AKIASANDBOXTEST', secretAccessKey: 'sandbox-secret' },
+      maxAttempts: 1,
+    });
+    const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: 'peeked' }));
+    await sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: 'first' }));
+    await sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: 'second' }));
+    await sqs.send(new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 1 }));
+    const peek = async () => (await admin(sandbox, 'GET', 'views/sqs/messages?queue=peeked')).json;
+    const before = await peek();
+    expect(before.messages.map((m: { body: string }) => m.body)).toEqual(['first', 'second']);
+    expect(before.messages.map((m: { receiveCount: number }) => m.receiveCount)).toEqual([1, 0]);
+    expect(await peek()).toEqual(before);
+    const { Messages } = await sqs.send(new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10 }));
+    expect(Messages?.map((message) => message.Body)).toEqual(['second']);
+    const attributes = await sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['ApproximateNumberOfMessages'] }),
+    );
+    expect(attributes.Attributes?.ApproximateNumberOfMessages).toBe('0');
+    expect((await admin(sandbox, 'GET', 'views/sqs/messages?queue=no-such-queue')).status).toBe(404);
+    expect((await admin(sandbox, 'GET', 'views/sqs/nothing')).status).toBe(404);
+    sqs.destroy();
   });
 
   it('answers 404 for an unknown admin route', async () => {

@@ -27,6 +27,7 @@ describe('state key layout', () => {
       eventsPrefix: 'cdkd/MyStack/eu-west-1/events/',
       customResourceResponsesPrefix: 'cdkd/MyStack/eu-west-1/custom-resource-responses/',
       noEchoData: 'cdkd/MyStack/eu-west-1/no-echo-data.json',
+      drift: 'cdkd/MyStack/eu-west-1/drift.json',
     });
   });
 
@@ -159,6 +160,11 @@ describe('stateDocumentOf: the document and stack a key addresses', () => {
       'cdkd',
       'cdkd/App/us-east-1/no-echo-data.json',
       { kind: 'no-echo', stack: { stackName: 'App', region: 'us-east-1' } },
+    ],
+    [
+      'cdkd',
+      'cdkd/App/us-east-1/drift.json',
+      { kind: 'drift', stack: { stackName: 'App', region: 'us-east-1' } },
     ],
     ['cdkd', 'cdkd/', undefined],
     ['cdkd', 'other/App/us-east-1/state.json', undefined],

@@ -59,6 +59,26 @@ beforeAll(async () => {
   });
   log.record({ status: 'UPDATE_FAILED', reason: 'boom' });
   await log.flush();
+  const child = new EventLog(
+    backend.objects,
+    'cdkd',
+    { stackName: 'Parent/Child', region: 'us-east-1' },
+    'run-2',
+  );
+  child.record({ status: 'CREATE_COMPLETE', logicalId: 'C', action: 'create' });
+  child.record({ status: 'UPDATE_COMPLETE', logicalId: 'C', action: 'update' });
+  child.record({ status: 'UPDATE_FAILED', logicalId: 'C', action: 'update', reason: 'boom' });
+  await child.flush();
+  await backend.store.saveDrift(
+    { stackName: 'Parent', region: 'us-east-1' },
+    {
+      version: 1,
+      checkedAt: '2026-01-02T03:04:05.000Z',
+      mode: 'detect',
+      drifted: ['A', 'B'],
+      missing: ['B'],
+    },
+  );
   const segment = (status: string) => ({
     runId: `run-${status}`,
     startedAt: new Date().toISOString(),
@@ -93,6 +113,32 @@ describe('UiData', () => {
     expect(stacks[1]!.lastRunStatus).toBeUndefined();
   });
 
+  it("gives the last drift check's summary of a stack that had one, none of one never checked", async () => {
+    const [parent, child] = await new UiData(backend, ['us-east-1']).stacks();
+    expect(parent!.drift).toEqual({
+      checkedAt: '2026-01-02T03:04:05.000Z',
+      mode: 'detect',
+      drifted: ['A', 'B'],
+      missing: ['B'],
+    });
+    expect(child!.drift).toBeUndefined();
+  });
+
+  it('refuses an unreadable drift summary with an error naming its key', async () => {
+    const ref = { stackName: 'Reader', region: 'us-east-1' };
+    await backend.objects.put(stackStateKeys('cdkd', 'Reader', 'us-east-1').drift, '{"version":1}');
+    await expect(backend.store.readDrift(ref)).rejects.toThrow(/Reader\/us-east-1\/drift\.json/);
+    await backend.objects.delete(stackStateKeys('cdkd', 'Reader', 'us-east-1').drift);
+  });
+
+  it("gives each resource's last successful create or update from the events", async () => {
+    const data = new UiData(backend, ['us-east-1']);
+    const child = await data.stack({ stackName: 'Parent/Child', region: 'us-east-1' });
+    expect(child!.resources[0]!.lastChange).toMatchObject({ status: 'UPDATE_COMPLETE' });
+    const events = await data.events({ stackName: 'Parent/Child', region: 'us-east-1' });
+    expect(child!.resources[0]!.lastChange!.at).toBe(events.events[1]!.timestamp);
+  });
+
   it("with every region, counts a journal's unsettled segments", async () => {
     const other = (await new UiData(backend, 'all').stacks()).find((stack) => stack.stackName === 'Other');
     expect(other).toMatchObject({ region: 'eu-west-1', pendingJournal: 1 });
@@ -109,6 +155,7 @@ describe('UiData', () => {
         route: 'sdk',
         deletionPolicy: 'Retain',
         dependencies: [],
+        lastChange: { at: expect.any(String), status: 'CREATE_COMPLETE' },
       },
       {
         logicalId: 'B',

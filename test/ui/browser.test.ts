@@ -3,6 +3,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CreateQueueCommand,
+  SendMessageCommand,
+  SetQueueAttributesCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { Stack } from 'aws-cdk-lib';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
@@ -63,6 +70,7 @@ function topicApp(): string {
 
 interface StateResource {
   type: string;
+  physicalId: string;
   dependencies: string[];
 }
 
@@ -75,6 +83,8 @@ describe.skipIf(!hasBrowser)(
     let page: Page;
     let profile: string;
     let resources: Record<string, StateResource>;
+    /** When the deploy ran: each resource's last change falls inside. */
+    let deployWindow: [number, number];
 
     beforeAll(async () => {
       mkdirSync(ARTIFACTS, { recursive: true });
@@ -95,12 +105,24 @@ describe.skipIf(!hasBrowser)(
         }),
       });
       expect(throttle.status).toBe(201);
+      const deployStart = Date.now();
       const deploy = await runCli(['deploy', '-a', chainApp()], { env: env() });
+      deployWindow = [deployStart, Date.now()];
       await fetch(`${sandbox.current.url}/_sandbox/faults`, { method: 'DELETE' });
       expect(deploy.stderr).not.toContain('failed');
       expect(deploy.code).toBe(0);
       const state = await runCli(['state', 'show', STACK, '--json'], { env: env() });
       resources = (JSON.parse(state.stdout) as { resources: Record<string, StateResource> }).resources;
+      // QueueA changed out of band, then a drift check: the stacks list shows what it found.
+      const sqs = new SQSClient({ region: 'us-east-1', maxAttempts: 1 });
+      await sqs.send(
+        new SetQueueAttributesCommand({
+          QueueUrl: resources[logicalIdOf('QueueA')]!.physicalId,
+          Attributes: { VisibilityTimeout: '99' },
+        }),
+      );
+      sqs.destroy();
+      expect((await runCli(['drift', STACK], { env: env() })).code).toBe(0);
 
       ui = spawn(
         process.execPath,
@@ -144,6 +166,24 @@ describe.skipIf(!hasBrowser)(
       expect(cells[2]).toBe('CREATE_COMPLETE');
       expect(Number(cells[4])).toBe(Object.keys(resources).length);
       expect(cells[5]).toBe('-');
+      const drift = row.locator('td.drift');
+      expect(await drift.getAttribute('data-drifted')).toBe(logicalIdOf('QueueA'));
+      expect(cells[7]).toMatch(new RegExp(`^1 drifted: ${logicalIdOf('QueueA')}, checked \\d{4}-`));
+      expect(Date.parse((await drift.getAttribute('data-checked-at'))!)).toBeGreaterThanOrEqual(
+        deployWindow[1],
+      );
+    });
+
+    it("shows each resource's last change: its create in the deploy", async () => {
+      await page.goto(`${url}#/stack/us-east-1/${STACK}`);
+      await page.locator('#resources').waitFor();
+      for (const logicalId of Object.keys(resources)) {
+        const cell = page.locator(`#resources tr[data-id="${logicalId}"] td.last-change`);
+        expect(await cell.textContent()).toMatch(/^CREATE_COMPLETE /);
+        const at = Date.parse((await cell.getAttribute('data-at'))!);
+        expect(at).toBeGreaterThanOrEqual(deployWindow[0]);
+        expect(at).toBeLessThanOrEqual(deployWindow[1]);
+      }
     });
 
     it("draws the stack's graph: a node per resource, an edge per dependency", async () => {
@@ -232,6 +272,53 @@ describe.skipIf(!hasBrowser)(
       expect(deploy.code).not.toBe(0);
       expect(deploy.stderr).toContain('InvalidParameter');
     }, 120_000);
+
+    it("shows the sandbox's recent calls with latency and faults, a queue's messages and a bucket's objects", async () => {
+      const admin = (path: string, init?: RequestInit) =>
+        fetch(`${sandbox.current.url}/_sandbox/${path}`, init);
+      const sqs = new SQSClient({ region: 'us-east-1', maxAttempts: 1 });
+      const s3 = new S3Client({ region: 'us-east-1', maxAttempts: 1, forcePathStyle: true });
+      const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: 'ui-peek' }));
+      const held = {
+        method: 'POST',
+        body: JSON.stringify({ service: 'sqs', operation: 'SendMessage', latencyMs: 300 }),
+      };
+      expect((await admin('faults', held)).status).toBe(201);
+      await sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: 'peek-me' }));
+      await s3.send(new CreateBucketCommand({ Bucket: 'ui-objects' }));
+      await s3.send(new PutObjectCommand({ Bucket: 'ui-objects', Key: 'hello.txt', Body: 'hello' }));
+      const failing = { service: 's3', operation: 'GetObject', errorCode: 'SlowDown', httpStatus: 503 };
+      expect((await admin('faults', { method: 'POST', body: JSON.stringify(failing) })).status).toBe(201);
+      await expect(
+        s3.send(new GetObjectCommand({ Bucket: 'ui-objects', Key: 'hello.txt' })),
+      ).rejects.toThrow();
+      await admin('faults', { method: 'DELETE' });
+      sqs.destroy();
+      s3.destroy();
+
+      await page.goto(`${url}#/sandbox`);
+      // The previous test left the page on this view: load it again for the calls made since.
+      await page.reload();
+      await page.locator('#recent-calls').waitFor();
+      await page.screenshot({ path: join(ARTIFACTS, 'sandbox-data.png'), fullPage: true });
+      const send = page.locator('#recent-calls tr[data-operation="sqs:SendMessage"]').first();
+      expect(Number(await send.getAttribute('data-latency'))).toBeGreaterThanOrEqual(300);
+      expect(await send.getAttribute('data-fault')).toBe('+300 ms');
+      const get = page.locator('#recent-calls tr[data-operation="s3:GetObject"]').first();
+      expect(await get.getAttribute('data-fault')).toBe('SlowDown');
+      expect(await get.locator('td').nth(3).textContent()).toBe('503');
+      expect(await page.locator('#queue-messages li[data-queue="ui-peek"] code').allTextContents()).toEqual([
+        'peek-me',
+      ]);
+      expect(
+        await page.locator('#bucket-objects li[data-bucket="ui-objects"]').getAttribute('data-key'),
+      ).toBe('hello.txt');
+      // Listing the queue on the page received nothing.
+      const view = (await (await admin('views/sqs/messages?queue=ui-peek')).json()) as {
+        messages: Array<{ receiveCount: number }>;
+      };
+      expect(view.messages.map((message) => message.receiveCount)).toEqual([0]);
+    });
 
     it('sets the latency model from the sandbox page', async () => {
       await page.goto(`${url}#/sandbox`);

@@ -1,5 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -120,5 +121,63 @@ describe('cdkd ui server routes', () => {
     const none = await get('/api/sandbox/faults', auth);
     expect(none.status).toBe(404);
     expect(JSON.parse(none.body).error.code).toBe('NoSandbox');
+    expect((await get('/api/sandbox/calls/recent', auth, 'DELETE')).status).toBe(404);
+    expect((await get('/api/sandbox/views/sqs/other', auth)).status).toBe(404);
+    const data = await get('/api/data/objects?bucket=b', auth);
+    expect(data.status).toBe(404);
+    expect(JSON.parse(data.body).error.code).toBe('NoSandbox');
+  });
+});
+
+describe('cdkd ui server pointed at a sandbox', () => {
+  let sandbox: Server;
+  let pointed: UiServer;
+  const seen: string[] = [];
+  beforeAll(async () => {
+    sandbox = createServer((request, response) => {
+      seen.push(`${request.method} ${request.url}`);
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('{"calls":[]}');
+    });
+    await new Promise<void>((resolve) => sandbox.listen(0, '127.0.0.1', resolve));
+    const port = (sandbox.address() as AddressInfo).port;
+    pointed = await startUiServer({
+      data,
+      port: 0,
+      assets,
+      token: TOKEN,
+      sandboxEndpoint: `http://127.0.0.1:${port}`,
+      services: {
+        objects: async (bucket, region) => ({ bucket: `${bucket}@${region}`, objects: [], truncated: false }),
+        logs: async () => {
+          throw Object.assign(new Error('Function not found'), { name: 'ResourceNotFoundException' });
+        },
+      },
+    });
+  });
+  afterAll(async () => {
+    await pointed.close();
+    await new Promise((resolve) => sandbox.close(resolve));
+  });
+
+  const at = (path: string) =>
+    fetch(`http://127.0.0.1:${pointed.port}${path}`, { headers: { 'x-cdkd-token': TOKEN } });
+
+  it('forwards the recent calls and a queue view with its query to the sandbox', async () => {
+    expect((await at('/api/sandbox/calls/recent')).status).toBe(200);
+    expect((await at('/api/sandbox/views/sqs/messages?queue=q1&region=eu-west-1')).status).toBe(200);
+    expect(seen).toEqual([
+      'GET /_sandbox/calls/recent',
+      'GET /_sandbox/views/sqs/messages?queue=q1&region=eu-west-1',
+    ]);
+  });
+
+  it("answers a bucket's objects and a function's logs, an AWS error as 502 with its code", async () => {
+    const objects = await at('/api/data/objects?bucket=b1&region=eu-west-1');
+    expect(await objects.json()).toEqual({ bucket: 'b1@eu-west-1', objects: [], truncated: false });
+    const logs = await at('/api/data/logs?function=f');
+    expect(logs.status).toBe(502);
+    expect(((await logs.json()) as { error: { code: string } }).error.code).toBe('ResourceNotFoundException');
+    expect((await at('/api/data/objects')).status).toBe(404);
   });
 });

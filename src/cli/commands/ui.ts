@@ -20,8 +20,9 @@ export function registerUi(program: Command): void {
     .option('--all-regions', "list every region's stacks, not only the current region's")
     .action(async (options: UiOptions, command: Command) => {
       const port = parsePort(options.port);
-      const [{ openUiData }, { startUiServer }, { UI_ASSETS }] = await Promise.all([
+      const [{ openUiData }, { UiServiceData }, { startUiServer }, { UI_ASSETS }] = await Promise.all([
         import('../../toolkit/ui-data.js'),
+        import('../../toolkit/ui-service-data.js'),
         import('../../ui/server.js'),
         import('../../ui/assets.js'),
       ]);
@@ -39,7 +40,7 @@ export function registerUi(program: Command): void {
         data,
         port,
         assets: UI_ASSETS,
-        ...(endpoint ? { sandboxEndpoint: endpoint } : {}),
+        ...(endpoint ? { sandboxEndpoint: endpoint, services: new UiServiceData(session.clients) } : {}),
         ...(diff ? { diff } : {}),
       });
       process.stdout.write(`cdkd ui: open ${server.url}\n(Ctrl-C stops it)\n`);

@@ -6,6 +6,7 @@ import { changeClock, clockChangeSchema, clockView } from './clock-api.js';
 import type { DeliveryLog } from './deliveries.js';
 import { faultSpecSchema, type FaultRegistry } from './faults.js';
 import { latencySettingsSchema, type LatencyModel } from './latency.js';
+import type { RecentCalls } from './recent-calls.js';
 
 export const ADMIN_PREFIX = '/_sandbox/';
 
@@ -14,6 +15,7 @@ export interface AdminDeps {
   faults: FaultRegistry;
   latency: LatencyModel;
   calls: CallCounter;
+  recent: RecentCalls;
   clock: SandboxClock;
   deliveries: DeliveryLog;
   accountId: string;
@@ -30,13 +32,14 @@ export interface AdminResponse {
 /**
  * The JSON admin API under `/_sandbox/`: health, inventory, the local URLs of deployed APIs
  * and function URLs, faults, latency model, call counts with the deliveries between services,
- * requests in flight, the clock.
+ * requests in flight, the recent calls, the clock, and the services' read-only views.
  */
 export async function handleAdmin(
   method: string,
   path: string,
   rawBody: Buffer,
   deps: AdminDeps,
+  query: URLSearchParams = new URLSearchParams(),
 ): Promise<AdminResponse> {
   const route = `${method} ${path.slice(ADMIN_PREFIX.length).replace(/\/+$/, '')}`;
   switch (route) {
@@ -74,8 +77,11 @@ export async function handleAdmin(
       return ok({ inFlight: deps.inFlight() - 1 });
     case 'GET calls':
       return ok({ ...deps.calls.snapshot(), deliveries: deps.deliveries.list() });
+    case 'GET calls/recent':
+      return ok({ calls: deps.recent.list() });
     case 'DELETE calls':
       deps.calls.reset();
+      deps.recent.reset();
       deps.deliveries.reset();
       return ok({ ...deps.calls.snapshot(), deliveries: [] });
     case 'GET clock':
@@ -87,6 +93,8 @@ export async function handleAdmin(
       return typeof view === 'string' ? fail(400, 'ValidationError', view) : ok(view);
     }
   }
+  const view = /^GET views\/([^/]+)\/([^/]+)$/.exec(route);
+  if (view) return moduleView(deps.modules, view[1]!, view[2]!, query);
   const faultId = /^DELETE faults\/([^/]+)$/.exec(route)?.[1];
   if (faultId !== undefined) {
     return deps.faults.remove(decodeURIComponent(faultId))
@@ -94,6 +102,20 @@ export async function handleAdmin(
       : fail(404, 'NotFound', `no fault with id ${faultId}`);
   }
   return fail(404, 'NotFound', `no admin route ${method} ${path}`);
+}
+
+function moduleView(
+  modules: ReadonlyMap<string, ServiceModule>,
+  service: string,
+  name: string,
+  query: URLSearchParams,
+): AdminResponse {
+  const view = modules.get(service)?.views?.[name];
+  if (!view) return fail(404, 'NotFound', `no view ${name} of service ${service}`);
+  const body = view(query);
+  return body === undefined
+    ? fail(404, 'NotFound', `${service} ${name}: nothing matches ${query.toString() || 'an empty query'}`)
+    : ok(body);
 }
 
 function inventory(

@@ -1,5 +1,6 @@
 import { getJson, sendJson } from './api.js';
 import { h } from './dom.js';
+import { heldDataView, recentCallsView } from './sandbox-data-view.js';
 
 interface Latency {
   types: Record<string, unknown>;
@@ -15,14 +16,19 @@ interface Fault {
   count?: number;
 }
 
-/** The sandbox's inventory, call counts and faults, through its admin API (proxied by the server). */
+/**
+ * The sandbox's inventory, call counts, recent calls, faults and what its queues, buckets and
+ * functions hold, through its admin API (proxied by the server) and the services' read APIs.
+ */
 export async function sandboxView(rerender: () => void): Promise<HTMLElement> {
-  const [inventory, calls, faults, latency] = await Promise.all([
-    getJson<Record<string, Record<string, Array<{ id: string }>>>>('/api/sandbox/inventory'),
+  const [inventory, calls, faults, latency, recent] = await Promise.all([
+    getJson<Record<string, Record<string, Array<{ id: string; region?: string }>>>>('/api/sandbox/inventory'),
     getJson<{ calls: Record<string, { count: number }>; total: number }>('/api/sandbox/calls'),
     getJson<{ faults: Fault[] }>('/api/sandbox/faults'),
     getJson<Latency>('/api/sandbox/latency'),
+    recentCallsView(),
   ]);
+  const held = await heldDataView(inventory);
   const form = faultForm(rerender);
   return h(
     'section',
@@ -85,6 +91,9 @@ export async function sandboxView(rerender: () => void): Promise<HTMLElement> {
         ),
       ),
     ),
+    h('h3', {}, 'Recent calls'),
+    recent,
+    held,
   );
 }
 

@@ -29,7 +29,9 @@ export async function stackView(region: string, stackName: string): Promise<HTML
         h(
           'tr',
           {},
-          ...['Logical id', 'Type', 'Physical id', 'Route', 'DeletionPolicy'].map((t) => h('th', {}, t)),
+          ...['Logical id', 'Type', 'Physical id', 'Route', 'Last change', 'DeletionPolicy'].map((t) =>
+            h('th', {}, t),
+          ),
         ),
       ),
       h(
@@ -38,11 +40,16 @@ export async function stackView(region: string, stackName: string): Promise<HTML
         ...stack.resources.map((resource) =>
           h(
             'tr',
-            {},
+            { 'data-id': resource.logicalId },
             h('td', {}, resource.logicalId),
             h('td', {}, resource.type),
             h('td', { class: 'mono' }, resource.physicalId),
             h('td', {}, resource.route === 'sdk' ? 'SDK' : 'Cloud Control'),
+            h(
+              'td',
+              { class: 'last-change', 'data-at': resource.lastChange?.at },
+              resource.lastChange ? `${resource.lastChange.status} ${resource.lastChange.at}` : '-',
+            ),
             h('td', {}, resource.deletionPolicy ?? '-'),
           ),
         ),

@@ -27,6 +27,15 @@ export async function stacksView(): Promise<HTMLElement> {
       h('td', { class: 'count' }, stack.resourceCount),
       h('td', {}, lockText(stack.lock)),
       h('td', {}, stack.pendingJournal > 0 ? `${stack.pendingJournal} segment(s) to roll back` : '-'),
+      h(
+        'td',
+        {
+          class: `drift ${stack.drift ? (stack.drift.drifted.length > 0 ? 'bad' : 'good') : ''}`,
+          'data-checked-at': stack.drift?.checkedAt,
+          'data-drifted': stack.drift?.drifted.join(' '),
+        },
+        driftText(stack.drift),
+      ),
     ),
   );
   return h(
@@ -45,7 +54,7 @@ export async function stacksView(): Promise<HTMLElement> {
             h(
               'tr',
               {},
-              ...['Stack', 'Region', 'Last run', 'When', 'Resources', 'Lock', 'Journal'].map((t) =>
+              ...['Stack', 'Region', 'Last run', 'When', 'Resources', 'Lock', 'Journal', 'Drift'].map((t) =>
                 h('th', {}, t),
               ),
             ),
@@ -64,4 +73,14 @@ function lockText(lock: StackOverview['lock']): string {
   if (!lock) return '-';
   if ('unreadable' in lock) return 'held (unreadable lock record)';
   return `held by ${lock.owner}${lock.operation ? ` (${lock.operation})` : ''}`;
+}
+
+/** The last drift check: when, and how many resources had drifted (missing ones said apart). */
+function driftText(drift: StackOverview['drift']): string {
+  if (!drift) return 'never checked';
+  const found =
+    drift.drifted.length === 0
+      ? 'in sync'
+      : `${drift.drifted.length} drifted${drift.missing.length > 0 ? ` (${drift.missing.length} missing)` : ''}: ${drift.drifted.join(', ')}`;
+  return `${found}, ${drift.mode === 'detect' ? 'checked' : drift.mode === 'accept' ? 'accepted' : 'reverted'} ${drift.checkedAt}`;
 }

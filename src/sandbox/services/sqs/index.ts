@@ -7,6 +7,7 @@ import * as queues from './queue-ops.js';
 import { deliverChecked } from '../../policy/delivery-check.js';
 import { sqsConsumer, sqsSender } from '../../ports/index.js';
 import { consumerPort } from './consumer-port.js';
+import { queueMessagesView } from './messages-view.js';
 import { sqsErrors } from './sqs-errors.js';
 import { QUEUE_POLICY, queuePolicyResources } from './queue-policy-resource.js';
 import { QUEUE, queueResourceHandler } from './queue-resource.js';
@@ -80,6 +81,7 @@ export function sqsService(overrides: Partial<SqsOptions> = {}): ServiceModuleFa
         };
         return jsonResult('1.0', await handler(call));
       },
+      views: { messages: (query) => queueMessagesView(store, query, context.region) },
       inventory() {
         const entries = store.all().map((queue) => ({
           id: queue.name,
