@@ -218,7 +218,8 @@ describe.skipIf(!hasBrowser)(
       const retried = await run
         .locator('g.bar:has(rect.retry)')
         .evaluateAll((all) => all.map((bar) => bar.getAttribute('data-id')));
-      expect(retried).toEqual([logicalIdOf('ParamC')]);
+      // Under load another resource's call may be retried too; ParamC's throttled call always is.
+      expect(retried).toContain(logicalIdOf('ParamC'));
     });
 
     it('overlays the pending diff of the app given with --app on the graph', async () => {
