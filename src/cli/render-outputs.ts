@@ -1,4 +1,4 @@
-import type { StackDeployResult } from '../engine/deploy-stack.js';
+import type { StackDeployResult } from '../engine/deploy-result.js';
 import type { OutputChange } from '../engine/outputs.js';
 import { KNOWN_AFTER_DEPLOY } from '../plan/known-after-deploy.js';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { StackDeployResult } from './deploy-stack.js';
+import type { StackDeployResult } from './deploy-result.js';
 import type { EngineContext } from './engine-context.js';
 import { phaseTimer } from './phase-timer.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';

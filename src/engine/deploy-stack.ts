@@ -1,13 +1,13 @@
 import { CdkdError, messageOf } from '../errors.js';
-import type { Plan, PlannedOperation, StatefulVerdict } from '../plan/index.js';
-import type { OutputRecord } from '../state/documents/state-document.js';
+import type { PlannedOperation } from '../plan/index.js';
+import type { StackDeployResult } from './deploy-result.js';
 import { FAIL_FAST_SCHEDULE, RETRY_SCHEDULE } from '../state/lock-schedule.js';
 import { walkDag, type WalkOutcome } from './dag-walk.js';
 import type { EngineContext } from './engine-context.js';
 import { refuseChangedExportsInUse } from './export-guards.js';
 import { holdOldCopies } from './held-copies.js';
 import { liveAttributesFor } from './live-attributes.js';
-import { declaredExportValues, outputChanges, type FailedOutput, type OutputChange } from './outputs.js';
+import { declaredExportValues, outputChanges } from './outputs.js';
 import { planStack } from './plan-stack.js';
 import { plannedExportValues } from './planned-exports.js';
 import { ResourceExecutor } from './resource-executor.js';
@@ -24,22 +24,6 @@ import { openJournalOrSetAside } from './unreadable-journal.js';
 import { refuseAfterFailedRollback } from './failed-rollback-guard.js';
 import { settleStaleRecords } from './stale-records.js';
 import { recordingResourceEvents, RetryTimes } from './resource-event-record.js';
-
-export interface StackDeployResult {
-  stackName: string;
-  plan: Plan;
-  outputs: Record<string, OutputRecord>;
-  /** False when the deploy found nothing to do and wrote nothing. */
-  changed: boolean;
-  /** Resources only the journal records that this deploy could not act on (exit 2). */
-  unaddressed: string[];
-  /** The stateful guard's verdicts, for the DATA LOSS / UNKNOWN rows of a printed plan. */
-  stateful?: StatefulVerdict[];
-  /** Outputs an attribute read live could not resolve (left out of `outputs`). */
-  failedOutputs?: FailedOutput[];
-  /** A dry run's changes to the recorded outputs (`cdkd diff`). */
-  outputChanges?: OutputChange[];
-}
 
 /**
  * A dry run: plans from reads alone, no lock and no write. The stack's new exports count as

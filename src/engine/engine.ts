@@ -5,7 +5,7 @@ import { secretValueReader } from '../aws/secret-values.js';
 import { ssmParameterReader } from '../aws/ssm-parameters.js';
 import { EventLog } from '../state/event-log.js';
 import type { StateBackend } from '../state/state-backend.js';
-import type { StackDeployResult } from './deploy-stack.js';
+import type { StackDeployResult } from './deploy-result.js';
 import { deployStack } from './deploy-entry.js';
 import type { DestroyOptions, StackDestroyResult } from './destroy-stack.js';
 import type { CleanOutcome, Leftover } from './scrub.js';

@@ -1,5 +1,5 @@
 import type { EngineContext } from './engine-context.js';
-import type { StackDeployResult } from './deploy-stack.js';
+import type { StackDeployResult } from './deploy-result.js';
 import { planStack } from './plan-stack.js';
 import { liveAttributesFor } from './live-attributes.js';
 import { recordRun } from './stack-record.js';
