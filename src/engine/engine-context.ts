@@ -7,10 +7,10 @@ import type { LiveAttributeReader } from '../providers/live-attributes/index.js'
 import type { ProviderContext } from '../providers/provider.js';
 import type { EventSink } from './events.js';
 import type { ExportIndex } from './export-index.js';
-import type { ProviderRouter } from './provider-router.js';
+import type { ProviderRouter } from '../provider-calls/router.js';
 import type { RegistrySchemas } from './registry-schemas.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
-import type { EmptinessProber } from './stateful-preflight.js';
+import type { EmptinessProber } from './planning/stateful-preflight.js';
 
 /** A stack the engine works on, as far as routing nested stacks needs to know it. */
 export type StackIdentity = Omit<StackRequest, 'template'>;

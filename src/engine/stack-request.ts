@@ -1,7 +1,7 @@
 import type { RecreateLayer, RecreateRow } from '../plan/index.js';
 import type { RoutingOptions } from '../providers/routing.js';
 import type { ParameterValue } from '../template/index.js';
-import type { CrossStackRun } from './cross-stack-run.js';
+import type { CrossStackRun } from './deploy/cross-stack-run.js';
 
 /** A nested stack's template, found in the cloud assembly by its parent's logical id. */
 export interface NestedTemplate {

@@ -1,5 +1,5 @@
-import type { ProviderRouter } from '../engine/provider-router.js';
-import type { StackState } from '../engine/stack-state.js';
+import type { ProviderRouter } from '../provider-calls/router.js';
+import type { StackState } from '../stack-state/stack-state.js';
 import type { ProviderContext } from '../providers/provider.js';
 import type { ResourceRecord } from '../state/documents/state-document.js';
 import type { StepOutcome } from './step-outcome.js';

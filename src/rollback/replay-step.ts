@@ -1,13 +1,13 @@
 import { isCdkdError, messageOf } from '../errors.js';
 import type { MadeDelete } from '../providers/provider.js';
 import { MASK } from '../template/index.js';
-import { proveIdentity } from './decisions/creation-identity.js';
+import { proveIdentity } from '../rollback-decisions/creation-identity.js';
 import { baselineProperties, RedactedBaseline } from './redacted-baseline.js';
 import { deleteResource, type ReplayServices } from './replay-services.js';
 import { madeAndLeft, reverseReplace } from './reverse-replacement.js';
-import type { RollbackStep } from './steps.js';
+import type { RollbackStep } from '../rollback-decisions/steps.js';
 import { succeeded, type StepOutcome } from './step-outcome.js';
-import { maskedSecrets, maskingErrors } from '../engine/echoed-secrets.js';
+import { maskedSecrets, maskingErrors } from '../stack-state/echoed-secrets.js';
 
 export type { ReplayServices } from './replay-services.js';
 export type { StepOutcome } from './step-outcome.js';

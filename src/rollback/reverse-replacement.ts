@@ -12,12 +12,12 @@ import {
   nameHeldByNewCopyMessage,
   newResourceHoldsName,
   retainedHolderMessage,
-} from './decisions/name-holder.js';
-import { nameProperty, readPath } from './decisions/name-properties.js';
-import { recreateName, type RecreateName } from './decisions/recreate-name.js';
+} from '../rollback-decisions/name-holder.js';
+import { nameProperty, readPath } from '../rollback-decisions/name-properties.js';
+import { recreateName, type RecreateName } from '../rollback-decisions/recreate-name.js';
 import { baselineProperties } from './redacted-baseline.js';
 import { deleteResource, type ReplayServices } from './replay-services.js';
-import type { RollbackStep } from './steps.js';
+import type { RollbackStep } from '../rollback-decisions/steps.js';
 import { succeeded, type StepOutcome } from './step-outcome.js';
 
 /**

@@ -6,7 +6,7 @@ import {
   comparesLiveIdentity,
   type LiveComparison,
   type LiveRead,
-} from '../../../src/rollback/decisions/live-comparison.js';
+} from '../../../src/rollback-decisions/live-comparison.js';
 
 describe('comparesLiveIdentity', () => {
   it.each([

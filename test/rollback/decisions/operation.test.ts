@@ -1,5 +1,5 @@
 import { describe, expect } from 'vitest';
-import { decideOperation, type OperationContext } from '../../../src/rollback/decisions/operation.js';
+import { decideOperation, type OperationContext } from '../../../src/rollback-decisions/operation.js';
 import type { JournalOperation } from '../../../src/state/documents/journal-document.js';
 import type { ResourceRecord } from '../../../src/state/documents/state-document.js';
 import { ruleTable } from './rule-table.js';
