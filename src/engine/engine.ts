@@ -24,7 +24,7 @@ import { RegistrySchemas } from './registry-schemas.js';
 import type { RouteRequest as RegistryRouteRequest } from '../providers/registry.js';
 import type { RoutingOptions } from '../providers/routing.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
-import type { EmptinessProber } from './planning/stateful-preflight.js';
+import type { EmptinessProber } from './engine-context.js';
 
 export interface EngineInputs {
   backend: StateBackend;

@@ -2,18 +2,9 @@ import { replacementOf, type MovingExport } from '../../plan/index.js';
 import { collectImports, rootPath } from '../../template/index.js';
 import { isPlainObject } from '../../template/model.js';
 import { topLevelProperty } from '../planning/desired-resources.js';
-import type { StackRequest } from '../stack-request.js';
+import type { CrossStack, ImportReader, StackRequest } from '../stack-request.js';
 
 /** A resource of another stack of the run that reads a moving export. */
-export interface ImportReader {
-  stack: string;
-  logicalId: string;
-  type: string;
-  /** Its referencing property is create-only: replaced if the target's id changes. */
-  createOnly: boolean;
-  updateReplacePolicy?: string;
-}
-
 interface Announced {
   exporter: string;
   /** What an importer's plan calls it: `Exporter/Target`. */
@@ -27,7 +18,7 @@ interface Announced {
  * move (so the importers' plans follow them), and the old copies held until the importers
  * that read them have deployed. Shared by every stack's deploy in the run, preflight included.
  */
-export class CrossStackRun {
+export class CrossStackRun implements CrossStack {
   private readonly announced = new Map<string, Announced>();
   private readonly holding = new Map<string, { request: StackRequest; importers: Set<string> }>();
 

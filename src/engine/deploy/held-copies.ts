@@ -1,6 +1,6 @@
 import type { MovingExport } from '../../plan/index.js';
 import { RETRY_SCHEDULE } from '../../state/lock-schedule.js';
-import type { CrossStackRun } from './cross-stack-run.js';
+import type { CrossStack } from '../stack-request.js';
 import type { EngineContext } from '../engine-context.js';
 import { ResourceExecutor } from '../execute/resource-executor.js';
 import { replayServices } from '../journal/rollback-stack.js';
@@ -19,7 +19,7 @@ export async function holdOldCopies(
   request: StackRequest,
   state: StackState,
   moving: readonly MovingExport[],
-  run: CrossStackRun | undefined,
+  run: CrossStack | undefined,
 ): Promise<Set<string>> {
   const importersOf = new Map<string, Set<string>>();
   for (const entry of moving) {

@@ -2,7 +2,7 @@ import type { CdkdError } from '../../errors.js';
 import { propertyHash, type PlannedOperation } from '../../plan/index.js';
 import type { ResourceRequest } from '../../providers/provider.js';
 import { createCollisionError, lookUpName, ownHolderOf, type NameCheck } from '../name-check.js';
-import type { ExecutorServices, PreparedCreate } from './resource-executor.js';
+import type { ExecutorServices, PreparedCreate } from './executor-services.js';
 
 /**
  * Refuses a create whose explicit name is taken (NAMED_CREATE_COLLISION); answers whether

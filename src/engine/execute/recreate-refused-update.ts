@@ -2,14 +2,14 @@ import { awsErrorCode } from '../../aws/error-class.js';
 import { CdkdError, isCdkdError, messageOf } from '../../errors.js';
 import { checkStatefulReplacements, type PlannedOperation } from '../../plan/index.js';
 import { replaceResource } from './replace-resource.js';
-import type { ResourceExecutor } from './resource-executor.js';
+import type { ReplaceHost } from './executor-services.js';
 
 /**
  * Spec 002's update-failure fallback: the refused update is re-created instead, guarded like
  * any replacement. No probe runs mid-deploy, so a bucket or log group counts as holding data.
  */
 export async function recreateRefusedUpdate(
-  executor: ResourceExecutor,
+  executor: ReplaceHost,
   op: PlannedOperation,
   refusal: unknown,
   release: () => void,

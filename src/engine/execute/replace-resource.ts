@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { PlannedOperation } from '../../plan/index.js';
-import type { ResourceRequest } from '../../providers/provider.js';
 import type { ResourceRecord } from '../../state/documents/state-document.js';
 import { keepsResource } from '../../template/index.js';
 import { createdName } from './created-name.js';
@@ -13,32 +12,9 @@ import {
   replacementOrder,
   type NameCheck,
 } from '../name-check.js';
-import type { Accepted, ExecutorServices, PreparedCreate } from './resource-executor.js';
+import type { PreparedCreate, ReplaceHost } from './executor-services.js';
 import { recreateOrder } from '../planning/recreate-order.js';
 import { policies, type OperationDraft } from '../journal/run-journal.js';
-
-/** What a replacement needs of the executor carrying it out. */
-export interface ReplaceHost {
-  readonly services: ExecutorServices;
-  create(op: PlannedOperation, release?: () => void): Promise<void>;
-  prepareCreate(op: PlannedOperation): Promise<PreparedCreate>;
-  request(op: PlannedOperation, prepared: PreparedCreate, idempotencyToken: string): ResourceRequest;
-  makeResource(
-    op: PlannedOperation,
-    prepared: PreparedCreate,
-    idempotencyToken: string,
-    nameFree: boolean,
-    release?: () => void,
-    onAccepted?: Accepted,
-  ): Promise<ResourceRecord>;
-  journaled(
-    draft: OperationDraft,
-    apply: (onAccepted: Accepted) => Promise<Partial<OperationDraft>>,
-  ): Promise<void>;
-  deleteRecorded(logicalId: string, record: ResourceRecord): Promise<void>;
-  /** Forgets a deleted parent's record, and its children's that AWS deleted with it, in one save. */
-  parentDeleted(logicalId: string, parent: ResourceRecord): Promise<void>;
-}
 
 /**
  * Create-first: the old resource is kept as a pending delete until the cleanup phase removes

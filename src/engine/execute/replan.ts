@@ -5,7 +5,7 @@ import {
   type PlannedOperation,
 } from '../../plan/index.js';
 import { createOnlyDrops } from '../../providers/routing.js';
-import type { ExecutorServices } from './resource-executor.js';
+import type { ExecutorServices } from './executor-services.js';
 import { routedResource } from './resource-evaluation.js';
 
 /** Decides again with resolved properties: a reader of a replaced resource may now be unchanged. */

@@ -1,28 +1,24 @@
 import { randomUUID } from 'node:crypto';
+import type { Accepted, ExecutorServices, PreparedCreate } from './executor-services.js';
 import { CdkdError, isCdkdError, messageOf } from '../../errors.js';
-import type { PlannedOperation, RegistryAnswer } from '../../plan/index.js';
+import type { PlannedOperation } from '../../plan/index.js';
 import {
   OutcomeUnknownError,
   ResourceMadeError,
-  type Provider,
-  type ProviderContext,
   type ResourceRequest,
 } from '../../providers/provider.js';
 import type { JournalOperation } from '../../state/documents/journal-document.js';
 import type { ResourceRecord } from '../../state/documents/state-document.js';
-import { keepsResource, type ExternalResolver, type PreparedTemplate } from '../../template/index.js';
-import type { EventSink, ResourceAction } from '../events.js';
-import type { LiveAttributes } from '../planning/live-attributes.js';
+import { keepsResource } from '../../template/index.js';
+import type { ResourceAction } from '../events.js';
 import { failureOutcome, MadeThenFailed, storeMade } from './made-outcome.js';
 import { replaceResource } from './replace-resource.js';
 import { refuseStatefulReplan, replan } from './replan.js';
 import { recreateRoutedResource, routedResource } from './resource-evaluation.js';
 import { forgetParent, type LostChild } from './lost-children.js';
 import { restoreLostChild } from './restore-child.js';
-import type { ProviderRouter } from '../../provider-calls/router.js';
 import { moveLine } from '../../providers/routing.js';
-import { policies, type OperationDraft, type RunJournal } from '../journal/run-journal.js';
-import type { StackState } from '../../stack-state/stack-state.js';
+import { policies, type OperationDraft } from '../journal/run-journal.js';
 import { updateFallback } from './update-fallback.js';
 import { appliedRecord } from './applied-record.js';
 import { maskedSecrets, maskingErrors } from '../../stack-state/echoed-secrets.js';
@@ -30,51 +26,6 @@ import { refuseTakenName } from './create-name-refusal.js';
 import { recreateRefusedUpdate } from './recreate-refused-update.js';
 import { createAttempts } from '../../providers/ambiguous-create.js';
 import { createdName } from './created-name.js';
-
-/** How to evaluate a resource's properties; absent for a destroy, which only deletes. */
-export interface Evaluation {
-  /** The template with real parameter values: what is sent. */
-  prepared: PreparedTemplate;
-  /** The same template with NoEcho values masked: what is stored. */
-  masked: PreparedTemplate;
-  /** Answers NoEcho Data in clear: evaluates what is sent. */
-  resolver: ExternalResolver;
-  /** The same answers with NoEcho Data masked: evaluates what is stored. */
-  maskedResolver: ExternalResolver;
-  /** Reads the attributes a record lacks live (spec 002); absent, the records alone answer. */
-  live?: LiveAttributes;
-}
-
-export interface ExecutorServices {
-  state: StackState;
-  evaluation?: Evaluation;
-  router: ProviderRouter;
-  context: ProviderContext;
-  /** Resolves `{{resolve:...}}` dynamic references just before a value is sent. */
-  sendable(properties: Record<string, unknown>): Promise<Record<string, unknown>>;
-  /** Wraps each provider call in the retry schedules of its error class; `label` names the resource. */
-  retry<T>(label: string, call: () => Promise<T>): Promise<T>;
-  events: EventSink;
-  /** The run's write-ahead journal; absent where nothing is journaled (a rollback's replay). */
-  journal?: RunJournal;
-  /** `cdkd destroy --remove-protection`: providers turn deletion protection off before a delete. */
-  removeProtection?: boolean;
-  /** --replace: a replacement whose name the old resource holds deletes it first. */
-  replace?: boolean;
-  /** --force-stateful-recreation: what a re-plan that turns into a replacement is checked against. */
-  forceStatefulRecreation?: boolean;
-  /** The registry's replacement verdicts for a re-plan (the run's cache); absent: the bundled index decides. */
-  registryAnswers?(types: readonly string[]): Promise<ReadonlyMap<string, RegistryAnswer>>;
-}
-
-/** A create's inputs, evaluated once: the provider, what is sent and what is stored. */
-export interface PreparedCreate {
-  provider: Provider;
-  provisionedBy: ResourceRecord['provisionedBy'];
-  properties: Record<string, unknown>;
-  stored: Record<string, unknown>;
-  sent: Record<string, unknown>;
-}
 
 /**
  * Carries out one planned operation against its provider and records the
@@ -454,9 +405,6 @@ export class ResourceExecutor {
     release();
   }
 }
-
-/** Journals the request token a create was accepted as (see ResourceRequest.onAccepted). */
-export type Accepted = (requestToken: string) => Promise<void>;
 
 /** An update the provider refused with nothing applied, to be re-created instead (update-fallback.ts). */
 class RecreateInstead extends Error {

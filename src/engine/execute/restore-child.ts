@@ -2,14 +2,14 @@ import { isKnownType, primaryIdentifierOf } from '../../plan/index.js';
 import { failedRestoreWarning, recordOnFailedRestore } from '../../plan/parent-children.js';
 import type { LostChild } from './lost-children.js';
 import type { PlannedOperation } from '../../plan/index.js';
-import type { ExecutorServices, ResourceExecutor } from './resource-executor.js';
+import type { ExecutorServices, ReplaceHost } from './executor-services.js';
 
 /**
  * Re-creates, without a delete, a child whose old copy went with its re-created parent
  * (spec 002); a failed restore settles the child's old record (restoreFailed).
  */
 export async function restoreLostChild(
-  executor: Pick<ResourceExecutor, 'services' | 'create'>,
+  executor: Pick<ReplaceHost, 'services' | 'create'>,
   op: PlannedOperation,
   lost: LostChild,
   release: () => void,

@@ -1,6 +1,10 @@
 import type { MadeResourceFacts, MadePath } from '../../rollback-decisions/made-resource.js';
 import { sameId } from '../../rollback-decisions/identifiers.js';
-import { compareLive, comparesLiveIdentity, type LiveRead } from '../../rollback-decisions/live-comparison.js';
+import {
+  compareLive,
+  comparesLiveIdentity,
+  type LiveRead,
+} from '../../rollback-decisions/live-comparison.js';
 import type { ReplayServices } from '../../rollback/replay-step.js';
 import type { StackEvent } from '../../state/documents/events-document.js';
 import type { JournalOperation, JournalSegment } from '../../state/documents/journal-document.js';

@@ -1,24 +1,19 @@
 import { CdkdError } from '../../errors.js';
 import { leftCommand } from '../../rollback/plan-rollback.js';
-import { customResourceSite } from './custom-resource-site.js';
 import type { ReplayServices, StepOutcome } from '../../rollback/replay-step.js';
 import type { JournalOperation, JournalSegment } from '../../state/documents/journal-document.js';
 import { isExpired } from '../../state/lock.js';
 import { FAIL_FAST_SCHEDULE, RETRY_SCHEDULE } from '../../state/lock-schedule.js';
 import { removeEmptyState, rollBackSegment } from './automatic-rollback.js';
-import { refusingRegionlessSecrets } from '../planning/dynamic-references.js';
 import { gatherMadeFacts } from './made-facts.js';
 import { nestedScope, parentStateName, planLines } from './rollback-plan-lines.js';
-import { stackProviderContext, type EngineContext, type StackIdentity } from '../engine-context.js';
+import type { EngineContext, StackIdentity } from '../engine-context.js';
 import { reconcileSegments } from './locate-in-flight.js';
 import { nestedIdentity } from '../execute/nested-stack-provider.js';
 import { RunJournal } from './run-journal.js';
-import type { DeployOptions } from '../stack-request.js';
 import { StackState } from '../../stack-state/stack-state.js';
 import { settleStaleRecords } from './stale-records.js';
-
-/** A nested stack deleted by a rollback is destroyed with this many resources at once. */
-const DEFAULT_REPLAY_CONCURRENCY = 8;
+import { replayCalls, type ReplayCallsInput } from './replay-calls.js';
 
 export interface RollbackRequest {
   stack: StackIdentity;
@@ -189,30 +184,12 @@ const AUTOMATIC: RollbackFlags = { revertFailed: false, orphan: new Set(), force
 /** What replaying a stack's journal needs; a nested stack's update is replayed through its own journal. */
 export function replayServices(
   engine: EngineContext,
-  input: {
-    stack: StackIdentity;
-    state: StackState;
-    flags?: RollbackFlags;
-    options?: DeployOptions;
-    /** A direct rollback of a nested stack: secret references must name their region. */
-    direct?: boolean;
-  },
+  input: ReplayCallsInput & { flags?: RollbackFlags },
 ): ReplayServices {
-  const { stack, state, flags = AUTOMATIC } = input;
+  const flags = input.flags ?? AUTOMATIC;
   return {
-    state,
-    // The options reach nested stacks deleted through the router.
-    router: engine.routerFor(stack, input.options ?? { concurrency: DEFAULT_REPLAY_CONCURRENCY }),
-    context: {
-      ...stackProviderContext(engine, stack),
-      ...(input.options?.prefixUserSuppliedNames ? { prefixUserSuppliedNames: true } : {}),
-      customResources: customResourceSite(engine, stack, state, input.options?.signal ?? flags.signal),
-    },
-    sendable: input.direct
-      ? refusingRegionlessSecrets(engine.sendable(stack.region))
-      : engine.sendable(stack.region),
-    retry: engine.retry,
-    replayNested: (logicalId, runId) => replayChild(engine, stack, flags, logicalId, runId),
+    ...replayCalls(engine, { ...input, signal: input.options?.signal ?? flags.signal }),
+    replayNested: (logicalId, runId) => replayChild(engine, input.stack, flags, logicalId, runId),
   };
 }
 

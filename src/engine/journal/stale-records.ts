@@ -5,7 +5,7 @@ import type { ResourceRecord, StateDocument } from '../../state/documents/state-
 import type { EngineContext, StackIdentity } from '../engine-context.js';
 import { heldUpdate } from './held-update.js';
 import { NESTED_STACK_TYPE } from '../execute/nested-stack-provider.js';
-import { replayServices } from './rollback-stack.js';
+import { replayCalls } from './replay-calls.js';
 import { RunJournal } from './run-journal.js';
 import type { StackState } from '../../stack-state/stack-state.js';
 import { writeOnlyOf } from '../planning/write-only-paths.js';
@@ -109,7 +109,7 @@ export async function settleStaleRecords(
     return { gone: [], reverted: [], unsettled: [] };
   }
   const suspects = suspectRecords(journal.document.segments, state.document);
-  const services = replayServices(engine, { stack, state });
+  const services = replayCalls(engine, { stack, state });
   const gone: string[] = [];
   const reverted = new Map<string, ResourceRecord>();
   const unsettled: string[] = [];

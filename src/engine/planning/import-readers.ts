@@ -5,7 +5,7 @@ import {
   type RecreateRow,
   type StatefulOutcome,
 } from '../../plan/index.js';
-import type { CrossStackRun, ImportReader } from '../deploy/cross-stack-run.js';
+import type { CrossStack, ImportReader } from '../stack-request.js';
 
 /** A resource of another stack that follows a recreated target through its import. */
 export interface FollowingImportReader extends ImportReader {
@@ -21,7 +21,7 @@ export interface FollowingImportReader extends ImportReader {
 export function noteImportReaders(
   plan: Plan,
   moving: readonly MovingExport[],
-  run: CrossStackRun,
+  run: CrossStack,
 ): FollowingImportReader[] {
   const readers = moving.flatMap((entry) =>
     run.readersOf(entry.exportName, entry.importers).map((reader) => ({

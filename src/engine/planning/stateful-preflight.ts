@@ -11,14 +11,11 @@ import {
   type RecreateRow,
   type StatefulVerdict,
 } from '../../plan/index.js';
-import type { ProbeResult, ProbeTarget } from '../../providers/emptiness/index.js';
+import type { EmptinessProber } from '../engine-context.js';
 import type { EventSink } from '../events.js';
 import { importReaderRows, type FollowingImportReader } from './import-readers.js';
 import type { DeployOptions, StackRequest } from '../stack-request.js';
 import type { StackState } from '../../stack-state/stack-state.js';
-
-/** Runs one pre-flight emptiness probe in the stack's deploy region. */
-export type EmptinessProber = (target: ProbeTarget, region: string) => Promise<ProbeResult>;
 
 export interface PreflightServices {
   probeEmptiness: EmptinessProber;
