@@ -1,7 +1,7 @@
 import { replacementOf, type MovingExport } from '../../plan/index.js';
 import { collectImports, rootPath } from '../../template/index.js';
 import { isPlainObject } from '../../template/model.js';
-import { topLevelProperty } from '../planning/desired-resources.js';
+import { topLevelProperty } from '../planning/index.js';
 import type { CrossStack, ImportReader, StackRequest } from '../stack-request.js';
 
 /** A resource of another stack of the run that reads a moving export. */

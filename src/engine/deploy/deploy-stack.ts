@@ -4,25 +4,25 @@ import type { StackDeployResult } from './deploy-result.js';
 import { FAIL_FAST_SCHEDULE, RETRY_SCHEDULE } from '../../state/lock-schedule.js';
 import { walkDag, type WalkOutcome } from '../../dag/walk.js';
 import type { EngineContext } from '../engine-context.js';
-import { refuseChangedExportsInUse } from '../planning/export-guards.js';
+import { refuseChangedExportsInUse } from '../planning/index.js';
 import { holdOldCopies } from './held-copies.js';
-import { liveAttributesFor } from '../planning/live-attributes.js';
-import { declaredExportValues, outputChanges } from '../planning/outputs.js';
-import { planStack } from '../planning/plan-stack.js';
-import { plannedExportValues } from '../planning/planned-exports.js';
-import { ResourceExecutor } from '../execute/resource-executor.js';
+import { liveAttributesFor } from '../planning/index.js';
+import { declaredExportValues, outputChanges } from '../planning/index.js';
+import { planStack } from '../planning/index.js';
+import { plannedExportValues } from '../planning/index.js';
+import { ResourceExecutor } from '../execute/index.js';
 import type { DeployOptions, StackRequest } from '../stack-request.js';
 import { StackState } from '../../stack-state/stack-state.js';
 import { recordGeneration, recordRun } from './stack-record.js';
 import { unchangedResult } from './unchanged-deploy.js';
 import type { DeployPhase } from '../events.js';
-import { stateResolver } from '../planning/state-resolver.js';
-import { afterFailedDeploy, generationOf, settleJournal } from '../journal/deploy-outcome.js';
-import { replayServices } from '../journal/rollback-stack.js';
-import type { RunJournal } from '../journal/run-journal.js';
-import { openJournalOrSetAside } from '../journal/unreadable-journal.js';
-import { refuseAfterFailedRollback } from '../journal/failed-rollback-guard.js';
-import { settleStaleRecords } from '../journal/stale-records.js';
+import { stateResolver } from '../planning/index.js';
+import { afterFailedDeploy, generationOf, settleJournal } from '../journal/index.js';
+import { replayServices } from '../journal/index.js';
+import type { RunJournal } from '../journal/index.js';
+import { openJournalOrSetAside } from '../journal/index.js';
+import { refuseAfterFailedRollback } from '../journal/index.js';
+import { settleStaleRecords } from '../journal/index.js';
 import { recordingResourceEvents, RetryTimes } from './resource-event-record.js';
 
 /**
@@ -128,7 +128,7 @@ export async function lockedDeploy(
       // An interrupt stops new operations (the walk below), never one in flight: a call cut
       // short may still have made its resource, which neither state nor the journal could name.
       events: recordingResourceEvents(engine.events, log, retries),
-      journal,
+      observer: journal,
       replace: options.replace === true,
       forceStatefulRecreation: options.forceStatefulRecreation === true,
       registryAnswers: (types) => engine.registrySchemas.forTypes(request, types),

@@ -2,8 +2,8 @@ import type { MovingExport } from '../../plan/index.js';
 import { RETRY_SCHEDULE } from '../../state/lock-schedule.js';
 import type { CrossStack } from '../stack-request.js';
 import type { EngineContext } from '../engine-context.js';
-import { ResourceExecutor } from '../execute/resource-executor.js';
-import { replayServices } from '../journal/rollback-stack.js';
+import { ResourceExecutor } from '../execute/index.js';
+import { replayServices } from '../journal/index.js';
 import type { DeployOptions, StackRequest } from '../stack-request.js';
 import { StackState } from '../../stack-state/stack-state.js';
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ExternalResolver } from '../../template/index.js';
-import type { PlannedStack } from '../planning/plan-stack.js';
-import type { LiveAttributes } from '../planning/live-attributes.js';
-import { evaluateOutputs, type EvaluatedOutputs } from '../planning/outputs.js';
+import type { PlannedStack } from '../planning/index.js';
+import type { LiveAttributes } from '../planning/index.js';
+import { evaluateOutputs, type EvaluatedOutputs } from '../planning/index.js';
 import type { StackRequest } from '../stack-request.js';
 import type { StackState } from '../../stack-state/stack-state.js';
 

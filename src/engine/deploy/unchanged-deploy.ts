@@ -1,11 +1,11 @@
 import type { EngineContext } from '../engine-context.js';
 import type { StackDeployResult } from './deploy-result.js';
-import { planStack } from '../planning/plan-stack.js';
-import { liveAttributesFor } from '../planning/live-attributes.js';
+import { planStack } from '../planning/index.js';
+import { liveAttributesFor } from '../planning/index.js';
 import { recordRun } from './stack-record.js';
 import type { DeployOptions, StackRequest } from '../stack-request.js';
 import { StackState } from '../../stack-state/stack-state.js';
-import { stateResolver } from '../planning/state-resolver.js';
+import { stateResolver } from '../planning/index.js';
 
 /**
  * A redeploy that would change nothing answers from reads alone, without taking the lock:

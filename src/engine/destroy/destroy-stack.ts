@@ -1,19 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { gatherMadeFacts } from '../journal/made-facts.js';
+import { gatherMadeFacts } from '../journal/index.js';
 import { CdkdError, messageOf } from '../../errors.js';
 import { buildPlan } from '../../plan/index.js';
 import { FAIL_FAST_SCHEDULE } from '../../state/lock-schedule.js';
 import { walkDag } from '../../dag/walk.js';
 import type { EngineContext, StackIdentity } from '../engine-context.js';
-import { ResourceExecutor } from '../execute/resource-executor.js';
+import { ResourceExecutor } from '../execute/index.js';
 import { StackState } from '../../stack-state/stack-state.js';
-import { nestedStacksOf } from '../execute/nested-stack-provider.js';
-import { replayServices } from '../journal/rollback-stack.js';
-import { journalNote, settleMadeResources } from '../journal/journal-lifetime.js';
-import { generationOf } from '../journal/deploy-outcome.js';
-import { RunJournal } from '../journal/run-journal.js';
-import { settleStaleRecords } from '../journal/stale-records.js';
-import { reconcileSegments, unsettledInFlight } from '../journal/locate-in-flight.js';
+import { nestedStacksOf } from '../nested/index.js';
+import { replayServices } from '../journal/index.js';
+import { journalNote, settleMadeResources } from '../journal/index.js';
+import { generationOf } from '../journal/index.js';
+import { RunJournal } from '../journal/index.js';
+import { settleStaleRecords } from '../journal/index.js';
+import { reconcileSegments, unsettledInFlight } from '../journal/index.js';
 import {
   journalWithoutOrphans,
   ORPHANED_REASON,
@@ -21,7 +21,7 @@ import {
   type OrphanedResource,
 } from './destroy-orphans.js';
 import { isUnreadableJournal, setJournalAside } from '../../state/journal-set-aside.js';
-import { unreadableWarning } from '../journal/unreadable-journal.js';
+import { unreadableWarning } from '../journal/index.js';
 
 export interface StackDestroyResult {
   found: boolean;
@@ -91,7 +91,7 @@ export async function destroyStack(
         }
         engine.events(event);
       },
-      ...(journal ? { journal } : {}),
+      ...(journal ? { observer: journal } : {}),
     });
     for (const pending of [...state.document.pendingDeletes]) {
       await executor.deleteJournaled(pending.logicalId, pending.record, () =>

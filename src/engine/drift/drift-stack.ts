@@ -6,10 +6,10 @@ import { FAIL_FAST_SCHEDULE } from '../../state/lock-schedule.js';
 import { walkDag } from '../../dag/walk.js';
 import { acceptedProperties, driftOf, revertProperties, type PropertyDrift } from '../drift-rules.js';
 import { stackProviderContext, type EngineContext, type StackIdentity } from '../engine-context.js';
-import { NESTED_STACK_TYPE } from '../execute/nested-stack-provider.js';
+import { NESTED_STACK_TYPE } from '../nested/index.js';
 import { StackState } from '../../stack-state/stack-state.js';
 import { maskedReadBack } from '../../stack-state/echoed-secrets.js';
-import { writeOnlyOf } from '../planning/write-only-paths.js';
+import { writeOnlyOf } from '../planning/index.js';
 
 /** `detect` only reads; `accept` takes the live values into state; `revert` writes the recorded ones back. */
 export type DriftMode = 'detect' | 'accept' | 'revert';

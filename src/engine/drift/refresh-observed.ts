@@ -3,7 +3,7 @@ import { throwIfInterrupted } from '../../interrupted.js';
 import { FAIL_FAST_SCHEDULE } from '../../state/lock-schedule.js';
 import { walkDag } from '../../dag/walk.js';
 import { stackProviderContext, type EngineContext, type StackIdentity } from '../engine-context.js';
-import { NESTED_STACK_TYPE } from '../execute/nested-stack-provider.js';
+import { NESTED_STACK_TYPE } from '../nested/index.js';
 import { StackState } from '../../stack-state/stack-state.js';
 import { maskedReadBack } from '../../stack-state/echoed-secrets.js';
 

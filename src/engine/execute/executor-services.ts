@@ -5,8 +5,8 @@ import type { ExternalResolver, PreparedTemplate } from '../../template/index.js
 import type { ProviderRouter } from '../../provider-calls/router.js';
 import type { StackState } from '../../stack-state/stack-state.js';
 import type { EventSink } from '../events.js';
-import type { LiveAttributes } from '../planning/live-attributes.js';
-import type { OperationDraft, RunJournal } from '../journal/run-journal.js';
+import type { LiveAttributes } from '../planning/index.js';
+import type { InFlightFact, OperationDraft, OperationObserver } from './observer.js';
 
 /** How to evaluate a resource's properties; absent for a destroy, which only deletes. */
 export interface Evaluation {
@@ -32,8 +32,8 @@ export interface ExecutorServices {
   /** Wraps each provider call in the retry schedules of its error class; `label` names the resource. */
   retry<T>(label: string, call: () => Promise<T>): Promise<T>;
   events: EventSink;
-  /** The run's write-ahead journal; absent where nothing is journaled (a rollback's replay). */
-  journal?: RunJournal;
+  /** Hears each mutation before it is sent and after (the run's write-ahead journal); absent where nothing is journaled. */
+  observer?: OperationObserver;
   /** `cdkd destroy --remove-protection`: providers turn deletion protection off before a delete. */
   removeProtection?: boolean;
   /** --replace: a replacement whose name the old resource holds deletes it first. */
@@ -56,6 +56,9 @@ export interface PreparedCreate {
 /** Journals the request token a create was accepted as (see ResourceRequest.onAccepted). */
 export type Accepted = (requestToken: string) => Promise<void>;
 
+/** Tells the observer what an operation in flight learned. */
+export type Learned = (fact: InFlightFact) => Promise<void>;
+
 /** What a replacement needs of the executor carrying it out. */
 export interface ReplaceHost {
   readonly services: ExecutorServices;
@@ -72,10 +75,9 @@ export interface ReplaceHost {
   ): Promise<ResourceRecord>;
   journaled(
     draft: OperationDraft,
-    apply: (onAccepted: Accepted) => Promise<Partial<OperationDraft>>,
+    apply: (onAccepted: Accepted, learned: Learned) => Promise<Partial<OperationDraft>>,
   ): Promise<void>;
   deleteRecorded(logicalId: string, record: ResourceRecord): Promise<void>;
   /** Forgets a deleted parent's record, and its children's that AWS deleted with it, in one save. */
   parentDeleted(logicalId: string, parent: ResourceRecord): Promise<void>;
 }
-

@@ -13,8 +13,8 @@ import {
   type NameCheck,
 } from '../name-check.js';
 import type { PreparedCreate, ReplaceHost } from './executor-services.js';
-import { recreateOrder } from '../planning/recreate-order.js';
-import { policies, type OperationDraft } from '../journal/run-journal.js';
+import { recreateOrder } from '../planning/index.js';
+import { policies, type OperationDraft } from './observer.js';
 
 /**
  * Create-first: the old resource is kept as a pending delete until the cleanup phase removes
@@ -149,10 +149,10 @@ async function replaceDeleteFirst(
   release: () => void,
 ): Promise<void> {
   const state = host.services.state;
-  await host.journaled(draft, async (onAccepted) => {
+  await host.journaled(draft, async (onAccepted, learned) => {
     await host.deleteRecorded(op.logicalId, old);
     await host.parentDeleted(op.logicalId, old);
-    await host.services.journal?.markOldDeleted(op.logicalId, old.physicalId);
+    await learned({ oldDeleted: true });
     const record = await host.makeResource(op, prepared, draft.idempotencyToken!, true, release, onAccepted);
     await storeMade(record, prepared.stored, {
       save: () => state.setRecord(op.logicalId, record),

@@ -1,7 +1,7 @@
 import type { PlannedOperation } from '../../plan/index.js';
 import type { ResourceRecord } from '../../state/documents/state-document.js';
 import type { ExternalResolver } from '../../template/index.js';
-import { routeEvaluated, routeRecreate, type RoutedProperties } from '../planning/plan-routing.js';
+import { routeEvaluated, routeRecreate, type RoutedProperties } from '../planning/index.js';
 import type { ExecutorServices } from './executor-services.js';
 
 type Services = Pick<ExecutorServices, 'evaluation' | 'router'>;

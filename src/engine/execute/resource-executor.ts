@@ -1,12 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Accepted, ExecutorServices, PreparedCreate } from './executor-services.js';
+import type { Accepted, ExecutorServices, Learned, PreparedCreate } from './executor-services.js';
 import { CdkdError, isCdkdError, messageOf } from '../../errors.js';
 import type { PlannedOperation } from '../../plan/index.js';
-import {
-  OutcomeUnknownError,
-  ResourceMadeError,
-  type ResourceRequest,
-} from '../../providers/provider.js';
+import { OutcomeUnknownError, ResourceMadeError, type ResourceRequest } from '../../providers/provider.js';
 import type { JournalOperation } from '../../state/documents/journal-document.js';
 import type { ResourceRecord } from '../../state/documents/state-document.js';
 import { keepsResource } from '../../template/index.js';
@@ -18,7 +14,7 @@ import { recreateRoutedResource, routedResource } from './resource-evaluation.js
 import { forgetParent, type LostChild } from './lost-children.js';
 import { restoreLostChild } from './restore-child.js';
 import { moveLine } from '../../providers/routing.js';
-import { policies, type OperationDraft } from '../journal/run-journal.js';
+import { policies, type OperationDraft } from './observer.js';
 import { updateFallback } from './update-fallback.js';
 import { appliedRecord } from './applied-record.js';
 import { maskedSecrets, maskingErrors } from '../../stack-state/echoed-secrets.js';
@@ -237,34 +233,37 @@ export class ResourceExecutor {
   }
 
   /**
-   * Records the operation in the journal before `apply` sends anything, then its
-   * outcome; a failed create that made its resource is recorded with the proof, and
-   * one refused on its name before anything was applied is dropped. `apply` gets what records
+   * Tells the observer (the run's journal) of the operation before `apply` sends anything, then
+   * its outcome; a failed create that made its resource carries the proof, and one refused on
+   * its name before anything was applied is unapplied. `apply` gets what records
    * the request a create was accepted as.
    */
   async journaled(
     draft: OperationDraft,
-    apply: (onAccepted: Accepted) => Promise<Partial<OperationDraft>>,
+    apply: (onAccepted: Accepted, learned: Learned) => Promise<Partial<OperationDraft>>,
   ): Promise<void> {
-    const journal = this.services.journal;
-    const entry: JournalOperation | undefined = journal ? await journal.begin(draft) : undefined;
-    const onAccepted: Accepted = async (acceptedRequest) => {
-      if (journal && entry) await journal.note(entry, { acceptedRequest });
+    const observer = this.services.observer;
+    const observed = observer ? { entry: await observer.before(draft) } : undefined;
+    const learned: Learned = async (fact) => {
+      if (observer && observed) await observer.during(observed.entry, fact);
     };
+    const onAccepted: Accepted = (acceptedRequest) => learned({ acceptedRequest });
     let outcome: Partial<OperationDraft>;
     try {
-      outcome = await apply(onAccepted);
+      outcome = await apply(onAccepted, learned);
     } catch (error) {
       // Sent, with its answer still to come: the entry stays in flight for cdkd rollback to settle.
       if (error instanceof OutcomeUnknownError) throw error;
-      if (journal && entry) {
-        if (refusedOnName(draft, error) || error instanceof RecreateInstead)
-          await journal.dropUnapplied(entry);
-        else await journal.fail(entry, failureOutcome(error));
+      if (observer && observed) {
+        const unapplied = refusedOnName(draft, error) || error instanceof RecreateInstead;
+        await observer.after(
+          observed.entry,
+          unapplied ? { status: 'unapplied' } : { status: 'failed', facts: failureOutcome(error) },
+        );
       }
       throw error instanceof MadeThenFailed ? error.made.failure : error;
     }
-    if (journal && entry) journal.complete(entry, outcome);
+    if (observer && observed) await observer.after(observed.entry, { status: 'completed', facts: outcome });
   }
 
   /**

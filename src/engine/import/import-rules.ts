@@ -1,10 +1,16 @@
 import { canonicalJson } from '../../plan/index.js';
-import { describeIdShape, exampleId, idIsGlobal, idShapeOf, idShapeProblem } from '../../providers/id-shapes.js';
+import {
+  describeIdShape,
+  exampleId,
+  idIsGlobal,
+  idShapeOf,
+  idShapeProblem,
+} from '../../providers/id-shapes.js';
 import type { ProviderKind } from '../../providers/provider.js';
 import { sameId } from '../../rollback-decisions/identifiers.js';
 import { nameProperty, readPath } from '../../rollback-decisions/name-properties.js';
 import { partitionForRegion } from '../../template/index.js';
-import { holdsPendingValue } from '../planning/state-resolver.js';
+import { holdsPendingValue } from '../planning/index.js';
 
 /** A resource as a record or an import names it. */
 export interface NamedResource {

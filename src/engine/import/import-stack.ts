@@ -6,7 +6,7 @@ import type { ImportMark, JournalDocument } from '../../state/documents/journal-
 import type { ResourceRecord } from '../../state/documents/state-document.js';
 import { FAIL_FAST_SCHEDULE } from '../../state/lock-schedule.js';
 import type { PreparedTemplate } from '../../template/index.js';
-import { deployableResources, planningProperties } from '../planning/desired-resources.js';
+import { deployableResources, planningProperties } from '../planning/index.js';
 import { stackProviderContext, type EngineContext } from '../engine-context.js';
 import type { ExportIndex } from '../export-index.js';
 import {
@@ -20,11 +20,11 @@ import {
   type WantedImport,
 } from './import-checks.js';
 import { importedProperties, physicalIdForName, templateNameMismatch } from './import-rules.js';
-import { prepareRequest } from '../planning/plan-stack.js';
+import { prepareRequest } from '../planning/index.js';
 import { routeLoaded, type ProviderRouter } from '../../provider-calls/router.js';
 import type { StackRequest } from '../stack-request.js';
 import { StackState } from '../../stack-state/stack-state.js';
-import { stateResolver } from '../planning/state-resolver.js';
+import { stateResolver } from '../planning/index.js';
 
 /** One template resource to adopt, and the AWS resource it is. */
 export interface ImportChoice {

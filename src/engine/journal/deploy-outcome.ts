@@ -13,7 +13,7 @@ import type { RunJournal } from './run-journal.js';
 import { openJournalOrSetAside } from './unreadable-journal.js';
 import type { DeployOptions, StackRequest } from '../stack-request.js';
 import { StackState } from '../../stack-state/stack-state.js';
-import { nestedStacksOf } from '../execute/nested-stack-provider.js';
+import { nestedStacksOf } from '../nested/index.js';
 import { replayServices } from './rollback-stack.js';
 import type { StackIdentity } from '../engine-context.js';
 

@@ -1,7 +1,7 @@
 import type { ReplayServices } from '../../rollback/replay-step.js';
 import type { StackState } from '../../stack-state/stack-state.js';
 import { stackProviderContext, type EngineContext, type StackIdentity } from '../engine-context.js';
-import { refusingRegionlessSecrets } from '../planning/dynamic-references.js';
+import { refusingRegionlessSecrets } from '../planning/index.js';
 import type { DeployOptions } from '../stack-request.js';
 import { customResourceSite } from './custom-resource-site.js';
 

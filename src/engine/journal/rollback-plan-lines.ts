@@ -10,7 +10,7 @@ import type { JournalSegment } from '../../state/documents/journal-document.js';
 import type { StateDocument } from '../../state/documents/state-document.js';
 import type { EngineContext, StackIdentity } from '../engine-context.js';
 import { gatherMadeFacts } from './made-facts.js';
-import { nestedIdentity } from '../execute/nested-stack-provider.js';
+import { nestedIdentity } from '../nested/index.js';
 import { StackState } from '../../stack-state/stack-state.js';
 
 export interface PlanLinesInput {

@@ -9,7 +9,7 @@ import { gatherMadeFacts } from './made-facts.js';
 import { nestedScope, parentStateName, planLines } from './rollback-plan-lines.js';
 import type { EngineContext, StackIdentity } from '../engine-context.js';
 import { reconcileSegments } from './locate-in-flight.js';
-import { nestedIdentity } from '../execute/nested-stack-provider.js';
+import { nestedIdentity } from '../nested/index.js';
 import { RunJournal } from './run-journal.js';
 import { StackState } from '../../stack-state/stack-state.js';
 import { settleStaleRecords } from './stale-records.js';

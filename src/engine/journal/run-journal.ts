@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { PlannedOperation } from '../../plan/index.js';
 import type {
   JournalDocument,
   JournalOperation,
@@ -11,8 +10,7 @@ import { emptyJournal, serializeJournal, type JournalStore } from '../../state/j
 import { SaveChain } from '../../state/save-chain.js';
 import type { StackRef } from '../../state/state-store.js';
 import { CDKD_VERSION } from '../../version.js';
-
-export type OperationDraft = Omit<JournalOperation, 'seq' | 'status'>;
+import type { InFlightFact, OperationDraft, OperationObserver, OperationOutcome } from '../execute/index.js';
 
 /** How long a change that may wait waits for another to share a tail with. */
 const SOON_MS = 20;
@@ -22,16 +20,6 @@ const SOON_MS = 20;
  * many, and a run's end deletes as few.
  */
 const TAILS_BEFORE_REWRITE = 64;
-
-/** The policies a journal entry carries. */
-export function policies(
-  op: Pick<PlannedOperation, 'deletionPolicy' | 'updateReplacePolicy'>,
-): Pick<OperationDraft, 'deletionPolicy' | 'updateReplacePolicy'> {
-  return {
-    ...(op.deletionPolicy ? { deletionPolicy: op.deletionPolicy } : {}),
-    ...(op.updateReplacePolicy ? { updateReplacePolicy: op.updateReplacePolicy } : {}),
-  };
-}
 
 export interface RunInfo {
   runId: string;
@@ -49,7 +37,7 @@ export interface RunInfo {
  * change to one of its run's operations is a tail of its own (journal-tails.ts): an
  * operation's call waits for a small write, not behind a rewrite of the whole document.
  */
-export class RunJournal {
+export class RunJournal implements OperationObserver<JournalOperation> {
   private readonly chain: SaveChain<JournalDocument>;
   /**
    * Each operation's text, kept while this journal alone changes it (forgotten before each
@@ -129,6 +117,21 @@ export class RunJournal {
     return this.segment;
   }
 
+  /** The executor's observer: an operation is in flight once `before` resolves. */
+  before(draft: OperationDraft): Promise<JournalOperation> {
+    return this.begin(draft);
+  }
+
+  during(op: JournalOperation, fact: InFlightFact): Promise<void> {
+    return 'acceptedRequest' in fact ? this.note(op, fact) : this.markDeleted(op);
+  }
+
+  async after(op: JournalOperation, outcome: OperationOutcome): Promise<void> {
+    if (outcome.status === 'completed') this.complete(op, outcome.facts);
+    else if (outcome.status === 'failed') await this.fail(op, outcome.facts);
+    else await this.dropUnapplied(op);
+  }
+
   /** Records an operation as in flight; resolves once that record is stored. */
   async begin(draft: OperationDraft): Promise<JournalOperation> {
     const segment = this.openSegment();
@@ -191,7 +194,10 @@ export class RunJournal {
         candidate.action === 'replace' &&
         candidate.previousPhysicalId === physicalId,
     );
-    if (!op) return Promise.resolve();
+    return op ? this.markDeleted(op) : Promise.resolve();
+  }
+
+  private markDeleted(op: JournalOperation): Promise<void> {
     this.fragments.forget(op);
     op.verdict = { ...op.verdict, oldDeleted: true };
     return this.record(op);

@@ -4,11 +4,11 @@ import type { JournalOperation, JournalSegment } from '../../state/documents/jou
 import type { ResourceRecord, StateDocument } from '../../state/documents/state-document.js';
 import type { EngineContext, StackIdentity } from '../engine-context.js';
 import { heldUpdate } from './held-update.js';
-import { NESTED_STACK_TYPE } from '../execute/nested-stack-provider.js';
+import { NESTED_STACK_TYPE } from '../nested/index.js';
 import { replayCalls } from './replay-calls.js';
 import { RunJournal } from './run-journal.js';
 import type { StackState } from '../../stack-state/stack-state.js';
-import { writeOnlyOf } from '../planning/write-only-paths.js';
+import { writeOnlyOf } from '../planning/index.js';
 
 export interface SuspectRecord {
   logicalId: string;
