@@ -8,7 +8,7 @@ import type { ProviderContext } from '../providers/provider.js';
 import type { ProbeResult, ProbeTarget } from '../providers/emptiness/index.js';
 import type { EventSink } from './events.js';
 import type { ExportIndex } from './export-index.js';
-import type { ProviderRouter } from '../provider-calls/router.js';
+import type { ProviderRouter } from '../provider-calls/index.js';
 import type { RegistrySchemas } from './registry-schemas.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
 

@@ -19,7 +19,7 @@ import type { EngineContext, StackIdentity } from './engine-context.js';
 import type { EventSink } from './events.js';
 import { ExportIndex } from './export-index.js';
 import { NESTED_STACK_TYPE, NestedStackProvider } from './nested/index.js';
-import type { ProviderRouter, RoutedProvider } from '../provider-calls/router.js';
+import type { ProviderRouter, RoutedProvider } from '../provider-calls/index.js';
 import { RegistrySchemas } from './registry-schemas.js';
 import type { RouteRequest as RegistryRouteRequest } from '../providers/registry.js';
 import type { RoutingOptions } from '../providers/routing.js';

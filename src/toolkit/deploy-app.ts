@@ -8,7 +8,7 @@ import {
   type StackArtifact,
 } from '../assembly/index.js';
 import { CrossStackRun } from '../engine/deploy/index.js';
-import { walkDag } from '../dag/walk.js';
+import { walkDag } from '../dag/index.js';
 import type { StackDeployResult } from '../engine/deploy/index.js';
 import type { EventSink } from '../engine/events.js';
 import type { DeployOptions } from '../engine/stack-request.js';

@@ -1,6 +1,6 @@
 import { selectStacks, type CloudAssembly, type StackArtifact } from '../assembly/index.js';
 import { stacksFailed } from './stacks-failed.js';
-import { walkDag } from '../dag/walk.js';
+import { walkDag } from '../dag/index.js';
 import type { StackDestroyResult } from '../engine/destroy/index.js';
 import { refuseUnknownOrphans } from '../engine/destroy/index.js';
 import type { EventSink } from '../engine/events.js';

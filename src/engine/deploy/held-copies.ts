@@ -5,7 +5,7 @@ import type { EngineContext } from '../engine-context.js';
 import { ResourceExecutor } from '../execute/index.js';
 import { replayServices } from '../journal/index.js';
 import type { DeployOptions, StackRequest } from '../stack-request.js';
-import { StackState } from '../../stack-state/stack-state.js';
+import { StackState } from '../../stack-state/index.js';
 
 /**
  * The old copies (by physical id) a deploy's cleanup must keep: a recreated target's, while a

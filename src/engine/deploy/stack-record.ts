@@ -4,7 +4,7 @@ import type { PlannedStack } from '../planning/index.js';
 import type { LiveAttributes } from '../planning/index.js';
 import { evaluateOutputs, type EvaluatedOutputs } from '../planning/index.js';
 import type { StackRequest } from '../stack-request.js';
-import type { StackState } from '../../stack-state/stack-state.js';
+import type { StackState } from '../../stack-state/index.js';
 
 /** The stack record's generation this deploy applies: its template, parameters (NoEcho masked) and tags. */
 export function recordGeneration(state: StackState, request: StackRequest, planned: PlannedStack): void {

@@ -4,7 +4,7 @@ import { planStack } from '../planning/index.js';
 import { liveAttributesFor } from '../planning/index.js';
 import { recordRun } from './stack-record.js';
 import type { DeployOptions, StackRequest } from '../stack-request.js';
-import { StackState } from '../../stack-state/stack-state.js';
+import { StackState } from '../../stack-state/index.js';
 import { stateResolver } from '../planning/index.js';
 
 /**

@@ -3,12 +3,12 @@ import { holdsMask } from '../../plan/property-diff.js';
 import type { LiveResource } from '../../providers/provider.js';
 import { throwIfInterrupted } from '../../interrupted.js';
 import { FAIL_FAST_SCHEDULE } from '../../state/lock-schedule.js';
-import { walkDag } from '../../dag/walk.js';
+import { walkDag } from '../../dag/index.js';
 import { acceptedProperties, driftOf, revertProperties, type PropertyDrift } from '../drift-rules.js';
 import { stackProviderContext, type EngineContext, type StackIdentity } from '../engine-context.js';
 import { NESTED_STACK_TYPE } from '../nested/index.js';
-import { StackState } from '../../stack-state/stack-state.js';
-import { maskedReadBack } from '../../stack-state/echoed-secrets.js';
+import { StackState } from '../../stack-state/index.js';
+import { maskedReadBack } from '../../stack-state/index.js';
 import { writeOnlyOf } from '../planning/index.js';
 
 /** `detect` only reads; `accept` takes the live values into state; `revert` writes the recorded ones back. */

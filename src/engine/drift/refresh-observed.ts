@@ -1,11 +1,11 @@
 import { messageOf } from '../../errors.js';
 import { throwIfInterrupted } from '../../interrupted.js';
 import { FAIL_FAST_SCHEDULE } from '../../state/lock-schedule.js';
-import { walkDag } from '../../dag/walk.js';
+import { walkDag } from '../../dag/index.js';
 import { stackProviderContext, type EngineContext, type StackIdentity } from '../engine-context.js';
 import { NESTED_STACK_TYPE } from '../nested/index.js';
-import { StackState } from '../../stack-state/stack-state.js';
-import { maskedReadBack } from '../../stack-state/echoed-secrets.js';
+import { StackState } from '../../stack-state/index.js';
+import { maskedReadBack } from '../../stack-state/index.js';
 
 export interface RefreshResult {
   found: boolean;

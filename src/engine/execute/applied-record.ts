@@ -1,8 +1,8 @@
 import { propertyHash, type PlannedOperation } from '../../plan/index.js';
 import type { UpdateResult } from '../../providers/provider.js';
 import type { ResourceRecord } from '../../state/documents/state-document.js';
-import { maskEchoes, maskedSecrets } from '../../stack-state/echoed-secrets.js';
-import type { StackState } from '../../stack-state/stack-state.js';
+import { maskEchoes, maskedSecrets } from '../../stack-state/index.js';
+import type { StackState } from '../../stack-state/index.js';
 
 export interface AppliedValues {
   /** What is stored: NoEcho values masked. */

@@ -1,9 +1,9 @@
 import type { PlannedOperation, RegistryAnswer } from '../../plan/index.js';
-import type { Provider, ProviderContext, ResourceRequest } from '../../providers/provider.js';
+import type { Provider, ResourceRequest } from '../../providers/provider.js';
 import type { ResourceRecord } from '../../state/documents/state-document.js';
 import type { ExternalResolver, PreparedTemplate } from '../../template/index.js';
-import type { ProviderRouter } from '../../provider-calls/router.js';
-import type { StackState } from '../../stack-state/stack-state.js';
+import type { ProviderCalls } from '../../provider-calls/index.js';
+import type { StackState } from '../../stack-state/index.js';
 import type { EventSink } from '../events.js';
 import type { LiveAttributes } from '../planning/index.js';
 import type { InFlightFact, OperationDraft, OperationObserver } from './observer.js';
@@ -22,15 +22,11 @@ export interface Evaluation {
   live?: LiveAttributes;
 }
 
-export interface ExecutorServices {
+export interface ExecutorServices extends ProviderCalls {
   state: StackState;
   evaluation?: Evaluation;
-  router: ProviderRouter;
-  context: ProviderContext;
   /** Resolves `{{resolve:...}}` dynamic references just before a value is sent. */
   sendable(properties: Record<string, unknown>): Promise<Record<string, unknown>>;
-  /** Wraps each provider call in the retry schedules of its error class; `label` names the resource. */
-  retry<T>(label: string, call: () => Promise<T>): Promise<T>;
   events: EventSink;
   /** Hears each mutation before it is sent and after (the run's write-ahead journal); absent where nothing is journaled. */
   observer?: OperationObserver;

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { deleteRecorded } from '../../provider-calls/index.js';
 import type { Accepted, ExecutorServices, Learned, PreparedCreate } from './executor-services.js';
 import { CdkdError, isCdkdError, messageOf } from '../../errors.js';
 import type { PlannedOperation } from '../../plan/index.js';
 import { OutcomeUnknownError, ResourceMadeError, type ResourceRequest } from '../../providers/provider.js';
-import type { JournalOperation } from '../../state/documents/journal-document.js';
 import type { ResourceRecord } from '../../state/documents/state-document.js';
 import { keepsResource } from '../../template/index.js';
 import type { ResourceAction } from '../events.js';
@@ -17,7 +17,7 @@ import { moveLine } from '../../providers/routing.js';
 import { policies, type OperationDraft } from './observer.js';
 import { updateFallback } from './update-fallback.js';
 import { appliedRecord } from './applied-record.js';
-import { maskedSecrets, maskingErrors } from '../../stack-state/echoed-secrets.js';
+import { maskedSecrets, maskingErrors } from '../../stack-state/index.js';
 import { refuseTakenName } from './create-name-refusal.js';
 import { recreateRefusedUpdate } from './recreate-refused-update.js';
 import { createAttempts } from '../../providers/ambiguous-create.js';
@@ -387,20 +387,10 @@ export class ResourceExecutor {
     release: () => void = () => {},
     idempotencyToken?: string,
   ): Promise<void> {
-    const provider = await this.services.router.providerFor(record.type, record.provisionedBy);
-    await this.services.retry(logicalId, () =>
-      provider.delete(
-        {
-          logicalId,
-          type: record.type,
-          physicalId: record.physicalId,
-          properties: record.properties,
-          ...(this.services.removeProtection ? { removeProtection: true } : {}),
-          ...(idempotencyToken !== undefined && { idempotencyToken }),
-        },
-        this.services.context,
-      ),
-    );
+    await deleteRecorded(this.services, logicalId, record, {
+      removeProtection: this.services.removeProtection === true,
+      idempotencyToken,
+    });
     release();
   }
 }

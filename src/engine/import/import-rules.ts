@@ -7,8 +7,8 @@ import {
   idShapeProblem,
 } from '../../providers/id-shapes.js';
 import type { ProviderKind } from '../../providers/provider.js';
-import { sameId } from '../../rollback-decisions/identifiers.js';
-import { nameProperty, readPath } from '../../rollback-decisions/name-properties.js';
+import { sameId } from '../../rollback-decisions/index.js';
+import { nameProperty, readPath } from '../../rollback-decisions/index.js';
 import { partitionForRegion } from '../../template/index.js';
 import { holdsPendingValue } from '../planning/index.js';
 

@@ -21,9 +21,9 @@ import {
 } from './import-checks.js';
 import { importedProperties, physicalIdForName, templateNameMismatch } from './import-rules.js';
 import { prepareRequest } from '../planning/index.js';
-import { routeLoaded, type ProviderRouter } from '../../provider-calls/router.js';
+import { routeLoaded, type ProviderRouter } from '../../provider-calls/index.js';
 import type { StackRequest } from '../stack-request.js';
-import { StackState } from '../../stack-state/stack-state.js';
+import { StackState } from '../../stack-state/index.js';
 import { stateResolver } from '../planning/index.js';
 
 /** One template resource to adopt, and the AWS resource it is. */

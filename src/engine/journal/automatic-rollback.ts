@@ -13,7 +13,7 @@ import type { ReplayServices } from '../../rollback/replay-step.js';
 import type { EngineContext } from '../engine-context.js';
 import type { EventSink } from '../events.js';
 import type { RunJournal } from './run-journal.js';
-import type { StackState } from '../../stack-state/stack-state.js';
+import type { StackState } from '../../stack-state/index.js';
 
 export interface SegmentRollbackInput {
   state: StackState;

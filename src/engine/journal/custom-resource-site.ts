@@ -4,7 +4,7 @@ import type { CustomResourceSite } from '../../providers/provider.js';
 import { stackStateKeys } from '../../state/keys.js';
 import { partitionForRegion } from '../../template/index.js';
 import type { EngineContext, StackIdentity } from '../engine-context.js';
-import type { StackState } from '../../stack-state/stack-state.js';
+import type { StackState } from '../../stack-state/index.js';
 
 /**
  * What the custom-resource provider needs of one stack: its handlers answer under the

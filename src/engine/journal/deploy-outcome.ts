@@ -12,7 +12,7 @@ import { reconcileSegments, unsettledInFlight } from './locate-in-flight.js';
 import type { RunJournal } from './run-journal.js';
 import { openJournalOrSetAside } from './unreadable-journal.js';
 import type { DeployOptions, StackRequest } from '../stack-request.js';
-import { StackState } from '../../stack-state/stack-state.js';
+import { StackState } from '../../stack-state/index.js';
 import { nestedStacksOf } from '../nested/index.js';
 import { replayServices } from './rollback-stack.js';
 import type { StackIdentity } from '../engine-context.js';

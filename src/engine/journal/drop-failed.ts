@@ -1,6 +1,6 @@
 import { CdkdError } from '../../errors.js';
 import { throwIfInterrupted } from '../../interrupted.js';
-import { decideDropFailed } from '../../rollback-decisions/drop-failed.js';
+import { decideDropFailed } from '../../rollback-decisions/index.js';
 import { RETRY_SCHEDULE } from '../../state/lock-schedule.js';
 import type { EngineContext, StackIdentity } from '../engine-context.js';
 

@@ -9,7 +9,7 @@ import type { ReplayServices } from '../../rollback/replay-step.js';
 import type { JournalOperation, JournalSegment } from '../../state/documents/journal-document.js';
 import type { StateDocument } from '../../state/documents/state-document.js';
 import { lookUpName } from '../name-check.js';
-import { routeLoaded } from '../../provider-calls/router.js';
+import { routeLoaded } from '../../provider-calls/index.js';
 
 /**
  * Settles what killed runs left in flight in `segments` (reconcile.ts), asking the provider

@@ -1,10 +1,6 @@
-import type { MadeResourceFacts, MadePath } from '../../rollback-decisions/made-resource.js';
-import { sameId } from '../../rollback-decisions/identifiers.js';
-import {
-  compareLive,
-  comparesLiveIdentity,
-  type LiveRead,
-} from '../../rollback-decisions/live-comparison.js';
+import type { MadeResourceFacts, MadePath } from '../../rollback-decisions/index.js';
+import { sameId } from '../../rollback-decisions/index.js';
+import { compareLive, comparesLiveIdentity, type LiveRead } from '../../rollback-decisions/index.js';
 import type { ReplayServices } from '../../rollback/replay-step.js';
 import type { StackEvent } from '../../state/documents/events-document.js';
 import type { JournalOperation, JournalSegment } from '../../state/documents/journal-document.js';

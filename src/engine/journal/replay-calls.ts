@@ -1,5 +1,5 @@
 import type { ReplayServices } from '../../rollback/replay-step.js';
-import type { StackState } from '../../stack-state/stack-state.js';
+import type { StackState } from '../../stack-state/index.js';
 import { stackProviderContext, type EngineContext, type StackIdentity } from '../engine-context.js';
 import { refusingRegionlessSecrets } from '../planning/index.js';
 import type { DeployOptions } from '../stack-request.js';

@@ -11,7 +11,7 @@ import type { StateDocument } from '../../state/documents/state-document.js';
 import type { EngineContext, StackIdentity } from '../engine-context.js';
 import { gatherMadeFacts } from './made-facts.js';
 import { nestedIdentity } from '../nested/index.js';
-import { StackState } from '../../stack-state/stack-state.js';
+import { StackState } from '../../stack-state/index.js';
 
 export interface PlanLinesInput {
   stack: StackIdentity;

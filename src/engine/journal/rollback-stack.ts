@@ -11,7 +11,7 @@ import type { EngineContext, StackIdentity } from '../engine-context.js';
 import { reconcileSegments } from './locate-in-flight.js';
 import { nestedIdentity } from '../nested/index.js';
 import { RunJournal } from './run-journal.js';
-import { StackState } from '../../stack-state/stack-state.js';
+import { StackState } from '../../stack-state/index.js';
 import { settleStaleRecords } from './stale-records.js';
 import { replayCalls, type ReplayCallsInput } from './replay-calls.js';
 

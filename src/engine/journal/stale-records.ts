@@ -1,5 +1,5 @@
 import { messageOf } from '../../errors.js';
-import { isAddressable } from '../../rollback-decisions/addressable.js';
+import { isAddressable } from '../../rollback-decisions/index.js';
 import type { JournalOperation, JournalSegment } from '../../state/documents/journal-document.js';
 import type { ResourceRecord, StateDocument } from '../../state/documents/state-document.js';
 import type { EngineContext, StackIdentity } from '../engine-context.js';
@@ -7,7 +7,7 @@ import { heldUpdate } from './held-update.js';
 import { NESTED_STACK_TYPE } from '../nested/index.js';
 import { replayCalls } from './replay-calls.js';
 import { RunJournal } from './run-journal.js';
-import type { StackState } from '../../stack-state/stack-state.js';
+import type { StackState } from '../../stack-state/index.js';
 import { writeOnlyOf } from '../planning/index.js';
 
 export interface SuspectRecord {

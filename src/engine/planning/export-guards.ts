@@ -1,7 +1,7 @@
 import { CdkdError } from '../../errors.js';
 import type { MovingExport } from '../../plan/index.js';
 import type { ExportIndex } from '../export-index.js';
-import type { StackState } from '../../stack-state/stack-state.js';
+import type { StackState } from '../../stack-state/index.js';
 
 /** An export name is the region's: one another stack already exports is refused, as CloudFormation does. */
 export function refuseExportsOfOtherStacks(

@@ -3,7 +3,7 @@ import type { ExternalResolver } from '../../template/index.js';
 import type { EngineContext } from '../engine-context.js';
 import type { DeployOptions, StackRequest } from '../stack-request.js';
 import { liveAttributeRoute } from '../live-attribute-rules.js';
-import type { StackState } from '../../stack-state/stack-state.js';
+import type { StackState } from '../../stack-state/index.js';
 import type {
   LiveAttributeAnswer,
   LiveAttributeReader,

@@ -9,7 +9,7 @@ import {
   replacementOrder,
   type Retry,
 } from '../name-check.js';
-import { routeLoaded, type ProviderRouter } from '../../provider-calls/router.js';
+import { routeLoaded, type ProviderRouter } from '../../provider-calls/index.js';
 import { recreateOrder } from './recreate-order.js';
 import { holdsPendingValue } from './state-resolver.js';
 

@@ -8,7 +8,7 @@ import { replacementOf } from '../../plan/resource-schemas.js';
 import { sdkIdIsCcIdentifier } from '../../providers/cc-identifier-compatibility.js';
 import { asSent, createOnlyDrops, routeAnnotation } from '../../providers/routing.js';
 import { isUnresolved } from './desired-resources.js';
-import type { ProviderRouter, RoutedProvider } from '../../provider-calls/router.js';
+import type { ProviderRouter, RoutedProvider } from '../../provider-calls/index.js';
 
 /** Each desired resource's route this deploy, and the properties as the route will record them. */
 export interface RoutedDesired {

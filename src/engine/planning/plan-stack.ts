@@ -23,11 +23,11 @@ import { declaredExportNames, declaredExports, declaredExportValues } from './ou
 import { noteExportsKnownAfterDeploy } from './planned-exports.js';
 import { checkNamesAtPlanning } from './plan-name-checks.js';
 import { checkRoutes, routeDesired } from './plan-routing.js';
-import type { ProviderRouter } from '../../provider-calls/router.js';
+import type { ProviderRouter } from '../../provider-calls/index.js';
 import { refuseUnreachableRecreates } from './recreate-layer.js';
 import type { RegistrySchemas } from '../registry-schemas.js';
 import type { DeployOptions, NestedTemplate, StackRequest } from '../stack-request.js';
-import type { StackState } from '../../stack-state/stack-state.js';
+import type { StackState } from '../../stack-state/index.js';
 import { liveAttributesFor } from './live-attributes.js';
 import type { LiveAttributeReader } from '../../providers/live-attributes/index.js';
 import { statefulPreflight, type PreflightServices } from './stateful-preflight.js';

@@ -1,6 +1,6 @@
 import { CdkdError, isCdkdError } from '../../errors.js';
 import { RECREATE_FLAGS, type Plan } from '../../plan/index.js';
-import type { ProviderRouter } from '../../provider-calls/router.js';
+import type { ProviderRouter } from '../../provider-calls/index.js';
 
 const LAYER_NAMES = { sdk: 'the SDK provider', 'cc-api': 'Cloud Control' } as const;
 const CANNOT = {

@@ -1,7 +1,7 @@
 import { CdkdError } from '../../errors.js';
 import type { ExternalResolver } from '../../template/index.js';
 import type { ExportIndex } from '../export-index.js';
-import type { StackState } from '../../stack-state/stack-state.js';
+import type { StackState } from '../../stack-state/index.js';
 
 /** What a reference to a resource not made yet evaluates to while planning. */
 export const PENDING_PREFIX = '{{cdkd:pending:';

@@ -15,7 +15,7 @@ import type { EmptinessProber } from '../engine-context.js';
 import type { EventSink } from '../events.js';
 import { importReaderRows, type FollowingImportReader } from './import-readers.js';
 import type { DeployOptions, StackRequest } from '../stack-request.js';
-import type { StackState } from '../../stack-state/stack-state.js';
+import type { StackState } from '../../stack-state/index.js';
 
 export interface PreflightServices {
   probeEmptiness: EmptinessProber;

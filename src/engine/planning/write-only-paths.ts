@@ -1,6 +1,6 @@
 import type { Provider } from '../../providers/provider.js';
 import type { EngineContext, StackIdentity } from '../engine-context.js';
-import type { ProviderRouter } from '../../provider-calls/router.js';
+import type { ProviderRouter } from '../../provider-calls/index.js';
 
 /**
  * The write-only paths of a record's type, which no read returns: the SDK provider declares

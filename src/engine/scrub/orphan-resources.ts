@@ -5,7 +5,7 @@ import type { StateBackend } from '../../state/state-backend.js';
 import { stackNotInState } from '../../state/state-bucket-errors.js';
 import type { StackRef } from '../../state/state-store.js';
 import { journaledIds, orphanReaders } from './orphan-rules.js';
-import { StackState } from '../../stack-state/stack-state.js';
+import { StackState } from '../../stack-state/index.js';
 
 export interface OrphanRequest {
   ref: StackRef;
