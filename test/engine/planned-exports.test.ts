@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ExportIndex } from '../../src/engine/export-index.js';
-import { noteExportsKnownAfterDeploy, plannedExportValues } from '../../src/engine/planning/planned-exports.js';
+import {
+  noteExportsKnownAfterDeploy,
+  plannedExportValues,
+} from '../../src/engine/planning/planned-exports.js';
 import { holdsPendingValue, pendingValue } from '../../src/engine/planning/state-resolver.js';
 import type { DesiredResource, Plan, PlannedOperation } from '../../src/plan/index.js';
 import { prepareTemplate, validateTemplate, type ExternalResolver } from '../../src/template/index.js';
