@@ -6,10 +6,10 @@ import {
   runRollback,
   type RollbackPath,
   type RollbackReport,
-} from '../../rollback/run-rollback.js';
-import { describeStep, type NestedScope } from '../../rollback/plan-rollback.js';
-import type { MadeContext } from '../../rollback/made-step.js';
-import type { ReplayServices } from '../../rollback/replay-step.js';
+} from '../../rollback/index.js';
+import { describeStep, type NestedScope } from '../../rollback/index.js';
+import type { MadeContext } from '../../rollback/index.js';
+import type { ReplayServices } from '../../rollback/index.js';
 import type { EngineContext } from '../engine-context.js';
 import type { EventSink } from '../events.js';
 import type { RunJournal } from './run-journal.js';

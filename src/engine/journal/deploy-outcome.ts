@@ -1,10 +1,10 @@
 import { gatherMadeFacts } from './made-facts.js';
 import { CdkdError, isCdkdError, messageOf } from '../../errors.js';
-import type { ReplayServices } from '../../rollback/replay-step.js';
+import type { ReplayServices } from '../../rollback/index.js';
 import type { JournalDocument, StackGeneration } from '../../state/documents/journal-document.js';
 import type { StateDocument } from '../../state/documents/state-document.js';
 import type { EventLog } from '../../state/event-log.js';
-import { restoreGeneration } from '../../rollback/run-rollback.js';
+import { restoreGeneration } from '../../rollback/index.js';
 import { removeEmptyState, rollBackSegment } from './automatic-rollback.js';
 import type { EngineContext } from '../engine-context.js';
 import { journalNote, settleMadeResources, type SettleInput } from './journal-lifetime.js';

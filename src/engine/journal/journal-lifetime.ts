@@ -1,8 +1,8 @@
 import type { JournalDocument, JournalOperation } from '../../state/documents/journal-document.js';
 import type { EngineContext, StackIdentity } from '../engine-context.js';
 import type { StateDocument } from '../../state/documents/state-document.js';
-import { madeStep, type MadeContext } from '../../rollback/made-step.js';
-import { replayStep, type ReplayServices } from '../../rollback/replay-step.js';
+import { madeStep, type MadeContext } from '../../rollback/index.js';
+import { replayStep, type ReplayServices } from '../../rollback/index.js';
 
 export interface SettledJournal {
   /** Warnings naming resources a person must look at (exit 2 unless --allow-unaddressed). */

@@ -4,8 +4,8 @@ import {
   reconcileInFlight,
   type Located,
   type ReconcileOptions,
-} from '../../rollback/reconcile.js';
-import type { ReplayServices } from '../../rollback/replay-step.js';
+} from '../../rollback/index.js';
+import type { ReplayServices } from '../../rollback/index.js';
 import type { JournalOperation, JournalSegment } from '../../state/documents/journal-document.js';
 import type { StateDocument } from '../../state/documents/state-document.js';
 import { lookUpName } from '../name-check.js';

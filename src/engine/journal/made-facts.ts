@@ -1,7 +1,7 @@
 import type { MadeResourceFacts, MadePath } from '../../rollback-decisions/index.js';
 import { sameId } from '../../rollback-decisions/index.js';
 import { compareLive, comparesLiveIdentity, type LiveRead } from '../../rollback-decisions/index.js';
-import type { ReplayServices } from '../../rollback/replay-step.js';
+import type { ReplayServices } from '../../rollback/index.js';
 import type { StackEvent } from '../../state/documents/events-document.js';
 import type { JournalOperation, JournalSegment } from '../../state/documents/journal-document.js';
 import type { StateDocument } from '../../state/documents/state-document.js';

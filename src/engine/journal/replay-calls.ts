@@ -1,4 +1,4 @@
-import type { ReplayServices } from '../../rollback/replay-step.js';
+import type { ReplayServices } from '../../rollback/index.js';
 import type { StackState } from '../../stack-state/index.js';
 import { stackProviderContext, type EngineContext, type StackIdentity } from '../engine-context.js';
 import { refusingRegionlessSecrets } from '../planning/index.js';

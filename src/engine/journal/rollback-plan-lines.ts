@@ -1,11 +1,6 @@
-import type { MadeContext } from '../../rollback/made-step.js';
-import {
-  describeStep,
-  planRollback,
-  type NestedScope,
-  type RollbackOptions,
-} from '../../rollback/plan-rollback.js';
-import type { ReplayServices } from '../../rollback/replay-step.js';
+import type { MadeContext } from '../../rollback/index.js';
+import { describeStep, planRollback, type NestedScope, type RollbackOptions } from '../../rollback/index.js';
+import type { ReplayServices } from '../../rollback/index.js';
 import type { JournalSegment } from '../../state/documents/journal-document.js';
 import type { StateDocument } from '../../state/documents/state-document.js';
 import type { EngineContext, StackIdentity } from '../engine-context.js';

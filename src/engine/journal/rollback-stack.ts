@@ -1,6 +1,6 @@
 import { CdkdError } from '../../errors.js';
-import { leftCommand } from '../../rollback/plan-rollback.js';
-import type { ReplayServices, StepOutcome } from '../../rollback/replay-step.js';
+import { leftCommand } from '../../rollback/index.js';
+import type { ReplayServices, StepOutcome } from '../../rollback/index.js';
 import type { JournalOperation, JournalSegment } from '../../state/documents/journal-document.js';
 import { isExpired } from '../../state/lock.js';
 import { FAIL_FAST_SCHEDULE, RETRY_SCHEDULE } from '../../state/lock-schedule.js';

@@ -2,7 +2,7 @@ import type { JournalDocument, JournalOperation } from '../../state/documents/jo
 import type { LockDocument } from '../../state/documents/lock-document.js';
 import type { StateDocument } from '../../state/documents/state-document.js';
 import { isExpired } from '../../state/lock.js';
-import { recordItMade } from '../../rollback/reconcile.js';
+import { recordItMade } from '../../rollback/index.js';
 
 /** What a lock file says about the run that wrote it. */
 export type LockVerdict = 'stale' | 'held' | 'unreadable';
