@@ -6,7 +6,7 @@ import { remainingSegment, type RollbackReport } from '../../src/rollback/run-ro
 import type { RollbackStep } from '../../src/rollback-decisions/steps.js';
 import type { JournalOperation, JournalSegment } from '../../src/state/documents/journal-document.js';
 import type { ResourceRecord } from '../../src/state/documents/state-document.js';
-import { ruleTable } from './decisions/rule-table.js';
+import { ruleTable } from '../rollback-decisions/rule-table.js';
 
 const op = (seq: number, logicalId: string, status: JournalOperation['status']): JournalOperation =>
   ({ seq, logicalId, type: 'AWS::SQS::Queue', action: 'update', status }) as JournalOperation;

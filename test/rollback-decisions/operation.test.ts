@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
-import { decideOperation, type OperationContext } from '../../../src/rollback-decisions/operation.js';
-import type { JournalOperation } from '../../../src/state/documents/journal-document.js';
-import type { ResourceRecord } from '../../../src/state/documents/state-document.js';
+import { decideOperation, type OperationContext } from '../../src/rollback-decisions/operation.js';
+import type { JournalOperation } from '../../src/state/documents/journal-document.js';
+import type { ResourceRecord } from '../../src/state/documents/state-document.js';
 import { ruleTable } from './rule-table.js';
 
 const record = (physicalId: string, extra: Partial<ResourceRecord> = {}): ResourceRecord => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recreateName } from '../../../src/rollback-decisions/recreate-name.js';
+import { recreateName } from '../../src/rollback-decisions/recreate-name.js';
 
 // Spec 001, "Names of re-created resources": a re-create gets the name the failed deploy
 // would have given it, except a resource an earlier deploy made under the other setting,

@@ -4,7 +4,7 @@ import {
   decideMadeResource,
   type MadeDecision,
   type MadeResourceFacts,
-} from '../../../src/rollback-decisions/made-resource.js';
+} from '../../src/rollback-decisions/made-resource.js';
 
 type Overrides = Partial<Omit<MadeResourceFacts, 'entry'>> & { entry?: Partial<MadeResourceFacts['entry']> };
 

@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { ruleTable } from './rule-table.js';
-import type { CreationIdentity } from '../../../src/providers/provider.js';
-import { proveIdentity, type IdentityProof } from '../../../src/rollback-decisions/creation-identity.js';
+import type { CreationIdentity } from '../../src/providers/provider.js';
+import { proveIdentity, type IdentityProof } from '../../src/rollback-decisions/creation-identity.js';
 
 const stream: CreationIdentity = {
   arn: 'arn:aws:kinesis:eu-west-1:111122223333:stream/orders',

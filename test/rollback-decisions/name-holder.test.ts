@@ -6,7 +6,7 @@ import {
   retainedHolderMessage,
   type NameHolderInput,
   type NameHolding,
-} from '../../../src/rollback-decisions/name-holder.js';
+} from '../../src/rollback-decisions/name-holder.js';
 
 type Overrides = Partial<Omit<NameHolderInput, 'newResource'>> & {
   newResource?: Partial<NameHolderInput['newResource']>;

@@ -5,7 +5,7 @@ import {
   reversalOrder,
   type ReplacementFacts,
   type ReversalOrder,
-} from '../../../src/rollback-decisions/replacement-order.js';
+} from '../../src/rollback-decisions/replacement-order.js';
 
 type OrderInput = Parameters<typeof reversalOrder>[0];
 const input = (overrides: Partial<OrderInput>): OrderInput => ({

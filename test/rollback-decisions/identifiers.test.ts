@@ -4,7 +4,7 @@ import {
   comparesIdsIgnoringCase,
   needsNoCreationIdentity,
   sameId,
-} from '../../../src/rollback-decisions/identifiers.js';
+} from '../../src/rollback-decisions/identifiers.js';
 
 describe('comparesIdsIgnoringCase', () => {
   // "These are RDS, DocumentDB and Neptune DB clusters, DB instances and subnet groups,

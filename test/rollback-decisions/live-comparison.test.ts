@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ruleTable } from './rule-table.js';
-import type { LiveResource } from '../../../src/providers/provider.js';
+import type { LiveResource } from '../../src/providers/provider.js';
 import {
   compareLive,
   comparesLiveIdentity,
   type LiveComparison,
   type LiveRead,
-} from '../../../src/rollback-decisions/live-comparison.js';
+} from '../../src/rollback-decisions/live-comparison.js';
 
 describe('comparesLiveIdentity', () => {
   it.each([

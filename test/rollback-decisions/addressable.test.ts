@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAddressable } from '../../../src/rollback-decisions/addressable.js';
+import { isAddressable } from '../../src/rollback-decisions/addressable.js';
 
 // Spec 000, "An operation cdkd cannot address": "its state record's physicalId ... is absent,
 // empty, whitespace-only or not a string".

@@ -8,9 +8,9 @@ import {
   type InlinePolicyHolder,
   type InlinePolicyName,
   type PutBackDecision,
-} from '../../../src/rollback-decisions/inline-policy-names.js';
-import type { RollbackStep } from '../../../src/rollback-decisions/steps.js';
-import type { ResourceRecord } from '../../../src/state/documents/state-document.js';
+} from '../../src/rollback-decisions/inline-policy-names.js';
+import type { RollbackStep } from '../../src/rollback-decisions/steps.js';
+import type { ResourceRecord } from '../../src/state/documents/state-document.js';
 
 const record = (type: string, physicalId: string, properties: Record<string, unknown>): ResourceRecord => ({
   type,

@@ -1,8 +1,8 @@
 import { describe, expect } from 'vitest';
 import { ruleTable } from './rule-table.js';
-import type { ImportMark, JournalOperation } from '../../../src/state/documents/journal-document.js';
-import type { ResourceRecord } from '../../../src/state/documents/state-document.js';
-import { importMarkLine, type ImportMarkLine } from '../../../src/rollback-decisions/import-marks.js';
+import type { ImportMark, JournalOperation } from '../../src/state/documents/journal-document.js';
+import type { ResourceRecord } from '../../src/state/documents/state-document.js';
+import { importMarkLine, type ImportMarkLine } from '../../src/rollback-decisions/import-marks.js';
 
 const QUEUE = 'AWS::SQS::Queue';
 const record = (physicalId: string, type = QUEUE): ResourceRecord => ({
