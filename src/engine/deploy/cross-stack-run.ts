@@ -31,12 +31,10 @@ export class CrossStackRun implements CrossStack {
     private readonly templates: ReadonlyMap<string, Record<string, unknown>>,
   ) {}
 
-  /** Whether `importer` is a stack of this run that deploys after `exporter`. */
   deploysAfter(importer: string, exporter: string): boolean {
     return this.upstream.get(importer)?.has(exporter) ?? false;
   }
 
-  /** Records the exports `exporter`'s plan moves, so its importers' plans follow them. */
   announce(exporter: string, moving: readonly MovingExport[]): void {
     for (const entry of moving) {
       const label = `${exporter}/${entry.targets.join(',')}`;
@@ -44,7 +42,6 @@ export class CrossStackRun implements CrossStack {
     }
   }
 
-  /** Exports another stack moves before `stack` deploys, by name → what its plan calls them. */
   movingImports(stack: string): Map<string, string> {
     return new Map(
       [...this.announced]
@@ -53,19 +50,16 @@ export class CrossStackRun implements CrossStack {
     );
   }
 
-  /** `exporter` deployed: its exports hold their new values, which importers now plan against. */
   moved(exporter: string): void {
     for (const entry of this.announced.values()) if (entry.exporter === exporter) entry.moved = true;
   }
 
-  /** `exporter` keeps old copies of recreated resources until `importers` have deployed. */
   hold(request: StackRequest, importers: Iterable<string>): void {
     const entry = this.holding.get(request.stateName) ?? { request, importers: new Set<string>() };
     for (const importer of importers) entry.importers.add(importer);
     this.holding.set(request.stateName, entry);
   }
 
-  /** The exporters holding old copies, each with the importers it waits for. */
   held(): { request: StackRequest; importers: string[] }[] {
     return [...this.holding.values()].map((entry) => ({
       request: entry.request,
@@ -73,7 +67,6 @@ export class CrossStackRun implements CrossStack {
     }));
   }
 
-  /** The resources of `importers` that read `exportName`, from their templates. */
   readersOf(exportName: string, importers: readonly string[]): ImportReader[] {
     return importers.flatMap((stack) => {
       const resources = this.templates.get(stack)?.['Resources'];
