@@ -9,8 +9,10 @@ const record: ResourceRecord = {
   type: 'AWS::SQS::Queue',
   physicalId: 'https://sqs/queue-1',
   properties: { QueueName: 'queue-1' },
+  attributes: {},
   provisionedBy: 'sdk',
-} as ResourceRecord;
+  dependencies: [],
+};
 
 /** An executor whose provider's delete does what `remove` says, logging into `log`. */
 function executor(log: string[], observer: OperationObserver<string>, remove: () => Promise<void>) {
