@@ -1,5 +1,5 @@
-import type { StackDeployResult } from '../engine/deploy-result.js';
-import type { OutputChange } from '../engine/outputs.js';
+import type { StackDeployResult } from '../engine/deploy/index.js';
+import type { OutputChange } from '../engine/planning/index.js';
 import { KNOWN_AFTER_DEPLOY } from '../plan/known-after-deploy.js';
 
 /**

@@ -5,12 +5,15 @@ import type { StateBackend } from '../state/state-backend.js';
 import type { StackRef } from '../state/state-store.js';
 import type { LiveAttributeReader } from '../providers/live-attributes/index.js';
 import type { ProviderContext } from '../providers/provider.js';
+import type { ProbeResult, ProbeTarget } from '../providers/emptiness/index.js';
 import type { EventSink } from './events.js';
 import type { ExportIndex } from './export-index.js';
-import type { ProviderRouter } from './provider-router.js';
+import type { ProviderRouter } from '../provider-calls/index.js';
 import type { RegistrySchemas } from './registry-schemas.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
-import type { EmptinessProber } from './stateful-preflight.js';
+
+/** Runs one pre-flight emptiness probe in the stack's deploy region. */
+export type EmptinessProber = (target: ProbeTarget, region: string) => Promise<ProbeResult>;
 
 /** A stack the engine works on, as far as routing nested stacks needs to know it. */
 export type StackIdentity = Omit<StackRequest, 'template'>;

@@ -5,26 +5,26 @@ import { secretValueReader } from '../aws/secret-values.js';
 import { ssmParameterReader } from '../aws/ssm-parameters.js';
 import { EventLog } from '../state/event-log.js';
 import type { StateBackend } from '../state/state-backend.js';
-import type { StackDeployResult } from './deploy-result.js';
-import { deployStack } from './deploy-entry.js';
-import type { DestroyOptions, StackDestroyResult } from './destroy-stack.js';
-import type { CleanOutcome, Leftover } from './scrub.js';
-import type { DriftOptions, DriftResult } from './drift-stack.js';
-import type { RefreshResult } from './refresh-observed.js';
-import type { DropFailedRequest, DropFailedResult } from './drop-failed.js';
-import type { ImportCandidate, ImportChoice, ImportedResource, ImportOptions } from './import-stack.js';
-import type { RollbackRequest, StackRollbackResult } from './rollback-stack.js';
-import { sendableProperties } from './dynamic-references.js';
+import type { StackDeployResult } from './deploy/index.js';
+import { deployStack } from './deploy/index.js';
+import type { DestroyOptions, StackDestroyResult } from './destroy/index.js';
+import type { CleanOutcome, Leftover } from './scrub/index.js';
+import type { DriftOptions, DriftResult } from './drift/index.js';
+import type { RefreshResult } from './drift/index.js';
+import type { DropFailedRequest, DropFailedResult } from './journal/index.js';
+import type { ImportCandidate, ImportChoice, ImportedResource, ImportOptions } from './import/index.js';
+import type { RollbackRequest, StackRollbackResult } from './journal/index.js';
+import { sendableProperties } from './planning/index.js';
 import type { EngineContext, StackIdentity } from './engine-context.js';
 import type { EventSink } from './events.js';
 import { ExportIndex } from './export-index.js';
-import { NESTED_STACK_TYPE, NestedStackProvider } from './nested-stack-provider.js';
-import type { ProviderRouter, RoutedProvider } from './provider-router.js';
+import { NESTED_STACK_TYPE, NestedStackProvider } from './nested/index.js';
+import type { ProviderRouter, RoutedProvider } from '../provider-calls/index.js';
 import { RegistrySchemas } from './registry-schemas.js';
 import type { RouteRequest as RegistryRouteRequest } from '../providers/registry.js';
 import type { RoutingOptions } from '../providers/routing.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
-import type { EmptinessProber } from './stateful-preflight.js';
+import type { EmptinessProber } from './engine-context.js';
 
 export interface EngineInputs {
   backend: StateBackend;
@@ -120,28 +120,28 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
       stack,
       options,
       (request, opts) => deployStack(context, request, opts),
-      async (child, opts) => (await import('./destroy-stack.js')).destroyStack(context, child, opts),
+      async (child, opts) => (await import('./destroy/index.js')).destroyStack(context, child, opts),
       context,
     );
   // Each command's module loads when it runs: a deploy loads no destroy, drift, import or rollback code.
   return {
     deploy: (request, options) => deployStack(context, request, options),
     releaseHeld: async (request, deployed, options) =>
-      (await import('./held-copies.js')).releaseHeldCopies(context, request, deployed, options),
+      (await import('./deploy/index.js')).releaseHeldCopies(context, request, deployed, options),
     destroy: async (stack, options) =>
-      (await import('./destroy-stack.js')).destroyStack(context, stack, options),
-    rollback: async (request) => (await import('./rollback-stack.js')).rollbackStack(context, request),
-    dropFailed: async (request) => (await import('./drop-failed.js')).dropFailedSegments(context, request),
+      (await import('./destroy/index.js')).destroyStack(context, stack, options),
+    rollback: async (request) => (await import('./journal/index.js')).rollbackStack(context, request),
+    dropFailed: async (request) => (await import('./journal/index.js')).dropFailedSegments(context, request),
     refreshObserved: async (stack, options) =>
-      (await import('./refresh-observed.js')).refreshObserved(context, stack, options),
-    drift: async (stack, options) => (await import('./drift-stack.js')).driftStack(context, stack, options),
-    findLeftovers: async () => (await import('./scrub.js')).findLeftovers(context),
+      (await import('./drift/index.js')).refreshObserved(context, stack, options),
+    drift: async (stack, options) => (await import('./drift/index.js')).driftStack(context, stack, options),
+    findLeftovers: async () => (await import('./scrub/index.js')).findLeftovers(context),
     cleanLeftover: async (leftover, input) =>
-      (await import('./scrub.js')).cleanLeftover(context, leftover, input),
+      (await import('./scrub/index.js')).cleanLeftover(context, leftover, input),
     importCandidates: async (request) =>
-      (await import('./import-stack.js')).importCandidates(context, request),
+      (await import('./import/index.js')).importCandidates(context, request),
     importResources: async (request, choices, options) =>
-      (await import('./import-stack.js')).importStack(context, request, choices, options),
+      (await import('./import/index.js')).importStack(context, request, choices, options),
   };
 }
 

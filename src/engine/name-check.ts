@@ -2,8 +2,8 @@ import { CdkdError, messageOf } from '../errors.js';
 import { decideNameCollision, schemaFor } from '../plan/index.js';
 import type { NameLookup, Provider, ProviderContext, ResourceRequest } from '../providers/provider.js';
 import { isCustomResourceType } from '../providers/handled-types.js';
-import { foldAscii } from '../rollback/decisions/identifiers.js';
-import { newResourceHoldsName } from '../rollback/decisions/name-holder.js';
+import { foldAscii } from '../rollback-decisions/index.js';
+import { newResourceHoldsName } from '../rollback-decisions/index.js';
 import type { ResourceRecord } from '../state/documents/state-document.js';
 
 /** What looking a create's name up found: nothing to look up, the answer, or why it could not run. */

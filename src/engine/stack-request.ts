@@ -1,7 +1,6 @@
-import type { RecreateLayer, RecreateRow } from '../plan/index.js';
+import type { MovingExport, RecreateLayer, RecreateRow } from '../plan/index.js';
 import type { RoutingOptions } from '../providers/routing.js';
 import type { ParameterValue } from '../template/index.js';
-import type { CrossStackRun } from './cross-stack-run.js';
 
 /** A nested stack's template, found in the cloud assembly by its parent's logical id. */
 export interface NestedTemplate {
@@ -74,11 +73,42 @@ export interface DeployOptions {
    * The stacks of a `cdkd deploy` run and what they tell each other: a stack's recreated
    * target whose export another stack imports moves only when that stack deploys after it.
    */
-  crossStack?: CrossStackRun;
+  crossStack?: CrossStack;
 }
 
 /** What the data-loss confirmation shows: the stack's recreated resources and their data. */
 export interface DataLossConfirmation {
   stackName: string;
   rows: RecreateRow[];
+}
+
+/** A resource of another stack of the run that reads an export. */
+export interface ImportReader {
+  stack: string;
+  logicalId: string;
+  type: string;
+  /** Its referencing property is create-only: replaced if the target's id changes. */
+  createOnly: boolean;
+  updateReplacePolicy?: string;
+}
+
+/**
+ * What a stack's plan and deploy ask of the other stacks of a `cdkd deploy` run
+ * (deploy/cross-stack-run.ts holds it): the request carries it, planning and deploy read it.
+ */
+export interface CrossStack {
+  /** Whether `importer` is a stack of this run that deploys after `exporter`. */
+  deploysAfter(importer: string, exporter: string): boolean;
+  /** Records the exports `exporter`'s plan moves, so its importers' plans follow them. */
+  announce(exporter: string, moving: readonly MovingExport[]): void;
+  /** Exports another stack moves before `stack` deploys, by name → what its plan calls them. */
+  movingImports(stack: string): Map<string, string>;
+  /** `exporter` deployed: its exports hold their new values, which importers now plan against. */
+  moved(exporter: string): void;
+  /** `exporter` keeps old copies of recreated resources until `importers` have deployed. */
+  hold(request: StackRequest, importers: Iterable<string>): void;
+  /** The exporters holding old copies, each with the importers it waits for. */
+  held(): { request: StackRequest; importers: string[] }[];
+  /** The resources of `importers` that read `exportName`, from their templates. */
+  readersOf(exportName: string, importers: readonly string[]): ImportReader[];
 }

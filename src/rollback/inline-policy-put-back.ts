@@ -6,7 +6,7 @@ import {
   withoutName,
   type InlinePolicyHolder,
   type InlinePolicyName,
-} from './decisions/inline-policy-names.js';
+} from '../rollback-decisions/index.js';
 import type { PlannedStep } from './plan-rollback.js';
 import type { ReplayServices, StepOutcome } from './replay-step.js';
 

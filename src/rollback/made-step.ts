@@ -1,8 +1,8 @@
 import type { JournalOperation, JournalSegment } from '../state/documents/journal-document.js';
 import type { StateDocument } from '../state/documents/state-document.js';
-import { decideMadeResource, type MadePath, type MadeResourceFacts } from './decisions/made-resource.js';
-import { sameId } from './decisions/identifiers.js';
-import type { RollbackStep } from './steps.js';
+import { decideMadeResource, type MadePath, type MadeResourceFacts } from '../rollback-decisions/index.js';
+import { sameId } from '../rollback-decisions/index.js';
+import type { RollbackStep } from '../rollback-decisions/index.js';
 
 export interface MadeContext {
   path: MadePath;

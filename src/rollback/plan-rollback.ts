@@ -1,10 +1,10 @@
 import type { JournalOperation, JournalSegment } from '../state/documents/journal-document.js';
 import type { StateDocument } from '../state/documents/state-document.js';
 import { isStateful } from '../plan/resource-schemas.js';
-import { isAddressable } from './decisions/addressable.js';
-import { decideOperation } from './decisions/operation.js';
+import { isAddressable } from '../rollback-decisions/index.js';
+import { decideOperation } from '../rollback-decisions/index.js';
 import { madeStep, type MadeContext } from './made-step.js';
-import type { RollbackStep } from './steps.js';
+import type { RollbackStep } from '../rollback-decisions/index.js';
 
 const NESTED_STACK_TYPE = 'AWS::CloudFormation::Stack';
 

@@ -1,13 +1,14 @@
 import { isCdkdError, messageOf } from '../errors.js';
 import type { MadeDelete } from '../providers/provider.js';
 import { MASK } from '../template/index.js';
-import { proveIdentity } from './decisions/creation-identity.js';
+import { proveIdentity } from '../rollback-decisions/index.js';
 import { baselineProperties, RedactedBaseline } from './redacted-baseline.js';
-import { deleteResource, type ReplayServices } from './replay-services.js';
+import { deleteRecorded } from '../provider-calls/index.js';
+import type { ReplayServices } from './replay-services.js';
 import { madeAndLeft, reverseReplace } from './reverse-replacement.js';
-import type { RollbackStep } from './steps.js';
+import type { RollbackStep } from '../rollback-decisions/index.js';
 import { succeeded, type StepOutcome } from './step-outcome.js';
-import { maskedSecrets, maskingErrors } from '../engine/echoed-secrets.js';
+import { maskedSecrets, maskingErrors } from '../stack-state/index.js';
 
 export type { ReplayServices } from './replay-services.js';
 export type { StepOutcome } from './step-outcome.js';
@@ -88,7 +89,7 @@ async function rollBackCreate(
       },
     );
   }
-  await deleteResource(step.logicalId, record, services);
+  await deleteRecorded(services, step.logicalId, record);
   await services.state.removeRecord(step.logicalId);
   return succeeded(step.logicalId, `deleted ${record.physicalId}`);
 }

@@ -12,12 +12,13 @@ import {
   nameHeldByNewCopyMessage,
   newResourceHoldsName,
   retainedHolderMessage,
-} from './decisions/name-holder.js';
-import { nameProperty, readPath } from './decisions/name-properties.js';
-import { recreateName, type RecreateName } from './decisions/recreate-name.js';
+} from '../rollback-decisions/index.js';
+import { nameProperty, readPath } from '../rollback-decisions/index.js';
+import { recreateName, type RecreateName } from '../rollback-decisions/index.js';
 import { baselineProperties } from './redacted-baseline.js';
-import { deleteResource, type ReplayServices } from './replay-services.js';
-import type { RollbackStep } from './steps.js';
+import { deleteRecorded } from '../provider-calls/index.js';
+import type { ReplayServices } from './replay-services.js';
+import type { RollbackStep } from '../rollback-decisions/index.js';
 import { succeeded, type StepOutcome } from './step-outcome.js';
 
 /**
@@ -34,7 +35,7 @@ export async function reverseReplace(
   const deleteNew = async (): Promise<StepOutcome['survivor']> => {
     if (!current) return undefined;
     if (step.keepNew) return { physicalId: current.physicalId, managedBy: current.provisionedBy };
-    await deleteResource(step.logicalId, current, services);
+    await deleteRecorded(services, step.logicalId, current);
     return undefined;
   };
   if (step.old !== 'deleted' && (await oldCopyGone(step, services))) {
@@ -168,7 +169,7 @@ async function recreateAfterFreeingName(
       : nameCollisionMessage(logicalId, shown);
     throw new CdkdError('ROLLBACK_NAME_COLLISION', `${message}${warnings}`, { cause: collision });
   }
-  await deleteResource(logicalId, current, services);
+  await deleteRecorded(services, logicalId, current);
   await services.state.removeRecord(logicalId);
   try {
     const recreated = await recreateOnceReleased(logicalId, before, services, recreateName);
@@ -305,7 +306,7 @@ async function undoMadeRecreate(
     );
   }
   try {
-    await deleteResource(logicalId, { ...before, physicalId: madeId }, services);
+    await deleteRecorded(services, logicalId, { ...before, physicalId: madeId });
   } catch (error) {
     return new MadeAndLeft(
       `${reason}; deleting it failed too (${messageOf(error)}): delete it by hand`,

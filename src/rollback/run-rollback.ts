@@ -1,7 +1,7 @@
 import { messageOf } from '../errors.js';
-import { walkDag } from '../engine/dag-walk.js';
-import { isAddressable } from './decisions/addressable.js';
-import type { StackState } from '../engine/stack-state.js';
+import { walkDag } from '../dag/index.js';
+import { isAddressable } from '../rollback-decisions/index.js';
+import type { StackState } from '../stack-state/index.js';
 import type { JournalSegment, StackGeneration } from '../state/documents/journal-document.js';
 import type { StackEvent } from '../state/documents/events-document.js';
 import type { MadeContext } from './made-step.js';

@@ -7,9 +7,9 @@ import {
   type CloudAssembly,
   type StackArtifact,
 } from '../assembly/index.js';
-import { CrossStackRun } from '../engine/cross-stack-run.js';
-import { walkDag } from '../engine/dag-walk.js';
-import type { StackDeployResult } from '../engine/deploy-result.js';
+import { CrossStackRun } from '../engine/deploy/index.js';
+import { walkDag } from '../dag/index.js';
+import type { StackDeployResult } from '../engine/deploy/index.js';
 import type { EventSink } from '../engine/events.js';
 import type { DeployOptions } from '../engine/stack-request.js';
 import { interruptedError, throwIfInterrupted } from '../interrupted.js';

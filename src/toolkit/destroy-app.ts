@@ -1,8 +1,8 @@
 import { selectStacks, type CloudAssembly, type StackArtifact } from '../assembly/index.js';
 import { stacksFailed } from './stacks-failed.js';
-import { walkDag } from '../engine/dag-walk.js';
-import type { StackDestroyResult } from '../engine/destroy-stack.js';
-import { refuseUnknownOrphans } from '../engine/destroy-orphans.js';
+import { walkDag } from '../dag/index.js';
+import type { StackDestroyResult } from '../engine/destroy/index.js';
+import { refuseUnknownOrphans } from '../engine/destroy/index.js';
 import type { EventSink } from '../engine/events.js';
 import { interruptedError } from '../interrupted.js';
 import { callerOf } from './caller.js';

@@ -1,6 +1,6 @@
 import type { CloudAssembly } from '../assembly/index.js';
-import type { ImportCandidate, ImportChoice, ImportedResource } from '../engine/import-stack.js';
-import { sharedWarning } from '../engine/import-checks.js';
+import type { ImportCandidate, ImportChoice, ImportedResource } from '../engine/import/index.js';
+import { sharedWarning } from '../engine/import/index.js';
 import { CdkdError } from '../errors.js';
 import { assetBucketName } from '../state/bucket-names.js';
 import { openEngine } from './provider-wiring.js';

@@ -1,5 +1,5 @@
 import type { CloudAssembly } from '../assembly/index.js';
-import { orphanResources, type OrphanResult } from '../engine/orphan-resources.js';
+import { orphanResources, type OrphanResult } from '../engine/scrub/index.js';
 import { RETRY_SCHEDULE } from '../state/lock-schedule.js';
 import { buildDependencyGraph, validateTemplate } from '../template/index.js';
 import type { Session } from './session.js';

@@ -1,8 +1,8 @@
-import type { DropFailedResult } from '../engine/drop-failed.js';
+import type { DropFailedResult } from '../engine/journal/index.js';
 import type { Engine } from '../engine/engine.js';
 import type { StackIdentity } from '../engine/engine-context.js';
 import type { EventSink } from '../engine/events.js';
-import type { NamePrefixFallback, StackRollbackResult } from '../engine/rollback-stack.js';
+import type { NamePrefixFallback, StackRollbackResult } from '../engine/journal/index.js';
 import { CdkdError } from '../errors.js';
 import { throwIfInterrupted } from '../interrupted.js';
 import { callerOf } from './caller.js';

@@ -1,5 +1,5 @@
 import type { EventSink } from '../engine/events.js';
-import type { CleanOutcome, Leftover } from '../engine/scrub.js';
+import type { CleanOutcome, Leftover } from '../engine/scrub/index.js';
 import { throwIfInterrupted } from '../interrupted.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';

@@ -1,4 +1,4 @@
-import type { WalkOutcome } from '../engine/dag-walk.js';
+import type { WalkOutcome } from '../dag/index.js';
 import { CdkdError, isCdkdError, messageOf } from '../errors.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { EventSink } from '../engine/events.js';
-import { refuseUnknownOrphans } from '../engine/destroy-orphans.js';
+import { refuseUnknownOrphans } from '../engine/destroy/index.js';
 import { openEngine } from './provider-wiring.js';
 import type { DestroyedStack } from './destroy-app.js';
 import type { Session } from './session.js';

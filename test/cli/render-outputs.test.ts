@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { outputFailureWarnings, renderOutputChanges, renderOutputs } from '../../src/cli/render-outputs.js';
-import type { StackDeployResult } from '../../src/engine/deploy-result.js';
+import type { StackDeployResult } from '../../src/engine/deploy/deploy-result.js';
 import type { Plan } from '../../src/plan/index.js';
 
 const result = (extra: Partial<StackDeployResult>): StackDeployResult => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CrossStackRun } from '../../src/engine/cross-stack-run.js';
-import { importReaderRows, noteImportReaders } from '../../src/engine/import-readers.js';
+import { CrossStackRun } from '../../src/engine/deploy/cross-stack-run.js';
+import { importReaderRows, noteImportReaders } from '../../src/engine/planning/import-readers.js';
 import type { MovingExport, PlannedOperation } from '../../src/plan/index.js';
 import { collectImports, rootPath } from '../../src/template/index.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { walkDag, type WalkNode } from '../../src/engine/dag-walk.js';
+import { walkDag, type WalkNode } from '../../src/dag/walk.js';
 
 /** Tasks that finish when the test says so, recording their start order. */
 function controllableTasks() {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { maskEchoes, maskedReadBack, maskedSecrets } from '../../src/engine/echoed-secrets.js';
-import { maskedAttributes } from '../../src/engine/no-echo-data.js';
+import { maskEchoes, maskedReadBack, maskedSecrets } from '../../src/stack-state/echoed-secrets.js';
+import { maskedAttributes } from '../../src/stack-state/no-echo-data.js';
 
 describe('maskedSecrets: the clear text behind each mask in the stored properties', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { refuseAfterFailedRollback } from '../../src/engine/failed-rollback-guard.js';
+import { refuseAfterFailedRollback } from '../../src/engine/journal/failed-rollback-guard.js';
 import type { JournalDocument, JournalSegment } from '../../src/state/documents/journal-document.js';
 import { options, useRollbackHarness } from './rollback-harness.js';
 

@@ -4,7 +4,7 @@ import {
   type Provider,
   type ProviderKind,
 } from '../../src/providers/provider.js';
-import type { ProviderRouter } from '../../src/engine/provider-router.js';
+import type { ProviderRouter } from '../../src/provider-calls/router.js';
 import { ENGINE_SKIPPED_TYPES } from '../../src/providers/handled-types.js';
 
 export interface FakeCall {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { heldUpdate } from '../../src/engine/held-update.js';
+import { heldUpdate } from '../../src/engine/journal/held-update.js';
 
 // What a live read says about an update a rollback may have reverted before its state save.
 const rows: Array<

@@ -7,7 +7,7 @@ import {
   refuseIdShape,
   refuseRecordedInStack,
   type WantedImport,
-} from '../../src/engine/import-checks.js';
+} from '../../src/engine/import/import-checks.js';
 import { isCdkdError } from '../../src/errors.js';
 import { emptyStateDocument, type ResourceRecord } from '../../src/state/documents/state-document.js';
 import { serializeState, StateStore } from '../../src/state/state-store.js';

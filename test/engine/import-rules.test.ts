@@ -6,7 +6,7 @@ import {
   physicalIdForName,
   sameResource,
   templateNameMismatch,
-} from '../../src/engine/import-rules.js';
+} from '../../src/engine/import/import-rules.js';
 
 const where = { region: 'us-east-1', accountId: '123456789012' };
 

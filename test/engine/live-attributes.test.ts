@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CdkdError } from '../../src/errors.js';
-import { LiveAttributes, LIVE_ATTRIBUTE_UNRESOLVED } from '../../src/engine/live-attributes.js';
+import { LiveAttributes, LIVE_ATTRIBUTE_UNRESOLVED } from '../../src/engine/planning/live-attributes.js';
 import type {
   LiveAttributeAnswer,
   LiveAttributeReader,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { LiveAttributes } from '../../src/engine/live-attributes.js';
-import { refuseChangedExportsInUse } from '../../src/engine/export-guards.js';
+import { LiveAttributes } from '../../src/engine/planning/live-attributes.js';
+import { refuseChangedExportsInUse } from '../../src/engine/planning/export-guards.js';
 import { ExportIndex } from '../../src/engine/export-index.js';
-import { declaredExportValues, evaluateOutputs, outputChanges } from '../../src/engine/outputs.js';
-import { pendingValue } from '../../src/engine/state-resolver.js';
+import { declaredExportValues, evaluateOutputs, outputChanges } from '../../src/engine/planning/outputs.js';
+import { pendingValue } from '../../src/engine/planning/state-resolver.js';
 import type { LiveAttributeAnswer } from '../../src/providers/live-attributes/index.js';
 import type { ResourceRecord } from '../../src/state/documents/state-document.js';
 import { prepareTemplate, validateTemplate, type ExternalResolver } from '../../src/template/index.js';

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { desiredResources, UNRESOLVED_PROPERTIES } from '../../src/engine/desired-resources.js';
-import { LiveAttributes } from '../../src/engine/live-attributes.js';
-import { stateResolver } from '../../src/engine/state-resolver.js';
+import { desiredResources, UNRESOLVED_PROPERTIES } from '../../src/engine/planning/desired-resources.js';
+import { LiveAttributes } from '../../src/engine/planning/live-attributes.js';
+import { stateResolver } from '../../src/engine/planning/state-resolver.js';
 import { ExportIndex } from '../../src/engine/export-index.js';
 import type { LiveAttributeAnswer } from '../../src/providers/live-attributes/index.js';
 import type { ResourceRecord } from '../../src/state/documents/state-document.js';
 import { prepareTemplate, validateTemplate } from '../../src/template/index.js';
-import type { StackState } from '../../src/engine/stack-state.js';
+import type { StackState } from '../../src/stack-state/stack-state.js';
 
 // A resource reading an attribute its target's record lacks plans with the value read live.
 const host: ResourceRecord = {

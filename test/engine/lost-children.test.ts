@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { forgetParent } from '../../src/engine/lost-children.js';
-import { StackState } from '../../src/engine/stack-state.js';
+import { forgetParent } from '../../src/engine/execute/lost-children.js';
+import { StackState } from '../../src/stack-state/stack-state.js';
 import { propertyHash } from '../../src/plan/index.js';
 import { emptyStateDocument, type ResourceRecord } from '../../src/state/documents/state-document.js';
 import type { StateStore } from '../../src/state/state-store.js';
-import { NoEchoData } from '../../src/engine/no-echo-data.js';
+import { NoEchoData } from '../../src/stack-state/no-echo-data.js';
 
 function record(type: string, physicalId: string, properties: Record<string, unknown>): ResourceRecord {
   return {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineContext } from '../../src/engine/engine-context.js';
-import { NestedStackProvider } from '../../src/engine/nested-stack-provider.js';
+import { NestedStackProvider } from '../../src/engine/nested/nested-stack-provider.js';
 import { retryClassOf } from '../../src/providers/retry-class.js';
 
 /** What a throttled child resource leaves behind: an error every provider's schedule would replay. */

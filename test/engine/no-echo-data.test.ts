@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NoEchoData } from '../../src/engine/no-echo-data.js';
+import { NoEchoData } from '../../src/stack-state/no-echo-data.js';
 import { isCdkdError } from '../../src/errors.js';
 import type { NoEchoDocument } from '../../src/state/documents/no-echo-document.js';
 import { emptyStateDocument, type ResourceRecord } from '../../src/state/documents/state-document.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskErrorEchoes, maskingErrors } from '../../src/engine/echoed-secrets.js';
+import { maskErrorEchoes, maskingErrors } from '../../src/stack-state/echoed-secrets.js';
 import { withRetry } from '../../src/providers/retry.js';
 import { options, useRollbackHarness } from './rollback-harness.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { orphanResources } from '../../src/engine/orphan-resources.js';
+import { orphanResources } from '../../src/engine/scrub/orphan-resources.js';
 import { FAIL_FAST_SCHEDULE, RETRY_SCHEDULE } from '../../src/state/lock-schedule.js';
 import { NEXT_CREATE_QUEUE_FAILS, REGION, useSandboxEngine } from '../helpers/sandbox-engine.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { journaledIds, orphanReaders } from '../../src/engine/orphan-rules.js';
+import { journaledIds, orphanReaders } from '../../src/engine/scrub/orphan-rules.js';
 import type { JournalDocument } from '../../src/state/documents/journal-document.js';
 import type { ResourceRecord } from '../../src/state/documents/state-document.js';
 

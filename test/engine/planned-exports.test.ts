@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ExportIndex } from '../../src/engine/export-index.js';
-import { noteExportsKnownAfterDeploy, plannedExportValues } from '../../src/engine/planned-exports.js';
-import { holdsPendingValue, pendingValue } from '../../src/engine/state-resolver.js';
+import {
+  noteExportsKnownAfterDeploy,
+  plannedExportValues,
+} from '../../src/engine/planning/planned-exports.js';
+import { holdsPendingValue, pendingValue } from '../../src/engine/planning/state-resolver.js';
 import type { DesiredResource, Plan, PlannedOperation } from '../../src/plan/index.js';
 import { prepareTemplate, validateTemplate, type ExternalResolver } from '../../src/template/index.js';
 import { definesNoResources } from '../../src/toolkit/empty-stacks.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { recreateOrder } from '../../src/engine/recreate-order.js';
-import { updateFallback } from '../../src/engine/update-fallback.js';
+import { recreateOrder } from '../../src/engine/planning/recreate-order.js';
+import { updateFallback } from '../../src/engine/execute/update-fallback.js';
 
 // The two decision tables of a re-create: its order (spec 001, 002) and the update-failure fallback (spec 002).
 describe('recreateOrder', () => {

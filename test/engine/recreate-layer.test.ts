@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ProviderRouter } from '../../src/engine/provider-router.js';
-import { refuseUnreachableRecreates } from '../../src/engine/recreate-layer.js';
+import type { ProviderRouter } from '../../src/provider-calls/router.js';
+import { refuseUnreachableRecreates } from '../../src/engine/planning/recreate-layer.js';
 import { CdkdError } from '../../src/errors.js';
 import type { Plan, PlannedOperation } from '../../src/plan/index.js';
 import type { Provider } from '../../src/providers/provider.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DeployEvent } from '../../src/engine/events.js';
-import { resourceOperationEvent, RetryTimes } from '../../src/engine/resource-event-record.js';
+import { resourceOperationEvent, RetryTimes } from '../../src/engine/deploy/resource-event-record.js';
 
 type ResourceEvent = Extract<DeployEvent, { kind: 'resource' }>;
 const NOW = new Date('2026-01-01T00:00:10.000Z');

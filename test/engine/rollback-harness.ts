@@ -3,7 +3,7 @@ import { beforeAll, beforeEach, expect } from 'vitest';
 import { AwsClients } from '../../src/aws/client-factory.js';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
 import type { DeployEvent } from '../../src/engine/events.js';
-import type { RollbackRequest, StackRollbackResult } from '../../src/engine/rollback-stack.js';
+import type { RollbackRequest, StackRollbackResult } from '../../src/engine/journal/rollback-stack.js';
 import type { StackRequest } from '../../src/engine/stack-request.js';
 import type { StackEvent } from '../../src/state/documents/events-document.js';
 import type {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { RunJournal } from '../../src/engine/run-journal.js';
+import { RunJournal } from '../../src/engine/journal/run-journal.js';
 import { reconcileInFlight } from '../../src/rollback/reconcile.js';
 import type { JournalDocument } from '../../src/state/documents/journal-document.js';
 import type { ResourceRecord, StateDocument } from '../../src/state/documents/state-document.js';

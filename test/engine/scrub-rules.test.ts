@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keptEntries, lockVerdict, untrackedInJournal } from '../../src/engine/scrub-rules.js';
+import { keptEntries, lockVerdict, untrackedInJournal } from '../../src/engine/scrub/scrub-rules.js';
 import type { JournalDocument, JournalOperation } from '../../src/state/documents/journal-document.js';
 import { emptyStateDocument, type ResourceRecord } from '../../src/state/documents/state-document.js';
 

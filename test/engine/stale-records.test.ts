@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { suspectRecords } from '../../src/engine/stale-records.js';
+import { suspectRecords } from '../../src/engine/journal/stale-records.js';
 import type { JournalOperation, JournalSegment } from '../../src/state/documents/journal-document.js';
 import { emptyStateDocument, type ResourceRecord } from '../../src/state/documents/state-document.js';
 

@@ -4,7 +4,7 @@ import { AwsClients } from '../../src/aws/client-factory.js';
 import type { StackIdentity } from '../../src/engine/engine-context.js';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
 import type { DeployEvent } from '../../src/engine/events.js';
-import type { RollbackRequest } from '../../src/engine/rollback-stack.js';
+import type { RollbackRequest } from '../../src/engine/journal/rollback-stack.js';
 import type { DeployOptions } from '../../src/engine/stack-request.js';
 import type { FaultSpec } from '../../src/sandbox/admin/faults.js';
 import { openStateBackend, type StateBackend } from '../../src/state/state-backend.js';

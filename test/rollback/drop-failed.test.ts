@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideDropFailed } from '../../src/rollback/decisions/drop-failed.js';
+import { decideDropFailed } from '../../src/rollback-decisions/drop-failed.js';
 import type { JournalOperation, JournalSegment } from '../../src/state/documents/journal-document.js';
 
 const op = (extra: Partial<JournalOperation> = {}): JournalOperation => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StackState } from '../../src/engine/stack-state.js';
+import type { StackState } from '../../src/stack-state/stack-state.js';
 import { putBackInlinePolicies } from '../../src/rollback/inline-policy-put-back.js';
 import type { PlannedStep } from '../../src/rollback/plan-rollback.js';
 import type { ReplayServices, StepOutcome } from '../../src/rollback/replay-step.js';

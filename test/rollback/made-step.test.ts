@@ -2,7 +2,7 @@ import { describe, expect } from 'vitest';
 import { madeStep } from '../../src/rollback/made-step.js';
 import type { JournalOperation, JournalSegment } from '../../src/state/documents/journal-document.js';
 import { emptyStateDocument } from '../../src/state/documents/state-document.js';
-import { ruleTable } from './decisions/rule-table.js';
+import { ruleTable } from '../rollback-decisions/rule-table.js';
 
 const segment = (runId: string, operations: JournalOperation[]): JournalSegment => ({
   runId,

@@ -2,7 +2,7 @@ import { describe, expect } from 'vitest';
 import { planRollback } from '../../src/rollback/plan-rollback.js';
 import type { JournalSegment } from '../../src/state/documents/journal-document.js';
 import { emptyStateDocument, type ResourceRecord } from '../../src/state/documents/state-document.js';
-import { ruleTable } from './decisions/rule-table.js';
+import { ruleTable } from '../rollback-decisions/rule-table.js';
 
 const NESTED = 'AWS::CloudFormation::Stack';
 

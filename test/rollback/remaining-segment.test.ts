@@ -1,12 +1,12 @@
 import { describe, expect } from 'vitest';
-import { decideOperation } from '../../src/rollback/decisions/operation.js';
+import { decideOperation } from '../../src/rollback-decisions/operation.js';
 import type { PlannedStep } from '../../src/rollback/plan-rollback.js';
 import type { StepOutcome } from '../../src/rollback/replay-step.js';
 import { remainingSegment, type RollbackReport } from '../../src/rollback/run-rollback.js';
-import type { RollbackStep } from '../../src/rollback/steps.js';
+import type { RollbackStep } from '../../src/rollback-decisions/steps.js';
 import type { JournalOperation, JournalSegment } from '../../src/state/documents/journal-document.js';
 import type { ResourceRecord } from '../../src/state/documents/state-document.js';
-import { ruleTable } from './decisions/rule-table.js';
+import { ruleTable } from '../rollback-decisions/rule-table.js';
 
 const op = (seq: number, logicalId: string, status: JournalOperation['status']): JournalOperation =>
   ({ seq, logicalId, type: 'AWS::SQS::Queue', action: 'update', status }) as JournalOperation;

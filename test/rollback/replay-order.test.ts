@@ -3,7 +3,7 @@ import type { PlannedStep } from '../../src/rollback/plan-rollback.js';
 import { replayDependencies } from '../../src/rollback/replay-order.js';
 import type { JournalOperation } from '../../src/state/documents/journal-document.js';
 import type { ResourceRecord } from '../../src/state/documents/state-document.js';
-import { ruleTable } from './decisions/rule-table.js';
+import { ruleTable } from '../rollback-decisions/rule-table.js';
 
 const record = (
   type: string,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { RunJournal } from '../../src/engine/run-journal.js';
+import { RunJournal } from '../../src/engine/journal/run-journal.js';
 import {
   emptyStateDocument,
   type ResourceRecord,

@@ -1,0 +1,1 @@
+export { walkDag, type WalkOutcome } from './walk.js';

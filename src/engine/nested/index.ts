@@ -1,0 +1,6 @@
+export {
+  NESTED_STACK_TYPE,
+  nestedIdentity,
+  NestedStackProvider,
+  nestedStacksOf,
+} from './nested-stack-provider.js';

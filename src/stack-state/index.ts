@@ -1,0 +1,2 @@
+export { maskEchoes, maskedReadBack, maskedSecrets, maskingErrors } from './echoed-secrets.js';
+export { StackState } from './stack-state.js';
