@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorCode, type ExitCode } from './error-codes.js';
+import { ERROR_CODES, isErrorCode, type ErrorCode, type ExitCode } from './error-codes.js';
 
 export type { ErrorCode, ExitCode } from './error-codes.js';
 
@@ -24,7 +24,8 @@ export class CdkdError extends Error {
     this.name = 'CdkdError';
     this.code = code;
     this.hint = options.hint;
-    this.exitCode = options.exitCode ?? ERROR_CODES[code].exitCode;
+    // A code cast past the compiler still leaves by 1 rather than crashing here.
+    this.exitCode = options.exitCode ?? (isErrorCode(code) ? ERROR_CODES[code].exitCode : 1);
   }
 }
 
