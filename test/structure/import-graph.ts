@@ -8,6 +8,8 @@ export interface ImportEdge {
   to: string;
   /** `import('...')`: a lazily loaded module. */
   dynamic: boolean;
+  /** `import type` / `export type`, or every name imported marked `type`: erased at run time. */
+  typeOnly: boolean;
 }
 
 /** Every .ts/.tsx file under `src` (relative, `/`-separated) and the imports between them. */
@@ -16,16 +18,44 @@ export function importGraph(src: string): { files: string[]; edges: ImportEdge[]
   const known = new Set(files);
   const edges: ImportEdge[] = [];
   for (const file of files) {
-    const text = readFileSync(join(src, file), 'utf8');
-    const info = ts.preProcessFile(text, true, true);
-    for (const imported of info.importedFiles) {
-      const to = resolveImport(known, file, imported.fileName);
-      if (!to || to === file) continue;
-      const before = text.slice(Math.max(0, imported.pos - 40), imported.pos);
-      edges.push({ from: file, to, dynamic: /import\s*\(\s*$/.test(before) });
-    }
+    const source = ts.createSourceFile(
+      file,
+      readFileSync(join(src, file), 'utf8'),
+      ts.ScriptTarget.Latest,
+      true,
+    );
+    const add = (specifier: ts.Expression | undefined, dynamic: boolean, typeOnly: boolean): void => {
+      if (!specifier || !ts.isStringLiteralLike(specifier)) return;
+      const to = resolveImport(known, file, specifier.text);
+      if (to && to !== file) edges.push({ from: file, to, dynamic, typeOnly });
+    };
+    const visit = (node: ts.Node): void => {
+      if (ts.isImportDeclaration(node)) add(node.moduleSpecifier, false, importsOnlyTypes(node));
+      else if (ts.isExportDeclaration(node)) add(node.moduleSpecifier, false, node.isTypeOnly);
+      else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+        add(node.arguments[0], true, false);
+      } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) {
+        add(node.argument.literal, false, true);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
   }
   return { files, edges };
+}
+
+function importsOnlyTypes(node: ts.ImportDeclaration): boolean {
+  const clause = node.importClause;
+  if (!clause) return false;
+  if (clause.isTypeOnly) return true;
+  const bindings = clause.namedBindings;
+  return (
+    clause.name === undefined &&
+    bindings !== undefined &&
+    ts.isNamedImports(bindings) &&
+    bindings.elements.length > 0 &&
+    bindings.elements.every((element) => element.isTypeOnly)
+  );
 }
 
 function listSources(src: string, dir = src): string[] {

@@ -5,7 +5,12 @@ import { shapeViolations } from './shape-rules.js';
 
 const src = join(import.meta.dirname, '../../src');
 
-const edge = (from: string, to: string, dynamic = false): ImportEdge => ({ from, to, dynamic });
+const edge = (from: string, to: string, typeOnly = false, dynamic = false): ImportEdge => ({
+  from,
+  to,
+  dynamic,
+  typeOnly,
+});
 
 describe('the shape rules', () => {
   it('find a cycle of files, and none in a chain', () => {
@@ -33,16 +38,20 @@ describe('the shape rules', () => {
     ]);
   });
 
-  it('hold other folders to a public face, except lazy imports and the pending importers', () => {
-    expect(shapeViolations([edge('cli/a.ts', 'state/lock.ts')])).toEqual([
-      'deep import into state/: cli/a.ts imports state/lock.ts (use state/index.ts)',
+  it('take types from another folder only through its public face, except in the pending importers', () => {
+    expect(shapeViolations([edge('cli/a.ts', 'state/lock.ts', true)])).toEqual([
+      'deep type import into state/: cli/a.ts imports state/lock.ts (use state/index.ts)',
     ]);
     expect(
-      shapeViolations([edge('cli/a.ts', 'state/index.ts'), edge('state/a.ts', 'state/lock.ts')]),
+      shapeViolations([edge('cli/a.ts', 'state/index.ts', true), edge('state/a.ts', 'state/lock.ts', true)]),
     ).toEqual([]);
-    expect(shapeViolations([edge('cli/a.ts', 'toolkit/deploy-app.ts', true)])).toEqual([]);
-    expect(shapeViolations([edge('engine/a.ts', 'state/lock.ts')])).toEqual([]);
-    expect(shapeViolations([edge('sandbox/services/sns/a.ts', 'sandbox/ports/delivery.ts')])).toHaveLength(1);
+    // A value import names its module, so a command loads only what it runs.
+    expect(shapeViolations([edge('cli/a.ts', 'toolkit/deploy-app.ts')])).toEqual([]);
+    expect(shapeViolations([edge('engine/a.ts', 'state/lock.ts', true)])).toEqual([]);
+    expect(shapeViolations([edge('ui/page/a.ts', 'toolkit/ui-types.ts', true)])).toEqual([]);
+    expect(
+      shapeViolations([edge('sandbox/services/sns/a.ts', 'sandbox/ports/delivery.ts', true)]),
+    ).toHaveLength(1);
   });
 
   it('name a top-level folder that has no floor', () => {

@@ -1,4 +1,4 @@
-import type { DeliveryOutcome } from '../ports/delivery.js';
+import type { DeliveryOutcome } from '../ports/index.js';
 import {
   eventBus,
   lambdaInvoker,
