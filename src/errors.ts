@@ -1,8 +1,6 @@
-/**
- * Exit codes (ARCHITECTURE.md, invariant 5): 0 done; 1 failed; 2 done but something
- * needs a person; 130 forced quit.
- */
-export type ExitCode = 0 | 1 | 2 | 130;
+import { ERROR_CODES, isErrorCode, type ErrorCode, type ExitCode } from './error-codes.js';
+
+export type { ErrorCode, ExitCode } from './error-codes.js';
 
 export interface CdkdErrorOptions {
   /** One line saying what to do next, with the flag or command. */
@@ -13,20 +11,21 @@ export interface CdkdErrorOptions {
 
 /**
  * The one error type every layer raises for an expected failure. `code` is the
- * spec's code (e.g. `NAMED_CREATE_COLLISION`); the CLI renders message + hint,
+ * spec's code (e.g. `NAMED_CREATE_COLLISION`), one of the catalog in error-codes.ts; the CLI renders message + hint,
  * and the cause only under --verbose.
  */
 export class CdkdError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly hint: string | undefined;
   readonly exitCode: ExitCode;
 
-  constructor(code: string, message: string, options: CdkdErrorOptions = {}) {
+  constructor(code: ErrorCode, message: string, options: CdkdErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'CdkdError';
     this.code = code;
     this.hint = options.hint;
-    this.exitCode = options.exitCode ?? 1;
+    // A code cast past the compiler still leaves by 1 rather than crashing here.
+    this.exitCode = options.exitCode ?? (isErrorCode(code) ? ERROR_CODES[code].exitCode : 1);
   }
 }
 

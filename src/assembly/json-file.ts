@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { CdkdError } from '../errors.js';
+import { CdkdError, type ErrorCode } from '../errors.js';
 
 /** Reads a JSON object file of the project; a missing file reads as `{}`. */
-export function readJsonObject(file: string, code: string): Record<string, unknown> {
+export function readJsonObject(file: string, code: ErrorCode): Record<string, unknown> {
   if (!existsSync(file)) return {};
   let value: unknown;
   try {

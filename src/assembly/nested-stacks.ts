@@ -1,5 +1,5 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { CdkdError } from '../errors.js';
+import { CdkdError, type ErrorCode } from '../errors.js';
 import { isInside, realpathOrUndefined } from './paths.js';
 import { parseJsonFile } from './manifest.js';
 import type { Template } from './types.js';
@@ -52,7 +52,7 @@ export interface NestedWalkOptions {
  */
 export function walkNestedStacks(root: NestedWalkRoot, options: NestedWalkOptions): NestedStack[] {
   const source = options.source ?? fileTemplateSource();
-  const refuse = (code: string, body: string, hint: string): CdkdError =>
+  const refuse = (code: ErrorCode, body: string, hint: string): CdkdError =>
     new CdkdError(code, `${options.messagePrefix ?? ''}${body} Refusing to deploy any level of it.`, {
       hint,
     });

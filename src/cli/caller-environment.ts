@@ -1,5 +1,5 @@
 import type { CallerEnvironment } from '../assembly/index.js';
-import type { AwsClients } from '../aws/client-factory.js';
+import type { AwsClients } from '../aws/index.js';
 import { stsSdk } from '../aws/sdk-modules.js';
 
 /** Synthesis must never wait long on missing credentials (IMDS, an unreachable endpoint). */

@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import type { DataLossConfirmation } from '../engine/stack-request.js';
+import type { DataLossConfirmation } from '../messages/index.js';
 import { CdkdError } from '../errors.js';
 import { needsDataLossConfirmation, renderDataLossPlan } from '../plan/render-data-loss.js';
 

@@ -1,4 +1,4 @@
-import type { DeployEvent, DeployPhase, ResourceAction } from '../engine/events.js';
+import type { DeployEvent, DeployPhase, ResourceAction } from '../messages/index.js';
 
 const PAST: Record<ResourceAction, string> = {
   create: 'created',

@@ -1,5 +1,4 @@
-import type { StackDeployResult } from '../engine/deploy/index.js';
-import type { OutputChange } from '../engine/planning/index.js';
+import type { OutputChange, StackDeployResult } from '../messages/index.js';
 import { KNOWN_AFTER_DEPLOY } from '../plan/known-after-deploy.js';
 
 /**

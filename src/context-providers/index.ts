@@ -1,5 +1,5 @@
 import type { CallerEnvironment, ContextLookups } from '../assembly/index.js';
-import type { AwsClients } from '../aws/client-factory.js';
+import type { AwsClients } from '../aws/index.js';
 import { ami } from './ami.js';
 import { availabilityZones } from './availability-zones.js';
 import { ccApi } from './cc-api.js';

@@ -1,5 +1,5 @@
 import type { CallerEnvironment, ContextLookups } from '../assembly/index.js';
-import type { AwsClients } from '../aws/client-factory.js';
+import type { AwsClients } from '../aws/index.js';
 import { CONTEXT_PROVIDER_NAMES } from './provider-names.js';
 
 /**

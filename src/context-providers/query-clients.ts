@@ -1,5 +1,5 @@
 import type { CallerEnvironment, ContextQuery } from '../assembly/index.js';
-import type { AwsClients } from '../aws/client-factory.js';
+import type { AwsClients } from '../aws/index.js';
 import { CdkdError } from '../errors.js';
 import { partitionForRegion } from '../template/pseudo-parameters.js';
 

@@ -1,4 +1,4 @@
-import { CdkdError, messageOf } from '../errors.js';
+import { CdkdError, messageOf, type ErrorCode } from '../errors.js';
 import { decideNameCollision, schemaFor } from '../plan/index.js';
 import type { NameLookup, Provider, ProviderContext, ResourceRequest } from '../providers/provider.js';
 import { isCustomResourceType } from '../providers/handled-types.js';
@@ -265,6 +265,6 @@ function bothCustom(a: string, b: string): boolean {
   return isCustomResourceType(a) && isCustomResourceType(b);
 }
 
-function refuse(code: string, message: string, hint: string): never {
+function refuse(code: ErrorCode, message: string, hint: string): never {
   throw new CdkdError(code, message, { hint });
 }

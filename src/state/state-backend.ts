@@ -1,4 +1,4 @@
-import type { AwsClients } from '../aws/client-factory.js';
+import type { AwsClients } from '../aws/index.js';
 import { bucketRegion } from '../aws/bucket-region.js';
 import { JournalStore } from './journal-store.js';
 import { normalizeStatePrefix } from './keys.js';

@@ -9,7 +9,7 @@ import { callerOf } from './caller.js';
 import { refuseInvalidStackNames } from './preflight.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
-import type { StateBackend } from '../state/state-backend.js';
+import type { StateBackend } from '../state/index.js';
 import { accountMismatch, stackEnvironment, type StackTarget } from './stack-requests.js';
 
 export interface DestroyAppInput {

@@ -1,7 +1,7 @@
 import { CdkdError } from '../errors.js';
-import type { LockDocument } from '../state/documents/lock-document.js';
-import type { FoundLock } from '../state/lock.js';
-import type { StackRef } from '../state/state-store.js';
+import type { LockDocument } from '../state/index.js';
+import type { FoundLock } from '../state/index.js';
+import type { StackRef } from '../state/index.js';
 import type { Session } from './session.js';
 
 /** What holds a stack's lock, as read before asking. */

@@ -1,7 +1,7 @@
 import { AwsClients } from '../aws/client-factory.js';
 import { CdkdError } from '../errors.js';
 import { stateBucketName } from '../state/bucket-names.js';
-import type { StateBackend } from '../state/state-backend.js';
+import type { StateBackend } from '../state/index.js';
 import { stsSdk } from '../aws/sdk-modules.js';
 
 export interface SessionOptions {

@@ -1,4 +1,4 @@
-import type { StackEvent } from '../state/documents/events-document.js';
+import type { StackEvent } from '../state/index.js';
 import { readEvents } from '../state/event-log.js';
 import type { Session } from './session.js';
 

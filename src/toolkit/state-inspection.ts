@@ -1,7 +1,7 @@
 import { CdkdError } from '../errors.js';
-import type { StateDocument } from '../state/documents/state-document.js';
+import type { StateDocument } from '../state/index.js';
 import { stackNotInState } from '../state/state-bucket-errors.js';
-import type { StackRef } from '../state/state-store.js';
+import type { StackRef } from '../state/index.js';
 import type { Session } from './session.js';
 
 export interface StackSummary extends StackRef {

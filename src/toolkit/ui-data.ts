@@ -1,7 +1,7 @@
-import type { StackEvent } from '../state/documents/events-document.js';
+import type { StackEvent } from '../state/index.js';
 import { readEvents } from '../state/event-log.js';
-import type { StateBackend } from '../state/state-backend.js';
-import type { StackRef } from '../state/state-store.js';
+import type { StateBackend } from '../state/index.js';
+import type { StackRef } from '../state/index.js';
 import type { Session } from './session.js';
 import type { StackDetail, StackOverview } from './ui-types.js';
 

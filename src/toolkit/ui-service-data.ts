@@ -1,7 +1,7 @@
 import { CloudWatchLogsClient, FilterLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { GetFunctionConfigurationCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import type { AwsClients } from '../aws/client-factory.js';
+import type { AwsClients } from '../aws/index.js';
 import { awsErrorCode } from '../aws/error-class.js';
 
 export interface ObjectListing {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CdkdError } from '../errors.js';
-import type { StackEvent } from '../state/documents/events-document.js';
+import type { StackEvent } from '../state/index.js';
 
 const SCRIPT_TAG = '<script type="module" src="/app.js"></script>';
 

@@ -3,9 +3,9 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { UiData } from '../toolkit/ui-data.js';
-import type { UiServiceData } from '../toolkit/ui-service-data.js';
-import type { PendingChange } from '../toolkit/ui-types.js';
+import type { UiData } from '../toolkit/index.js';
+import type { UiServiceData } from '../toolkit/index.js';
+import type { PendingChange } from '../toolkit/index.js';
 import { checkAccess, TOKEN_COOKIE } from './access.js';
 import { forwardToSandbox } from './sandbox-admin.js';
 

@@ -10,7 +10,7 @@ import {
 } from '../deploy-options.js';
 import { outputFailureWarnings, renderOutputChanges, shownOutputChanges } from '../render-outputs.js';
 import { sessionFor } from '../session-from-options.js';
-import type { StackDeployResult } from '../../engine/deploy/index.js';
+import type { StackDeployResult } from '../../messages/index.js';
 
 interface DiffOptions extends AppOptions, DeployTuning, RoutingFlagOptions, RecreateOptions {
   all?: boolean;

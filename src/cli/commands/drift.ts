@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { CdkdError } from '../../errors.js';
-import type { ResourceDrift } from '../../engine/drift/index.js';
+import type { ResourceDrift } from '../../messages/index.js';
 import { DEFAULT_CONCURRENCY, positiveInteger } from '../deploy-options.js';
 import { globalOptions } from '../global-options.js';
 import { interruptible } from '../interrupts.js';

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { globalOptions } from '../global-options.js';
 import { noEventsLine, renderEvents } from '../render-events.js';
 import { sessionFor } from '../session-from-options.js';
-import type { Session } from '../../toolkit/session.js';
+import type { Session } from '../../toolkit/index.js';
 
 export function registerEvents(program: Command): void {
   program

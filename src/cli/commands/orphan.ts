@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { OrphanedStack } from '../../toolkit/orphan.js';
+import type { OrphanedStack } from '../../toolkit/index.js';
 import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
 import { interruptible } from '../interrupts.js';
 import { sessionFor } from '../session-from-options.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CleanOutcome, Leftover } from '../../engine/scrub/index.js';
+import type { CleanOutcome, Leftover } from '../../messages/index.js';
 import { confirmed } from '../confirm.js';
 import { globalOptions } from '../global-options.js';
 import { createProgress } from '../progress.js';

@@ -1,15 +1,15 @@
-import type { DeliveryOutcome } from '../ports/delivery.js';
 import {
   eventBus,
   lambdaInvoker,
+  logWriter,
   snsPublisher,
   sqsSender,
   stateMachineStarter,
   type DeliveryCaller,
+  type DeliveryOutcome,
   type EventEntry,
 } from '../ports/index.js';
 import type { SandboxContext } from '../service-module.js';
-import { logWriter } from '../services/logs/log-writer.js';
 
 export interface SendOptions {
   /** An SQS FIFO target's message group. */
@@ -80,7 +80,7 @@ async function toLogGroup(
   input: string,
 ): Promise<DeliveryOutcome | undefined> {
   const [, , , region = context.region, , , group = ''] = arn.split(':');
-  const writer = logWriter(context);
+  const writer = logWriter.of(context);
   if (!writer) return undefined;
   const event = JSON.parse(input) as { id?: string };
   await writer.append(region, group, String(event.id ?? 'events'), [

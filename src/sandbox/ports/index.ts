@@ -88,13 +88,30 @@ export interface LambdaSyncInvoker {
 export const lambdaSyncInvoker = definePort<LambdaSyncInvoker>();
 /** What another module needs of a role a service assumes (Scheduler, EventBridge role targets). */
 export interface RoleReader {
-  /** Whether the role exists and its trust policy lets the service principal assume it. */
-  assumableBy(roleArn: string, servicePrincipal: string): boolean;
+  /** Whether this sandbox's IAM holds the role (one made outside it is not). */
+  holds(roleArn: string): boolean;
+  /** Whether the role exists, has propagated by `now` (epoch ms) and its trust policy lets the service principal assume it. */
+  assumableBy(roleArn: string, servicePrincipal: string, now?: number): boolean;
   /** The role's identity policies: inline, then attached managed ones (their default versions). */
   identityPolicies(roleArn: string): unknown[];
 }
 
 export const roleReader = definePort<RoleReader>();
+
+/**
+ * Appends log events for other modules (Lambda writes what a function prints), creating the
+ * group and stream when missing, as the Lambda service does.
+ */
+export interface LogWriter {
+  append(
+    region: string,
+    group: string,
+    stream: string,
+    events: Array<{ timestamp: number; message: string }>,
+  ): Promise<void>;
+}
+
+export const logWriter = definePort<LogWriter>();
 
 /** One event as PutEvents takes it. */
 export interface EventEntry {

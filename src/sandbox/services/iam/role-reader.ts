@@ -15,7 +15,9 @@ export function roleReaderPort(context: SandboxContext, store: IamStore): RoleRe
     return facts ? store.findPrincipal('Role', facts.roleName) : undefined;
   };
   return {
-    assumableBy: (roleArn, servicePrincipal) => directory.assumableBy(roleArn, servicePrincipal, Date.now()),
+    holds: (roleArn) => directory.lookup(roleArn) !== undefined,
+    assumableBy: (roleArn, servicePrincipal, now = Date.now()) =>
+      directory.assumableBy(roleArn, servicePrincipal, now),
     identityPolicies(roleArn) {
       const role = record(roleArn);
       if (!role) return [];

@@ -1,5 +1,5 @@
 import type { SandboxContext } from '../../service-module.js';
-import { iamRoleDirectory } from '../iam/role-directory.js';
+import { roleReader } from '../../ports/index.js';
 
 /**
  * Whether Lambda can assume an execution role now, emulating IAM propagation: a role
@@ -19,12 +19,12 @@ const LAMBDA_PRINCIPAL = 'lambda.amazonaws.com';
  */
 export function sandboxRoleAges(context: SandboxContext): RoleAges {
   const firstSeen = new Map<string, number>();
-  const directory = iamRoleDirectory(context);
   return {
     assumable(roleArn, now) {
-      if (directory.lookup(roleArn)) return directory.assumableBy(roleArn, LAMBDA_PRINCIPAL, now);
+      const roles = roleReader.of(context);
+      if (roles?.holds(roleArn)) return roles.assumableBy(roleArn, LAMBDA_PRINCIPAL, now);
       if (!firstSeen.has(roleArn)) firstSeen.set(roleArn, now);
-      return now - firstSeen.get(roleArn)! >= directory.propagationMs();
+      return now - firstSeen.get(roleArn)! >= context.latency.forType('AWS::IAM::Role', 'create');
     },
   };
 }

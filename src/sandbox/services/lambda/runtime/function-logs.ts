@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { SandboxContext } from '../../../service-module.js';
-import { logWriter } from '../../logs/log-writer.js';
+import { logWriter } from '../../../ports/index.js';
 
 /** Lambda's log group for a function: LoggingConfig's LogGroup, else `/aws/lambda/<name>`. */
 export const logGroupName = (functionName: string, logging?: { logGroup?: string }): string =>
@@ -56,7 +56,7 @@ export function writeFunctionLog(
   lines: LogLine[],
 ): Promise<void> {
   if (lines.length === 0) return Promise.resolve();
-  return logWriter(context)?.append(region, logGroup, stream, lines) ?? Promise.resolve();
+  return logWriter.of(context)?.append(region, logGroup, stream, lines) ?? Promise.resolve();
 }
 
 /** The last 4 KB of an invocation's log, base64, as `X-Amz-Log-Result` carries it for LogType Tail. */

@@ -1,0 +1,25 @@
+// The public face of src/messages: the IO host, its messages and questions, and their payloads.
+export type { MessageCode, MessagePayloads, QuestionCode, QuestionPayloads } from './codes.js';
+export {
+  eventMessage,
+  type AnyIoMessage,
+  ioMessage,
+  ioQuestion,
+  levelOf,
+  type CommandName,
+  type IoHost,
+  type IoMessage,
+  type IoQuestion,
+  type MessageLevel,
+} from './io-host.js';
+export type {
+  DataLossConfirmation,
+  DeployEvent,
+  DeployPhase,
+  FailedOutput,
+  OutputChange,
+  ResourceAction,
+  StackDeployResult,
+} from './payloads/deploy.js';
+export type { PropertyDrift, ResourceDrift } from './payloads/drift.js';
+export type { CleanOutcome, Leftover } from './payloads/scrub.js';

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { eventMessage, ioMessage, ioQuestion, levelOf, type DeployEvent } from '../../src/messages/index.js';
+import { cliIoHost } from '../../src/cli/io-host.js';
+import type { Progress } from '../../src/cli/progress.js';
+import { RecordingIoHost } from '../helpers/recording-io-host.js';
+
+const resource: DeployEvent = {
+  kind: 'resource',
+  stack: 'App',
+  logicalId: 'Queue',
+  type: 'AWS::SQS::Queue',
+  action: 'create',
+  status: 'succeeded',
+};
+
+function recordingProgress(): Progress & { sunk: DeployEvent[]; notes: string[] } {
+  const sunk: DeployEvent[] = [];
+  const notes: string[] = [];
+  return {
+    sunk,
+    notes,
+    sink: (event) => sunk.push(event),
+    note: (line) => notes.push(line),
+    summary: () => '',
+    timings: () => [],
+    close: () => undefined,
+  };
+}
+
+describe('messages', () => {
+  it.each([
+    ['CDKD_I2000', 'info'],
+    ['CDKD_D2002', 'debug'],
+    ['CDKD_R2003', 'result'],
+    ['CDKD_W9000', 'warn'],
+  ] as const)('%s is at level %s', (code, level) => {
+    expect(levelOf(code)).toBe(level);
+  });
+
+  it.each([
+    [resource, 'CDKD_I2000'],
+    [{ kind: 'stack', stack: 'App', status: 'started' }, 'CDKD_I2001'],
+    [{ kind: 'phase', stack: 'App', phase: 'plan', durationMs: 3 }, 'CDKD_D2002'],
+    [
+      { kind: 'rollback', stack: 'App', logicalId: 'Q', status: 'skipped', warn: true, message: 'kept' },
+      'CDKD_I3000',
+    ],
+    [{ kind: 'warning', stack: 'App', message: 'careful' }, 'CDKD_W9000'],
+  ] as Array<[DeployEvent, string]>)('an engine event of kind %o is message %s', (event, code) => {
+    const message = eventMessage('deploy', event);
+    expect(message.code).toBe(code);
+    expect(message.command).toBe('deploy');
+    expect(message.level).toBe(levelOf(message.code));
+  });
+
+  it('a recording host keeps what it is told and answers as told, else by default', async () => {
+    const host = new RecordingIoHost({ CDKD_Q9000: false });
+    host.notify(ioMessage('scrub', 'CDKD_I9001', 'note', {}));
+    host.notify(eventMessage('deploy', resource));
+    expect(host.withCode('CDKD_I2000').map((message) => message.data)).toEqual([resource]);
+    expect(await host.ask(ioQuestion('scrub', 'CDKD_Q9000', 'Roll back?', { lines: [] }, true))).toBe(false);
+    const dataLoss = ioQuestion('deploy', 'CDKD_Q2100', 'Deploy?', { stackName: 'App', rows: [] }, true);
+    expect(await host.ask(dataLoss)).toBe(true);
+    expect(host.questions.map((question) => question.code)).toEqual(['CDKD_Q9000', 'CDKD_Q2100']);
+  });
+});
+
+describe('the CLI host', () => {
+  it('renders events, warnings and notes through the progress view, as the commands do today', () => {
+    const progress = recordingProgress();
+    const host = cliIoHost({ progress, yes: true });
+    host.notify(eventMessage('deploy', resource));
+    host.notify(ioMessage('deploy', 'CDKD_W9000', 'retrying', {}));
+    host.notify(ioMessage('deploy', 'CDKD_I9001', 'App: skipped', {}));
+    expect(progress.sunk).toEqual([resource, { kind: 'warning', stack: 'cdkd', message: 'retrying' }]);
+    expect(progress.notes).toEqual(['App: skipped']);
+  });
+
+  it('hands app output to its writer and answers a yes/no question yes under --yes', async () => {
+    const chunks: string[] = [];
+    const host = cliIoHost({
+      progress: recordingProgress(),
+      yes: true,
+      appOutput: (chunk) => chunks.push(chunk),
+    });
+    host.notify(ioMessage('synth', 'CDKD_I1000', 'app output', { chunk: 'hello\n' }));
+    expect(chunks).toEqual(['hello\n']);
+    expect(await host.ask(ioQuestion('scrub', 'CDKD_Q9000', 'Roll back?', { lines: [] }, false))).toBe(true);
+  });
+});
