@@ -1,6 +1,6 @@
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { attributesOf } from '../../src/plan/resource-schemas.js';
+import { attributesOf } from '../../src/resource-types/schemas.js';
 import { integer } from '../../src/providers/lambda/common.js';
 import { FUNCTION_NAME_RULES, LambdaFunctionProvider } from '../../src/providers/lambda/function.js';
 import {

@@ -9,7 +9,7 @@ import {
   type MetricAlarm,
 } from '@aws-sdk/client-cloudwatch';
 import { awsErrorCode } from '../../aws/error-class.js';
-import { replacementOf } from '../../plan/resource-schemas.js';
+import { replacementOf } from '../../resource-types/index.js';
 import { partitionForRegion } from '../../template/pseudo-parameters.js';
 import { givenOrTokenName, nameFromToken } from '../physical-names.js';
 import { tagDiff, tagList, tagMap, uncovered } from '../property-values.js';

@@ -12,9 +12,12 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { awsErrorCode } from '../../aws/error-class.js';
 import { CdkdError } from '../../errors.js';
-import { PROTECTION_OFF_ALLOWANCE_MS, turnOffAdvice } from '../../plan/guards/deletion-protection.js';
-import { ownReplacementRule } from '../../plan/own-replacement-rules.js';
-import { replacementOf } from '../../plan/resource-schemas.js';
+import {
+  ownReplacementRule,
+  PROTECTION_OFF_ALLOWANCE_MS,
+  replacementOf,
+  turnOffAdvice,
+} from '../../resource-types/index.js';
 import { systemClock, type Clock } from '../clock.js';
 import { givenOrTokenName, nameFromToken } from '../physical-names.js';
 import type {

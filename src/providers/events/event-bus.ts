@@ -7,7 +7,7 @@ import {
   type EventBridgeClient,
 } from '@aws-sdk/client-eventbridge';
 import { awsErrorCode } from '../../aws/error-class.js';
-import { replacementOf } from '../../plan/resource-schemas.js';
+import { replacementOf } from '../../resource-types/index.js';
 import type {
   CreateResult,
   CreationIdentity,

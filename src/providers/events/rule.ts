@@ -10,7 +10,7 @@ import {
   type RuleState,
 } from '@aws-sdk/client-eventbridge';
 import { awsErrorCode } from '../../aws/error-class.js';
-import { replacementOf } from '../../plan/resource-schemas.js';
+import { replacementOf } from '../../resource-types/index.js';
 import { nameFromToken, tokenPhysicalName } from '../physical-names.js';
 import type {
   CreateResult,

@@ -2,7 +2,7 @@ import { IAMClient } from '@aws-sdk/client-iam';
 import { awsErrorCode } from '../../aws/error-class.js';
 import { nameFromToken, tokenPhysicalName, type NameRules } from '../physical-names.js';
 import { userSuppliedName } from '../user-supplied-names.js';
-import { replacementOf } from '../../plan/resource-schemas.js';
+import { replacementOf } from '../../resource-types/index.js';
 import type { CreationIdentity, JsonObject, ProviderContext } from '../provider.js';
 import { resourceMade, sameIdentity, type MadeByAttempts, type MadeResource } from '../resource-made.js';
 import type { ClientTuning } from '../../aws/client-factory.js';

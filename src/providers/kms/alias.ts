@@ -7,7 +7,7 @@ import {
   type KMSClient,
 } from '@aws-sdk/client-kms';
 import { awsErrorCode } from '../../aws/error-class.js';
-import { replacementOf } from '../../plan/resource-schemas.js';
+import { replacementOf } from '../../resource-types/index.js';
 import type {
   CreateResult,
   DeleteRequest,

@@ -1,6 +1,6 @@
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import { awsErrorCode } from '../../aws/error-class.js';
-import { replacementOf } from '../../plan/resource-schemas.js';
+import { replacementOf } from '../../resource-types/index.js';
 import type { JsonObject, ProviderContext } from '../provider.js';
 import type { ClientTuning } from '../../aws/client-factory.js';
 

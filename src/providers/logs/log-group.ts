@@ -16,8 +16,7 @@ import {
   type LogGroup,
 } from '@aws-sdk/client-cloudwatch-logs';
 import { awsErrorCode, httpStatusOf } from '../../aws/error-class.js';
-import { ownReplacementRule } from '../../plan/own-replacement-rules.js';
-import { replacementOf } from '../../plan/resource-schemas.js';
+import { ownReplacementRule, replacementOf } from '../../resource-types/index.js';
 import { nameFromToken, tokenPhysicalName } from '../physical-names.js';
 import type {
   CreateResult,

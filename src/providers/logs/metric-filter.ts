@@ -6,7 +6,7 @@ import {
   type MetricTransformation,
   type StandardUnit,
 } from '@aws-sdk/client-cloudwatch-logs';
-import { replacementOf } from '../../plan/resource-schemas.js';
+import { replacementOf } from '../../resource-types/index.js';
 import { nameFromToken, tokenPhysicalName } from '../physical-names.js';
 import type {
   CreateResult,

@@ -5,7 +5,7 @@ import {
   type Distribution,
   type SubscriptionFilter,
 } from '@aws-sdk/client-cloudwatch-logs';
-import { replacementOf } from '../../plan/resource-schemas.js';
+import { replacementOf } from '../../resource-types/index.js';
 import { tokenPhysicalName } from '../physical-names.js';
 import type {
   CreateResult,

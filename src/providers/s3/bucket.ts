@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { awsErrorCode, httpStatusOf } from '../../aws/error-class.js';
 import { CdkdError } from '../../errors.js';
-import { replacementOf } from '../../plan/resource-schemas.js';
+import { replacementOf } from '../../resource-types/index.js';
 import { generatePhysicalName, nameFromToken, nameRandom } from '../physical-names.js';
 import type {
   CreateResult,

@@ -12,7 +12,7 @@ import {
 } from '@aws-sdk/client-secrets-manager';
 import { awsErrorCode } from '../../aws/error-class.js';
 import { CdkdError } from '../../errors.js';
-import { replacementOf } from '../../plan/resource-schemas.js';
+import { replacementOf } from '../../resource-types/index.js';
 import { givenOrTokenName, nameFromToken } from '../physical-names.js';
 import type {
   CreateResult,

@@ -12,7 +12,7 @@ import {
   type SNSClient,
   type Subscription,
 } from '@aws-sdk/client-sns';
-import { replacementOf } from '../../plan/resource-schemas.js';
+import { replacementOf } from '../../resource-types/index.js';
 import { partitionForRegion } from '../../template/pseudo-parameters.js';
 import { generatePhysicalName, nameFromToken, nameRandom } from '../physical-names.js';
 import type {

@@ -9,7 +9,7 @@ import {
   TagQueueCommand,
   UntagQueueCommand,
 } from '@aws-sdk/client-sqs';
-import { replacementOf } from '../../plan/resource-schemas.js';
+import { replacementOf } from '../../resource-types/index.js';
 import {
   generatePhysicalName,
   nameFromToken,

@@ -12,7 +12,7 @@ import {
   type ParameterType,
 } from '@aws-sdk/client-ssm';
 import { awsErrorCode } from '../../aws/error-class.js';
-import { replacementOf } from '../../plan/resource-schemas.js';
+import { replacementOf } from '../../resource-types/index.js';
 import { givenOrTokenName, nameFromToken, namedCreateToken, TOKEN_TAG } from '../physical-names.js';
 import type {
   CreateResult,
