@@ -13,7 +13,6 @@ import type {
   DeleteRequest,
   JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
@@ -28,15 +27,14 @@ import {
   mayAdopt,
   generatedName,
   nameFor,
-  schemaAllowsInPlace,
   stringList,
-  uncovered,
   undoCreate,
 } from './common.js';
 import { MadeByAttempts } from '../resource-made.js';
 import { setDiff } from './diff.js';
 import { ignoreGone } from './principal-policies.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
+import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 const TYPE = 'AWS::IAM::InstanceProfile';
 const COVERED = ['InstanceProfileName', 'Path', 'Roles'];
@@ -45,22 +43,10 @@ const COVERED = ['InstanceProfileName', 'Path', 'Roles'];
  * AWS::IAM::InstanceProfile: the profile and its (at most one) role. Name and path replace.
  * A profile whose role cannot be added is deleted again; one that cannot be is reported made.
  */
-export class InstanceProfileProvider implements Provider {
-  readonly kind = 'sdk' as const;
+export class InstanceProfileProvider extends SdkProvider {
+  readonly description: ProviderDescription = { type: TYPE, covered: COVERED };
   /** Per idempotency token, the profile an attempt made and could not remove. */
   private readonly made = new MadeByAttempts();
-
-  handles(type: string): boolean {
-    return type === TYPE;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return schemaAllowsInPlace(type, changedProperties);
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, COVERED);
-  }
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const p = request.properties;

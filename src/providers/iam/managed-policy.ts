@@ -16,7 +16,6 @@ import type {
   DeleteRequest,
   JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
@@ -35,9 +34,7 @@ import {
   nameFor,
   parseDocument,
   partitionOf,
-  schemaAllowsInPlace,
   stringList,
-  uncovered,
   undoCreate,
 } from './common.js';
 import { MadeByAttempts } from '../resource-made.js';
@@ -45,6 +42,7 @@ import { setDiff } from './diff.js';
 import { collect, principalApi, TARGETS } from './principal-api.js';
 import { ignoreGone } from './principal-policies.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
+import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 const TYPE = 'AWS::IAM::ManagedPolicy';
 const COVERED = ['Description', 'Groups', 'ManagedPolicyName', 'Path', 'PolicyDocument', 'Roles', 'Users'];
@@ -57,22 +55,10 @@ export const MAX_VERSIONS = 5;
  * description replace. The physical id, and Ref, is the policy ARN. A policy whose
  * attachments fail is deleted again; one that cannot be is reported made.
  */
-export class ManagedPolicyProvider implements Provider {
-  readonly kind = 'sdk' as const;
+export class ManagedPolicyProvider extends SdkProvider {
+  readonly description: ProviderDescription = { type: TYPE, covered: COVERED };
   /** Per idempotency token, the policy an attempt made and could not remove. */
   private readonly made = new MadeByAttempts();
-
-  handles(type: string): boolean {
-    return type === TYPE;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return schemaAllowsInPlace(type, changedProperties);
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, COVERED);
-  }
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const p = request.properties;

@@ -19,7 +19,6 @@ import type {
   DeleteRequest,
   JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
@@ -38,8 +37,6 @@ import {
   generatedName,
   nameFor,
   parseDocument,
-  schemaAllowsInPlace,
-  uncovered,
   undoCreate,
 } from './common.js';
 import { tagDiff, tagsOf } from './diff.js';
@@ -48,6 +45,7 @@ import { principalApi } from './principal-api.js';
 import { clearPolicies, ignoreGone, readPolicies, syncPolicies } from './principal-policies.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
 import { namedCreateToken, TOKEN_TAG } from '../physical-names.js';
+import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 const TYPE = 'AWS::IAM::Role';
 const COVERED = [
@@ -68,22 +66,10 @@ const DEFAULT_SESSION_SECONDS = 3600;
  * AWS::IAM::Role: CreateRole, then its inline and managed policies. RoleName and Path replace.
  * A role whose policies fail is deleted again; one that cannot be is reported made.
  */
-export class RoleProvider implements Provider {
-  readonly kind = 'sdk' as const;
+export class RoleProvider extends SdkProvider {
+  readonly description: ProviderDescription = { type: TYPE, covered: COVERED };
   /** Per idempotency token, the role an attempt made and could not remove. */
   private readonly made = new MadeByAttempts();
-
-  handles(type: string): boolean {
-    return type === TYPE;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return schemaAllowsInPlace(type, changedProperties);
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, COVERED);
-  }
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const p = request.properties;

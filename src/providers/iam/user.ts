@@ -19,7 +19,6 @@ import type {
   DeleteRequest,
   JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
@@ -35,9 +34,7 @@ import {
   isNoSuchEntity,
   generatedName,
   nameFor,
-  schemaAllowsInPlace,
   stringList,
-  uncovered,
   undoCreate,
 } from './common.js';
 import { MadeByAttempts } from '../resource-made.js';
@@ -45,6 +42,7 @@ import { setDiff, tagDiff, tagsOf } from './diff.js';
 import { collect, principalApi } from './principal-api.js';
 import { clearPolicies, ignoreGone, readPolicies, syncPolicies } from './principal-policies.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
+import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 const TYPE = 'AWS::IAM::User';
 /** LoginProfile (a console password) is left to Cloud Control. */
@@ -62,22 +60,10 @@ const COVERED = [
  * AWS::IAM::User: the user, its policies, groups, tags and boundary. UserName replaces.
  * A user whose policies or groups fail is deleted again; one that cannot be is reported made.
  */
-export class UserProvider implements Provider {
-  readonly kind = 'sdk' as const;
+export class UserProvider extends SdkProvider {
+  readonly description: ProviderDescription = { type: TYPE, covered: COVERED };
   /** Per idempotency token, the user an attempt made and could not remove. */
   private readonly made = new MadeByAttempts();
-
-  handles(type: string): boolean {
-    return type === TYPE;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return schemaAllowsInPlace(type, changedProperties);
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, COVERED);
-  }
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const p = request.properties;

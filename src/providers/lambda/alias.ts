@@ -10,23 +10,15 @@ import type {
   DeleteRequest,
   JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
 } from '../provider.js';
-import {
-  asObject,
-  isNotFound,
-  lambdaClient,
-  schemaAllowsInPlace,
-  string,
-  uncovered,
-  sendDelete,
-} from './common.js';
+import { asObject, isNotFound, lambdaClient, string, sendDelete } from './common.js';
 import { attributesFor } from './ref-attributes.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
+import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 const TYPE = 'AWS::Lambda::Alias';
 const COVERED = new Set(['FunctionName', 'Name', 'FunctionVersion', 'Description', 'RoutingConfig']);
@@ -36,20 +28,8 @@ const COVERED = new Set(['FunctionName', 'Name', 'FunctionVersion', 'Description
  * create-only; the version, description and weighted routing update in place.
  * Physical id and Ref: the alias ARN.
  */
-export class LambdaAliasProvider implements Provider {
-  readonly kind = 'sdk' as const;
-
-  handles(type: string): boolean {
-    return type === TYPE;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return schemaAllowsInPlace(type, changedProperties);
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, COVERED);
-  }
+export class LambdaAliasProvider extends SdkProvider {
+  readonly description: ProviderDescription = { type: TYPE, covered: COVERED };
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const client = await lambdaClient(context, SINGLE_ATTEMPT);

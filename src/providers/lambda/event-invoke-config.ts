@@ -11,23 +11,14 @@ import type {
   JsonObject,
   LiveResource,
   NameLookup,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
 } from '../provider.js';
-import {
-  asObject,
-  integer,
-  isNotFound,
-  lambdaClient,
-  schemaAllowsInPlace,
-  string,
-  uncovered,
-  sendDelete,
-} from './common.js';
+import { asObject, integer, isNotFound, lambdaClient, string, sendDelete } from './common.js';
 import { attributesFor } from './ref-attributes.js';
+import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 const TYPE = 'AWS::Lambda::EventInvokeConfig';
 const COVERED = new Set([
@@ -48,20 +39,8 @@ const COVERED = new Set([
  * An update puts the whole configuration again: a setting the template drops goes back to
  * Lambda's default, as it does under CloudFormation.
  */
-export class LambdaEventInvokeConfigProvider implements Provider {
-  readonly kind = 'sdk' as const;
-
-  handles(type: string): boolean {
-    return type === TYPE;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return schemaAllowsInPlace(type, changedProperties);
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, COVERED);
-  }
+export class LambdaEventInvokeConfigProvider extends SdkProvider {
+  readonly description: ProviderDescription = { type: TYPE, covered: COVERED };
 
   async nameHolder(request: ResourceRequest, context: ProviderContext): Promise<NameLookup> {
     const name = physicalIdOf(request.properties);

@@ -11,23 +11,15 @@ import type {
   DeleteRequest,
   JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
 } from '../provider.js';
-import {
-  asObject,
-  isNotFound,
-  lambdaClient,
-  schemaAllowsInPlace,
-  string,
-  uncovered,
-  sendDelete,
-} from './common.js';
+import { asObject, isNotFound, lambdaClient, string, sendDelete } from './common.js';
 import { attributesFor } from './ref-attributes.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
+import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 const TYPE = 'AWS::Lambda::Url';
 const COVERED = new Set(['TargetFunctionArn', 'Qualifier', 'AuthType', 'Cors', 'InvokeMode']);
@@ -39,24 +31,8 @@ const WRITE_ONLY: readonly string[] = ['TargetFunctionArn', 'Qualifier'];
  * AWS::Lambda::Url through the function URL config API. TargetFunctionArn and Qualifier
  * are create-only. Physical id and Ref: the function ARN (qualified when Qualifier is set).
  */
-export class LambdaUrlProvider implements Provider {
-  readonly kind = 'sdk' as const;
-
-  handles(type: string): boolean {
-    return type === TYPE;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return schemaAllowsInPlace(type, changedProperties);
-  }
-
-  writeOnlyProperties(): readonly string[] {
-    return WRITE_ONLY;
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, COVERED);
-  }
+export class LambdaUrlProvider extends SdkProvider {
+  readonly description: ProviderDescription = { type: TYPE, covered: COVERED, writeOnly: WRITE_ONLY };
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const client = await lambdaClient(context, SINGLE_ATTEMPT);

@@ -6,22 +6,22 @@ import {
   type MetricTransformation,
   type StandardUnit,
 } from '@aws-sdk/client-cloudwatch-logs';
-import { replacementOf } from '../../resource-types/index.js';
+
 import { nameFromToken, tokenPhysicalName } from '../physical-names.js';
 import type {
   CreateResult,
   DeleteRequest,
   JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
   LocateAnswer,
 } from '../provider.js';
-import { isNotFound, optionalText, uncovered } from './common.js';
+import { isNotFound, optionalText } from './common.js';
 import { logsClient } from './log-group.js';
+import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 export const METRIC_FILTER = 'AWS::Logs::MetricFilter';
 
@@ -49,20 +49,8 @@ export async function locateFilter(
 }
 
 /** AWS::Logs::MetricFilter. Physical id and Ref: the filter name; its group comes from the properties. */
-export class MetricFilterProvider implements Provider {
-  readonly kind = 'sdk' as const;
-
-  handles(type: string): boolean {
-    return type === METRIC_FILTER;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return !changedProperties.some((p) => replacementOf(type, p) === 'yes');
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, COVERED);
-  }
+export class MetricFilterProvider extends SdkProvider {
+  readonly description: ProviderDescription = { type: METRIC_FILTER, covered: COVERED };
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const name =

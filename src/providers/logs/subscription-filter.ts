@@ -5,23 +5,23 @@ import {
   type Distribution,
   type SubscriptionFilter,
 } from '@aws-sdk/client-cloudwatch-logs';
-import { replacementOf } from '../../resource-types/index.js';
+
 import { tokenPhysicalName } from '../physical-names.js';
 import type {
   CreateResult,
   DeleteRequest,
   JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
   LocateAnswer,
 } from '../provider.js';
-import { isNotFound, optionalText, uncovered } from './common.js';
+import { isNotFound, optionalText } from './common.js';
 import { logsClient } from './log-group.js';
 import { FILTER_NAME_RULES, locateFilter } from './metric-filter.js';
+import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 export const SUBSCRIPTION_FILTER = 'AWS::Logs::SubscriptionFilter';
 
@@ -35,20 +35,8 @@ const COVERED = new Set([
 ]);
 
 /** AWS::Logs::SubscriptionFilter. Physical id and Ref: the filter name; its group comes from the properties. */
-export class SubscriptionFilterProvider implements Provider {
-  readonly kind = 'sdk' as const;
-
-  handles(type: string): boolean {
-    return type === SUBSCRIPTION_FILTER;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return !changedProperties.some((p) => replacementOf(type, p) === 'yes');
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, COVERED);
-  }
+export class SubscriptionFilterProvider extends SdkProvider {
+  readonly description: ProviderDescription = { type: SUBSCRIPTION_FILTER, covered: COVERED };
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const name =
