@@ -28,13 +28,13 @@ import {
   mayAdopt,
   generatedName,
   nameFor,
-  undoCreate,
 } from './common.js';
-import { MadeByAttempts } from '../resource-made.js';
+
 import { principalApi } from './principal-api.js';
 import { clearPolicies, ignoreGone, readPolicies, syncPolicies } from './principal-policies.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
-import { SdkProvider, type ProviderDescription } from '../skeleton.js';
+import type { ProviderDescription } from '../skeleton.js';
+import { IamEntityProvider } from './entity-provider.js';
 
 const TYPE = 'AWS::IAM::Group';
 const COVERED = ['GroupName', 'ManagedPolicyArns', 'Path', 'Policies'];
@@ -43,10 +43,8 @@ const COVERED = ['GroupName', 'ManagedPolicyArns', 'Path', 'Policies'];
  * AWS::IAM::Group: the group and its policies. GroupName replaces; Path updates in place.
  * A group whose policies fail is deleted again; one that cannot be is reported made.
  */
-export class GroupProvider extends SdkProvider {
+export class GroupProvider extends IamEntityProvider {
   readonly description: ProviderDescription = { type: TYPE, covered: COVERED };
-  /** Per idempotency token, the group an attempt made and could not remove. */
-  private readonly made = new MadeByAttempts();
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const p = request.properties;
@@ -67,15 +65,9 @@ export class GroupProvider extends SdkProvider {
       mayAdopt(p.GroupName, request, earlier, GroupName),
     ))!;
     const made = { physicalId: GroupName, creationIdentity: groupIdentity(group) };
-    try {
+    await this.completeCreate(request, context, made, async () => {
       await syncPolicies(principalApi(client, 'Group', context.signal), GroupName, {}, p);
-    } catch (error) {
-      return undoCreate(made, () => this.delete({ ...request, physicalId: GroupName }, context), error, {
-        made: this.made,
-        token,
-      });
-    }
-    this.made.forget(token);
+    });
     return {
       physicalId: GroupName,
       attributes: { Arn: group.Arn },

@@ -35,14 +35,14 @@ import {
   parseDocument,
   partitionOf,
   stringList,
-  undoCreate,
 } from './common.js';
-import { MadeByAttempts } from '../resource-made.js';
+
 import { setDiff } from './diff.js';
 import { collect, principalApi, TARGETS } from './principal-api.js';
 import { ignoreGone } from './principal-policies.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
-import { SdkProvider, type ProviderDescription } from '../skeleton.js';
+import type { ProviderDescription } from '../skeleton.js';
+import { IamEntityProvider } from './entity-provider.js';
 
 const TYPE = 'AWS::IAM::ManagedPolicy';
 const COVERED = ['Description', 'Groups', 'ManagedPolicyName', 'Path', 'PolicyDocument', 'Roles', 'Users'];
@@ -55,10 +55,8 @@ export const MAX_VERSIONS = 5;
  * description replace. The physical id, and Ref, is the policy ARN. A policy whose
  * attachments fail is deleted again; one that cannot be is reported made.
  */
-export class ManagedPolicyProvider extends SdkProvider {
+export class ManagedPolicyProvider extends IamEntityProvider {
   readonly description: ProviderDescription = { type: TYPE, covered: COVERED };
-  /** Per idempotency token, the policy an attempt made and could not remove. */
-  private readonly made = new MadeByAttempts();
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const p = request.properties;
@@ -89,17 +87,10 @@ export class ManagedPolicyProvider extends SdkProvider {
     ))!;
     const arn = created.Arn!;
     const made = { physicalId: arn, creationIdentity: policyIdentity(created) };
-    let policy: Policy;
-    try {
+    const policy = await this.completeCreate(request, context, made, async () => {
       await syncAttachments(client, arn, {}, p, context.signal);
-      policy = (await getPolicy(client, arn, context.signal)) ?? created;
-    } catch (error) {
-      return undoCreate(made, () => this.delete({ ...request, physicalId: arn }, context), error, {
-        made: this.made,
-        token,
-      });
-    }
-    this.made.forget(token);
+      return (await getPolicy(client, arn, context.signal)) ?? created;
+    });
     return {
       physicalId: arn,
       attributes: policyAttributes(policy),

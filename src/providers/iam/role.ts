@@ -37,15 +37,15 @@ import {
   generatedName,
   nameFor,
   parseDocument,
-  undoCreate,
 } from './common.js';
 import { tagDiff, tagsOf } from './diff.js';
-import { MadeByAttempts } from '../resource-made.js';
+
 import { principalApi } from './principal-api.js';
 import { clearPolicies, ignoreGone, readPolicies, syncPolicies } from './principal-policies.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
 import { namedCreateToken, TOKEN_TAG } from '../physical-names.js';
-import { SdkProvider, type ProviderDescription } from '../skeleton.js';
+import type { ProviderDescription } from '../skeleton.js';
+import { IamEntityProvider } from './entity-provider.js';
 
 const TYPE = 'AWS::IAM::Role';
 const COVERED = [
@@ -66,10 +66,8 @@ const DEFAULT_SESSION_SECONDS = 3600;
  * AWS::IAM::Role: CreateRole, then its inline and managed policies. RoleName and Path replace.
  * A role whose policies fail is deleted again; one that cannot be is reported made.
  */
-export class RoleProvider extends SdkProvider {
+export class RoleProvider extends IamEntityProvider {
   readonly description: ProviderDescription = { type: TYPE, covered: COVERED };
-  /** Per idempotency token, the role an attempt made and could not remove. */
-  private readonly made = new MadeByAttempts();
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const p = request.properties;
@@ -103,15 +101,9 @@ export class RoleProvider extends SdkProvider {
     ))!;
     const made = { physicalId: roleName, creationIdentity: roleIdentity(role) };
     const api = principalApi(client, 'Role', context.signal);
-    try {
+    await this.completeCreate(request, context, made, async () => {
       await syncPolicies(api, roleName, {}, p);
-    } catch (error) {
-      return undoCreate(made, () => this.delete({ ...request, physicalId: roleName }, context), error, {
-        made: this.made,
-        token,
-      });
-    }
-    this.made.forget(token);
+    });
     return {
       physicalId: roleName,
       attributes: roleAttributes(role),

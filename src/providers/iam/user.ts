@@ -35,14 +35,14 @@ import {
   generatedName,
   nameFor,
   stringList,
-  undoCreate,
 } from './common.js';
-import { MadeByAttempts } from '../resource-made.js';
+
 import { setDiff, tagDiff, tagsOf } from './diff.js';
 import { collect, principalApi } from './principal-api.js';
 import { clearPolicies, ignoreGone, readPolicies, syncPolicies } from './principal-policies.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
-import { SdkProvider, type ProviderDescription } from '../skeleton.js';
+import type { ProviderDescription } from '../skeleton.js';
+import { IamEntityProvider } from './entity-provider.js';
 
 const TYPE = 'AWS::IAM::User';
 /** LoginProfile (a console password) is left to Cloud Control. */
@@ -60,10 +60,8 @@ const COVERED = [
  * AWS::IAM::User: the user, its policies, groups, tags and boundary. UserName replaces.
  * A user whose policies or groups fail is deleted again; one that cannot be is reported made.
  */
-export class UserProvider extends SdkProvider {
+export class UserProvider extends IamEntityProvider {
   readonly description: ProviderDescription = { type: TYPE, covered: COVERED };
-  /** Per idempotency token, the user an attempt made and could not remove. */
-  private readonly made = new MadeByAttempts();
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const p = request.properties;
@@ -91,16 +89,10 @@ export class UserProvider extends SdkProvider {
       mayAdopt(p.UserName, request, earlier, UserName),
     ))!;
     const made = { physicalId: UserName, creationIdentity: userIdentity(user) };
-    try {
+    await this.completeCreate(request, context, made, async () => {
       await syncPolicies(principalApi(client, 'User', context.signal), UserName, {}, p);
       await syncGroups(client, UserName, [], stringList(p.Groups), context.signal);
-    } catch (error) {
-      return undoCreate(made, () => this.delete({ ...request, physicalId: UserName }, context), error, {
-        made: this.made,
-        token,
-      });
-    }
-    this.made.forget(token);
+    });
     return {
       physicalId: UserName,
       attributes: { Arn: user.Arn },
