@@ -7,8 +7,13 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
-import { knownTypes, schemaFor, statefulnessOf } from '../src/plan/resource-schemas.js';
-import { statefulTableReason, statefulTableVerdict } from '../src/plan/stateful-types.js';
+import {
+  knownTypes,
+  schemaFor,
+  statefulnessOf,
+  statefulTableReason,
+  statefulTableVerdict,
+} from '../src/resource-types/index.js';
 
 /** Resource names that look like something holding data. A heuristic: what it buys is a checkable widening. */
 const STORE_LIKE =

@@ -1,7 +1,7 @@
 // Builds generated/resource-index.json from @aws-cdk/aws-service-spec.
 // The spec database costs ~1 s and ~180 MB to load, so cdkd never loads it at run time:
 // this keeps, per resource type, only what planning and the providers read.
-// Read by src/plan/resource-schemas.ts; the field names are documented there.
+// Read by src/resource-types/schemas.ts; the field names are documented there.
 // Usage: node scripts/build-resource-index.mjs [output file] (tests write elsewhere).
 import { dirname } from 'node:path';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

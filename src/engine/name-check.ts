@@ -1,10 +1,16 @@
 import { CdkdError, messageOf, type ErrorCode } from '../errors.js';
-import { decideNameCollision, schemaFor } from '../plan/index.js';
+import { decideNameCollision } from '../plan/index.js';
 import type { NameLookup, Provider, ProviderContext, ResourceRequest } from '../providers/provider.js';
 import { isCustomResourceType } from '../providers/handled-types.js';
 import { foldAscii } from '../rollback-decisions/index.js';
 import { newResourceHoldsName } from '../rollback-decisions/index.js';
 import type { ResourceRecord } from '../state/documents/state-document.js';
+import {
+  globalNameOf,
+  parentPrefixedIdOf,
+  schemaFor,
+  type ParentPrefixedId,
+} from '../resource-types/index.js';
 
 /** What looking a create's name up found: nothing to look up, the answer, or why it could not run. */
 export type NameCheck =
@@ -95,12 +101,13 @@ export function createCollisionError(collision: CreateCollision): CdkdError {
       },
     );
   }
-  if (type === 'AWS::S3::Bucket') {
+  const global = globalNameOf(type);
+  if (global) {
     return new CdkdError(
       'NAMED_CREATE_COLLISION',
-      `${head}: a bucket named ${check.name} already exists (in this account or another). Nothing was created.`,
+      `${head}: a ${global.noun} named ${check.name} already exists (in this account or another). Nothing was created.`,
       {
-        hint: `Delete that bucket if it is yours, or give ${logicalId} another BucketName, then re-run the deploy.`,
+        hint: `Delete that ${global.noun} if it is yours, or give ${logicalId} another ${global.nameProperty}, then re-run the deploy.`,
       },
     );
   }
@@ -231,22 +238,24 @@ type Identified = Pick<ResourceRecord, 'type' | 'physicalId' | 'properties'>;
  * Spec 002 "Equal physical ids across a type change": whether the resource a replacement's
  * create returned under the old resource's id is the old resource itself. Across two types it
  * is not (an SSM parameter and a log group can share a bare name), except between two custom
- * resource types, whose handler picks the id. Within one type it is, except two Glue tables
- * in different databases that share an id through a `|` in a name.
+ * resource types, whose handler picks the id. Within one type it is, except two resources
+ * under different parents that share a parent-prefixed id (two Glue tables in different
+ * databases, through a `|` in a name).
  */
 export function isOldResource(old: Identified, made: Identified): boolean {
   if (old.physicalId !== made.physicalId) return false;
   if (old.type !== made.type) return bothCustom(old.type, made.type);
-  return !(made.type === 'AWS::Glue::Table' && glueTablesApart(old, made));
+  const prefixed = parentPrefixedIdOf(made.type);
+  return !(prefixed && parentsApart(old, made, prefixed));
 }
 
-/** Both records' DatabaseName prefix the shared id and differ: `db|orders` in `my`, `orders` in `my|db`. */
-function glueTablesApart(old: Identified, made: Identified): boolean {
-  const databases = [old.properties.DatabaseName, made.properties.DatabaseName];
-  if (!databases.every((db): db is string => typeof db === 'string')) return false;
+/** Both records' parents prefix the shared id and differ (compared as Glue compares them, ASCII case folded). */
+function parentsApart(old: Identified, made: Identified, prefixed: ParentPrefixedId): boolean {
+  const parents = [old.properties[prefixed.parentProperty], made.properties[prefixed.parentProperty]];
+  if (!parents.every((parent): parent is string => typeof parent === 'string')) return false;
   const id = foldAscii(made.physicalId);
-  const [a, b] = databases.map(foldAscii) as [string, string];
-  return id.startsWith(`${a}|`) && id.startsWith(`${b}|`) && a !== b;
+  const [a, b] = parents.map(foldAscii) as [string, string];
+  return id.startsWith(`${a}${prefixed.separator}`) && id.startsWith(`${b}${prefixed.separator}`) && a !== b;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { DescribeTypeAnswer } from '../aws/describe-type.js';
-import { indexSource, parseRegistrySchema, type RegistryAnswer } from '../plan/index.js';
+import { parseRegistrySchema, type RegistryAnswer } from '../plan/index.js';
+import { indexSource } from '../resource-types/index.js';
 
 export type DescribeType = (region: string, type: string) => Promise<DescribeTypeAnswer>;
 

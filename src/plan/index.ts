@@ -6,24 +6,11 @@ export { KNOWN_AFTER_DEPLOY } from './known-after-deploy.js';
 export { renderPlanJson, renderPlanText, summarizePlan } from './render-plan.js';
 export type { PlanSummary, RenderOptions } from './render-plan.js';
 export {
-  attributesOf,
-  indexSource,
-  isKnownType,
-  isStateful,
-  knownTypes,
-  primaryIdentifierOf,
-  replacementOf,
-  schemaFor,
-  statefulnessOf,
-} from './resource-schemas.js';
-export type { ReplacementVerdict, ResourceSchema } from './resource-schemas.js';
-export type { Statefulness } from './stateful-types.js';
-export {
   checkStatefulReplacements,
   emptinessProbeTargets,
   statefulOutcome,
 } from './guards/stateful-replace.js';
-export type { EmptinessVerdict, StatefulOutcome, StatefulVerdict } from './guards/stateful-replace.js';
+export type { StatefulOutcome, StatefulVerdict } from './guards/stateful-replace.js';
 export { decideNameCollision } from './guards/name-collision.js';
 export { refuseUnsupportedTypes } from './guards/unsupported-types.js';
 export type { CollisionDecision, CollisionInput } from './guards/name-collision.js';

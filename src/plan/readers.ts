@@ -1,5 +1,5 @@
 import { linksTo } from './parent-children.js';
-import { replacementOf, schemaFor } from './resource-schemas.js';
+import { replacementOf, schemaFor } from '../resource-types/index.js';
 import type { DesiredResource, PlannedOperation, RecordedResource, ResourceRead } from './types.js';
 
 /**

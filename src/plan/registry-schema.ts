@@ -1,5 +1,10 @@
-import { ownReplacementRule, type OwnRuleLookup } from './own-replacement-rules.js';
-import { isKnownType, nestedReplacementPathsOf, replacementOf } from './resource-schemas.js';
+import {
+  isKnownType,
+  nestedReplacementPathsOf,
+  ownReplacementRule,
+  type OwnRuleLookup,
+  replacementOf,
+} from '../resource-types/index.js';
 
 /**
  * What the CloudFormation registry (`cloudformation:DescribeType`) said about one type,

@@ -2,7 +2,7 @@ import { CdkdError } from '../errors.js';
 import { isPlainObject } from '../template/model.js';
 import { isIntrinsic } from '../template/evaluator.js';
 import type { TemplateProblem } from '../template/validate-intrinsics.js';
-import { schemaFor, type PropertyKind } from './resource-schemas.js';
+import { type PropertyKind, schemaFor } from '../resource-types/index.js';
 
 const KIND_NAMES: Record<PropertyKind, string> = {
   s: 'String',

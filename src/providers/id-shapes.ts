@@ -1,4 +1,4 @@
-import { schemaFor } from '../plan/resource-schemas.js';
+import { schemaFor } from '../resource-types/index.js';
 import type { ProviderKind } from './provider.js';
 
 /**

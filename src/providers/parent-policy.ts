@@ -1,7 +1,7 @@
 import { httpStatusOf } from '../aws/error-class.js';
 import { tokenPhysicalName } from './physical-names.js';
 import { samePolicy } from './policy-compare/equivalent-policies.js';
-import { jsonText, stringList, uncovered } from './property-values.js';
+import { jsonText, stringList } from './property-values.js';
 import type {
   CreateResult,
   CreationIdentity,
@@ -10,13 +10,13 @@ import type {
   MadeDelete,
   JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
 } from './provider.js';
 import { MadeByAttempts } from './resource-made.js';
+import { SdkProvider, type ProviderDescription } from './skeleton.js';
 
 /** How one service keeps a resource policy on its parents (a queue's or a topic's `Policy`). */
 export interface ParentPolicyAccess {
@@ -48,22 +48,17 @@ const WRITTEN_TO = 'writtenTo';
  * gets its policy back. A create that wrote some parents and then failed reports them
  * made, and that made resource is undone only where it still holds (spec 000).
  */
-export class ParentPolicyProvider implements Provider {
-  readonly kind = 'sdk' as const;
+export class ParentPolicyProvider extends SdkProvider {
+  readonly description: ProviderDescription;
   private readonly attempts = new MadeByAttempts();
 
-  constructor(private readonly access: ParentPolicyAccess) {}
-
-  handles(type: string): boolean {
-    return type === this.access.type;
-  }
-
-  canUpdateInPlace(): boolean {
-    return true;
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, ['PolicyDocument', this.access.parentsProperty]);
+  constructor(private readonly access: ParentPolicyAccess) {
+    super();
+    this.description = {
+      type: access.type,
+      covered: ['PolicyDocument', access.parentsProperty],
+      replaces: [],
+    };
   }
 
   /**

@@ -1,5 +1,5 @@
 import { CdkdError } from '../errors.js';
-import { isKnownType, primaryIdentifierOf } from '../plan/resource-schemas.js';
+import { isKnownType, primaryIdentifierOf } from '../resource-types/index.js';
 import { unhandledReason, type UnhandledReason } from './handled-types.js';
 import type { JsonObject, Provider, ProviderKind } from './provider.js';
 import {

@@ -1,4 +1,4 @@
-import { replacementOf } from '../plan/resource-schemas.js';
+import { replacementOf } from '../resource-types/index.js';
 import type { JsonObject, ProviderKind } from './provider.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { JournalOperation, JournalSegment } from '../state/documents/journal-document.js';
 import type { StateDocument } from '../state/documents/state-document.js';
-import { isStateful } from '../plan/resource-schemas.js';
+import { isStateful } from '../resource-types/index.js';
 import { isAddressable } from '../rollback-decisions/index.js';
 import { decideOperation } from '../rollback-decisions/index.js';
 import { madeStep, type MadeContext } from './made-step.js';

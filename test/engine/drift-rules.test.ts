@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { acceptedProperties, driftOf, revertProperties } from '../../src/engine/drift-rules.js';
+import { acceptedProperties, driftOf } from '../../src/engine/drift-rules.js';
+import { revertProperties } from '../../src/resource-types/drift-exceptions.js';
 
 describe('driftOf: what AWS holds otherwise than cdkd applied', () => {
   it.each([

@@ -6,7 +6,7 @@ import {
   protectionOffChanges,
   REMOVE_PROTECTION_TABLE,
   safeOnCommandLine,
-} from '../../src/plan/guards/deletion-protection.js';
+} from '../../src/resource-types/deletion-protection.js';
 import { checkStatefulReplacements } from '../../src/plan/guards/stateful-replace.js';
 import { buildPlan } from '../../src/plan/build-plan.js';
 import { allProviders, desired, recorded } from './helpers.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlan, registryTypesToRead } from '../../src/plan/build-plan.js';
-import type { OwnRuleLookup } from '../../src/plan/own-replacement-rules.js';
+import type { OwnRuleLookup } from '../../src/resource-types/replacement-rules.js';
 import {
   parseRegistrySchema,
   propertyVerdict,

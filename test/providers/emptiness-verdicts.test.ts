@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EmptinessVerdict } from '../../src/plan/index.js';
+import type { EmptinessVerdict } from '../../src/resource-types/index.js';
 import {
   bucketVerdict,
   logGroupVerdict,

@@ -3,7 +3,7 @@ import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AwsClients } from '../../src/aws/client-factory.js';
 import { createEngine } from '../../src/engine/engine.js';
-import { attributesOf } from '../../src/plan/resource-schemas.js';
+import { attributesOf } from '../../src/resource-types/schemas.js';
 import { CloudControlProvider } from '../../src/providers/cloudcontrol/provider.js';
 import { EventBusProvider } from '../../src/providers/events/event-bus.js';
 import { registerEvents } from '../../src/providers/events/index.js';

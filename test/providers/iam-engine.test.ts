@@ -3,7 +3,7 @@ import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AwsClients } from '../../src/aws/client-factory.js';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
-import { attributesOf } from '../../src/plan/resource-schemas.js';
+import { attributesOf } from '../../src/resource-types/schemas.js';
 import { CloudControlProvider } from '../../src/providers/cloudcontrol/provider.js';
 import { registerIam } from '../../src/providers/iam/index.js';
 import { IAM_REF_ATTRIBUTES } from '../../src/providers/iam/ref-attributes.js';

@@ -7,13 +7,14 @@ import {
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AwsClients } from '../../src/aws/client-factory.js';
-import { LambdaAliasProvider } from '../../src/providers/lambda/alias.js';
-import { LambdaEventInvokeConfigProvider } from '../../src/providers/lambda/event-invoke-config.js';
+import { ALIAS_DESCRIPTION } from '../../src/providers/lambda/alias.js';
+import { LambdaChildProvider } from '../../src/providers/lambda/child-family.js';
+import { EVENT_INVOKE_CONFIG_DESCRIPTION } from '../../src/providers/lambda/event-invoke-config.js';
 import { LambdaEventSourceMappingProvider } from '../../src/providers/lambda/event-source-mapping.js';
 import { LambdaFunctionProvider } from '../../src/providers/lambda/function.js';
 import { LambdaLayerVersionProvider } from '../../src/providers/lambda/layer-version.js';
 import { LambdaPermissionProvider } from '../../src/providers/lambda/permission.js';
-import { LambdaUrlProvider } from '../../src/providers/lambda/url.js';
+import { URL_DESCRIPTION } from '../../src/providers/lambda/url.js';
 import { LambdaVersionProvider } from '../../src/providers/lambda/version.js';
 import type { ProviderContext } from '../../src/providers/provider.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -96,7 +97,7 @@ describe('AWS::Lambda::Version and AWS::Lambda::Alias providers', () => {
     });
     expect(versions.canUpdateInPlace('AWS::Lambda::Version', ['Description'])).toBe(false);
 
-    const aliases = new LambdaAliasProvider();
+    const aliases = new LambdaChildProvider(ALIAS_DESCRIPTION);
     const type = 'AWS::Lambda::Alias';
     const properties = { FunctionName: FN, Name: 'stable', FunctionVersion: '1' };
     const alias = await aliases.create({ logicalId: 'A', type, properties }, context);
@@ -198,7 +199,7 @@ describe('AWS::Lambda::LayerVersion provider', () => {
 
 describe('AWS::Lambda::Url provider', () => {
   it('creates a URL, changes its auth type in place and deletes it', async () => {
-    const provider = new LambdaUrlProvider();
+    const provider = new LambdaChildProvider(URL_DESCRIPTION);
     const type = 'AWS::Lambda::Url';
     const properties = { TargetFunctionArn: FN_ARN, AuthType: 'AWS_IAM' };
     const created = await provider.create({ logicalId: 'U', type, properties }, context);
@@ -221,7 +222,7 @@ describe('AWS::Lambda::Url provider', () => {
 });
 
 describe('AWS::Lambda::EventInvokeConfig provider', () => {
-  const provider = new LambdaEventInvokeConfigProvider();
+  const provider = new LambdaChildProvider(EVENT_INVOKE_CONFIG_DESCRIPTION);
   const type = 'AWS::Lambda::EventInvokeConfig';
   const properties = {
     FunctionName: FN,
@@ -237,7 +238,7 @@ describe('AWS::Lambda::EventInvokeConfig provider', () => {
 
   it('puts the settings under FunctionName|Qualifier, puts them all again on update, and deletes them', async () => {
     const request = { logicalId: 'Async', type, properties };
-    expect(await provider.nameHolder(request, context)).toEqual({ name: `${FN}|$LATEST` });
+    expect(await provider.nameHolder!(request, context)).toEqual({ name: `${FN}|$LATEST` });
     const created = await provider.create(request, context);
     expect(created.physicalId).toBe(`${FN}|$LATEST`);
     expect(created.observed).toEqual({
@@ -245,7 +246,7 @@ describe('AWS::Lambda::EventInvokeConfig provider', () => {
       MaximumEventAgeInSeconds: 600,
       DestinationConfig: properties.DestinationConfig,
     });
-    expect(await provider.nameHolder(request, context)).toEqual({
+    expect(await provider.nameHolder!(request, context)).toEqual({
       name: `${FN}|$LATEST`,
       holder: `${FN}|$LATEST`,
     });
@@ -278,7 +279,7 @@ describe('AWS::Lambda::EventInvokeConfig provider', () => {
       type,
       properties: { FunctionName: 'no-such-fn', Qualifier: '$LATEST' },
     };
-    expect(await provider.nameHolder(request, context)).toEqual({ name: 'no-such-fn|$LATEST' });
+    expect(await provider.nameHolder!(request, context)).toEqual({ name: 'no-such-fn|$LATEST' });
     await expect(provider.create(request, context)).rejects.toMatchObject({
       name: 'ResourceNotFoundException',
     });

@@ -1,18 +1,17 @@
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { attributesOf } from '../../src/plan/resource-schemas.js';
+import { attributesOf } from '../../src/resource-types/schemas.js';
 import { integer } from '../../src/providers/lambda/common.js';
 import { FUNCTION_NAME_RULES, LambdaFunctionProvider } from '../../src/providers/lambda/function.js';
-import {
-  configurationInput,
-  uncoveredFunctionProperties,
-  updateCalls,
-} from '../../src/providers/lambda/function-properties.js';
+import { configurationInput, updateCalls } from '../../src/providers/lambda/function-properties.js';
 import { inlineZip } from '../../src/providers/lambda/inline-zip.js';
 import { STATEMENT_ID_RULES } from '../../src/providers/lambda/permission.js';
 import { REF_ATTRIBUTES } from '../../src/providers/lambda/ref-attributes.js';
 import { readinessOf } from '../../src/providers/lambda/waits.js';
 import { generatePhysicalName } from '../../src/providers/physical-names.js';
+
+const uncoveredFunctionProperties = (properties: Record<string, unknown>): string[] =>
+  new LambdaFunctionProvider().uncoveredProperties('AWS::Lambda::Function', properties);
 
 describe('Lambda decision tables', () => {
   it.each([

@@ -14,8 +14,9 @@ import { LambdaFunctionProvider } from '../../src/providers/lambda/function.js';
 import { LambdaLayerVersionProvider } from '../../src/providers/lambda/layer-version.js';
 import { LambdaPermissionProvider } from '../../src/providers/lambda/permission.js';
 import { LogGroupProvider } from '../../src/providers/logs/log-group.js';
-import { MetricFilterProvider } from '../../src/providers/logs/metric-filter.js';
-import { SubscriptionFilterProvider } from '../../src/providers/logs/subscription-filter.js';
+import { LogsFilterProvider } from '../../src/providers/logs/filter-family.js';
+import { METRIC_FILTER_DESCRIPTION } from '../../src/providers/logs/metric-filter.js';
+import { SUBSCRIPTION_FILTER_DESCRIPTION } from '../../src/providers/logs/subscription-filter.js';
 import { TOKEN_TAG } from '../../src/providers/physical-names.js';
 import type { JsonObject, Provider, ProviderContext } from '../../src/providers/provider.js';
 import { BucketProvider } from '../../src/providers/s3/bucket.js';
@@ -120,7 +121,7 @@ const cases: Case[] = [
   },
   {
     type: 'AWS::Logs::MetricFilter',
-    provider: new MetricFilterProvider(),
+    provider: new LogsFilterProvider(METRIC_FILTER_DESCRIPTION),
     unnamed: { LogGroupName: 'loc-filtered', FilterPattern: 'ERROR', MetricTransformations: TRANSFORMATION },
     named: {
       LogGroupName: 'loc-filtered',
@@ -131,7 +132,7 @@ const cases: Case[] = [
   },
   {
     type: 'AWS::Logs::SubscriptionFilter',
-    provider: new SubscriptionFilterProvider(),
+    provider: new LogsFilterProvider(SUBSCRIPTION_FILTER_DESCRIPTION),
     unnamed: {
       LogGroupName: 'loc-subscribed',
       FilterPattern: '',

@@ -11,9 +11,10 @@ import { createEngine } from '../../src/engine/engine.js';
 import { CloudControlProvider } from '../../src/providers/cloudcontrol/provider.js';
 import { registerLogs } from '../../src/providers/logs/index.js';
 import { LOG_GROUP_NAME_RULES, LogGroupProvider } from '../../src/providers/logs/log-group.js';
-import { MetricFilterProvider } from '../../src/providers/logs/metric-filter.js';
+import { LogsFilterProvider } from '../../src/providers/logs/filter-family.js';
+import { METRIC_FILTER_DESCRIPTION } from '../../src/providers/logs/metric-filter.js';
 import { LOGS_REF_ATTRIBUTES } from '../../src/providers/logs/ref-attributes.js';
-import { SubscriptionFilterProvider } from '../../src/providers/logs/subscription-filter.js';
+import { SUBSCRIPTION_FILTER_DESCRIPTION } from '../../src/providers/logs/subscription-filter.js';
 import { tokenPhysicalName } from '../../src/providers/physical-names.js';
 import { ResourceMadeError, type ProviderContext } from '../../src/providers/provider.js';
 import { ProviderRegistry } from '../../src/providers/registry.js';
@@ -210,7 +211,7 @@ describe('metric and subscription filters', () => {
 
   it('creates, updates in place, reads and deletes a metric filter', async () => {
     await groups.create({ logicalId: 'G', type, properties: { LogGroupName: 'filtered' } }, context);
-    const filters = new MetricFilterProvider();
+    const filters = new LogsFilterProvider(METRIC_FILTER_DESCRIPTION);
     const properties = {
       LogGroupName: 'filtered',
       FilterPattern: 'ERROR',
@@ -236,7 +237,7 @@ describe('metric and subscription filters', () => {
   });
 
   it('creates, updates in place, reads and deletes a subscription filter', async () => {
-    const subs = new SubscriptionFilterProvider();
+    const subs = new LogsFilterProvider(SUBSCRIPTION_FILTER_DESCRIPTION);
     const t = 'AWS::Logs::SubscriptionFilter';
     const properties = {
       LogGroupName: 'filtered',

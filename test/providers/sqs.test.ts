@@ -207,7 +207,7 @@ describe('AWS::SQS::QueuePolicy provider', () => {
     expect((await policies.read(request, context))!.properties).toEqual(properties);
 
     const moved = { PolicyDocument: document, Queues: [b.physicalId] };
-    expect(policies.canUpdateInPlace()).toBe(true);
+    expect(policies.canUpdateInPlace(policyType, ['Queues'])).toBe(true);
     await policies.update({ ...request, properties: moved, previousProperties: properties }, context);
     expect((await attributesOf(a.physicalId)).Policy).toBeUndefined();
     expect((await attributesOf(b.physicalId)).Policy).toBeDefined();

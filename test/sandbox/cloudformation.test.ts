@@ -1,6 +1,7 @@
 import { CloudFormationClient, DescribeTypeCommand } from '@aws-sdk/client-cloudformation';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { knownTypes, parseRegistrySchema } from '../../src/plan/index.js';
+import { parseRegistrySchema } from '../../src/plan/index.js';
+import { knownTypes } from '../../src/resource-types/index.js';
 import { sandboxSchemaFor } from '../../src/sandbox/resource-index.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { registrySchemaDocument } from '../../src/sandbox/services/cloudformation/registry-schema.js';

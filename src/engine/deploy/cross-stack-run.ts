@@ -1,4 +1,5 @@
-import { replacementOf, type MovingExport } from '../../plan/index.js';
+import type { MovingExport } from '../../plan/index.js';
+import { replacementOf } from '../../resource-types/index.js';
 import { collectImports, rootPath } from '../../template/index.js';
 import { isPlainObject } from '../../template/model.js';
 import { topLevelProperty } from '../planning/index.js';

@@ -1,4 +1,4 @@
-import { isKnownType, primaryIdentifierOf } from '../../plan/index.js';
+import { isKnownType, primaryIdentifierOf } from '../../resource-types/index.js';
 import { failedRestoreWarning, recordOnFailedRestore } from '../../plan/parent-children.js';
 import type { LostChild } from './lost-children.js';
 import type { PlannedOperation } from '../../plan/index.js';

@@ -2,7 +2,7 @@ import { CdkdError } from '../../errors.js';
 import type { ExternalResolver } from '../../template/index.js';
 import type { EngineContext } from '../engine-context.js';
 import type { DeployOptions, StackRequest } from '../stack-request.js';
-import { liveAttributeRoute } from '../live-attribute-rules.js';
+import { liveAttributeRoute } from '../../resource-types/index.js';
 import type { StackState } from '../../stack-state/index.js';
 import type {
   LiveAttributeAnswer,

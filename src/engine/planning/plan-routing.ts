@@ -4,7 +4,7 @@ import {
   refuseUnaddressableAutoRoutes,
   type RoutedResource,
 } from '../../plan/guards/routing-refusals.js';
-import { replacementOf } from '../../plan/resource-schemas.js';
+import { replacementOf } from '../../resource-types/index.js';
 import { sdkIdIsCcIdentifier } from '../../providers/cc-identifier-compatibility.js';
 import { asSent, createOnlyDrops, routeAnnotation } from '../../providers/routing.js';
 import { isUnresolved } from './desired-resources.js';

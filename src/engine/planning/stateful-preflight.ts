@@ -1,4 +1,4 @@
-import { ownProtectionRefusal } from '../../plan/guards/deletion-protection.js';
+import { ownProtectionRefusal, type EmptinessVerdict } from '../../resource-types/index.js';
 import {
   checkStatefulReplacements,
   emptinessProbeTargets,
@@ -6,7 +6,6 @@ import {
   recreateRowLines,
   routeLabel,
   type DesiredResource,
-  type EmptinessVerdict,
   type Plan,
   type RecreateRow,
   type StatefulVerdict,

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { CdkdError } from '../../errors.js';
-import { replacementOf } from '../resource-schemas.js';
+import { replacementOf } from '../../resource-types/index.js';
 
 /** One resource as the routing refusals see it: its record, what the template wants and its route. */
 export interface RoutedResource {

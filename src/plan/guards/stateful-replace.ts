@@ -1,14 +1,7 @@
 import { CdkdError } from '../../errors.js';
-import { statefulnessOf } from '../resource-schemas.js';
+import { protectionNote, statefulnessOf, type EmptinessVerdict } from '../../resource-types/index.js';
 import type { PlannedOperation, RecordedResource } from '../types.js';
-import { protectionNote } from './deletion-protection.js';
 import { hasPositiveRetention } from './log-group-retention.js';
-
-/**
- * What a pre-flight emptiness probe answered (spec 002 "The emptiness probes"). The engine
- * runs the probes; `not-found` for a log group only once the client's region is confirmed.
- */
-export type EmptinessVerdict = 'empty' | 'not-found' | 'non-empty' | 'probe-failed';
 
 /**
  * `blocked`: refused without --force-stateful-recreation. `data-loss`: allowed by the flag,

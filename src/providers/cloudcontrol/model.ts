@@ -1,4 +1,4 @@
-import { attributesOf, schemaFor } from '../../plan/resource-schemas.js';
+import { attributesOf, schemaFor } from '../../resource-types/index.js';
 import type { JsonObject } from '../provider.js';
 
 /**

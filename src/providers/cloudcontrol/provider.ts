@@ -3,8 +3,14 @@ import type { CloudControlClient, ProgressEvent } from '@aws-sdk/client-cloudcon
 import { awsErrorCode } from '../../aws/error-class.js';
 import { cloudControlSdk } from '../../aws/sdk-modules.js';
 import { messageOf } from '../../errors.js';
-import { PROTECTION_OFF_ALLOWANCE_MS, protectionOffChanges } from '../../plan/guards/deletion-protection.js';
-import { isKnownType, primaryIdentifierOf, replacementOf, schemaFor } from '../../plan/resource-schemas.js';
+import {
+  isKnownType,
+  primaryIdentifierOf,
+  PROTECTION_OFF_ALLOWANCE_MS,
+  protectionOffChanges,
+  replacementOf,
+  schemaFor,
+} from '../../resource-types/index.js';
 import { partitionForRegion } from '../../template/pseudo-parameters.js';
 import { systemClock, type Clock } from '../clock.js';
 import type {

@@ -9,24 +9,23 @@ import {
   type MetricAlarm,
 } from '@aws-sdk/client-cloudwatch';
 import { awsErrorCode } from '../../aws/error-class.js';
-import { replacementOf } from '../../plan/resource-schemas.js';
+
 import { partitionForRegion } from '../../template/pseudo-parameters.js';
 import { givenOrTokenName, nameFromToken } from '../physical-names.js';
-import { tagDiff, tagList, tagMap, uncovered } from '../property-values.js';
+import { tagDiff, tagList, tagMap } from '../tags.js';
 import type {
   CreateResult,
   DeleteRequest,
-  JsonObject,
   LiveResource,
   LocateAnswer,
   NameLookup,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
 } from '../provider.js';
 import { ALARM_PROPERTIES, alarmProperties, putMetricAlarmInput } from './alarm-input.js';
+import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 export const ALARM_TYPE = 'AWS::CloudWatch::Alarm';
 
@@ -38,21 +37,9 @@ const ALARM_NAME_RULES = { maxLength: 255, extraCharacters: '-_' };
  * overwrites the whole configuration of the one holding the name. Physical id and Ref: the
  * alarm name, which is also Cloud Control's identifier for the type.
  */
-export class AlarmProvider implements Provider {
-  readonly kind = 'sdk' as const;
-
-  handles(type: string): boolean {
-    return type === ALARM_TYPE;
-  }
-
+export class AlarmProvider extends SdkProvider {
   /** AlarmName is create-only; PutMetricAlarm changes everything else in place. */
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return !changedProperties.some((property) => replacementOf(type, property) === 'yes');
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, ALARM_PROPERTIES);
-  }
+  readonly description: ProviderDescription = { type: ALARM_TYPE, covered: ALARM_PROPERTIES };
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const name = alarmName(request, context);

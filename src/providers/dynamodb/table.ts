@@ -12,9 +12,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { awsErrorCode } from '../../aws/error-class.js';
 import { CdkdError } from '../../errors.js';
-import { PROTECTION_OFF_ALLOWANCE_MS, turnOffAdvice } from '../../plan/guards/deletion-protection.js';
-import { ownReplacementRule } from '../../plan/own-replacement-rules.js';
-import { replacementOf } from '../../plan/resource-schemas.js';
+import { PROTECTION_OFF_ALLOWANCE_MS, turnOffAdvice } from '../../resource-types/index.js';
 import { systemClock, type Clock } from '../clock.js';
 import { givenOrTokenName, nameFromToken } from '../physical-names.js';
 import type {
@@ -23,7 +21,6 @@ import type {
   DeleteRequest,
   JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
@@ -35,6 +32,7 @@ import { createTableInput } from './table-input.js';
 import { createTtlSteps, tableUpdateSteps, type TableStep } from './table-update.js';
 import { describe, waitForTable } from './wait.js';
 import { SINGLE_ATTEMPT, type ClientTuning } from '../../aws/client-factory.js';
+import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 export const TABLE = 'AWS::DynamoDB::Table';
 
@@ -64,29 +62,20 @@ export interface TableProviderOptions {
  * A create whose wait or TTL step fails after CreateTable returned reports the table
  * made (ResourceMadeError, with its creation identity); its retry takes that table back.
  */
-export class TableProvider implements Provider {
-  readonly kind = 'sdk' as const;
+export class TableProvider extends SdkProvider {
+  /** PointInTimeRecoverySpecification is uncovered: dynalite has no UpdateContinuousBackups to test it on. */
+  readonly description: ProviderDescription = {
+    type: TABLE,
+    covered: COVERED,
+    replaces: 'schema-and-own-rules',
+  };
   private readonly clock: Clock;
   /** Per idempotency token, the table an attempt made before its wait or TTL step failed. */
   private readonly made = new MadeByAttempts();
 
   constructor(options: TableProviderOptions = {}) {
+    super();
     this.clock = options.clock ?? systemClock;
-  }
-
-  handles(type: string): boolean {
-    return type === TABLE;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return !changedProperties.some(
-      (p) => ownReplacementRule(type, p) === 'replace' || replacementOf(type, p) === 'yes',
-    );
-  }
-
-  /** PointInTimeRecoverySpecification among them: dynalite has no UpdateContinuousBackups to test it on. */
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return Object.keys(properties).filter((key) => !COVERED.has(key));
   }
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {

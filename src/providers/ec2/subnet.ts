@@ -11,20 +11,20 @@ import {
 import { awsErrorCode } from '../../aws/error-class.js';
 import { TOKEN_TAG } from '../physical-names.js';
 import { SINGLE_ATTEMPT, type ClientTuning } from '../../aws/client-factory.js';
-import { tagDiff, tagList, tagMap, uncovered } from '../property-values.js';
+import { tagDiff, tagList, tagMap } from '../tags.js';
 import type {
   CreateResult,
   DeleteRequest,
   JsonObject,
   LiveResource,
   LocateAnswer,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
 } from '../provider.js';
 import { resourceMade } from '../resource-made.js';
+import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 export const SUBNET_TYPE = 'AWS::EC2::Subnet';
 
@@ -52,24 +52,17 @@ const FLAGS = ['MapPublicIpOnLaunch', 'AssignIpv6AddressOnCreation'] as const;
  * AWS::EC2::Subnet through CreateSubnet (tags in the same call), ModifySubnetAttribute and
  * DeleteSubnet. Physical id and Ref: the subnet id, which is also Cloud Control's identifier.
  */
-export class SubnetProvider implements Provider {
-  readonly kind = 'sdk' as const;
-
-  handles(type: string): boolean {
-    return type === SUBNET_TYPE;
-  }
+export class SubnetProvider extends SdkProvider {
+  readonly description: ProviderDescription = {
+    type: SUBNET_TYPE,
+    covered: SUBNET_PROPERTIES,
+    replaces: CREATE_ONLY,
+  };
 
   /**
    * ModifySubnetAttribute and the tag calls change the rest in place. A property it does not
    * send is Cloud Control's to update (the schema decides), so it never forces a replacement here.
    */
-  canUpdateInPlace(_type: string, changedProperties: readonly string[]): boolean {
-    return !changedProperties.some((property) => CREATE_ONLY.has(property));
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, SUBNET_PROPERTIES);
-  }
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const client = await ec2(context);

@@ -1,4 +1,4 @@
-import type { EmptinessVerdict } from '../../plan/index.js';
+import type { EmptinessVerdict } from '../../resource-types/index.js';
 
 /**
  * What one emptiness probe call answered, reduced to what spec 002 ("The emptiness probes")

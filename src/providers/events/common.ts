@@ -6,6 +6,7 @@ import {
 } from '@aws-sdk/client-eventbridge';
 import type { JsonObject, ProviderContext } from '../provider.js';
 import type { ClientTuning } from '../../aws/client-factory.js';
+import { textTags } from '../tags.js';
 
 /** `SINGLE_ATTEMPT` for a create call that carries no idempotency token (spec 003, "Ambiguous creates"). */
 export function eventsClient(
@@ -13,13 +14,6 @@ export function eventsClient(
   tuning: ClientTuning = {},
 ): Promise<EventBridgeClient> {
   return context.clients.client(EventBridgeClient, context.region, tuning);
-}
-
-export function tagList(tags: unknown): Array<{ Key: string; Value: string }> {
-  return ((tags as Array<{ Key: string; Value: unknown }> | undefined) ?? []).map((t) => ({
-    Key: t.Key,
-    Value: String(t.Value),
-  }));
 }
 
 /** Applies the change in Tags between two property sets to the resource with this ARN. */
@@ -31,8 +25,8 @@ export async function retag(
   context: ProviderContext,
 ): Promise<void> {
   if (JSON.stringify(before.Tags) === JSON.stringify(after.Tags)) return;
-  const old = new Map(tagList(before.Tags).map((t) => [t.Key, t.Value]));
-  const next = new Map(tagList(after.Tags).map((t) => [t.Key, t.Value]));
+  const old = new Map(textTags(before.Tags).map((t) => [t.Key, t.Value]));
+  const next = new Map(textTags(after.Tags).map((t) => [t.Key, t.Value]));
   const removed = [...old.keys()].filter((key) => !next.has(key));
   const set = [...next].filter(([key, value]) => old.get(key) !== value);
   const signal = { abortSignal: context.signal };

@@ -7,22 +7,23 @@ import {
   type EventBridgeClient,
 } from '@aws-sdk/client-eventbridge';
 import { awsErrorCode } from '../../aws/error-class.js';
-import { replacementOf } from '../../plan/resource-schemas.js';
+
 import type {
   CreateResult,
   CreationIdentity,
   DeleteRequest,
   JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
 } from '../provider.js';
 import { MadeByAttempts } from '../resource-made.js';
-import { eventsClient, observedTags, retag, tagList } from './common.js';
+import { eventsClient, observedTags, retag } from './common.js';
+import { textTags } from '../tags.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
+import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 export const EVENT_BUS = 'AWS::Events::EventBus';
 
@@ -40,23 +41,11 @@ const COVERED = new Set([
  * A create whose read-back fails after CreateEventBus reports the bus made (ResourceMadeError,
  * without creation identity: that read is what gives it).
  */
-export class EventBusProvider implements Provider {
-  readonly kind = 'sdk' as const;
+export class EventBusProvider extends SdkProvider {
+  /** Policy (PutPermission) and LogConfig are not sent. */
+  readonly description: ProviderDescription = { type: EVENT_BUS, covered: COVERED };
   /** Per idempotency token, the bus an attempt made before its read-back failed. */
   private readonly made = new MadeByAttempts();
-
-  handles(type: string): boolean {
-    return type === EVENT_BUS;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return !changedProperties.some((p) => replacementOf(type, p) === 'yes');
-  }
-
-  /** Policy (PutPermission) and LogConfig are not sent. */
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return Object.keys(properties).filter((key) => !COVERED.has(key));
-  }
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const props = request.properties;
@@ -65,7 +54,7 @@ export class EventBusProvider implements Provider {
     const token = request.idempotencyToken;
     // The retry of a create whose read-back failed takes back the bus it made.
     if (this.made.get(token)?.physicalId !== Name) {
-      const tags = tagList(props.Tags);
+      const tags = textTags(props.Tags);
       await (
         await eventsClient(context, SINGLE_ATTEMPT)
       ).send(

@@ -10,14 +10,13 @@ import {
   type RuleState,
 } from '@aws-sdk/client-eventbridge';
 import { awsErrorCode } from '../../aws/error-class.js';
-import { replacementOf } from '../../plan/resource-schemas.js';
+
 import { nameFromToken, tokenPhysicalName } from '../physical-names.js';
 import type {
   CreateResult,
   DeleteRequest,
   JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
@@ -26,8 +25,10 @@ import type {
   NameLookup,
 } from '../provider.js';
 import { resourceMade } from '../resource-made.js';
-import { eventsClient, observedTags, retag, tagList } from './common.js';
+import { eventsClient, observedTags, retag } from './common.js';
+import { textTags } from '../tags.js';
 import { targetChanges } from './targets.js';
+import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 export const RULE = 'AWS::Events::Rule';
 
@@ -60,20 +61,8 @@ export function ruleRef(bus: string, name: string): string {
  * AWS::Events::Rule with its targets. Physical id: the rule ARN; Ref: see ruleRef. A rule
  * under a generated name whose targets then fail is reported made (ResourceMadeError).
  */
-export class RuleProvider implements Provider {
-  readonly kind = 'sdk' as const;
-
-  handles(type: string): boolean {
-    return type === RULE;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return !changedProperties.some((p) => replacementOf(type, p) === 'yes');
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return Object.keys(properties).filter((key) => !COVERED.has(key));
-  }
+export class RuleProvider extends SdkProvider {
+  readonly description: ProviderDescription = { type: RULE, covered: COVERED };
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const props = request.properties;
@@ -85,7 +74,7 @@ export class RuleProvider implements Provider {
         : tokenPhysicalName(context.stackName, request, RULE_NAME_RULES);
     const bus = busOf(props);
     const client = await eventsClient(context);
-    const tags = tagList(props.Tags);
+    const tags = textTags(props.Tags);
     const { RuleArn } = await client.send(
       new PutRuleCommand({ ...ruleInput(name, bus, props), ...(tags.length > 0 ? { Tags: tags } : {}) }),
       { abortSignal: context.signal },

@@ -2,7 +2,7 @@ import { IAMClient } from '@aws-sdk/client-iam';
 import { awsErrorCode } from '../../aws/error-class.js';
 import { nameFromToken, tokenPhysicalName, type NameRules } from '../physical-names.js';
 import { userSuppliedName } from '../user-supplied-names.js';
-import { replacementOf } from '../../plan/resource-schemas.js';
+
 import type { CreationIdentity, JsonObject, ProviderContext } from '../provider.js';
 import { resourceMade, sameIdentity, type MadeByAttempts, type MadeResource } from '../resource-made.js';
 import type { ClientTuning } from '../../aws/client-factory.js';
@@ -96,16 +96,6 @@ export function partitionOf(region: string): string {
   if (region.startsWith('cn-')) return 'aws-cn';
   if (region.startsWith('us-gov-')) return 'aws-us-gov';
   return 'aws';
-}
-
-/** Only a create-only property (the schema's `causesReplacement: yes`) forces a new resource. */
-export function schemaAllowsInPlace(type: string, changedProperties: readonly string[]): boolean {
-  return !changedProperties.some((property) => replacementOf(type, property) === 'yes');
-}
-
-/** Top-level properties outside `covered` (what the provider would otherwise drop). */
-export function uncovered(properties: JsonObject, covered: readonly string[]): string[] {
-  return Object.keys(properties).filter((key) => !covered.includes(key));
 }
 
 /** A policy document as IAM takes it: CloudFormation gives an object (or, rarely, JSON text). */

@@ -13,7 +13,6 @@ import type {
   DeleteRequest,
   JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
@@ -29,14 +28,13 @@ import {
   mayAdopt,
   generatedName,
   nameFor,
-  schemaAllowsInPlace,
-  uncovered,
-  undoCreate,
 } from './common.js';
-import { MadeByAttempts } from '../resource-made.js';
+
 import { principalApi } from './principal-api.js';
 import { clearPolicies, ignoreGone, readPolicies, syncPolicies } from './principal-policies.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
+import type { ProviderDescription } from '../skeleton.js';
+import { IamEntityProvider } from './entity-provider.js';
 
 const TYPE = 'AWS::IAM::Group';
 const COVERED = ['GroupName', 'ManagedPolicyArns', 'Path', 'Policies'];
@@ -45,22 +43,8 @@ const COVERED = ['GroupName', 'ManagedPolicyArns', 'Path', 'Policies'];
  * AWS::IAM::Group: the group and its policies. GroupName replaces; Path updates in place.
  * A group whose policies fail is deleted again; one that cannot be is reported made.
  */
-export class GroupProvider implements Provider {
-  readonly kind = 'sdk' as const;
-  /** Per idempotency token, the group an attempt made and could not remove. */
-  private readonly made = new MadeByAttempts();
-
-  handles(type: string): boolean {
-    return type === TYPE;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return schemaAllowsInPlace(type, changedProperties);
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, COVERED);
-  }
+export class GroupProvider extends IamEntityProvider {
+  readonly description: ProviderDescription = { type: TYPE, covered: COVERED };
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const p = request.properties;
@@ -81,15 +65,9 @@ export class GroupProvider implements Provider {
       mayAdopt(p.GroupName, request, earlier, GroupName),
     ))!;
     const made = { physicalId: GroupName, creationIdentity: groupIdentity(group) };
-    try {
+    await this.completeCreate(request, context, made, async () => {
       await syncPolicies(principalApi(client, 'Group', context.signal), GroupName, {}, p);
-    } catch (error) {
-      return undoCreate(made, () => this.delete({ ...request, physicalId: GroupName }, context), error, {
-        made: this.made,
-        token,
-      });
-    }
-    this.made.forget(token);
+    });
     return {
       physicalId: GroupName,
       attributes: { Arn: group.Arn },

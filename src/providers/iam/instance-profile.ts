@@ -13,7 +13,6 @@ import type {
   DeleteRequest,
   JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
@@ -28,15 +27,14 @@ import {
   mayAdopt,
   generatedName,
   nameFor,
-  schemaAllowsInPlace,
   stringList,
-  uncovered,
-  undoCreate,
 } from './common.js';
-import { MadeByAttempts } from '../resource-made.js';
+
 import { setDiff } from './diff.js';
 import { ignoreGone } from './principal-policies.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
+import type { ProviderDescription } from '../skeleton.js';
+import { IamEntityProvider } from './entity-provider.js';
 
 const TYPE = 'AWS::IAM::InstanceProfile';
 const COVERED = ['InstanceProfileName', 'Path', 'Roles'];
@@ -45,22 +43,8 @@ const COVERED = ['InstanceProfileName', 'Path', 'Roles'];
  * AWS::IAM::InstanceProfile: the profile and its (at most one) role. Name and path replace.
  * A profile whose role cannot be added is deleted again; one that cannot be is reported made.
  */
-export class InstanceProfileProvider implements Provider {
-  readonly kind = 'sdk' as const;
-  /** Per idempotency token, the profile an attempt made and could not remove. */
-  private readonly made = new MadeByAttempts();
-
-  handles(type: string): boolean {
-    return type === TYPE;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return schemaAllowsInPlace(type, changedProperties);
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, COVERED);
-  }
+export class InstanceProfileProvider extends IamEntityProvider {
+  readonly description: ProviderDescription = { type: TYPE, covered: COVERED };
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const p = request.properties;
@@ -85,20 +69,12 @@ export class InstanceProfileProvider implements Provider {
     const made = { physicalId: InstanceProfileName, creationIdentity: profileIdentity(profile) };
     // An adopted profile may hold its role already (an earlier attempt's undo stopped short).
     const present = new Set((profile.Roles ?? []).map((role) => role.RoleName));
-    try {
+    await this.completeCreate(request, context, made, async () => {
       for (const RoleName of stringList(p.Roles)) {
         if (present.has(RoleName)) continue;
         await client.send(new AddRoleToInstanceProfileCommand({ InstanceProfileName, RoleName }), o);
       }
-    } catch (error) {
-      return undoCreate(
-        made,
-        () => this.delete({ ...request, physicalId: InstanceProfileName }, context),
-        error,
-        { made: this.made, token },
-      );
-    }
-    this.made.forget(token);
+    });
     return {
       physicalId: InstanceProfileName,
       attributes: { Arn: profile.Arn },

@@ -16,7 +16,6 @@ import type {
   DeleteRequest,
   JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
@@ -35,16 +34,15 @@ import {
   nameFor,
   parseDocument,
   partitionOf,
-  schemaAllowsInPlace,
   stringList,
-  uncovered,
-  undoCreate,
 } from './common.js';
-import { MadeByAttempts } from '../resource-made.js';
+
 import { setDiff } from './diff.js';
 import { collect, principalApi, TARGETS } from './principal-api.js';
 import { ignoreGone } from './principal-policies.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
+import type { ProviderDescription } from '../skeleton.js';
+import { IamEntityProvider } from './entity-provider.js';
 
 const TYPE = 'AWS::IAM::ManagedPolicy';
 const COVERED = ['Description', 'Groups', 'ManagedPolicyName', 'Path', 'PolicyDocument', 'Roles', 'Users'];
@@ -57,22 +55,8 @@ export const MAX_VERSIONS = 5;
  * description replace. The physical id, and Ref, is the policy ARN. A policy whose
  * attachments fail is deleted again; one that cannot be is reported made.
  */
-export class ManagedPolicyProvider implements Provider {
-  readonly kind = 'sdk' as const;
-  /** Per idempotency token, the policy an attempt made and could not remove. */
-  private readonly made = new MadeByAttempts();
-
-  handles(type: string): boolean {
-    return type === TYPE;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return schemaAllowsInPlace(type, changedProperties);
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, COVERED);
-  }
+export class ManagedPolicyProvider extends IamEntityProvider {
+  readonly description: ProviderDescription = { type: TYPE, covered: COVERED };
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const p = request.properties;
@@ -103,17 +87,10 @@ export class ManagedPolicyProvider implements Provider {
     ))!;
     const arn = created.Arn!;
     const made = { physicalId: arn, creationIdentity: policyIdentity(created) };
-    let policy: Policy;
-    try {
+    const policy = await this.completeCreate(request, context, made, async () => {
       await syncAttachments(client, arn, {}, p, context.signal);
-      policy = (await getPolicy(client, arn, context.signal)) ?? created;
-    } catch (error) {
-      return undoCreate(made, () => this.delete({ ...request, physicalId: arn }, context), error, {
-        made: this.made,
-        token,
-      });
-    }
-    this.made.forget(token);
+      return (await getPolicy(client, arn, context.signal)) ?? created;
+    });
     return {
       physicalId: arn,
       attributes: policyAttributes(policy),

@@ -5,7 +5,6 @@ import type {
   DeleteRequest,
   JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
@@ -18,13 +17,12 @@ import {
   isNoSuchEntity,
   nameFor,
   parseDocument,
-  schemaAllowsInPlace,
   stringList,
-  uncovered,
 } from './common.js';
 import { setDiff } from './diff.js';
 import { principalApi, TARGETS, type PrincipalKind } from './principal-api.js';
 import { ignoreGone } from './principal-policies.js';
+import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 const TYPE = 'AWS::IAM::Policy';
 const COVERED = ['Groups', 'PolicyDocument', 'PolicyName', 'Roles', 'Users'];
@@ -34,20 +32,8 @@ const COVERED = ['Groups', 'PolicyDocument', 'PolicyName', 'Roles', 'Users'];
  * physical id is a generated id (IAM has no object for it); every property updates in
  * place, moving the policy between principals included.
  */
-export class PolicyProvider implements Provider {
-  readonly kind = 'sdk' as const;
-
-  handles(type: string): boolean {
-    return type === TYPE;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return schemaAllowsInPlace(type, changedProperties);
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, COVERED);
-  }
+export class PolicyProvider extends SdkProvider {
+  readonly description: ProviderDescription = { type: TYPE, covered: COVERED };
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const p = request.properties;

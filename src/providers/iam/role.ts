@@ -19,7 +19,6 @@ import type {
   DeleteRequest,
   JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
@@ -38,16 +37,15 @@ import {
   generatedName,
   nameFor,
   parseDocument,
-  schemaAllowsInPlace,
-  uncovered,
-  undoCreate,
 } from './common.js';
 import { tagDiff, tagsOf } from './diff.js';
-import { MadeByAttempts } from '../resource-made.js';
+
 import { principalApi } from './principal-api.js';
 import { clearPolicies, ignoreGone, readPolicies, syncPolicies } from './principal-policies.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
 import { namedCreateToken, TOKEN_TAG } from '../physical-names.js';
+import type { ProviderDescription } from '../skeleton.js';
+import { IamEntityProvider } from './entity-provider.js';
 
 const TYPE = 'AWS::IAM::Role';
 const COVERED = [
@@ -68,22 +66,8 @@ const DEFAULT_SESSION_SECONDS = 3600;
  * AWS::IAM::Role: CreateRole, then its inline and managed policies. RoleName and Path replace.
  * A role whose policies fail is deleted again; one that cannot be is reported made.
  */
-export class RoleProvider implements Provider {
-  readonly kind = 'sdk' as const;
-  /** Per idempotency token, the role an attempt made and could not remove. */
-  private readonly made = new MadeByAttempts();
-
-  handles(type: string): boolean {
-    return type === TYPE;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return schemaAllowsInPlace(type, changedProperties);
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, COVERED);
-  }
+export class RoleProvider extends IamEntityProvider {
+  readonly description: ProviderDescription = { type: TYPE, covered: COVERED };
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const p = request.properties;
@@ -117,15 +101,9 @@ export class RoleProvider implements Provider {
     ))!;
     const made = { physicalId: roleName, creationIdentity: roleIdentity(role) };
     const api = principalApi(client, 'Role', context.signal);
-    try {
+    await this.completeCreate(request, context, made, async () => {
       await syncPolicies(api, roleName, {}, p);
-    } catch (error) {
-      return undoCreate(made, () => this.delete({ ...request, physicalId: roleName }, context), error, {
-        made: this.made,
-        token,
-      });
-    }
-    this.made.forget(token);
+    });
     return {
       physicalId: roleName,
       attributes: roleAttributes(role),

@@ -19,7 +19,6 @@ import type {
   DeleteRequest,
   JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
@@ -35,16 +34,15 @@ import {
   isNoSuchEntity,
   generatedName,
   nameFor,
-  schemaAllowsInPlace,
   stringList,
-  uncovered,
-  undoCreate,
 } from './common.js';
-import { MadeByAttempts } from '../resource-made.js';
+
 import { setDiff, tagDiff, tagsOf } from './diff.js';
 import { collect, principalApi } from './principal-api.js';
 import { clearPolicies, ignoreGone, readPolicies, syncPolicies } from './principal-policies.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
+import type { ProviderDescription } from '../skeleton.js';
+import { IamEntityProvider } from './entity-provider.js';
 
 const TYPE = 'AWS::IAM::User';
 /** LoginProfile (a console password) is left to Cloud Control. */
@@ -62,22 +60,8 @@ const COVERED = [
  * AWS::IAM::User: the user, its policies, groups, tags and boundary. UserName replaces.
  * A user whose policies or groups fail is deleted again; one that cannot be is reported made.
  */
-export class UserProvider implements Provider {
-  readonly kind = 'sdk' as const;
-  /** Per idempotency token, the user an attempt made and could not remove. */
-  private readonly made = new MadeByAttempts();
-
-  handles(type: string): boolean {
-    return type === TYPE;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return schemaAllowsInPlace(type, changedProperties);
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, COVERED);
-  }
+export class UserProvider extends IamEntityProvider {
+  readonly description: ProviderDescription = { type: TYPE, covered: COVERED };
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const p = request.properties;
@@ -105,16 +89,10 @@ export class UserProvider implements Provider {
       mayAdopt(p.UserName, request, earlier, UserName),
     ))!;
     const made = { physicalId: UserName, creationIdentity: userIdentity(user) };
-    try {
+    await this.completeCreate(request, context, made, async () => {
       await syncPolicies(principalApi(client, 'User', context.signal), UserName, {}, p);
       await syncGroups(client, UserName, [], stringList(p.Groups), context.signal);
-    } catch (error) {
-      return undoCreate(made, () => this.delete({ ...request, physicalId: UserName }, context), error, {
-        made: this.made,
-        token,
-      });
-    }
-    this.made.forget(token);
+    });
     return {
       physicalId: UserName,
       attributes: { Arn: user.Arn },

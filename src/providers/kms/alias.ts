@@ -7,13 +7,11 @@ import {
   type KMSClient,
 } from '@aws-sdk/client-kms';
 import { awsErrorCode } from '../../aws/error-class.js';
-import { replacementOf } from '../../plan/resource-schemas.js';
+
 import type {
   CreateResult,
   DeleteRequest,
-  JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
@@ -21,26 +19,15 @@ import type {
 } from '../provider.js';
 import { kmsClient } from './key.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
+import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 export const ALIAS = 'AWS::KMS::Alias';
 
 const COVERED = new Set(['AliasName', 'TargetKeyId']);
 
 /** AWS::KMS::Alias. Physical id and Ref: the alias name; TargetKeyId moves with UpdateAlias. */
-export class AliasProvider implements Provider {
-  readonly kind = 'sdk' as const;
-
-  handles(type: string): boolean {
-    return type === ALIAS;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return !changedProperties.some((p) => replacementOf(type, p) === 'yes');
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return Object.keys(properties).filter((key) => !COVERED.has(key));
-  }
+export class AliasProvider extends SdkProvider {
+  readonly description: ProviderDescription = { type: ALIAS, covered: COVERED };
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const AliasName = String(request.properties.AliasName);

@@ -26,7 +26,6 @@ import type {
   JsonObject,
   LiveResource,
   LocateAnswer,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
@@ -35,6 +34,7 @@ import type {
 import { MadeByAttempts, type MadeResource } from '../resource-made.js';
 import { SINGLE_ATTEMPT, type ClientTuning } from '../../aws/client-factory.js';
 import { TOKEN_TAG } from '../physical-names.js';
+import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 export const KEY = 'AWS::KMS::Key';
 
@@ -62,26 +62,15 @@ const WRITE_ONLY: readonly string[] = ['PendingWindowInDays'];
  * does. A create whose rotation or disable call fails after CreateKey reports the key made
  * (ResourceMadeError, with its creation identity); the retry of that create takes it back.
  */
-export class KeyProvider implements Provider {
-  readonly kind = 'sdk' as const;
+export class KeyProvider extends SdkProvider {
+  readonly description: ProviderDescription = {
+    type: KEY,
+    covered: COVERED,
+    replaces: CREATE_ONLY,
+    writeOnly: WRITE_ONLY,
+  };
   /** Per idempotency token, the key an attempt made before its rotation or disable call failed. */
   private readonly made = new MadeByAttempts();
-
-  handles(type: string): boolean {
-    return type === KEY;
-  }
-
-  canUpdateInPlace(_type: string, changedProperties: readonly string[]): boolean {
-    return !changedProperties.some((p) => CREATE_ONLY.has(p));
-  }
-
-  writeOnlyProperties(): readonly string[] {
-    return WRITE_ONLY;
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return Object.keys(properties).filter((key) => !COVERED.has(key));
-  }
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const props = request.properties;

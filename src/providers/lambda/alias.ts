@@ -5,121 +5,61 @@ import {
   UpdateAliasCommand,
   type AliasConfiguration,
 } from '@aws-sdk/client-lambda';
-import type {
-  CreateResult,
-  DeleteRequest,
-  JsonObject,
-  LiveResource,
-  Provider,
-  ProviderContext,
-  ResourceRequest,
-  UpdateRequest,
-  UpdateResult,
-} from '../provider.js';
-import {
-  asObject,
-  isNotFound,
-  lambdaClient,
-  schemaAllowsInPlace,
-  string,
-  uncovered,
-  sendDelete,
-} from './common.js';
-import { attributesFor } from './ref-attributes.js';
-import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
+import type { DeleteRequest, JsonObject } from '../provider.js';
+import type { LambdaChildDescription } from './child-family.js';
+import { asObject, string } from './common.js';
 
 const TYPE = 'AWS::Lambda::Alias';
-const COVERED = new Set(['FunctionName', 'Name', 'FunctionVersion', 'Description', 'RoutingConfig']);
 
 /**
  * AWS::Lambda::Alias through CreateAlias / UpdateAlias. FunctionName and Name are
  * create-only; the version, description and weighted routing update in place.
  * Physical id and Ref: the alias ARN.
  */
-export class LambdaAliasProvider implements Provider {
-  readonly kind = 'sdk' as const;
-
-  handles(type: string): boolean {
-    return type === TYPE;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return schemaAllowsInPlace(type, changedProperties);
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, COVERED);
-  }
-
-  async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
-    const client = await lambdaClient(context, SINGLE_ATTEMPT);
-    const created = await client.send(
-      new CreateAliasCommand({
-        FunctionName: string(request.properties.FunctionName),
-        ...aliasInput(request.properties),
-      }),
-      { abortSignal: context.signal },
-    );
-    return {
-      physicalId: created.AliasArn!,
-      attributes: attributesFor(TYPE, created),
-      creationIdentity: { AliasArn: created.AliasArn!, RevisionId: created.RevisionId ?? '' },
-      observed: observedOf(created),
-    };
-  }
-
-  async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
-    const client = await lambdaClient(context);
-    const updated = await client.send(
+export const ALIAS_DESCRIPTION: LambdaChildDescription<AliasConfiguration> = {
+  type: TYPE,
+  covered: ['FunctionName', 'Name', 'FunctionVersion', 'Description', 'RoutingConfig'],
+  createAttempts: 'single',
+  create: (client, properties, options) =>
+    client.send(
+      new CreateAliasCommand({ FunctionName: string(properties.FunctionName), ...aliasInput(properties) }),
+      options,
+    ),
+  update: (client, properties, options) =>
+    client.send(
       new UpdateAliasCommand({
-        FunctionName: string(request.properties.FunctionName),
-        ...aliasInput(request.properties),
+        FunctionName: string(properties.FunctionName),
+        ...aliasInput(properties),
         // An absent RoutingConfig must clear weights set before.
-        RoutingConfig: aliasInput(request.properties).RoutingConfig ?? { AdditionalVersionWeights: {} },
-        Description: string(request.properties.Description) ?? '',
+        RoutingConfig: aliasInput(properties).RoutingConfig ?? { AdditionalVersionWeights: {} },
+        Description: string(properties.Description) ?? '',
       }),
-      { abortSignal: context.signal },
-    );
-    return {
-      physicalId: request.physicalId,
-      attributes: attributesFor(TYPE, updated),
-      observed: observedOf(updated),
-    };
-  }
-
-  async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
-    await sendDelete(context, (client, options) =>
-      client.send(
-        new DeleteAliasCommand({
-          FunctionName: string(request.properties.FunctionName),
-          Name: aliasName(request),
-        }),
-        options,
-      ),
-    );
-  }
-
-  async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
-    const client = await lambdaClient(context);
-    let alias: AliasConfiguration;
-    try {
-      alias = await client.send(
-        new GetAliasCommand({
-          FunctionName: string(request.properties.FunctionName),
-          Name: aliasName(request),
-        }),
-        { abortSignal: context.signal },
-      );
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    }
-    return {
-      properties: { FunctionName: request.properties.FunctionName, ...observedOf(alias) },
-      attributes: attributesFor(TYPE, alias),
-    };
-  }
-}
+      options,
+    ),
+  delete: (client, request, options) =>
+    client.send(
+      new DeleteAliasCommand({
+        FunctionName: string(request.properties.FunctionName),
+        Name: aliasName(request),
+      }),
+      options,
+    ),
+  get: (client, request, options) =>
+    client.send(
+      new GetAliasCommand({
+        FunctionName: string(request.properties.FunctionName),
+        Name: aliasName(request),
+      }),
+      options,
+    ),
+  physicalId: (alias) => alias.AliasArn!,
+  observed: observedOf,
+  readKeeps: (properties) => ({ FunctionName: properties.FunctionName }),
+  identity: {
+    of: (alias) => ({ AliasArn: alias.AliasArn!, RevisionId: alias.RevisionId ?? '' }),
+    onRead: false,
+  },
+};
 
 /** The alias name is the ARN's last part. */
 function aliasName(request: DeleteRequest): string {

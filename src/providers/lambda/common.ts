@@ -1,6 +1,6 @@
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import { awsErrorCode } from '../../aws/error-class.js';
-import { replacementOf } from '../../plan/resource-schemas.js';
+
 import type { JsonObject, ProviderContext } from '../provider.js';
 import type { ClientTuning } from '../../aws/client-factory.js';
 
@@ -24,16 +24,6 @@ export async function sendDelete(
   } catch (error) {
     if (!isNotFound(error)) throw error;
   }
-}
-
-/** Only a create-only property (the schema's `replaces`) needs a new resource; Lambda's API agrees. */
-export function schemaAllowsInPlace(type: string, changedProperties: readonly string[]): boolean {
-  return !changedProperties.some((property) => replacementOf(type, property) === 'yes');
-}
-
-/** Top-level properties present in `properties` that are not in `covered`. */
-export function uncovered(properties: JsonObject, covered: ReadonlySet<string>): string[] {
-  return Object.keys(properties).filter((name) => !covered.has(name));
 }
 
 /** CloudFormation passes numbers as strings at times (`"30"`); it coerces them, so do we. */

@@ -4,39 +4,11 @@ import {
   PutFunctionEventInvokeConfigCommand,
   type DestinationConfig,
   type FunctionEventInvokeConfig,
+  type LambdaClient,
 } from '@aws-sdk/client-lambda';
-import type {
-  CreateResult,
-  DeleteRequest,
-  JsonObject,
-  LiveResource,
-  NameLookup,
-  Provider,
-  ProviderContext,
-  ResourceRequest,
-  UpdateRequest,
-  UpdateResult,
-} from '../provider.js';
-import {
-  asObject,
-  integer,
-  isNotFound,
-  lambdaClient,
-  schemaAllowsInPlace,
-  string,
-  uncovered,
-  sendDelete,
-} from './common.js';
-import { attributesFor } from './ref-attributes.js';
-
-const TYPE = 'AWS::Lambda::EventInvokeConfig';
-const COVERED = new Set([
-  'FunctionName',
-  'Qualifier',
-  'MaximumEventAgeInSeconds',
-  'MaximumRetryAttempts',
-  'DestinationConfig',
-]);
+import type { JsonObject } from '../provider.js';
+import type { LambdaChildDescription } from './child-family.js';
+import { asObject, integer, string } from './common.js';
 
 /**
  * AWS::Lambda::EventInvokeConfig: a function's asynchronous-invocation settings for one
@@ -44,85 +16,48 @@ const COVERED = new Set([
  * CloudFormation's: `FunctionName|Qualifier`, the schema's primary identifier.
  *
  * PutFunctionEventInvokeConfig overwrites whatever configuration the qualifier holds, so a
- * create looks it up first (`nameHolder`) and a taken one is refused rather than taken over.
+ * create looks it up first (`takenId`) and a taken one is refused rather than taken over.
  * An update puts the whole configuration again: a setting the template drops goes back to
  * Lambda's default, as it does under CloudFormation.
  */
-export class LambdaEventInvokeConfigProvider implements Provider {
-  readonly kind = 'sdk' as const;
+export const EVENT_INVOKE_CONFIG_DESCRIPTION: LambdaChildDescription<FunctionEventInvokeConfig> = {
+  type: 'AWS::Lambda::EventInvokeConfig',
+  covered: [
+    'FunctionName',
+    'Qualifier',
+    'MaximumEventAgeInSeconds',
+    'MaximumRetryAttempts',
+    'DestinationConfig',
+  ],
+  createAttempts: 'retried',
+  create: put,
+  update: put,
+  delete: (client, request, options) =>
+    client.send(new DeleteFunctionEventInvokeConfigCommand(target(request.properties)), options),
+  // Neither the configuration nor, possibly, its function exists: a not-found either way.
+  get: (client, request, options) =>
+    client.send(new GetFunctionEventInvokeConfigCommand(target(request.properties)), options),
+  physicalId: (_config, properties) => physicalIdOf(properties),
+  observed: observedOf,
+  readKeeps: target,
+  takenId: physicalIdOf,
+};
 
-  handles(type: string): boolean {
-    return type === TYPE;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return schemaAllowsInPlace(type, changedProperties);
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, COVERED);
-  }
-
-  async nameHolder(request: ResourceRequest, context: ProviderContext): Promise<NameLookup> {
-    const name = physicalIdOf(request.properties);
-    const live = await this.read({ ...request, physicalId: name }, context);
-    return { name, ...(live ? { holder: name } : {}) };
-  }
-
-  async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
-    const put = await this.put(request.properties, context);
-    return {
-      physicalId: physicalIdOf(request.properties),
-      attributes: attributesFor(TYPE, put),
-      observed: observedOf(put),
-    };
-  }
-
-  async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
-    const put = await this.put(request.properties, context);
-    return {
-      physicalId: request.physicalId,
-      attributes: attributesFor(TYPE, put),
-      observed: observedOf(put),
-    };
-  }
-
-  async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
-    await sendDelete(context, (client, options) =>
-      client.send(new DeleteFunctionEventInvokeConfigCommand(target(request.properties)), options),
-    );
-  }
-
-  async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
-    const client = await lambdaClient(context);
-    try {
-      const config = await client.send(new GetFunctionEventInvokeConfigCommand(target(request.properties)), {
-        abortSignal: context.signal,
-      });
-      return {
-        properties: { ...target(request.properties), ...observedOf(config) },
-        attributes: attributesFor(TYPE, config),
-      };
-    } catch (error) {
-      // Neither the configuration nor, possibly, its function exists.
-      if (isNotFound(error)) return undefined;
-      throw error;
-    }
-  }
-
-  private async put(properties: JsonObject, context: ProviderContext): Promise<FunctionEventInvokeConfig> {
-    const client = await lambdaClient(context);
-    const destinations = asObject(properties.DestinationConfig);
-    return client.send(
-      new PutFunctionEventInvokeConfigCommand({
-        ...target(properties),
-        MaximumRetryAttempts: integer(properties.MaximumRetryAttempts, 'MaximumRetryAttempts'),
-        MaximumEventAgeInSeconds: integer(properties.MaximumEventAgeInSeconds, 'MaximumEventAgeInSeconds'),
-        ...(destinations ? { DestinationConfig: destinations as DestinationConfig } : {}),
-      }),
-      { abortSignal: context.signal },
-    );
-  }
+function put(
+  client: LambdaClient,
+  properties: JsonObject,
+  options: { abortSignal?: AbortSignal },
+): Promise<FunctionEventInvokeConfig> {
+  const destinations = asObject(properties.DestinationConfig);
+  return client.send(
+    new PutFunctionEventInvokeConfigCommand({
+      ...target(properties),
+      MaximumRetryAttempts: integer(properties.MaximumRetryAttempts, 'MaximumRetryAttempts'),
+      MaximumEventAgeInSeconds: integer(properties.MaximumEventAgeInSeconds, 'MaximumEventAgeInSeconds'),
+      ...(destinations ? { DestinationConfig: destinations as DestinationConfig } : {}),
+    }),
+    options,
+  );
 }
 
 function target(properties: JsonObject): { FunctionName: string; Qualifier: string } {

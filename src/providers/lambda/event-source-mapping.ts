@@ -13,24 +13,15 @@ import type {
   DeleteRequest,
   JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
 } from '../provider.js';
-import {
-  boolean,
-  integer,
-  isNotFound,
-  lambdaClient,
-  schemaAllowsInPlace,
-  string,
-  uncovered,
-  sendDelete,
-} from './common.js';
+import { boolean, integer, isNotFound, lambdaClient, string, sendDelete } from './common.js';
 import { attributesFor } from './ref-attributes.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
+import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 const TYPE = 'AWS::Lambda::EventSourceMapping';
 const COVERED = new Set([
@@ -50,24 +41,13 @@ const DEADLINE_MS = 5 * 60_000;
  * route to Cloud Control). A mapping settles through Creating / Updating; the provider
  * waits for Enabled or Disabled. Physical id and Ref: the UUID.
  */
-export class LambdaEventSourceMappingProvider implements Provider {
-  readonly kind = 'sdk' as const;
+export class LambdaEventSourceMappingProvider extends SdkProvider {
+  readonly description: ProviderDescription = { type: TYPE, covered: COVERED };
   private readonly clock: Clock;
 
   constructor(options: { clock?: Clock } = {}) {
+    super();
     this.clock = options.clock ?? systemClock;
-  }
-
-  handles(type: string): boolean {
-    return type === TYPE;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return schemaAllowsInPlace(type, changedProperties);
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, COVERED);
   }
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {

@@ -27,9 +27,9 @@ export const FUNCTION_PROPERTIES = new Set([
 
 const CODE_MEMBERS = new Set(['S3Bucket', 'S3Key', 'S3ObjectVersion', 'ZipFile']);
 
-/** Properties (or parts of them) this provider would drop: image packages, Code.SourceKMSKeyArn ... */
-export function uncoveredFunctionProperties(properties: JsonObject): string[] {
-  const out = Object.keys(properties).filter((name) => !FUNCTION_PROPERTIES.has(name));
+/** Covered properties this provider would still drop part of: image packages, Code.SourceKMSKeyArn ... */
+export function unsendableFunctionProperties(properties: JsonObject): string[] {
+  const out: string[] = [];
   const code = asObject(properties.Code) ?? {};
   if (Object.keys(code).some((member) => !CODE_MEMBERS.has(member))) out.push('Code');
   if (properties.PackageType !== undefined && properties.PackageType !== 'Zip') out.push('PackageType');

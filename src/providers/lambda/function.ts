@@ -20,7 +20,6 @@ import type {
   DeleteRequest,
   JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
@@ -33,7 +32,6 @@ import {
   integer,
   isNotFound,
   lambdaClient,
-  schemaAllowsInPlace,
   string,
   stringList,
   tagMap,
@@ -43,9 +41,11 @@ import {
   codeInput,
   configurationInput,
   createInput,
-  uncoveredFunctionProperties,
+  FUNCTION_PROPERTIES,
+  unsendableFunctionProperties,
   updateCalls,
 } from './function-properties.js';
+import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 import { observedSettings } from './function-settings.js';
 import { resourceMade } from '../resource-made.js';
 import { attributesFor } from './ref-attributes.js';
@@ -74,28 +74,18 @@ const WRITE_ONLY: readonly string[] = ['Code'];
  * A create whose wait or concurrency call fails after the function exists reports it made
  * (ResourceMadeError; with its creation identity once the wait returned it).
  */
-export class LambdaFunctionProvider implements Provider {
-  readonly kind = 'sdk' as const;
+export class LambdaFunctionProvider extends SdkProvider {
+  readonly description: ProviderDescription = {
+    type: TYPE,
+    covered: FUNCTION_PROPERTIES,
+    alsoUncovered: unsendableFunctionProperties,
+    writeOnly: WRITE_ONLY,
+  };
   private readonly clock: Clock;
 
   constructor(options: LambdaProviderOptions = {}) {
+    super();
     this.clock = options.clock ?? systemClock;
-  }
-
-  handles(type: string): boolean {
-    return type === TYPE;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return schemaAllowsInPlace(type, changedProperties);
-  }
-
-  writeOnlyProperties(): readonly string[] {
-    return WRITE_ONLY;
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncoveredFunctionProperties(properties);
   }
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {

@@ -10,26 +10,17 @@ import { nameFromToken, tokenPhysicalName } from '../physical-names.js';
 import type {
   CreateResult,
   DeleteRequest,
-  JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
   LocateAnswer,
 } from '../provider.js';
-import {
-  asObject,
-  isNotFound,
-  lambdaClient,
-  schemaAllowsInPlace,
-  string,
-  stringList,
-  uncovered,
-} from './common.js';
+import { asObject, isNotFound, lambdaClient, string, stringList } from './common.js';
 import { attributesFor } from './ref-attributes.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
+import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 const TYPE = 'AWS::Lambda::LayerVersion';
 const COVERED = new Set([
@@ -50,24 +41,8 @@ const WRITE_ONLY: readonly string[] = ['Content'];
  * AWS::Lambda::LayerVersion through PublishLayerVersion; a layer version is immutable, so
  * every property is create-only. Physical id and Ref: the layer version ARN.
  */
-export class LambdaLayerVersionProvider implements Provider {
-  readonly kind = 'sdk' as const;
-
-  handles(type: string): boolean {
-    return type === TYPE;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return schemaAllowsInPlace(type, changedProperties);
-  }
-
-  writeOnlyProperties(): readonly string[] {
-    return WRITE_ONLY;
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, COVERED);
-  }
+export class LambdaLayerVersionProvider extends SdkProvider {
+  readonly description: ProviderDescription = { type: TYPE, covered: COVERED, writeOnly: WRITE_ONLY };
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const client = await lambdaClient(context, SINGLE_ATTEMPT);

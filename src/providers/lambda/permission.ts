@@ -6,15 +6,15 @@ import type {
   DeleteRequest,
   JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
   LocateAnswer,
 } from '../provider.js';
-import { isNotFound, lambdaClient, schemaAllowsInPlace, string, uncovered, sendDelete } from './common.js';
+import { isNotFound, lambdaClient, string, sendDelete } from './common.js';
 import { attributesFor } from './ref-attributes.js';
+import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 const TYPE = 'AWS::Lambda::Permission';
 const COVERED = new Set([
@@ -35,20 +35,8 @@ export const STATEMENT_ID_RULES = { maxLength: 100, extraCharacters: '-_.' };
  * AddPermission / RemovePermission. Every property is create-only, as in CloudFormation.
  * Physical id, Ref and `Id`: the statement id.
  */
-export class LambdaPermissionProvider implements Provider {
-  readonly kind = 'sdk' as const;
-
-  handles(type: string): boolean {
-    return type === TYPE;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return schemaAllowsInPlace(type, changedProperties);
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, COVERED);
-  }
+export class LambdaPermissionProvider extends SdkProvider {
+  readonly description: ProviderDescription = { type: TYPE, covered: COVERED };
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const client = await lambdaClient(context);

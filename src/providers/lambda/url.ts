@@ -6,113 +6,55 @@ import {
   type FunctionUrlAuthType,
   type InvokeMode,
 } from '@aws-sdk/client-lambda';
-import type {
-  CreateResult,
-  DeleteRequest,
-  JsonObject,
-  LiveResource,
-  Provider,
-  ProviderContext,
-  ResourceRequest,
-  UpdateRequest,
-  UpdateResult,
-} from '../provider.js';
-import {
-  asObject,
-  isNotFound,
-  lambdaClient,
-  schemaAllowsInPlace,
-  string,
-  uncovered,
-  sendDelete,
-} from './common.js';
-import { attributesFor } from './ref-attributes.js';
-import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
+import type { JsonObject } from '../provider.js';
+import type { LambdaChildDescription } from './child-family.js';
+import { asObject, string } from './common.js';
 
-const TYPE = 'AWS::Lambda::Url';
-const COVERED = new Set(['TargetFunctionArn', 'Qualifier', 'AuthType', 'Cors', 'InvokeMode']);
-
-/** As in the registry schema: the read answers the function's ARN, not the target as given. */
-const WRITE_ONLY: readonly string[] = ['TargetFunctionArn', 'Qualifier'];
+type UrlConfig = {
+  FunctionArn?: string;
+  CreationTime?: string;
+  AuthType?: string;
+  InvokeMode?: string;
+  Cors?: object;
+};
 
 /**
  * AWS::Lambda::Url through the function URL config API. TargetFunctionArn and Qualifier
  * are create-only. Physical id and Ref: the function ARN (qualified when Qualifier is set).
  */
-export class LambdaUrlProvider implements Provider {
-  readonly kind = 'sdk' as const;
-
-  handles(type: string): boolean {
-    return type === TYPE;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return schemaAllowsInPlace(type, changedProperties);
-  }
-
-  writeOnlyProperties(): readonly string[] {
-    return WRITE_ONLY;
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, COVERED);
-  }
-
-  async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
-    const client = await lambdaClient(context, SINGLE_ATTEMPT);
-    const created = await client.send(
-      new CreateFunctionUrlConfigCommand({ ...target(request.properties), ...settings(request.properties) }),
-      { abortSignal: context.signal },
-    );
-    return {
-      physicalId: created.FunctionArn!,
-      attributes: attributesFor(TYPE, created),
-      creationIdentity: { FunctionArn: created.FunctionArn!, CreationTime: created.CreationTime ?? '' },
-      observed: observedOf(created),
-    };
-  }
-
-  async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
-    const client = await lambdaClient(context);
-    const updated = await client.send(
+export const URL_DESCRIPTION: LambdaChildDescription<UrlConfig> = {
+  type: 'AWS::Lambda::Url',
+  covered: ['TargetFunctionArn', 'Qualifier', 'AuthType', 'Cors', 'InvokeMode'],
+  // As in the registry schema: the read answers the function's ARN, not the target as given.
+  writeOnly: ['TargetFunctionArn', 'Qualifier'],
+  createAttempts: 'single',
+  create: (client, properties, options) =>
+    client.send(
+      new CreateFunctionUrlConfigCommand({ ...target(properties), ...settings(properties) }),
+      options,
+    ),
+  update: (client, properties, options) =>
+    client.send(
       new UpdateFunctionUrlConfigCommand({
-        ...target(request.properties),
-        ...settings(request.properties),
+        ...target(properties),
+        ...settings(properties),
         // An absent Cors must clear what was set before.
-        Cors: settings(request.properties).Cors ?? {},
+        Cors: settings(properties).Cors ?? {},
       }),
-      { abortSignal: context.signal },
-    );
-    return {
-      physicalId: request.physicalId,
-      attributes: attributesFor(TYPE, updated),
-      observed: observedOf(updated),
-    };
-  }
-
-  async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
-    await sendDelete(context, (client, options) =>
-      client.send(new DeleteFunctionUrlConfigCommand(target(request.properties)), options),
-    );
-  }
-
-  async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
-    const client = await lambdaClient(context);
-    try {
-      const url = await client.send(new GetFunctionUrlConfigCommand(target(request.properties)), {
-        abortSignal: context.signal,
-      });
-      return {
-        properties: { ...target(request.properties), ...observedOf(url) },
-        attributes: attributesFor(TYPE, url),
-        creationIdentity: { FunctionArn: url.FunctionArn!, CreationTime: url.CreationTime ?? '' },
-      };
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    }
-  }
-}
+      options,
+    ),
+  delete: (client, request, options) =>
+    client.send(new DeleteFunctionUrlConfigCommand(target(request.properties)), options),
+  get: (client, request, options) =>
+    client.send(new GetFunctionUrlConfigCommand(target(request.properties)), options),
+  physicalId: (url) => url.FunctionArn!,
+  observed: observedOf,
+  readKeeps: target,
+  identity: {
+    of: (url) => ({ FunctionArn: url.FunctionArn!, CreationTime: url.CreationTime ?? '' }),
+    onRead: true,
+  },
+};
 
 function target(p: JsonObject): { FunctionName: string; Qualifier?: string } {
   const qualifier = string(p.Qualifier);
@@ -129,6 +71,6 @@ function settings(p: JsonObject) {
 }
 
 /** The URL's settings as the create, update and get calls all answer them. */
-function observedOf(url: { AuthType?: string; InvokeMode?: string; Cors?: object }): JsonObject {
+function observedOf(url: UrlConfig): JsonObject {
   return { AuthType: url.AuthType, InvokeMode: url.InvokeMode, ...(url.Cors ? { Cors: url.Cors } : {}) };
 }

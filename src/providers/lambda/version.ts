@@ -10,15 +10,15 @@ import type {
   DeleteRequest,
   JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
 } from '../provider.js';
-import { isNotFound, lambdaClient, schemaAllowsInPlace, string, uncovered, sendDelete } from './common.js';
+import { isNotFound, lambdaClient, string, sendDelete } from './common.js';
 import { attributesFor } from './ref-attributes.js';
 import { waitForFunction } from './waits.js';
+import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 const TYPE = 'AWS::Lambda::Version';
 const COVERED = new Set(['FunctionName', 'Description', 'CodeSha256']);
@@ -27,24 +27,13 @@ const COVERED = new Set(['FunctionName', 'Description', 'CodeSha256']);
  * AWS::Lambda::Version through PublishVersion; a published version is immutable, so every
  * property is create-only. Physical id and Ref: the version ARN; `Version`: its number.
  */
-export class LambdaVersionProvider implements Provider {
-  readonly kind = 'sdk' as const;
+export class LambdaVersionProvider extends SdkProvider {
+  readonly description: ProviderDescription = { type: TYPE, covered: COVERED };
   private readonly clock: Clock;
 
   constructor(options: { clock?: Clock } = {}) {
+    super();
     this.clock = options.clock ?? systemClock;
-  }
-
-  handles(type: string): boolean {
-    return type === TYPE;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return schemaAllowsInPlace(type, changedProperties);
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, COVERED);
   }
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {

@@ -16,8 +16,7 @@ import {
   type LogGroup,
 } from '@aws-sdk/client-cloudwatch-logs';
 import { awsErrorCode, httpStatusOf } from '../../aws/error-class.js';
-import { ownReplacementRule } from '../../plan/own-replacement-rules.js';
-import { replacementOf } from '../../plan/resource-schemas.js';
+
 import { nameFromToken, tokenPhysicalName } from '../physical-names.js';
 import type {
   CreateResult,
@@ -25,7 +24,6 @@ import type {
   DeleteRequest,
   JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
@@ -33,10 +31,12 @@ import type {
   LocateAnswer,
   NameLookup,
 } from '../provider.js';
-import { changed, isNotFound, optionalText, tagDiff, tagList, tagMap, uncovered } from './common.js';
+import { changed, isNotFound, optionalText } from './common.js';
+import { tagDiff, tagList, tagMap } from '../tags.js';
 import { MadeByAttempts, type MadeResource } from '../resource-made.js';
 import { retentionAction } from './retention.js';
 import { SINGLE_ATTEMPT, type ClientTuning } from '../../aws/client-factory.js';
+import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 export const LOG_GROUP = 'AWS::Logs::LogGroup';
 
@@ -56,26 +56,16 @@ export const LOG_GROUP_NAME_RULES = { maxLength: 512, extraCharacters: '-_/#.' }
  * create whose read-back, retention or data-protection call fails after the group was
  * made reports it made (ResourceMadeError, with its creation identity once read).
  */
-export class LogGroupProvider implements Provider {
-  readonly kind = 'sdk' as const;
+export class LogGroupProvider extends SdkProvider {
+  readonly description: ProviderDescription = {
+    type: LOG_GROUP,
+    covered: COVERED,
+    replaces: 'schema-and-own-rules',
+  };
   /** Tokens whose create call got no answer (it may have made the group). */
   private readonly unanswered = new Set<string>();
   /** Per idempotency token, the group an attempt made before a follow-up failed. */
   private readonly made = new MadeByAttempts();
-
-  handles(type: string): boolean {
-    return type === LOG_GROUP;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return !changedProperties.some(
-      (p) => ownReplacementRule(type, p) === 'replace' || replacementOf(type, p) === 'yes',
-    );
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, COVERED);
-  }
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const props = request.properties;

@@ -6,118 +6,17 @@ import {
   type MetricTransformation,
   type StandardUnit,
 } from '@aws-sdk/client-cloudwatch-logs';
-import { replacementOf } from '../../plan/resource-schemas.js';
-import { nameFromToken, tokenPhysicalName } from '../physical-names.js';
-import type {
-  CreateResult,
-  DeleteRequest,
-  JsonObject,
-  LiveResource,
-  Provider,
-  ProviderContext,
-  ResourceRequest,
-  UpdateRequest,
-  UpdateResult,
-  LocateAnswer,
-} from '../provider.js';
-import { isNotFound, optionalText, uncovered } from './common.js';
-import { logsClient } from './log-group.js';
+import type { JsonObject } from '../provider.js';
+import type { LogsFilterDescription } from './filter-family.js';
 
 export const METRIC_FILTER = 'AWS::Logs::MetricFilter';
 
-const COVERED = new Set([
-  'FilterName',
-  'FilterPattern',
-  'LogGroupName',
-  'MetricTransformations',
-  'ApplyOnTransformedLogs',
-]);
-
-/** Filter names take anything but `:` and `*`. */
-export const FILTER_NAME_RULES = { maxLength: 512, extraCharacters: '-_./#' };
-
-/** The filter a create with this token put (metric or subscription): its generated name derives from the token. */
-export async function locateFilter(
-  request: ResourceRequest,
-  context: ProviderContext,
-  find: (context: ProviderContext, logGroupName: string, name: string) => Promise<unknown>,
-): Promise<LocateAnswer> {
-  if (!nameFromToken(request.properties.FilterName, request)) return 'unknown';
-  const name = tokenPhysicalName(context.stackName, request, FILTER_NAME_RULES);
-  const filter = await find(context, String(request.properties.LogGroupName), name);
-  return filter ? { physicalId: name } : 'none';
-}
-
-/** AWS::Logs::MetricFilter. Physical id and Ref: the filter name; its group comes from the properties. */
-export class MetricFilterProvider implements Provider {
-  readonly kind = 'sdk' as const;
-
-  handles(type: string): boolean {
-    return type === METRIC_FILTER;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return !changedProperties.some((p) => replacementOf(type, p) === 'yes');
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, COVERED);
-  }
-
-  async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
-    const name =
-      optionalText(request.properties.FilterName) ??
-      tokenPhysicalName(context.stackName, request, FILTER_NAME_RULES);
-    await this.put(name, request.properties, context);
-    const logGroupName = String(request.properties.LogGroupName);
-    const filter = await find(context, logGroupName, name);
-    return {
-      physicalId: name,
-      attributes: {},
-      creationIdentity: { logGroupName, creationTime: filter!.creationTime! },
-      observed: observedOf(filter!, logGroupName),
-    };
-  }
-
-  locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
-    return locateFilter(request, context, find);
-  }
-
-  async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
-    await this.put(request.physicalId, request.properties, context);
-    // The put answers nothing, and the lookup a create makes for its identity is not needed here.
-    return { physicalId: request.physicalId, attributes: {} };
-  }
-
-  async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
-    const client = await logsClient(context);
-    try {
-      await client.send(
-        new DeleteMetricFilterCommand({
-          logGroupName: String(request.properties.LogGroupName),
-          filterName: request.physicalId,
-        }),
-        { abortSignal: context.signal },
-      );
-    } catch (error) {
-      if (!isNotFound(error)) throw error;
-    }
-  }
-
-  async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
-    const logGroupName = String(request.properties.LogGroupName);
-    const filter = await find(context, logGroupName, request.physicalId);
-    if (!filter) return undefined;
-    return {
-      properties: observedOf(filter, logGroupName),
-      attributes: {},
-      creationIdentity: { logGroupName, creationTime: filter.creationTime! },
-    };
-  }
-
-  private async put(name: string, props: JsonObject, context: ProviderContext): Promise<void> {
-    const client = await logsClient(context);
-    await client.send(
+/** AWS::Logs::MetricFilter. */
+export const METRIC_FILTER_DESCRIPTION: LogsFilterDescription<MetricFilter> = {
+  type: METRIC_FILTER,
+  covered: ['FilterName', 'FilterPattern', 'LogGroupName', 'MetricTransformations', 'ApplyOnTransformedLogs'],
+  put: (client, name, props, options) =>
+    client.send(
       new PutMetricFilterCommand({
         logGroupName: String(props.LogGroupName),
         filterName: name,
@@ -127,27 +26,21 @@ export class MetricFilterProvider implements Provider {
           ? { applyOnTransformedLogs: String(props.ApplyOnTransformedLogs) === 'true' }
           : {}),
       }),
-      { abortSignal: context.signal },
-    );
-  }
-}
-
-async function find(
-  context: ProviderContext,
-  logGroupName: string,
-  filterName: string,
-): Promise<MetricFilter | undefined> {
-  const client = await logsClient(context);
-  try {
-    const output = await client.send(
-      new DescribeMetricFiltersCommand({ logGroupName, filterNamePrefix: filterName }),
-    );
-    return output.metricFilters?.find((filter) => filter.filterName === filterName);
-  } catch (error) {
-    if (isNotFound(error)) return undefined;
-    throw error;
-  }
-}
+      options,
+    ),
+  describe: async (client, logGroupName, prefix) =>
+    (await client.send(new DescribeMetricFiltersCommand({ logGroupName, filterNamePrefix: prefix })))
+      .metricFilters,
+  delete: (client, logGroupName, filterName, options) =>
+    client.send(new DeleteMetricFilterCommand({ logGroupName, filterName }), options),
+  observed: (filter) => ({
+    FilterPattern: filter.filterPattern,
+    MetricTransformations: (filter.metricTransformations ?? []).map(fromApi),
+    ...(filter.applyOnTransformedLogs !== undefined
+      ? { ApplyOnTransformedLogs: filter.applyOnTransformedLogs }
+      : {}),
+  }),
+};
 
 /** CloudFormation's MetricTransformation (Dimensions as a Key/Value list, numbers maybe strings). */
 function toApi(t: JsonObject): MetricTransformation {
@@ -172,18 +65,5 @@ function fromApi(t: MetricTransformation): JsonObject {
       ? { Dimensions: Object.entries(t.dimensions).map(([Key, Value]) => ({ Key, Value })) }
       : {}),
     ...(t.unit !== undefined ? { Unit: t.unit } : {}),
-  };
-}
-
-/** The filter as the create's own lookup (which its identity needs) finds it. */
-function observedOf(filter: MetricFilter, logGroupName: string): JsonObject {
-  return {
-    FilterName: filter.filterName,
-    LogGroupName: logGroupName,
-    FilterPattern: filter.filterPattern,
-    MetricTransformations: (filter.metricTransformations ?? []).map(fromApi),
-    ...(filter.applyOnTransformedLogs !== undefined
-      ? { ApplyOnTransformedLogs: filter.applyOnTransformedLogs }
-      : {}),
   };
 }

@@ -25,7 +25,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { awsErrorCode } from '../../aws/error-class.js';
 import type { JsonObject } from '../provider.js';
-import { tagList, tagMap } from '../property-values.js';
+import { tagList, tagMap } from '../tags.js';
 import { cfnLifecycleRule, LIFECYCLE_SHAPE, lifecycleRule } from './lifecycle.js';
 import { cfnNotification, NOTIFICATION_SHAPE, notificationConfiguration } from './notification.js';
 import { bool, defined, fitsShape, int, listOf, objectOf, text, type Shape } from './shapes.js';

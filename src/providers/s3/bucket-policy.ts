@@ -7,15 +7,14 @@ import { awsErrorCode } from '../../aws/error-class.js';
 import type {
   CreateResult,
   DeleteRequest,
-  JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
 } from '../provider.js';
-import { jsonText, uncovered } from '../property-values.js';
+import { jsonText } from '../property-values.js';
+import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 export const BUCKET_POLICY_TYPE = 'AWS::S3::BucketPolicy';
 
@@ -23,21 +22,13 @@ const PROPERTIES = ['Bucket', 'PolicyDocument'];
 const GONE = new Set(['NoSuchBucket', 'NoSuchBucketPolicy']);
 
 /** AWS::S3::BucketPolicy: the bucket's policy; the physical id (and Ref) is the bucket name. */
-export class BucketPolicyProvider implements Provider {
-  readonly kind = 'sdk' as const;
-
-  handles(type: string): boolean {
-    return type === BUCKET_POLICY_TYPE;
-  }
-
+export class BucketPolicyProvider extends SdkProvider {
   /** A bucket holds one policy, so moving it to another bucket is a new resource. */
-  canUpdateInPlace(_type: string, changedProperties: readonly string[]): boolean {
-    return !changedProperties.includes('Bucket');
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, PROPERTIES);
-  }
+  readonly description: ProviderDescription = {
+    type: BUCKET_POLICY_TYPE,
+    covered: PROPERTIES,
+    replaces: ['Bucket'],
+  };
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const bucket = String(request.properties.Bucket);

@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { awsErrorCode, httpStatusOf } from '../../aws/error-class.js';
 import { CdkdError } from '../../errors.js';
-import { replacementOf } from '../../plan/resource-schemas.js';
+
 import { generatePhysicalName, nameFromToken, nameRandom } from '../physical-names.js';
 import type {
   CreateResult,
@@ -15,7 +15,6 @@ import type {
   DeleteRequest,
   JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
@@ -26,6 +25,7 @@ import type {
 import { MadeByAttempts, sameIdentity } from '../resource-made.js';
 import { BUCKET_CONFIGS, unmappedConfigurations } from './bucket-configs.js';
 import { bucketAttributesOf } from './ref-attributes.js';
+import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 export const BUCKET_TYPE = 'AWS::S3::Bucket';
 
@@ -78,23 +78,14 @@ async function nameTaken(client: S3Client, name: string): Promise<boolean> {
  * and creation date are unchanged; BucketAlreadyOwnedByYou for a generated name is that
  * earlier attempt's bucket, adopted (spec 002, "Creates that adopt a taken name").
  */
-export class BucketProvider implements Provider {
-  readonly kind = 'sdk' as const;
+export class BucketProvider extends SdkProvider {
+  readonly description: ProviderDescription = {
+    type: BUCKET_TYPE,
+    covered: COVERED,
+    alsoUncovered: unmappedConfigurations,
+  };
   /** Per idempotency token, the bucket an attempt made that is still there. */
   private readonly madeBy = new MadeByAttempts();
-
-  handles(type: string): boolean {
-    return type === BUCKET_TYPE;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return !changedProperties.some((property) => replacementOf(type, property) === 'yes');
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    const unknown = Object.keys(properties).filter((key) => !COVERED.includes(key));
-    return [...unknown, ...unmappedConfigurations(properties)];
-  }
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const explicit = typeof request.properties.BucketName === 'string';

@@ -12,14 +12,13 @@ import {
 } from '@aws-sdk/client-secrets-manager';
 import { awsErrorCode } from '../../aws/error-class.js';
 import { CdkdError } from '../../errors.js';
-import { replacementOf } from '../../plan/resource-schemas.js';
+
 import { givenOrTokenName, nameFromToken } from '../physical-names.js';
 import type {
   CreateResult,
   DeleteRequest,
   JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
@@ -28,6 +27,8 @@ import type {
 } from '../provider.js';
 import { MadeByAttempts, type MadeResource } from '../resource-made.js';
 import { passwordRequest, secretStringFor } from './generate.js';
+import { SdkProvider, type ProviderDescription } from '../skeleton.js';
+import { textTags } from '../tags.js';
 
 export const SECRET = 'AWS::SecretsManager::Secret';
 
@@ -45,26 +46,10 @@ const WRITE_ONLY: readonly string[] = ['SecretString', 'GenerateSecretString'];
  * A create whose read-back fails after CreateSecret reports the secret made
  * (ResourceMadeError, without creation identity: that read is what gives it).
  */
-export class SecretProvider implements Provider {
-  readonly kind = 'sdk' as const;
+export class SecretProvider extends SdkProvider {
+  readonly description: ProviderDescription = { type: SECRET, covered: COVERED, writeOnly: WRITE_ONLY };
   /** Per idempotency token, the secret an attempt made before its read-back failed. */
   private readonly made = new MadeByAttempts();
-
-  handles(type: string): boolean {
-    return type === SECRET;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return !changedProperties.some((p) => replacementOf(type, p) === 'yes');
-  }
-
-  writeOnlyProperties(): readonly string[] {
-    return WRITE_ONLY;
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return Object.keys(properties).filter((key) => !COVERED.has(key));
-  }
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const client = await secretsClient(context);
@@ -95,7 +80,7 @@ export class SecretProvider implements Provider {
     const props = request.properties;
     const secretString = await this.secretString(client, props, context);
     const name = secretName(request, context);
-    const tags = tagList(props.Tags);
+    const tags = textTags(props.Tags);
     try {
       const created = await client.send(
         new CreateSecretCommand({
@@ -165,8 +150,8 @@ export class SecretProvider implements Provider {
       }
     }
     if (changed('Tags')) {
-      const old = new Map(tagList(before.Tags).map((t) => [t.Key, t.Value]));
-      const next = new Map(tagList(after.Tags).map((t) => [t.Key, t.Value]));
+      const old = new Map(textTags(before.Tags).map((t) => [t.Key, t.Value]));
+      const next = new Map(textTags(after.Tags).map((t) => [t.Key, t.Value]));
       const removed = [...old.keys()].filter((key) => !next.has(key));
       const set = [...next].filter(([key, value]) => old.get(key) !== value);
       if (removed.length > 0)
@@ -249,13 +234,6 @@ function generatedFromToken(request: ResourceRequest): boolean {
 
 function secretsClient(context: ProviderContext): Promise<SecretsManagerClient> {
   return context.clients.client(SecretsManagerClient, context.region);
-}
-
-function tagList(tags: unknown): Array<{ Key: string; Value: string }> {
-  return ((tags as Array<{ Key: string; Value: unknown }> | undefined) ?? []).map((t) => ({
-    Key: t.Key,
-    Value: String(t.Value),
-  }));
 }
 
 /** The secret as the create's own DescribeSecret (which its identity needs) shows it: never its value. */

@@ -9,14 +9,14 @@ import type {
   DeleteRequest,
   JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
 } from '../provider.js';
-import { attributeText, uncovered } from '../property-values.js';
+import { attributeText } from '../property-values.js';
 import { isSnsNotFound, snsClient, subscriptionAttributesOf } from './common.js';
+import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 export const SUBSCRIPTION_TYPE = 'AWS::SNS::Subscription';
 
@@ -55,20 +55,12 @@ const regionOf = (properties: JsonObject, context: ProviderContext): string =>
  * still to confirm has an ARN too). Subscribe returns the existing subscription for the
  * same topic, protocol and endpoint, so a retried create is safe.
  */
-export class SubscriptionProvider implements Provider {
-  readonly kind = 'sdk' as const;
-
-  handles(type: string): boolean {
-    return type === SUBSCRIPTION_TYPE;
-  }
-
-  canUpdateInPlace(_type: string, changedProperties: readonly string[]): boolean {
-    return !changedProperties.some((property) => CREATE_ONLY.has(property));
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, PROPERTIES);
-  }
+export class SubscriptionProvider extends SdkProvider {
+  readonly description: ProviderDescription = {
+    type: SUBSCRIPTION_TYPE,
+    covered: PROPERTIES,
+    replaces: CREATE_ONLY,
+  };
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const { properties } = request;

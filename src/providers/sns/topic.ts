@@ -12,7 +12,7 @@ import {
   type SNSClient,
   type Subscription,
 } from '@aws-sdk/client-sns';
-import { replacementOf } from '../../plan/resource-schemas.js';
+
 import { partitionForRegion } from '../../template/pseudo-parameters.js';
 import { generatePhysicalName, nameFromToken, nameRandom } from '../physical-names.js';
 import type {
@@ -20,7 +20,6 @@ import type {
   DeleteRequest,
   JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
@@ -29,7 +28,8 @@ import type {
   NameLookup,
 } from '../provider.js';
 import { resourceMade } from '../resource-made.js';
-import { attributeText, tagDiff, tagList, tagMap, uncovered } from '../property-values.js';
+import { attributeText } from '../property-values.js';
+import { tagDiff, tagList, tagMap } from '../tags.js';
 import { isSnsNotFound, snsClient, topicAttributesOf } from './common.js';
 import {
   TOPIC_PROPERTIES,
@@ -37,6 +37,7 @@ import {
   topicAttributes,
   topicPropertiesFromAttributes,
 } from './topic-attributes.js';
+import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 export const TOPIC_TYPE = 'AWS::SNS::Topic';
 
@@ -73,21 +74,9 @@ const sameSubscription = (a: InlineSubscription, b: InlineSubscription): boolean
  * already holding a name when attributes and tags agree, so a retried create is safe.
  * A topic under a generated name whose subscriptions then fail is reported made.
  */
-export class TopicProvider implements Provider {
-  readonly kind = 'sdk' as const;
-
-  handles(type: string): boolean {
-    return type === TOPIC_TYPE;
-  }
-
+export class TopicProvider extends SdkProvider {
   /** TopicName and FifoTopic are create-only. */
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return !changedProperties.some((property) => replacementOf(type, property) === 'yes');
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, TOPIC_PROPERTIES);
-  }
+  readonly description: ProviderDescription = { type: TOPIC_TYPE, covered: TOPIC_PROPERTIES };
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const { properties } = request;

@@ -9,7 +9,7 @@ import {
   TagQueueCommand,
   UntagQueueCommand,
 } from '@aws-sdk/client-sqs';
-import { replacementOf } from '../../plan/resource-schemas.js';
+
 import {
   generatePhysicalName,
   nameFromToken,
@@ -22,7 +22,6 @@ import type {
   DeleteRequest,
   JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
@@ -39,7 +38,8 @@ import {
 } from './queue-attributes.js';
 import { queueAttributesOf, queueNameOf } from './ref-attributes.js';
 import { resourceMade } from '../resource-made.js';
-import { tagDiff, tagList, tagMap, uncovered } from '../property-values.js';
+import { tagDiff, tagList, tagMap } from '../tags.js';
+import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 export const QUEUE_TYPE = 'AWS::SQS::Queue';
 
@@ -87,21 +87,9 @@ async function sqs(context: ProviderContext): Promise<SQSClient> {
  * A queue under a generated name whose read-back then fails is reported made
  * (ResourceMadeError, without creation identity: that read is what gives it).
  */
-export class QueueProvider implements Provider {
-  readonly kind = 'sdk' as const;
-
-  handles(type: string): boolean {
-    return type === QUEUE_TYPE;
-  }
-
+export class QueueProvider extends SdkProvider {
   /** QueueName and FifoQueue are create-only, as the schema says and SQS enforces. */
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return !changedProperties.some((property) => replacementOf(type, property) === 'yes');
-  }
-
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return uncovered(properties, QUEUE_PROPERTIES);
-  }
+  readonly description: ProviderDescription = { type: QUEUE_TYPE, covered: QUEUE_PROPERTIES };
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const { properties } = request;

@@ -12,14 +12,13 @@ import {
   type ParameterType,
 } from '@aws-sdk/client-ssm';
 import { awsErrorCode } from '../../aws/error-class.js';
-import { replacementOf } from '../../plan/resource-schemas.js';
+
 import { givenOrTokenName, nameFromToken, namedCreateToken, TOKEN_TAG } from '../physical-names.js';
 import type {
   CreateResult,
   DeleteRequest,
   JsonObject,
   LiveResource,
-  Provider,
   ProviderContext,
   ResourceRequest,
   UpdateRequest,
@@ -27,6 +26,7 @@ import type {
   LocateAnswer,
 } from '../provider.js';
 import { SINGLE_ATTEMPT, type ClientTuning } from '../../aws/client-factory.js';
+import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 export const PARAMETER = 'AWS::SSM::Parameter';
 
@@ -45,21 +45,9 @@ const COVERED = new Set([
 export const PARAMETER_NAME_RULES = { maxLength: 1011, extraCharacters: '-_.' };
 
 /** AWS::SSM::Parameter. Physical id and Ref: the parameter name. */
-export class ParameterProvider implements Provider {
-  readonly kind = 'sdk' as const;
-
-  handles(type: string): boolean {
-    return type === PARAMETER;
-  }
-
-  canUpdateInPlace(type: string, changedProperties: readonly string[]): boolean {
-    return !changedProperties.some((p) => replacementOf(type, p) === 'yes');
-  }
-
+export class ParameterProvider extends SdkProvider {
   /** Policies (advanced-tier expiration and notification policies) are not sent. */
-  uncoveredProperties(_type: string, properties: JsonObject): string[] {
-    return Object.keys(properties).filter((key) => !COVERED.has(key));
-  }
+  readonly description: ProviderDescription = { type: PARAMETER, covered: COVERED };
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const props = request.properties;

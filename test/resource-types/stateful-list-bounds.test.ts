@@ -7,12 +7,12 @@ import {
   proposeCandidates,
   WRITE_OFFS,
 } from '../../scripts/audit-stateful-candidates.js';
-import { isKnownType, statefulnessOf } from '../../src/plan/resource-schemas.js';
+import { isKnownType, statefulnessOf } from '../../src/resource-types/schemas.js';
 import {
   CONSENT_CONSUMING_DELETES,
   SNAPSHOT_TYPES,
   STATEFUL_TYPE_TABLE,
-} from '../../src/plan/stateful-types.js';
+} from '../../src/resource-types/statefulness.js';
 
 // Spec 002 "How the stateful list is kept complete": three mechanical lower bounds.
 describe('the stateful list is kept complete by its three bounds', () => {

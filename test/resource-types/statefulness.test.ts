@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isKnownType, isStateful, schemaFor, statefulnessOf } from '../../src/plan/resource-schemas.js';
-import { STATEFUL_TYPE_TABLE } from '../../src/plan/stateful-types.js';
+import { isKnownType, isStateful, schemaFor, statefulnessOf } from '../../src/resource-types/schemas.js';
+import { STATEFUL_TYPE_TABLE } from '../../src/resource-types/statefulness.js';
 
 describe("spec 002's stateful-type list", () => {
   it.each(STATEFUL_TYPE_TABLE.map(([type, verdict, why]) => [type, verdict, why]))(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { liveAttributeRoute, type LiveAttributeRoute } from '../../src/engine/live-attribute-rules.js';
+import { liveAttributeRoute, type LiveAttributeRoute } from '../../src/resource-types/live-attributes.js';
 
 // Spec 002 "Fn::GetAtt attributes read live": one case per rule.
 const ROWS: Array<[string, string, Record<string, unknown>, LiveAttributeRoute]> = [

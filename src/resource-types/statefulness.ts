@@ -6,6 +6,12 @@
  */
 export type Statefulness = 'stateful' | 'conditional' | 'not-stateful';
 
+/**
+ * What a pre-flight emptiness probe answered (spec 002 "The emptiness probes"). The engine
+ * runs the probes; `not-found` for a log group only once the client's region is confirmed.
+ */
+export type EmptinessVerdict = 'empty' | 'not-found' | 'non-empty' | 'probe-failed';
+
 type Row = readonly [type: string, verdict: Statefulness, why: string];
 
 export const STATEFUL_TYPE_TABLE: readonly Row[] = [

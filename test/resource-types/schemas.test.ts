@@ -11,7 +11,7 @@ import {
   primaryIdentifierOf,
   replacementOf,
   schemaFor,
-} from '../../src/plan/resource-schemas.js';
+} from '../../src/resource-types/schemas.js';
 
 describe('the resource schema index build', () => {
   it('builds from the service spec, covers > 1,500 types and stays well under 2 MB', () => {
@@ -116,7 +116,7 @@ describe('a missing index', () => {
         },
       };
     });
-    const schemas = await import('../../src/plan/resource-schemas.js');
+    const schemas = await import('../../src/resource-types/schemas.js');
     expect(() => schemas.schemaFor('AWS::SQS::Queue')).toThrow(
       expect.objectContaining({
         code: 'RESOURCE_INDEX_MISSING',

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../package-root.js';
 import { CdkdError } from '../errors.js';
-import { statefulTableVerdict, type Statefulness } from './stateful-types.js';
+import { statefulTableVerdict, type Statefulness } from './statefulness.js';
 
 /**
  * One resource type as `scripts/build-resource-index.mjs` writes it into

@@ -1,4 +1,4 @@
-import { CdkdError } from '../../errors.js';
+import { CdkdError } from '../errors.js';
 
 /**
  * Spec 002 "Deletion protection: what each refusal reads". `--remove-protection`'s table:

@@ -1,0 +1,42 @@
+/**
+ * The resource-type catalog: every per-type fact that the providers, planning and the engine
+ * read. It imports nothing above the root's ground-floor files.
+ */
+export {
+  attributesOf,
+  indexSource,
+  isKnownType,
+  isStateful,
+  knownTypes,
+  nestedReplacementPathsOf,
+  primaryIdentifierOf,
+  replacementOf,
+  schemaFor,
+  statefulnessOf,
+} from './schemas.js';
+export type { PropertyKind, ReplacementVerdict, ResourceSchema } from './schemas.js';
+export {
+  CONSENT_CONSUMING_DELETES,
+  SNAPSHOT_TYPES,
+  STATEFUL_TYPE_TABLE,
+  statefulTableReason,
+  statefulTableVerdict,
+} from './statefulness.js';
+export type { EmptinessVerdict, Statefulness } from './statefulness.js';
+export { ownReplacementRule } from './replacement-rules.js';
+export type { OwnReplacementRule, OwnRuleLookup } from './replacement-rules.js';
+export {
+  OWN_REFUSAL_TYPES,
+  PROTECTION_OFF_ALLOWANCE_MS,
+  REMOVE_PROTECTION_TABLE,
+  ownProtectionRefusal,
+  protectionNote,
+  protectionOffChanges,
+  safeOnCommandLine,
+  turnOffAdvice,
+} from './deletion-protection.js';
+export { LIVE_ATTRIBUTES, liveAttributeRoute } from './live-attributes.js';
+export type { LiveAttributeRoute } from './live-attributes.js';
+export { globalNameOf, parentPrefixedIdOf } from './name-rules.js';
+export type { GlobalName, ParentPrefixedId } from './name-rules.js';
+export { revertProperties } from './drift-exceptions.js';
