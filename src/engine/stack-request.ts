@@ -1,6 +1,9 @@
-import type { MovingExport, RecreateLayer, RecreateRow } from '../plan/index.js';
+import type { DataLossConfirmation } from '../messages/index.js';
+import type { MovingExport, RecreateLayer } from '../plan/index.js';
 import type { RoutingOptions } from '../providers/routing.js';
 import type { ParameterValue } from '../template/index.js';
+
+export type { DataLossConfirmation } from '../messages/index.js';
 
 /** A nested stack's template, found in the cloud assembly by its parent's logical id. */
 export interface NestedTemplate {
@@ -74,12 +77,6 @@ export interface DeployOptions {
    * target whose export another stack imports moves only when that stack deploys after it.
    */
   crossStack?: CrossStack;
-}
-
-/** What the data-loss confirmation shows: the stack's recreated resources and their data. */
-export interface DataLossConfirmation {
-  stackName: string;
-  rows: RecreateRow[];
 }
 
 /** A resource of another stack of the run that reads an export. */
