@@ -1,4 +1,3 @@
-import type { DataLossConfirmation } from '../messages/index.js';
 import type { MovingExport, RecreateLayer } from '../plan/index.js';
 import type { RoutingOptions } from '../providers/routing.js';
 import type { ParameterValue } from '../template/index.js';
@@ -65,13 +64,6 @@ export interface DeployOptions {
   removeProtection?: boolean;
   /** --prefer-sdk-route and --pin-cc-api (spec 002, 003 "Routing"). */
   routing?: RoutingOptions;
-  /**
-   * Asked before a stack's deploy destroys and recreates a resource that loses data (a
-   * stateful replacement under --force-stateful-recreation), or one a --recreate-via-* flag
-   * names; rejecting stops the deploy with
-   * nothing touched. Absent, the flag alone is the consent.
-   */
-  confirmDataLoss?: (confirmation: DataLossConfirmation) => Promise<void>;
   /**
    * The stacks of a `cdkd deploy` run and what they tell each other: a stack's recreated
    * target whose export another stack imports moves only when that stack deploys after it.

@@ -23,6 +23,7 @@ import { openStateBackend, type StateBackend } from '../../src/state/state-backe
 import type { StackRef } from '../../src/state/state-store.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { FakeCloud } from './fake-provider.js';
+import { eventsTo } from '../helpers/recording-io-host.js';
 
 const REGION = 'us-east-1';
 
@@ -74,7 +75,8 @@ export class RollbackHarness {
       backend: this.backend,
       clients: new AwsClients(),
       registry: this.cloud,
-      events: (event) => this.events.push(event),
+      io: eventsTo((event) => this.events.push(event)),
+      command: 'deploy',
       regions: [REGION],
     });
   }

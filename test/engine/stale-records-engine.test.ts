@@ -8,6 +8,7 @@ import type { JournalDocument } from '../../src/state/documents/journal-document
 import { openStateBackend, type StateBackend } from '../../src/state/state-backend.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { FakeCloud } from './fake-provider.js';
+import { eventsTo } from '../helpers/recording-io-host.js';
 
 // A destroy killed after sending a delete leaves its in-flight entry; the next command reads
 // exactly that record from the cloud (spec 003, "How cdkd prevents orphans").
@@ -33,7 +34,8 @@ const engine = (): Promise<Engine> =>
     backend,
     clients: new AwsClients(),
     registry: cloud,
-    events: (event) => events.push(event),
+    io: eventsTo((event) => events.push(event)),
+    command: 'deploy',
     regions: ['us-east-1'],
   });
 

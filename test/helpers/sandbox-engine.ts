@@ -10,6 +10,8 @@ import type { FaultSpec } from '../../src/sandbox/admin/faults.js';
 import { openStateBackend, type StateBackend } from '../../src/state/state-backend.js';
 import { defaultRegistry } from '../../src/toolkit/provider-wiring.js';
 import { useSandbox } from './sandbox.js';
+import { eventsTo } from './recording-io-host.js';
+import type { IoHost } from '../../src/messages/index.js';
 
 /** The one region the engine tests deploy to. */
 export const REGION = 'us-east-1';
@@ -69,18 +71,22 @@ export function useSandboxEngine(bucket: string) {
     backend = await openStateBackend(clients, bucket, 'cdkd');
   });
 
-  /** An engine whose events `events` records, from an empty list; `listener` sees each one after. */
-  async function engine(listener?: (event: DeployEvent) => void): Promise<Engine> {
+  /**
+   * An engine whose events `events` records, from an empty list; `listener` sees each one
+   * after; `ask` answers its questions (else each takes its default).
+   */
+  async function engine(listener?: (event: DeployEvent) => void, ask?: IoHost['ask']): Promise<Engine> {
     const recorded: DeployEvent[] = [];
     events = recorded;
     return createEngine({
       backend: stateBackend(),
       clients,
       registry: defaultRegistry(),
-      events: (event) => {
+      io: eventsTo((event) => {
         recorded.push(event);
         listener?.(event);
-      },
+      }, ask),
+      command: 'deploy',
       regions: [REGION],
     });
   }
@@ -104,13 +110,14 @@ export function useSandboxEngine(bucket: string) {
       return events;
     },
     engine,
-    /** Deploys the template `{ Resources: resources }` as the stack `stackName`. */
+    /** Deploys the template `{ Resources: resources }` as the stack `stackName`; `ask` answers its questions. */
     async deploy(
       stackName: string,
       resources: Record<string, unknown>,
       options: Partial<DeployOptions> = {},
+      ask?: IoHost['ask'],
     ) {
-      return (await engine()).deploy(
+      return (await engine(undefined, ask)).deploy(
         { ...stackIdentity(stackName), template: { Resources: resources } },
         { concurrency: 4, ...options },
       );
