@@ -155,6 +155,20 @@ describe('S3 bucket probe: ListObjectVersions(MaxKeys=1)', () => {
     expect(await bucketExists('probe-refused-b')).toBe(false);
     expect(await physicalId('RefusedBucket', 'Bucket')).toBe('probe-refused-a');
   });
+
+  it('a "no" to the data-loss question cancels the deploy with nothing touched', async () => {
+    await h.deploy('DeclinedBucket', bucket('probe-declined-a'));
+    await expect(
+      h.deploy(
+        'DeclinedBucket',
+        bucket('probe-declined-b'),
+        { forceStatefulRecreation: true },
+        async () => false,
+      ),
+    ).rejects.toMatchObject({ code: 'CANCELLED' });
+    expect(await bucketExists('probe-declined-b')).toBe(false);
+    expect(await physicalId('DeclinedBucket', 'Bucket')).toBe('probe-declined-a');
+  });
 });
 
 describe('log group probe: DescribeLogStreams(limit=1)', () => {

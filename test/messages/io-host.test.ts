@@ -88,3 +88,55 @@ describe('the CLI host', () => {
     expect(await host.ask(ioQuestion('scrub', 'CDKD_Q9000', 'Roll back?', { lines: [] }, false))).toBe(true);
   });
 });
+
+describe('the CLI host, as each command sets it up', () => {
+  it('shows warnings and notes its own way when the command gives one, and no events without a progress view', () => {
+    const shown: string[] = [];
+    const host = cliIoHost({
+      yes: true,
+      warn: (message, stack) => shown.push(`warn ${stack ?? '-'} ${message}`),
+      note: (line) => shown.push(`note ${line}`),
+    });
+    host.notify(eventMessage('drift', resource));
+    host.notify(eventMessage('drift', { kind: 'warning', stack: 'App', message: 'slow' }));
+    host.notify(ioMessage('drift', 'CDKD_W9000', 'could not record', {}));
+    host.notify(ioMessage('drift', 'CDKD_I9001', 'detail', {}));
+    expect(shown).toEqual(['warn App slow', 'warn - could not record', 'note detail']);
+  });
+
+  it('hands results to the command, and only results', () => {
+    const results: string[] = [];
+    const host = cliIoHost({
+      yes: true,
+      note: () => undefined,
+      result: (message) => results.push(message.code),
+    });
+    host.notify(ioMessage('diff', 'CDKD_I9001', 'detail', {}));
+    host.notify(
+      ioMessage('diff', 'CDKD_R2003', 'App done', {
+        stackName: 'App',
+        plan: { operations: [] } as never,
+        outputs: {},
+        changed: false,
+        unaddressed: [],
+      }),
+    );
+    expect(results).toEqual(['CDKD_R2003']);
+  });
+
+  it("writes a yes/no question's lines where the command shows its plans, leaving the live view open", async () => {
+    const written: string[] = [];
+    let closed = 0;
+    const host = cliIoHost({
+      progress: { ...recordingProgress(), close: () => void closed++ },
+      yes: true,
+      questionOutput: (text) => written.push(text),
+    });
+    const plan = { lines: ['Rollback plan:', '  delete Queue'] };
+    expect(
+      await host.ask(ioQuestion('rollback', 'CDKD_Q9000', 'Carry out this rollback?', plan, false)),
+    ).toBe(true);
+    expect(written).toEqual(['Rollback plan:\n', '  delete Queue\n']);
+    expect(closed).toBe(0);
+  });
+});
