@@ -100,7 +100,7 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     input.session,
     checked.stacks,
     (entry) => targets.get(entry.stack.displayName)!.region,
-    (line) => note(input, line),
+    input,
   );
   validateDeploySet(
     deploying.filter((entry) => empty.has(entry)),
@@ -113,7 +113,7 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
   });
   throwIfInterrupted(input.signal, 'before the first stack started; nothing was changed');
 
-  const publish = assetPublisher(input.session, (line) => note(input, line));
+  const publish = assetPublisher(input.session, input);
   const crossStack = crossStackRun(deploying.map(({ stack }) => stack));
   const options = {
     concurrency: input.concurrency,
