@@ -127,14 +127,8 @@ export async function openHarness(
   await (await clients.s3()).send(new CreateBucketCommand({ Bucket: STATE_BUCKET }));
   const backend = await openStateBackend(clients, STATE_BUCKET, 'cdkd');
   const registry = registryFor(routing);
-  const engine = await createEngine({
-    backend,
-    clients,
-    registry,
-    io: eventsTo(() => {}),
-    command: 'deploy',
-    regions,
-  });
+  const io = eventsTo(() => {});
+  const engine = await createEngine({ backend, clients, registry, io, command: 'deploy', regions });
   return {
     engine,
     backend,
