@@ -81,7 +81,9 @@ export function cliIoHost(options: CliIoHostOptions): IoHost {
       // The live view shares stderr: it is cleared before lines go there, left as it is otherwise.
       if (!options.questionOutput) progress?.close();
       const write = options.questionOutput ?? stderr;
-      for (const line of (asked as IoQuestion<'CDKD_Q9000'>).data.lines) write(`${line}\n`);
+      const { heading, lines } = (asked as IoQuestion<'CDKD_Q9000'>).data;
+      if (heading !== undefined) write(`${heading}\n${lines.map((line) => `  ${line}`).join('\n')}\n`);
+      else for (const line of lines) write(`${line}\n`);
       return confirmed(asked.text, options.yes);
     },
   };

@@ -59,7 +59,7 @@ export interface Engine {
   findLeftovers(): Promise<Leftover[]>;
   cleanLeftover(
     leftover: Leftover,
-    input: { accountId: string; confirm(lines: string[]): Promise<boolean>; signal?: AbortSignal },
+    input: { accountId: string; signal?: AbortSignal },
   ): Promise<CleanOutcome>;
   importCandidates(request: StackRequest): Promise<ImportCandidate[]>;
   importResources(

@@ -1,4 +1,4 @@
-import { ioMessage, ioQuestion, type CommandName, type IoHost, type MessageCode } from '../messages/index.js';
+import { ioMessage, type CommandName, type IoHost, type MessageCode } from '../messages/index.js';
 
 /** Where a toolkit service sends what it tells its user, and the command it works for. */
 export interface ToolkitIo {
@@ -31,25 +31,3 @@ export const silentIo: IoHost = {
   notify: () => undefined,
   ask: async (question) => question.defaultAnswer,
 };
-
-/**
- * Asks yes/no about a plan (CDKD_Q9000): the heading, then each line indented. Nobody to ask
- * answers no.
- */
-export function confirmPlan(
-  { io, command }: ToolkitIo,
-  heading: string,
-  question: string,
-): (lines: string[]) => Promise<boolean> {
-  return (lines) =>
-    io.ask(
-      ioQuestion(
-        command,
-        'CDKD_Q9000',
-        question,
-        // An empty plan still shows its heading and a blank line, as the prompt always did.
-        { lines: [heading, ...(lines.length > 0 ? lines.map((line) => `  ${line}`) : [''])] },
-        false,
-      ),
-    );
-}

@@ -7,7 +7,7 @@ import { throwIfInterrupted } from '../interrupted.js';
 import { callerOf } from './caller.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
-import { confirmPlan, type ToolkitIo } from './io.js';
+import type { ToolkitIo } from './io.js';
 
 export interface RollbackAppInput extends ToolkitIo {
   session: Session;
@@ -33,15 +33,9 @@ export async function rollbackApp(input: RollbackAppInput): Promise<StackRollbac
     revertFailed: input.revertFailed,
     orphan: new Set(input.orphan),
     force: input.force,
-    confirm: confirmRollbackPlan(input),
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.namePrefixFallback ? { namePrefixFallback: input.namePrefixFallback } : {}),
   });
-}
-
-/** Shows a rollback's plan and asks to carry it out (`cdkd rollback`, `cdkd scrub`). */
-export function confirmRollbackPlan(io: ToolkitIo): (lines: string[]) => Promise<boolean> {
-  return confirmPlan(io, 'Rollback plan:', 'Carry out this rollback?');
 }
 
 /** `cdkd rollback --drop-failed`: discards the failed-only segments a clean automatic rollback left. */
@@ -52,7 +46,6 @@ export async function dropFailedApp(
   if (!target) return { stackName: '', found: false, lines: [], confirmed: false };
   return target.engine.dropFailed({
     stack: target.stack,
-    confirm: confirmPlan(input, 'Failed operations to drop:', 'Drop them from the rollback journal?'),
     ...(input.signal ? { signal: input.signal } : {}),
   });
 }

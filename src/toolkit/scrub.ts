@@ -3,7 +3,6 @@ import { throwIfInterrupted } from '../interrupted.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
 import type { ToolkitIo } from './io.js';
-import { confirmRollbackPlan } from './rollback-app.js';
 
 export interface ScrubInput extends ToolkitIo {
   session: Session;
@@ -49,8 +48,6 @@ export async function scrubBucket(input: ScrubInput): Promise<ScrubbedLeftover[]
     }
     const outcome = await engine.cleanLeftover(leftover, {
       accountId,
-      // A journal is settled by a rollback: its plan is shown and confirmed as `cdkd rollback` does.
-      confirm: confirmRollbackPlan(input),
       ...(input.signal ? { signal: input.signal } : {}),
     });
     throwIfInterrupted(

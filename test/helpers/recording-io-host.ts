@@ -59,3 +59,14 @@ export function eventsTo(sink: (event: DeployEvent) => void, ask?: IoHost['ask']
     ask: ask ?? (async (question) => question.defaultAnswer),
   };
 }
+
+/** Answers a plan's yes/no question (CDKD_Q9000) with `confirm(lines)`, any other with its default. */
+export function plansAnswered(confirm: (lines: string[]) => Promise<boolean>): IoHost['ask'] {
+  return async (question) =>
+    question.code === 'CDKD_Q9000'
+      ? confirm((question as IoQuestion<'CDKD_Q9000'>).data.lines)
+      : question.defaultAnswer;
+}
+
+/** Yes to every plan, as a `cdkd rollback --yes` answers. */
+export const yesToPlans = plansAnswered(async () => true);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { eventMessage, ioMessage, ioQuestion, levelOf, type DeployEvent } from '../../src/messages/index.js';
+import {
+  confirmPlan,
+  eventMessage,
+  ioMessage,
+  ioQuestion,
+  levelOf,
+  type DeployEvent,
+} from '../../src/messages/index.js';
 import { cliIoHost } from '../../src/cli/io-host.js';
 import type { Progress } from '../../src/cli/progress.js';
 import { RecordingIoHost } from '../helpers/recording-io-host.js';
@@ -138,5 +145,31 @@ describe('the CLI host, as each command sets it up', () => {
     ).toBe(true);
     expect(written).toEqual(['Rollback plan:\n', '  delete Queue\n']);
     expect(closed).toBe(0);
+  });
+});
+
+describe('a plan to confirm', () => {
+  it('is a Q9000 question with its heading and lines, answered no when nobody can answer', async () => {
+    const host = new RecordingIoHost();
+    const plan = { heading: 'Rollback plan:', lines: ['delete Queue'], question: 'Carry out this rollback?' };
+    expect(await confirmPlan(host, 'rollback', plan)).toBe(false);
+    expect(host.questions.map(({ code, command, text, data }) => ({ code, command, text, data }))).toEqual([
+      {
+        code: 'CDKD_Q9000',
+        command: 'rollback',
+        text: 'Carry out this rollback?',
+        data: { heading: 'Rollback plan:', lines: ['delete Queue'] },
+      },
+    ]);
+  });
+
+  it('is shown by the CLI as its heading with the lines indented under it, an empty plan as a blank line', async () => {
+    const written: string[] = [];
+    const host = cliIoHost({ yes: true, questionOutput: (text) => written.push(text) });
+    const ask = (lines: string[]) =>
+      confirmPlan(host, 'rollback', { heading: 'Rollback plan:', lines, question: 'Go?' });
+    expect(await ask(['delete Queue', 'restore Topic'])).toBe(true);
+    await ask([]);
+    expect(written).toEqual(['Rollback plan:\n  delete Queue\n  restore Topic\n', 'Rollback plan:\n\n']);
   });
 });

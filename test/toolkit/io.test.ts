@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { eventMessage, ioMessage, type DeployEvent } from '../../src/messages/index.js';
-import { confirmPlan, note, silentIo, warn, withoutProgress } from '../../src/toolkit/io.js';
+import { eventMessage, ioMessage, ioQuestion, type DeployEvent } from '../../src/messages/index.js';
+import { note, silentIo, warn, withoutProgress } from '../../src/toolkit/io.js';
 import { RecordingIoHost } from '../helpers/recording-io-host.js';
 
 const events: DeployEvent[] = [
@@ -41,24 +41,8 @@ describe('toolkit messages', () => {
     expect(io.messages.map((message) => message.code)).toEqual(['CDKD_W9000', 'CDKD_I9001']);
   });
 
-  it('a plan is asked as its heading and its lines indented; an empty one as the heading and a blank line', async () => {
-    const io = new RecordingIoHost({ CDKD_Q9000: true });
-    const ask = confirmPlan({ io, command: 'rollback' }, 'Rollback plan:', 'Carry out this rollback?');
-    expect(await ask(['delete Queue', 'restore Topic'])).toBe(true);
-    await ask([]);
-    expect(io.questions.map(({ code, text, data }) => ({ code, text, data }))).toEqual([
-      {
-        code: 'CDKD_Q9000',
-        text: 'Carry out this rollback?',
-        data: { lines: ['Rollback plan:', '  delete Queue', '  restore Topic'] },
-      },
-      { code: 'CDKD_Q9000', text: 'Carry out this rollback?', data: { lines: ['Rollback plan:', ''] } },
-    ]);
-  });
-
-  it('nobody to ask a plan about answers no; the silent host takes each default', async () => {
-    const ask = confirmPlan({ io: new RecordingIoHost(), command: 'scrub' }, 'Rollback plan:', 'Go?');
-    expect(await ask(['delete Queue'])).toBe(false);
-    expect(await confirmPlan({ io: silentIo, command: 'ui' }, 'Plan:', 'Go?')(['x'])).toBe(false);
+  it("the silent host takes each question's default", async () => {
+    const question = ioQuestion('ui', 'CDKD_Q9000', 'Go?', { lines: ['x'] }, false);
+    expect(await silentIo.ask(question)).toBe(false);
   });
 });

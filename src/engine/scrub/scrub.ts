@@ -60,7 +60,7 @@ export async function findLeftovers(engine: EngineContext, now: Date = new Date(
 export async function cleanLeftover(
   engine: EngineContext,
   leftover: Leftover,
-  input: { accountId: string; confirm(lines: string[]): Promise<boolean>; signal?: AbortSignal },
+  input: { accountId: string; signal?: AbortSignal },
 ): Promise<CleanOutcome> {
   const { signal } = input;
   if (leftover.kind === 'stale-lock') {
@@ -81,7 +81,6 @@ export async function cleanLeftover(
     revertFailed: false,
     orphan: new Set(),
     force: false,
-    confirm: input.confirm,
     ...(signal ? { signal } : {}),
   });
   if (!result.confirmed) return { kind: result.found ? 'declined' : 'cleaned' };
