@@ -19,6 +19,7 @@ import { registerSdkProviders } from '../src/providers/sdk-providers.js';
 import { openStateBackend } from '../src/state/state-backend.js';
 import { customResourceStack } from '../test/engine/custom-resource-handler.js';
 import { BUCKET, credentialsEnv, request, startSandboxProcess, stopSandboxProcess } from './deploy-engine.js';
+import { eventsTo } from '../test/helpers/recording-io-host.js';
 
 const COUNT = 20;
 /** The handler's own work per request, so its run time is not all process start-up. */
@@ -85,10 +86,11 @@ async function main(): Promise<void> {
       backend: await openStateBackend(clients, BUCKET, 'cdkd'),
       clients,
       registry,
-      events: (event) => {
+      io: eventsTo((event) => {
         if (event.kind === 'resource' && event.status === 'succeeded' && event.type === 'Custom::Bench')
           seenAt.set(event.logicalId, Date.now());
-      },
+      }),
+      command: 'deploy',
       regions: ['us-east-1'],
     });
     const stack = request('CustomResourceBench', template() as never);

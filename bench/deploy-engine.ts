@@ -38,6 +38,7 @@ import { openStateBackend, type StateBackend } from '../src/state/state-backend.
 import { serializeState } from '../src/state/state-store.js';
 import { DependencyGraph } from '../src/template/index.js';
 import { DEFAULT_CONCURRENCY } from '../src/cli/deploy-options.js';
+import { eventsTo } from '../test/helpers/recording-io-host.js';
 
 /** Provider waits (Cloud Control polling: 1 s, ×1.5, ≤ 10 s) run this many times faster. */
 export const TIME_SCALE = 10;
@@ -654,11 +655,12 @@ async function main(): Promise<void> {
       backend,
       clients,
       registry: new ProviderRegistry(timed),
-      events: (event) => {
+      io: eventsTo((event) => {
         if (event.kind === 'resource' && event.status === 'started')
           startedAt.set(event.logicalId, performance.now());
         events.push(event);
-      },
+      }),
+      command: 'deploy',
       retry: providerRetry(warn),
       regions: [REGION],
     });
@@ -666,7 +668,8 @@ async function main(): Promise<void> {
       backend,
       clients,
       registry: new ProviderRegistry(new CloudControlProvider({ clock: scaledClock(CLEANUP_TIME_SCALE) })),
-      events: () => {},
+      io: eventsTo(() => {}),
+      command: 'deploy',
       retry: providerRetry(warn),
       regions: [REGION],
     });

@@ -25,6 +25,7 @@ import {
   stopSandboxProcess,
   wide,
 } from './deploy-engine.js';
+import { eventsTo } from '../test/helpers/recording-io-host.js';
 
 const RESOURCES = 1000;
 const NO_OP_RUNS = 10;
@@ -60,7 +61,8 @@ async function main(): Promise<void> {
       backend,
       clients,
       registry: new ProviderRegistry(new CloudControlProvider({ clock: scaledClock(100) })),
-      events: () => {},
+      io: eventsTo(() => {}),
+      command: 'deploy',
       retry: providerRetry((message) => console.error(`warning: ${message}`)),
       regions: [REGION],
     });

@@ -34,6 +34,7 @@ import {
   stopSandboxProcess,
   TIME_SCALE,
 } from './deploy-engine.js';
+import { eventsTo } from '../test/helpers/recording-io-host.js';
 
 const SERVICES = 9;
 /** cdkd's default --concurrency. */
@@ -82,7 +83,8 @@ async function runVariant(
     backend,
     clients,
     registry,
-    events: () => {},
+    io: eventsTo(() => {}),
+    command: 'deploy',
     retry: scaledRetry(clock),
     regions: [REGION],
   });

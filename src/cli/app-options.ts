@@ -20,7 +20,7 @@ export function addAppOptions(command: Command): Command {
 /** Runs the app (or reads `--app DIR`) for a command; synthesis and its AWS look-ups load on use. */
 export async function synthesizeFor(command: Command, options: AppOptions): Promise<CloudAssembly> {
   const { synthesizeApp } = await import('./synthesize-app.js');
-  return synthesizeApp(globalOptions(command), options);
+  return synthesizeApp(globalOptions(command), options, command.name());
 }
 
 /** Commander's accumulator for a repeatable option. */

@@ -10,11 +10,20 @@ import { confirmed, dataLossConfirmer } from './confirm.js';
 import type { Progress } from './progress.js';
 
 export interface CliIoHostOptions {
-  progress: Progress;
+  /** The live view events go to; a command without one shows no events. */
+  progress?: Progress;
   /** `--yes`: every question answered yes without asking. */
   yes: boolean;
   /** Where the app's own output goes (stderr, as the app's output always went). */
   appOutput?(chunk: string): void;
+  /** How a warning shows (default: the progress view's warning line). */
+  warn?(message: string, stack?: string): void;
+  /** How a note shows (default: the progress view's note line, else a line on stderr). */
+  note?(line: string): void;
+  /** Where a yes/no question's lines go (default: stderr). */
+  questionOutput?(text: string): void;
+  /** Results (level `result`), for a command that prints them as they come. */
+  result?(message: AnyIoMessage): void;
 }
 
 /**
@@ -23,31 +32,38 @@ export interface CliIoHostOptions {
  */
 export function cliIoHost(options: CliIoHostOptions): IoHost {
   const { progress } = options;
+  const stderr = (text: string) => process.stderr.write(text);
   const confirmDataLoss = dataLossConfirmer({
     yes: options.yes,
     write: (text) => {
-      progress.close();
-      process.stderr.write(text);
+      progress?.close();
+      stderr(text);
     },
   });
+  const warn =
+    options.warn ??
+    ((message: string, stack?: string) =>
+      progress?.sink({ kind: 'warning', stack: stack ?? 'cdkd', message }));
+  const note = options.note ?? progress?.note ?? ((line: string) => stderr(`${line}\n`));
   const notify = (message: AnyIoMessage): void => {
     switch (message.code) {
       case 'CDKD_I1000':
-        (options.appOutput ?? ((chunk: string) => process.stderr.write(chunk)))(message.data.chunk);
+        (options.appOutput ?? stderr)(message.data.chunk);
         return;
       case 'CDKD_I2000':
       case 'CDKD_I2001':
       case 'CDKD_D2002':
       case 'CDKD_I3000':
-        progress.sink(message.data);
+        progress?.sink(message.data);
         return;
       case 'CDKD_W9000':
-        progress.sink({ kind: 'warning', stack: message.data.stack ?? 'cdkd', message: message.text });
+        warn(message.text, message.data.stack);
         return;
       case 'CDKD_I9001':
-        progress.note(message.text);
+        note(message.text);
         return;
       default:
+        if (message.level === 'result') options.result?.(message);
         return;
     }
   };
@@ -62,8 +78,12 @@ export function cliIoHost(options: CliIoHostOptions): IoHost {
         await confirmDataLoss((asked as IoQuestion<'CDKD_Q2100'>).data);
         return true;
       }
-      progress.close();
-      for (const line of (asked as IoQuestion<'CDKD_Q9000'>).data.lines) process.stderr.write(`${line}\n`);
+      // The live view shares stderr: it is cleared before lines go there, left as it is otherwise.
+      if (!options.questionOutput) progress?.close();
+      const write = options.questionOutput ?? stderr;
+      const { heading, lines } = (asked as IoQuestion<'CDKD_Q9000'>).data;
+      if (heading !== undefined) write(`${heading}\n${lines.map((line) => `  ${line}`).join('\n')}\n`);
+      else for (const line of lines) write(`${line}\n`);
       return confirmed(asked.text, options.yes);
     },
   };

@@ -6,6 +6,7 @@ import type { StackRef } from '../state/state-store.js';
 import type { LiveAttributeReader } from '../providers/live-attributes/index.js';
 import type { ProviderContext } from '../providers/provider.js';
 import type { ProbeResult, ProbeTarget } from '../providers/emptiness/index.js';
+import type { CommandName, IoHost } from '../messages/index.js';
 import type { EventSink } from './events.js';
 import type { ExportIndex } from './export-index.js';
 import type { ProviderRouter } from '../provider-calls/index.js';
@@ -24,6 +25,10 @@ export interface EngineContext {
   clients: AwsClients;
   /** Exports are per region, as on AWS. */
   exportsIn(region: string): ExportIndex;
+  /** Where the engine's messages and questions go, and the command they come from. */
+  io: IoHost;
+  command: CommandName;
+  /** The engine's events, sent to `io` as messages. */
   events: EventSink;
   /** The stack's deployment events (`cdkd events`) for one run. */
   eventLog(stack: StackRef, runId: string): EventLog;

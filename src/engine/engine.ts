@@ -16,7 +16,7 @@ import type { ImportCandidate, ImportChoice, ImportedResource, ImportOptions } f
 import type { RollbackRequest, StackRollbackResult } from './journal/index.js';
 import { sendableProperties } from './planning/index.js';
 import type { EngineContext, StackIdentity } from './engine-context.js';
-import type { EventSink } from './events.js';
+import { eventMessage, type CommandName, type IoHost } from '../messages/index.js';
 import { ExportIndex } from './export-index.js';
 import { NESTED_STACK_TYPE, NestedStackProvider } from './nested/index.js';
 import type { ProviderRouter, RoutedProvider } from '../provider-calls/index.js';
@@ -31,7 +31,10 @@ export interface EngineInputs {
   clients: AwsClients;
   /** The provider registry: SDK providers and Cloud Control, taking the run's routing flags. */
   registry: Omit<ProviderRouter, 'route'> & { route(request: RegistryRouteRequest): RoutedProvider };
-  events: EventSink;
+  /** Where events, warnings and questions go (the CLI's terminal host, a test's recording host). */
+  io: IoHost;
+  /** The command the engine works for, stamped on every message. */
+  command: CommandName;
   retry?: <T>(label: string, call: () => Promise<T>) => Promise<T>;
   /** Every region the run deploys to: the export index is loaded for each. */
   regions: readonly string[];
@@ -56,7 +59,7 @@ export interface Engine {
   findLeftovers(): Promise<Leftover[]>;
   cleanLeftover(
     leftover: Leftover,
-    input: { accountId: string; confirm(lines: string[]): Promise<boolean>; signal?: AbortSignal },
+    input: { accountId: string; signal?: AbortSignal },
   ): Promise<CleanOutcome>;
   importCandidates(request: StackRequest): Promise<ImportCandidate[]>;
   importResources(
@@ -83,7 +86,9 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
       indexes.set(region, index);
       return index;
     },
-    events: inputs.events,
+    io: inputs.io,
+    command: inputs.command,
+    events: (event) => void inputs.io.notify(eventMessage(inputs.command, event)),
     eventLog: (stack, runId) =>
       new EventLog(inputs.backend.objects, inputs.backend.store.prefix, stack, runId),
     retry,
@@ -112,7 +117,7 @@ export async function createEngine(inputs: EngineInputs): Promise<Engine> {
     },
     registrySchemas: new RegistrySchemas(
       (region, type) => describeResourceType(inputs.clients, region, type, retry),
-      (stack, message) => inputs.events({ kind: 'warning', stack, message }),
+      (stack, message) => context.events({ kind: 'warning', stack, message }),
     ),
   };
   const nestedProvider = (stack: StackIdentity, options: DeployOptions) =>

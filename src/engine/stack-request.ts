@@ -1,6 +1,8 @@
-import type { MovingExport, RecreateLayer, RecreateRow } from '../plan/index.js';
+import type { MovingExport, RecreateLayer } from '../plan/index.js';
 import type { RoutingOptions } from '../providers/routing.js';
 import type { ParameterValue } from '../template/index.js';
+
+export type { DataLossConfirmation } from '../messages/index.js';
 
 /** A nested stack's template, found in the cloud assembly by its parent's logical id. */
 export interface NestedTemplate {
@@ -63,23 +65,10 @@ export interface DeployOptions {
   /** --prefer-sdk-route and --pin-cc-api (spec 002, 003 "Routing"). */
   routing?: RoutingOptions;
   /**
-   * Asked before a stack's deploy destroys and recreates a resource that loses data (a
-   * stateful replacement under --force-stateful-recreation), or one a --recreate-via-* flag
-   * names; rejecting stops the deploy with
-   * nothing touched. Absent, the flag alone is the consent.
-   */
-  confirmDataLoss?: (confirmation: DataLossConfirmation) => Promise<void>;
-  /**
    * The stacks of a `cdkd deploy` run and what they tell each other: a stack's recreated
    * target whose export another stack imports moves only when that stack deploys after it.
    */
   crossStack?: CrossStack;
-}
-
-/** What the data-loss confirmation shows: the stack's recreated resources and their data. */
-export interface DataLossConfirmation {
-  stackName: string;
-  rows: RecreateRow[];
 }
 
 /** A resource of another stack of the run that reads an export. */

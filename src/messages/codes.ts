@@ -37,8 +37,11 @@ export interface MessagePayloads {
 export interface QuestionPayloads {
   /** Deploy a stack whose recreated resources lose data? (spec 002's recreate prompt) */
   CDKD_Q2100: { data: DataLossConfirmation; answer: boolean };
-  /** A yes/no question with the lines it is about (a rollback plan, a lock to remove ...). */
-  CDKD_Q9000: { data: { lines: string[] }; answer: boolean };
+  /**
+   * A yes/no question with the lines it is about (a rollback plan, a lock to remove ...):
+   * with a heading, the lines are a list under it.
+   */
+  CDKD_Q9000: { data: { heading?: string; lines: string[] }; answer: boolean };
 }
 
 export type MessageCode = keyof MessagePayloads;

@@ -1,6 +1,7 @@
 // The public face of src/messages: the IO host, its messages and questions, and their payloads.
 export type { MessageCode, MessagePayloads, QuestionCode, QuestionPayloads } from './codes.js';
 export {
+  confirmPlan,
   eventMessage,
   type AnyIoMessage,
   ioMessage,

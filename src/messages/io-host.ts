@@ -74,6 +74,17 @@ export function ioQuestion<Code extends QuestionCode>(
   return { code, command, time: new Date(), text, data, defaultAnswer };
 }
 
+/** Asks yes/no about a plan (CDKD_Q9000): shown as its heading with the lines listed under it; nobody to ask is a no. */
+export async function confirmPlan(
+  io: IoHost,
+  command: CommandName,
+  plan: { heading: string; lines: string[]; question: string },
+): Promise<boolean> {
+  return io.ask(
+    ioQuestion(command, 'CDKD_Q9000', plan.question, { heading: plan.heading, lines: plan.lines }, false),
+  );
+}
+
 /** A message from the engine's event: the code each kind of event has (see MessagePayloads). */
 export function eventMessage(command: CommandName, event: DeployEvent): AnyIoMessage {
   switch (event.kind) {

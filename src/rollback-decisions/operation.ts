@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../error-codes.js';
 import type { ImportMark, JournalOperation } from '../state/documents/journal-document.js';
 import type { ResourceRecord } from '../state/documents/state-document.js';
 import { keepsOnRollbackOfCreate, keepsResource } from '../template/index.js';
@@ -274,6 +275,6 @@ function skip(logicalId: string, reason: string, warn: boolean): RollbackStep {
   return { kind: 'skip', logicalId, reason, warn };
 }
 
-function refuse(logicalId: string, code: string, reason: string): RollbackStep {
+function refuse(logicalId: string, code: ErrorCode, reason: string): RollbackStep {
   return { kind: 'refuse', logicalId, code, reason };
 }

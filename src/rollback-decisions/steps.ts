@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../error-codes.js';
 import type { ProviderKind } from '../providers/provider.js';
 import type { ResourceRecord } from '../state/documents/state-document.js';
 import type { CreationIdentity } from '../providers/provider.js';
@@ -62,7 +63,7 @@ export type RollbackStep =
    */
   | { kind: 'skip'; logicalId: string; reason: string; warn: boolean; keep?: boolean; note?: boolean }
   /** Cannot be done: the run fails (exit 1) and the journal is kept. */
-  | { kind: 'refuse'; logicalId: string; code: string; reason: string }
+  | { kind: 'refuse'; logicalId: string; code: ErrorCode; reason: string }
   /** A nested stack's failed operation its parent's replay passes over: the journal keeps it for `command`. */
   | { kind: 'leave'; logicalId: string; command: string }
   /** Dropped from the journal without an AWS call: the nested stack keeps this change. */

@@ -4,6 +4,7 @@ import { CdkdError, isCdkdError } from '../errors.js';
 import { ensureAssetBucket } from './bootstrap.js';
 import type { Session } from './session.js';
 import type { StackTarget } from './stack-requests.js';
+import { note, type ToolkitIo } from './io.js';
 
 /** Publishes one stack's assets to its region's asset bucket; resolves to the bucket's name. */
 export type StackAssetPublisher = (stack: StackAssets, target: StackTarget) => Promise<string>;
@@ -14,13 +15,14 @@ export type StackAssetPublisher = (stack: StackAssets, target: StackTarget) => P
  * announced in one line (once per region, however many stacks deploy there at once).
  * Where these credentials may not create it, the deploy stops with ASSET_BUCKET_NOT_FOUND.
  */
-export function assetPublisher(session: Session, onNote: (message: string) => void): StackAssetPublisher {
+export function assetPublisher(session: Session, io: ToolkitIo): StackAssetPublisher {
   const made = new Map<string, Promise<void>>();
   const makeBucket = async (target: StackTarget, notFound: CdkdError): Promise<void> => {
     const s3For = (region: string) => session.clients.s3(region);
     try {
       const bucket = await ensureAssetBucket(s3For, target.accountId, target.region);
-      onNote(
+      note(
+        io,
         `Created the asset bucket ${bucket.name} in ${bucket.region}, with the settings cdkd bootstrap applies (no bootstrap had prepared this region).`,
       );
     } catch (error) {

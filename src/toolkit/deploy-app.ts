@@ -10,8 +10,7 @@ import {
 import { CrossStackRun } from '../engine/deploy/index.js';
 import { walkDag } from '../dag/index.js';
 import type { StackDeployResult } from '../engine/deploy/index.js';
-import type { EventSink } from '../engine/events.js';
-import type { DeployOptions } from '../engine/stack-request.js';
+import { eventMessage, ioMessage } from '../messages/index.js';
 import { interruptedError, throwIfInterrupted } from '../interrupted.js';
 import { callerOf } from './caller.js';
 import { assetBucketName } from '../state/bucket-names.js';
@@ -20,13 +19,14 @@ import { definesNoResources, withoutNeverDeployedEmptyStacks } from './empty-sta
 import { preflightStacks } from './deploy-preflight.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
+import { note, warn, type ToolkitIo } from './io.js';
 import { validateDeploySet } from './preflight.js';
 import { refuseUnknownPinnedIds, routingOptions, type RoutingFlags } from './routing-flags.js';
 import { stackParameters } from './stack-parameters.js';
 import { recreateTargets, type RecreateFlags } from './recreate-targets.js';
 import { stackRequest, stackTarget } from './stack-requests.js';
 
-export interface DeployAppInput {
+export interface DeployAppInput extends ToolkitIo {
   session: Session;
   assembly: CloudAssembly;
   patterns: string[];
@@ -37,8 +37,6 @@ export interface DeployAppInput {
   concurrency: number;
   stackConcurrency: number;
   dryRun: boolean;
-  /** Called as each stack finishes, so a caller can show the stacks done when another fails. */
-  onStackDone?(result: StackDeployResult): void;
   forceStatefulRecreation: boolean;
   /** --replace: a replacement colliding on the name the old resource holds deletes it first. */
   replace?: boolean;
@@ -53,13 +51,7 @@ export interface DeployAppInput {
   parameters: string[];
   /** --prefix-user-supplied-names, resolved through its fallbacks. */
   prefixUserSuppliedNames?: boolean;
-  events: EventSink;
-  onWarning(message: string): void;
-  /** One line worth saying that is not a warning (a --parameters entry a stack ignores). */
-  onNote(message: string): void;
   signal?: AbortSignal;
-  /** Asked before a stack's deploy destroys data (a stateful replacement under the flag). */
-  confirmDataLoss?: DeployOptions['confirmDataLoss'];
   /** --prefer-sdk-route and --pin-cc-api. */
   routing?: RoutingFlags;
 }
@@ -79,7 +71,7 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
   enforceAnnotations(collectAnnotations(stacks), { strict: input.strict });
   const checked = checkAssembly(input.assembly, stacks);
   const recreateVia = input.recreateVia && recreateTargets(input.recreateVia, checked.stacks);
-  for (const warning of checked.warnings) input.onWarning(warning);
+  for (const warning of checked.warnings) warn(input, warning);
   const callerRegion = await input.session.region();
   // A stack with no resources is checked once it is known whether it was ever deployed.
   const empty = new Set(checked.stacks.filter((entry) => definesNoResources(entry.stack.template)));
@@ -87,34 +79,41 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     checked.stacks.filter((entry) => !empty.has(entry)),
     callerRegion,
   ))
-    input.onWarning(warning);
+    warn(input, warning);
   refuseUnknownPinnedIds(input.routing?.pinCcApi, checked.stacks);
   const routing = routingOptions(input.routing ?? {});
   const parameters = stackParameters(stacks, input.parameters);
-  for (const note of parameters.notes) input.onNote(note);
+  for (const line of parameters.notes) note(input, line);
 
   const credentials = Date.now();
   const caller = await callerOf(input.session, input.signal);
-  input.events({ kind: 'phase', stack: 'cdkd', phase: 'credentials', durationMs: Date.now() - credentials });
+  void input.io.notify(
+    eventMessage(input.command, {
+      kind: 'phase',
+      stack: 'cdkd',
+      phase: 'credentials',
+      durationMs: Date.now() - credentials,
+    }),
+  );
   const targets = new Map(stacks.map((stack) => [stack.displayName, stackTarget(stack, caller)]));
   const deploying = await withoutNeverDeployedEmptyStacks(
     input.session,
     checked.stacks,
     (entry) => targets.get(entry.stack.displayName)!.region,
-    input.onNote,
+    input,
   );
   validateDeploySet(
     deploying.filter((entry) => empty.has(entry)),
     callerRegion,
   );
   const engine = await openEngine(input.session, {
-    events: input.events,
-    onWarning: input.onWarning,
+    io: input.io,
+    command: input.command,
     regions: [...targets.values()].map((target) => target.region),
   });
   throwIfInterrupted(input.signal, 'before the first stack started; nothing was changed');
 
-  const publish = assetPublisher(input.session, input.onNote);
+  const publish = assetPublisher(input.session, input);
   const crossStack = crossStackRun(deploying.map(({ stack }) => stack));
   const options = {
     concurrency: input.concurrency,
@@ -127,7 +126,6 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     ...(input.wait === false ? { wait: false } : {}),
     ...(input.prefixUserSuppliedNames ? { prefixUserSuppliedNames: true } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
-    ...(input.confirmDataLoss ? { confirmDataLoss: input.confirmDataLoss } : {}),
     routing,
     crossStack,
   };
@@ -169,7 +167,8 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
       );
       const result = await engine.deploy(requestFor(displayName, bucket), options);
       results.push(result);
-      input.onStackDone?.(result);
+      // As each stack finishes, so a caller can show the stacks done when another fails.
+      void input.io.notify(ioMessage(input.command, 'CDKD_R2003', `${result.stackName} done`, result));
     },
     {
       concurrency: input.stackConcurrency,

@@ -3,24 +3,22 @@ import { stacksFailed } from './stacks-failed.js';
 import { walkDag } from '../dag/index.js';
 import type { StackDestroyResult } from '../engine/destroy/index.js';
 import { refuseUnknownOrphans } from '../engine/destroy/index.js';
-import type { EventSink } from '../engine/events.js';
 import { interruptedError } from '../interrupted.js';
 import { callerOf } from './caller.js';
 import { refuseInvalidStackNames } from './preflight.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
+import type { ToolkitIo } from './io.js';
 import type { StateBackend } from '../state/index.js';
 import { accountMismatch, stackEnvironment, type StackTarget } from './stack-requests.js';
 
-export interface DestroyAppInput {
+export interface DestroyAppInput extends ToolkitIo {
   session: Session;
   assembly: CloudAssembly;
   patterns: string[];
   all: boolean;
   concurrency: number;
   stackConcurrency: number;
-  events: EventSink;
-  onWarning(message: string): void;
   /** Aborted on an interrupt: resources in flight finish, nothing new starts. */
   signal?: AbortSignal;
   /** --remove-protection: turn each resource's deletion protection off before deleting it. */
@@ -57,8 +55,8 @@ export async function destroyApp(input: DestroyAppInput): Promise<DestroyedStack
     orphan,
   );
   const engine = await openEngine(input.session, {
-    events: input.events,
-    onWarning: input.onWarning,
+    io: input.io,
+    command: input.command,
     regions: [...targets.values()].map((target) => target.region),
   });
   const selected = new Set(stacks.map((stack) => stack.displayName));

@@ -4,6 +4,7 @@ import { CdkdError } from '../errors.js';
 import { stackNotInState } from '../state/state-bucket-errors.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
+import { warn, withoutProgress, type ToolkitIo } from './io.js';
 import { stateStackIdentity } from './state-stack.js';
 
 /** Which stacks `cdkd drift` reads: those named, every one in state (`all`, maybe none), or the only one. */
@@ -14,22 +15,23 @@ export interface DriftSelection {
 }
 
 /** `cdkd drift [stacks...]`: from state alone, no synthesis; one stack after another. */
-export async function driftFromState(input: {
-  session: Session;
-  selection: DriftSelection;
-  mode: DriftMode;
-  concurrency: number;
-  /** The first SIGINT/SIGTERM (with --accept or --revert): the stack being read stops, no other starts. */
-  signal?: AbortSignal;
-  onWarning(message: string): void;
-  /** Each stack's result once read, before the next one starts. */
-  onStack(result: DriftResult & { stackName: string }): void;
-}): Promise<void> {
+export async function driftFromState(
+  input: ToolkitIo & {
+    session: Session;
+    selection: DriftSelection;
+    mode: DriftMode;
+    concurrency: number;
+    /** The first SIGINT/SIGTERM (with --accept or --revert): the stack being read stops, no other starts. */
+    signal?: AbortSignal;
+    /** Each stack's result once read, before the next one starts. */
+    onStack(result: DriftResult & { stackName: string }): void;
+  },
+): Promise<void> {
   const stacks = await driftTargets(input.session, input.selection);
   if (stacks.length === 0) return;
   const engine = await openEngine(input.session, {
-    events: () => undefined,
-    onWarning: input.onWarning,
+    io: withoutProgress(input.io),
+    command: input.command,
     regions: [...new Set(stacks.map((stack) => stack.region))],
   });
   for (const stack of stacks) {
@@ -50,7 +52,7 @@ export async function driftFromState(input: {
  * command's failure: the drift was read and is reported either way.
  */
 async function recordDrift(
-  input: { session: Session; mode: DriftMode; signal?: AbortSignal; onWarning(message: string): void },
+  input: ToolkitIo & { session: Session; mode: DriftMode; signal?: AbortSignal },
   stack: StackIdentity,
   result: DriftResult,
 ): Promise<void> {
@@ -66,7 +68,7 @@ async function recordDrift(
       missing: result.drifted.filter((resource) => resource.missing).map((resource) => resource.logicalId),
     });
   } catch (error) {
-    input.onWarning(`could not record the drift summary of ${stack.stackName}: ${(error as Error).message}`);
+    warn(input, `could not record the drift summary of ${stack.stackName}: ${(error as Error).message}`);
   }
 }
 

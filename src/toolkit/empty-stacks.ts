@@ -1,6 +1,7 @@
 import type { CheckedStack } from '../assembly/index.js';
 import { isPlainObject } from '../template/model.js';
 import type { Session } from './session.js';
+import { note, type ToolkitIo } from './io.js';
 
 /** A template whose Resources section is absent or empty: CloudFormation refuses it. */
 export function definesNoResources(template: unknown): boolean {
@@ -19,12 +20,12 @@ export async function withoutNeverDeployedEmptyStacks(
   session: Session,
   stacks: readonly CheckedStack[],
   regionOf: (stack: CheckedStack) => string,
-  onNote: (message: string) => void,
+  io: ToolkitIo,
 ): Promise<CheckedStack[]> {
   const kept: CheckedStack[] = [];
   for (const entry of stacks) {
     if (definesNoResources(entry.stack.template) && !(await everDeployed(session, entry, regionOf(entry)))) {
-      onNote(`${entry.stack.displayName}: defines no resources and was never deployed; skipped.`);
+      note(io, `${entry.stack.displayName}: defines no resources and was never deployed; skipped.`);
       continue;
     }
     kept.push(entry);

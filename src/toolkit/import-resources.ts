@@ -5,9 +5,10 @@ import { CdkdError } from '../errors.js';
 import { assetBucketName } from '../state/bucket-names.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
+import { warn, withoutProgress, type ToolkitIo } from './io.js';
 import { singleStackTarget, stackRequest } from './stack-requests.js';
 
-export interface ImportInput {
+export interface ImportInput extends ToolkitIo {
   session: Session;
   assembly: CloudAssembly;
   /** The stack's name, display path or a pattern matching one stack. */
@@ -18,7 +19,6 @@ export interface ImportInput {
   force?: boolean;
   /** Asked about the found matches when no --resource was given: the ones to import. */
   choose(candidates: readonly ImportCandidate[]): Promise<ImportCandidate[]>;
-  onWarning(message: string): void;
   /** The first SIGINT/SIGTERM: the read in flight ends, nothing is recorded. */
   signal?: AbortSignal;
 }
@@ -36,8 +36,8 @@ export async function importResources(input: ImportInput): Promise<ImportResult>
   // Import reads and records; it publishes nothing, so asset references only need to name the bucket.
   const request = stackRequest(stack, [], target, assetBucketName(target.accountId, target.region), {});
   const engine = await openEngine(input.session, {
-    events: () => undefined,
-    onWarning: input.onWarning,
+    io: withoutProgress(input.io),
+    command: input.command,
     regions: [target.region],
   });
   let choices: ImportChoice[] = input.resources.map(parseResourceFlag);
@@ -51,7 +51,7 @@ export async function importResources(input: ImportInput): Promise<ImportResult>
   });
   for (const resource of imported) {
     if (resource.sharedWith)
-      input.onWarning(sharedWarning(stack.stackName, resource.logicalId, resource.sharedWith));
+      warn(input, sharedWarning(stack.stackName, resource.logicalId, resource.sharedWith));
   }
   return { stackName: stack.stackName, imported, nothingFound: false };
 }

@@ -1,10 +1,10 @@
 import { createEngine, type Engine } from '../engine/engine.js';
-import type { EventSink } from '../engine/events.js';
 import { CloudControlProvider } from '../providers/cloudcontrol/provider.js';
 import { ProviderRegistry } from '../providers/registry.js';
 import { withRetry } from '../providers/retry.js';
 import { registerSdkProviders } from '../providers/sdk-providers.js';
 import type { Session } from './session.js';
+import { warn, type ToolkitIo } from './io.js';
 
 /** The registry every command uses: SDK providers where cdkd has them, Cloud Control for the rest. */
 export function defaultRegistry(): ProviderRegistry {
@@ -20,14 +20,15 @@ export function providerRetry(warn: (message: string) => void) {
 /** The engine a command works with: the session's state backend, the default providers, their retry. */
 export async function openEngine(
   session: Session,
-  input: { events: EventSink; onWarning(message: string): void; regions: Iterable<string> },
+  input: ToolkitIo & { regions: Iterable<string> },
 ): Promise<Engine> {
   return createEngine({
     backend: await session.stateBackend(),
     clients: session.clients,
     registry: defaultRegistry(),
-    events: input.events,
-    retry: providerRetry(input.onWarning),
+    io: input.io,
+    command: input.command,
+    retry: providerRetry((message) => warn(input, message)),
     regions: [...new Set(input.regions)],
   });
 }

@@ -2,22 +2,24 @@ import type { RefreshResult } from '../engine/drift/index.js';
 import { stackNotInState } from '../state/state-bucket-errors.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
+import { withoutProgress, type ToolkitIo } from './io.js';
 import { stateStackIdentity } from './state-stack.js';
 
 /** `cdkd state refresh-observed <stack>`: state alone, no synthesis. */
-export async function refreshObservedState(input: {
-  session: Session;
-  stackName: string;
-  region?: string;
-  concurrency: number;
-  /** The first SIGINT/SIGTERM: the reads in flight end, nothing is saved. */
-  signal?: AbortSignal;
-  onWarning(message: string): void;
-}): Promise<RefreshResult> {
+export async function refreshObservedState(
+  input: ToolkitIo & {
+    session: Session;
+    stackName: string;
+    region?: string;
+    concurrency: number;
+    /** The first SIGINT/SIGTERM: the reads in flight end, nothing is saved. */
+    signal?: AbortSignal;
+  },
+): Promise<RefreshResult> {
   const stack = await stateStackIdentity(input.session, input.stackName, input.region);
   const engine = await openEngine(input.session, {
-    events: () => undefined,
-    onWarning: input.onWarning,
+    io: withoutProgress(input.io),
+    command: input.command,
     regions: [stack.region],
   });
   const result = await engine.refreshObserved(stack, {

@@ -1,15 +1,15 @@
 import type { DropFailedResult } from '../engine/journal/index.js';
 import type { Engine } from '../engine/engine.js';
 import type { StackIdentity } from '../engine/engine-context.js';
-import type { EventSink } from '../engine/events.js';
 import type { NamePrefixFallback, StackRollbackResult } from '../engine/journal/index.js';
 import { CdkdError } from '../errors.js';
 import { throwIfInterrupted } from '../interrupted.js';
 import { callerOf } from './caller.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
+import type { ToolkitIo } from './io.js';
 
-export interface RollbackAppInput {
+export interface RollbackAppInput extends ToolkitIo {
   session: Session;
   /** `Stack`, or a nested stack as `Stack~Child` (or `Stack/Child`); absent: the one stack with a journal. */
   stackName?: string;
@@ -17,13 +17,10 @@ export interface RollbackAppInput {
   revertFailed: boolean;
   orphan: string[];
   force: boolean;
-  confirm(lines: string[]): Promise<boolean>;
   /** The first SIGINT/SIGTERM: the steps in flight finish and the journal keeps the rest. */
   signal?: AbortSignal;
   /** The prefix setting for a journal that does not record one (spec 001): env, then cdk.json, then none. */
   namePrefixFallback?: () => NamePrefixFallback;
-  events: EventSink;
-  onWarning(message: string): void;
 }
 
 /** `cdkd rollback`: replays a stack's rollback journal; reads state only, no synthesis. */
@@ -36,7 +33,6 @@ export async function rollbackApp(input: RollbackAppInput): Promise<StackRollbac
     revertFailed: input.revertFailed,
     orphan: new Set(input.orphan),
     force: input.force,
-    confirm: input.confirm,
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.namePrefixFallback ? { namePrefixFallback: input.namePrefixFallback } : {}),
   });
@@ -44,23 +40,19 @@ export async function rollbackApp(input: RollbackAppInput): Promise<StackRollbac
 
 /** `cdkd rollback --drop-failed`: discards the failed-only segments a clean automatic rollback left. */
 export async function dropFailedApp(
-  input: Pick<
-    RollbackAppInput,
-    'session' | 'stackName' | 'region' | 'confirm' | 'events' | 'onWarning' | 'signal'
-  >,
+  input: Pick<RollbackAppInput, 'session' | 'stackName' | 'region' | 'io' | 'command' | 'signal'>,
 ): Promise<DropFailedResult> {
   const target = await rollbackTarget(input);
   if (!target) return { stackName: '', found: false, lines: [], confirmed: false };
   return target.engine.dropFailed({
     stack: target.stack,
-    confirm: input.confirm,
     ...(input.signal ? { signal: input.signal } : {}),
   });
 }
 
 /** The stack a rollback acts on (named, or the only one with a journal) and an engine for it. */
 async function rollbackTarget(
-  input: Pick<RollbackAppInput, 'session' | 'stackName' | 'region' | 'events' | 'onWarning' | 'signal'>,
+  input: Pick<RollbackAppInput, 'session' | 'stackName' | 'region' | 'io' | 'command' | 'signal'>,
 ): Promise<{ engine: Engine; stack: StackIdentity } | undefined> {
   const caller = await callerOf(input.session, input.signal);
   const region = input.region ?? caller.region;
@@ -68,8 +60,8 @@ async function rollbackTarget(
   if (named === undefined) return undefined;
   const stateName = named.replaceAll('~', '/');
   const engine = await openEngine(input.session, {
-    events: input.events,
-    onWarning: input.onWarning,
+    io: input.io,
+    command: input.command,
     regions: [region],
   });
   return {

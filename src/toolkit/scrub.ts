@@ -1,17 +1,13 @@
-import type { EventSink } from '../engine/events.js';
-import type { CleanOutcome, Leftover } from '../engine/scrub/index.js';
+import type { CleanOutcome, Leftover } from '../messages/index.js';
 import { throwIfInterrupted } from '../interrupted.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
+import type { ToolkitIo } from './io.js';
 
-export interface ScrubInput {
+export interface ScrubInput extends ToolkitIo {
   session: Session;
   /** Asked once per leftover cdkd can clean: true cleans it. */
   offer(leftover: Leftover): Promise<boolean>;
-  /** A journal is settled by a rollback: its plan is shown and confirmed as `cdkd rollback` does. */
-  confirmRollback(lines: string[]): Promise<boolean>;
-  events: EventSink;
-  onWarning(message: string): void;
   /** The first SIGINT/SIGTERM: the rollback under way finishes its steps in flight, no leftover after it is offered. */
   signal?: AbortSignal;
 }
@@ -25,8 +21,8 @@ export interface ScrubbedLeftover {
 /** `cdkd scrub`: finds what crashed runs left in the state bucket and offers to clean each. */
 export async function scrubBucket(input: ScrubInput): Promise<ScrubbedLeftover[]> {
   const engine = await openEngine(input.session, {
-    events: input.events,
-    onWarning: input.onWarning,
+    io: input.io,
+    command: input.command,
     regions: [await input.session.region()],
   });
   const accountId = await input.session.accountId();
@@ -52,7 +48,6 @@ export async function scrubBucket(input: ScrubInput): Promise<ScrubbedLeftover[]
     }
     const outcome = await engine.cleanLeftover(leftover, {
       accountId,
-      confirm: input.confirmRollback,
       ...(input.signal ? { signal: input.signal } : {}),
     });
     throwIfInterrupted(

@@ -1,17 +1,15 @@
-import type { EventSink } from '../engine/events.js';
 import { refuseUnknownOrphans } from '../engine/destroy/index.js';
 import { openEngine } from './provider-wiring.js';
 import type { DestroyedStack } from './destroy-app.js';
 import type { Session } from './session.js';
+import type { ToolkitIo } from './io.js';
 import { stateStackIdentity } from './state-stack.js';
 
-export interface StateDestroyInput {
+export interface StateDestroyInput extends ToolkitIo {
   session: Session;
   stackName: string;
   region?: string;
   concurrency: number;
-  events: EventSink;
-  onWarning(message: string): void;
   /** Aborted on an interrupt: resources in flight finish, nothing new starts. */
   signal?: AbortSignal;
   /** --orphan: logical ids to leave in AWS and stop tracking instead of deleting. */
@@ -32,8 +30,8 @@ export async function destroyFromState(input: StateDestroyInput): Promise<Destro
     orphan,
   );
   const engine = await openEngine(input.session, {
-    events: input.events,
-    onWarning: input.onWarning,
+    io: input.io,
+    command: input.command,
     regions: [stack.region],
   });
   const result = await engine.destroy(stack, {

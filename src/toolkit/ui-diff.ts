@@ -1,6 +1,7 @@
 import type { CloudAssembly } from '../assembly/index.js';
 import { deployApp } from './deploy-app.js';
 import type { Session } from './session.js';
+import { silentIo } from './io.js';
 import type { PendingChange } from './ui-types.js';
 
 /**
@@ -24,9 +25,8 @@ export async function pendingChanges(
     dryRun: true,
     forceStatefulRecreation: false,
     parameters: [],
-    events: () => undefined,
-    onWarning: () => undefined,
-    onNote: () => undefined,
+    io: silentIo,
+    command: 'ui',
   });
   const dataLoss = new Set(
     (result?.stateful ?? [])

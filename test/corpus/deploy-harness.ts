@@ -20,6 +20,7 @@ import { openStateBackend, type StateBackend } from '../../src/state/state-backe
 import type { StackRef } from '../../src/state/state-store.js';
 import { keepsResource } from '../../src/template/index.js';
 import type { CorpusApp, CorpusStack } from './corpus-apps.js';
+import { eventsTo } from '../helpers/recording-io-host.js';
 
 export const ACCOUNT_ID = '000000000000';
 export const STATE_BUCKET = 'cdkd-corpus-state';
@@ -126,7 +127,8 @@ export async function openHarness(
   await (await clients.s3()).send(new CreateBucketCommand({ Bucket: STATE_BUCKET }));
   const backend = await openStateBackend(clients, STATE_BUCKET, 'cdkd');
   const registry = registryFor(routing);
-  const engine = await createEngine({ backend, clients, registry, events: () => {}, regions });
+  const io = eventsTo(() => {});
+  const engine = await createEngine({ backend, clients, registry, io, command: 'deploy', regions });
   return {
     engine,
     backend,

@@ -8,6 +8,7 @@ import { defaultRegistry } from '../../src/toolkit/provider-wiring.js';
 import { failureOf } from '../helpers/error-chain.js';
 import { liveResources } from '../helpers/inventory.js';
 import { iamRole, REGION, stackIdentity, useSandboxEngine } from '../helpers/sandbox-engine.js';
+import { eventsTo } from '../helpers/recording-io-host.js';
 
 // Spec 003, "Ambiguous creates": a token-less create whose answer is lost after it took effect.
 const sandbox = useSandboxEngine('ambiguous-state');
@@ -20,7 +21,8 @@ function engineWithRetry(): Promise<Engine> {
     backend: sandbox.backend,
     clients: sandbox.clients,
     registry: defaultRegistry(),
-    events: () => {},
+    io: eventsTo(() => {}),
+    command: 'deploy',
     retry: (label, call) => withRetry(() => call(), { label, clock }),
     regions: [REGION],
   });

@@ -126,10 +126,15 @@ describe('S3 bucket probe: ListObjectVersions(MaxKeys=1)', () => {
     await h.deploy('ForcedBucket', bucket('probe-forced-a'));
     await fetch(`${h.url}/_sandbox/calls`, { method: 'DELETE' });
     const asked: DataLossConfirmation[] = [];
-    await h.deploy('ForcedBucket', bucket('probe-forced-b'), {
-      forceStatefulRecreation: true,
-      confirmDataLoss: async (confirmation) => void asked.push(confirmation),
-    });
+    await h.deploy(
+      'ForcedBucket',
+      bucket('probe-forced-b'),
+      { forceStatefulRecreation: true },
+      async (question) => {
+        asked.push(question.data as DataLossConfirmation);
+        return true;
+      },
+    );
     expect((await calls())['s3:ListObjectVersions']).toBeUndefined();
     expect(asked).toEqual([
       {
@@ -143,13 +148,26 @@ describe('S3 bucket probe: ListObjectVersions(MaxKeys=1)', () => {
     await h.deploy('RefusedBucket', bucket('probe-refused-a'));
     const refusal = new Error('cancelled');
     await expect(
-      h.deploy('RefusedBucket', bucket('probe-refused-b'), {
-        forceStatefulRecreation: true,
-        confirmDataLoss: () => Promise.reject(refusal),
-      }),
+      h.deploy('RefusedBucket', bucket('probe-refused-b'), { forceStatefulRecreation: true }, () =>
+        Promise.reject(refusal),
+      ),
     ).rejects.toBe(refusal);
     expect(await bucketExists('probe-refused-b')).toBe(false);
     expect(await physicalId('RefusedBucket', 'Bucket')).toBe('probe-refused-a');
+  });
+
+  it('a "no" to the data-loss question cancels the deploy with nothing touched', async () => {
+    await h.deploy('DeclinedBucket', bucket('probe-declined-a'));
+    await expect(
+      h.deploy(
+        'DeclinedBucket',
+        bucket('probe-declined-b'),
+        { forceStatefulRecreation: true },
+        async () => false,
+      ),
+    ).rejects.toMatchObject({ code: 'CANCELLED' });
+    expect(await bucketExists('probe-declined-b')).toBe(false);
+    expect(await physicalId('DeclinedBucket', 'Bucket')).toBe('probe-declined-a');
   });
 });
 

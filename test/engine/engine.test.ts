@@ -9,6 +9,7 @@ import type { StackRequest } from '../../src/engine/stack-request.js';
 import { openStateBackend, type StateBackend } from '../../src/state/state-backend.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { FakeCloud } from './fake-provider.js';
+import { eventsTo } from '../helpers/recording-io-host.js';
 
 useSandbox();
 let backend: StateBackend;
@@ -32,7 +33,8 @@ async function engine(): Promise<Engine> {
     backend,
     clients: new AwsClients(),
     registry: cloud,
-    events: (event) => events.push(event),
+    io: eventsTo((event) => events.push(event)),
+    command: 'deploy',
     regions: ['us-east-1'],
   });
 }

@@ -7,6 +7,7 @@ import { openStateBackend, type StateBackend } from '../../src/state/state-backe
 import { failureOf } from '../helpers/error-chain.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { FakeCloud } from './fake-provider.js';
+import { eventsTo } from '../helpers/recording-io-host.js';
 
 /**
  * Spec 002 "Equal physical ids across a type change", through the engine: a create that
@@ -60,7 +61,8 @@ function deploy(name: string, type: string, options: Partial<DeployOptions> = {}
     backend,
     clients: new AwsClients(),
     registry: cloud,
-    events: () => undefined,
+    io: eventsTo(() => undefined),
+    command: 'deploy',
     regions: ['us-east-1'],
   }).then((engine) => engine.deploy(request, { concurrency: 2, rollback: false, ...options }));
 }

@@ -8,6 +8,7 @@ import type { PlannedOperation } from '../../src/plan/index.js';
 import { openStateBackend, type StateBackend } from '../../src/state/state-backend.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { FakeCloud } from './fake-provider.js';
+import { eventsTo } from '../helpers/recording-io-host.js';
 
 const sandbox = useSandbox();
 let backend: StateBackend;
@@ -33,7 +34,8 @@ function engine(): Promise<Engine> {
     backend,
     clients: new AwsClients(),
     registry: cloud,
-    events: (event) => events.push(event),
+    io: eventsTo((event) => events.push(event)),
+    command: 'deploy',
     regions: ['us-east-1'],
   });
 }

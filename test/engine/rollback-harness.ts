@@ -23,6 +23,8 @@ import { openStateBackend, type StateBackend } from '../../src/state/state-backe
 import type { StackRef } from '../../src/state/state-store.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { FakeCloud } from './fake-provider.js';
+import { eventsTo, plansAnswered, yesToPlans } from '../helpers/recording-io-host.js';
+import type { IoHost } from '../../src/messages/index.js';
 
 const REGION = 'us-east-1';
 
@@ -69,12 +71,14 @@ export class RollbackHarness {
   events: DeployEvent[] = [];
   private counter = 0;
 
-  engine(): Promise<Engine> {
+  /** An engine whose events `events` collects; `ask` answers its questions (default: yes to every plan). */
+  engine(ask: IoHost['ask'] = yesToPlans): Promise<Engine> {
     return createEngine({
       backend: this.backend,
       clients: new AwsClients(),
       registry: this.cloud,
-      events: (event) => this.events.push(event),
+      io: eventsTo((event) => this.events.push(event), ask),
+      command: 'deploy',
       regions: [REGION],
     });
   }
@@ -206,15 +210,15 @@ export class RollbackHarness {
 
   async rollback(
     request: StackRequest,
-    overrides: Partial<RollbackRequest> = {},
+    overrides: Partial<RollbackRequest> & { confirm?: (lines: string[]) => Promise<boolean> } = {},
   ): Promise<StackRollbackResult> {
-    return (await this.engine()).rollback({
+    const { confirm, ...flags } = overrides;
+    return (await this.engine(confirm && plansAnswered(confirm))).rollback({
       stack: request,
       revertFailed: false,
       orphan: new Set(),
       force: false,
-      confirm: async () => true,
-      ...overrides,
+      ...flags,
     });
   }
 

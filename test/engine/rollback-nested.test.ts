@@ -7,6 +7,7 @@ import { stackStateKeys } from '../../src/state/keys.js';
 import { rollbackApp } from '../../src/toolkit/rollback-app.js';
 import { Session } from '../../src/toolkit/session.js';
 import { nestedChildTemplate, options, useRollbackHarness } from './rollback-harness.js';
+import { eventsTo } from '../helpers/recording-io-host.js';
 
 // Spec 001, "Nested stacks": a nested stack's update is reverted by replaying its
 // own journal segment of the same run, from its parent's rollback.
@@ -411,9 +412,8 @@ describe('rolling back a nested stack directly', () => {
         revertFailed: false,
         orphan: [],
         force: false,
-        confirm: async () => false,
-        events: () => undefined,
-        onWarning: () => undefined,
+        io: eventsTo(() => undefined),
+        command: 'rollback',
       }).then(
         (result) => result.stackName,
         (error: Error) => error.message,

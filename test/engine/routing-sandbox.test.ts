@@ -6,6 +6,7 @@ import type { DeployOptions } from '../../src/engine/stack-request.js';
 import { CloudControlProvider } from '../../src/providers/cloudcontrol/provider.js';
 import { ProviderRegistry } from '../../src/providers/registry.js';
 import { iamRole, REGION, stackIdentity, useSandboxEngine } from '../helpers/sandbox-engine.js';
+import { eventsTo } from '../helpers/recording-io-host.js';
 
 // Spec 002 "When the auto-route needs a recreate" and spec 003 "Routing" on the sandbox, with
 // the real providers: an S3 bucket's SDK provider does not send AccelerateConfiguration (an
@@ -161,7 +162,8 @@ describe('sdk-coverage: a role on Cloud Control', () => {
       backend: h.backend,
       clients: h.clients,
       registry: new ProviderRegistry(new CloudControlProvider()),
-      events: () => undefined,
+      io: eventsTo(() => undefined),
+      command: 'deploy',
       regions: [REGION],
     });
     await ccOnly.deploy(

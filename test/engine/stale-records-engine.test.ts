@@ -8,6 +8,8 @@ import type { JournalDocument } from '../../src/state/documents/journal-document
 import { openStateBackend, type StateBackend } from '../../src/state/state-backend.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { FakeCloud } from './fake-provider.js';
+import { eventsTo, plansAnswered, yesToPlans } from '../helpers/recording-io-host.js';
+import type { IoHost } from '../../src/messages/index.js';
 
 // A destroy killed after sending a delete leaves its in-flight entry; the next command reads
 // exactly that record from the cloud (spec 003, "How cdkd prevents orphans").
@@ -28,12 +30,13 @@ beforeEach(() => {
   events = [];
 });
 
-const engine = (): Promise<Engine> =>
+const engine = (ask: IoHost['ask'] = yesToPlans): Promise<Engine> =>
   createEngine({
     backend,
     clients: new AwsClients(),
     registry: cloud,
-    events: (event) => events.push(event),
+    io: eventsTo((event) => events.push(event), ask),
+    command: 'deploy',
     regions: ['us-east-1'],
   });
 
@@ -118,7 +121,7 @@ describe('records an interrupted delete may have made stale', () => {
     const { request, queueId } = await killedMidDestroy();
     cloud.failOn.add('read:Queue');
     const result = await (
-      await engine()
+      await engine(plansAnswered(async () => false))
     ).rollback({
       stack: {
         stateName: request.stateName,
@@ -129,7 +132,6 @@ describe('records an interrupted delete may have made stale', () => {
       revertFailed: false,
       orphan: new Set(),
       force: false,
-      confirm: async () => false,
     });
     expect(result.confirmed).toBe(false);
     expect((await stateOf(request))!.resources.Queue!.physicalId).toBe(queueId);
@@ -153,7 +155,6 @@ describe('records an interrupted delete may have made stale', () => {
       revertFailed: false,
       orphan: new Set(),
       force: false,
-      confirm: async () => true,
     });
     expect(result.found).toBe(false);
     expect(Object.keys((await stateOf(request))!.resources)).toEqual(['Topic']);

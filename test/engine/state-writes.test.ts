@@ -6,6 +6,7 @@ import type { StackRequest } from '../../src/engine/stack-request.js';
 import { openStateBackend, type StateBackend } from '../../src/state/state-backend.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { FakeCloud } from './fake-provider.js';
+import { eventsTo } from '../helpers/recording-io-host.js';
 
 // Resources finishing together share a state write: a deploy's writes grow with the
 // DAG's depth, not its width.
@@ -25,7 +26,8 @@ async function stateWritesFor(name: string, resources: Record<string, unknown>):
     backend,
     clients: new AwsClients(),
     registry: cloud,
-    events: () => {},
+    io: eventsTo(() => {}),
+    command: 'deploy',
     regions: ['us-east-1'],
   });
   const request: StackRequest = {

@@ -7,6 +7,7 @@ import { openStateBackend, type StateBackend } from '../../src/state/state-backe
 import { failureOf } from '../helpers/error-chain.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { FakeCloud } from './fake-provider.js';
+import { eventsTo } from '../helpers/recording-io-host.js';
 
 /**
  * Spec 002, "Resources that follow a recreated resource": the stateful-resource guard on the
@@ -40,7 +41,8 @@ function engine() {
     backend,
     clients: new AwsClients(),
     registry: cloud,
-    events: () => undefined,
+    io: eventsTo(() => undefined),
+    command: 'deploy',
     regions: ['us-east-1'],
   });
 }

@@ -7,6 +7,7 @@ import { emptyJournal } from '../../src/state/journal-store.js';
 import { openStateBackend, type StateBackend } from '../../src/state/state-backend.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { FakeCloud } from './fake-provider.js';
+import { eventsTo } from '../helpers/recording-io-host.js';
 
 // A redeploy with nothing to change skips the lock only when nothing else waits: a rollback
 // journal of the stack or of any nested stack below it sends it down the locked path.
@@ -39,7 +40,8 @@ async function redeploy(request: StackRequest, cloud: FakeCloud) {
     backend,
     clients: new AwsClients(),
     registry: cloud,
-    events: () => {},
+    io: eventsTo(() => {}),
+    command: 'deploy',
     regions: ['us-east-1'],
   });
   const acquire = vi.spyOn(backend.locks, 'acquire');

@@ -10,6 +10,8 @@ import type { FaultSpec } from '../../src/sandbox/admin/faults.js';
 import { openStateBackend, type StateBackend } from '../../src/state/state-backend.js';
 import { defaultRegistry } from '../../src/toolkit/provider-wiring.js';
 import { useSandbox } from './sandbox.js';
+import { eventsTo, plansAnswered, yesToPlans } from './recording-io-host.js';
+import type { IoHost } from '../../src/messages/index.js';
 
 /** The one region the engine tests deploy to. */
 export const REGION = 'us-east-1';
@@ -39,7 +41,7 @@ export const NEXT_CREATE_QUEUE_FAILS: FaultSpec = {
   message: 'injected',
 };
 
-/** A `cdkd rollback` of `stackName` that confirms its plan, reverts no failed operation and orphans nothing. */
+/** A `cdkd rollback` of `stackName` (its plan agreed by the harness's engines), reverting no failed operation and orphans nothing. */
 export function rollbackRequest(
   stackName: string,
   overrides: Partial<RollbackRequest> = {},
@@ -49,7 +51,6 @@ export function rollbackRequest(
     revertFailed: false,
     orphan: new Set(),
     force: false,
-    confirm: async () => true,
     ...overrides,
   };
 }
@@ -69,18 +70,22 @@ export function useSandboxEngine(bucket: string) {
     backend = await openStateBackend(clients, bucket, 'cdkd');
   });
 
-  /** An engine whose events `events` records, from an empty list; `listener` sees each one after. */
-  async function engine(listener?: (event: DeployEvent) => void): Promise<Engine> {
+  /**
+   * An engine whose events `events` records, from an empty list; `listener` sees each one
+   * after; `ask` answers its questions (else every plan is agreed, and each other question takes its default).
+   */
+  async function engine(listener?: (event: DeployEvent) => void, ask?: IoHost['ask']): Promise<Engine> {
     const recorded: DeployEvent[] = [];
     events = recorded;
     return createEngine({
       backend: stateBackend(),
       clients,
       registry: defaultRegistry(),
-      events: (event) => {
+      io: eventsTo((event) => {
         recorded.push(event);
         listener?.(event);
-      },
+      }, ask ?? yesToPlans),
+      command: 'deploy',
       regions: [REGION],
     });
   }
@@ -104,20 +109,27 @@ export function useSandboxEngine(bucket: string) {
       return events;
     },
     engine,
-    /** Deploys the template `{ Resources: resources }` as the stack `stackName`. */
+    /** Deploys the template `{ Resources: resources }` as the stack `stackName`; `ask` answers its questions. */
     async deploy(
       stackName: string,
       resources: Record<string, unknown>,
       options: Partial<DeployOptions> = {},
+      ask?: IoHost['ask'],
     ) {
-      return (await engine()).deploy(
+      return (await engine(undefined, ask)).deploy(
         { ...stackIdentity(stackName), template: { Resources: resources } },
         { concurrency: 4, ...options },
       );
     },
-    /** Runs {@link rollbackRequest} of `stackName` on a fresh engine. */
-    async rollback(stackName: string, overrides: Partial<RollbackRequest> = {}) {
-      return (await engine()).rollback(rollbackRequest(stackName, overrides));
+    /** Runs {@link rollbackRequest} of `stackName` on a fresh engine; `confirm` answers its plan (default yes). */
+    async rollback(
+      stackName: string,
+      overrides: Partial<RollbackRequest> & { confirm?: (lines: string[]) => Promise<boolean> } = {},
+    ) {
+      const { confirm, ...request } = overrides;
+      return (await engine(undefined, confirm && plansAnswered(confirm))).rollback(
+        rollbackRequest(stackName, request),
+      );
     },
     /** Adds a fault to the sandbox: a matching call fails (or is delayed) as `fault` says. */
     async addFault(fault: FaultSpec): Promise<void> {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { eventMessage, ioMessage, ioQuestion, levelOf, type DeployEvent } from '../../src/messages/index.js';
+import {
+  confirmPlan,
+  eventMessage,
+  ioMessage,
+  ioQuestion,
+  levelOf,
+  type DeployEvent,
+} from '../../src/messages/index.js';
 import { cliIoHost } from '../../src/cli/io-host.js';
 import type { Progress } from '../../src/cli/progress.js';
 import { RecordingIoHost } from '../helpers/recording-io-host.js';
@@ -86,5 +93,83 @@ describe('the CLI host', () => {
     host.notify(ioMessage('synth', 'CDKD_I1000', 'app output', { chunk: 'hello\n' }));
     expect(chunks).toEqual(['hello\n']);
     expect(await host.ask(ioQuestion('scrub', 'CDKD_Q9000', 'Roll back?', { lines: [] }, false))).toBe(true);
+  });
+});
+
+describe('the CLI host, as each command sets it up', () => {
+  it('shows warnings and notes its own way when the command gives one, and no events without a progress view', () => {
+    const shown: string[] = [];
+    const host = cliIoHost({
+      yes: true,
+      warn: (message, stack) => shown.push(`warn ${stack ?? '-'} ${message}`),
+      note: (line) => shown.push(`note ${line}`),
+    });
+    host.notify(eventMessage('drift', resource));
+    host.notify(eventMessage('drift', { kind: 'warning', stack: 'App', message: 'slow' }));
+    host.notify(ioMessage('drift', 'CDKD_W9000', 'could not record', {}));
+    host.notify(ioMessage('drift', 'CDKD_I9001', 'detail', {}));
+    expect(shown).toEqual(['warn App slow', 'warn - could not record', 'note detail']);
+  });
+
+  it('hands results to the command, and only results', () => {
+    const results: string[] = [];
+    const host = cliIoHost({
+      yes: true,
+      note: () => undefined,
+      result: (message) => results.push(message.code),
+    });
+    host.notify(ioMessage('diff', 'CDKD_I9001', 'detail', {}));
+    host.notify(
+      ioMessage('diff', 'CDKD_R2003', 'App done', {
+        stackName: 'App',
+        plan: { operations: [] } as never,
+        outputs: {},
+        changed: false,
+        unaddressed: [],
+      }),
+    );
+    expect(results).toEqual(['CDKD_R2003']);
+  });
+
+  it("writes a yes/no question's lines where the command shows its plans, leaving the live view open", async () => {
+    const written: string[] = [];
+    let closed = 0;
+    const host = cliIoHost({
+      progress: { ...recordingProgress(), close: () => void closed++ },
+      yes: true,
+      questionOutput: (text) => written.push(text),
+    });
+    const plan = { lines: ['Rollback plan:', '  delete Queue'] };
+    expect(
+      await host.ask(ioQuestion('rollback', 'CDKD_Q9000', 'Carry out this rollback?', plan, false)),
+    ).toBe(true);
+    expect(written).toEqual(['Rollback plan:\n', '  delete Queue\n']);
+    expect(closed).toBe(0);
+  });
+});
+
+describe('a plan to confirm', () => {
+  it('is a Q9000 question with its heading and lines, answered no when nobody can answer', async () => {
+    const host = new RecordingIoHost();
+    const plan = { heading: 'Rollback plan:', lines: ['delete Queue'], question: 'Carry out this rollback?' };
+    expect(await confirmPlan(host, 'rollback', plan)).toBe(false);
+    expect(host.questions.map(({ code, command, text, data }) => ({ code, command, text, data }))).toEqual([
+      {
+        code: 'CDKD_Q9000',
+        command: 'rollback',
+        text: 'Carry out this rollback?',
+        data: { heading: 'Rollback plan:', lines: ['delete Queue'] },
+      },
+    ]);
+  });
+
+  it('is shown by the CLI as its heading with the lines indented under it, an empty plan as a blank line', async () => {
+    const written: string[] = [];
+    const host = cliIoHost({ yes: true, questionOutput: (text) => written.push(text) });
+    const ask = (lines: string[]) =>
+      confirmPlan(host, 'rollback', { heading: 'Rollback plan:', lines, question: 'Go?' });
+    expect(await ask(['delete Queue', 'restore Topic'])).toBe(true);
+    await ask([]);
+    expect(written).toEqual(['Rollback plan:\n  delete Queue\n  restore Topic\n', 'Rollback plan:\n\n']);
   });
 });

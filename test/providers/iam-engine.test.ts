@@ -13,6 +13,7 @@ import { openStateBackend } from '../../src/state/state-backend.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { admin } from '../sandbox/helpers.js';
 import { ACCOUNT, doc, iamClientFor, iamContext, TRUST } from './iam-helpers.js';
+import { eventsTo } from '../helpers/recording-io-host.js';
 
 const sandbox = useSandbox();
 let engine: Engine;
@@ -27,7 +28,8 @@ beforeAll(async () => {
     backend: await openStateBackend(clients, 'iam-engine-state', 'cdkd'),
     clients,
     registry,
-    events: () => undefined,
+    io: eventsTo(() => undefined),
+    command: 'deploy',
     regions: ['us-east-1'],
   });
   context = iamContext();

@@ -13,6 +13,7 @@ import { ProviderRegistry } from '../../src/providers/registry.js';
 import { openStateBackend } from '../../src/state/state-backend.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { clearFaults, failNext, madeError } from './made-helpers.js';
+import { eventsTo } from '../helpers/recording-io-host.js';
 
 const sandbox = useSandbox();
 const ACCOUNT = '000000000000';
@@ -193,7 +194,8 @@ describe('through the engine', () => {
       backend,
       clients,
       registry,
-      events: () => {},
+      io: eventsTo(() => {}),
+      command: 'deploy',
       regions: ['us-east-1'],
     });
     const template = (key: Record<string, unknown>) => ({

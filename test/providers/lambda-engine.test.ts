@@ -22,6 +22,7 @@ import {
   lambdaContext,
   scaledClock,
 } from './lambda-helpers.js';
+import { eventsTo } from '../helpers/recording-io-host.js';
 
 useSandbox();
 let engine: Engine;
@@ -40,7 +41,8 @@ beforeAll(async () => {
     backend: await openStateBackend(clients, 'lambda-engine-state', 'cdkd'),
     clients,
     registry,
-    events: () => undefined,
+    io: eventsTo(() => undefined),
+    command: 'deploy',
     regions: ['us-east-1'],
   });
   context = lambdaContext();

@@ -22,6 +22,7 @@ import { openStateBackend } from '../../src/state/state-backend.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { failure } from '../sandbox/helpers.js';
 import { clearFaults, failNext, madeError } from './made-helpers.js';
+import { eventsTo } from '../helpers/recording-io-host.js';
 
 const sandbox = useSandbox();
 const ACCOUNT = '000000000000';
@@ -305,7 +306,8 @@ describe('through the engine', () => {
       backend,
       clients,
       registry,
-      events: () => {},
+      io: eventsTo(() => {}),
+      command: 'deploy',
       regions: ['us-east-1'],
     });
     const template = (name: string) => ({

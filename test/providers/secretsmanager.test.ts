@@ -14,6 +14,7 @@ import { openStateBackend } from '../../src/state/state-backend.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { failure } from '../sandbox/helpers.js';
 import { clearFaults, failNext, madeError } from './made-helpers.js';
+import { eventsTo } from '../helpers/recording-io-host.js';
 
 const sandbox = useSandbox();
 const ACCOUNT = '000000000000';
@@ -156,7 +157,8 @@ describe('AWS::SecretsManager::Secret', () => {
       backend,
       clients,
       registry,
-      events: () => {},
+      io: eventsTo(() => {}),
+      command: 'deploy',
       regions: ['us-east-1'],
     });
     const template = (name: string) => ({

@@ -9,6 +9,7 @@ import { createSqsService, sqsService } from '../../src/sandbox/services/sqs/ind
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { openStateBackend } from '../../src/state/state-backend.js';
 import { sandboxEnv } from '../helpers/sandbox.js';
+import { eventsTo } from '../helpers/recording-io-host.js';
 
 export const ACCOUNT = '123456789012';
 
@@ -46,7 +47,8 @@ export async function engineWith(
     backend,
     clients,
     registry: register(new ProviderRegistry(new CloudControlProvider())),
-    events: () => undefined,
+    io: eventsTo(() => undefined),
+    command: 'deploy',
     regions: ['us-east-1'],
   });
 }

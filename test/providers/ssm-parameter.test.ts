@@ -11,6 +11,7 @@ import { ParameterProvider } from '../../src/providers/ssm/parameter.js';
 import { SSM_REF_ATTRIBUTES } from '../../src/providers/ssm/ref-attributes.js';
 import { openStateBackend } from '../../src/state/state-backend.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { eventsTo } from '../helpers/recording-io-host.js';
 
 useSandbox();
 const type = 'AWS::SSM::Parameter';
@@ -111,7 +112,8 @@ describe('AWS::SSM::Parameter', () => {
       backend,
       clients,
       registry,
-      events: () => {},
+      io: eventsTo(() => {}),
+      command: 'deploy',
       regions: ['us-east-1'],
     });
     const template = (name: string) => ({

@@ -20,6 +20,7 @@ import {
   snapshot,
   STATE_BUCKET,
 } from './harness.js';
+import { eventsTo } from '../helpers/recording-io-host.js';
 
 // Every malformed input of issue 12 (and the ones that already behaved), each refused
 // before anything is touched: the command's error code, and the state bucket, the asset
@@ -266,9 +267,11 @@ const otherRows: Row[] = [
         revertFailed: false,
         orphan: [],
         force: false,
-        confirm: async () => true,
-        events: () => undefined,
-        onWarning: () => undefined,
+        io: eventsTo(
+          () => undefined,
+          async () => true,
+        ),
+        command: 'rollback',
       }),
   },
   {
@@ -373,7 +376,9 @@ describe('inputs that are valid keep working', () => {
     const outcome = await outcomeOf(() =>
       deploy(assembly([{ id: 'Big', template: { Resources: resources } }]), {
         dryRun: true,
-        onWarning: (message) => warnings.push(message),
+        io: eventsTo((event) => {
+          if (event.kind === 'warning') warnings.push(event.message);
+        }),
       }),
     );
     expect(outcome).toBe('ok');

@@ -8,6 +8,7 @@ import { destroyApp } from '../../src/toolkit/destroy-app.js';
 import { Session } from '../../src/toolkit/session.js';
 import { tempDir, writeAssembly, writeJson, type StackSpec } from '../assembly/helpers.js';
 import { liveResources } from '../helpers/inventory.js';
+import { eventsTo } from '../helpers/recording-io-host.js';
 
 export const STATE_BUCKET = 'cdkd-state-000000000000';
 export const ASSET_BUCKET = 'cdkd-assets-000000000000-us-east-1';
@@ -61,9 +62,8 @@ export async function deploy(dir: string, overrides: DeployOverrides = {}) {
     dryRun: false,
     forceStatefulRecreation: false,
     parameters: [],
-    events: () => undefined,
-    onWarning: () => undefined,
-    onNote: () => undefined,
+    io: eventsTo(() => undefined),
+    command: 'deploy',
     ...rest,
   });
 }
@@ -77,8 +77,8 @@ export async function destroy(dir: string, patterns: string[] = []) {
     all: patterns.length === 0,
     concurrency: 8,
     stackConcurrency: 2,
-    events: () => undefined,
-    onWarning: () => undefined,
+    io: eventsTo(() => undefined),
+    command: 'destroy',
   });
 }
 

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
-import { dataLossConfirmer } from '../confirm.js';
 import { NAME_PREFIX_ENV, namePrefixSetting } from '../../assembly/name-prefix-setting.js';
 import {
   addDeployTuning,
@@ -11,6 +10,7 @@ import {
   type RoutingFlagOptions,
 } from '../deploy-options.js';
 import { globalOptions } from '../global-options.js';
+import { cliIoHost } from '../io-host.js';
 import { prepareOutputsFile, writeOutputsFile } from '../outputs-file.js';
 import { createProgress } from '../progress.js';
 import { outputFailureWarnings, renderOutputs, outputsFileContent } from '../render-outputs.js';
@@ -118,21 +118,13 @@ export function registerDeploy(program: Command): void {
           wait: options.wait,
           parameters: options.parameters,
           prefixUserSuppliedNames: namePrefix.value,
-          events: progress.sink,
-          onWarning: (message) => progress.sink({ kind: 'warning', stack: 'cdkd', message }),
-          onNote: progress.note,
+          io: cliIoHost({ progress, yes: globalOptions(cmd).yes ?? false }),
+          command: 'deploy',
           signal: interrupts.signal,
           routing: {
             ...(options.preferSdkRoute !== undefined && { preferSdkRoute: options.preferSdkRoute }),
             pinCcApi: options.pinCcApi,
           },
-          confirmDataLoss: dataLossConfirmer({
-            yes: globalOptions(cmd).yes ?? false,
-            write: (text) => {
-              progress.close();
-              process.stderr.write(text);
-            },
-          }),
         });
         progress.close();
         if (options.dryRun) {

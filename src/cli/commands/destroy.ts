@@ -3,6 +3,7 @@ import { addAppOptions, collect, synthesizeFor, type AppOptions } from '../app-o
 import { confirm } from '../confirm.js';
 import { addDeployTuning, type DeployTuning } from '../deploy-options.js';
 import { globalOptions } from '../global-options.js';
+import { cliIoHost } from '../io-host.js';
 import { createProgress } from '../progress.js';
 import { interruptible } from '../interrupts.js';
 import { unlessInterrupted } from '../../interrupted.js';
@@ -55,8 +56,8 @@ export function registerDestroy(program: Command): void {
             all: options.all ?? false,
             concurrency: options.concurrency,
             stackConcurrency: options.stackConcurrency,
-            events: progress.sink,
-            onWarning: warn,
+            io: cliIoHost({ progress, yes: globalOptions(cmd).yes ?? false }),
+            command: 'destroy',
             signal,
             removeProtection: options.removeProtection ?? false,
             orphan: options.orphan,

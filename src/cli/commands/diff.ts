@@ -10,6 +10,8 @@ import {
 } from '../deploy-options.js';
 import { outputFailureWarnings, renderOutputChanges, shownOutputChanges } from '../render-outputs.js';
 import { sessionFor } from '../session-from-options.js';
+import { globalOptions } from '../global-options.js';
+import { cliIoHost } from '../io-host.js';
 import type { StackDeployResult } from '../../messages/index.js';
 
 interface DiffOptions extends AppOptions, DeployTuning, RoutingFlagOptions, RecreateOptions {
@@ -64,10 +66,15 @@ export function registerDiff(program: Command): void {
           ...(options.preferSdkRoute !== undefined && { preferSdkRoute: options.preferSdkRoute }),
           pinCcApi: options.pinCcApi,
         },
-        events: () => undefined,
-        onWarning: (message) => process.stderr.write(`Warning: ${message}\n`),
-        onNote: (message) => process.stderr.write(`${message}\n`),
-        onStackDone: (result) => results.push(result),
+        io: cliIoHost({
+          yes: globalOptions(cmd).yes ?? false,
+          warn: (message) => process.stderr.write(`Warning: ${message}\n`),
+          note: (line) => process.stderr.write(`${line}\n`),
+          result: (message) => {
+            if (message.code === 'CDKD_R2003') results.push(message.data);
+          },
+        }),
+        command: 'diff',
       });
       const failure = await planned.then(
         () => undefined,

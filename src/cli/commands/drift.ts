@@ -3,6 +3,7 @@ import { CdkdError } from '../../errors.js';
 import type { ResourceDrift } from '../../messages/index.js';
 import { DEFAULT_CONCURRENCY, positiveInteger } from '../deploy-options.js';
 import { globalOptions } from '../global-options.js';
+import { cliIoHost } from '../io-host.js';
 import { interruptible } from '../interrupts.js';
 import { sessionFor } from '../session-from-options.js';
 
@@ -48,7 +49,8 @@ export function registerDrift(program: Command): void {
           mode,
           concurrency: options.concurrency,
           ...(signal ? { signal } : {}),
-          onWarning: warn,
+          io: cliIoHost({ yes: globalOptions(cmd).yes ?? false, warn }),
+          command: 'drift',
           onStack: (result) => {
             documents.push({ stack: result.stackName, mode, drifted: result.drifted });
             if (!options.json) writeDrift(result.stackName, result.drifted, mode);

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { addAppOptions, collect, synthesizeFor, type AppOptions } from '../app-options.js';
 import { confirmed } from '../confirm.js';
 import { globalOptions } from '../global-options.js';
+import { cliIoHost } from '../io-host.js';
 import { interruptible } from '../interrupts.js';
 import { sessionFor } from '../session-from-options.js';
 
@@ -47,7 +48,8 @@ export function registerImport(program: Command): void {
             }
             return chosen;
           },
-          onWarning: warn,
+          io: cliIoHost({ yes, warn }),
+          command: 'import',
           signal,
         }),
       );

@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import { describeNamePrefix, namePrefixSetting } from '../../assembly/name-prefix-setting.js';
 import { CdkdError } from '../../errors.js';
 import { collect } from '../app-options.js';
-import { confirmed } from '../confirm.js';
 import { globalOptions } from '../global-options.js';
+import { cliIoHost } from '../io-host.js';
 import { handleInterrupts, interruptible } from '../interrupts.js';
 import { createProgress } from '../progress.js';
 import { sessionFor } from '../session-from-options.js';
@@ -48,16 +48,16 @@ export function registerRollback(program: Command): void {
           orphan: options.orphan,
           force: options.force ?? false,
           signal: interrupts.signal,
-          confirm: async (lines) => {
-            process.stdout.write(`Rollback plan:\n${lines.map((line) => `  ${line}`).join('\n')}\n`);
-            return confirmed('Carry out this rollback?', global.yes ?? false);
-          },
           namePrefixFallback: () => {
             const setting = namePrefixSetting({ env: process.env, cwd: process.cwd() });
             return { value: setting.value, description: describeNamePrefix(setting) };
           },
-          events: progress.sink,
-          onWarning: (message) => progress.sink({ kind: 'warning', stack: 'cdkd', message }),
+          io: cliIoHost({
+            progress,
+            yes: global.yes ?? false,
+            questionOutput: (text) => process.stdout.write(text),
+          }),
+          command: 'rollback',
         });
         progress.close();
         if (!result.found) {
@@ -108,12 +108,12 @@ async function dropFailed(
       session,
       ...(stackName ? { stackName } : {}),
       ...(global.region ? { region: global.region } : {}),
-      confirm: async (lines) => {
-        process.stdout.write(`Failed operations to drop:\n${lines.map((line) => `  ${line}`).join('\n')}\n`);
-        return confirmed('Drop them from the rollback journal?', global.yes ?? false);
-      },
-      events: () => undefined,
-      onWarning: warn,
+      io: cliIoHost({
+        yes: global.yes ?? false,
+        warn,
+        questionOutput: (text) => process.stdout.write(text),
+      }),
+      command: 'rollback',
       signal,
     }),
   );

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CleanOutcome, Leftover } from '../../messages/index.js';
 import { confirmed } from '../confirm.js';
 import { globalOptions } from '../global-options.js';
+import { cliIoHost } from '../io-host.js';
 import { createProgress } from '../progress.js';
 import { interruptible } from '../interrupts.js';
 import { sessionFor } from '../session-from-options.js';
@@ -22,12 +23,8 @@ export function registerScrub(program: Command): void {
         scrubBucket({
           session,
           offer: (leftover) => confirmed(`${describe(leftover)} ${remedy(leftover)}?`, yes),
-          confirmRollback: async (lines) => {
-            process.stdout.write(`Rollback plan:\n${lines.map((line) => `  ${line}`).join('\n')}\n`);
-            return confirmed('Carry out this rollback?', yes);
-          },
-          events: progress.sink,
-          onWarning: warn,
+          io: cliIoHost({ progress, yes, questionOutput: (text) => process.stdout.write(text) }),
+          command: 'scrub',
           signal,
         }),
       ).finally(() => progress.close());

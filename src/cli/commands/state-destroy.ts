@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { confirm } from '../confirm.js';
 import { DEFAULT_CONCURRENCY, positiveInteger } from '../deploy-options.js';
 import { globalOptions } from '../global-options.js';
+import { cliIoHost } from '../io-host.js';
 import { interruptible } from '../interrupts.js';
 import { createProgress } from '../progress.js';
 import { leaving, writeDestroyed } from '../render-destroyed.js';
@@ -38,8 +39,8 @@ export function registerStateDestroy(state: Command): void {
               session,
               stackName,
               concurrency: options.concurrency,
-              events: progress.sink,
-              onWarning: warn,
+              io: cliIoHost({ progress, yes: global.yes ?? false }),
+              command: 'state destroy',
               signal,
               orphan: options.orphan,
               ...(global.region ? { region: global.region } : {}),

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_CONCURRENCY, positiveInteger } from '../deploy-options.js';
 import { globalOptions } from '../global-options.js';
+import { cliIoHost } from '../io-host.js';
 import { interruptible } from '../interrupts.js';
 import { sessionFor } from '../session-from-options.js';
 
@@ -21,7 +22,8 @@ export function registerStateRefreshObserved(state: Command): void {
           session,
           stackName,
           concurrency: options.concurrency,
-          onWarning: warn,
+          io: cliIoHost({ yes: globalOptions(command).yes ?? false, warn }),
+          command: 'state refresh-observed',
           signal,
           ...(region ? { region } : {}),
         }),

@@ -4,25 +4,19 @@ import type { LiveResource } from '../../providers/provider.js';
 import { throwIfInterrupted } from '../../interrupted.js';
 import { FAIL_FAST_SCHEDULE } from '../../state/lock-schedule.js';
 import { walkDag } from '../../dag/index.js';
-import { acceptedProperties, driftOf, type PropertyDrift } from '../drift-rules.js';
+import { acceptedProperties, driftOf } from '../drift-rules.js';
 import { revertProperties } from '../../resource-types/index.js';
+import type { ResourceDrift } from '../../messages/index.js';
 import { stackProviderContext, type EngineContext, type StackIdentity } from '../engine-context.js';
 import { NESTED_STACK_TYPE } from '../nested/index.js';
 import { StackState } from '../../stack-state/index.js';
 import { maskedReadBack } from '../../stack-state/index.js';
 import { writeOnlyOf } from '../planning/index.js';
 
+export type { ResourceDrift } from '../../messages/index.js';
+
 /** `detect` only reads; `accept` takes the live values into state; `revert` writes the recorded ones back. */
 export type DriftMode = 'detect' | 'accept' | 'revert';
-
-export interface ResourceDrift {
-  logicalId: string;
-  type: string;
-  physicalId: string;
-  /** True when AWS no longer holds the resource at all. */
-  missing: boolean;
-  properties: PropertyDrift[];
-}
 
 export interface DriftOptions {
   mode: DriftMode;

@@ -1,4 +1,5 @@
 import { CdkdError } from '../../errors.js';
+import { confirmPlan } from '../../messages/index.js';
 import { throwIfInterrupted } from '../../interrupted.js';
 import { decideDropFailed } from '../../rollback-decisions/index.js';
 import { RETRY_SCHEDULE } from '../../state/lock-schedule.js';
@@ -6,8 +7,6 @@ import type { EngineContext, StackIdentity } from '../engine-context.js';
 
 export interface DropFailedRequest {
   stack: StackIdentity;
-  /** Shown the lines; false stops before anything is written. */
-  confirm(lines: string[]): Promise<boolean>;
   /** The first SIGINT/SIGTERM: nothing more is read or written. */
   signal?: AbortSignal;
 }
@@ -45,8 +44,13 @@ export async function dropFailedSegments(
         { hint: decision.hint },
       );
     }
-    if (!(await request.confirm(decision.lines)))
-      return { ...result, lines: decision.lines, confirmed: false };
+    // Asked through the IO host; a "no" stops before anything is written.
+    const agreed = await confirmPlan(engine.io, engine.command, {
+      heading: 'Failed operations to drop:',
+      lines: decision.lines,
+      question: 'Drop them from the rollback journal?',
+    });
+    if (!agreed) return { ...result, lines: decision.lines, confirmed: false };
     throwIfInterrupted(signal, 'before the journal was changed; nothing was dropped');
     await engine.backend.journals.remove(ref);
     return { ...result, lines: decision.lines, confirmed: true };

@@ -14,14 +14,15 @@ import { RunJournal } from './run-journal.js';
 import { StackState } from '../../stack-state/index.js';
 import { settleStaleRecords } from './stale-records.js';
 import { replayCalls, type ReplayCallsInput } from './replay-calls.js';
+import { confirmPlan } from '../../messages/index.js';
 
 export interface RollbackRequest {
   stack: StackIdentity;
   revertFailed: boolean;
   orphan: ReadonlySet<string>;
   force: boolean;
-  /** Shown the plan lines; false stops before anything is touched. */
-  confirm(lines: string[]): Promise<boolean>;
+  /** The plan was agreed already (a parent replaying this nested stack): not asked again. */
+  agreed?: true;
   /** Set when a parent replays this nested stack: only that run's segment, its failed operations left in the journal. */
   runId?: string;
   /** The prefix setting for a segment whose journal does not record one (an older cdkd wrote it). */
@@ -128,7 +129,15 @@ export async function rollbackStack(
       servicesFor: (child, childState) =>
         replayServices(engine, { stack: child, state: childState, flags: request }),
     });
-    if (!(await request.confirm(lines))) return result(true, lines, false, 0);
+    // Asked through the IO host; a "no" stops before anything is touched.
+    const agreed =
+      request.agreed ??
+      (await confirmPlan(engine.io, engine.command, {
+        heading: 'Rollback plan:',
+        lines,
+        question: 'Carry out this rollback?',
+      }));
+    if (!agreed) return result(true, lines, false, 0);
 
     let exitCode: 0 | 1 | 2 = 0;
     const left: JournalOperation[] = [];
@@ -232,7 +241,7 @@ async function replayChild(
     ...flags,
     runId,
     stack: nestedIdentity(parent, logicalId),
-    confirm: async () => true,
+    agreed: true,
   });
   if (!child.found) {
     return {

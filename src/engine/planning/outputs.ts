@@ -1,4 +1,5 @@
 import type { OutputRecord } from '../../state/documents/state-document.js';
+import type { FailedOutput, OutputChange } from '../../messages/index.js';
 import type { DeclaredExport } from '../../plan/index.js';
 import {
   collectReferences,
@@ -10,14 +11,7 @@ import {
 import { isLiveAttributeRefusal, type LiveAttributes } from './live-attributes.js';
 import { holdsPendingValue } from './state-resolver.js';
 
-/** An output whose value a deploy would change (`after` absent: the output goes away). */
-export interface OutputChange {
-  name: string;
-  before?: unknown;
-  after?: unknown;
-  /** The new value reads something the deploy has yet to make: known after deploy. */
-  knownAfterDeploy?: true;
-}
+export type { FailedOutput, OutputChange } from '../../messages/index.js';
 
 /**
  * What a deploy would do to the recorded outputs, for `cdkd diff`: each output that evaluates
@@ -54,13 +48,6 @@ export async function outputChanges(
   for (const [name, before] of Object.entries(recorded))
     if (!masked.activeOutputs.includes(name)) changes.push({ name, before: before.value });
   return { changes, failed };
-}
-
-/** An output whose attribute read live was refused (spec 002): why, in one line. */
-export interface FailedOutput {
-  name: string;
-  message: string;
-  hint?: string;
 }
 
 export interface EvaluatedOutputs {

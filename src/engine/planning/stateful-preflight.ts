@@ -11,14 +11,18 @@ import {
   type StatefulVerdict,
 } from '../../plan/index.js';
 import type { EmptinessProber } from '../engine-context.js';
+import { CdkdError } from '../../errors.js';
+import { ioQuestion, type CommandName, type IoHost } from '../../messages/index.js';
 import type { EventSink } from '../events.js';
 import { importReaderRows, type FollowingImportReader } from './import-readers.js';
-import type { DeployOptions, StackRequest } from '../stack-request.js';
+import type { DataLossConfirmation, DeployOptions, StackRequest } from '../stack-request.js';
 import type { StackState } from '../../stack-state/index.js';
 
 export interface PreflightServices {
   probeEmptiness: EmptinessProber;
   events: EventSink;
+  io: IoHost;
+  command: CommandName;
 }
 
 /** The stack being planned: its request, recorded state, plan and desired resources. */
@@ -76,12 +80,27 @@ export async function statefulPreflight(
   // A --recreate-via-* destroys a resource on purpose: it is always asked, data or not.
   const recreatesOnRequest = plan.operations.some((op) => op.kind === 'replace' && op.recreateVia);
   if (needsDataLossConfirmation(rows) || recreatesOnRequest) {
-    await options.confirmDataLoss?.({ stackName: request.stackName, rows });
+    await confirmDataLoss(services, { stackName: request.stackName, rows });
   } else {
     for (const row of rows.filter((r) => r.outcome === 'emptiness-unknown'))
       warn(recreateRowLines(row).join('\n').trim());
   }
   return verdicts;
+}
+
+/**
+ * Asks the IO host before a recreate that loses data; a host that cannot ask takes the flag as
+ * the consent. A "no" stops the deploy with nothing touched.
+ */
+async function confirmDataLoss(services: PreflightServices, data: DataLossConfirmation): Promise<void> {
+  const question = ioQuestion(
+    services.command,
+    'CDKD_Q2100',
+    `Deploy ${data.stackName}, destroying and re-creating the resources listed?`,
+    data,
+    true,
+  );
+  if (!(await services.io.ask(question))) throw new CdkdError('CANCELLED', 'Cancelled; nothing was changed.');
 }
 
 /** Spec 002: the six types whose replacement refuses on its own protection property. */

@@ -1,17 +1,11 @@
 import { parseAnyStateKey } from '../../state/keys.js';
 import { RETRY_SCHEDULE } from '../../state/lock-schedule.js';
-import type { StackRef } from '../../state/state-store.js';
 import type { EngineContext } from '../engine-context.js';
 import { rollbackStack } from '../journal/index.js';
 import { keptEntries, lockVerdict, untrackedInJournal } from './scrub-rules.js';
+import type { CleanOutcome, Leftover } from '../../messages/index.js';
 
-/** Something a crashed run left in the state bucket. */
-export type Leftover =
-  | { kind: 'stale-lock'; ref: StackRef; holder: string }
-  | { kind: 'held-lock'; ref: StackRef; holder: string; expiresAt: string }
-  | { kind: 'unreadable-lock'; ref: StackRef }
-  | { kind: 'journal'; ref: StackRef; hasState: boolean; crashed: boolean; untracked: string[] }
-  | { kind: 'unreadable-journal'; ref: StackRef };
+export type { CleanOutcome, Leftover } from '../../messages/index.js';
 
 /**
  * `cdkd scrub`, looking: every lock under the prefix (stale, held or unreadable), and every
@@ -57,20 +51,6 @@ export async function findLeftovers(engine: EngineContext, now: Date = new Date(
   return leftovers;
 }
 
-/** What cleaning one leftover came to. */
-export type CleanOutcome =
-  | { kind: 'cleaned' }
-  /** The rollback's plan was declined: nothing changed. */
-  | { kind: 'declined' }
-  /** Settled, with warnings the rollback printed (cdkd events lists them). */
-  | { kind: 'warned' }
-  /** The journal keeps what the rollback could not settle, one line each (see `keptEntries`). */
-  | { kind: 'unsettled'; entries: string[] }
-  /** The rollback failed: its journal is kept for a re-run. */
-  | { kind: 'failed' }
-  /** Nothing scrub cleans (a held or unreadable lock, an unreadable journal). */
-  | { kind: 'left' };
-
 /**
  * `cdkd scrub`, cleaning one leftover: a stale lock is taken over and released (the lock
  * retried as spec 003 gives scrub); a journal is settled by `cdkd rollback`'s own replay,
@@ -80,7 +60,7 @@ export type CleanOutcome =
 export async function cleanLeftover(
   engine: EngineContext,
   leftover: Leftover,
-  input: { accountId: string; confirm(lines: string[]): Promise<boolean>; signal?: AbortSignal },
+  input: { accountId: string; signal?: AbortSignal },
 ): Promise<CleanOutcome> {
   const { signal } = input;
   if (leftover.kind === 'stale-lock') {
@@ -101,7 +81,6 @@ export async function cleanLeftover(
     revertFailed: false,
     orphan: new Set(),
     force: false,
-    confirm: input.confirm,
     ...(signal ? { signal } : {}),
   });
   if (!result.confirmed) return { kind: result.found ? 'declined' : 'cleaned' };
