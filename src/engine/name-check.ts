@@ -1,10 +1,10 @@
 import { CdkdError, messageOf, type ErrorCode } from '../errors.js';
 import { decideNameCollision } from '../plan/index.js';
-import type { NameLookup, Provider, ProviderContext, ResourceRequest } from '../providers/provider.js';
+import type { NameLookup, Provider, ProviderContext, ResourceRequest } from '../providers/index.js';
 import { isCustomResourceType } from '../providers/handled-types.js';
 import { foldAscii } from '../rollback-decisions/index.js';
 import { newResourceHoldsName } from '../rollback-decisions/index.js';
-import type { ResourceRecord } from '../state/documents/state-document.js';
+import type { ResourceRecord } from '../state/index.js';
 import {
   globalNameOf,
   parentPrefixedIdOf,

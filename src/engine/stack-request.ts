@@ -1,5 +1,5 @@
 import type { MovingExport, RecreateLayer, RecreateRow } from '../plan/index.js';
-import type { RoutingOptions } from '../providers/routing.js';
+import type { RoutingOptions } from '../providers/index.js';
 import type { ParameterValue } from '../template/index.js';
 
 /** A nested stack's template, found in the cloud assembly by its parent's logical id. */

@@ -1,4 +1,4 @@
-import type { CreationIdentity } from '../providers/provider.js';
+import type { CreationIdentity } from '../providers/index.js';
 import { needsNoCreationIdentity } from './identifiers.js';
 
 export type IdentityProof = 'same' | 'different' | 'gone' | 'unproven';

@@ -1,4 +1,4 @@
-import type { ImportMark, JournalOperation } from '../state/documents/journal-document.js';
+import type { ImportMark, JournalOperation } from '../state/index.js';
 import { sameId } from './identifiers.js';
 import { isReplacement } from './replacement-order.js';
 

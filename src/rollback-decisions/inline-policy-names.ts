@@ -1,5 +1,5 @@
 import { canonicalJson } from '../plan/index.js';
-import type { ResourceRecord } from '../state/documents/state-document.js';
+import type { ResourceRecord } from '../state/index.js';
 import { MASK } from '../template/parameters.js';
 import type { RollbackStep } from './steps.js';
 import { sameId } from './identifiers.js';

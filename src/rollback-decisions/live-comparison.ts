@@ -1,4 +1,4 @@
-import type { LiveResource, ProviderKind } from '../providers/provider.js';
+import type { LiveResource, ProviderKind } from '../providers/index.js';
 
 /** What a fix-forward's live read of the record under the logical id said about the earlier resource. */
 export type LiveComparison =

@@ -1,4 +1,4 @@
-import type { ProviderKind } from '../providers/provider.js';
+import type { ProviderKind } from '../providers/index.js';
 import { keepsOnRollbackOfCreate } from '../template/index.js';
 import { isAddressable } from './addressable.js';
 import { needsNoCreationIdentity, sameId } from './identifiers.js';

@@ -1,5 +1,4 @@
-import type { ImportMark, JournalOperation } from '../state/documents/journal-document.js';
-import type { ResourceRecord } from '../state/documents/state-document.js';
+import type { ImportMark, JournalOperation, ResourceRecord } from '../state/index.js';
 import { keepsOnRollbackOfCreate, keepsResource } from '../template/index.js';
 import type { RollbackStep } from './steps.js';
 

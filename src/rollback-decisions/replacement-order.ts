@@ -1,4 +1,4 @@
-import type { Verdict } from '../state/documents/journal-document.js';
+import type { Verdict } from '../state/index.js';
 import { isAddressable } from './addressable.js';
 import { foldAscii, sameId } from './identifiers.js';
 

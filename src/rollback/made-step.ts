@@ -1,5 +1,4 @@
-import type { JournalOperation, JournalSegment } from '../state/documents/journal-document.js';
-import type { StateDocument } from '../state/documents/state-document.js';
+import type { JournalOperation, JournalSegment, StateDocument } from '../state/index.js';
 import { decideMadeResource, type MadePath, type MadeResourceFacts } from '../rollback-decisions/index.js';
 import { sameId } from '../rollback-decisions/index.js';
 import type { RollbackStep } from '../rollback-decisions/index.js';

@@ -1,5 +1,4 @@
-import type { JournalOperation, JournalSegment } from '../state/documents/journal-document.js';
-import type { StateDocument } from '../state/documents/state-document.js';
+import type { JournalOperation, JournalSegment, StateDocument } from '../state/index.js';
 import { isStateful } from '../resource-types/index.js';
 import { isAddressable } from '../rollback-decisions/index.js';
 import { decideOperation } from '../rollback-decisions/index.js';

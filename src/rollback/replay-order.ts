@@ -1,4 +1,4 @@
-import type { JournalOperation } from '../state/documents/journal-document.js';
+import type { JournalOperation } from '../state/index.js';
 import { nameProperty, readPath } from '../rollback-decisions/index.js';
 import type { PlannedStep } from './plan-rollback.js';
 

@@ -5,7 +5,7 @@ import { systemClock } from '../providers/clock.js';
 import { ResourceMadeError, type CreateResult } from '../providers/provider.js';
 import { prefixedNameProperty } from '../providers/user-supplied-names.js';
 import { createAttempts } from '../providers/ambiguous-create.js';
-import type { ResourceRecord } from '../state/documents/state-document.js';
+import type { ResourceRecord } from '../state/index.js';
 import { keepsOnRollbackOfCreate } from '../template/index.js';
 import {
   nameCollisionMessage,

@@ -1,5 +1,5 @@
 import type { Plan, StatefulVerdict } from '../../plan/index.js';
-import type { OutputRecord } from '../../state/documents/state-document.js';
+import type { OutputRecord } from '../../state/index.js';
 import type { FailedOutput, OutputChange } from '../planning/index.js';
 
 /** What deploying one stack came to; its own file so the deploy's steps can name it without importing the deploy. */

@@ -1,6 +1,6 @@
 import { propertyHash } from '../../plan/index.js';
 import { holdsMask } from '../../plan/property-diff.js';
-import type { LiveResource } from '../../providers/provider.js';
+import type { LiveResource } from '../../providers/index.js';
 import { throwIfInterrupted } from '../../interrupted.js';
 import { FAIL_FAST_SCHEDULE } from '../../state/lock-schedule.js';
 import { walkDag } from '../../dag/index.js';

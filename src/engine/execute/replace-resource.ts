@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PlannedOperation } from '../../plan/index.js';
-import type { ResourceRecord } from '../../state/documents/state-document.js';
+import type { ResourceRecord } from '../../state/index.js';
 import { keepsResource } from '../../template/index.js';
 import { createdName } from './created-name.js';
 import { storeMade } from './made-outcome.js';

@@ -6,7 +6,7 @@ import {
   idShapeOf,
   idShapeProblem,
 } from '../../providers/id-shapes.js';
-import type { ProviderKind } from '../../providers/provider.js';
+import type { ProviderKind } from '../../providers/index.js';
 import { sameId } from '../../rollback-decisions/index.js';
 import { nameProperty, readPath } from '../../rollback-decisions/index.js';
 import { partitionForRegion } from '../../template/index.js';

@@ -1,7 +1,6 @@
 import { messageOf } from '../../errors.js';
 import { isAddressable } from '../../rollback-decisions/index.js';
-import type { JournalOperation, JournalSegment } from '../../state/documents/journal-document.js';
-import type { ResourceRecord, StateDocument } from '../../state/documents/state-document.js';
+import type { JournalOperation, JournalSegment, ResourceRecord, StateDocument } from '../../state/index.js';
 import type { EngineContext, StackIdentity } from '../engine-context.js';
 import { heldUpdate } from './held-update.js';
 import { NESTED_STACK_TYPE } from '../nested/index.js';

@@ -8,7 +8,7 @@ import type {
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
-} from '../../providers/provider.js';
+} from '../../providers/index.js';
 import { noOuterRetry } from '../../providers/retry-class.js';
 import { partitionForRegion } from '../../template/index.js';
 import type { EngineContext, StackIdentity } from '../engine-context.js';

@@ -1,6 +1,6 @@
 import type { DesiredResource, Plan, PlannedOperation } from '../../plan/index.js';
-import type { ProviderContext } from '../../providers/provider.js';
-import type { ResourceRecord } from '../../state/documents/state-document.js';
+import type { ProviderContext } from '../../providers/index.js';
+import type { ResourceRecord } from '../../state/index.js';
 import { runLimited } from '../../assets/run-limited.js';
 import {
   createCollisionError,

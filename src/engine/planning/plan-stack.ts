@@ -1,4 +1,4 @@
-import type { AwsClients } from '../../aws/client-factory.js';
+import type { AwsClients } from '../../aws/index.js';
 import { CdkdError } from '../../errors.js';
 import {
   buildPlan,
@@ -29,7 +29,7 @@ import type { RegistrySchemas } from '../registry-schemas.js';
 import type { DeployOptions, NestedTemplate, StackRequest } from '../stack-request.js';
 import type { StackState } from '../../stack-state/index.js';
 import { liveAttributesFor } from './live-attributes.js';
-import type { LiveAttributeReader } from '../../providers/live-attributes/index.js';
+import type { LiveAttributeReader } from '../../providers/index.js';
 import { statefulPreflight, type PreflightServices } from './stateful-preflight.js';
 import { stateResolver } from './state-resolver.js';
 

@@ -1,6 +1,6 @@
 import { parseAnyStateKey } from '../../state/keys.js';
 import { RETRY_SCHEDULE } from '../../state/lock-schedule.js';
-import type { StackRef } from '../../state/state-store.js';
+import type { StackRef } from '../../state/index.js';
 import type { EngineContext } from '../engine-context.js';
 import { rollbackStack } from '../journal/index.js';
 import { keptEntries, lockVerdict, untrackedInJournal } from './scrub-rules.js';
