@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCollisionError } from '../../src/engine/name-check.js';
+import { createCollisionError } from '../../src/engine/planning/name-check.js';
 import { globalNameOf, parentPrefixedIdOf } from '../../src/resource-types/index.js';
 
 describe('name rules in the catalog', () => {

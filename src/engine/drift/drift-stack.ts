@@ -4,7 +4,7 @@ import type { LiveResource } from '../../providers/index.js';
 import { throwIfInterrupted } from '../../interrupted.js';
 import { FAIL_FAST_SCHEDULE } from '../../state/lock-schedule.js';
 import { walkDag } from '../../dag/index.js';
-import { acceptedProperties, driftOf, type PropertyDrift } from '../drift-rules.js';
+import { acceptedProperties, driftOf, type PropertyDrift } from './drift-rules.js';
 import { revertProperties } from '../../resource-types/index.js';
 import { stackProviderContext, type EngineContext, type StackIdentity } from '../engine-context.js';
 import { NESTED_STACK_TYPE } from '../nested/index.js';

@@ -11,7 +11,7 @@ import {
   recordedNameCheck,
   replacementOrder,
   type NameCheck,
-} from '../name-check.js';
+} from '../planning/index.js';
 import type { PreparedCreate, ReplaceHost } from './executor-services.js';
 import { recreateOrder } from '../planning/index.js';
 import { policies, type OperationDraft } from './observer.js';

@@ -7,7 +7,7 @@ import {
 } from '../../rollback/index.js';
 import type { ReplayServices } from '../../rollback/index.js';
 import type { JournalOperation, JournalSegment, StateDocument } from '../../state/index.js';
-import { lookUpName } from '../name-check.js';
+import { lookUpName } from '../planning/index.js';
 import { routeLoaded } from '../../provider-calls/index.js';
 
 /**

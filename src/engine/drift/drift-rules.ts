@@ -1,6 +1,6 @@
-import { holdsMask } from '../plan/property-diff.js';
-import { canonicalJson } from '../plan/index.js';
-import { containsDynamicReference } from '../template/index.js';
+import { holdsMask } from '../../plan/property-diff.js';
+import { canonicalJson } from '../../plan/index.js';
+import { containsDynamicReference } from '../../template/index.js';
 
 /** One property AWS holds otherwise than cdkd applied it. */
 export interface PropertyDrift {
