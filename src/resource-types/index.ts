@@ -40,3 +40,4 @@ export type { LiveAttributeRoute } from './live-attributes.js';
 export { globalNameOf, parentPrefixedIdOf } from './name-rules.js';
 export type { GlobalName, ParentPrefixedId } from './name-rules.js';
 export { revertProperties } from './drift-exceptions.js';
+export { CDK_METADATA_TYPE, NESTED_STACK_TYPE } from './template-only-types.js';

@@ -7,7 +7,7 @@ import { walkDag } from '../../dag/index.js';
 import { acceptedProperties, driftOf, type PropertyDrift } from './drift-rules.js';
 import { revertProperties } from '../../resource-types/index.js';
 import { stackProviderContext, type EngineContext, type StackIdentity } from '../engine-context.js';
-import { NESTED_STACK_TYPE } from '../nested/index.js';
+import { NESTED_STACK_TYPE } from '../../resource-types/index.js';
 import { StackState } from '../../stack-state/index.js';
 import { maskedReadBack } from '../../stack-state/index.js';
 import { writeOnlyOf } from '../planning/index.js';

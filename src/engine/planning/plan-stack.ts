@@ -10,7 +10,8 @@ import {
 } from '../../plan/index.js';
 import { refuseInvalidEvaluatedProperties } from '../../plan/validate-properties.js';
 import { prepareTemplate, validateTemplate, type PreparedTemplate } from '../../template/index.js';
-import { CDK_METADATA_TYPE, desiredResources, isUnresolved } from './desired-resources.js';
+import { CDK_METADATA_TYPE } from '../../resource-types/index.js';
+import { desiredResources, isUnresolved } from './desired-resources.js';
 import type { ExportIndex } from '../export-index.js';
 import {
   refuseChangedExportsInUse,
