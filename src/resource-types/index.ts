@@ -37,7 +37,7 @@ export {
 } from './deletion-protection.js';
 export { LIVE_ATTRIBUTES, liveAttributeRoute } from './live-attributes.js';
 export type { LiveAttributeRoute } from './live-attributes.js';
-export { globalNameOf, parentPrefixedIdOf } from './name-rules.js';
-export type { GlobalName, ParentPrefixedId } from './name-rules.js';
+export { arnFromNameOf, globalNameOf, parentPrefixedIdOf } from './name-rules.js';
+export type { ArnPlace, GlobalName, ParentPrefixedId } from './name-rules.js';
 export { revertProperties } from './drift-exceptions.js';
 export { CDK_METADATA_TYPE, NESTED_STACK_TYPE } from './template-only-types.js';
