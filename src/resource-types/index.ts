@@ -41,3 +41,4 @@ export { arnFromNameOf, globalNameOf, parentPrefixedIdOf } from './name-rules.js
 export type { ArnPlace, GlobalName, ParentPrefixedId } from './name-rules.js';
 export { revertProperties } from './drift-exceptions.js';
 export { CDK_METADATA_TYPE, NESTED_STACK_TYPE } from './template-only-types.js';
+export { foldAscii, needsNoCreationIdentity, sameId } from './identifiers.js';

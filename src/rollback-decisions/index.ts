@@ -1,7 +1,6 @@
 export { isAddressable } from './addressable.js';
 export { proveIdentity } from './creation-identity.js';
 export { decideDropFailed } from './drop-failed.js';
-export { foldAscii, sameId } from './identifiers.js';
 export {
   decidePutBack,
   holdersOf,

@@ -2,7 +2,7 @@ import { canonicalJson } from '../plan/index.js';
 import type { ResourceRecord } from '../state/index.js';
 import { MASK } from '../template/parameters.js';
 import type { RollbackStep } from './steps.js';
-import { sameId } from './identifiers.js';
+import { sameId } from '../resource-types/index.js';
 
 /**
  * Spec 000, "IAM inline policy names moved between resources": which inline

@@ -1,6 +1,6 @@
 import type { Verdict } from '../state/index.js';
 import { isAddressable } from './addressable.js';
-import { foldAscii, sameId } from './identifiers.js';
+import { foldAscii, sameId } from '../resource-types/index.js';
 
 export interface ReversalOrder {
   order: 'create-first' | 'delete-first';

@@ -7,7 +7,7 @@ import {
   idShapeProblem,
 } from '../../providers/id-shapes.js';
 import type { ProviderKind } from '../../providers/index.js';
-import { sameId } from '../../rollback-decisions/index.js';
+import { sameId } from '../../resource-types/index.js';
 import { nameProperty, readPath } from '../../rollback-decisions/index.js';
 import { arnFromNameOf } from '../../resource-types/index.js';
 import { partitionForRegion } from '../../template/index.js';

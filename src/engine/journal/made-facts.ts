@@ -1,5 +1,5 @@
 import type { MadeResourceFacts, MadePath } from '../../rollback-decisions/index.js';
-import { sameId } from '../../rollback-decisions/index.js';
+import { sameId } from '../../resource-types/index.js';
 import { compareLive, comparesLiveIdentity, type LiveRead } from '../../rollback-decisions/index.js';
 import type { ReplayServices } from '../../rollback/index.js';
 import type {

@@ -2,7 +2,7 @@ import { CdkdError, messageOf, type ErrorCode } from '../../errors.js';
 import { decideNameCollision } from '../../plan/index.js';
 import type { NameLookup, Provider, ProviderContext, ResourceRequest } from '../../providers/index.js';
 import { isCustomResourceType } from '../../providers/handled-types.js';
-import { foldAscii } from '../../rollback-decisions/index.js';
+import { foldAscii } from '../../resource-types/index.js';
 import { newResourceHoldsName } from '../../rollback-decisions/index.js';
 import type { ResourceRecord } from '../../state/index.js';
 import {
