@@ -42,3 +42,5 @@ export type { ArnPlace, GlobalName, ParentPrefixedId } from './name-rules.js';
 export { revertProperties } from './drift-exceptions.js';
 export { CDK_METADATA_TYPE, NESTED_STACK_TYPE } from './template-only-types.js';
 export { foldAscii, needsNoCreationIdentity, sameId } from './identifiers.js';
+export { nameProperty, readPath } from './name-properties.js';
+export type { NameProperty } from './name-properties.js';

@@ -17,7 +17,6 @@ export {
   newResourceHoldsName,
   retainedHolderMessage,
 } from './name-holder.js';
-export { nameProperty, readPath } from './name-properties.js';
 export { decideOperation } from './operation.js';
 export { recreateName, type RecreateName } from './recreate-name.js';
 export { type RollbackStep } from './steps.js';

@@ -13,7 +13,7 @@ import {
   newResourceHoldsName,
   retainedHolderMessage,
 } from '../rollback-decisions/index.js';
-import { nameProperty, readPath } from '../rollback-decisions/index.js';
+import { nameProperty, readPath } from '../resource-types/index.js';
 import { recreateName, type RecreateName } from '../rollback-decisions/index.js';
 import { baselineProperties } from './redacted-baseline.js';
 import { deleteRecorded } from '../provider-calls/index.js';

@@ -8,7 +8,7 @@ import {
 } from '../../providers/id-shapes.js';
 import type { ProviderKind } from '../../providers/index.js';
 import { sameId } from '../../resource-types/index.js';
-import { nameProperty, readPath } from '../../rollback-decisions/index.js';
+import { nameProperty, readPath } from '../../resource-types/index.js';
 import { arnFromNameOf } from '../../resource-types/index.js';
 import { partitionForRegion } from '../../template/index.js';
 import { holdsPendingValue } from '../planning/index.js';

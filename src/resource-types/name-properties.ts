@@ -1,4 +1,4 @@
-import { foldAscii } from '../resource-types/index.js';
+import { foldAscii } from './identifiers.js';
 
 /** How one type carries its physical name: what name-holder matching needs to know. */
 export interface NameProperty {
