@@ -44,3 +44,5 @@ export { CDK_METADATA_TYPE, NESTED_STACK_TYPE } from './template-only-types.js';
 export { foldAscii, needsNoCreationIdentity, sameId } from './identifiers.js';
 export { nameProperty, readPath } from './name-properties.js';
 export type { NameProperty } from './name-properties.js';
+export { liveIdentityComparedOnCloudControl, liveIdentityRuleOf } from './live-identity.js';
+export type { LiveIdentityRule } from './live-identity.js';
