@@ -46,3 +46,10 @@ export { nameProperty, readPath } from './name-properties.js';
 export type { NameProperty } from './name-properties.js';
 export { liveIdentityComparedOnCloudControl, liveIdentityRuleOf } from './live-identity.js';
 export type { LiveIdentityRule } from './live-identity.js';
+export {
+  INLINE_POLICY_TARGETS,
+  INLINE_POLICY_TYPE,
+  principalKindOf,
+  principalTypeOf,
+} from './inline-policies.js';
+export type { PrincipalKind } from './inline-policies.js';
