@@ -1,5 +1,5 @@
 import { CdkdError } from '../errors.js';
-import type { ContainerAsset } from '../assembly/types.js';
+import type { ContainerAsset } from '../assembly/index.js';
 import type { AssetPublisher } from './publisher.js';
 
 /** Container images need a Docker engine to build; cdkd does not drive one yet. */

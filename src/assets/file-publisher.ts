@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { httpStatusOf } from '../aws/error-class.js';
-import type { FileAsset } from '../assembly/types.js';
+import type { FileAsset } from '../assembly/index.js';
 import { CdkdError } from '../errors.js';
 import { assetBucketError } from './asset-bucket.js';
 import type { AssetPublication, AssetPublisher, PublishContext } from './publisher.js';

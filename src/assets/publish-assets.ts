@@ -1,5 +1,5 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { AssetManifest, ContainerAsset, FileAsset } from '../assembly/types.js';
+import type { AssetManifest, ContainerAsset, FileAsset } from '../assembly/index.js';
 import { assetBucketName } from '../state/bucket-names.js';
 import { checkAssetBucket } from './asset-bucket.js';
 import { containerImagePublisher } from './container-publisher.js';

@@ -1,11 +1,6 @@
-import type { AwsClients } from '../aws/client-factory.js';
-import type { ParameterReader } from '../aws/ssm-parameters.js';
-import type { EventLog } from '../state/event-log.js';
-import type { StateBackend } from '../state/state-backend.js';
-import type { StackRef } from '../state/state-store.js';
-import type { LiveAttributeReader } from '../providers/live-attributes/index.js';
-import type { ProviderContext } from '../providers/provider.js';
-import type { ProbeResult, ProbeTarget } from '../providers/emptiness/index.js';
+import type { AwsClients, ParameterReader } from '../aws/index.js';
+import type { EventLog, StateBackend, StackRef } from '../state/index.js';
+import type { LiveAttributeReader, ProviderContext, ProbeResult, ProbeTarget } from '../providers/index.js';
 import type { CommandName, IoHost } from '../messages/index.js';
 import type { EventSink } from './events.js';
 import type { ExportIndex } from './export-index.js';

@@ -1,28 +1,34 @@
-import type { AwsClients } from '../aws/client-factory.js';
-import type { LiveAttributeReader } from '../providers/live-attributes/index.js';
+import type { AwsClients } from '../aws/index.js';
+import type {
+  LiveAttributeReader,
+  RouteRequest as RegistryRouteRequest,
+  RoutingOptions,
+} from '../providers/index.js';
 import { describeResourceType } from '../aws/describe-type.js';
 import { secretValueReader } from '../aws/secret-values.js';
 import { ssmParameterReader } from '../aws/ssm-parameters.js';
 import { EventLog } from '../state/event-log.js';
-import type { StateBackend } from '../state/state-backend.js';
+import type { StateBackend } from '../state/index.js';
 import type { StackDeployResult } from './deploy/index.js';
 import { deployStack } from './deploy/index.js';
 import type { DestroyOptions, StackDestroyResult } from './destroy/index.js';
 import type { CleanOutcome, Leftover } from './scrub/index.js';
-import type { DriftOptions, DriftResult } from './drift/index.js';
-import type { RefreshResult } from './drift/index.js';
-import type { DropFailedRequest, DropFailedResult } from './journal/index.js';
+import type { DriftOptions, DriftResult, RefreshResult } from './drift/index.js';
+import type {
+  DropFailedRequest,
+  DropFailedResult,
+  RollbackRequest,
+  StackRollbackResult,
+} from './journal/index.js';
 import type { ImportCandidate, ImportChoice, ImportedResource, ImportOptions } from './import/index.js';
-import type { RollbackRequest, StackRollbackResult } from './journal/index.js';
 import { sendableProperties } from './planning/index.js';
 import type { EngineContext, StackIdentity } from './engine-context.js';
 import { eventMessage, type CommandName, type IoHost } from '../messages/index.js';
 import { ExportIndex } from './export-index.js';
-import { NESTED_STACK_TYPE, NestedStackProvider } from './nested/index.js';
+import { NestedStackProvider } from './nested/index.js';
+import { NESTED_STACK_TYPE } from '../resource-types/index.js';
 import type { ProviderRouter, RoutedProvider } from '../provider-calls/index.js';
 import { RegistrySchemas } from './registry-schemas.js';
-import type { RouteRequest as RegistryRouteRequest } from '../providers/registry.js';
-import type { RoutingOptions } from '../providers/routing.js';
 import type { DeployOptions, StackRequest } from './stack-request.js';
 import type { EmptinessProber } from './engine-context.js';
 

@@ -1,8 +1,7 @@
 import { canonicalJson } from '../plan/index.js';
-import type { StateDocument } from '../state/documents/state-document.js';
+import type { StateDocument, StateStore } from '../state/index.js';
 
 type ExportingDocument = Pick<StateDocument, 'stackName' | 'outputs' | 'imports'>;
-import type { StateStore } from '../state/state-store.js';
 
 interface ExportEntry {
   stackName: string;

@@ -1,4 +1,4 @@
-import type { DescribeTypeAnswer } from '../aws/describe-type.js';
+import type { DescribeTypeAnswer } from '../aws/index.js';
 import { parseRegistrySchema, type RegistryAnswer } from '../plan/index.js';
 import { indexSource } from '../resource-types/index.js';
 

@@ -1,5 +1,5 @@
 import type { MovingExport, RecreateLayer } from '../plan/index.js';
-import type { RoutingOptions } from '../providers/routing.js';
+import type { RoutingOptions } from '../providers/index.js';
 import type { ParameterValue } from '../template/index.js';
 
 export type { DataLossConfirmation } from '../messages/index.js';

@@ -1,4 +1,4 @@
-import type { ResourceRecord } from '../state/documents/state-document.js';
+import type { ResourceRecord } from '../state/index.js';
 import type { RegistryAnswer, VerdictSource } from './registry-schema.js';
 
 /** How a resource reads another one of the same stack, or another stack's export. */

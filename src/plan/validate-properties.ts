@@ -1,7 +1,7 @@
 import { CdkdError } from '../errors.js';
 import { isPlainObject } from '../template/model.js';
 import { isIntrinsic } from '../template/evaluator.js';
-import type { TemplateProblem } from '../template/validate-intrinsics.js';
+import type { TemplateProblem } from '../template/index.js';
 import { type PropertyKind, schemaFor } from '../resource-types/index.js';
 
 const KIND_NAMES: Record<PropertyKind, string> = {

@@ -1,5 +1,5 @@
-import type { ProviderContext } from '../providers/provider.js';
-import type { ResourceRecord } from '../state/documents/state-document.js';
+import type { ProviderContext } from '../providers/index.js';
+import type { ResourceRecord } from '../state/index.js';
 import type { ProviderRouter } from './router.js';
 
 /** What a call to a stack's providers needs: its router, its context and the retry schedules. */

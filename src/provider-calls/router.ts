@@ -1,5 +1,4 @@
-import type { JsonObject, Provider, ProviderKind } from '../providers/provider.js';
-import type { DecidedRoute } from '../providers/routing.js';
+import type { JsonObject, Provider, ProviderKind, DecidedRoute } from '../providers/index.js';
 
 export interface RouteRequest {
   /** The resource routed; the run's `--pin-cc-api` ids are matched against it. */

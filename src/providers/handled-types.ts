@@ -1,3 +1,5 @@
+import { CDK_METADATA_TYPE, NESTED_STACK_TYPE } from '../resource-types/index.js';
+
 /**
  * Types no provider handles, and why (`ProviderRegistry.canHandle`). Checked in order.
  */
@@ -12,9 +14,7 @@ export type UnhandledReason =
   | 'not-addressable';
 
 /** Types the engine skips without a provider or a state record. */
-export const ENGINE_SKIPPED_TYPES: ReadonlySet<string> = new Set(['AWS::CDK::Metadata']);
-
-export const NESTED_STACK_TYPE = 'AWS::CloudFormation::Stack';
+export const ENGINE_SKIPPED_TYPES: ReadonlySet<string> = new Set([CDK_METADATA_TYPE]);
 
 export function isCustomResourceType(type: string): boolean {
   return type.startsWith('Custom::') || type === 'AWS::CloudFormation::CustomResource';

@@ -1,4 +1,4 @@
-import type { AwsClients } from '../aws/client-factory.js';
+import type { AwsClients } from '../aws/index.js';
 import type { ResponseStore } from './custom-resource/ports.js';
 
 /** Which provider family made a resource; recorded per resource as `provisionedBy` and sticky. */

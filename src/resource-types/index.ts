@@ -37,6 +37,19 @@ export {
 } from './deletion-protection.js';
 export { LIVE_ATTRIBUTES, liveAttributeRoute } from './live-attributes.js';
 export type { LiveAttributeRoute } from './live-attributes.js';
-export { globalNameOf, parentPrefixedIdOf } from './name-rules.js';
-export type { GlobalName, ParentPrefixedId } from './name-rules.js';
+export { arnFromNameOf, globalNameOf, parentPrefixedIdOf } from './name-rules.js';
+export type { ArnPlace, GlobalName, ParentPrefixedId } from './name-rules.js';
 export { revertProperties } from './drift-exceptions.js';
+export { CDK_METADATA_TYPE, NESTED_STACK_TYPE } from './template-only-types.js';
+export { foldAscii, needsNoCreationIdentity, sameId } from './identifiers.js';
+export { nameProperty, readPath } from './name-properties.js';
+export type { NameProperty } from './name-properties.js';
+export { liveIdentityComparedOnCloudControl, liveIdentityRuleOf } from './live-identity.js';
+export type { LiveIdentityRule } from './live-identity.js';
+export {
+  INLINE_POLICY_TARGETS,
+  INLINE_POLICY_TYPE,
+  principalKindOf,
+  principalTypeOf,
+} from './inline-policies.js';
+export type { PrincipalKind } from './inline-policies.js';

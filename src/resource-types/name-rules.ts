@@ -37,3 +37,19 @@ const PARENT_PREFIXED_IDS: Readonly<Record<string, ParentPrefixedId>> = {
 export function parentPrefixedIdOf(type: string): ParentPrefixedId | undefined {
   return Object.hasOwn(PARENT_PREFIXED_IDS, type) ? PARENT_PREFIXED_IDS[type] : undefined;
 }
+
+/** Where a resource lives, for the types whose physical id is an ARN built from its name. */
+export interface ArnPlace {
+  partition: string;
+  region: string;
+  accountId: string;
+}
+
+/** Types whose physical id is an ARN of the template's name, not the name itself. */
+const ARNS_FROM_NAME: Readonly<Record<string, (name: string, at: ArnPlace) => string>> = {
+  'AWS::SNS::Topic': (name, at) => `arn:${at.partition}:sns:${at.region}:${at.accountId}:${name}`,
+};
+
+export function arnFromNameOf(type: string): ((name: string, at: ArnPlace) => string) | undefined {
+  return Object.hasOwn(ARNS_FROM_NAME, type) ? ARNS_FROM_NAME[type] : undefined;
+}

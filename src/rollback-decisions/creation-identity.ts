@@ -1,5 +1,5 @@
-import type { CreationIdentity } from '../providers/provider.js';
-import { needsNoCreationIdentity } from './identifiers.js';
+import type { CreationIdentity } from '../providers/index.js';
+import { needsNoCreationIdentity } from '../resource-types/index.js';
 
 export type IdentityProof = 'same' | 'different' | 'gone' | 'unproven';
 

@@ -1,4 +1,4 @@
-import type { JournalSegment } from '../state/documents/journal-document.js';
+import type { JournalSegment } from '../state/index.js';
 
 /** What `cdkd rollback --drop-failed` does with a journal: the lines to confirm, or why it refuses. */
 export type DropFailedDecision =

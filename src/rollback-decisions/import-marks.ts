@@ -1,5 +1,5 @@
-import type { ImportMark, JournalOperation } from '../state/documents/journal-document.js';
-import { sameId } from './identifiers.js';
+import type { ImportMark, JournalOperation } from '../state/index.js';
+import { sameId } from '../resource-types/index.js';
 import { isReplacement } from './replacement-order.js';
 
 export interface ImportMarkLine {

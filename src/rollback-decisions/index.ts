@@ -1,7 +1,6 @@
 export { isAddressable } from './addressable.js';
 export { proveIdentity } from './creation-identity.js';
 export { decideDropFailed } from './drop-failed.js';
-export { foldAscii, sameId } from './identifiers.js';
 export {
   decidePutBack,
   holdersOf,
@@ -18,7 +17,6 @@ export {
   newResourceHoldsName,
   retainedHolderMessage,
 } from './name-holder.js';
-export { nameProperty, readPath } from './name-properties.js';
 export { decideOperation } from './operation.js';
 export { recreateName, type RecreateName } from './recreate-name.js';
 export { type RollbackStep } from './steps.js';

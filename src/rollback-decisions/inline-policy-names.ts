@@ -1,8 +1,15 @@
 import { canonicalJson } from '../plan/index.js';
-import type { ResourceRecord } from '../state/documents/state-document.js';
+import type { ResourceRecord } from '../state/index.js';
 import { MASK } from '../template/parameters.js';
 import type { RollbackStep } from './steps.js';
-import { sameId } from './identifiers.js';
+import {
+  INLINE_POLICY_TARGETS,
+  INLINE_POLICY_TYPE,
+  principalKindOf,
+  principalTypeOf,
+  sameId,
+  type PrincipalKind,
+} from '../resource-types/index.js';
 
 /**
  * Spec 000, "IAM inline policy names moved between resources": which inline
@@ -10,38 +17,24 @@ import { sameId } from './identifiers.js';
  * state record that still holds such a name gets its document put back at the end.
  */
 
-export type PrincipalKind = 'Role' | 'User' | 'Group';
-
 /** One inline policy name on one principal. */
 export interface InlinePolicyName {
   principal: { kind: PrincipalKind; name: string };
   policyName: string;
 }
 
-const POLICY = 'AWS::IAM::Policy';
-const PRINCIPAL_TYPES: Readonly<Record<string, PrincipalKind>> = {
-  'AWS::IAM::Role': 'Role',
-  'AWS::IAM::User': 'User',
-  'AWS::IAM::Group': 'Group',
-};
-const TARGETS: ReadonlyArray<{ kind: PrincipalKind; property: 'Roles' | 'Users' | 'Groups' }> = [
-  { kind: 'Role', property: 'Roles' },
-  { kind: 'User', property: 'Users' },
-  { kind: 'Group', property: 'Groups' },
-];
-
 /** The inline policy names a step removes from principals that outlive it. */
 export function removedInlinePolicies(step: RollbackStep): InlinePolicyName[] {
-  if (step.kind === 'delete' && !step.retain && step.record.type === POLICY) {
+  if (step.kind === 'delete' && !step.retain && step.record.type === INLINE_POLICY_TYPE) {
     return namesOn(step.record.properties);
   }
   if (step.kind !== 'revert') return [];
   const { before, current } = step;
-  if (current.type === POLICY && before.type === POLICY) {
+  if (current.type === INLINE_POLICY_TYPE && before.type === INLINE_POLICY_TYPE) {
     const kept = namesOn(before.properties);
     return namesOn(current.properties).filter((name) => !kept.some((other) => sameName(other, name)));
   }
-  const kind = PRINCIPAL_TYPES[current.type];
+  const kind = principalKindOf(current.type);
   if (!kind || before.type !== current.type) return [];
   const keptNames = new Set(ownPolicies(before.properties).map((policy) => policy.name));
   return ownPolicies(current.properties)
@@ -63,13 +56,13 @@ export function holdersOf(
 ): InlinePolicyHolder[] {
   const holders: InlinePolicyHolder[] = [];
   for (const [logicalId, record] of Object.entries(resources)) {
-    if (record.type === POLICY) {
+    if (record.type === INLINE_POLICY_TYPE) {
       if (namesOn(record.properties).some((held) => sameName(held, name))) {
         holders.push({ logicalId, record, document: record.properties.PolicyDocument });
       }
       continue;
     }
-    const kind = PRINCIPAL_TYPES[record.type];
+    const kind = principalKindOf(record.type);
     if (kind !== name.principal.kind || !samePrincipal(kind, record.physicalId, name.principal.name))
       continue;
     const own = ownPolicies(record.properties).find((policy) => policy.name === name.policyName);
@@ -118,8 +111,8 @@ export function decidePutBack(
  */
 export function withoutName(holder: InlinePolicyHolder, name: InlinePolicyName): Record<string, unknown> {
   const properties = { ...holder.record.properties };
-  if (holder.record.type === POLICY) {
-    const target = TARGETS.find((candidate) => candidate.kind === name.principal.kind)!;
+  if (holder.record.type === INLINE_POLICY_TYPE) {
+    const target = INLINE_POLICY_TARGETS.find((candidate) => candidate.kind === name.principal.kind)!;
     properties[target.property] = stringList(properties[target.property]).filter(
       (principal) => !samePrincipal(name.principal.kind, principal, name.principal.name),
     );
@@ -134,7 +127,7 @@ export function withoutName(holder: InlinePolicyHolder, name: InlinePolicyName):
 function namesOn(properties: Record<string, unknown>): InlinePolicyName[] {
   const policyName = properties.PolicyName;
   if (typeof policyName !== 'string') return [];
-  return TARGETS.flatMap(({ kind, property }) =>
+  return INLINE_POLICY_TARGETS.flatMap(({ kind, property }) =>
     stringList(properties[property]).map((principal) => ({
       principal: { kind, name: principal },
       policyName,
@@ -162,7 +155,7 @@ function stringList(value: unknown): string[] {
 
 /** IAM principal names are unique regardless of case; policy names on one principal are too, but are kept as spelled. */
 function samePrincipal(kind: PrincipalKind, a: string, b: string): boolean {
-  return sameId(`AWS::IAM::${kind}`, a, b);
+  return sameId(principalTypeOf(kind), a, b);
 }
 
 function sameName(a: InlinePolicyName, b: InlinePolicyName): boolean {

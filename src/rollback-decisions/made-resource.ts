@@ -1,7 +1,7 @@
-import type { ProviderKind } from '../providers/provider.js';
+import type { ProviderKind } from '../providers/index.js';
 import { keepsOnRollbackOfCreate } from '../template/index.js';
 import { isAddressable } from './addressable.js';
-import { needsNoCreationIdentity, sameId } from './identifiers.js';
+import { needsNoCreationIdentity, sameId } from '../resource-types/index.js';
 import { comparesLiveIdentity, type LiveComparison } from './live-comparison.js';
 
 /** The paths that act on a failed CREATE's made resource (spec 000, "Failed CREATEs that made their resource"). */

@@ -1,4 +1,4 @@
-import { nameProperty, readPath, type NameProperty } from './name-properties.js';
+import { nameProperty, readPath, type NameProperty } from '../resource-types/index.js';
 
 /** What the create-first reversal knows when the re-create of the old resource collided on a name. */
 export interface NameHolderInput {

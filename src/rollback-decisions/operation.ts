@@ -1,10 +1,9 @@
 import type { ErrorCode } from '../error-codes.js';
-import type { ImportMark, JournalOperation } from '../state/documents/journal-document.js';
-import type { ResourceRecord } from '../state/documents/state-document.js';
+import type { ImportMark, JournalOperation, ResourceRecord } from '../state/index.js';
 import { keepsOnRollbackOfCreate, keepsResource } from '../template/index.js';
+import { NESTED_STACK_TYPE } from '../resource-types/index.js';
 import type { RollbackStep } from './steps.js';
 
-const NESTED_STACK_TYPE = 'AWS::CloudFormation::Stack';
 import { isAddressable } from './addressable.js';
 import { importMarkLine } from './import-marks.js';
 import { isReplacement, reversalOrder } from './replacement-order.js';

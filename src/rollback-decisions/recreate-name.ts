@@ -1,5 +1,5 @@
 import { prefixedNameProperty, userSuppliedName } from '../providers/user-supplied-names.js';
-import { nameProperty } from './name-properties.js';
+import { nameProperty } from '../resource-types/index.js';
 
 export interface RecreateNameInput {
   /** The old resource being re-created: its type, journaled properties and physical id. */

@@ -1,6 +1,6 @@
-import type { Verdict } from '../state/documents/journal-document.js';
+import type { Verdict } from '../state/index.js';
 import { isAddressable } from './addressable.js';
-import { foldAscii, sameId } from './identifiers.js';
+import { parentPrefixedIdOf, sameId } from '../resource-types/index.js';
 
 export interface ReversalOrder {
   order: 'create-first' | 'delete-first';
@@ -62,18 +62,20 @@ export interface ReplacementFacts {
 export function isReplacement(op: ReplacementFacts): boolean {
   if (op.action === 'create' || op.action === 'delete') return false;
   if (op.previousType !== undefined && op.previousType !== op.type) return true;
-  if (glueDatabaseMoved(op)) return true;
+  if (parentMoved(op)) return true;
   if (op.verdict?.replacement !== undefined) return op.verdict.replacement;
   if (op.action === 'replace') return true;
   return physicalIdChanged(op.type, op.physicalId, op.previousPhysicalId ?? op.before?.physicalId);
 }
 
-function glueDatabaseMoved(op: ReplacementFacts): boolean {
-  if (op.type !== 'AWS::Glue::Table') return false;
-  const before = op.before?.properties.DatabaseName;
-  const now = (op.after?.properties ?? op.attempted)?.DatabaseName;
-  // Glue keeps database names in lower case: a change of case is the same database.
-  return typeof before === 'string' && typeof now === 'string' && foldAscii(before) !== foldAscii(now);
+/** A type whose id carries its parent's name is replaced when the parent changes (a Glue table's database). */
+function parentMoved(op: ReplacementFacts): boolean {
+  const parent = parentPrefixedIdOf(op.type)?.parentProperty;
+  if (!parent) return false;
+  const before = op.before?.properties[parent];
+  const now = (op.after?.properties ?? op.attempted)?.[parent];
+  // Compared as the service compares ids: Glue keeps database names in lower case.
+  return typeof before === 'string' && typeof now === 'string' && !sameId(op.type, before, now);
 }
 
 function physicalIdChanged(type: string, now: unknown, previous: unknown): boolean {

@@ -1,7 +1,6 @@
 import type { ErrorCode } from '../error-codes.js';
-import type { ProviderKind } from '../providers/provider.js';
-import type { ResourceRecord } from '../state/documents/state-document.js';
-import type { CreationIdentity } from '../providers/provider.js';
+import type { ProviderKind, CreationIdentity } from '../providers/index.js';
+import type { ResourceRecord } from '../state/index.js';
 
 /**
  * What the rollback does with one journaled operation: a plain value, printed as

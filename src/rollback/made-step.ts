@@ -1,7 +1,6 @@
-import type { JournalOperation, JournalSegment } from '../state/documents/journal-document.js';
-import type { StateDocument } from '../state/documents/state-document.js';
+import type { JournalOperation, JournalSegment, StateDocument } from '../state/index.js';
 import { decideMadeResource, type MadePath, type MadeResourceFacts } from '../rollback-decisions/index.js';
-import { sameId } from '../rollback-decisions/index.js';
+import { sameId } from '../resource-types/index.js';
 import type { RollbackStep } from '../rollback-decisions/index.js';
 
 export interface MadeContext {

@@ -1,12 +1,9 @@
-import type { JournalOperation, JournalSegment } from '../state/documents/journal-document.js';
-import type { StateDocument } from '../state/documents/state-document.js';
-import { isStateful } from '../resource-types/index.js';
+import type { JournalOperation, JournalSegment, StateDocument } from '../state/index.js';
+import { isStateful, NESTED_STACK_TYPE } from '../resource-types/index.js';
 import { isAddressable } from '../rollback-decisions/index.js';
 import { decideOperation } from '../rollback-decisions/index.js';
 import { madeStep, type MadeContext } from './made-step.js';
 import type { RollbackStep } from '../rollback-decisions/index.js';
-
-const NESTED_STACK_TYPE = 'AWS::CloudFormation::Stack';
 
 export interface RollbackOptions {
   revertFailed: boolean;

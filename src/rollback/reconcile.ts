@@ -1,6 +1,5 @@
-import type { CreationIdentity } from '../providers/provider.js';
-import type { JournalOperation, JournalSegment } from '../state/documents/journal-document.js';
-import type { ResourceRecord, StateDocument } from '../state/documents/state-document.js';
+import type { CreationIdentity } from '../providers/index.js';
+import type { JournalOperation, JournalSegment, ResourceRecord, StateDocument } from '../state/index.js';
 import { keepsResource } from '../template/index.js';
 
 /**

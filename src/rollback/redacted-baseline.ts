@@ -1,4 +1,4 @@
-import type { LiveResource } from '../providers/provider.js';
+import type { LiveResource } from '../providers/index.js';
 import { MASK } from '../template/parameters.js';
 
 /** ROLLBACK_REDACTED_BASELINE: a NoEcho-sourced value that cannot be read back from AWS. */

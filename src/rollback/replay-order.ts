@@ -1,5 +1,5 @@
-import type { JournalOperation } from '../state/documents/journal-document.js';
-import { nameProperty, readPath } from '../rollback-decisions/index.js';
+import type { JournalOperation } from '../state/index.js';
+import { nameProperty, readPath } from '../resource-types/index.js';
 import type { PlannedStep } from './plan-rollback.js';
 
 /**

@@ -1,5 +1,5 @@
 import { isCdkdError, messageOf } from '../errors.js';
-import type { MadeDelete } from '../providers/provider.js';
+import type { MadeDelete } from '../providers/index.js';
 import { MASK } from '../template/index.js';
 import { proveIdentity } from '../rollback-decisions/index.js';
 import { baselineProperties, RedactedBaseline } from './redacted-baseline.js';

@@ -5,7 +5,7 @@ import { systemClock } from '../providers/clock.js';
 import { ResourceMadeError, type CreateResult } from '../providers/provider.js';
 import { prefixedNameProperty } from '../providers/user-supplied-names.js';
 import { createAttempts } from '../providers/ambiguous-create.js';
-import type { ResourceRecord } from '../state/documents/state-document.js';
+import type { ResourceRecord } from '../state/index.js';
 import { keepsOnRollbackOfCreate } from '../template/index.js';
 import {
   nameCollisionMessage,
@@ -13,7 +13,7 @@ import {
   newResourceHoldsName,
   retainedHolderMessage,
 } from '../rollback-decisions/index.js';
-import { nameProperty, readPath } from '../rollback-decisions/index.js';
+import { nameProperty, readPath } from '../resource-types/index.js';
 import { recreateName, type RecreateName } from '../rollback-decisions/index.js';
 import { baselineProperties } from './redacted-baseline.js';
 import { deleteRecorded } from '../provider-calls/index.js';

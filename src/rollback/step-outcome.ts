@@ -1,4 +1,4 @@
-import type { ResourceRecord } from '../state/documents/state-document.js';
+import type { ResourceRecord } from '../state/index.js';
 
 /** How one step ended: `warn` makes the run exit 2; a survivor is a resource left running untracked. */
 export interface StepOutcome {

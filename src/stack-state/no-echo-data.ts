@@ -1,6 +1,5 @@
 import { CdkdError } from '../errors.js';
-import type { ResourceRecord, StateDocument } from '../state/documents/state-document.js';
-import type { StackRef, StateStore } from '../state/state-store.js';
+import type { ResourceRecord, StateDocument, StackRef, StateStore } from '../state/index.js';
 import { MASK } from '../template/index.js';
 
 /**

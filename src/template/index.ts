@@ -40,3 +40,4 @@ export type { EvaluatedOutput, ExternalResolver, PrepareInputs } from './prepare
 export { rootPath, formatPath } from './path.js';
 export { keepsOnRollbackOfCreate, keepsResource, RESOURCE_POLICIES } from './resource-policies.js';
 export type { TemplatePath } from './path.js';
+export type { TemplateProblem } from './validate-intrinsics.js';

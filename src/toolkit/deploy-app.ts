@@ -9,7 +9,7 @@ import {
 } from '../assembly/index.js';
 import { CrossStackRun } from '../engine/deploy/index.js';
 import { walkDag } from '../dag/index.js';
-import type { StackDeployResult } from '../engine/deploy/index.js';
+import type { StackDeployResult } from '../engine/index.js';
 import { eventMessage, ioMessage } from '../messages/index.js';
 import { interruptedError, throwIfInterrupted } from '../interrupted.js';
 import { callerOf } from './caller.js';

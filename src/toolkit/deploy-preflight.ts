@@ -1,6 +1,5 @@
 import { isCdkdError } from '../errors.js';
-import type { Engine } from '../engine/engine.js';
-import type { DeployOptions, StackRequest } from '../engine/stack-request.js';
+import type { Engine, DeployOptions, StackRequest } from '../engine/index.js';
 import { TemplateErrorCode } from '../template/errors.js';
 
 /**

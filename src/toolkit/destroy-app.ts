@@ -1,7 +1,7 @@
 import { selectStacks, type CloudAssembly, type StackArtifact } from '../assembly/index.js';
 import { stacksFailed } from './stacks-failed.js';
 import { walkDag } from '../dag/index.js';
-import type { StackDestroyResult } from '../engine/destroy/index.js';
+import type { StackDestroyResult } from '../engine/index.js';
 import { refuseUnknownOrphans } from '../engine/destroy/index.js';
 import { interruptedError } from '../interrupted.js';
 import { callerOf } from './caller.js';

@@ -1,5 +1,4 @@
-import type { StackIdentity } from '../engine/engine-context.js';
-import type { DriftMode, DriftResult } from '../engine/drift/index.js';
+import type { StackIdentity, DriftMode, DriftResult } from '../engine/index.js';
 import { CdkdError } from '../errors.js';
 import { stackNotInState } from '../state/state-bucket-errors.js';
 import { openEngine } from './provider-wiring.js';

@@ -1,7 +1,5 @@
 import { CdkdError } from '../errors.js';
-import type { LockDocument } from '../state/index.js';
-import type { FoundLock } from '../state/index.js';
-import type { StackRef } from '../state/index.js';
+import type { LockDocument, FoundLock, StackRef } from '../state/index.js';
 import type { Session } from './session.js';
 
 /** What holds a stack's lock, as read before asking. */

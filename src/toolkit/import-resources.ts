@@ -1,5 +1,5 @@
 import type { CloudAssembly } from '../assembly/index.js';
-import type { ImportCandidate, ImportChoice, ImportedResource } from '../engine/import/index.js';
+import type { ImportCandidate, ImportChoice, ImportedResource } from '../engine/index.js';
 import { sharedWarning } from '../engine/import/index.js';
 import { CdkdError } from '../errors.js';
 import { assetBucketName } from '../state/bucket-names.js';

@@ -10,7 +10,7 @@ import { propertyProblems } from '../plan/validate-properties.js';
 import { staticExportNames } from '../template/export-names.js';
 import { isPlainObject } from '../template/model.js';
 import { limitsExceeded } from '../template/template-limits.js';
-import type { TemplateProblem } from '../template/validate-intrinsics.js';
+import type { TemplateProblem } from '../template/index.js';
 import { templateProblems } from '../template/validate-template.js';
 
 /** Problems listed in one error before the rest are only counted. */

@@ -1,4 +1,4 @@
-import type { RefreshResult } from '../engine/drift/index.js';
+import type { RefreshResult } from '../engine/index.js';
 import { stackNotInState } from '../state/state-bucket-errors.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';

@@ -1,7 +1,10 @@
-import type { DropFailedResult } from '../engine/journal/index.js';
-import type { Engine } from '../engine/engine.js';
-import type { StackIdentity } from '../engine/engine-context.js';
-import type { NamePrefixFallback, StackRollbackResult } from '../engine/journal/index.js';
+import type {
+  DropFailedResult,
+  Engine,
+  StackIdentity,
+  NamePrefixFallback,
+  StackRollbackResult,
+} from '../engine/index.js';
 import { CdkdError } from '../errors.js';
 import { throwIfInterrupted } from '../interrupted.js';
 import { callerOf } from './caller.js';

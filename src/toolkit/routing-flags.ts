@@ -1,8 +1,7 @@
-import type { CheckedStack } from '../assembly/check-assembly.js';
-import type { NestedStack } from '../assembly/nested-stacks.js';
+import type { CheckedStack, NestedStack } from '../assembly/index.js';
 import { CdkdError } from '../errors.js';
 import { schemaFor } from '../resource-types/index.js';
-import type { RoutingOptions } from '../providers/routing.js';
+import type { RoutingOptions } from '../providers/index.js';
 
 /** `--prefer-sdk-route` (`true` without a value, else its `Type:Property` values) and `--pin-cc-api`. */
 export interface RoutingFlags {

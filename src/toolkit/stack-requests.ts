@@ -7,7 +7,7 @@ import {
   type StackArtifact,
 } from '../assembly/index.js';
 import { rewriteAssetReferences } from '../assets/rewrite-references.js';
-import type { NestedTemplate, StackRequest } from '../engine/stack-request.js';
+import type { NestedTemplate, StackRequest } from '../engine/index.js';
 import { CdkdError } from '../errors.js';
 import type { Session } from './session.js';
 

@@ -1,7 +1,6 @@
 import { CdkdError } from '../errors.js';
-import type { StateDocument } from '../state/index.js';
+import type { StateDocument, StackRef } from '../state/index.js';
 import { stackNotInState } from '../state/state-bucket-errors.js';
-import type { StackRef } from '../state/index.js';
 import type { Session } from './session.js';
 
 export interface StackSummary extends StackRef {

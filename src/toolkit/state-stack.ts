@@ -1,4 +1,4 @@
-import type { StackIdentity } from '../engine/engine-context.js';
+import type { StackIdentity } from '../engine/index.js';
 import type { Session } from './session.js';
 import { chooseStackRegion } from './state-inspection.js';
 

@@ -1,7 +1,5 @@
-import type { StackEvent } from '../state/index.js';
+import type { StackEvent, StateBackend, StackRef } from '../state/index.js';
 import { readEvents } from '../state/event-log.js';
-import type { StateBackend } from '../state/index.js';
-import type { StackRef } from '../state/index.js';
 import type { Session } from './session.js';
 import type { StackDetail, StackOverview } from './ui-types.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptedProperties, driftOf } from '../../src/engine/drift-rules.js';
+import { acceptedProperties, driftOf } from '../../src/engine/drift/drift-rules.js';
 import { revertProperties } from '../../src/resource-types/drift-exceptions.js';
 
 describe('driftOf: what AWS holds otherwise than cdkd applied', () => {

@@ -8,7 +8,7 @@ import {
   type NameCheck,
   type ReplacementNameInput,
   recordedNameCheck,
-} from '../../src/engine/name-check.js';
+} from '../../src/engine/planning/name-check.js';
 import type { ResourceRecord } from '../../src/state/documents/state-document.js';
 
 function record(type: string, physicalId: string, properties: Record<string, unknown>): ResourceRecord {

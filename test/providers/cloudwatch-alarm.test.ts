@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/client-cloudwatch';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AwsClients } from '../../src/aws/client-factory.js';
-import { driftOf } from '../../src/engine/drift-rules.js';
+import { driftOf } from '../../src/engine/drift/drift-rules.js';
 import { AlarmProvider } from '../../src/providers/cloudwatch/alarm.js';
 import { CLOUDWATCH_REF_ATTRIBUTES } from '../../src/providers/cloudwatch/ref-attributes.js';
 import { CloudControlProvider } from '../../src/providers/cloudcontrol/provider.js';

@@ -12,7 +12,7 @@ import {
 } from '@aws-sdk/client-ec2';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AwsClients } from '../../src/aws/client-factory.js';
-import { driftOf } from '../../src/engine/drift-rules.js';
+import { driftOf } from '../../src/engine/drift/drift-rules.js';
 import { CloudControlProvider } from '../../src/providers/cloudcontrol/provider.js';
 import { EC2_REF_ATTRIBUTES } from '../../src/providers/ec2/ref-attributes.js';
 import { SubnetProvider } from '../../src/providers/ec2/subnet.js';

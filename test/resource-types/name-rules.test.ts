@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { createCollisionError } from '../../src/engine/name-check.js';
-import { globalNameOf, parentPrefixedIdOf } from '../../src/resource-types/index.js';
+import { createCollisionError } from '../../src/engine/planning/name-check.js';
+import { arnFromNameOf, globalNameOf, parentPrefixedIdOf } from '../../src/resource-types/index.js';
 
 describe('name rules in the catalog', () => {
+  const place = { partition: 'aws-cn', region: 'cn-north-1', accountId: '123456789012' };
+  it.each([
+    ['AWS::SNS::Topic', 'arn:aws-cn:sns:cn-north-1:123456789012:orders'],
+    ['AWS::S3::Bucket', undefined],
+    ['toString', undefined],
+  ])('%s: the id a name stands for is the ARN %s', (type, expected) => {
+    expect(arnFromNameOf(type)?.('orders', place)).toBe(expected);
+  });
   it.each([
     ['AWS::S3::Bucket', { noun: 'bucket', nameProperty: 'BucketName' }],
     ['AWS::SQS::Queue', undefined],

@@ -10,14 +10,19 @@ export const FLOORS: Readonly<Record<string, number>> = {
   '(root)': 0,
   aws: 1,
   assembly: 1,
+  dag: 1,
+  'resource-types': 1,
   template: 2,
   state: 2,
   'context-providers': 3,
   assets: 3,
   sandbox: 3,
+  'stack-state': 3,
   providers: 4,
   plan: 5,
+  'provider-calls': 5,
   messages: 6,
+  'rollback-decisions': 6,
   rollback: 7,
   engine: 8,
   toolkit: 9,
@@ -34,14 +39,26 @@ export const SANDBOX_IMPORTER = 'cli/commands/sandbox.ts';
  * re-exports the whole folder, and a command that loaded it would load every module of the
  * folder at start-up (test/cli/start-up.test.ts), where naming one module loads only that.
  */
-export const PUBLIC_FACES: readonly string[] = ['aws', 'state', 'toolkit', 'messages', 'sandbox/ports'];
-
-/**
- * Importers not yet held to the public faces. Emptying this list (once engine, rollback,
- * providers and plan import the types of state and aws through their index) and adding those
- * four folders to PUBLIC_FACES (once each has its index.ts) turns the rule on for all of src/.
- */
-export const DEEP_IMPORTS_PENDING: readonly string[] = ['engine', 'rollback', 'providers', 'plan'];
+export const PUBLIC_FACES: readonly string[] = [
+  'aws',
+  'assembly',
+  'template',
+  'state',
+  'dag',
+  'resource-types',
+  'assets',
+  'context-providers',
+  'stack-state',
+  'providers',
+  'plan',
+  'provider-calls',
+  'messages',
+  'rollback-decisions',
+  'rollback',
+  'engine',
+  'toolkit',
+  'sandbox/ports',
+];
 
 /** The browser page: a program of its own (src/ui/page/tsconfig.json) that takes only the types it renders. */
 const SEPARATE_PROGRAM = 'ui/page/';
@@ -69,7 +86,6 @@ export function shapeViolations(edges: readonly ImportEdge[]): string[] {
       edge.typeOnly &&
       !edge.from.startsWith(`${face}/`) &&
       edge.to !== `${face}/index.ts` &&
-      !DEEP_IMPORTS_PENDING.includes(from) &&
       !edge.from.startsWith(SEPARATE_PROGRAM)
     ) {
       found.add(`deep type import into ${face}/: ${edge.from} imports ${edge.to} (use ${face}/index.ts)`);

@@ -1,7 +1,6 @@
-import type { StackEvent } from '../../state/documents/events-document.js';
-import type { EventLog } from '../../state/event-log.js';
+import type { StackEvent, EventLog } from '../../state/index.js';
 import type { DeployEvent, EventSink } from '../events.js';
-import type { Retry } from '../name-check.js';
+import type { Retry } from '../planning/index.js';
 
 type ResourceEvent = Extract<DeployEvent, { kind: 'resource' }>;
 

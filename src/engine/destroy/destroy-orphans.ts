@@ -1,7 +1,5 @@
 import { CdkdError } from '../../errors.js';
-import type { JournalDocument } from '../../state/documents/journal-document.js';
-import type { StateBackend } from '../../state/state-backend.js';
-import type { StackRef } from '../../state/state-store.js';
+import type { JournalDocument, StateBackend, StackRef } from '../../state/index.js';
 import type { EngineContext } from '../engine-context.js';
 
 /**

@@ -1,14 +1,14 @@
 import { propertyHash } from '../../plan/index.js';
 import { holdsMask } from '../../plan/property-diff.js';
-import type { LiveResource } from '../../providers/provider.js';
+import type { LiveResource } from '../../providers/index.js';
 import { throwIfInterrupted } from '../../interrupted.js';
 import { FAIL_FAST_SCHEDULE } from '../../state/lock-schedule.js';
 import { walkDag } from '../../dag/index.js';
-import { acceptedProperties, driftOf } from '../drift-rules.js';
+import { acceptedProperties, driftOf } from './drift-rules.js';
 import { revertProperties } from '../../resource-types/index.js';
 import type { ResourceDrift } from '../../messages/index.js';
 import { stackProviderContext, type EngineContext, type StackIdentity } from '../engine-context.js';
-import { NESTED_STACK_TYPE } from '../nested/index.js';
+import { NESTED_STACK_TYPE } from '../../resource-types/index.js';
 import { StackState } from '../../stack-state/index.js';
 import { maskedReadBack } from '../../stack-state/index.js';
 import { writeOnlyOf } from '../planning/index.js';

@@ -3,7 +3,7 @@ import { throwIfInterrupted } from '../../interrupted.js';
 import { FAIL_FAST_SCHEDULE } from '../../state/lock-schedule.js';
 import { walkDag } from '../../dag/index.js';
 import { stackProviderContext, type EngineContext, type StackIdentity } from '../engine-context.js';
-import { NESTED_STACK_TYPE } from '../nested/index.js';
+import { NESTED_STACK_TYPE } from '../../resource-types/index.js';
 import { StackState } from '../../stack-state/index.js';
 import { maskedReadBack } from '../../stack-state/index.js';
 

@@ -1,6 +1,6 @@
 import { propertyHash, type PlannedOperation } from '../../plan/index.js';
-import type { UpdateResult } from '../../providers/provider.js';
-import type { ResourceRecord } from '../../state/documents/state-document.js';
+import type { UpdateResult } from '../../providers/index.js';
+import type { ResourceRecord } from '../../state/index.js';
 import { maskEchoes, maskedSecrets } from '../../stack-state/index.js';
 import type { StackState } from '../../stack-state/index.js';
 

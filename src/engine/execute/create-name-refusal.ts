@@ -1,7 +1,7 @@
 import type { CdkdError } from '../../errors.js';
 import { propertyHash, type PlannedOperation } from '../../plan/index.js';
-import type { ResourceRequest } from '../../providers/provider.js';
-import { createCollisionError, lookUpName, ownHolderOf, type NameCheck } from '../name-check.js';
+import type { ResourceRequest } from '../../providers/index.js';
+import { createCollisionError, lookUpName, ownHolderOf, type NameCheck } from '../planning/index.js';
 import type { ExecutorServices, PreparedCreate } from './executor-services.js';
 
 /**

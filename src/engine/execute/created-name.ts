@@ -1,4 +1,4 @@
-import type { Provider, ProviderContext, ResourceRequest } from '../../providers/provider.js';
+import type { Provider, ProviderContext, ResourceRequest } from '../../providers/index.js';
 
 /** The journal's `name` of a create: what its provider says it sends, where known before the call. */
 export function createdName(

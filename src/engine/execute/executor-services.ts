@@ -1,6 +1,6 @@
 import type { PlannedOperation, RegistryAnswer } from '../../plan/index.js';
-import type { Provider, ResourceRequest } from '../../providers/provider.js';
-import type { ResourceRecord } from '../../state/documents/state-document.js';
+import type { Provider, ResourceRequest } from '../../providers/index.js';
+import type { ResourceRecord } from '../../state/index.js';
 import type { ExternalResolver, PreparedTemplate } from '../../template/index.js';
 import type { ProviderCalls } from '../../provider-calls/index.js';
 import type { StackState } from '../../stack-state/index.js';

@@ -1,7 +1,7 @@
 import { propertyHash } from '../../plan/index.js';
 import { recordOnParentLoss } from '../../plan/parent-children.js';
 import { parentIdentifiers } from '../../plan/readers.js';
-import type { ResourceRecord } from '../../state/documents/state-document.js';
+import type { ResourceRecord } from '../../state/index.js';
 import type { StackState } from '../../stack-state/index.js';
 
 /** A child whose record went with its deleted parent: the engine re-creates it without a delete. */

@@ -1,6 +1,6 @@
 import { messageOf } from '../../errors.js';
 import { ResourceMadeError } from '../../providers/provider.js';
-import type { ResourceRecord } from '../../state/documents/state-document.js';
+import type { ResourceRecord } from '../../state/index.js';
 import type { OperationDraft } from './observer.js';
 
 /** A create whose provider proved it made the resource before failing; carried up to the journal. */

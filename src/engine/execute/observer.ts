@@ -1,5 +1,5 @@
 import type { PlannedOperation } from '../../plan/index.js';
-import type { JournalOperation } from '../../state/documents/journal-document.js';
+import type { JournalOperation } from '../../state/index.js';
 
 /** One mutation as the executor describes it before sending it: a journal entry without its seq and status. */
 export type OperationDraft = Omit<JournalOperation, 'seq' | 'status'>;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PlannedOperation } from '../../plan/index.js';
-import type { ResourceRecord } from '../../state/documents/state-document.js';
+import type { ResourceRecord } from '../../state/index.js';
 import { keepsResource } from '../../template/index.js';
 import { createdName } from './created-name.js';
 import { storeMade } from './made-outcome.js';
@@ -11,7 +11,7 @@ import {
   recordedNameCheck,
   replacementOrder,
   type NameCheck,
-} from '../name-check.js';
+} from '../planning/index.js';
 import type { PreparedCreate, ReplaceHost } from './executor-services.js';
 import { recreateOrder } from '../planning/index.js';
 import { policies, type OperationDraft } from './observer.js';

@@ -1,5 +1,5 @@
 import type { PlannedOperation } from '../../plan/index.js';
-import type { ResourceRecord } from '../../state/documents/state-document.js';
+import type { ResourceRecord } from '../../state/index.js';
 import type { ExternalResolver } from '../../template/index.js';
 import { routeEvaluated, routeRecreate, type RoutedProperties } from '../planning/index.js';
 import type { ExecutorServices } from './executor-services.js';

@@ -4,7 +4,7 @@ import type { Accepted, ExecutorServices, Learned, PreparedCreate } from './exec
 import { CdkdError, isCdkdError, messageOf } from '../../errors.js';
 import type { PlannedOperation } from '../../plan/index.js';
 import { OutcomeUnknownError, ResourceMadeError, type ResourceRequest } from '../../providers/provider.js';
-import type { ResourceRecord } from '../../state/documents/state-document.js';
+import type { ResourceRecord } from '../../state/index.js';
 import { keepsResource } from '../../template/index.js';
 import type { ResourceAction } from '../events.js';
 import { failureOutcome, MadeThenFailed, storeMade } from './made-outcome.js';

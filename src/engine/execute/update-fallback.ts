@@ -1,5 +1,5 @@
 import { awsErrorCode } from '../../aws/error-class.js';
-import type { ProviderKind } from '../../providers/provider.js';
+import type { ProviderKind } from '../../providers/index.js';
 
 export interface UpdateFailure {
   /** The layer the refused update went to. */

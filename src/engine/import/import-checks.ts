@@ -1,9 +1,8 @@
 import { CdkdError, messageOf } from '../../errors.js';
-import type { ProviderKind } from '../../providers/provider.js';
+import type { ProviderKind } from '../../providers/index.js';
 import { BUCKET_ID_TYPES } from '../../providers/id-shapes.js';
 import { cdkdBucketRole } from '../../state/bucket-names.js';
-import type { StateDocument } from '../../state/documents/state-document.js';
-import type { StackRef } from '../../state/state-store.js';
+import type { StateDocument, StackRef } from '../../state/index.js';
 import type { EngineContext } from '../engine-context.js';
 import { duplicateChoice, idShapeRefusal, sameResource, type NamedResource } from './import-rules.js';
 

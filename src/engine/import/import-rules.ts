@@ -6,9 +6,10 @@ import {
   idShapeOf,
   idShapeProblem,
 } from '../../providers/id-shapes.js';
-import type { ProviderKind } from '../../providers/provider.js';
-import { sameId } from '../../rollback-decisions/index.js';
-import { nameProperty, readPath } from '../../rollback-decisions/index.js';
+import type { ProviderKind } from '../../providers/index.js';
+import { sameId } from '../../resource-types/index.js';
+import { nameProperty, readPath } from '../../resource-types/index.js';
+import { arnFromNameOf } from '../../resource-types/index.js';
 import { partitionForRegion } from '../../template/index.js';
 import { holdsPendingValue } from '../planning/index.js';
 
@@ -96,9 +97,8 @@ export function physicalIdForName(
   if (!rule || rule.rewritesName || rule.parent) return undefined;
   const name = readPath(desired, rule.path);
   if (typeof name !== 'string' || name === '' || holdsPendingValue(name)) return undefined;
-  if (type === 'AWS::SNS::Topic') {
-    return `arn:${partitionForRegion(where.region)}:sns:${where.region}:${where.accountId}:${name}`;
-  }
+  const arnOf = arnFromNameOf(type);
+  if (arnOf) return arnOf(name, { partition: partitionForRegion(where.region), ...where });
   return rule.fromId ? undefined : name;
 }
 

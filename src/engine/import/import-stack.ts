@@ -1,9 +1,8 @@
 import { CdkdError, messageOf } from '../../errors.js';
 import { throwIfInterrupted } from '../../interrupted.js';
 import { propertyHash, refuseUnsupportedTypes } from '../../plan/index.js';
-import type { ProviderContext } from '../../providers/provider.js';
-import type { ImportMark, JournalDocument } from '../../state/documents/journal-document.js';
-import type { ResourceRecord } from '../../state/documents/state-document.js';
+import type { ProviderContext } from '../../providers/index.js';
+import type { ImportMark, JournalDocument, ResourceRecord } from '../../state/index.js';
 import { FAIL_FAST_SCHEDULE } from '../../state/lock-schedule.js';
 import type { PreparedTemplate } from '../../template/index.js';
 import { deployableResources, planningProperties } from '../planning/index.js';

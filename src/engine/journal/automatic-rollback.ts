@@ -1,5 +1,4 @@
-import type { JournalSegment } from '../../state/documents/journal-document.js';
-import type { EventLog } from '../../state/event-log.js';
+import type { JournalSegment, EventLog } from '../../state/index.js';
 import {
   remainingSegment,
   rollbackEvent,
@@ -8,8 +7,7 @@ import {
   type RollbackReport,
 } from '../../rollback/index.js';
 import { describeStep, type NestedScope } from '../../rollback/index.js';
-import type { MadeContext } from '../../rollback/index.js';
-import type { ReplayServices } from '../../rollback/index.js';
+import type { MadeContext, ReplayServices } from '../../rollback/index.js';
 import type { EngineContext } from '../engine-context.js';
 import type { EventSink } from '../events.js';
 import type { RunJournal } from './run-journal.js';

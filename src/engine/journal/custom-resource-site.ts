@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { s3Responses } from '../../providers/custom-resource/s3-responses.js';
-import type { CustomResourceSite } from '../../providers/provider.js';
+import type { CustomResourceSite } from '../../providers/index.js';
 import { stackStateKeys } from '../../state/keys.js';
 import { partitionForRegion } from '../../template/index.js';
 import type { EngineContext, StackIdentity } from '../engine-context.js';

@@ -1,9 +1,7 @@
 import { gatherMadeFacts } from './made-facts.js';
 import { CdkdError, isCdkdError, messageOf } from '../../errors.js';
 import type { ReplayServices } from '../../rollback/index.js';
-import type { JournalDocument, StackGeneration } from '../../state/documents/journal-document.js';
-import type { StateDocument } from '../../state/documents/state-document.js';
-import type { EventLog } from '../../state/event-log.js';
+import type { JournalDocument, StackGeneration, StateDocument, EventLog } from '../../state/index.js';
 import { restoreGeneration } from '../../rollback/index.js';
 import { removeEmptyState, rollBackSegment } from './automatic-rollback.js';
 import type { EngineContext } from '../engine-context.js';

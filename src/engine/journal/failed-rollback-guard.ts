@@ -1,5 +1,5 @@
 import { CdkdError } from '../../errors.js';
-import type { JournalDocument } from '../../state/documents/journal-document.js';
+import type { JournalDocument } from '../../state/index.js';
 
 /**
  * Spec 004: "A rollback that fails leaves the stack in UPDATE_ROLLBACK_FAILED, which is

@@ -1,5 +1,5 @@
 import { canonicalJson } from '../../plan/index.js';
-import { comparedProperties, driftOf } from '../drift-rules.js';
+import { comparedProperties, driftOf } from '../drift/drift-rules.js';
 
 /**
  * Whether AWS holds what a completed update applied, read after a run whose rollback may

@@ -1,6 +1,5 @@
-import type { JournalDocument, JournalOperation } from '../../state/documents/journal-document.js';
+import type { JournalDocument, JournalOperation, StateDocument } from '../../state/index.js';
 import type { EngineContext, StackIdentity } from '../engine-context.js';
-import type { StateDocument } from '../../state/documents/state-document.js';
 import { madeStep, type MadeContext } from '../../rollback/index.js';
 import { replayStep, type ReplayServices } from '../../rollback/index.js';
 

@@ -1,4 +1,4 @@
-import type { CreationIdentity } from '../../providers/provider.js';
+import type { CreationIdentity } from '../../providers/index.js';
 import {
   makesInFlight,
   reconcileInFlight,
@@ -6,9 +6,8 @@ import {
   type ReconcileOptions,
 } from '../../rollback/index.js';
 import type { ReplayServices } from '../../rollback/index.js';
-import type { JournalOperation, JournalSegment } from '../../state/documents/journal-document.js';
-import type { StateDocument } from '../../state/documents/state-document.js';
-import { lookUpName } from '../name-check.js';
+import type { JournalOperation, JournalSegment, StateDocument } from '../../state/index.js';
+import { lookUpName } from '../planning/index.js';
 import { routeLoaded } from '../../provider-calls/index.js';
 
 /**

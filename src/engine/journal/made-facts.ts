@@ -1,12 +1,15 @@
 import type { MadeResourceFacts, MadePath } from '../../rollback-decisions/index.js';
-import { sameId } from '../../rollback-decisions/index.js';
+import { sameId } from '../../resource-types/index.js';
 import { compareLive, comparesLiveIdentity, type LiveRead } from '../../rollback-decisions/index.js';
 import type { ReplayServices } from '../../rollback/index.js';
-import type { StackEvent } from '../../state/documents/events-document.js';
-import type { JournalOperation, JournalSegment } from '../../state/documents/journal-document.js';
-import type { StateDocument } from '../../state/documents/state-document.js';
+import type {
+  StackEvent,
+  JournalOperation,
+  JournalSegment,
+  StateDocument,
+  StackRef,
+} from '../../state/index.js';
 import { readEvents } from '../../state/event-log.js';
-import type { StackRef } from '../../state/state-store.js';
 import type { EngineContext } from '../engine-context.js';
 import { messageOf } from '../../errors.js';
 

@@ -1,8 +1,6 @@
-import type { MadeContext } from '../../rollback/index.js';
+import type { MadeContext, ReplayServices } from '../../rollback/index.js';
 import { describeStep, planRollback, type NestedScope, type RollbackOptions } from '../../rollback/index.js';
-import type { ReplayServices } from '../../rollback/index.js';
-import type { JournalSegment } from '../../state/documents/journal-document.js';
-import type { StateDocument } from '../../state/documents/state-document.js';
+import type { JournalSegment, StateDocument } from '../../state/index.js';
 import type { EngineContext, StackIdentity } from '../engine-context.js';
 import { gatherMadeFacts } from './made-facts.js';
 import { nestedIdentity } from '../nested/index.js';

@@ -1,7 +1,7 @@
 import { CdkdError } from '../../errors.js';
 import { leftCommand } from '../../rollback/index.js';
 import type { ReplayServices, StepOutcome } from '../../rollback/index.js';
-import type { JournalOperation, JournalSegment } from '../../state/documents/journal-document.js';
+import type { JournalOperation, JournalSegment } from '../../state/index.js';
 import { isExpired } from '../../state/lock.js';
 import { FAIL_FAST_SCHEDULE, RETRY_SCHEDULE } from '../../state/lock-schedule.js';
 import { removeEmptyState, rollBackSegment } from './automatic-rollback.js';

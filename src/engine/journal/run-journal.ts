@@ -4,11 +4,11 @@ import type {
   JournalOperation,
   JournalSegment,
   StackGeneration,
-} from '../../state/documents/journal-document.js';
+  StackRef,
+} from '../../state/index.js';
 import { JsonFragments } from '../../state/cached-json.js';
 import { emptyJournal, serializeJournal, type JournalStore } from '../../state/journal-store.js';
 import { SaveChain } from '../../state/save-chain.js';
-import type { StackRef } from '../../state/state-store.js';
 import { CDKD_VERSION } from '../../version.js';
 import type { InFlightFact, OperationDraft, OperationObserver, OperationOutcome } from '../execute/index.js';
 

@@ -1,10 +1,9 @@
 import { messageOf } from '../../errors.js';
 import { isAddressable } from '../../rollback-decisions/index.js';
-import type { JournalOperation, JournalSegment } from '../../state/documents/journal-document.js';
-import type { ResourceRecord, StateDocument } from '../../state/documents/state-document.js';
+import type { JournalOperation, JournalSegment, ResourceRecord, StateDocument } from '../../state/index.js';
 import type { EngineContext, StackIdentity } from '../engine-context.js';
 import { heldUpdate } from './held-update.js';
-import { NESTED_STACK_TYPE } from '../nested/index.js';
+import { NESTED_STACK_TYPE } from '../../resource-types/index.js';
 import { replayCalls } from './replay-calls.js';
 import { RunJournal } from './run-journal.js';
 import type { StackState } from '../../stack-state/index.js';

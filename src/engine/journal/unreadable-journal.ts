@@ -1,6 +1,6 @@
 import { messageOf } from '../../errors.js';
 import { isUnreadableJournal, setJournalAside } from '../../state/journal-set-aside.js';
-import type { StackRef } from '../../state/state-store.js';
+import type { StackRef } from '../../state/index.js';
 import type { EngineContext } from '../engine-context.js';
 import { RunJournal, type RunInfo } from './run-journal.js';
 

@@ -1,6 +1,1 @@
-export {
-  NESTED_STACK_TYPE,
-  nestedIdentity,
-  NestedStackProvider,
-  nestedStacksOf,
-} from './nested-stack-provider.js';
+export { nestedIdentity, NestedStackProvider, nestedStacksOf } from './nested-stack-provider.js';

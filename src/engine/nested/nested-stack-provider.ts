@@ -8,13 +8,12 @@ import type {
   ResourceRequest,
   UpdateRequest,
   UpdateResult,
-} from '../../providers/provider.js';
+} from '../../providers/index.js';
 import { noOuterRetry } from '../../providers/retry-class.js';
+import { NESTED_STACK_TYPE } from '../../resource-types/index.js';
 import { partitionForRegion } from '../../template/index.js';
 import type { EngineContext, StackIdentity } from '../engine-context.js';
 import type { DeployOptions, NestedTemplate, StackRequest } from '../stack-request.js';
-
-export const NESTED_STACK_TYPE = 'AWS::CloudFormation::Stack';
 
 /** A nested stack: state under `{parent}/{logicalId}`, named `{parent}-{logicalId}`, its parent's tags. */
 export function nestedIdentity(parent: StackIdentity, logicalId: string): StackIdentity {

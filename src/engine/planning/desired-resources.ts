@@ -7,11 +7,9 @@ import {
   type PreparedTemplate,
   type TemplatePath,
 } from '../../template/index.js';
+import { CDK_METADATA_TYPE } from '../../resource-types/index.js';
 import { isLiveAttributeRefusal, type LiveAttributes } from './live-attributes.js';
 import { holdsPendingValue } from './state-resolver.js';
-
-/** CDK's version-reporting resource: CloudFormation-only bookkeeping, never deployed by cdkd. */
-export const CDK_METADATA_TYPE = 'AWS::CDK::Metadata';
 
 /** Properties of a resource that reads something not made yet: always differs from the record. */
 export const UNRESOLVED_PROPERTIES = { 'cdkd:unresolved': true } as const;

@@ -1,6 +1,5 @@
-import type { SecretReader } from '../../aws/secret-values.js';
+import type { SecretReader, ParameterReader } from '../../aws/index.js';
 import { CdkdError } from '../../errors.js';
-import type { ParameterReader } from '../../aws/ssm-parameters.js';
 import { resolveDynamicReferences, type DynamicReferenceResolver } from '../../template/index.js';
 
 /**

@@ -16,3 +16,14 @@ export { plannedExportValues } from './planned-exports.js';
 export { recreateOrder } from './recreate-order.js';
 export { holdsPendingValue, stateResolver } from './state-resolver.js';
 export { writeOnlyOf } from './write-only-paths.js';
+export {
+  createCollisionError,
+  idempotentCreateError,
+  isOldResource,
+  lookUpName,
+  type NameCheck,
+  ownHolderOf,
+  recordedNameCheck,
+  replacementOrder,
+  type Retry,
+} from './name-check.js';

@@ -8,7 +8,7 @@ import type {
   LiveAttributeAnswer,
   LiveAttributeReader,
   LiveAttributeRequest,
-} from '../../providers/live-attributes/port.js';
+} from '../../providers/index.js';
 
 export const LIVE_ATTRIBUTE_UNRESOLVED = 'LIVE_ATTRIBUTE_UNRESOLVED';
 

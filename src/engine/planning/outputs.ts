@@ -1,4 +1,4 @@
-import type { OutputRecord } from '../../state/documents/state-document.js';
+import type { OutputRecord } from '../../state/index.js';
 import type { FailedOutput, OutputChange } from '../../messages/index.js';
 import type { DeclaredExport } from '../../plan/index.js';
 import {

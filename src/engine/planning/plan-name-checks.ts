@@ -1,14 +1,8 @@
 import type { DesiredResource, Plan, PlannedOperation } from '../../plan/index.js';
-import type { ProviderContext } from '../../providers/provider.js';
-import type { ResourceRecord } from '../../state/documents/state-document.js';
+import type { ProviderContext } from '../../providers/index.js';
+import type { ResourceRecord } from '../../state/index.js';
 import { runLimited } from '../../assets/run-limited.js';
-import {
-  createCollisionError,
-  lookUpName,
-  ownHolderOf,
-  replacementOrder,
-  type Retry,
-} from '../name-check.js';
+import { createCollisionError, lookUpName, ownHolderOf, replacementOrder, type Retry } from './name-check.js';
 import { routeLoaded, type ProviderRouter } from '../../provider-calls/index.js';
 import { recreateOrder } from './recreate-order.js';
 import { holdsPendingValue } from './state-resolver.js';

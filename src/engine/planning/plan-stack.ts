@@ -1,4 +1,4 @@
-import type { AwsClients } from '../../aws/client-factory.js';
+import type { AwsClients } from '../../aws/index.js';
 import { CdkdError } from '../../errors.js';
 import {
   buildPlan,
@@ -10,7 +10,8 @@ import {
 } from '../../plan/index.js';
 import { refuseInvalidEvaluatedProperties } from '../../plan/validate-properties.js';
 import { prepareTemplate, validateTemplate, type PreparedTemplate } from '../../template/index.js';
-import { CDK_METADATA_TYPE, desiredResources, isUnresolved } from './desired-resources.js';
+import { CDK_METADATA_TYPE } from '../../resource-types/index.js';
+import { desiredResources, isUnresolved } from './desired-resources.js';
 import type { ExportIndex } from '../export-index.js';
 import {
   refuseChangedExportsInUse,
@@ -29,7 +30,7 @@ import type { RegistrySchemas } from '../registry-schemas.js';
 import type { DeployOptions, NestedTemplate, StackRequest } from '../stack-request.js';
 import type { StackState } from '../../stack-state/index.js';
 import { liveAttributesFor } from './live-attributes.js';
-import type { LiveAttributeReader } from '../../providers/live-attributes/index.js';
+import type { LiveAttributeReader } from '../../providers/index.js';
 import { statefulPreflight, type PreflightServices } from './stateful-preflight.js';
 import { stateResolver } from './state-resolver.js';
 

@@ -1,4 +1,4 @@
-import { nameProperty, readPath } from '../../rollback-decisions/index.js';
+import { nameProperty, readPath } from '../../resource-types/index.js';
 import { keepsResource } from '../../template/index.js';
 
 export interface RecreateOrderInput {

@@ -1,4 +1,4 @@
-import type { Provider } from '../../providers/provider.js';
+import type { Provider } from '../../providers/index.js';
 import type { EngineContext, StackIdentity } from '../engine-context.js';
 import type { ProviderRouter } from '../../provider-calls/index.js';
 

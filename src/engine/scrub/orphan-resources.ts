@@ -1,9 +1,8 @@
 import { CdkdError } from '../../errors.js';
 import { throwIfInterrupted } from '../../interrupted.js';
 import { FAIL_FAST_SCHEDULE, type LockSchedule } from '../../state/lock-schedule.js';
-import type { StateBackend } from '../../state/state-backend.js';
+import type { StateBackend, StackRef } from '../../state/index.js';
 import { stackNotInState } from '../../state/state-bucket-errors.js';
-import type { StackRef } from '../../state/state-store.js';
 import { journaledIds, orphanReaders } from './orphan-rules.js';
 import { StackState } from '../../stack-state/index.js';
 

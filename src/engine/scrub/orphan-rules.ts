@@ -1,5 +1,4 @@
-import type { JournalDocument } from '../../state/documents/journal-document.js';
-import type { ResourceRecord } from '../../state/documents/state-document.js';
+import type { JournalDocument, ResourceRecord } from '../../state/index.js';
 
 /** A resource to orphan that another resource left in state still reads. */
 export interface OrphanReader {

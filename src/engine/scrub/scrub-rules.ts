@@ -1,6 +1,4 @@
-import type { JournalDocument, JournalOperation } from '../../state/documents/journal-document.js';
-import type { LockDocument } from '../../state/documents/lock-document.js';
-import type { StateDocument } from '../../state/documents/state-document.js';
+import type { JournalDocument, JournalOperation, LockDocument, StateDocument } from '../../state/index.js';
 import { isExpired } from '../../state/lock.js';
 import { recordItMade } from '../../rollback/index.js';
 

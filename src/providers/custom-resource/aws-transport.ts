@@ -1,6 +1,6 @@
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
-import type { AwsClients } from '../../aws/client-factory.js';
+import type { AwsClients } from '../../aws/index.js';
 import type { Clock } from '../clock.js';
 import { waitForFunction } from '../lambda/waits.js';
 import type { HandlerTransport } from './ports.js';

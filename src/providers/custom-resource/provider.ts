@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AwsClients } from '../../aws/client-factory.js';
+import type { AwsClients } from '../../aws/index.js';
 import { CdkdError } from '../../errors.js';
 import { systemClock, type Clock } from '../clock.js';
 import { isCustomResourceType } from '../handled-types.js';

@@ -5,7 +5,7 @@ import {
   UntagResourceCommand,
 } from '@aws-sdk/client-eventbridge';
 import type { JsonObject, ProviderContext } from '../provider.js';
-import type { ClientTuning } from '../../aws/client-factory.js';
+import type { ClientTuning } from '../../aws/index.js';
 import { textTags } from '../tags.js';
 
 /** `SINGLE_ATTEMPT` for a create call that carries no idempotency token (spec 003, "Ambiguous creates"). */

@@ -5,7 +5,7 @@ import { userSuppliedName } from '../user-supplied-names.js';
 
 import type { CreationIdentity, JsonObject, ProviderContext } from '../provider.js';
 import { resourceMade, sameIdentity, type MadeByAttempts, type MadeResource } from '../resource-made.js';
-import type { ClientTuning } from '../../aws/client-factory.js';
+import type { ClientTuning } from '../../aws/index.js';
 
 export function isNoSuchEntity(error: unknown): boolean {
   const code = awsErrorCode(error);

@@ -38,7 +38,8 @@ import {
 } from './common.js';
 
 import { setDiff } from './diff.js';
-import { collect, principalApi, TARGETS } from './principal-api.js';
+import { INLINE_POLICY_TARGETS as TARGETS } from '../../resource-types/index.js';
+import { collect, principalApi } from './principal-api.js';
 import { ignoreGone } from './principal-policies.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
 import type { ProviderDescription } from '../skeleton.js';

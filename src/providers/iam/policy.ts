@@ -20,7 +20,8 @@ import {
   stringList,
 } from './common.js';
 import { setDiff } from './diff.js';
-import { principalApi, TARGETS, type PrincipalKind } from './principal-api.js';
+import { INLINE_POLICY_TARGETS as TARGETS, type PrincipalKind } from '../../resource-types/index.js';
+import { principalApi } from './principal-api.js';
 import { ignoreGone } from './principal-policies.js';
 import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 

@@ -22,15 +22,7 @@ import {
   PutUserPolicyCommand,
   type IAMClient,
 } from '@aws-sdk/client-iam';
-
-export type PrincipalKind = 'Role' | 'User' | 'Group';
-
-/** The properties through which a policy names its roles, users and groups. */
-export const TARGETS: ReadonlyArray<{ kind: PrincipalKind; property: 'Roles' | 'Users' | 'Groups' }> = [
-  { kind: 'Role', property: 'Roles' },
-  { kind: 'User', property: 'Users' },
-  { kind: 'Group', property: 'Groups' },
-];
+import type { PrincipalKind } from '../../resource-types/index.js';
 
 interface Page {
   IsTruncated?: boolean;

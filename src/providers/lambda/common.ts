@@ -2,7 +2,7 @@ import { LambdaClient } from '@aws-sdk/client-lambda';
 import { awsErrorCode } from '../../aws/error-class.js';
 
 import type { JsonObject, ProviderContext } from '../provider.js';
-import type { ClientTuning } from '../../aws/client-factory.js';
+import type { ClientTuning } from '../../aws/index.js';
 
 /** `SINGLE_ATTEMPT` for a create call that carries no idempotency token (spec 003, "Ambiguous creates"). */
 export function lambdaClient(context: ProviderContext, tuning: ClientTuning = {}): Promise<LambdaClient> {

@@ -1,5 +1,5 @@
 import { CloudFrontClient, GetDistributionCommand } from '@aws-sdk/client-cloudfront';
-import type { AwsClients } from '../../aws/client-factory.js';
+import type { AwsClients } from '../../aws/index.js';
 import type { LiveAttributeAnswer, LiveAttributeRequest } from './port.js';
 
 /** A distribution's domain name, which CloudFront assigns at create (before it is Deployed). */

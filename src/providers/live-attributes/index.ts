@@ -1,5 +1,5 @@
 import { EC2Client } from '@aws-sdk/client-ec2';
-import type { AwsClients } from '../../aws/client-factory.js';
+import type { AwsClients } from '../../aws/index.js';
 import { awsErrorCode } from '../../aws/error-class.js';
 import { systemClock, type Clock } from '../clock.js';
 import { readDistributionDomainName } from './cloudfront.js';

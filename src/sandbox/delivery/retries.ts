@@ -1,5 +1,5 @@
 import type { SandboxClock } from '../clock/clock.js';
-import type { DeliveryOutcome } from '../ports/delivery.js';
+import type { DeliveryOutcome } from '../ports/index.js';
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */

@@ -1,16 +1,16 @@
-import { CdkdError, messageOf, type ErrorCode } from '../errors.js';
-import { decideNameCollision } from '../plan/index.js';
-import type { NameLookup, Provider, ProviderContext, ResourceRequest } from '../providers/provider.js';
-import { isCustomResourceType } from '../providers/handled-types.js';
-import { foldAscii } from '../rollback-decisions/index.js';
-import { newResourceHoldsName } from '../rollback-decisions/index.js';
-import type { ResourceRecord } from '../state/documents/state-document.js';
+import { CdkdError, messageOf, type ErrorCode } from '../../errors.js';
+import { decideNameCollision } from '../../plan/index.js';
+import type { NameLookup, Provider, ProviderContext, ResourceRequest } from '../../providers/index.js';
+import { isCustomResourceType } from '../../providers/handled-types.js';
+import { foldAscii } from '../../resource-types/index.js';
+import { newResourceHoldsName } from '../../rollback-decisions/index.js';
+import type { ResourceRecord } from '../../state/index.js';
 import {
   globalNameOf,
   parentPrefixedIdOf,
   schemaFor,
   type ParentPrefixedId,
-} from '../resource-types/index.js';
+} from '../../resource-types/index.js';
 
 /** What looking a create's name up found: nothing to look up, the answer, or why it could not run. */
 export type NameCheck =

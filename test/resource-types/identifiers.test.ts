@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ruleTable } from './rule-table.js';
+import { ruleTable } from '../rollback-decisions/rule-table.js';
 import {
   comparesIdsIgnoringCase,
   needsNoCreationIdentity,
   sameId,
-} from '../../src/rollback-decisions/identifiers.js';
+} from '../../src/resource-types/identifiers.js';
 
 describe('comparesIdsIgnoringCase', () => {
   // "These are RDS, DocumentDB and Neptune DB clusters, DB instances and subnet groups,

@@ -1,15 +1,7 @@
-import { holdsMask } from '../plan/property-diff.js';
-import { canonicalJson } from '../plan/index.js';
-import { containsDynamicReference } from '../template/index.js';
-
-/** One property AWS holds otherwise than cdkd applied it. */
-export interface PropertyDrift {
-  property: string;
-  /** What cdkd applied (the record's properties); undefined when it applied nothing there. */
-  recorded: unknown;
-  /** What AWS holds now; undefined when it holds nothing there. */
-  live: unknown;
-}
+import { holdsMask } from '../../plan/property-diff.js';
+import { canonicalJson } from '../../plan/index.js';
+import { containsDynamicReference } from '../../template/index.js';
+import type { PropertyDrift } from '../../messages/index.js';
 
 /** Scalars compared as text: a read gives `'30'` where the template applied `30`. */
 function normalized(value: unknown): unknown {
