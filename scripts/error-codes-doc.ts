@@ -9,9 +9,9 @@ export const ERROR_LIST_END = '<!-- error-codes:end -->';
 /** The README's error-code table, one row per catalog entry in the catalog's order. */
 export function errorCodeTable(): string {
   const rows = Object.entries(ERROR_CODES).map(
-    ([code, entry]) => `| \`${code}\` | ${entry.meaning.replaceAll('|', '\\|')} | ${entry.exitCode} |`,
+    ([code, meaning]) => `| \`${code}\` | ${meaning.replaceAll('|', '\\|')} |`,
   );
-  return ['| code | meaning | exit code |', '| --- | --- | --- |', ...rows].join('\n');
+  return ['| code | meaning |', '| --- | --- |', ...rows].join('\n');
 }
 
 /** `readme` with the text between the markers replaced by the table. */

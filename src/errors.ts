@@ -1,6 +1,12 @@
-import { ERROR_CODES, isErrorCode, type ErrorCode, type ExitCode } from './error-codes.js';
+import type { ErrorCode } from './error-codes.js';
 
-export type { ErrorCode, ExitCode } from './error-codes.js';
+export type { ErrorCode } from './error-codes.js';
+
+/**
+ * Exit codes (ARCHITECTURE.md, invariant 5): 0 done; 1 failed; 2 done but something
+ * needs a person; 130 forced quit.
+ */
+export type ExitCode = 0 | 1 | 2 | 130;
 
 export interface CdkdErrorOptions {
   /** One line saying what to do next, with the flag or command. */
@@ -24,8 +30,7 @@ export class CdkdError extends Error {
     this.name = 'CdkdError';
     this.code = code;
     this.hint = options.hint;
-    // A code cast past the compiler still leaves by 1 rather than crashing here.
-    this.exitCode = options.exitCode ?? (isErrorCode(code) ? ERROR_CODES[code].exitCode : 1);
+    this.exitCode = options.exitCode ?? 1;
   }
 }
 
