@@ -32,7 +32,8 @@ import type {
   NameLookup,
 } from '../provider.js';
 import { changed, isNotFound, optionalText } from './common.js';
-import { tagDiff, tagList, tagMap } from '../tags.js';
+import { tagList, tagMap } from '../tags.js';
+import { updateTags } from '../tag-updates.js';
 import { MadeByAttempts, type MadeResource } from '../resource-made.js';
 import { retentionAction } from './retention.js';
 import { SINGLE_ATTEMPT, type ClientTuning } from '../../aws/client-factory.js';
@@ -197,12 +198,11 @@ export class LogGroupProvider extends SdkProvider {
     const group = await describe(client, name);
     if (!group) throw missing(name);
     if (changed(before, after, 'Tags')) {
-      const diff = tagDiff(tagMap(before.Tags), tagMap(after.Tags));
       const resourceArn = group.logGroupArn!;
-      if (diff.remove.length > 0)
-        await client.send(new UntagResourceCommand({ resourceArn, tagKeys: diff.remove }), signal);
-      if (Object.keys(diff.set).length > 0)
-        await client.send(new TagResourceCommand({ resourceArn, tags: diff.set }), signal);
+      await updateTags(before.Tags, after.Tags, {
+        tag: (tags) => client.send(new TagResourceCommand({ resourceArn, tags }), signal),
+        untag: (tagKeys) => client.send(new UntagResourceCommand({ resourceArn, tagKeys }), signal),
+      });
     }
     return { physicalId: name, attributes: attributes(group), observed: observedOf(group) };
   }

@@ -29,7 +29,8 @@ import type {
 } from '../provider.js';
 import { resourceMade } from '../resource-made.js';
 import { attributeText } from '../property-values.js';
-import { tagDiff, tagList, tagMap } from '../tags.js';
+import { tagList, tagMap } from '../tags.js';
+import { updateTags } from '../tag-updates.js';
 import { isSnsNotFound, snsClient, topicAttributesOf } from './common.js';
 import {
   TOPIC_PROPERTIES,
@@ -147,11 +148,10 @@ export class TopicProvider extends SdkProvider {
         abortSignal: context.signal,
       });
     }
-    const { set, remove } = tagDiff(tagMap(request.previousProperties.Tags), tagMap(request.properties.Tags));
-    if (remove.length > 0) await client.send(new UntagResourceCommand({ ResourceArn: arn, TagKeys: remove }));
-    if (Object.keys(set).length > 0) {
-      await client.send(new TagResourceCommand({ ResourceArn: arn, Tags: tagList(set) }));
-    }
+    await updateTags(request.previousProperties.Tags, request.properties.Tags, {
+      tag: (set) => client.send(new TagResourceCommand({ ResourceArn: arn, Tags: tagList(set) })),
+      untag: (keys) => client.send(new UntagResourceCommand({ ResourceArn: arn, TagKeys: keys })),
+    });
     await this.updateSubscriptions(client, arn, request);
     return { physicalId: arn, attributes: topicAttributesOf(arn), observed: observedOf(arn) };
   }

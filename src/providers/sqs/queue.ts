@@ -38,7 +38,8 @@ import {
 } from './queue-attributes.js';
 import { queueAttributesOf, queueNameOf } from './ref-attributes.js';
 import { resourceMade } from '../resource-made.js';
-import { tagDiff, tagList, tagMap } from '../tags.js';
+import { tagList, tagMap } from '../tags.js';
+import { updateTags } from '../tag-updates.js';
 import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 export const QUEUE_TYPE = 'AWS::SQS::Queue';
@@ -175,9 +176,10 @@ export class QueueProvider extends SdkProvider {
         abortSignal: context.signal,
       });
     }
-    const { set, remove } = tagDiff(tagMap(request.previousProperties.Tags), tagMap(request.properties.Tags));
-    if (remove.length > 0) await client.send(new UntagQueueCommand({ QueueUrl: url, TagKeys: remove }));
-    if (Object.keys(set).length > 0) await client.send(new TagQueueCommand({ QueueUrl: url, Tags: set }));
+    await updateTags(request.previousProperties.Tags, request.properties.Tags, {
+      tag: (set) => client.send(new TagQueueCommand({ QueueUrl: url, Tags: set })),
+      untag: (keys) => client.send(new UntagQueueCommand({ QueueUrl: url, TagKeys: keys })),
+    });
     const attributes = await this.attributes(client, url, context);
     return {
       physicalId: url,
