@@ -34,6 +34,7 @@ import type {
 import { changed, isNotFound, optionalText } from './common.js';
 import { tagList, tagMap } from '../tags.js';
 import { updateTags } from '../tag-updates.js';
+import { deleteTreatingNotFoundAsGone } from '../delete-gone.js';
 import { MadeByAttempts, type MadeResource } from '../resource-made.js';
 import { retentionAction } from './retention.js';
 import { SINGLE_ATTEMPT, type ClientTuning } from '../../aws/client-factory.js';
@@ -209,13 +210,13 @@ export class LogGroupProvider extends SdkProvider {
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
     const client = await logsClient(context);
-    try {
-      await client.send(new DeleteLogGroupCommand({ logGroupName: request.physicalId }), {
-        abortSignal: context.signal,
-      });
-    } catch (error) {
-      if (!isNotFound(error)) throw error;
-    }
+    await deleteTreatingNotFoundAsGone(
+      () =>
+        client.send(new DeleteLogGroupCommand({ logGroupName: request.physicalId }), {
+          abortSignal: context.signal,
+        }),
+      isNotFound,
+    );
   }
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {

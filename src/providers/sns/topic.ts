@@ -31,6 +31,7 @@ import { resourceMade } from '../resource-made.js';
 import { attributeText } from '../property-values.js';
 import { tagList, tagMap } from '../tags.js';
 import { updateTags } from '../tag-updates.js';
+import { deleteTreatingNotFoundAsGone } from '../delete-gone.js';
 import { isSnsNotFound, snsClient, topicAttributesOf } from './common.js';
 import {
   TOPIC_PROPERTIES,
@@ -179,13 +180,13 @@ export class TopicProvider extends SdkProvider {
   /** SNS deletes a topic's subscriptions with it; a missing topic is already gone. */
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
     const client = await snsClient(context);
-    try {
-      await client.send(new DeleteTopicCommand({ TopicArn: request.physicalId }), {
-        abortSignal: context.signal,
-      });
-    } catch (error) {
-      if (!isSnsNotFound(error)) throw error;
-    }
+    await deleteTreatingNotFoundAsGone(
+      () =>
+        client.send(new DeleteTopicCommand({ TopicArn: request.physicalId }), {
+          abortSignal: context.signal,
+        }),
+      isSnsNotFound,
+    );
   }
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {

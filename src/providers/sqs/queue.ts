@@ -40,6 +40,7 @@ import { queueAttributesOf, queueNameOf } from './ref-attributes.js';
 import { resourceMade } from '../resource-made.js';
 import { tagList, tagMap } from '../tags.js';
 import { updateTags } from '../tag-updates.js';
+import { deleteTreatingNotFoundAsGone } from '../delete-gone.js';
 import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 export const QUEUE_TYPE = 'AWS::SQS::Queue';
@@ -190,13 +191,13 @@ export class QueueProvider extends SdkProvider {
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
     const client = await sqs(context);
-    try {
-      await client.send(new DeleteQueueCommand({ QueueUrl: request.physicalId }), {
-        abortSignal: context.signal,
-      });
-    } catch (error) {
-      if (!isQueueMissing(error)) throw error;
-    }
+    await deleteTreatingNotFoundAsGone(
+      () =>
+        client.send(new DeleteQueueCommand({ QueueUrl: request.physicalId }), {
+          abortSignal: context.signal,
+        }),
+      isQueueMissing,
+    );
   }
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
