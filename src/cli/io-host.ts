@@ -7,6 +7,7 @@ import type {
   QuestionPayloads,
 } from '../messages/index.js';
 import { confirmed, dataLossConfirmer } from './confirm.js';
+import { describeLeftover, leftoverRemedy } from './leftover-text.js';
 import type { Progress } from './progress.js';
 
 export interface CliIoHostOptions {
@@ -78,6 +79,11 @@ export function cliIoHost(options: CliIoHostOptions): IoHost {
         await confirmDataLoss((asked as IoQuestion<'CDKD_Q2100'>).data);
         return true;
       }
+      if (asked.code === 'CDKD_Q4100') {
+        const leftover = (asked as IoQuestion<'CDKD_Q4100'>).data;
+        return confirmed(`${describeLeftover(leftover)} ${leftoverRemedy(leftover)}?`, options.yes);
+      }
+      if (asked.code === 'CDKD_Q5100') return confirmed(asked.text, options.yes);
       // The live view shares stderr: it is cleared before lines go there, left as it is otherwise.
       if (!options.questionOutput) progress?.close();
       const write = options.questionOutput ?? stderr;

@@ -37,6 +37,10 @@ export interface MessagePayloads {
 export interface QuestionPayloads {
   /** Deploy a stack whose recreated resources lose data? (spec 002's recreate prompt) */
   CDKD_Q2100: { data: DataLossConfirmation; answer: boolean };
+  /** Clean this leftover `cdkd scrub` found (delete a stale lock, settle a journal)? */
+  CDKD_Q4100: { data: Leftover; answer: boolean };
+  /** Import this AWS resource the template's names found, under its logical id? */
+  CDKD_Q5100: { data: { logicalId: string; physicalId: string; type: string }; answer: boolean };
   /**
    * A yes/no question with the lines it is about (a rollback plan, a lock to remove ...):
    * with a heading, the lines are a list under it.

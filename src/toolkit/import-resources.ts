@@ -2,6 +2,7 @@ import type { CloudAssembly } from '../assembly/index.js';
 import type { ImportCandidate, ImportChoice, ImportedResource } from '../engine/index.js';
 import { sharedWarning } from '../engine/import/index.js';
 import { CdkdError } from '../errors.js';
+import { ioQuestion } from '../messages/index.js';
 import { assetBucketName } from '../state/bucket-names.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
@@ -17,8 +18,6 @@ export interface ImportInput extends ToolkitIo {
   resources: readonly string[];
   /** --force: adopt a resource another cdkd stack manages too (warned about, never cdkd's own buckets). */
   force?: boolean;
-  /** Asked about the found matches when no --resource was given: the ones to import. */
-  choose(candidates: readonly ImportCandidate[]): Promise<ImportCandidate[]>;
   /** The first SIGINT/SIGTERM: the read in flight ends, nothing is recorded. */
   signal?: AbortSignal;
 }
@@ -43,7 +42,7 @@ export async function importResources(input: ImportInput): Promise<ImportResult>
   let choices: ImportChoice[] = input.resources.map(parseResourceFlag);
   const nothingFound =
     choices.length === 0 &&
-    (choices = await input.choose(await engine.importCandidates(request))).length === 0;
+    (choices = await chooseCandidates(input, await engine.importCandidates(request))).length === 0;
   if (choices.length === 0) return { stackName: stack.stackName, imported: [], nothingFound };
   const imported = await engine.importResources(request, choices, {
     force: input.force === true,
@@ -54,6 +53,20 @@ export async function importResources(input: ImportInput): Promise<ImportResult>
       warn(input, sharedWarning(stack.stackName, resource.logicalId, resource.sharedWith));
   }
   return { stackName: stack.stackName, imported, nothingFound: false };
+}
+
+/** Asks about each match the template's names found (CDKD_Q5100): the ones answered yes are imported. */
+async function chooseCandidates(
+  input: ImportInput,
+  candidates: readonly ImportCandidate[],
+): Promise<ImportCandidate[]> {
+  const chosen: ImportCandidate[] = [];
+  for (const candidate of candidates) {
+    const text = `Import ${candidate.physicalId} as ${candidate.logicalId} (${candidate.type})?`;
+    if (await input.io.ask(ioQuestion(input.command, 'CDKD_Q5100', text, candidate, false)))
+      chosen.push(candidate);
+  }
+  return chosen;
 }
 
 /** `--resource MyBucket=my-bucket`: the physical id may itself hold `=`, so the first one splits. */

@@ -1,4 +1,4 @@
-import type { CleanOutcome, Leftover } from '../messages/index.js';
+import { ioQuestion, type CleanOutcome, type Leftover } from '../messages/index.js';
 import { throwIfInterrupted } from '../interrupted.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
@@ -6,8 +6,6 @@ import type { ToolkitIo } from './io.js';
 
 export interface ScrubInput extends ToolkitIo {
   session: Session;
-  /** Asked once per leftover cdkd can clean: true cleans it. */
-  offer(leftover: Leftover): Promise<boolean>;
   /** The first SIGINT/SIGTERM: the rollback under way finishes its steps in flight, no leftover after it is offered. */
   signal?: AbortSignal;
 }
@@ -42,7 +40,9 @@ export async function scrubBucket(input: ScrubInput): Promise<ScrubbedLeftover[]
       results.push({ leftover, outcome: { kind: 'left' } });
       continue;
     }
-    if (!(await input.offer(leftover))) {
+    // Asked once per leftover cdkd can clean (CDKD_Q4100): yes cleans it, nobody to ask leaves it.
+    const text = `${leftover.ref.stackName} (${leftover.ref.region}): clean this ${leftover.kind}?`;
+    if (!(await input.io.ask(ioQuestion(input.command, 'CDKD_Q4100', text, leftover, false)))) {
       results.push({ leftover, outcome: { kind: 'declined' } });
       continue;
     }

@@ -173,3 +173,31 @@ describe('a plan to confirm', () => {
     expect(written).toEqual(['Rollback plan:\n  delete Queue\n  restore Topic\n', 'Rollback plan:\n\n']);
   });
 });
+
+describe("scrub's offers and import's choices, asked through the CLI host", () => {
+  const lock = {
+    kind: 'stale-lock' as const,
+    ref: { stackName: 'App', region: 'us-east-1' },
+    holder: 'ci@host',
+  };
+  const candidate = { logicalId: 'Bucket', physicalId: 'my-bucket', type: 'AWS::S3::Bucket' };
+
+  it('are answered yes under --yes, writing nothing', async () => {
+    const written: string[] = [];
+    const host = cliIoHost({ yes: true, questionOutput: (text) => written.push(text) });
+    expect(await host.ask(ioQuestion('scrub', 'CDKD_Q4100', 'clean?', lock, false))).toBe(true);
+    expect(await host.ask(ioQuestion('import', 'CDKD_Q5100', 'Import?', candidate, false))).toBe(true);
+    expect(written).toEqual([]);
+  });
+
+  it('without --yes and no terminal, refuse with the prompt the commands ask', async () => {
+    const host = cliIoHost({ yes: false });
+    await expect(host.ask(ioQuestion('scrub', 'CDKD_Q4100', 'clean?', lock, false))).rejects.toThrow(
+      'App (us-east-1): a lock past its expiry, written by ci@host: Delete it? No terminal to ask on.',
+    );
+    const text = 'Import my-bucket as Bucket (AWS::S3::Bucket)?';
+    await expect(host.ask(ioQuestion('import', 'CDKD_Q5100', text, candidate, false))).rejects.toThrow(
+      `${text} No terminal to ask on.`,
+    );
+  });
+});

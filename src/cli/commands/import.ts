@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { addAppOptions, collect, synthesizeFor, type AppOptions } from '../app-options.js';
-import { confirmed } from '../confirm.js';
 import { globalOptions } from '../global-options.js';
 import { cliIoHost } from '../io-host.js';
 import { interruptible } from '../interrupts.js';
@@ -40,14 +39,6 @@ export function registerImport(program: Command): void {
           stack,
           resources: options.resource,
           force: options.force ?? false,
-          choose: async (candidates) => {
-            const chosen = [];
-            for (const candidate of candidates) {
-              const question = `Import ${candidate.physicalId} as ${candidate.logicalId} (${candidate.type})?`;
-              if (await confirmed(question, yes)) chosen.push(candidate);
-            }
-            return chosen;
-          },
           io: cliIoHost({ yes, warn }),
           command: 'import',
           signal,

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { CleanOutcome, Leftover } from '../../messages/index.js';
-import { confirmed } from '../confirm.js';
 import { globalOptions } from '../global-options.js';
 import { cliIoHost } from '../io-host.js';
+import { describeLeftover } from '../leftover-text.js';
 import { createProgress } from '../progress.js';
 import { interruptible } from '../interrupts.js';
 import { sessionFor } from '../session-from-options.js';
@@ -22,7 +22,6 @@ export function registerScrub(program: Command): void {
       const results = await interruptible('scrub', { session, warn }, (signal) =>
         scrubBucket({
           session,
-          offer: (leftover) => confirmed(`${describe(leftover)} ${remedy(leftover)}?`, yes),
           io: cliIoHost({ progress, yes, questionOutput: (text) => process.stdout.write(text) }),
           command: 'scrub',
           signal,
@@ -33,39 +32,10 @@ export function registerScrub(program: Command): void {
         return;
       }
       for (const { leftover, outcome } of results) {
-        process.stdout.write(`${describe(leftover)} ${said(leftover, outcome)}.\n`);
+        process.stdout.write(`${describeLeftover(leftover)} ${said(leftover, outcome)}.\n`);
       }
       if (results.some((result) => result.outcome.kind !== 'cleaned')) process.exitCode = 2;
     });
-}
-
-function name(leftover: Leftover): string {
-  return `${leftover.ref.stackName} (${leftover.ref.region})`;
-}
-
-function describe(leftover: Leftover): string {
-  switch (leftover.kind) {
-    case 'stale-lock':
-      return `${name(leftover)}: a lock past its expiry, written by ${leftover.holder}:`;
-    case 'held-lock':
-      return `${name(leftover)}: a lock held by ${leftover.holder} until ${leftover.expiresAt}:`;
-    case 'unreadable-lock':
-      return `${name(leftover)}: a lock file that is not a readable lock:`;
-    case 'unreadable-journal':
-      return `${name(leftover)}: a rollback journal that cannot be read:`;
-    case 'journal': {
-      const what = !leftover.hasState
-        ? 'a rollback journal of a stack with no state'
-        : leftover.crashed
-          ? 'a rollback journal of a run that never finished'
-          : 'a rollback journal naming what no state records';
-      return `${name(leftover)}: ${what}${leftover.untracked.length > 0 ? ` (${leftover.untracked.join(', ')})` : ''}:`;
-    }
-  }
-}
-
-function remedy(leftover: Leftover): string {
-  return leftover.kind === 'stale-lock' ? 'Delete it' : 'Settle it with cdkd rollback';
 }
 
 function said(leftover: Leftover, outcome: CleanOutcome): string {

@@ -32,7 +32,9 @@ import type {
   NameLookup,
 } from '../provider.js';
 import { changed, isNotFound, optionalText } from './common.js';
-import { tagDiff, tagList, tagMap } from '../tags.js';
+import { tagList, tagMap } from '../tags.js';
+import { updateTags } from '../tag-updates.js';
+import { deleteTreatingNotFoundAsGone } from '../delete-gone.js';
 import { MadeByAttempts, type MadeResource } from '../resource-made.js';
 import { retentionAction } from './retention.js';
 import { SINGLE_ATTEMPT, type ClientTuning } from '../../aws/client-factory.js';
@@ -197,25 +199,24 @@ export class LogGroupProvider extends SdkProvider {
     const group = await describe(client, name);
     if (!group) throw missing(name);
     if (changed(before, after, 'Tags')) {
-      const diff = tagDiff(tagMap(before.Tags), tagMap(after.Tags));
       const resourceArn = group.logGroupArn!;
-      if (diff.remove.length > 0)
-        await client.send(new UntagResourceCommand({ resourceArn, tagKeys: diff.remove }), signal);
-      if (Object.keys(diff.set).length > 0)
-        await client.send(new TagResourceCommand({ resourceArn, tags: diff.set }), signal);
+      await updateTags(before.Tags, after.Tags, {
+        tag: (tags) => client.send(new TagResourceCommand({ resourceArn, tags }), signal),
+        untag: (tagKeys) => client.send(new UntagResourceCommand({ resourceArn, tagKeys }), signal),
+      });
     }
     return { physicalId: name, attributes: attributes(group), observed: observedOf(group) };
   }
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
     const client = await logsClient(context);
-    try {
-      await client.send(new DeleteLogGroupCommand({ logGroupName: request.physicalId }), {
-        abortSignal: context.signal,
-      });
-    } catch (error) {
-      if (!isNotFound(error)) throw error;
-    }
+    await deleteTreatingNotFoundAsGone(
+      () =>
+        client.send(new DeleteLogGroupCommand({ logGroupName: request.physicalId }), {
+          abortSignal: context.signal,
+        }),
+      isNotFound,
+    );
   }
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {

@@ -29,7 +29,9 @@ import type {
 } from '../provider.js';
 import { resourceMade } from '../resource-made.js';
 import { attributeText } from '../property-values.js';
-import { tagDiff, tagList, tagMap } from '../tags.js';
+import { tagList, tagMap } from '../tags.js';
+import { updateTags } from '../tag-updates.js';
+import { deleteTreatingNotFoundAsGone } from '../delete-gone.js';
 import { isSnsNotFound, snsClient, topicAttributesOf } from './common.js';
 import {
   TOPIC_PROPERTIES,
@@ -147,11 +149,10 @@ export class TopicProvider extends SdkProvider {
         abortSignal: context.signal,
       });
     }
-    const { set, remove } = tagDiff(tagMap(request.previousProperties.Tags), tagMap(request.properties.Tags));
-    if (remove.length > 0) await client.send(new UntagResourceCommand({ ResourceArn: arn, TagKeys: remove }));
-    if (Object.keys(set).length > 0) {
-      await client.send(new TagResourceCommand({ ResourceArn: arn, Tags: tagList(set) }));
-    }
+    await updateTags(request.previousProperties.Tags, request.properties.Tags, {
+      tag: (set) => client.send(new TagResourceCommand({ ResourceArn: arn, Tags: tagList(set) })),
+      untag: (keys) => client.send(new UntagResourceCommand({ ResourceArn: arn, TagKeys: keys })),
+    });
     await this.updateSubscriptions(client, arn, request);
     return { physicalId: arn, attributes: topicAttributesOf(arn), observed: observedOf(arn) };
   }
@@ -179,13 +180,13 @@ export class TopicProvider extends SdkProvider {
   /** SNS deletes a topic's subscriptions with it; a missing topic is already gone. */
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
     const client = await snsClient(context);
-    try {
-      await client.send(new DeleteTopicCommand({ TopicArn: request.physicalId }), {
-        abortSignal: context.signal,
-      });
-    } catch (error) {
-      if (!isSnsNotFound(error)) throw error;
-    }
+    await deleteTreatingNotFoundAsGone(
+      () =>
+        client.send(new DeleteTopicCommand({ TopicArn: request.physicalId }), {
+          abortSignal: context.signal,
+        }),
+      isSnsNotFound,
+    );
   }
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {

@@ -38,7 +38,9 @@ import {
 } from './queue-attributes.js';
 import { queueAttributesOf, queueNameOf } from './ref-attributes.js';
 import { resourceMade } from '../resource-made.js';
-import { tagDiff, tagList, tagMap } from '../tags.js';
+import { tagList, tagMap } from '../tags.js';
+import { updateTags } from '../tag-updates.js';
+import { deleteTreatingNotFoundAsGone } from '../delete-gone.js';
 import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 
 export const QUEUE_TYPE = 'AWS::SQS::Queue';
@@ -175,9 +177,10 @@ export class QueueProvider extends SdkProvider {
         abortSignal: context.signal,
       });
     }
-    const { set, remove } = tagDiff(tagMap(request.previousProperties.Tags), tagMap(request.properties.Tags));
-    if (remove.length > 0) await client.send(new UntagQueueCommand({ QueueUrl: url, TagKeys: remove }));
-    if (Object.keys(set).length > 0) await client.send(new TagQueueCommand({ QueueUrl: url, Tags: set }));
+    await updateTags(request.previousProperties.Tags, request.properties.Tags, {
+      tag: (set) => client.send(new TagQueueCommand({ QueueUrl: url, Tags: set })),
+      untag: (keys) => client.send(new UntagQueueCommand({ QueueUrl: url, TagKeys: keys })),
+    });
     const attributes = await this.attributes(client, url, context);
     return {
       physicalId: url,
@@ -188,13 +191,13 @@ export class QueueProvider extends SdkProvider {
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
     const client = await sqs(context);
-    try {
-      await client.send(new DeleteQueueCommand({ QueueUrl: request.physicalId }), {
-        abortSignal: context.signal,
-      });
-    } catch (error) {
-      if (!isQueueMissing(error)) throw error;
-    }
+    await deleteTreatingNotFoundAsGone(
+      () =>
+        client.send(new DeleteQueueCommand({ QueueUrl: request.physicalId }), {
+          abortSignal: context.signal,
+        }),
+      isQueueMissing,
+    );
   }
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
