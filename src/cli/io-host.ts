@@ -84,6 +84,10 @@ export function cliIoHost(options: CliIoHostOptions): IoHost {
         return confirmed(`${describeLeftover(leftover)} ${leftoverRemedy(leftover)}?`, options.yes);
       }
       if (asked.code === 'CDKD_Q5100') return confirmed(asked.text, options.yes);
+      if (asked.code === 'CDKD_Q4000') {
+        progress?.close();
+        return confirmed(asked.text, options.yes);
+      }
       // The live view shares stderr: it is cleared before lines go there, left as it is otherwise.
       if (!options.questionOutput) progress?.close();
       const write = options.questionOutput ?? stderr;

@@ -18,8 +18,3 @@ export function writeDestroyed(result: DestroyedStack): void {
     );
   }
 }
-
-/** The confirmation's note on what --orphan leaves. */
-export function leaving(orphan: readonly string[]): string {
-  return orphan.length > 0 ? `, except ${orphan.join(', ')}, left in AWS and no longer tracked` : '';
-}

@@ -37,6 +37,8 @@ export interface MessagePayloads {
 export interface QuestionPayloads {
   /** Deploy a stack whose recreated resources lose data? (spec 002's recreate prompt) */
   CDKD_Q2100: { data: DataLossConfirmation; answer: boolean };
+  /** Destroy these stacks' resources, leaving the `--orphan` ones in AWS? */
+  CDKD_Q4000: { data: { stacks: string[]; orphan: string[] }; answer: boolean };
   /** Clean this leftover `cdkd scrub` found (delete a stale lock, settle a journal)? */
   CDKD_Q4100: { data: Leftover; answer: boolean };
   /** Import this AWS resource the template's names found, under its logical id? */

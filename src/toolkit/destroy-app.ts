@@ -5,6 +5,7 @@ import type { StackDestroyResult } from '../engine/index.js';
 import { refuseUnknownOrphans } from '../engine/destroy/index.js';
 import { interruptedError } from '../interrupted.js';
 import { callerOf } from './caller.js';
+import { confirmDestroy } from './destroy-question.js';
 import { refuseInvalidStackNames } from './preflight.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
@@ -54,6 +55,11 @@ export async function destroyApp(input: DestroyAppInput): Promise<DestroyedStack
       .map((stack) => ({ stackName: stack.stackName, region: targets.get(stack.displayName)!.region })),
     orphan,
   );
+  await confirmDestroy(input, {
+    stacks: stacks.map((stack) => stack.displayName),
+    fromState: false,
+    orphan: [...orphan],
+  });
   const engine = await openEngine(input.session, {
     io: input.io,
     command: input.command,

@@ -1,4 +1,5 @@
 import { refuseUnknownOrphans } from '../engine/destroy/index.js';
+import { confirmDestroy } from './destroy-question.js';
 import { openEngine } from './provider-wiring.js';
 import type { DestroyedStack } from './destroy-app.js';
 import type { Session } from './session.js';
@@ -29,6 +30,7 @@ export async function destroyFromState(input: StateDestroyInput): Promise<Destro
     [{ stackName: stack.stateName, region: stack.region }],
     orphan,
   );
+  await confirmDestroy(input, { stacks: [input.stackName], fromState: true, orphan: [...orphan] });
   const engine = await openEngine(input.session, {
     io: input.io,
     command: input.command,

@@ -77,7 +77,11 @@ export async function destroy(dir: string, patterns: string[] = []) {
     all: patterns.length === 0,
     concurrency: 8,
     stackConcurrency: 2,
-    io: eventsTo(() => undefined),
+    // --yes: the destroy question answered yes.
+    io: eventsTo(
+      () => undefined,
+      async (question) => question.code === 'CDKD_Q4000' || question.defaultAnswer,
+    ),
     command: 'destroy',
   });
 }

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { addAppOptions, collect, synthesizeFor, type AppOptions } from '../app-options.js';
-import { confirm } from '../confirm.js';
 import { addDeployTuning, type DeployTuning } from '../deploy-options.js';
 import { globalOptions } from '../global-options.js';
 import { cliIoHost } from '../io-host.js';
@@ -8,7 +7,7 @@ import { createProgress } from '../progress.js';
 import { interruptible } from '../interrupts.js';
 import { unlessInterrupted } from '../../interrupted.js';
 import { sessionFor } from '../session-from-options.js';
-import { leaving, writeDestroyed } from '../render-destroyed.js';
+import { writeDestroyed } from '../render-destroyed.js';
 
 interface DestroyOptions extends AppOptions, DeployTuning {
   all?: boolean;
@@ -42,12 +41,6 @@ export function registerDestroy(program: Command): void {
             synthesizeFor(cmd, options),
             signal,
             'during synthesis; nothing was changed',
-          );
-          const names =
-            patterns.length > 0 ? patterns.join(', ') : options.all ? 'every stack of the app' : 'the stack';
-          await confirm(
-            `Destroy ${names}? This deletes their resources${leaving(options.orphan)}.`,
-            globalOptions(cmd).yes ?? false,
           );
           const results = await destroyApp({
             session,

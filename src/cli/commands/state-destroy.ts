@@ -1,11 +1,10 @@
 import type { Command } from 'commander';
-import { confirm } from '../confirm.js';
 import { DEFAULT_CONCURRENCY, positiveInteger } from '../deploy-options.js';
 import { globalOptions } from '../global-options.js';
 import { cliIoHost } from '../io-host.js';
 import { interruptible } from '../interrupts.js';
 import { createProgress } from '../progress.js';
-import { leaving, writeDestroyed } from '../render-destroyed.js';
+import { writeDestroyed } from '../render-destroyed.js';
 import { collect } from '../app-options.js';
 import { sessionFor } from '../session-from-options.js';
 
@@ -26,10 +25,6 @@ export function registerStateDestroy(state: Command): void {
       async (stackName: string, options: { concurrency: number; orphan: string[] }, command: Command) => {
         const { destroyFromState } = await import('../../toolkit/state-destroy.js');
         const global = globalOptions(command);
-        await confirm(
-          `Destroy ${stackName} from its state? This deletes its resources${leaving(options.orphan)}.`,
-          global.yes ?? false,
-        );
         const progress = createProgress(process.stderr, process.stderr.isTTY === true);
         const session = sessionFor(command);
         const warn = (message: string) => progress.sink({ kind: 'warning', stack: 'cdkd', message });
