@@ -3,6 +3,7 @@ import { awsErrorCode } from '../../aws/error-class.js';
 
 import type { JsonObject, ProviderContext } from '../provider.js';
 import type { ClientTuning } from '../../aws/index.js';
+import { deleteTreatingNotFoundAsGone } from '../delete-gone.js';
 
 /** `SINGLE_ATTEMPT` for a create call that carries no idempotency token (spec 003, "Ambiguous creates"). */
 export function lambdaClient(context: ProviderContext, tuning: ClientTuning = {}): Promise<LambdaClient> {
@@ -19,11 +20,7 @@ export async function sendDelete(
   call: (client: LambdaClient, options: { abortSignal?: AbortSignal }) => Promise<unknown>,
 ): Promise<void> {
   const client = await lambdaClient(context);
-  try {
-    await call(client, { abortSignal: context.signal });
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-  }
+  await deleteTreatingNotFoundAsGone(() => call(client, { abortSignal: context.signal }), isNotFound);
 }
 
 /** CloudFormation passes numbers as strings at times (`"30"`); it coerces them, so do we. */

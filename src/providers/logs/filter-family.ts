@@ -14,6 +14,7 @@ import type {
 import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 import { isNotFound, optionalText } from './common.js';
 import { logsClient } from './log-group.js';
+import { deleteTreatingNotFoundAsGone } from '../delete-gone.js';
 
 /** Filter names take anything but `:` and `*`. */
 export const FILTER_NAME_RULES = { maxLength: 512, extraCharacters: '-_./#' };
@@ -82,13 +83,13 @@ export class LogsFilterProvider<F extends LogsFilter> extends SdkProvider {
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
     const client = await logsClient(context);
-    try {
-      await this.description.delete(client, String(request.properties.LogGroupName), request.physicalId, {
-        abortSignal: context.signal,
-      });
-    } catch (error) {
-      if (!isNotFound(error)) throw error;
-    }
+    await deleteTreatingNotFoundAsGone(
+      () =>
+        this.description.delete(client, String(request.properties.LogGroupName), request.physicalId, {
+          abortSignal: context.signal,
+        }),
+      isNotFound,
+    );
   }
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {

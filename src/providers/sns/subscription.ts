@@ -17,6 +17,7 @@ import type {
 import { attributeText } from '../property-values.js';
 import { isSnsNotFound, snsClient, subscriptionAttributesOf } from './common.js';
 import { SdkProvider, type ProviderDescription } from '../skeleton.js';
+import { deleteTreatingNotFoundAsGone } from '../delete-gone.js';
 
 export const SUBSCRIPTION_TYPE = 'AWS::SNS::Subscription';
 
@@ -109,13 +110,13 @@ export class SubscriptionProvider extends SdkProvider {
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
     const client = await snsClient(context, regionOf(request.properties, context));
-    try {
-      await client.send(new UnsubscribeCommand({ SubscriptionArn: request.physicalId }), {
-        abortSignal: context.signal,
-      });
-    } catch (error) {
-      if (!isSnsNotFound(error)) throw error;
-    }
+    await deleteTreatingNotFoundAsGone(
+      () =>
+        client.send(new UnsubscribeCommand({ SubscriptionArn: request.physicalId }), {
+          abortSignal: context.signal,
+        }),
+      isSnsNotFound,
+    );
   }
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {

@@ -2,6 +2,7 @@ import { GetTopicAttributesCommand, SetTopicAttributesCommand } from '@aws-sdk/c
 import { ParentPolicyProvider } from '../parent-policy.js';
 import type { ProviderContext } from '../provider.js';
 import { defaultTopicPolicy, isSnsNotFound, snsClient, topicPolicyAttributesOf } from './common.js';
+import { deleteTreatingNotFoundAsGone } from '../delete-gone.js';
 
 export const TOPIC_POLICY_TYPE = 'AWS::SNS::TopicPolicy';
 
@@ -17,13 +18,11 @@ export class TopicPolicyProvider extends ParentPolicyProvider {
       parentsProperty: 'Topics',
       attributesOf: topicPolicyAttributesOf,
       write: (arn, policy, context) => setPolicy(arn, policy, context),
-      remove: async (arn, context) => {
-        try {
-          await setPolicy(arn, defaultTopicPolicy(arn, context.accountId), context);
-        } catch (error) {
-          if (!isSnsNotFound(error)) throw error;
-        }
-      },
+      remove: (arn, context) =>
+        deleteTreatingNotFoundAsGone(
+          () => setPolicy(arn, defaultTopicPolicy(arn, context.accountId), context),
+          isSnsNotFound,
+        ),
       read: readLive,
       servicePolicy: (arn, context) => defaultTopicPolicy(arn, context.accountId),
     });
