@@ -84,6 +84,11 @@ export function cliIoHost(options: CliIoHostOptions): IoHost {
         return confirmed(`${describeLeftover(leftover)} ${leftoverRemedy(leftover)}?`, options.yes);
       }
       if (asked.code === 'CDKD_Q5100') return confirmed(asked.text, options.yes);
+      if (asked.code === 'CDKD_Q9100') {
+        const { stackName, region, holder } = (asked as IoQuestion<'CDKD_Q9100'>).data;
+        process.stdout.write(`Stack ${stackName} (${region}) is locked: ${holder}.\n`);
+        return confirmed(asked.text, options.yes);
+      }
       if (asked.code === 'CDKD_Q4000') {
         progress?.close();
         return confirmed(asked.text, options.yes);

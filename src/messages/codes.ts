@@ -48,6 +48,8 @@ export interface QuestionPayloads {
    * with a heading, the lines are a list under it.
    */
   CDKD_Q9000: { data: { heading?: string; lines: string[] }; answer: boolean };
+  /** Delete this stack's lock, held by `holder` (`cdkd force-unlock`)? */
+  CDKD_Q9100: { data: { stackName: string; region: string; holder: string }; answer: boolean };
 }
 
 export type MessageCode = keyof MessagePayloads;

@@ -1,9 +1,59 @@
 import { CdkdError } from '../errors.js';
+import { ioQuestion } from '../messages/index.js';
 import type { LockDocument, FoundLock, StackRef } from '../state/index.js';
+import type { ToolkitIo } from './io.js';
 import type { Session } from './session.js';
 
+/** What `cdkd force-unlock` came to: nothing to delete, or the lock deleted and whose it was. */
+export type ForceUnlockOutcome =
+  { kind: 'not-locked' } | { kind: 'deleted'; holder?: { owner: string; operation?: string } };
+
+export interface ForceUnlockOptions {
+  /** Delete it even when its holder is a cdkd process still running on this host. */
+  force: boolean;
+  thisHost: string;
+  now: Date;
+  isRunning?(pid: number): boolean;
+}
+
+/**
+ * Reads a stack's lock, refuses a holder still running on this host (unless forced), shows the
+ * holder and asks (CDKD_Q9100), then deletes exactly the lock that was shown.
+ */
+export async function forceUnlock(
+  session: Session,
+  stack: StackRef,
+  options: ForceUnlockOptions,
+  { io, command }: ToolkitIo,
+): Promise<ForceUnlockOutcome> {
+  const found = await readLock(session, stack);
+  if (found.kind === 'absent') return { kind: 'not-locked' };
+  const holder = found.kind === 'readable' ? describeHolder(found.document, options.now) : undefined;
+  if (found.kind === 'readable' && !options.force) {
+    const pid = runningLocalHolder(
+      found.document.owner,
+      options.thisHost,
+      options.isRunning ?? processRunning,
+    );
+    if (pid !== undefined) throw refuseRunningHolder(stack, pid, holder ?? '');
+  }
+  const name = `${stack.stackName} (${stack.region})`;
+  const question = ioQuestion(
+    command,
+    'CDKD_Q9100',
+    `Delete the lock on stack ${name}? Only do this if no cdkd process is working on it.`,
+    { stackName: stack.stackName, region: stack.region, holder: holder ?? 'a lock.json that cannot be read' },
+    false,
+  );
+  if (!(await io.ask(question))) throw new CdkdError('CANCELLED', 'Cancelled; nothing was changed.');
+  await deleteShownLock(session, stack, found.etag);
+  if (found.kind === 'unreadable') return { kind: 'deleted' };
+  const { owner, operation } = found.document;
+  return { kind: 'deleted', holder: operation === undefined ? { owner } : { owner, operation } };
+}
+
 /** What holds a stack's lock, as read before asking. */
-export async function readLock(session: Session, stack: StackRef): Promise<FoundLock> {
+async function readLock(session: Session, stack: StackRef): Promise<FoundLock> {
   return (await session.stateBackend()).locks.find(stack);
 }
 
@@ -47,7 +97,7 @@ export function processRunning(pid: number): boolean {
   }
 }
 
-export function refuseRunningHolder(stack: StackRef, pid: number, holder: string): CdkdError {
+function refuseRunningHolder(stack: StackRef, pid: number, holder: string): CdkdError {
   return new CdkdError(
     'LOCK_HOLDER_RUNNING',
     `The lock on stack ${stack.stackName} (${stack.region}) is held by a cdkd process still running on this host (pid ${pid}; ${holder}).`,
@@ -58,7 +108,7 @@ export function refuseRunningHolder(stack: StackRef, pid: number, holder: string
 }
 
 /** Deletes the lock shown to the person, refusing when it changed since (renewed, released, replaced). */
-export async function deleteShownLock(session: Session, stack: StackRef, etag: string): Promise<void> {
+async function deleteShownLock(session: Session, stack: StackRef, etag: string): Promise<void> {
   const deleted = await (await session.stateBackend()).locks.deleteIfUnchanged(stack, etag);
   if (deleted) return;
   throw new CdkdError(

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { emptyStateDocument } from '../../src/state/documents/state-document.js';
 import { bootstrap } from '../../src/toolkit/bootstrap.js';
-import { readLock } from '../../src/toolkit/force-unlock.js';
+import { forceUnlock } from '../../src/toolkit/force-unlock.js';
+import { silentIo } from '../../src/toolkit/io.js';
 import { rollbackApp } from '../../src/toolkit/rollback-app.js';
 import { stackEvents } from '../../src/toolkit/stack-events.js';
 import { showStack } from '../../src/toolkit/state-inspection.js';
@@ -253,7 +254,13 @@ const otherRows: Row[] = [
     input: 'the stack argument ../x',
     command: 'force-unlock',
     code: 'STACK_NAME_INVALID',
-    run: () => readLock(session(), { stackName: '../x', region: 'us-east-1' }),
+    run: () =>
+      forceUnlock(
+        session(),
+        { stackName: '../x', region: 'us-east-1' },
+        { force: false, thisHost: 'here', now: new Date() },
+        { io: silentIo, command: 'force-unlock' },
+      ),
   },
   {
     input: 'the stack argument Victim~..',
