@@ -7,6 +7,7 @@ import type { StackState } from '../../stack-state/index.js';
 import type { EventSink } from '../events.js';
 import type { LiveAttributes } from '../planning/index.js';
 import type { InFlightFact, OperationDraft, OperationObserver } from './observer.js';
+import type { StepObserver } from './resource-steps.js';
 
 /** How to evaluate a resource's properties; absent for a destroy, which only deletes. */
 export interface Evaluation {
@@ -30,6 +31,8 @@ export interface ExecutorServices extends ProviderCalls {
   events: EventSink;
   /** Hears each mutation before it is sent and after (the run's write-ahead journal); absent where nothing is journaled. */
   observer?: OperationObserver;
+  /** Hears each planned operation start and end; absent, `events` hears them as resource events. */
+  steps?: StepObserver;
   /** `cdkd destroy --remove-protection`: providers turn deletion protection off before a delete. */
   removeProtection?: boolean;
   /** --replace: a replacement whose name the old resource holds deletes it first. */

@@ -7,3 +7,4 @@ export {
   type OperationOutcome,
   policies,
 } from './observer.js';
+export { type StepEnd, type StepObserver } from './resource-steps.js';

@@ -15,6 +15,7 @@ import { forgetParent, type LostChild } from './lost-children.js';
 import { restoreLostChild } from './restore-child.js';
 import { moveLine } from '../../providers/routing.js';
 import { policies, type OperationDraft } from './observer.js';
+import { eventSteps, type StepObserver } from './resource-steps.js';
 import { updateFallback } from './update-fallback.js';
 import { appliedRecord } from './applied-record.js';
 import { maskedSecrets, maskingErrors } from '../../stack-state/index.js';
@@ -33,7 +34,12 @@ export class ResourceExecutor {
   /** Children whose records went with a parent this run deleted to re-create (spec 002). */
   private readonly lostChildren = new Map<string, LostChild>();
 
-  constructor(readonly services: ExecutorServices) {}
+  /** Hears each planned operation start and end (the event sink, unless the services name another). */
+  private readonly steps: StepObserver;
+
+  constructor(readonly services: ExecutorServices) {
+    this.steps = services.steps ?? eventSteps(services.events, services.state);
+  }
 
   /**
    * A parent this run deleted to re-create it: its record and its children's go in one save
@@ -45,31 +51,17 @@ export class ResourceExecutor {
   }
 
   async run(op: PlannedOperation, release: () => void = () => {}): Promise<void> {
-    const started = Date.now();
     const report = (action: ResourceAction, status: 'started' | 'succeeded' | 'skipped', message?: string) =>
-      this.services.events({
-        kind: 'resource',
-        stack: this.services.state.ref.stackName,
-        logicalId: op.logicalId,
-        type: op.type,
-        action,
-        status,
-        physicalId: this.services.state.record(op.logicalId)?.physicalId,
-        ...(message ? { message } : {}),
-        ...(status === 'started' ? {} : { durationMs: Date.now() - started }),
-      });
+      status === 'started'
+        ? this.steps.started(op, action, message)
+        : this.steps.ended(op, { action, status, ...(message ? { message } : {}) });
     try {
       await this.dispatch(op, report, release);
     } catch (error) {
-      this.services.events({
-        kind: 'resource',
-        stack: this.services.state.ref.stackName,
-        logicalId: op.logicalId,
-        type: op.type,
+      this.steps.ended(op, {
         action: op.kind === 'no-op' ? 'update' : op.kind,
         status: 'failed',
         message: messageOf(error),
-        durationMs: Date.now() - started,
       });
       throw new CdkdError(
         'RESOURCE_FAILED',
