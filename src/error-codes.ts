@@ -75,9 +75,14 @@ export const ERROR_CODES = {
   IMPORT_CDKD_BUCKET: "import names cdkd's own state or asset bucket, which it never adopts.",
   IMPORT_DUPLICATE: 'import --resource names one logical id twice.',
   IMPORT_DUPLICATE_RESOURCE: 'import --resource gives one physical id to two logical ids.',
+  IMPORT_FLAGS_CONFLICT:
+    'import was given more than one of --resource, --resource-mapping and --resource-mapping-inline.',
   IMPORT_ID_INVALID: 'An imported physical id is not of the form cdkd identifies the type by.',
   IMPORT_JOURNAL_UNAVAILABLE:
     "The stack's rollback journal could not be read or written, so nothing was imported.",
+  IMPORT_MAPPING_IDENTIFIER:
+    "A resource mapping identifies a resource by properties other than its type's identifier.",
+  IMPORT_MAPPING_INVALID: 'A resource mapping file or inline JSON cannot be read, parsed, or written.',
   IMPORT_MANAGED_ELSEWHERE: 'An imported resource already belongs to another cdkd stack.',
   IMPORT_NAME_MISMATCH: 'The template names the resource differently from the physical id given to import.',
   IMPORT_NOT_FOUND: 'Fn::ImportValue names an export no stack provides.',

@@ -4,6 +4,12 @@ import { sharedWarning } from '../engine/import/index.js';
 import { CdkdError } from '../errors.js';
 import { ioQuestion } from '../messages/index.js';
 import { assetBucketName } from '../state/bucket-names.js';
+import {
+  choicesFromMapping,
+  mappingFromChoices,
+  writeResourceMapping,
+  type ResourceMapping,
+} from './import-mapping.js';
 import { openEngine } from './provider-wiring.js';
 import type { Session } from './session.js';
 import { warn, withoutProgress, type ToolkitIo } from './io.js';
@@ -16,6 +22,10 @@ export interface ImportInput extends ToolkitIo {
   stack: string;
   /** `--resource <logicalId>=<physicalId>` as given; empty: offer what the template's names find. */
   resources: readonly string[];
+  /** `--resource-mapping` / `--resource-mapping-inline`: the resources to adopt, by identifier properties. */
+  mapping?: ResourceMapping;
+  /** `--record-resource-mapping FILE`: write the chosen resources as a mapping there, and import nothing. */
+  recordMappingTo?: string;
   /** --force: adopt a resource another cdkd stack manages too (warned about, never cdkd's own buckets). */
   force?: boolean;
   /** The first SIGINT/SIGTERM: the read in flight ends, nothing is recorded. */
@@ -27,6 +37,8 @@ export interface ImportResult {
   imported: ImportedResource[];
   /** True when no --resource was given and the template's names found nothing AWS holds. */
   nothingFound: boolean;
+  /** With `recordMappingTo`: the mapping written, nothing imported. */
+  recorded?: ResourceMapping;
 }
 
 /** `cdkd import <stack>`: adopts existing AWS resources as the stack's template resources. */
@@ -39,10 +51,19 @@ export async function importResources(input: ImportInput): Promise<ImportResult>
     command: input.command,
     regions: [target.region],
   });
-  let choices: ImportChoice[] = input.resources.map(parseResourceFlag);
+  const types = templateTypes(stack.template.Resources ?? {});
+  if (input.mapping && input.resources.length > 0) throw mappingConflict();
+  let choices: ImportChoice[] = input.mapping
+    ? choicesFromMapping(input.mapping, types)
+    : input.resources.map(parseResourceFlag);
   const nothingFound =
     choices.length === 0 &&
     (choices = await chooseCandidates(input, await engine.importCandidates(request))).length === 0;
+  if (input.recordMappingTo !== undefined) {
+    const recorded = mappingFromChoices(choices, types);
+    writeResourceMapping(input.recordMappingTo, recorded);
+    return { stackName: stack.stackName, imported: [], nothingFound, recorded };
+  }
   if (choices.length === 0) return { stackName: stack.stackName, imported: [], nothingFound };
   const imported = await engine.importResources(request, choices, {
     force: input.force === true,
@@ -67,6 +88,20 @@ async function chooseCandidates(
       chosen.push(candidate);
   }
   return chosen;
+}
+
+function templateTypes(resources: Readonly<Record<string, { Type: string }>>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(resources).map(([logicalId, resource]) => [logicalId, resource.Type]),
+  );
+}
+
+export function mappingConflict(): CdkdError {
+  return new CdkdError(
+    'IMPORT_FLAGS_CONFLICT',
+    'Give the resources to import one way: --resource, --resource-mapping or --resource-mapping-inline.',
+    { hint: 'Put every resource in the mapping, or name each with --resource <logicalId>=<physicalId>.' },
+  );
 }
 
 /** `--resource MyBucket=my-bucket`: the physical id may itself hold `=`, so the first one splits. */

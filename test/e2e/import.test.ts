@@ -1,5 +1,12 @@
-import { GetBucketVersioningCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  GetBucketVersioningCommand,
+  HeadBucketCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, writeAssembly } from '../assembly/helpers.js';
 import { runCli } from '../helpers/cli.js';
@@ -185,5 +192,52 @@ describe('cdkd import', () => {
     expect(malformed.code).toBe(1);
     expect(malformed.stderr).toContain('expected <logicalId>=<physicalId>');
     expect(await recorded('Refuser')).toBeUndefined();
+  });
+
+  it('records the offered resources as the CDK CLI mapping file, then imports from it in CI', async () => {
+    await s3().send(new CreateBucketCommand({ Bucket: 'mapped-data' }));
+    const sqs = new SQSClient({ endpoint: sandbox.current.url, region: 'us-east-1' });
+    const made = await sqs.send(new CreateQueueCommand({ QueueName: 'mapped-queue' }));
+    const dir = app('Mapped', {
+      Store: bucket('mapped-data'),
+      Jobs: { Type: 'AWS::SQS::Queue', Properties: { QueueName: 'mapped-queue' } },
+      Other: { Type: 'AWS::SQS::Queue', Properties: { QueueName: 'mapped-other' } },
+    });
+    const file = join(tempDir(), 'mapping.json');
+
+    const recording = await cli(['import', 'Mapped', '-a', dir, '--record-resource-mapping', file, '--yes']);
+    expect(recording.code, recording.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ Store: { BucketName: 'mapped-data' } });
+    expect(await recorded('Mapped')).toBeUndefined();
+
+    const replayed = await cli(['import', 'Mapped', '-a', dir, '--resource-mapping', file]);
+    expect(replayed.code, replayed.stderr).toBe(0);
+    expect((await recorded('Mapped')).resources.Store.physicalId).toBe('mapped-data');
+
+    const inline = JSON.stringify({ Jobs: { QueueUrl: made.QueueUrl } });
+    const byUrl = await cli(['import', 'Mapped', '-a', dir, '--resource-mapping-inline', inline]);
+    expect(byUrl.code, byUrl.stderr).toBe(0);
+    expect((await recorded('Mapped')).resources.Jobs.physicalId).toBe(made.QueueUrl);
+
+    const byName = JSON.stringify({ Other: { QueueName: 'mapped-other' } });
+    const wrongProperty = await cli(['import', 'Mapped', '-a', dir, '--resource-mapping-inline', byName]);
+    expect(wrongProperty.code).toBe(1);
+    expect(wrongProperty.stderr).toContain('Error [IMPORT_MAPPING_IDENTIFIER]');
+    expect(wrongProperty.stderr).toContain('is identified by QueueUrl');
+
+    const both = await cli([
+      'import',
+      'Mapped',
+      '-a',
+      dir,
+      '--resource-mapping',
+      file,
+      '--resource',
+      'Other=x',
+    ]);
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain('Error [IMPORT_FLAGS_CONFLICT]');
+    expect(Object.keys((await recorded('Mapped')).resources).sort()).toEqual(['Jobs', 'Store']);
+    expect((await cli(['destroy', '-a', dir, '--yes'])).code).toBe(0);
   });
 });

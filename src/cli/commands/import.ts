@@ -7,6 +7,9 @@ import { sessionFor } from '../session-from-options.js';
 
 interface ImportOptions extends AppOptions {
   resource: string[];
+  resourceMapping?: string;
+  resourceMappingInline?: string;
+  recordResourceMapping?: string;
   force?: boolean;
 }
 
@@ -23,11 +26,29 @@ export function registerImport(program: Command): void {
       [],
     )
     .option(
+      '--resource-mapping <file>',
+      'the resources to adopt, as the CDK CLI\'s mapping file: { "<logicalId>": { "<identifier property>": "<value>" } }',
+    )
+    .option('--resource-mapping-inline <json>', 'the same mapping, given as JSON on the command line')
+    .option(
+      '--record-resource-mapping <file>',
+      'write the resources chosen (asked, or given by --resource) as a mapping file, and import nothing',
+    )
+    .option(
       '--force',
       "adopt a resource another cdkd stack already manages: both stacks then manage it, and destroying either deletes it (cdkd's own buckets are refused regardless)",
     )
     .action(async (stack: string, options: ImportOptions, cmd: Command) => {
-      const { importResources } = await import('../../toolkit/import-resources.js');
+      const { importResources, mappingConflict } = await import('../../toolkit/import-resources.js');
+      const { readResourceMapping } = await import('../../toolkit/import-mapping.js');
+      if (options.resourceMapping !== undefined && options.resourceMappingInline !== undefined)
+        throw mappingConflict();
+      const mapping =
+        options.resourceMapping !== undefined
+          ? readResourceMapping({ file: options.resourceMapping })
+          : options.resourceMappingInline !== undefined
+            ? readResourceMapping({ inline: options.resourceMappingInline })
+            : undefined;
       const yes = globalOptions(cmd).yes ?? false;
       const assembly = await synthesizeFor(cmd, options);
       const session = sessionFor(cmd);
@@ -38,12 +59,23 @@ export function registerImport(program: Command): void {
           assembly,
           stack,
           resources: options.resource,
+          ...(mapping ? { mapping } : {}),
+          ...(options.recordResourceMapping !== undefined
+            ? { recordMappingTo: options.recordResourceMapping }
+            : {}),
           force: options.force ?? false,
           io: cliIoHost({ yes, warn }),
           command: 'import',
           signal,
         }),
       );
+      if (result.recorded) {
+        const ids = Object.keys(result.recorded);
+        process.stdout.write(
+          `${result.stackName}: wrote ${ids.length === 0 ? 'an empty mapping' : `the mapping of ${ids.join(', ')}`} to ${options.recordResourceMapping}; nothing imported. Import with --resource-mapping ${options.recordResourceMapping}.\n`,
+        );
+        return;
+      }
       if (result.imported.length === 0) {
         process.stdout.write(
           result.nothingFound
