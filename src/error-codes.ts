@@ -172,6 +172,7 @@ export const ERROR_CODES = {
   STATE_BUCKET_NOT_FOUND: 'The state bucket does not exist.',
   STATE_BUCKET_UNAVAILABLE: 'The state bucket could not be reached.',
   STATE_BUCKET_WRONG_REGION: 'The state bucket is not in the region cdkd used to reach it.',
+  STACK_TERMINATION_PROTECTED: 'destroy names a stack whose app turns termination protection on.',
   STATE_CONFLICT: "Another writer changed a state document between cdkd's read and write.",
   STATE_DOCUMENT_FOREIGN: 'A state document names another stack.',
   STATE_DOCUMENT_INVALID: 'A state document is torn, hand-edited or of the wrong shape.',

@@ -23,6 +23,8 @@ export interface StackRequest {
   template: Record<string, unknown>;
   parameters?: Record<string, ParameterValue>;
   tags?: Record<string, string>;
+  /** The app's `terminationProtection`: recorded by a deploy, refused by a destroy while on. */
+  terminationProtection?: boolean;
   nested?: ReadonlyMap<string, NestedTemplate>;
   /** Nested stacks lock their own state and fail fast on contention (spec 003). */
   isNested?: boolean;

@@ -2,7 +2,7 @@ import { selectStacks, type CloudAssembly, type StackArtifact } from '../assembl
 import { stacksFailed } from './stacks-failed.js';
 import { walkDag } from '../dag/index.js';
 import type { StackDestroyResult } from '../engine/index.js';
-import { refuseUnknownOrphans } from '../engine/destroy/index.js';
+import { refuseProtectedStacks, refuseUnknownOrphans } from '../engine/destroy/index.js';
 import { interruptedError } from '../interrupted.js';
 import { callerOf } from './caller.js';
 import { confirmDestroy } from './destroy-question.js';
@@ -48,13 +48,16 @@ export async function destroyApp(input: DestroyAppInput): Promise<DestroyedStack
   const backend = await input.session.stateBackend();
   const elsewhere = await unrecordedElsewhere(backend, stacks, targets, caller);
   const orphan = new Set(input.orphan ?? []);
-  await refuseUnknownOrphans(
-    backend,
-    stacks
-      .filter((stack) => !elsewhere.has(stack.displayName))
-      .map((stack) => ({ stackName: stack.stackName, region: targets.get(stack.displayName)!.region })),
-    orphan,
+  const here = stacks.filter((stack) => !elsewhere.has(stack.displayName));
+  const refs = here.map((stack) => ({
+    stackName: stack.stackName,
+    region: targets.get(stack.displayName)!.region,
+  }));
+  const declared = new Set(
+    here.filter((stack) => stack.terminationProtection).map((stack) => stack.stackName),
   );
+  await refuseProtectedStacks(backend, refs, declared);
+  await refuseUnknownOrphans(backend, refs, orphan);
   await confirmDestroy(input, {
     stacks: stacks.map((stack) => stack.displayName),
     fromState: false,

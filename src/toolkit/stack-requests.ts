@@ -92,6 +92,7 @@ export function stackRequest(
     template: rewrite(stack.template),
     parameters,
     tags: stack.tags,
+    ...(stack.terminationProtection ? { terminationProtection: true } : {}),
     nested: nestedTemplates(nested),
   };
 }

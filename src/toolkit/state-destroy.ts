@@ -1,4 +1,4 @@
-import { refuseUnknownOrphans } from '../engine/destroy/index.js';
+import { refuseProtectedStacks, refuseUnknownOrphans } from '../engine/destroy/index.js';
 import { confirmDestroy } from './destroy-question.js';
 import { openEngine } from './provider-wiring.js';
 import type { DestroyedStack } from './destroy-app.js';
@@ -25,11 +25,10 @@ export interface StateDestroyInput extends ToolkitIo {
 export async function destroyFromState(input: StateDestroyInput): Promise<DestroyedStack> {
   const stack = await stateStackIdentity(input.session, input.stackName, input.region);
   const orphan = new Set(input.orphan ?? []);
-  await refuseUnknownOrphans(
-    await input.session.stateBackend(),
-    [{ stackName: stack.stateName, region: stack.region }],
-    orphan,
-  );
+  const backend = await input.session.stateBackend();
+  const refs = [{ stackName: stack.stateName, region: stack.region }];
+  await refuseProtectedStacks(backend, refs);
+  await refuseUnknownOrphans(backend, refs, orphan);
   await confirmDestroy(input, { stacks: [input.stackName], fromState: true, orphan: [...orphan] });
   const engine = await openEngine(input.session, {
     io: input.io,

@@ -6,12 +6,14 @@ import { evaluateOutputs, type EvaluatedOutputs } from '../planning/index.js';
 import type { StackRequest } from '../stack-request.js';
 import type { StackState } from '../../stack-state/index.js';
 
-/** The stack record's generation this deploy applies: its template, parameters (NoEcho masked) and tags. */
+/** The stack record's generation this deploy applies: its template, parameters (NoEcho masked), tags and termination protection. */
 export function recordGeneration(state: StackState, request: StackRequest, planned: PlannedStack): void {
   state.document.template = request.template;
   state.document.templateHash = sha256(JSON.stringify(request.template));
   state.document.parameters = planned.prepared.maskedParameters() as Record<string, string | string[]>;
   state.document.tags = request.tags ?? {};
+  if (request.terminationProtection) state.document.terminationProtection = true;
+  else delete state.document.terminationProtection;
 }
 
 /**

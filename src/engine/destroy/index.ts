@@ -1,2 +1,3 @@
 export { refuseUnknownOrphans } from './destroy-orphans.js';
+export { refuseProtectedStacks } from './termination-protection.js';
 export { type DestroyOptions, destroyStack, type StackDestroyResult } from './destroy-stack.js';

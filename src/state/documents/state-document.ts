@@ -58,6 +58,8 @@ export const stateDocumentSchema = z.object({
   template: jsonObject.optional(),
   parameters: z.record(z.string(), z.union([z.string(), z.array(z.string())])).default({}),
   tags: z.record(z.string(), z.string()).default({}),
+  /** The app's `terminationProtection: true` as last deployed: destroy refuses while it is on. */
+  terminationProtection: z.literal(true).optional(),
   outputs: z.record(z.string(), outputRecordSchema).default({}),
   /** Export names this stack's template imports (Fn::ImportValue), so their removal can be refused. */
   imports: z.array(z.string()).default([]),
