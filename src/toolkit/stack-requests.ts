@@ -10,6 +10,7 @@ import { rewriteAssetReferences } from '../assets/rewrite-references.js';
 import type { NestedTemplate, StackRequest } from '../engine/index.js';
 import { CdkdError } from '../errors.js';
 import type { Session } from './session.js';
+import { withStackTags } from './stack-tags.js';
 
 export interface StackTarget {
   accountId: string;
@@ -72,7 +73,7 @@ export function stackRequest(
     manifest.files.flatMap((file) => file.destinations),
   );
   const rewrite = (template: Record<string, unknown>) =>
-    rewriteAssetReferences(template, destinations, assetBucket).template;
+    withStackTags(rewriteAssetReferences(template, destinations, assetBucket).template, stack.tags);
   const nestedTemplates = (children: readonly NestedStack[]): ReadonlyMap<string, NestedTemplate> =>
     new Map(
       children.map((child) => [
