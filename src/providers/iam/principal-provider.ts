@@ -15,6 +15,7 @@ import type {
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
 import { namedCreateToken, TOKEN_TAG } from '../physical-names.js';
 import type { ProviderDescription } from '../skeleton.js';
+import { deleteTreatingNotFoundAsGone } from '../delete-gone.js';
 import {
   changed,
   createOrAdopt,
@@ -25,6 +26,7 @@ import {
   mayAdopt,
   nameFor,
   stringList,
+  unlessNoSuchEntity,
 } from './common.js';
 import { setDiff, tagDiff, tagsOf, type Tag } from './diff.js';
 import { IamEntityProvider } from './entity-provider.js';
@@ -203,7 +205,7 @@ export class PrincipalProvider<Entity> extends IamEntityProvider {
     const name = request.physicalId;
     const client = await iamClient(context);
     const o = { abortSignal: context.signal };
-    try {
+    await deleteTreatingNotFoundAsGone(async () => {
       await clearPolicies(principalApi(client, d.kind, context.signal), name);
       if (d.memberships) {
         for (const item of await d.memberships.list(client, name, o))
@@ -211,9 +213,7 @@ export class PrincipalProvider<Entity> extends IamEntityProvider {
       }
       await d.release?.(client, name, o);
       await d.delete(client, name, o);
-    } catch (error) {
-      if (!isNoSuchEntity(error)) throw error;
-    }
+    }, isNoSuchEntity);
   }
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
@@ -223,20 +223,17 @@ export class PrincipalProvider<Entity> extends IamEntityProvider {
     const entity = await this.get(client, request.physicalId, o);
     if (!entity) return undefined;
     const name = request.physicalId;
-    let properties: JsonObject;
-    try {
+    const properties = await unlessNoSuchEntity(async (): Promise<JsonObject> => {
       const policies = await readPolicies(principalApi(client, d.kind, context.signal), name);
       const memberships = d.memberships ? await d.memberships.list(client, name, o) : [];
-      properties = {
+      return {
         ...d.observed(entity),
         ...(policies.Policies.length > 0 ? { Policies: policies.Policies } : {}),
         ...(policies.ManagedPolicyArns.length > 0 ? { ManagedPolicyArns: policies.ManagedPolicyArns } : {}),
         ...(memberships.length > 0 ? { [d.memberships!.property]: memberships } : {}),
       };
-    } catch (error) {
-      if (isNoSuchEntity(error)) return undefined;
-      throw error;
-    }
+    });
+    if (!properties) return undefined;
     return { properties, attributes: d.attributes(entity), creationIdentity: d.identity(entity) };
   }
 
@@ -258,13 +255,8 @@ export class PrincipalProvider<Entity> extends IamEntityProvider {
     return token !== undefined ? [...tags, { Key: TOKEN_TAG, Value: token }] : tags;
   }
 
-  private async get(client: IAMClient, name: string, o: CallOptions): Promise<Entity | undefined> {
-    try {
-      return await this.description.get(client, name, o);
-    } catch (error) {
-      if (isNoSuchEntity(error)) return undefined;
-      throw error;
-    }
+  private get(client: IAMClient, name: string, o: CallOptions): Promise<Entity | undefined> {
+    return unlessNoSuchEntity(() => this.description.get(client, name, o));
   }
 
   private async syncMemberships(
