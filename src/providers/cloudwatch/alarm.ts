@@ -92,13 +92,14 @@ export class AlarmProvider extends SdkProvider {
 
   /** An alarm already gone is deleted. */
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
-    await deleteTreatingNotFoundAsGone(async () => {
-      await (
-        await cloudWatch(context)
-      ).send(new DeleteAlarmsCommand({ AlarmNames: [request.physicalId] }), {
-        abortSignal: context.signal,
-      });
-    }, errorCodeIn('ResourceNotFound'));
+    const client = await cloudWatch(context);
+    await deleteTreatingNotFoundAsGone(
+      () =>
+        client.send(new DeleteAlarmsCommand({ AlarmNames: [request.physicalId] }), {
+          abortSignal: context.signal,
+        }),
+      errorCodeIn('ResourceNotFound'),
+    );
   }
 
   /** Observed properties: the alarm's configuration as DescribeAlarms returns it, and its tags. */

@@ -145,11 +145,14 @@ export class SubnetProvider extends SdkProvider {
 
   /** A subnet already gone is deleted. */
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
-    await deleteTreatingNotFoundAsGone(async () => {
-      await (
-        await ec2(context)
-      ).send(new DeleteSubnetCommand({ SubnetId: request.physicalId }), { abortSignal: context.signal });
-    }, errorCodeIn('InvalidSubnetID.NotFound'));
+    const client = await ec2(context);
+    await deleteTreatingNotFoundAsGone(
+      () =>
+        client.send(new DeleteSubnetCommand({ SubnetId: request.physicalId }), {
+          abortSignal: context.signal,
+        }),
+      errorCodeIn('InvalidSubnetID.NotFound'),
+    );
   }
 
   /** Observed properties: the subnet as DescribeSubnets returns it, with its tags (the token tag left out). */

@@ -96,11 +96,13 @@ export class EventBusProvider extends SdkProvider {
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
     const client = await eventsClient(context);
-    await deleteTreatingNotFoundAsGone(async () => {
-      await client.send(new DeleteEventBusCommand({ Name: request.physicalId }), {
-        abortSignal: context.signal,
-      });
-    }, errorCodeIn('ResourceNotFoundException'));
+    await deleteTreatingNotFoundAsGone(
+      () =>
+        client.send(new DeleteEventBusCommand({ Name: request.physicalId }), {
+          abortSignal: context.signal,
+        }),
+      errorCodeIn('ResourceNotFoundException'),
+    );
   }
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {

@@ -62,11 +62,13 @@ export class AliasProvider extends SdkProvider {
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
     const client = await kmsClient(context);
-    await deleteTreatingNotFoundAsGone(async () => {
-      await client.send(new DeleteAliasCommand({ AliasName: request.physicalId }), {
-        abortSignal: context.signal,
-      });
-    }, errorCodeIn('NotFoundException'));
+    await deleteTreatingNotFoundAsGone(
+      () =>
+        client.send(new DeleteAliasCommand({ AliasName: request.physicalId }), {
+          abortSignal: context.signal,
+        }),
+      errorCodeIn('NotFoundException'),
+    );
   }
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {

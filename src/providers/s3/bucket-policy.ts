@@ -44,11 +44,13 @@ export class BucketPolicyProvider extends SdkProvider {
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
     const client = await context.clients.s3(context.region);
-    await deleteTreatingNotFoundAsGone(async () => {
-      await client.send(new DeleteBucketPolicyCommand({ Bucket: request.physicalId }), {
-        abortSignal: context.signal,
-      });
-    }, isGone);
+    await deleteTreatingNotFoundAsGone(
+      () =>
+        client.send(new DeleteBucketPolicyCommand({ Bucket: request.physicalId }), {
+          abortSignal: context.signal,
+        }),
+      isGone,
+    );
   }
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {

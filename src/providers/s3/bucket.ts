@@ -218,11 +218,13 @@ export class BucketProvider extends SdkProvider {
   /** A bucket that still holds objects fails with S3's BucketNotEmpty, as on AWS. */
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
     const client = await s3(context);
-    await deleteTreatingNotFoundAsGone(async () => {
-      await client.send(new DeleteBucketCommand({ Bucket: request.physicalId }), {
-        abortSignal: context.signal,
-      });
-    }, isMissingBucket);
+    await deleteTreatingNotFoundAsGone(
+      () =>
+        client.send(new DeleteBucketCommand({ Bucket: request.physicalId }), {
+          abortSignal: context.signal,
+        }),
+      isMissingBucket,
+    );
   }
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {

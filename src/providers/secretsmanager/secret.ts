@@ -170,14 +170,16 @@ export class SecretProvider extends SdkProvider {
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
     const client = await secretsClient(context);
-    await deleteTreatingNotFoundAsGone(async () => {
-      await client.send(
-        new DeleteSecretCommand({ SecretId: request.physicalId, ForceDeleteWithoutRecovery: true }),
-        {
-          abortSignal: context.signal,
-        },
-      );
-    }, errorCodeIn('ResourceNotFoundException'));
+    await deleteTreatingNotFoundAsGone(
+      () =>
+        client.send(
+          new DeleteSecretCommand({ SecretId: request.physicalId, ForceDeleteWithoutRecovery: true }),
+          {
+            abortSignal: context.signal,
+          },
+        ),
+      errorCodeIn('ResourceNotFoundException'),
+    );
   }
 
   /** Observed properties carry no secret value; a secret scheduled for deletion counts as gone. */

@@ -133,11 +133,13 @@ export class ParameterProvider extends SdkProvider {
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
     const client = await ssmClient(context);
-    await deleteTreatingNotFoundAsGone(async () => {
-      await client.send(new DeleteParameterCommand({ Name: request.physicalId }), {
-        abortSignal: context.signal,
-      });
-    }, errorCodeIn('ParameterNotFound'));
+    await deleteTreatingNotFoundAsGone(
+      () =>
+        client.send(new DeleteParameterCommand({ Name: request.physicalId }), {
+          abortSignal: context.signal,
+        }),
+      errorCodeIn('ParameterNotFound'),
+    );
   }
 
   /** Observed properties: everything but Tags (read apart, by ListTagsForResource, when needed). */
