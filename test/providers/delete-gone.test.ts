@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deleteTreatingNotFoundAsGone } from '../../src/providers/delete-gone.js';
+import { deleteTreatingNotFoundAsGone, errorCodeIn } from '../../src/providers/delete-gone.js';
 
 const notFound = (error: unknown) => (error as Error).name === 'NotFound';
 
@@ -19,5 +19,16 @@ describe('deleteTreatingNotFoundAsGone', () => {
     await expect(
       deleteTreatingNotFoundAsGone(() => Promise.reject(new Error('AccessDenied')), notFound),
     ).rejects.toThrow('AccessDenied');
+  });
+});
+
+describe('errorCodeIn', () => {
+  it('accepts an error carrying one of the codes and no other', () => {
+    const isGone = errorCodeIn('NoSuchBucket', 'NoSuchBucketPolicy');
+    const withCode = (name: string) => Object.assign(new Error(name), { name });
+    expect(isGone(withCode('NoSuchBucketPolicy'))).toBe(true);
+    expect(isGone(withCode('NoSuchBucket'))).toBe(true);
+    expect(isGone(withCode('AccessDenied'))).toBe(false);
+    expect(isGone(new Error('no code'))).toBe(false);
   });
 });

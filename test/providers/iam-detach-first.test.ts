@@ -7,8 +7,9 @@ import {
   ListGroupsForUserCommand,
 } from '@aws-sdk/client-iam';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GroupProvider } from '../../src/providers/iam/group.js';
-import { RoleProvider } from '../../src/providers/iam/role.js';
+import { GROUP } from '../../src/providers/iam/group.js';
+import { PrincipalProvider } from '../../src/providers/iam/principal-provider.js';
+import { ROLE } from '../../src/providers/iam/role.js';
 import type { ProviderContext } from '../../src/providers/provider.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { iamClientFor, iamContext, TRUST } from './iam-helpers.js';
@@ -27,7 +28,7 @@ beforeAll(() => {
 
 describe('deleting an IAM principal that something is attached to', () => {
   it('a role an instance profile holds leaves the profile first, which survives it', async () => {
-    const roles = new RoleProvider();
+    const roles = new PrincipalProvider(ROLE);
     await roles.create(
       {
         logicalId: 'Role',
@@ -58,7 +59,7 @@ describe('deleting an IAM principal that something is attached to', () => {
   });
 
   it('a group with members removes them first; the users survive it', async () => {
-    const groups = new GroupProvider();
+    const groups = new PrincipalProvider(GROUP);
     await groups.create(
       { logicalId: 'Group', type: 'AWS::IAM::Group', properties: { GroupName: 'crew' } },
       context,

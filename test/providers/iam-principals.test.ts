@@ -7,9 +7,10 @@ import {
   ListGroupsForUserCommand,
 } from '@aws-sdk/client-iam';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { GroupProvider } from '../../src/providers/iam/group.js';
+import { GROUP } from '../../src/providers/iam/group.js';
+import { PrincipalProvider } from '../../src/providers/iam/principal-provider.js';
 import { InstanceProfileProvider } from '../../src/providers/iam/instance-profile.js';
-import { UserProvider } from '../../src/providers/iam/user.js';
+import { USER } from '../../src/providers/iam/user.js';
 import type { ProviderContext } from '../../src/providers/provider.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { doc, iamClientFor, iamContext, TRUST } from './iam-helpers.js';
@@ -91,8 +92,8 @@ describe('AWS::IAM::InstanceProfile', () => {
 });
 
 describe('AWS::IAM::Group and AWS::IAM::User', () => {
-  const groups = new GroupProvider();
-  const users = new UserProvider();
+  const groups = new PrincipalProvider(GROUP);
+  const users = new PrincipalProvider(USER);
 
   it('creates a group and a user in it with policies, tags and boundary; updates; deletes both', async () => {
     const groupProps = { GroupName: 'devs', Policies: [{ PolicyName: 'g', PolicyDocument: doc('s3:*') }] };

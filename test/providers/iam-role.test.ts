@@ -5,14 +5,15 @@ import {
   PutRolePolicyCommand,
 } from '@aws-sdk/client-iam';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RoleProvider } from '../../src/providers/iam/role.js';
+import { ROLE } from '../../src/providers/iam/role.js';
+import { PrincipalProvider } from '../../src/providers/iam/principal-provider.js';
 import type { ProviderContext } from '../../src/providers/provider.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { doc, iamClientFor, iamContext, TRUST } from './iam-helpers.js';
 import { clearFaults, failNext, madeError } from './made-helpers.js';
 
 const sandbox = useSandbox();
-const provider = new RoleProvider();
+const provider = new PrincipalProvider(ROLE);
 const type = 'AWS::IAM::Role';
 let context: ProviderContext;
 
@@ -110,7 +111,7 @@ describe('AWS::IAM::Role', () => {
   });
 
   it('generates a CloudFormation-style name within 64 characters of the IAM character set', async () => {
-    const long = new RoleProvider();
+    const long = new PrincipalProvider(ROLE);
     const created = await long.create(
       {
         logicalId: 'AVeryLongLogicalIdForTheRoleThatGoesOnAndOn',

@@ -5,11 +5,12 @@ import { AwsClients } from '../../src/aws/client-factory.js';
 import type { Clock } from '../../src/providers/clock.js';
 import { TableProvider } from '../../src/providers/dynamodb/table.js';
 import { RuleProvider } from '../../src/providers/events/rule.js';
-import { GroupProvider } from '../../src/providers/iam/group.js';
+import { GROUP } from '../../src/providers/iam/group.js';
+import { PrincipalProvider } from '../../src/providers/iam/principal-provider.js';
 import { InstanceProfileProvider } from '../../src/providers/iam/instance-profile.js';
 import { ManagedPolicyProvider } from '../../src/providers/iam/managed-policy.js';
-import { RoleProvider } from '../../src/providers/iam/role.js';
-import { UserProvider } from '../../src/providers/iam/user.js';
+import { ROLE } from '../../src/providers/iam/role.js';
+import { USER } from '../../src/providers/iam/user.js';
 import { LambdaFunctionProvider } from '../../src/providers/lambda/function.js';
 import { LambdaLayerVersionProvider } from '../../src/providers/lambda/layer-version.js';
 import { LambdaPermissionProvider } from '../../src/providers/lambda/permission.js';
@@ -147,13 +148,23 @@ const cases: Case[] = [
   },
   {
     type: 'AWS::IAM::Role',
-    provider: new RoleProvider(),
+    provider: new PrincipalProvider(ROLE),
     unnamed: { AssumeRolePolicyDocument: TRUST },
     named: { AssumeRolePolicyDocument: TRUST, RoleName: 'loc-role' },
     namedProven: true,
   },
-  { type: 'AWS::IAM::User', provider: new UserProvider(), unnamed: {}, named: { UserName: 'loc-user' } },
-  { type: 'AWS::IAM::Group', provider: new GroupProvider(), unnamed: {}, named: { GroupName: 'loc-group' } },
+  {
+    type: 'AWS::IAM::User',
+    provider: new PrincipalProvider(USER),
+    unnamed: {},
+    named: { UserName: 'loc-user' },
+  },
+  {
+    type: 'AWS::IAM::Group',
+    provider: new PrincipalProvider(GROUP),
+    unnamed: {},
+    named: { GroupName: 'loc-group' },
+  },
   {
     type: 'AWS::IAM::InstanceProfile',
     provider: new InstanceProfileProvider(),

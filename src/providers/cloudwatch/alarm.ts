@@ -8,7 +8,7 @@ import {
   UntagResourceCommand,
   type MetricAlarm,
 } from '@aws-sdk/client-cloudwatch';
-import { awsErrorCode } from '../../aws/error-class.js';
+import { deleteTreatingNotFoundAsGone, errorCodeIn } from '../delete-gone.js';
 
 import { partitionForRegion } from '../../template/pseudo-parameters.js';
 import { givenOrTokenName, nameFromToken } from '../physical-names.js';
@@ -92,15 +92,14 @@ export class AlarmProvider extends SdkProvider {
 
   /** An alarm already gone is deleted. */
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
-    try {
-      await (
-        await cloudWatch(context)
-      ).send(new DeleteAlarmsCommand({ AlarmNames: [request.physicalId] }), {
-        abortSignal: context.signal,
-      });
-    } catch (error) {
-      if (awsErrorCode(error) !== 'ResourceNotFound') throw error;
-    }
+    const client = await cloudWatch(context);
+    await deleteTreatingNotFoundAsGone(
+      () =>
+        client.send(new DeleteAlarmsCommand({ AlarmNames: [request.physicalId] }), {
+          abortSignal: context.signal,
+        }),
+      errorCodeIn('ResourceNotFound'),
+    );
   }
 
   /** Observed properties: the alarm's configuration as DescribeAlarms returns it, and its tags. */

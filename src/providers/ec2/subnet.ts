@@ -8,6 +8,7 @@ import {
   ModifySubnetAttributeCommand,
   type Subnet,
 } from '@aws-sdk/client-ec2';
+import { deleteTreatingNotFoundAsGone, errorCodeIn } from '../delete-gone.js';
 import { awsErrorCode } from '../../aws/error-class.js';
 import { TOKEN_TAG } from '../physical-names.js';
 import { SINGLE_ATTEMPT, type ClientTuning } from '../../aws/client-factory.js';
@@ -144,13 +145,14 @@ export class SubnetProvider extends SdkProvider {
 
   /** A subnet already gone is deleted. */
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
-    try {
-      await (
-        await ec2(context)
-      ).send(new DeleteSubnetCommand({ SubnetId: request.physicalId }), { abortSignal: context.signal });
-    } catch (error) {
-      if (awsErrorCode(error) !== 'InvalidSubnetID.NotFound') throw error;
-    }
+    const client = await ec2(context);
+    await deleteTreatingNotFoundAsGone(
+      () =>
+        client.send(new DeleteSubnetCommand({ SubnetId: request.physicalId }), {
+          abortSignal: context.signal,
+        }),
+      errorCodeIn('InvalidSubnetID.NotFound'),
+    );
   }
 
   /** Observed properties: the subnet as DescribeSubnets returns it, with its tags (the token tag left out). */

@@ -6,6 +6,7 @@ import {
   type DescribeEventBusCommandOutput,
   type EventBridgeClient,
 } from '@aws-sdk/client-eventbridge';
+import { deleteTreatingNotFoundAsGone, errorCodeIn } from '../delete-gone.js';
 import { awsErrorCode } from '../../aws/error-class.js';
 
 import type {
@@ -95,13 +96,13 @@ export class EventBusProvider extends SdkProvider {
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
     const client = await eventsClient(context);
-    try {
-      await client.send(new DeleteEventBusCommand({ Name: request.physicalId }), {
-        abortSignal: context.signal,
-      });
-    } catch (error) {
-      if (awsErrorCode(error) !== 'ResourceNotFoundException') throw error;
-    }
+    await deleteTreatingNotFoundAsGone(
+      () =>
+        client.send(new DeleteEventBusCommand({ Name: request.physicalId }), {
+          abortSignal: context.signal,
+        }),
+      errorCodeIn('ResourceNotFoundException'),
+    );
   }
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {

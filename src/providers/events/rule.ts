@@ -9,6 +9,7 @@ import {
   type EventBridgeClient,
   type RuleState,
 } from '@aws-sdk/client-eventbridge';
+import { deleteTreatingNotFoundAsGone, errorCodeIn } from '../delete-gone.js';
 import { awsErrorCode } from '../../aws/error-class.js';
 
 import { nameFromToken, tokenPhysicalName } from '../physical-names.js';
@@ -140,7 +141,7 @@ export class RuleProvider extends SdkProvider {
     const { bus, name } = ruleLocation(request.physicalId);
     const client = await eventsClient(context);
     const signal = { abortSignal: context.signal };
-    try {
+    await deleteTreatingNotFoundAsGone(async () => {
       const targets = (
         await client.send(new ListTargetsByRuleCommand({ Rule: name, EventBusName: bus }), signal)
       ).Targets;
@@ -151,9 +152,7 @@ export class RuleProvider extends SdkProvider {
         );
       }
       await client.send(new DeleteRuleCommand({ Name: name, EventBusName: bus }), signal);
-    } catch (error) {
-      if (awsErrorCode(error) !== 'ResourceNotFoundException') throw error;
-    }
+    }, errorCodeIn('ResourceNotFoundException'));
   }
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {

@@ -12,6 +12,16 @@ export function isNoSuchEntity(error: unknown): boolean {
   return code === 'NoSuchEntity' || code === 'NoSuchEntityException';
 }
 
+/** What `read` answers; NoSuchEntity means the entity is not there, which reads as undefined. */
+export async function unlessNoSuchEntity<T>(read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (error) {
+    if (isNoSuchEntity(error)) return undefined;
+    throw error;
+  }
+}
+
 /** IAM is global: its API is signed for the partition's home region. */
 export function iamRegion(region: string): string {
   if (region.startsWith('cn-')) return 'cn-north-1';

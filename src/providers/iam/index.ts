@@ -1,10 +1,11 @@
 import type { ProviderRegistry } from '../registry.js';
-import { GroupProvider } from './group.js';
+import { GROUP } from './group.js';
 import { InstanceProfileProvider } from './instance-profile.js';
 import { ManagedPolicyProvider } from './managed-policy.js';
 import { PolicyProvider } from './policy.js';
-import { RoleProvider } from './role.js';
-import { UserProvider } from './user.js';
+import { PrincipalProvider } from './principal-provider.js';
+import { ROLE } from './role.js';
+import { USER } from './user.js';
 
 /**
  * The IAM SDK providers, one per type. AWS::IAM::Role is `sdk-coverage`: its provider sends every
@@ -13,10 +14,10 @@ import { UserProvider } from './user.js';
  */
 export function registerIam(registry: ProviderRegistry): ProviderRegistry {
   return registry
-    .registerSdk('AWS::IAM::Role', new RoleProvider(), { exemption: 'sdk-coverage' })
+    .registerSdk('AWS::IAM::Role', new PrincipalProvider(ROLE), { exemption: 'sdk-coverage' })
     .registerSdk('AWS::IAM::Policy', new PolicyProvider())
     .registerSdk('AWS::IAM::ManagedPolicy', new ManagedPolicyProvider())
     .registerSdk('AWS::IAM::InstanceProfile', new InstanceProfileProvider())
-    .registerSdk('AWS::IAM::User', new UserProvider())
-    .registerSdk('AWS::IAM::Group', new GroupProvider());
+    .registerSdk('AWS::IAM::User', new PrincipalProvider(USER))
+    .registerSdk('AWS::IAM::Group', new PrincipalProvider(GROUP));
 }

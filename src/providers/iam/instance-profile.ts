@@ -23,7 +23,7 @@ import {
   createOrAdopt,
   findEarlier,
   iamClient,
-  isNoSuchEntity,
+  unlessNoSuchEntity,
   mayAdopt,
   generatedName,
   nameFor,
@@ -160,17 +160,14 @@ function profileIdentity(profile: InstanceProfile): CreationIdentity {
   };
 }
 
-async function getProfile(
+function getProfile(
   client: IAMClient,
   InstanceProfileName: string,
   signal?: AbortSignal,
 ): Promise<InstanceProfile | undefined> {
-  try {
-    return (
-      await client.send(new GetInstanceProfileCommand({ InstanceProfileName }), { abortSignal: signal })
-    ).InstanceProfile;
-  } catch (error) {
-    if (isNoSuchEntity(error)) return undefined;
-    throw error;
-  }
+  return unlessNoSuchEntity(
+    async () =>
+      (await client.send(new GetInstanceProfileCommand({ InstanceProfileName }), { abortSignal: signal }))
+        .InstanceProfile,
+  );
 }

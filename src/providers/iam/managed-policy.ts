@@ -29,6 +29,7 @@ import {
   findEarlier,
   iamClient,
   isNoSuchEntity,
+  unlessNoSuchEntity,
   mayAdopt,
   generatedName,
   nameFor,
@@ -44,6 +45,7 @@ import { ignoreGone } from './principal-policies.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
 import type { ProviderDescription } from '../skeleton.js';
 import { IamEntityProvider } from './entity-provider.js';
+import { deleteTreatingNotFoundAsGone } from '../delete-gone.js';
 
 const TYPE = 'AWS::IAM::ManagedPolicy';
 const COVERED = ['Description', 'Groups', 'ManagedPolicyName', 'Path', 'PolicyDocument', 'Roles', 'Users'];
@@ -147,7 +149,7 @@ export class ManagedPolicyProvider extends IamEntityProvider {
     const PolicyArn = request.physicalId;
     const client = await iamClient(context);
     const o = { abortSignal: context.signal };
-    try {
+    await deleteTreatingNotFoundAsGone(async () => {
       await detachAll(client, PolicyArn, context.signal);
       const versions = await collect(
         (Marker) => client.send(new ListPolicyVersionsCommand({ PolicyArn, Marker }), o),
@@ -159,9 +161,7 @@ export class ManagedPolicyProvider extends IamEntityProvider {
         );
       }
       await client.send(new DeletePolicyCommand({ PolicyArn }), o);
-    } catch (error) {
-      if (!isNoSuchEntity(error)) throw error;
-    }
+    }, isNoSuchEntity);
   }
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
@@ -170,7 +170,7 @@ export class ManagedPolicyProvider extends IamEntityProvider {
     const o = { abortSignal: context.signal };
     const policy = await getPolicy(client, PolicyArn, context.signal);
     if (!policy) return undefined;
-    try {
+    return unlessNoSuchEntity(async () => {
       const { PolicyVersion: version } = await client.send(
         new GetPolicyVersionCommand({ PolicyArn, VersionId: policy.DefaultVersionId }),
         o,
@@ -188,10 +188,7 @@ export class ManagedPolicyProvider extends IamEntityProvider {
         attributes: policyAttributes(policy),
         creationIdentity: policyIdentity(policy),
       };
-    } catch (error) {
-      if (isNoSuchEntity(error)) return undefined;
-      throw error;
-    }
+    });
   }
 }
 
@@ -289,15 +286,8 @@ function policyIdentity(policy: Policy): CreationIdentity {
   return { Arn: policy.Arn!, PolicyId: policy.PolicyId!, CreateDate: policy.CreateDate!.toISOString() };
 }
 
-async function getPolicy(
-  client: IAMClient,
-  PolicyArn: string,
-  signal?: AbortSignal,
-): Promise<Policy | undefined> {
-  try {
-    return (await client.send(new GetPolicyCommand({ PolicyArn }), { abortSignal: signal })).Policy;
-  } catch (error) {
-    if (isNoSuchEntity(error)) return undefined;
-    throw error;
-  }
+function getPolicy(client: IAMClient, PolicyArn: string, signal?: AbortSignal): Promise<Policy | undefined> {
+  return unlessNoSuchEntity(
+    async () => (await client.send(new GetPolicyCommand({ PolicyArn }), { abortSignal: signal })).Policy,
+  );
 }

@@ -1,14 +1,11 @@
+import { deleteTreatingNotFoundAsGone } from '../delete-gone.js';
 import { documentText, isNoSuchEntity, parseDocument, stringList } from './common.js';
 import { inlinePoliciesOf, inlinePolicyDiff, setDiff, type InlinePolicy } from './diff.js';
 import type { PrincipalApi } from './principal-api.js';
 
 /** Ignores "already gone" on a removal: the wanted end state is reached. */
-export async function ignoreGone(call: Promise<unknown>): Promise<void> {
-  try {
-    await call;
-  } catch (error) {
-    if (!isNoSuchEntity(error)) throw error;
-  }
+export function ignoreGone(call: Promise<unknown>): Promise<void> {
+  return deleteTreatingNotFoundAsGone(() => call, isNoSuchEntity);
 }
 
 /**

@@ -6,7 +6,7 @@ import {
   type AliasListEntry,
   type KMSClient,
 } from '@aws-sdk/client-kms';
-import { awsErrorCode } from '../../aws/error-class.js';
+import { deleteTreatingNotFoundAsGone, errorCodeIn } from '../delete-gone.js';
 
 import type {
   CreateResult,
@@ -62,13 +62,13 @@ export class AliasProvider extends SdkProvider {
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
     const client = await kmsClient(context);
-    try {
-      await client.send(new DeleteAliasCommand({ AliasName: request.physicalId }), {
-        abortSignal: context.signal,
-      });
-    } catch (error) {
-      if (awsErrorCode(error) !== 'NotFoundException') throw error;
-    }
+    await deleteTreatingNotFoundAsGone(
+      () =>
+        client.send(new DeleteAliasCommand({ AliasName: request.physicalId }), {
+          abortSignal: context.signal,
+        }),
+      errorCodeIn('NotFoundException'),
+    );
   }
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {

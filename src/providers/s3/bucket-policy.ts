@@ -3,7 +3,7 @@ import {
   GetBucketPolicyCommand,
   PutBucketPolicyCommand,
 } from '@aws-sdk/client-s3';
-import { awsErrorCode } from '../../aws/error-class.js';
+import { deleteTreatingNotFoundAsGone, errorCodeIn } from '../delete-gone.js';
 import type {
   CreateResult,
   DeleteRequest,
@@ -19,7 +19,7 @@ import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 export const BUCKET_POLICY_TYPE = 'AWS::S3::BucketPolicy';
 
 const PROPERTIES = ['Bucket', 'PolicyDocument'];
-const GONE = new Set(['NoSuchBucket', 'NoSuchBucketPolicy']);
+const isGone = errorCodeIn('NoSuchBucket', 'NoSuchBucketPolicy');
 
 /** AWS::S3::BucketPolicy: the bucket's policy; the physical id (and Ref) is the bucket name. */
 export class BucketPolicyProvider extends SdkProvider {
@@ -44,13 +44,13 @@ export class BucketPolicyProvider extends SdkProvider {
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
     const client = await context.clients.s3(context.region);
-    try {
-      await client.send(new DeleteBucketPolicyCommand({ Bucket: request.physicalId }), {
-        abortSignal: context.signal,
-      });
-    } catch (error) {
-      if (!GONE.has(awsErrorCode(error) ?? '')) throw error;
-    }
+    await deleteTreatingNotFoundAsGone(
+      () =>
+        client.send(new DeleteBucketPolicyCommand({ Bucket: request.physicalId }), {
+          abortSignal: context.signal,
+        }),
+      isGone,
+    );
   }
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
@@ -62,7 +62,7 @@ export class BucketPolicyProvider extends SdkProvider {
         attributes: {},
       };
     } catch (error) {
-      if (GONE.has(awsErrorCode(error) ?? '')) return undefined;
+      if (isGone(error)) return undefined;
       throw error;
     }
   }

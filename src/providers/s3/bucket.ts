@@ -5,6 +5,7 @@ import {
   ListBucketsCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
+import { deleteTreatingNotFoundAsGone } from '../delete-gone.js';
 import { awsErrorCode, httpStatusOf } from '../../aws/error-class.js';
 import { CdkdError } from '../../errors.js';
 
@@ -217,13 +218,13 @@ export class BucketProvider extends SdkProvider {
   /** A bucket that still holds objects fails with S3's BucketNotEmpty, as on AWS. */
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
     const client = await s3(context);
-    try {
-      await client.send(new DeleteBucketCommand({ Bucket: request.physicalId }), {
-        abortSignal: context.signal,
-      });
-    } catch (error) {
-      if (!isMissingBucket(error)) throw error;
-    }
+    await deleteTreatingNotFoundAsGone(
+      () =>
+        client.send(new DeleteBucketCommand({ Bucket: request.physicalId }), {
+          abortSignal: context.signal,
+        }),
+      isMissingBucket,
+    );
   }
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {

@@ -10,6 +10,7 @@ import {
   UpdateSecretCommand,
   type DescribeSecretCommandOutput,
 } from '@aws-sdk/client-secrets-manager';
+import { deleteTreatingNotFoundAsGone, errorCodeIn } from '../delete-gone.js';
 import { awsErrorCode } from '../../aws/error-class.js';
 import { CdkdError } from '../../errors.js';
 
@@ -169,16 +170,16 @@ export class SecretProvider extends SdkProvider {
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
     const client = await secretsClient(context);
-    try {
-      await client.send(
-        new DeleteSecretCommand({ SecretId: request.physicalId, ForceDeleteWithoutRecovery: true }),
-        {
-          abortSignal: context.signal,
-        },
-      );
-    } catch (error) {
-      if (awsErrorCode(error) !== 'ResourceNotFoundException') throw error;
-    }
+    await deleteTreatingNotFoundAsGone(
+      () =>
+        client.send(
+          new DeleteSecretCommand({ SecretId: request.physicalId, ForceDeleteWithoutRecovery: true }),
+          {
+            abortSignal: context.signal,
+          },
+        ),
+      errorCodeIn('ResourceNotFoundException'),
+    );
   }
 
   /** Observed properties carry no secret value; a secret scheduled for deletion counts as gone. */

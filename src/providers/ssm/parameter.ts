@@ -11,6 +11,7 @@ import {
   type ParameterTier,
   type ParameterType,
 } from '@aws-sdk/client-ssm';
+import { deleteTreatingNotFoundAsGone, errorCodeIn } from '../delete-gone.js';
 import { awsErrorCode } from '../../aws/error-class.js';
 
 import { givenOrTokenName, nameFromToken, namedCreateToken, TOKEN_TAG } from '../physical-names.js';
@@ -132,13 +133,13 @@ export class ParameterProvider extends SdkProvider {
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
     const client = await ssmClient(context);
-    try {
-      await client.send(new DeleteParameterCommand({ Name: request.physicalId }), {
-        abortSignal: context.signal,
-      });
-    } catch (error) {
-      if (awsErrorCode(error) !== 'ParameterNotFound') throw error;
-    }
+    await deleteTreatingNotFoundAsGone(
+      () =>
+        client.send(new DeleteParameterCommand({ Name: request.physicalId }), {
+          abortSignal: context.signal,
+        }),
+      errorCodeIn('ParameterNotFound'),
+    );
   }
 
   /** Observed properties: everything but Tags (read apart, by ListTagsForResource, when needed). */
