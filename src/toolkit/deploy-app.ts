@@ -170,14 +170,15 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     stateEtags,
   });
   if (saved) refuseMovedInputs(input.planFile!, saved, current(new Map()));
-  // A dry run touches nothing, and one stack refuses before it is touched on its own.
-  if (!input.dryRun && deploying.length > 1) {
+  // A dry run touches nothing, and one stack refuses before it is touched on its own, except
+  // under a saved plan, whose state ETags are checked before any asset is published.
+  if (!input.dryRun && (deploying.length > 1 || saved)) {
     const preflight = await preflightStacks(
       engine,
       deploying.map(({ stack }) => requestFor(stack.displayName, plannedBucket(stack.displayName))),
       options,
     );
-    // Every stack's state is checked before the first deploys; each is checked again under its lock.
+    // Every stack's state is checked before the first is touched; each again under its lock.
     const displayOf = new Map(deploying.map(({ stack }) => [stack.stackName, stack.displayName]));
     const etags = new Map(
       preflight.map((result) => [displayOf.get(result.stackName)!, result.stateEtag ?? null]),

@@ -119,7 +119,7 @@ describe('saved plans: cdkd diff --out, then cdkd deploy --plan', () => {
     expect(queuesAfter).toHaveLength(queuesBefore.length + 1);
   }, 180_000);
 
-  it('refuses after another deploy changed the state since the plan, under the lock, touching nothing', async () => {
+  it('refuses after another deploy changed the state since the plan, touching nothing', async () => {
     const file = planFile('third.json');
     expect((await runCli(['diff', '-a', third, '--out', file], { env: env() })).code).toBe(0);
     // Someone else deploys between the review and the apply.
