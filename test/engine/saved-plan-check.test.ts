@@ -2,7 +2,7 @@ import { ListTopicsCommand, SNSClient } from '@aws-sdk/client-sns';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PlannedOperation } from '../../src/plan/index.js';
 import { StackState } from '../../src/stack-state/index.js';
-import { failureOf } from '../helpers/error-chain.js';
+import { failureOfRun } from '../helpers/error-chain.js';
 import { REGION, useSandboxEngine } from '../helpers/sandbox-engine.js';
 
 /**
@@ -18,15 +18,6 @@ const stateEtag = async () => (await StackState.open(sandbox.backend.store, ref)
 const topics = async () =>
   (await new SNSClient({ endpoint: sandbox.url, region: REGION }).send(new ListTopicsCommand({}))).Topics ??
   [];
-
-async function refusal(run: Promise<unknown>) {
-  return failureOf(
-    await run.then(
-      () => undefined,
-      (error: unknown) => error,
-    ),
-  );
-}
 
 describe('a saved plan checked under the lock', () => {
   let saved: { stateEtag: string | null; operations: PlannedOperation[] };
@@ -44,7 +35,7 @@ describe('a saved plan checked under the lock', () => {
 
   it('refuses state that moved, writing nothing and releasing the lock', async () => {
     const etag = await stateEtag();
-    const failure = await refusal(
+    const failure = await failureOfRun(
       sandbox.deploy('Saved', after, { savedPlan: { file: 'plan.json', ...saved, stateEtag: '"moved"' } }),
     );
     expect(failure.codes).toEqual(['SAVED_PLAN_STALE']);
@@ -57,7 +48,7 @@ describe('a saved plan checked under the lock', () => {
   it('refuses a plan made now that differs from the saved one, writing nothing and releasing the lock', async () => {
     const etag = await stateEtag();
     const operations = saved.operations.filter((op) => op.logicalId !== 'Topic');
-    const failure = await refusal(
+    const failure = await failureOfRun(
       sandbox.deploy('Saved', after, { savedPlan: { file: 'plan.json', ...saved, operations } }),
     );
     expect(failure.codes).toEqual(['SAVED_PLAN_STALE']);
