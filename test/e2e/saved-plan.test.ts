@@ -190,6 +190,17 @@ describe('saved plans: cdkd diff --out, then cdkd deploy --plan', () => {
     expect(await lockEtag()).toBeUndefined();
   }, 180_000);
 
+  it('records the name-prefix setting deploy would resolve (env, then cdk.json), so the two compare', async () => {
+    const file = planFile('prefixed.json');
+    const diff = await runCli(['diff', '-a', extra, '--out', file], {
+      env: { ...env(), CDKD_PREFIX_USER_SUPPLIED_NAMES: 'true' },
+    });
+    expect(diff.code, diff.stderr).toBe(0);
+    expect(
+      (JSON.parse(readFileSync(file, 'utf8')) as { flags: { prefixUserSuppliedNames: boolean } }).flags,
+    ).toMatchObject({ prefixUserSuppliedNames: true });
+  }, 120_000);
+
   it('refuses a malformed plan file or one of another format version, naming the file', async () => {
     const garbage = planFile('garbage.json');
     writeFileSync(garbage, '{"format": "cdkd-saved-plan", ');

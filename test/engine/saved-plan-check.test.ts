@@ -65,4 +65,20 @@ describe('a saved plan checked under the lock', () => {
     expect(result.changed).toBe(true);
     expect(await topics()).toHaveLength(1);
   });
+
+  it('a saved plan of no changes takes the lock, checks, and writes nothing', async () => {
+    const dry = await sandbox.deploy('Saved', after, { dryRun: true });
+    const etag = await stateEtag();
+    const result = await sandbox.deploy('Saved', after, {
+      savedPlan: { file: 'plan.json', stateEtag: dry.stateEtag ?? null, operations: dry.plan.operations },
+    });
+    expect(result.changed).toBe(false);
+    expect(await stateEtag()).toBe(etag);
+    const moved = await failureOfRun(
+      sandbox.deploy('Saved', after, {
+        savedPlan: { file: 'plan.json', stateEtag: '"moved"', operations: dry.plan.operations },
+      }),
+    );
+    expect(moved.codes).toEqual(['SAVED_PLAN_STALE']);
+  });
 });
