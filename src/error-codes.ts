@@ -150,6 +150,12 @@ export const ERROR_CODES = {
   ROLLBACK_UNADDRESSABLE: 'A journaled operation names no resource cdkd can address.',
   RULE_ASSERTION_FAILED: "A template Rule's assertion failed.",
   RULE_FUNCTION_UNAVAILABLE: 'A template Rule uses a function cdkd cannot evaluate.',
+  SAVED_PLAN_INVALID:
+    'A plan file given to deploy --plan cannot be read, is not a saved plan, or was written in another format version.',
+  SAVED_PLAN_STACKS_MISMATCH:
+    'deploy --plan selected stacks the plan file does not hold, or the file holds stacks not selected.',
+  SAVED_PLAN_STALE:
+    "Since cdkd diff --out saved the plan, a stack's state, template, parameters or flags (or the plan made from them) changed.",
   SANDBOX_INVALID_OPTION: 'A sandbox flag has an invalid value.',
   SANDBOX_PORT_IN_USE: "The sandbox's port is already in use.",
   SDK_PROVIDER_MISSING: 'No SDK provider is registered for a type routed to one.',

@@ -3,7 +3,7 @@
 export type { Engine } from './engine.js';
 export type { StackIdentity } from './engine-context.js';
 export type { EventSink } from './events.js';
-export type { DeployOptions, NestedTemplate, StackRequest } from './stack-request.js';
+export type { DeployOptions, NestedTemplate, SavedStackPlan, StackRequest } from './stack-request.js';
 export type { StackDeployResult } from './deploy/index.js';
 export type { StackDestroyResult } from './destroy/index.js';
 export type { DriftMode, DriftResult, RefreshResult } from './drift/index.js';

@@ -1,4 +1,4 @@
-import type { MovingExport, RecreateLayer } from '../plan/index.js';
+import type { MovingExport, PlannedOperation, RecreateLayer } from '../plan/index.js';
 import type { RoutingOptions } from '../providers/index.js';
 import type { ParameterValue } from '../template/index.js';
 
@@ -71,6 +71,21 @@ export interface DeployOptions {
    * target whose export another stack imports moves only when that stack deploys after it.
    */
   crossStack?: CrossStack;
+  /**
+   * `cdkd deploy --plan`: what `cdkd diff --out` saved for this stack. Under the lock, state
+   * must still carry that ETag and the plan made now must hold the same operations, or the
+   * deploy refuses before it writes anything. Nested stacks deployed by their parent ignore it.
+   */
+  savedPlan?: SavedStackPlan;
+}
+
+/** The part of a saved plan the engine checks under the lock. */
+export interface SavedStackPlan {
+  /** The plan file, named in a refusal. */
+  file: string;
+  /** The ETag of the state the plan was made from; null when the stack had no state. */
+  stateEtag: string | null;
+  operations: readonly PlannedOperation[];
 }
 
 /** A resource of another stack of the run that reads an export. */

@@ -82,6 +82,11 @@ export class StackState {
       : record.attributes[attribute];
   }
 
+  /** The stored document's ETag as last read or written; undefined when there is none. */
+  get etag(): string | undefined {
+    return this.chain.currentEtag;
+  }
+
   /** True when `open` found no stored state. */
   get isNew(): boolean {
     return this.chain.currentEtag === undefined;

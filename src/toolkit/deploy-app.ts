@@ -25,6 +25,17 @@ import { refuseUnknownPinnedIds, routingOptions, type RoutingFlags } from './rou
 import { stackParameters } from './stack-parameters.js';
 import { recreateTargets, type RecreateFlags } from './recreate-targets.js';
 import { stackRequest, stackTarget } from './stack-requests.js';
+import { CDKD_VERSION } from '../version.js';
+import {
+  engineSavedPlan,
+  planFlags,
+  readSavedPlan,
+  refuseMovedInputs,
+  savedPlanDocument,
+  stackBasis,
+  writeSavedPlan,
+  type PlannedStackEntry,
+} from './saved-plan/index.js';
 
 export interface DeployAppInput extends ToolkitIo {
   session: Session;
@@ -54,6 +65,10 @@ export interface DeployAppInput extends ToolkitIo {
   signal?: AbortSignal;
   /** --prefer-sdk-route and --pin-cc-api. */
   routing?: RoutingFlags;
+  /** `cdkd diff --out`: a dry run writes its plans and what they were made from to this file. */
+  savePlanTo?: string;
+  /** `cdkd deploy --plan`: deploy exactly the plan this file holds, or refuse before touching anything. */
+  planFile?: string;
 }
 
 /**
@@ -62,6 +77,7 @@ export interface DeployAppInput extends ToolkitIo {
  * dependencies first, independent stacks in parallel.
  */
 export async function deployApp(input: DeployAppInput): Promise<StackDeployResult[]> {
+  const saved = input.planFile === undefined ? undefined : await readSavedPlan(input.planFile);
   const stacks = selectStacks(input.assembly, {
     patterns: input.patterns,
     all: input.all,
@@ -141,14 +157,35 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     const target = targets.get(displayName)!;
     return assetBucketName(target.accountId, target.region);
   };
-  // A dry run touches nothing, and one stack refuses before it is touched on its own.
-  if (!input.dryRun && deploying.length > 1) {
-    await preflightStacks(
+  const bases = new Map(
+    deploying.map(({ stack }) => [
+      stack.displayName,
+      stackBasis(stack, requestFor(stack.displayName, plannedBucket(stack.displayName))),
+    ]),
+  );
+  const current = (stateEtags: ReadonlyMap<string, string | null>) => ({
+    cdkdVersion: CDKD_VERSION,
+    flags: planFlags(input),
+    stacks: [...bases.values()],
+    stateEtags,
+  });
+  if (saved) refuseMovedInputs(input.planFile!, saved, current(new Map()));
+  // A dry run touches nothing, and one stack refuses before it is touched on its own, except
+  // under a saved plan, whose state ETags are checked before any asset is published.
+  if (!input.dryRun && (deploying.length > 1 || saved)) {
+    const preflight = await preflightStacks(
       engine,
       deploying.map(({ stack }) => requestFor(stack.displayName, plannedBucket(stack.displayName))),
       options,
     );
+    // Every stack's state is checked before the first is touched; each again under its lock.
+    const displayOf = new Map(deploying.map(({ stack }) => [stack.stackName, stack.displayName]));
+    const etags = new Map(
+      preflight.map((result) => [displayOf.get(result.stackName)!, result.stateEtag ?? null]),
+    );
+    if (saved) refuseMovedInputs(input.planFile!, saved, current(etags));
   }
+  const planned: PlannedStackEntry[] = [];
 
   const results: StackDeployResult[] = [];
   const selected = new Set(deploying.map(({ stack }) => stack.displayName));
@@ -165,8 +202,16 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
         input.signal,
         `after publishing the assets of ${stack.displayName}; it was not deployed`,
       );
-      const result = await engine.deploy(requestFor(displayName, bucket), options);
+      const result = await engine.deploy(
+        requestFor(displayName, bucket),
+        saved ? { ...options, savedPlan: engineSavedPlan(input.planFile!, saved, displayName) } : options,
+      );
       results.push(result);
+      planned.push({
+        basis: bases.get(displayName)!,
+        stateEtag: result.stateEtag ?? null,
+        operations: result.plan.operations,
+      });
       // As each stack finishes, so a caller can show the stacks done when another fails.
       void input.io.notify(ioMessage(input.command, 'CDKD_R2003', `${result.stackName} done`, result));
     },
@@ -184,6 +229,11 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
   }
   if (outcome.failed.length > 0) throw stacksFailed(outcome, 'deployed');
   if (input.signal?.aborted) throw interruptedError(input.signal, notDeployed(outcome.notStarted));
+  if (input.savePlanTo !== undefined && input.dryRun) {
+    const order = [...bases.keys()];
+    planned.sort((a, b) => order.indexOf(a.basis.displayName) - order.indexOf(b.basis.displayName));
+    await writeSavedPlan(input.savePlanTo, savedPlanDocument(planFlags(input), planned, new Date()));
+  }
   return results;
 }
 

@@ -1,5 +1,5 @@
 import { isCdkdError } from '../errors.js';
-import type { Engine, DeployOptions, StackRequest } from '../engine/index.js';
+import type { Engine, DeployOptions, StackDeployResult, StackRequest } from '../engine/index.js';
 import { TemplateErrorCode } from '../template/errors.js';
 
 /**
@@ -8,19 +8,21 @@ import { TemplateErrorCode } from '../template/errors.js';
  * planned first as a dry run against what is recorded now. A stack that imports an export
  * another stack of this run has yet to create is left to the planning its own deploy does,
  * which runs the same guards again on what is recorded then, and so are name lookups: an
- * earlier stack of the run may remove what holds a name.
+ * earlier stack of the run may remove what holds a name. Returns the plans made.
  */
 export async function preflightStacks(
   engine: Engine,
   requests: readonly StackRequest[],
   options: DeployOptions,
-): Promise<void> {
+): Promise<StackDeployResult[]> {
+  const planned: StackDeployResult[] = [];
   for (const request of requests) {
     try {
-      await engine.deploy(request, { ...options, dryRun: true, preflight: true });
+      planned.push(await engine.deploy(request, { ...options, dryRun: true, preflight: true }));
     } catch (error) {
       if (isCdkdError(error) && error.code === TemplateErrorCode.ImportNotFound) continue;
       throw error;
     }
   }
+  return planned;
 }

@@ -1,6 +1,6 @@
 import { ListQueuesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
-import { failureOf } from '../helpers/error-chain.js';
+import { failureOfRun } from '../helpers/error-chain.js';
 import { REGION, useSandboxEngine } from '../helpers/sandbox-engine.js';
 
 /**
@@ -38,20 +38,11 @@ const consumer = (name: string) => ({
   Topic: { Type: 'AWS::SNS::Topic', Properties: { DisplayName: { 'Fn::ImportValue': name } } },
 });
 
-async function failing(run: Promise<unknown>) {
-  return failureOf(
-    await run.then(
-      () => undefined,
-      (error: unknown) => error,
-    ),
-  );
-}
-
 describe('an export whose value changes while another stack imports it', () => {
   it('a changed literal is refused before anything is touched, as CloudFormation refuses it', async () => {
     await deploy('LiteralProducer', producer('literal-q'), exportOf('literal-export', 'v1'));
     await deploy('LiteralConsumer', consumer('literal-export'), {});
-    const failure = await failing(
+    const failure = await failureOfRun(
       deploy('LiteralProducer', producer('literal-q2'), exportOf('literal-export', 'v2')),
     );
     expect(failure.codes).toEqual(['EXPORT_IN_USE']);
@@ -69,7 +60,7 @@ describe('an export whose value changes while another stack imports it', () => {
     await deploy('RefProducer', producer('ref-q1'), exportOf('ref-export', exported));
     await deploy('RefConsumer', consumer('ref-export'), {});
     const before = (await sandbox.backend.store.read({ stackName: 'RefProducer', region: REGION }))!.document;
-    const failure = await failing(
+    const failure = await failureOfRun(
       deploy('RefProducer', producer('ref-q2'), exportOf('ref-export', exported)),
     );
     expect(failure.codes).toEqual(['EXPORT_IN_USE']);

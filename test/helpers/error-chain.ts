@@ -12,3 +12,13 @@ export function failureOf(error: unknown): { codes: string[]; message: string; h
   }
   return { codes, message, hint };
 }
+
+/** {@link failureOf} what `run` rejects with (empty codes when it resolves). */
+export async function failureOfRun(run: Promise<unknown>): Promise<ReturnType<typeof failureOf>> {
+  return failureOf(
+    await run.then(
+      () => undefined,
+      (error: unknown) => error,
+    ),
+  );
+}

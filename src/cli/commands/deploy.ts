@@ -31,6 +31,7 @@ interface DeployCommandOptions extends AppOptions, DeployTuning, RoutingFlagOpti
   strict?: boolean;
   allowUnaddressed?: boolean;
   prefixUserSuppliedNames?: boolean;
+  plan?: string;
 }
 
 export function registerDeploy(program: Command): void {
@@ -43,6 +44,10 @@ export function registerDeploy(program: Command): void {
     .option('-e, --exclusively', 'only the named stacks, not the stacks they depend on')
     .option('--dry-run', 'print the plan and stop; nothing is locked or changed')
     .option('--outputs-file <file>', 'write the stack outputs as JSON (the CDK CLI shape)')
+    .option(
+      '--plan <file>',
+      'deploy exactly the plan cdkd diff --out saved, or refuse if anything moved since',
+    )
     .option('--no-rollback', 'leave a failed deploy as it stopped, its journal kept for cdkd rollback')
     .option(
       '--fix-forward',
@@ -121,6 +126,7 @@ export function registerDeploy(program: Command): void {
           io: cliIoHost({ progress, yes: globalOptions(cmd).yes ?? false }),
           command: 'deploy',
           signal: interrupts.signal,
+          ...(options.plan !== undefined && { planFile: options.plan }),
           routing: {
             ...(options.preferSdkRoute !== undefined && { preferSdkRoute: options.preferSdkRoute }),
             pinCcApi: options.pinCcApi,

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
+import { namePrefixSetting } from '../../assembly/name-prefix-setting.js';
 import {
   addDeployTuning,
   addRecreateOptions,
@@ -21,6 +22,7 @@ interface DiffOptions extends AppOptions, DeployTuning, RoutingFlagOptions, Recr
   forceStatefulRecreation?: boolean;
   replace?: boolean;
   fixForward?: boolean;
+  out?: string;
 }
 
 export function registerDiff(program: Command): void {
@@ -32,6 +34,7 @@ export function registerDiff(program: Command): void {
     .option('--all', 'every stack of the app')
     .option('--json', 'print the plans as JSON')
     .option('--fail', 'exit 1 when anything would change')
+    .option('--out <file>', 'save the plans and what they were made from, for cdkd deploy --plan')
     .option(
       '--force-stateful-recreation',
       'plan as a deploy with this flag would; without it, the refusals a deploy would raise are raised',
@@ -75,6 +78,9 @@ export function registerDiff(program: Command): void {
           },
         }),
         command: 'diff',
+        // Resolved as deploy resolves it, so a saved plan binds the names deploy would send.
+        prefixUserSuppliedNames: namePrefixSetting({ env: process.env, cwd: process.cwd() }).value,
+        ...(options.out !== undefined && { savePlanTo: options.out }),
       });
       const failure = await planned.then(
         () => undefined,

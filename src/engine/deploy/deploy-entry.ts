@@ -18,7 +18,8 @@ export async function deployStack(
   const options = { ...requested, runId: requested.runId ?? randomUUID() };
   if (options.dryRun) return (await import('./deploy-stack.js')).dryRunDeploy(engine, request, options);
   const phase = phaseTimer(engine.events, request.stackName);
-  const unchanged = await unchangedDeploy(engine, request, options);
+  // A saved plan is checked under the lock, which the no-op answer does not take.
+  const unchanged = options.savedPlan ? undefined : await unchangedDeploy(engine, request, options);
   phase('no-op check');
   if (unchanged) return unchanged;
   return (await import('./deploy-stack.js')).lockedDeploy(engine, request, options, phase);

@@ -24,6 +24,7 @@ import { openJournalOrSetAside } from '../journal/index.js';
 import { refuseAfterFailedRollback } from '../journal/index.js';
 import { settleStaleRecords } from '../journal/index.js';
 import { recordingResourceEvents, RetryTimes } from './resource-event-record.js';
+import { refuseMovedOperations, refuseMovedState } from './saved-plan-check.js';
 
 /**
  * A dry run: plans from reads alone, no lock and no write. The stack's new exports count as
@@ -55,6 +56,7 @@ export async function dryRunDeploy(
     exports.planned(state.document.stackName, plannedExportValues(planned.masked, resolver));
   return {
     ...unchangedResult(request, planned.plan, state),
+    stateEtag: state.etag ?? null,
     stateful: planned.stateful,
     ...(outputs.changes.length > 0 ? { outputChanges: outputs.changes } : {}),
     ...(outputs.failed.length > 0 ? { failedOutputs: outputs.failed } : {}),
@@ -84,11 +86,16 @@ export async function lockedDeploy(
   phase('lock');
   try {
     const state = await StackState.open(engine.backend.store, ref);
-    await settleStaleRecords(engine, request, state, { persist: true });
+    const saved = request.isNested ? undefined : options.savedPlan;
+    if (saved) refuseMovedState(saved, request.stackName, state.etag);
+    // Under a saved plan, records are settled in memory only until the plan is proven the
+    // same (a refusal writes nothing); the first save below stores them.
+    await settleStaleRecords(engine, request, state, { persist: !saved });
     phase('state read');
     const before = JSON.stringify(state.document);
     const firstDeploy = state.document.template === undefined;
     const planned = await planStack(engine, request, state, options);
+    if (saved) refuseMovedOperations(saved, request.stackName, planned.plan.operations);
     phase('plan');
 
     const total = planned.plan.operations.filter((op) => op.kind !== 'no-op').length;

@@ -10,3 +10,4 @@ export async function releaseHeldCopies(
 ): ReturnType<typeof HeldCopies.releaseHeldCopies> {
   return (await import('./held-copies.js')).releaseHeldCopies(...args);
 }
+export { stalePlan } from './saved-plan-check.js';

@@ -82,6 +82,8 @@ export interface StackDeployResult {
   failedOutputs?: FailedOutput[];
   /** A dry run's changes to the recorded outputs (`cdkd diff`). */
   outputChanges?: OutputChange[];
+  /** A dry run's: the ETag of the state it planned from, null when the stack had none (`cdkd diff --out`). */
+  stateEtag?: string | null;
 }
 
 /** What the data-loss confirmation shows: the stack's recreated resources and their data. */
