@@ -185,6 +185,7 @@ export const ERROR_CODES = {
   STATE_PREFIX_INVALID: '--state-prefix cannot hold state.',
   STATE_VERSION_UNSUPPORTED: 'A state document was written by a newer cdkd.',
   SYNTH_FAILED: 'The app could not be run or failed while synthesizing.',
+  TAGS_SYNTAX: 'A deploy --tags value is not KEY=VALUE.',
   TEMPLATE_EVALUATION_ERROR: 'A template expression could not be evaluated.',
   TEMPLATE_INVALID: 'A template or its evaluated properties break the resource schema.',
   TEMPLATE_PARSE_ERROR: 'A template is not valid JSON or YAML.',

@@ -23,6 +23,7 @@ import { note, warn, type ToolkitIo } from './io.js';
 import { validateDeploySet } from './preflight.js';
 import { refuseUnknownPinnedIds, routingOptions, type RoutingFlags } from './routing-flags.js';
 import { stackParameters } from './stack-parameters.js';
+import { parseTagFlags } from './stack-tags.js';
 import { recreateTargets, type RecreateFlags } from './recreate-targets.js';
 import { stackRequest, stackTarget } from './stack-requests.js';
 import { CDKD_VERSION } from '../version.js';
@@ -60,6 +61,8 @@ export interface DeployAppInput extends ToolkitIo {
   /** False (`--no-wait`): an attribute read live from a resource still coming up is refused, not waited for. */
   wait?: boolean;
   parameters: string[];
+  /** `--tags KEY=VALUE`: the tags every selected stack is deployed with, instead of the app's. */
+  tags?: string[];
   /** --prefix-user-supplied-names, resolved through its fallbacks. */
   prefixUserSuppliedNames?: boolean;
   signal?: AbortSignal;
@@ -145,11 +148,13 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     routing,
     crossStack,
   };
+  const tagOverride = input.tags && input.tags.length > 0 ? parseTagFlags(input.tags) : undefined;
+  const tagged = (stack: StackArtifact) => (tagOverride ? { ...stack, tags: tagOverride } : stack);
   const requestFor = (displayName: string, bucket: string) => {
     const { stack, nested } = deploying.find((entry) => entry.stack.displayName === displayName)!;
     const target = targets.get(displayName)!;
     return {
-      ...stackRequest(stack, nested, target, bucket, parameters.values.get(displayName)!),
+      ...stackRequest(tagged(stack), nested, target, bucket, parameters.values.get(displayName)!),
       assemblyDir: input.assembly.directory,
     };
   };

@@ -1,3 +1,4 @@
+import { CdkdError } from '../errors.js';
 import { schemaFor } from '../resource-types/index.js';
 
 type Template = Record<string, unknown>;
@@ -47,4 +48,19 @@ function tagResource(resource: unknown, tags: ReadonlyArray<[string, string]>): 
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `--tags KEY=VALUE` (repeatable), as the CDK CLI takes them: they replace the app's stack tags. */
+export function parseTagFlags(raw: readonly string[]): Record<string, string> {
+  const tags: Record<string, string> = {};
+  for (const entry of raw) {
+    const equals = entry.indexOf('=');
+    if (equals <= 0) {
+      throw new CdkdError('TAGS_SYNTAX', `--tags ${entry}: expected KEY=VALUE.`, {
+        hint: 'For example: --tags team=platform --tags cost-center=42',
+      });
+    }
+    tags[entry.slice(0, equals)] = entry.slice(equals + 1);
+  }
+  return tags;
 }

@@ -56,6 +56,17 @@ describe('stack tags', () => {
     expect(queue).not.toHaveProperty('cost');
     expect(await bucketTags()).not.toHaveProperty('cost');
 
+    const overridden = await cli(['deploy', '-a', app({ team: 'platform' }), '--tags', 'owner=ops']);
+    expect(overridden.code, overridden.stderr).toBe(0);
+    const replaced = await queueTags();
+    expect(replaced.owner).toBe('ops');
+    expect(replaced).not.toHaveProperty('team');
+
+    const malformed = await cli(['deploy', '-a', app({}), '--tags', 'owner']);
+    expect(malformed.code).toBe(1);
+    expect(malformed.stderr).toContain('Error [TAGS_SYNTAX]: --tags owner: expected KEY=VALUE.');
+    expect((await queueTags()).owner).toBe('ops');
+
     const untagged = await cli(['deploy', '-a', app({})]);
     expect(untagged.code, untagged.stderr).toBe(0);
     expect(await queueTags()).not.toHaveProperty('team');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withStackTags } from '../../src/toolkit/stack-tags.js';
+import { parseTagFlags, withStackTags } from '../../src/toolkit/stack-tags.js';
 
 const stackTags = { team: 'core', 'aws:reserved': 'x' };
 const one = (resource: Record<string, unknown>) => ({ Resources: { R: resource } });
@@ -52,5 +52,14 @@ describe('withStackTags: the stack tags CloudFormation would propagate to each r
     const template = one({ Type: 'AWS::SQS::Queue' });
     expect(withStackTags(template, {})).toBe(template);
     expect(withStackTags(template, { 'AWS:Only': 'reserved' })).toBe(template);
+  });
+});
+
+describe('parseTagFlags: --tags KEY=VALUE', () => {
+  it('splits at the first =, a later value winning', () => {
+    expect(parseTagFlags(['a=1', 'b=x=y', 'a=2', 'empty='])).toEqual({ a: '2', b: 'x=y', empty: '' });
+  });
+  it.each(['novalue', '=v'])('refuses %s', (raw) => {
+    expect(() => parseTagFlags([raw])).toThrow(`--tags ${raw}: expected KEY=VALUE.`);
   });
 });

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
+import { addAppOptions, collect, synthesizeFor, type AppOptions } from '../app-options.js';
 import { NAME_PREFIX_ENV, namePrefixSetting } from '../../assembly/name-prefix-setting.js';
 import {
   addDeployTuning,
@@ -32,6 +32,7 @@ interface DeployCommandOptions extends AppOptions, DeployTuning, RoutingFlagOpti
   allowUnaddressed?: boolean;
   prefixUserSuppliedNames?: boolean;
   plan?: string;
+  tags: string[];
 }
 
 export function registerDeploy(program: Command): void {
@@ -44,6 +45,7 @@ export function registerDeploy(program: Command): void {
     .option('-e, --exclusively', 'only the named stacks, not the stacks they depend on')
     .option('--dry-run', 'print the plan and stop; nothing is locked or changed')
     .option('--outputs-file <file>', 'write the stack outputs as JSON (the CDK CLI shape)')
+    .option('--tags <KEY=VALUE>', "the stacks' tags, instead of the app's (repeatable)", collect, [])
     .option(
       '--plan <file>',
       'deploy exactly the plan cdkd diff --out saved, or refuse if anything moved since',
@@ -122,6 +124,7 @@ export function registerDeploy(program: Command): void {
           fixForward: options.fixForward ?? false,
           wait: options.wait,
           parameters: options.parameters,
+          tags: options.tags,
           prefixUserSuppliedNames: namePrefix.value,
           io: cliIoHost({ progress, yes: globalOptions(cmd).yes ?? false }),
           command: 'deploy',
