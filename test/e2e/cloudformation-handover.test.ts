@@ -207,15 +207,16 @@ describe('cdkd export', () => {
   });
 
   it('refuses while a rollback journal exists unless confirmed', async () => {
-    const first = app('Journaled', { Resources: { One: { Type: 'AWS::SQS::Queue' } } });
+    const group = (name: string) => ({ Type: 'AWS::Logs::LogGroup', Properties: { LogGroupName: name } });
+    const first = app('Journaled', { Resources: { One: group('journaled-one') } });
     expect((await cli(['deploy', '-a', first])).code).toBe(0);
     await fetch(`${sandbox.current.url}/_sandbox/faults`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
-        service: 'sqs',
-        operation: 'CreateQueue',
-        errorCode: 'InvalidParameterValue',
+        service: 'logs',
+        operation: 'CreateLogGroup',
+        errorCode: 'InvalidParameterException',
         httpStatus: 400,
         message: 'injected by the test',
         nth: 1,
@@ -223,16 +224,18 @@ describe('cdkd export', () => {
     });
     try {
       const second = app('Journaled', {
-        Resources: { One: { Type: 'AWS::SQS::Queue' }, Two: { Type: 'AWS::SQS::Queue' } },
+        Resources: { One: group('journaled-one'), Two: group('journaled-two') },
       });
       const failed = await cli(['deploy', '-a', second, '--no-rollback']);
       expect(failed.code).toBe(1);
     } finally {
       await fetch(`${sandbox.current.url}/_sandbox/faults`, { method: 'DELETE' });
     }
+    // No terminal and no --yes: the question is refused as every other question is.
     const refused = await cli(['export', 'Journaled']);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('EXPORT_JOURNAL_PRESENT');
+    expect(refused.stderr).toContain('Stack Journaled has a rollback journal');
+    expect(refused.stderr).toContain('CONFIRMATION_REQUIRED');
     expect(await cfnStatus('Journaled')).toBeUndefined();
     expect(await recorded('Journaled')).toBeDefined();
 

@@ -1,10 +1,5 @@
 import { isCustomResourceType } from '../../providers/handled-types.js';
-import {
-  CDK_METADATA_TYPE,
-  NESTED_STACK_TYPE,
-  primaryIdentifierOf,
-  schemaFor,
-} from '../../resource-types/index.js';
+import { NESTED_STACK_TYPE, primaryIdentifierOf, schemaFor } from '../../resource-types/index.js';
 
 /** What export reads of one recorded resource. */
 export interface RecordedForExport {
@@ -56,21 +51,55 @@ export function importIdentifier(resource: RecordedForExport): Record<string, st
 }
 
 /**
- * The template given to CloudFormation's IMPORT: the deployed one without CDK metadata
- * (an IMPORT creates nothing) and with DeletionPolicy Retain on each resource that has no
- * DeletionPolicy (CloudFormation requires one on every imported resource), as `cdk import` does.
+ * The template given to CloudFormation's IMPORT: the deployed one holding only the recorded
+ * resources (an IMPORT creates nothing: no CDK metadata, nothing a failed deploy did not
+ * make), outputs and DependsOn that name a resource left out dropped, and DeletionPolicy
+ * Retain on each resource that has none (CloudFormation requires one on every imported
+ * resource), as `cdk import` does.
  */
-export function importTemplate(template: Record<string, unknown>): Record<string, unknown> {
+export function importTemplate(
+  template: Record<string, unknown>,
+  recorded: ReadonlySet<string>,
+): Record<string, unknown> {
   const resources = (template.Resources ?? {}) as Record<string, Record<string, unknown>>;
+  const left = Object.keys(resources).filter((id) => !recorded.has(id));
   const kept = Object.fromEntries(
     Object.entries(resources)
-      .filter(([, resource]) => resource.Type !== CDK_METADATA_TYPE)
-      .map(([logicalId, resource]) => [
-        logicalId,
-        resource.DeletionPolicy === undefined ? { ...resource, DeletionPolicy: 'Retain' } : resource,
-      ]),
+      .filter(([logicalId]) => recorded.has(logicalId))
+      .map(([logicalId, resource]) => [logicalId, importedResource(resource, recorded)]),
   );
-  return { ...template, Resources: kept };
+  const outputs = (template.Outputs ?? {}) as Record<string, unknown>;
+  const keptOutputs = Object.fromEntries(
+    Object.entries(outputs).filter(([, output]) => !left.some((id) => references(output, id))),
+  );
+  return {
+    ...template,
+    Resources: kept,
+    ...(template.Outputs !== undefined ? { Outputs: keptOutputs } : {}),
+  };
+}
+
+function importedResource(resource: Record<string, unknown>, recorded: ReadonlySet<string>) {
+  const withPolicy =
+    resource.DeletionPolicy === undefined ? { ...resource, DeletionPolicy: 'Retain' } : resource;
+  const dependsOn = withPolicy.DependsOn;
+  if (dependsOn === undefined) return withPolicy;
+  const kept = (Array.isArray(dependsOn) ? dependsOn : [dependsOn]).filter((id) => recorded.has(String(id)));
+  const rest = Object.fromEntries(Object.entries(withPolicy).filter(([key]) => key !== 'DependsOn'));
+  return kept.length > 0 ? { ...rest, DependsOn: kept } : rest;
+}
+
+/** Whether `value` reads resource `id` (Ref, Fn::GetAtt in either form, ${id} in Fn::Sub). */
+function references(value: unknown, id: string): boolean {
+  if (Array.isArray(value)) return value.some((item) => references(item, id));
+  if (typeof value === 'string') return value.includes(`\${${id}}`) || value.includes(`\${${id}.`);
+  if (typeof value !== 'object' || value === null) return false;
+  const object = value as Record<string, unknown>;
+  if (object.Ref === id) return true;
+  const getAtt = object['Fn::GetAtt'];
+  if (Array.isArray(getAtt) ? getAtt[0] === id : typeof getAtt === 'string' && getAtt.startsWith(`${id}.`))
+    return true;
+  return Object.values(object).some((item) => references(item, id));
 }
 
 /**

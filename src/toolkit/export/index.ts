@@ -1,5 +1,5 @@
 import { CloudFormationStacks, type CfnStack } from '../../aws/index.js';
-import { CdkdError } from '../../errors.js';
+import { CdkdError, messageOf } from '../../errors.js';
 import { confirmPlan } from '../../messages/index.js';
 import {
   FAIL_FAST_SCHEDULE,
@@ -223,26 +223,36 @@ async function runImport(
   if (!changeSet) {
     await input.onStep?.('change-set');
     note(input, `${stackName}: creating CloudFormation IMPORT change set ${EXPORT_CHANGE_SET}`);
-    await cfn.createImportChangeSet({
-      stackName,
-      changeSetName: EXPORT_CHANGE_SET,
-      templateBody: JSON.stringify(importTemplate(plan.template)),
-      parameters: plan.parameters,
-      resources: plan.resources,
-    });
+    try {
+      await cfn.createImportChangeSet({
+        stackName,
+        changeSetName: EXPORT_CHANGE_SET,
+        templateBody: JSON.stringify(
+          importTemplate(plan.template, new Set(plan.resources.map((r) => r.logicalId))),
+        ),
+        parameters: plan.parameters,
+        resources: plan.resources,
+      });
+    } catch (cause) {
+      throw changeSetRefused(stackName, messageOf(cause), cause);
+    }
     changeSet = await cfn.settleChangeSet(stackName, EXPORT_CHANGE_SET, plan.pollMs);
     if (changeSet?.status !== 'CREATE_COMPLETE') {
-      throw new CdkdError(
-        'EXPORT_CLOUDFORMATION_FAILED',
-        `CloudFormation refused the IMPORT change set for stack ${stackName}: ${changeSet?.reason ?? changeSet?.status ?? 'it is gone'}. cdkd still manages the stack.`,
-        { hint: 'Fix what CloudFormation names, then run cdkd export again.' },
-      );
+      throw changeSetRefused(stackName, changeSet?.reason ?? changeSet?.status ?? 'it is gone');
     }
   }
   await input.onStep?.('execute');
   note(input, `${stackName}: executing change set ${EXPORT_CHANGE_SET}`);
   await cfn.executeChangeSet(stackName, EXPORT_CHANGE_SET);
   return cfn.settle(stackName, plan.pollMs);
+}
+
+function changeSetRefused(stackName: string, why: string, cause?: unknown): CdkdError {
+  return new CdkdError(
+    'EXPORT_CLOUDFORMATION_FAILED',
+    `CloudFormation refused the IMPORT change set for stack ${stackName}: ${why}. cdkd still manages the stack.`,
+    { hint: 'Fix what CloudFormation names, then run cdkd export again.', ...(cause ? { cause } : {}) },
+  );
 }
 
 /**

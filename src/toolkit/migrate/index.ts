@@ -1,7 +1,7 @@
 import type { CloudAssembly } from '../../assembly/index.js';
 import { CloudFormationStacks, type CfnResource, type CfnStack } from '../../aws/index.js';
 import type { ImportChoice, ImportedResource } from '../../engine/index.js';
-import { CdkdError } from '../../errors.js';
+import { CdkdError, messageOf } from '../../errors.js';
 import { CDK_METADATA_TYPE, NESTED_STACK_TYPE } from '../../resource-types/index.js';
 import { assetBucketName } from '../../state/bucket-names.js';
 import { parseTemplateText } from '../../template/parse.js';
@@ -133,14 +133,18 @@ export async function migrateFromCloudFormation(input: MigrateInput): Promise<Mi
     await input.onStep?.('retain');
     note(input, `${stackName}: setting DeletionPolicy Retain on every resource of the CloudFormation stack`);
     const keys = (existing.Parameters ?? []).flatMap((p) => (p.ParameterKey ? [p.ParameterKey] : []));
-    await cfn.update(stackName, JSON.stringify(retainedTemplate(template)), keys);
+    await cloudFormationStep(stackName, 'retain its resources', () =>
+      cfn.update(stackName, JSON.stringify(retainedTemplate(template)), keys),
+    );
     expectStatus(await cfn.settle(stackName, pollMs), stackName, ['UPDATE_COMPLETE'], 'retain its resources');
   }
 
   await input.onStep?.('release');
   if (importers.size > 0) {
     note(input, `${stackName}: reducing the CloudFormation stack to its exports`);
-    await cfn.update(stackName, JSON.stringify(exportHolderTemplate(exports)), []);
+    await cloudFormationStep(stackName, 'keep only its exports', () =>
+      cfn.update(stackName, JSON.stringify(exportHolderTemplate(exports)), []),
+    );
     expectStatus(
       await cfn.settle(stackName, pollMs),
       stackName,
@@ -155,7 +159,7 @@ export async function migrateFromCloudFormation(input: MigrateInput): Promise<Mi
     current?.StackStatus === 'DELETE_FAILED'
       ? resources.flatMap((r) => (r.LogicalResourceId ? [r.LogicalResourceId] : []))
       : [];
-  await cfn.delete(stackName, retain);
+  await cloudFormationStep(stackName, 'be deleted', () => cfn.delete(stackName, retain));
   expectStatus(await cfn.settle(stackName, pollMs), stackName, [], 'be deleted');
   return result;
 }
@@ -247,6 +251,23 @@ export function migrateChoices(
   return choices;
 }
 
+/** A CloudFormation call of the migration, its refusal told as the step that did not happen. */
+async function cloudFormationStep<T>(stackName: string, what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (cause) {
+    throw stepFailed(stackName, what, `CloudFormation answered ${messageOf(cause)}`, cause);
+  }
+}
+
+function stepFailed(stackName: string, what: string, why: string, cause?: unknown): CdkdError {
+  return new CdkdError(
+    'MIGRATE_CLOUDFORMATION_FAILED',
+    `CloudFormation stack ${stackName} did not ${what}: ${why}. Every resource is recorded in cdkd's state; run the migration again once the stack is settled.`,
+    { hint: "Check the stack's events in CloudFormation.", ...(cause ? { cause } : {}) },
+  );
+}
+
 function expectStatus(
   stack: CfnStack | undefined,
   stackName: string,
@@ -255,11 +276,6 @@ function expectStatus(
 ): void {
   const status = stack?.StackStatus;
   if (status === undefined ? statuses.length === 0 : statuses.includes(status)) return;
-  throw new CdkdError(
-    'MIGRATE_CLOUDFORMATION_FAILED',
-    `CloudFormation stack ${stackName} did not ${what}: it is ${status ?? 'gone'}${
-      stack?.StackStatusReason ? ` (${stack.StackStatusReason})` : ''
-    }. Every resource is recorded in cdkd's state; run the migration again once the stack is settled.`,
-    { hint: "Check the stack's events in CloudFormation." },
-  );
+  const reason = stack?.StackStatusReason ? ` (${stack.StackStatusReason})` : '';
+  throw stepFailed(stackName, what, `it is ${status ?? 'gone'}${reason}`);
 }
