@@ -134,6 +134,7 @@ describe('migrateChoices', () => {
   const resource = (id: string, type: string, physical?: string) => ({
     LogicalResourceId: id,
     ResourceType: type,
+    ResourceStatus: 'CREATE_COMPLETE' as const,
     ...(physical ? { PhysicalResourceId: physical } : {}),
   });
   it('chooses each resource the app declares with its type; CDK metadata stays behind', () => {
