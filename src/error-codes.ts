@@ -67,12 +67,12 @@ export const ERROR_CODES = {
   DRIFT_STACK_REQUIRED: 'The state holds several stacks and drift was told none.',
   DYNAMODB_WAIT_TIMEOUT: 'A DynamoDB table did not become ACTIVE or deleted within 30 minutes.',
   EXPORT_CLOUDFORMATION_FAILED:
-    'CloudFormation did not take over the stack cdkd export handed it (change set refused, import rolled back, or a stack of that name already there); cdkd still manages it.',
+    'CloudFormation did not take over the stack cdkd export handed it; cdkd still manages it.',
   EXPORT_IN_USE: 'A deploy would remove exports other stacks still import.',
   EXPORT_JOURNAL_PRESENT: 'cdkd export was not confirmed for a stack that has a rollback journal.',
   EXPORT_NAME_TAKEN: 'A stack exports a name another stack already exports.',
   EXPORT_NOT_IMPORTABLE:
-    'A resource of the stack is of a type CloudFormation cannot import (or a nested stack), so cdkd export changed nothing.',
+    'cdkd export found a resource type CloudFormation cannot import (or a nested stack) and changed nothing.',
   EXPORT_NO_TEMPLATE:
     "The stack's state records no deployed template, so cdkd export has nothing to give CloudFormation.",
   EXPORT_STACK_NOT_FOUND: 'cdkd export names a stack cdkd holds no state for.',
@@ -102,15 +102,15 @@ export const ERROR_CODES = {
   LOCK_HOLDER_RUNNING: "force-unlock found the lock's holder still running on this host.",
   LOG_RETENTION_INVALID: "A log group's RetentionInDays is not a value CloudFormation takes.",
   MIGRATE_CLOUDFORMATION_FAILED:
-    'The CloudFormation stack did not reach the status a migration step waited for; every resource is recorded in cdkd.',
+    'A migration step did not bring the CloudFormation stack to the status it waited for; cdkd has recorded it all.',
   MIGRATE_EXPORTS_IMPORTED:
-    'Other CloudFormation stacks import exports of the stack to migrate (and --force was not given).',
+    'Other CloudFormation stacks import exports of the stack to migrate, and --force was not given.',
   MIGRATE_NESTED_STACK: 'The stack to migrate is a nested stack; it moves with its root stack only.',
   MIGRATE_STACK_NOT_FOUND: 'CloudFormation holds no stack of that name, and cdkd has recorded none.',
   MIGRATE_STACK_STATUS:
-    'The CloudFormation stack is in a status it cannot be taken over from (in progress, failed or rolled back).',
+    'The CloudFormation stack is in a status it cannot be taken over from (in progress, failed, rolled back).',
   MIGRATE_TEMPLATE_MISMATCH:
-    "The CloudFormation stack holds a resource the app's stack does not declare with that logical id and type (or a nested stack).",
+    "The CloudFormation stack holds a resource the app's stack does not declare (same logical id and type).",
   NAMED_CREATE_COLLISION: "A resource's name is already taken by a resource cdkd does not manage.",
   NAMED_REPLACEMENT_COLLISION:
     'A replacement would create the new copy under the name the old one still holds.',
