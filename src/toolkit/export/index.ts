@@ -37,11 +37,7 @@ export interface ExportInput extends ToolkitIo {
   pollMs?: number;
   /** The wait between attempts on a nested child's held lock (spec 003: 5 s; tests shorten it). */
   childLockIntervalMs?: number;
-  /** Called as each step starts, after what the step before it did is durable. */
-  onStep?: (step: ExportStep) => Promise<void> | void;
 }
-
-export type ExportStep = 'change-set' | 'execute' | 'forget';
 
 export interface ExportResult {
   stackName: string;
@@ -107,7 +103,6 @@ export async function exportStack(input: ExportInput): Promise<ExportResult> {
       });
     }
     await checkHandedOver(cfn, identity.stackName, stack, resources, document);
-    await input.onStep?.('forget');
     note(
       input,
       `${identity.stackName}: CloudFormation lists every resource; removing cdkd's state of the stack`,
@@ -221,7 +216,6 @@ async function runImport(
     changeSet = undefined;
   }
   if (!changeSet) {
-    await input.onStep?.('change-set');
     note(input, `${stackName}: creating CloudFormation IMPORT change set ${EXPORT_CHANGE_SET}`);
     try {
       await cfn.createImportChangeSet({
@@ -241,7 +235,6 @@ async function runImport(
       throw changeSetRefused(stackName, changeSet?.reason ?? changeSet?.status ?? 'it is gone');
     }
   }
-  await input.onStep?.('execute');
   note(input, `${stackName}: executing change set ${EXPORT_CHANGE_SET}`);
   await cfn.executeChangeSet(stackName, EXPORT_CHANGE_SET);
   return cfn.settle(stackName, plan.pollMs);

@@ -32,11 +32,7 @@ export interface MigrateInput extends ToolkitIo {
   force?: boolean;
   signal?: AbortSignal;
   pollMs?: number;
-  /** Called as each step starts, after what the step before it did is durable. */
-  onStep?: (step: MigrateStep) => Promise<void> | void;
 }
-
-export type MigrateStep = 'record' | 'retain' | 'release';
 
 export interface MigrateResult {
   stackName: string;
@@ -113,7 +109,6 @@ export async function migrateFromCloudFormation(input: MigrateInput): Promise<Mi
   const wanted = choices.filter((choice) => already[choice.logicalId]?.physicalId !== choice.physicalId);
   result.alreadyRecorded = choices.filter((c) => !wanted.includes(c)).map((c) => c.logicalId);
   if (wanted.length > 0) {
-    await input.onStep?.('record');
     note(
       input,
       `${stackName}: recording ${wanted.length} resource(s) of the CloudFormation stack in cdkd's state`,
@@ -130,7 +125,6 @@ export async function migrateFromCloudFormation(input: MigrateInput): Promise<Mi
 
   const template = parseTemplateText(await cfn.template(stackName), stackName) as Record<string, unknown>;
   if (!retainsEverything(template)) {
-    await input.onStep?.('retain');
     note(input, `${stackName}: setting DeletionPolicy Retain on every resource of the CloudFormation stack`);
     const keys = (existing.Parameters ?? []).flatMap((p) => (p.ParameterKey ? [p.ParameterKey] : []));
     await cloudFormationStep(stackName, 'retain its resources', () =>
@@ -139,7 +133,6 @@ export async function migrateFromCloudFormation(input: MigrateInput): Promise<Mi
     expectStatus(await cfn.settle(stackName, pollMs), stackName, ['UPDATE_COMPLETE'], 'retain its resources');
   }
 
-  await input.onStep?.('release');
   if (importers.size > 0) {
     note(input, `${stackName}: reducing the CloudFormation stack to its exports`);
     await cloudFormationStep(stackName, 'keep only its exports', () =>
