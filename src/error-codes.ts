@@ -66,8 +66,16 @@ export const ERROR_CODES = {
   DRIFT_SELECTION_CONFLICT: 'drift --all and stack names were both given.',
   DRIFT_STACK_REQUIRED: 'The state holds several stacks and drift was told none.',
   DYNAMODB_WAIT_TIMEOUT: 'A DynamoDB table did not become ACTIVE or deleted within 30 minutes.',
+  EXPORT_CLOUDFORMATION_FAILED:
+    'CloudFormation did not take over the stack cdkd export handed it; cdkd still manages it.',
   EXPORT_IN_USE: 'A deploy would remove exports other stacks still import.',
+  EXPORT_JOURNAL_PRESENT: 'cdkd export was not confirmed for a stack that has a rollback journal.',
   EXPORT_NAME_TAKEN: 'A stack exports a name another stack already exports.',
+  EXPORT_NOT_IMPORTABLE:
+    'cdkd export found a resource type CloudFormation cannot import (or a nested stack) and changed nothing.',
+  EXPORT_NO_TEMPLATE:
+    "The stack's state records no deployed template, so cdkd export has nothing to give CloudFormation.",
+  EXPORT_STACK_NOT_FOUND: 'cdkd export names a stack cdkd holds no state for.',
   HTML_FILE_FAILED: 'The --html file could not be written.',
   IAM_POLICY_CLEANUP_FAILED: "An IAM policy's create failed and detaching what it attached failed too.",
   IAM_POLICY_NO_TARGET: 'An AWS::IAM::Policy names no group, role or user.',
@@ -98,6 +106,16 @@ export const ERROR_CODES = {
   LOCK_HELD: "Another writer holds the stack's lock.",
   LOCK_HOLDER_RUNNING: "force-unlock found the lock's holder still running on this host.",
   LOG_RETENTION_INVALID: "A log group's RetentionInDays is not a value CloudFormation takes.",
+  MIGRATE_CLOUDFORMATION_FAILED:
+    'A migration step did not bring the CloudFormation stack to the status it waited for; cdkd has recorded it all.',
+  MIGRATE_EXPORTS_IMPORTED:
+    'Other CloudFormation stacks import exports of the stack to migrate, and --force was not given.',
+  MIGRATE_NESTED_STACK: 'The stack to migrate is a nested stack; it moves with its root stack only.',
+  MIGRATE_STACK_NOT_FOUND: 'CloudFormation holds no stack of that name, and cdkd has recorded none.',
+  MIGRATE_STACK_STATUS:
+    'The CloudFormation stack is in a status it cannot be taken over from (in progress, failed, rolled back).',
+  MIGRATE_TEMPLATE_MISMATCH:
+    "The CloudFormation stack holds a resource the app's stack does not declare (same logical id and type).",
   NAMED_CREATE_COLLISION: "A resource's name is already taken by a resource cdkd does not manage.",
   NAMED_REPLACEMENT_COLLISION:
     'A replacement would create the new copy under the name the old one still holds.',

@@ -16,6 +16,7 @@ export type LockingCommand =
   | 'rollback'
   | 'rollback --drop-failed'
   | 'import'
+  | 'export'
   | 'orphan'
   | 'state orphan'
   | 'drift --accept'

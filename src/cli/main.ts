@@ -16,6 +16,7 @@ import { registerDestroy } from './commands/destroy.js';
 import { registerRollback } from './commands/rollback.js';
 import { registerEvents } from './commands/events.js';
 import { registerContext } from './commands/context.js';
+import { registerExport } from './commands/export.js';
 import { registerImport } from './commands/import.js';
 import { registerOrphan } from './commands/orphan.js';
 import { registerDrift } from './commands/drift.js';
@@ -44,6 +45,7 @@ export function buildProgram(): Command {
   registerEvents(program);
   registerContext(program);
   registerImport(program);
+  registerExport(program);
   registerOrphan(program);
   registerDrift(program);
   registerScrub(program);

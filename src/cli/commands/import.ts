@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { CdkdError } from '../../errors.js';
 import { addAppOptions, collect, synthesizeFor, type AppOptions } from '../app-options.js';
 import { globalOptions } from '../global-options.js';
 import { cliIoHost } from '../io-host.js';
@@ -11,6 +12,7 @@ interface ImportOptions extends AppOptions {
   resourceMappingInline?: string;
   recordResourceMapping?: string;
   force?: boolean;
+  migrateFromCloudformation?: boolean;
 }
 
 export function registerImport(program: Command): void {
@@ -36,9 +38,17 @@ export function registerImport(program: Command): void {
     )
     .option(
       '--force',
-      "adopt a resource another cdkd stack already manages: both stacks then manage it, and destroying either deletes it (cdkd's own buckets are refused regardless)",
+      "adopt a resource another cdkd stack already manages: both stacks then manage it, and destroying either deletes it (cdkd's own buckets are refused regardless); with --migrate-from-cloudformation: take over a stack whose exports other CloudFormation stacks import, leaving it in CloudFormation holding only those exports at their current values",
+    )
+    .option(
+      '--migrate-from-cloudformation',
+      "take over the CloudFormation stack of this name: record all its resources in the app's stack, then delete the CloudFormation stack with every resource retained",
     )
     .action(async (stack: string, options: ImportOptions, cmd: Command) => {
+      if (options.migrateFromCloudformation) {
+        await migrate(stack, options, cmd);
+        return;
+      }
       const { importResources, mappingConflict } = await import('../../toolkit/import-resources.js');
       const { readResourceMapping } = await import('../../toolkit/import-mapping.js');
       if (options.resourceMapping !== undefined && options.resourceMappingInline !== undefined)
@@ -94,4 +104,42 @@ export function registerImport(program: Command): void {
         );
       }
     });
+}
+
+async function migrate(stack: string, options: ImportOptions, cmd: Command): Promise<void> {
+  if (options.resource.length > 0) {
+    throw new CdkdError(
+      'IMPORT_RESOURCE_SYNTAX',
+      '--resource cannot be given with --migrate-from-cloudformation: every resource of the CloudFormation stack is taken over.',
+      { hint: 'Drop --resource.' },
+    );
+  }
+  const { migrateFromCloudFormation } = await import('../../toolkit/migrate/index.js');
+  const yes = globalOptions(cmd).yes ?? false;
+  const assembly = await synthesizeFor(cmd, options);
+  const session = sessionFor(cmd);
+  const warn = (message: string) => process.stderr.write(`Warning: ${message}\n`);
+  const result = await interruptible('import', { session, warn }, (signal) =>
+    migrateFromCloudFormation({
+      session,
+      assembly,
+      stack,
+      force: options.force ?? false,
+      io: cliIoHost({ yes, warn }),
+      command: 'import',
+      signal,
+    }),
+  );
+  const out = (line: string) => process.stdout.write(`${result.stackName}: ${line}\n`);
+  for (const resource of result.imported) {
+    out(`recorded ${resource.logicalId} (${resource.type}) ${resource.physicalId}`);
+  }
+  if (result.alreadyRecorded.length > 0) out(`already recorded: ${result.alreadyRecorded.join(', ')}`);
+  if (result.cloudFormation === 'holds-exports') {
+    out(
+      `migrated to cdkd; the CloudFormation stack keeps only its exports, at their values as of now${
+        result.importers.length > 0 ? `, for ${result.importers.join(', ')}` : ''
+      }.`,
+    );
+  } else out('migrated to cdkd; the CloudFormation stack is deleted, every resource retained.');
 }
