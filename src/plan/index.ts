@@ -26,3 +26,4 @@ export { applyRecreateVia, RECREATE_FLAGS, routeLabel } from './recreate-via.js'
 export type { RecreateLayer } from './recreate-via.js';
 export { movingExports } from './moving-exports.js';
 export type { DeclaredExport, ImportersInRun, MovingExport } from './moving-exports.js';
+export * from './review/index.js';

@@ -9,6 +9,7 @@ import {
 } from '../assembly/index.js';
 import { CrossStackRun } from '../engine/deploy/index.js';
 import { walkDag } from '../dag/index.js';
+import type { ApprovalLevel } from '../plan/index.js';
 import type { StackDeployResult } from '../engine/index.js';
 import { eventMessage, ioMessage } from '../messages/index.js';
 import { interruptedError, throwIfInterrupted } from '../interrupted.js';
@@ -54,6 +55,8 @@ export interface DeployAppInput extends ToolkitIo {
   signal?: AbortSignal;
   /** --prefer-sdk-route and --pin-cc-api. */
   routing?: RoutingFlags;
+  /** `--require-approval` (cdk.json's `requireApproval`), resolved: which changes stop to ask. */
+  requireApproval?: ApprovalLevel;
 }
 
 /**
@@ -126,6 +129,7 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     ...(input.wait === false ? { wait: false } : {}),
     ...(input.prefixUserSuppliedNames ? { prefixUserSuppliedNames: true } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
+    ...(input.requireApproval && !input.dryRun ? { requireApproval: input.requireApproval } : {}),
     routing,
     crossStack,
   };
@@ -142,13 +146,14 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     return assetBucketName(target.accountId, target.region);
   };
   // A dry run touches nothing, and one stack refuses before it is touched on its own.
-  if (!input.dryRun && deploying.length > 1) {
-    await preflightStacks(
-      engine,
-      deploying.map(({ stack }) => requestFor(stack.displayName, plannedBucket(stack.displayName))),
-      options,
-    );
-  }
+  const approvalAsked =
+    !input.dryRun && deploying.length > 1
+      ? await preflightStacks(
+          engine,
+          deploying.map(({ stack }) => requestFor(stack.displayName, plannedBucket(stack.displayName))),
+          options,
+        )
+      : new Set<string>();
 
   const results: StackDeployResult[] = [];
   const selected = new Set(deploying.map(({ stack }) => stack.displayName));
@@ -165,7 +170,7 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
         input.signal,
         `after publishing the assets of ${stack.displayName}; it was not deployed`,
       );
-      const result = await engine.deploy(requestFor(displayName, bucket), options);
+      const result = await engine.deploy(requestFor(displayName, bucket), { ...options, approvalAsked });
       results.push(result);
       // As each stack finishes, so a caller can show the stacks done when another fails.
       void input.io.notify(ioMessage(input.command, 'CDKD_R2003', `${result.stackName} done`, result));
