@@ -128,6 +128,22 @@ describe('cdkd deploy --require-approval', () => {
     expect((await cli(['diff', '--fail', '-a', v2])).code).toBe(0);
   });
 
+  it('a run of several stacks is refused before any of them deploys', async () => {
+    const assembly = synthesizeApp((cdk) => {
+      new StringParameter(new Stack(cdk, 'First', { analyticsReporting: false }), 'Plain', {
+        stringValue: 'first',
+      });
+      const second = new Stack(cdk, 'Second', { analyticsReporting: false });
+      new Role(second, 'Wide', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    });
+    const refused = await cli(['deploy', '--all', '-a', assembly]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/APPROVAL_REQUIRED.*Second widens permissions/s);
+    const list = (await cli(['state', 'list'])).stdout;
+    expect(list).not.toContain('First');
+    expect(list).not.toContain('Second');
+  });
+
   it('asks for any change under any-change (flag, env, cdk.json; the flag wins), not under broadening for a tag', async () => {
     const v3 = app(3);
     const anyChange = await cli(['deploy', '--require-approval', 'any-change', '-a', v3]);

@@ -55,11 +55,13 @@ export async function dryRunDeploy(
   if (!options.preflight)
     exports.planned(state.document.stackName, plannedExportValues(planned.masked, resolver));
   const values = reviewValues(planned.plan, planned.masked, state, exports);
+  // A preflight shows nothing: it reads the security changes only for --require-approval.
+  const reviewed = !options.preflight || (options.requireApproval ?? 'never') !== 'never';
   return {
     ...unchangedResult(request, planned.plan, state),
     stateful: planned.stateful,
     values,
-    security: await securityChanges(values),
+    ...(reviewed && { security: await securityChanges(values) }),
     ...(outputs.changes.length > 0 ? { outputChanges: outputs.changes } : {}),
     ...(outputs.failed.length > 0 ? { failedOutputs: outputs.failed } : {}),
   };
