@@ -9,7 +9,6 @@ import type {
 import { confirmed, dataLossConfirmer } from './confirm.js';
 import { CdkdError } from '../errors.js';
 import type { ApprovalRequest } from '../messages/index.js';
-import { paintFor, renderApprovalRequest } from './render-review.js';
 import { describeLeftover, leftoverRemedy } from './leftover-text.js';
 import type { Progress } from './progress.js';
 
@@ -114,6 +113,8 @@ let approvals: Promise<unknown> = Promise.resolve();
  */
 function approve(request: ApprovalRequest, question: string, yes: boolean): Promise<boolean> {
   const asked = approvals.then(async () => {
+    // Loaded when asked: the plan's renderers stay out of every command's start-up.
+    const { paintFor, renderApprovalRequest } = await import('./render-review.js');
     process.stderr.write(renderApprovalRequest(request, paintFor(process.stderr)));
     if (yes) {
       process.stderr.write(`${question} (approved by --yes)\n`);
