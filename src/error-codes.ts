@@ -9,6 +9,9 @@ export const ERROR_CODES = {
     'A create whose answer was lost was sent again and found its name taken: the first attempt may have made the resource.',
   APP_MISSING: 'No CDK app to run: no --app, no CDKD_APP and no "app" in cdk.json.',
   APP_NOT_FOUND: '--app names a directory or file that does not exist.',
+  APPROVAL_SETTING_INVALID: 'CDKD_REQUIRE_APPROVAL names no --require-approval level.',
+  APPROVAL_REQUIRED:
+    'A deploy needs approval under --require-approval (permissions widen, or any change) and there is no terminal to ask on.',
   ASSEMBLY_HAS_ERRORS: 'The app reported error annotations while synthesizing.',
   ASSEMBLY_HAS_WARNINGS: 'The app reported warning annotations and --strict is on.',
   ASSEMBLY_MALFORMED:

@@ -20,3 +20,5 @@ export {
 export type { ContextLookups, ContextQuery, LookupResult } from './missing-context.js';
 export { PROJECT_CONTEXT, readContextFile, writeContextFile, type ContextValues } from './context.js';
 export { readProjectConfig } from './project-config.js';
+export { APPROVAL_LEVELS, type ApprovalLevel } from './approval-level.js';
+export { REQUIRE_APPROVAL_ENV, requireApprovalSetting } from './require-approval-setting.js';

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { CdkdError } from '../errors.js';
 import { isAssemblyDirectory } from './manifest-file.js';
 import { readJsonObject } from './json-file.js';
+import { APPROVAL_LEVELS, type ApprovalLevel } from './approval-level.js';
 
 export const PROJECT_CONFIG = 'cdk.json';
 
@@ -14,6 +15,8 @@ export interface ProjectConfig {
   versionReporting?: boolean;
   /** The default of --prefix-user-supplied-names. */
   prefixUserSuppliedNames?: boolean;
+  /** The default of `cdkd deploy --require-approval`. */
+  requireApproval?: ApprovalLevel;
 }
 
 export function readProjectConfig(cwd: string): ProjectConfig {
@@ -37,8 +40,17 @@ export function readProjectConfig(cwd: string): ProjectConfig {
       hint: 'Fix cdk.json.',
     });
   }
+  const requireApproval = raw.requireApproval;
+  if (requireApproval !== undefined && !APPROVAL_LEVELS.includes(requireApproval as ApprovalLevel)) {
+    throw new CdkdError(
+      'CDK_JSON_INVALID',
+      `${file}: "requireApproval" must be one of ${APPROVAL_LEVELS.join(', ')}.`,
+      { hint: 'Fix cdk.json.' },
+    );
+  }
   return {
     ...(typeof raw.app === 'string' ? { app: raw.app } : {}),
+    ...(requireApproval !== undefined ? { requireApproval: requireApproval as ApprovalLevel } : {}),
     ...(typeof raw.output === 'string' ? { output: raw.output } : {}),
     ...(typeof raw.versionReporting === 'boolean' ? { versionReporting: raw.versionReporting } : {}),
     ...(typeof raw.prefixUserSuppliedNames === 'boolean'

@@ -7,6 +7,8 @@ import type {
   QuestionPayloads,
 } from '../messages/index.js';
 import { confirmed, dataLossConfirmer } from './confirm.js';
+import { CdkdError } from '../errors.js';
+import type { ApprovalRequest } from '../messages/index.js';
 import { describeLeftover, leftoverRemedy } from './leftover-text.js';
 import type { Progress } from './progress.js';
 
@@ -79,6 +81,10 @@ export function cliIoHost(options: CliIoHostOptions): IoHost {
         await confirmDataLoss((asked as IoQuestion<'CDKD_Q2100'>).data);
         return true;
       }
+      if (asked.code === 'CDKD_Q2101') {
+        progress?.close();
+        return approve((asked as IoQuestion<'CDKD_Q2101'>).data, asked.text, options.yes);
+      }
       if (asked.code === 'CDKD_Q4100') {
         const leftover = (asked as IoQuestion<'CDKD_Q4100'>).data;
         return confirmed(`${describeLeftover(leftover)} ${leftoverRemedy(leftover)}?`, options.yes);
@@ -102,4 +108,35 @@ export function cliIoHost(options: CliIoHostOptions): IoHost {
       return confirmed(asked.text, options.yes);
     },
   };
+}
+
+let approvals: Promise<unknown> = Promise.resolve();
+
+/**
+ * `--require-approval`: shows what needs approval, then asks on a TTY, one stack at a time; `--yes`
+ * approves as the CDK CLI's does; with neither, it refuses before the stack is touched.
+ */
+function approve(request: ApprovalRequest, question: string, yes: boolean): Promise<boolean> {
+  const asked = approvals.then(async () => {
+    // Loaded when asked: the plan's renderers stay out of every command's start-up.
+    const { paintFor, renderApprovalRequest } = await import('./render-review.js');
+    process.stderr.write(renderApprovalRequest(request, paintFor(process.stderr)));
+    if (yes) {
+      process.stderr.write(`${question} (approved by --yes)\n`);
+      return true;
+    }
+    if (!process.stdin.isTTY) {
+      const why = request.broadened ? 'widens permissions' : 'changes resources';
+      throw new CdkdError(
+        'APPROVAL_REQUIRED',
+        `${request.stackName} ${why}, which --require-approval ${request.level} stops for, and there is no terminal to approve it on; nothing was changed.`,
+        {
+          hint: 'Review it with cdkd diff, then approve on a terminal, or re-run with --yes, or with --require-approval never.',
+        },
+      );
+    }
+    return confirmed(question, false);
+  });
+  approvals = asked.catch(() => undefined);
+  return asked;
 }

@@ -1,4 +1,4 @@
-import type { MovingExport, PlannedOperation, RecreateLayer } from '../plan/index.js';
+import type { ApprovalLevel, MovingExport, PlannedOperation, RecreateLayer } from '../plan/index.js';
 import type { RoutingOptions } from '../providers/index.js';
 import type { ParameterValue } from '../template/index.js';
 
@@ -64,6 +64,10 @@ export interface DeployOptions {
   runId?: string;
   /** `cdkd destroy --remove-protection`: deletes turn a resource's deletion protection off first. */
   removeProtection?: boolean;
+  /** `--require-approval`: which changes stop the deploy to ask (default: none). */
+  requireApproval?: ApprovalLevel;
+  /** Stacks (state names) the run's preflight already put to `requireApproval`. */
+  approvalAsked?: ReadonlySet<string>;
   /** --prefer-sdk-route and --pin-cc-api (spec 002, 003 "Routing"). */
   routing?: RoutingOptions;
   /**

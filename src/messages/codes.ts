@@ -1,5 +1,10 @@
 import type { CleanOutcome, Leftover } from './payloads/scrub.js';
-import type { DataLossConfirmation, DeployEvent, StackDeployResult } from './payloads/deploy.js';
+import type {
+  ApprovalRequest,
+  DataLossConfirmation,
+  DeployEvent,
+  StackDeployResult,
+} from './payloads/deploy.js';
 import type { ResourceDrift } from './payloads/drift.js';
 
 /**
@@ -37,6 +42,8 @@ export interface MessagePayloads {
 export interface QuestionPayloads {
   /** Deploy a stack whose recreated resources lose data? (spec 002's recreate prompt) */
   CDKD_Q2100: { data: DataLossConfirmation; answer: boolean };
+  /** Deploy a stack whose changes `--require-approval` stops for (permissions widening, or any change)? */
+  CDKD_Q2101: { data: ApprovalRequest; answer: boolean };
   /** Destroy these stacks' resources, leaving the `--orphan` ones in AWS? */
   CDKD_Q4000: { data: { stacks: string[]; orphan: string[] }; answer: boolean };
   /** Clean this leftover `cdkd scrub` found (delete a stale lock, settle a journal)? */

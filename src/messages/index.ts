@@ -14,6 +14,7 @@ export {
   type MessageLevel,
 } from './io-host.js';
 export type {
+  ApprovalRequest,
   DataLossConfirmation,
   DeployEvent,
   DeployPhase,

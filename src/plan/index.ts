@@ -27,3 +27,4 @@ export type { RecreateLayer } from './recreate-via.js';
 export { movingExports } from './moving-exports.js';
 export type { DeclaredExport, ImportersInRun, MovingExport } from './moving-exports.js';
 export { operationMoves } from './operation-moves.js';
+export * from './review/index.js';

@@ -2,6 +2,10 @@ import type { StatefulVerdict } from './guards/stateful-replace.js';
 import { routeLabel } from './recreate-via.js';
 import { DATA_LOSS_PREFIX, dataDetail, EMPTINESS_NOT_ESTABLISHED } from './render-data-loss.js';
 import type { OperationKind, Plan, PlannedOperation } from './types.js';
+import { renderResourceChange } from './review/render-property-changes.js';
+import type { ResourceChange } from './review/resource-changes.js';
+import type { Paint } from './review/render-security.js';
+import type { SecurityChanges } from './review/security-changes.js';
 
 const SYMBOL: Record<OperationKind, string> = {
   create: '+',
@@ -16,6 +20,10 @@ export interface RenderOptions {
   showUnchanged?: boolean;
   /** The stateful guard's verdicts, to mark rows that lose data or whose emptiness is unknown. */
   stateful?: readonly StatefulVerdict[];
+  /** Each changed resource's properties old → new, listed under its row. */
+  changes?: readonly ResourceChange[];
+  /** How added and removed values are coloured (none by default). */
+  paint?: Paint;
 }
 
 export type PlanSummary = Record<OperationKind, number>;
@@ -26,7 +34,12 @@ export function summarizePlan(plan: Plan): PlanSummary {
   return summary;
 }
 
-function renderOperation(op: PlannedOperation, verdict: StatefulVerdict | undefined): string[] {
+function renderOperation(
+  op: PlannedOperation,
+  verdict: StatefulVerdict | undefined,
+  change: ResourceChange | undefined,
+  paint: Paint | undefined,
+): string[] {
   const dataLoss = verdict?.outcome === 'data-loss' ? DATA_LOSS_PREFIX : '';
   const type = op.previousType ? `${op.previousType} → ${op.type}` : op.type;
   const routing = op.routing ? ` ${op.routing}` : '';
@@ -40,15 +53,19 @@ function renderOperation(op: PlannedOperation, verdict: StatefulVerdict | undefi
   if (verdict?.outcome === 'emptiness-unknown') lines.push(`    ${EMPTINESS_NOT_ESTABLISHED}`);
   const detail = verdict && dataDetail(verdict.outcome, op.logicalId);
   if (detail) lines.push(`    ${detail}`);
+  if (change) lines.push(...renderResourceChange(change, paint));
   return lines;
 }
 
 /** `cdkd diff` text: one line per resource (`+` create, `~` update, `-/+` replace, `-` delete), then a summary. */
 export function renderPlanText(plan: Plan, options: RenderOptions = {}): string {
   const verdicts = new Map((options.stateful ?? []).map((v) => [v.logicalId, v]));
+  const changes = new Map((options.changes ?? []).map((c) => [c.logicalId, c]));
   const lines = plan.operations
     .filter((op) => options.showUnchanged || op.kind !== 'no-op')
-    .flatMap((op) => renderOperation(op, verdicts.get(op.logicalId)));
+    .flatMap((op) =>
+      renderOperation(op, verdicts.get(op.logicalId), changes.get(op.logicalId), options.paint),
+    );
   const s = summarizePlan(plan);
   lines.push(
     `${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete, ` +
@@ -57,7 +74,14 @@ export function renderPlanText(plan: Plan, options: RenderOptions = {}): string 
   return `${lines.join('\n')}\n`;
 }
 
-/** `cdkd diff --json`: the plan as a value, with its summary. */
-export function renderPlanJson(plan: Plan): string {
-  return `${JSON.stringify({ summary: summarizePlan(plan), operations: plan.operations }, null, 2)}\n`;
+/**
+ * `cdkd diff --json`: the plan as a value, with its summary and, when given, each changed
+ * resource's properties and the security changes (docs/diff-json.md).
+ */
+export function renderPlanJson(
+  plan: Plan,
+  review: { changes?: readonly ResourceChange[]; security?: SecurityChanges } = {},
+): string {
+  const value = { summary: summarizePlan(plan), operations: plan.operations, ...review };
+  return `${JSON.stringify(value, null, 2)}\n`;
 }

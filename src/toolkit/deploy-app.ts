@@ -9,6 +9,7 @@ import {
 } from '../assembly/index.js';
 import { CrossStackRun } from '../engine/deploy/index.js';
 import { walkDag } from '../dag/index.js';
+import type { ApprovalLevel } from '../plan/index.js';
 import type { StackDeployResult } from '../engine/index.js';
 import { eventMessage, ioMessage } from '../messages/index.js';
 import { interruptedError, throwIfInterrupted } from '../interrupted.js';
@@ -72,6 +73,8 @@ export interface DeployAppInput extends ToolkitIo {
   savePlanTo?: string;
   /** `cdkd deploy --plan`: deploy exactly the plan this file holds, or refuse before touching anything. */
   planFile?: string;
+  /** `--require-approval` (cdk.json's `requireApproval`), resolved: which changes stop to ask. */
+  requireApproval?: ApprovalLevel;
 }
 
 /**
@@ -145,6 +148,7 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     ...(input.wait === false ? { wait: false } : {}),
     ...(input.prefixUserSuppliedNames ? { prefixUserSuppliedNames: true } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
+    ...(input.requireApproval && !input.dryRun ? { requireApproval: input.requireApproval } : {}),
     routing,
     crossStack,
   };
@@ -177,16 +181,18 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
   if (saved) refuseMovedInputs(input.planFile!, saved, current(new Map()));
   // A dry run touches nothing, and one stack refuses before it is touched on its own, except
   // under a saved plan, whose state ETags are checked before any asset is published.
+  let approvalAsked = new Set<string>();
   if (!input.dryRun && (deploying.length > 1 || saved)) {
     const preflight = await preflightStacks(
       engine,
       deploying.map(({ stack }) => requestFor(stack.displayName, plannedBucket(stack.displayName))),
       options,
     );
+    approvalAsked = preflight.approvalAsked;
     // Every stack's state is checked before the first is touched; each again under its lock.
     const displayOf = new Map(deploying.map(({ stack }) => [stack.stackName, stack.displayName]));
     const etags = new Map(
-      preflight.map((result) => [displayOf.get(result.stackName)!, result.stateEtag ?? null]),
+      preflight.planned.map((result) => [displayOf.get(result.stackName)!, result.stateEtag ?? null]),
     );
     if (saved) refuseMovedInputs(input.planFile!, saved, current(etags));
   }
@@ -209,7 +215,9 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
       );
       const result = await engine.deploy(
         requestFor(displayName, bucket),
-        saved ? { ...options, savedPlan: engineSavedPlan(input.planFile!, saved, displayName) } : options,
+        saved
+          ? { ...options, approvalAsked, savedPlan: engineSavedPlan(input.planFile!, saved, displayName) }
+          : { ...options, approvalAsked },
       );
       results.push(result);
       planned.push({

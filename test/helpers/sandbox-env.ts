@@ -9,5 +9,7 @@ export function sandboxEnv(url: string): Record<string, string> {
     AWS_SECRET_ACCESS_KEY: 'sandbox-secret',
     AWS_EC2_METADATA_DISABLED: 'true',
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    // Deploys run unattended, as a CI job set up so would; test/e2e/require-approval.test.ts sets its own.
+    CDKD_REQUIRE_APPROVAL: 'never',
   };
 }

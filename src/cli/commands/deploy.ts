@@ -1,6 +1,8 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { addAppOptions, collect, synthesizeFor, type AppOptions } from '../app-options.js';
 import { NAME_PREFIX_ENV, namePrefixSetting } from '../../assembly/name-prefix-setting.js';
+import { APPROVAL_LEVELS, type ApprovalLevel } from '../../assembly/approval-level.js';
+import { REQUIRE_APPROVAL_ENV, requireApprovalSetting } from '../../assembly/require-approval-setting.js';
 import {
   addDeployTuning,
   addRecreateOptions,
@@ -33,6 +35,7 @@ interface DeployCommandOptions extends AppOptions, DeployTuning, RoutingFlagOpti
   prefixUserSuppliedNames?: boolean;
   plan?: string;
   tags: string[];
+  requireApproval?: ApprovalLevel;
 }
 
 export function registerDeploy(program: Command): void {
@@ -69,6 +72,12 @@ export function registerDeploy(program: Command): void {
       "when a replacement's name is held by the resource it replaces, delete that one first, then create",
     )
     .option('--strict', 'refuse the assembly when the app reported warnings')
+    .addOption(
+      new Option(
+        '--require-approval <level>',
+        `which changes stop to ask before deploying (default: ${REQUIRE_APPROVAL_ENV}, then cdk.json "requireApproval", then broadening)`,
+      ).choices(APPROVAL_LEVELS),
+    )
     .option(
       '--prefix-user-supplied-names',
       `send explicit IAM and ELBv2 names as {stack}-{name} (default: ${NAME_PREFIX_ENV}, then cdk.json "prefixUserSuppliedNames", then off)`,
@@ -126,6 +135,11 @@ export function registerDeploy(program: Command): void {
           parameters: options.parameters,
           tags: options.tags,
           prefixUserSuppliedNames: namePrefix.value,
+          requireApproval: requireApprovalSetting({
+            flag: options.requireApproval,
+            env: process.env,
+            cwd: process.cwd(),
+          }),
           io: cliIoHost({ progress, yes: globalOptions(cmd).yes ?? false }),
           command: 'deploy',
           signal: interrupts.signal,

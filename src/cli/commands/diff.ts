@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
 import { namePrefixSetting } from '../../assembly/name-prefix-setting.js';
 import {
@@ -23,6 +23,7 @@ interface DiffOptions extends AppOptions, DeployTuning, RoutingFlagOptions, Recr
   replace?: boolean;
   fixForward?: boolean;
   out?: string;
+  contextLines: number;
 }
 
 export function registerDiff(program: Command): void {
@@ -36,6 +37,12 @@ export function registerDiff(program: Command): void {
     .option('--fail', 'exit 1 when anything would change')
     .option('--out <file>', 'save the plans and what they were made from, for cdkd deploy --plan')
     .option(
+      '--context-lines <n>',
+      'unchanged neighbours shown around a changed value in an object or array',
+      contextLines,
+      3,
+    )
+    .option(
       '--force-stateful-recreation',
       'plan as a deploy with this flag would; without it, the refusals a deploy would raise are raised',
     )
@@ -45,7 +52,8 @@ export function registerDiff(program: Command): void {
       'plan a stack whose last rollback failed, as cdkd deploy --fix-forward would (otherwise refused)',
     )
     .action(async (patterns: string[], options: DiffOptions, cmd: Command) => {
-      const { renderPlanJson, renderPlanText, summarizePlan } = await import('../../plan/index.js');
+      const { renderPlanJson, resourceChanges, summarizePlan } = await import('../../plan/index.js');
+      const { paintFor, renderReview } = await import('../render-review.js');
       const { deployApp } = await import('../../toolkit/deploy-app.js');
       const assembly = await synthesizeFor(cmd, options);
       const results: StackDeployResult[] = [];
@@ -91,14 +99,25 @@ export function registerDiff(program: Command): void {
         const plans = Object.fromEntries(
           results.map((r) => [
             r.stackName,
-            { ...JSON.parse(renderPlanJson(r.plan)), outputs: shownOutputChanges(r) },
+            {
+              ...JSON.parse(
+                renderPlanJson(r.plan, {
+                  changes: resourceChanges(r.plan, r.values ?? {}, {
+                    stateful: r.stateful ?? [],
+                    contextLines: options.contextLines,
+                  }),
+                  ...(r.security && { security: r.security }),
+                }),
+              ),
+              outputs: shownOutputChanges(r),
+            },
           ]),
         );
         process.stdout.write(`${JSON.stringify(plans, null, 2)}\n`);
       } else {
         for (const result of results)
           process.stdout.write(
-            `Stack ${result.stackName}\n${renderPlanText(result.plan, { stateful: result.stateful ?? [] })}\n${renderOutputChanges(result)}`,
+            `Stack ${result.stackName}\n${renderReview(result, { contextLines: options.contextLines, paint: paintFor(process.stdout) })}\n${renderOutputChanges(result)}`,
           );
       }
       for (const warning of outputFailureWarnings(results)) process.stderr.write(`Warning: ${warning}\n`);
@@ -109,4 +128,10 @@ export function registerDiff(program: Command): void {
       }, 0);
       if (options.fail && changes > 0) process.exitCode = 1;
     });
+}
+
+function contextLines(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number, 0 or more.');
+  return n;
 }

@@ -16,7 +16,8 @@ import { StackState } from '../../stack-state/index.js';
 import { recordGeneration, recordRun } from './stack-record.js';
 import { unchangedResult } from './unchanged-deploy.js';
 import type { DeployPhase } from '../events.js';
-import { stateResolver } from '../planning/index.js';
+import { reviewValues, stateResolver } from '../planning/index.js';
+import { securityChanges } from '../../plan/index.js';
 import { afterFailedDeploy, generationOf, settleJournal } from '../journal/index.js';
 import { replayServices } from '../journal/index.js';
 import type { RunJournal } from '../journal/index.js';
@@ -54,10 +55,15 @@ export async function dryRunDeploy(
   // stacks each plan against what is deployed now.
   if (!options.preflight)
     exports.planned(state.document.stackName, plannedExportValues(planned.masked, resolver));
+  const values = reviewValues(planned.plan, planned.masked, state, exports);
+  // A preflight shows nothing: it reads the security changes only for --require-approval.
+  const reviewed = !options.preflight || (options.requireApproval ?? 'never') !== 'never';
   return {
     ...unchangedResult(request, planned.plan, state),
     stateEtag: state.etag ?? null,
     stateful: planned.stateful,
+    values,
+    ...(reviewed && { security: await securityChanges(values) }),
     ...(outputs.changes.length > 0 ? { outputChanges: outputs.changes } : {}),
     ...(outputs.failed.length > 0 ? { failedOutputs: outputs.failed } : {}),
   };

@@ -14,6 +14,7 @@ export { type RoutedProperties, routeEvaluated, routeRecreate } from './plan-rou
 export { type PlannedStack, planStack, prepareRequest } from './plan-stack.js';
 export { plannedExportValues } from './planned-exports.js';
 export { recreateOrder } from './recreate-order.js';
+export { reviewValues } from './review-values.js';
 export { holdsPendingValue, stateResolver } from './state-resolver.js';
 export { writeOnlyOf } from './write-only-paths.js';
 export {

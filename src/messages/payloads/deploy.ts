@@ -1,4 +1,11 @@
-import type { Plan, RecreateRow, StatefulVerdict } from '../../plan/index.js';
+import type {
+  ApprovalLevel,
+  Plan,
+  RecreateRow,
+  SecurityChanges,
+  StackValues,
+  StatefulVerdict,
+} from '../../plan/index.js';
 import type { OutputRecord } from '../../state/index.js';
 
 /** What the engine reports while it works; the CLI renders these, tests collect them. */
@@ -43,6 +50,8 @@ export type DeployPhase =
   | 'credentials'
   /** Reads and a plan without the lock: a redeploy with nothing to change ends here. */
   | 'no-op check'
+  /** `--require-approval`: the dry run reviewed, and the question if one was asked. */
+  | 'approval'
   | 'lock'
   | 'state read'
   | 'plan'
@@ -84,6 +93,19 @@ export interface StackDeployResult {
   outputChanges?: OutputChange[];
   /** A dry run's: the ETag of the state it planned from, null when the stack had none (`cdkd diff --out`). */
   stateEtag?: string | null;
+  /** A dry run's changed resources, old and new properties masked as state records them. */
+  values?: StackValues;
+  /** A dry run's IAM and security-group changes. */
+  security?: SecurityChanges;
+}
+
+/** What `--require-approval` stops a stack's deploy for: the dry run of it, and why it asks. */
+export interface ApprovalRequest {
+  stackName: string;
+  level: ApprovalLevel;
+  /** Whether its permissions widen (the CDK CLI's `permissionsBroadened`). */
+  broadened: boolean;
+  review: StackDeployResult;
 }
 
 /** What the data-loss confirmation shows: the stack's recreated resources and their data. */

@@ -1,0 +1,12 @@
+export { approvalNeeded } from './approval.js';
+export type { ApprovalFacts, ApprovalLevel } from './approval.js';
+export { formatPath, propertyChanges } from './property-changes.js';
+export type { PathStep, PropertyChange } from './property-changes.js';
+export { explain, resourceChanges } from './resource-changes.js';
+export type { ReplacementWhy, ResourceChange, ReviewedProperty } from './resource-changes.js';
+export { renderResourceChange } from './render-property-changes.js';
+export { NO_PAINT, renderSecurityChanges, renderTable } from './render-security.js';
+export type { Paint } from './render-security.js';
+export { hasSecurityChanges, securityChanges } from './security-changes.js';
+export type { SecurityChanges } from './security-changes.js';
+export type { ResourceValues, StackValues } from './values.js';
