@@ -1,6 +1,7 @@
 import type { StatefulVerdict } from './guards/stateful-replace.js';
 import { routeLabel } from './recreate-via.js';
 import { DATA_LOSS_PREFIX, dataDetail, EMPTINESS_NOT_ESTABLISHED } from './render-data-loss.js';
+import { renderImports } from './render-imports.js';
 import type { OperationKind, Plan, PlannedOperation } from './types.js';
 
 const SYMBOL: Record<OperationKind, string> = {
@@ -49,6 +50,7 @@ export function renderPlanText(plan: Plan, options: RenderOptions = {}): string 
   const lines = plan.operations
     .filter((op) => options.showUnchanged || op.kind !== 'no-op')
     .flatMap((op) => renderOperation(op, verdicts.get(op.logicalId)));
+  lines.push(...renderImports(plan));
   const s = summarizePlan(plan);
   lines.push(
     `${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete, ` +
@@ -59,5 +61,6 @@ export function renderPlanText(plan: Plan, options: RenderOptions = {}): string 
 
 /** `cdkd diff --json`: the plan as a value, with its summary. */
 export function renderPlanJson(plan: Plan): string {
-  return `${JSON.stringify({ summary: summarizePlan(plan), operations: plan.operations }, null, 2)}\n`;
+  const imports = plan.imports ? { imports: plan.imports } : {};
+  return `${JSON.stringify({ summary: summarizePlan(plan), operations: plan.operations, ...imports }, null, 2)}\n`;
 }
