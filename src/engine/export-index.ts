@@ -36,6 +36,7 @@ export class ExportIndex {
   /** CloudFormation's exports, read once per run and only when a stack needs them. */
   private cloudFormationExports: Promise<Map<string, ExportEntry>> | undefined;
   private cloudFormationLoaded: Map<string, ExportEntry> | undefined;
+  private readonly cloudFormationImportersOf = new Map<string, Promise<string[]>>();
   private cloudFormation: CloudFormationExportSource | undefined;
 
   private constructor(
@@ -107,9 +108,19 @@ export class ExportIndex {
     return this.cloudFormationLoaded?.get(name)?.stackName;
   }
 
-  /** The CloudFormation stacks importing `name` (none without a CloudFormation source). */
+  /**
+   * The CloudFormation stacks importing `name` (none without a CloudFormation source), asked
+   * once per run: the no-op check and the deploy under the lock plan the same stack.
+   */
   async cloudFormationImporters(name: string): Promise<string[]> {
-    return (await this.cloudFormation?.importers(name)) ?? [];
+    const source = this.cloudFormation;
+    if (!source) return [];
+    let importers = this.cloudFormationImportersOf.get(name);
+    if (!importers) {
+      importers = source.importers(name);
+      this.cloudFormationImportersOf.set(name, importers);
+    }
+    return importers;
   }
 
   sourceOf(name: string): ExportSource | undefined {
