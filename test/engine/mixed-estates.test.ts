@@ -33,25 +33,16 @@ const exported = (entries: Record<string, unknown>) =>
     Object.entries(entries).map(([name, value], i) => [`Out${i}`, { Value: value, Export: { Name: name } }]),
   );
 
+/** Deploys (or with `dryRun`, plans) the template of `resources` and `outputs` as `stackName`. */
 async function deploy(
   stackName: string,
   resources: Record<string, unknown>,
   outputs: Record<string, unknown> = {},
+  dryRun = false,
 ) {
   return (await sandbox.engine()).deploy(
     { ...stackIdentity(stackName), template: { Resources: resources, Outputs: outputs } },
-    { concurrency: 4 },
-  );
-}
-
-async function dryRun(
-  stackName: string,
-  resources: Record<string, unknown>,
-  outputs: Record<string, unknown> = {},
-) {
-  return (await sandbox.engine()).deploy(
-    { ...stackIdentity(stackName), template: { Resources: resources, Outputs: outputs } },
-    { concurrency: 4, dryRun: true },
+    { concurrency: 4, dryRun },
   );
 }
 
@@ -133,9 +124,12 @@ describe('a cdkd stack importing an export of a stack still on CloudFormation', 
       Copy: ssmParameter('/mixed/own-copy', { 'Fn::ImportValue': 'own-shared' }),
     });
     await deploy('NoImports', { Plain: ssmParameter('/mixed/plain', 'plain') });
-    await dryRun('OwnConsumer', {
-      Copy: ssmParameter('/mixed/own-copy', { 'Fn::ImportValue': 'own-shared' }),
-    });
+    await deploy(
+      'OwnConsumer',
+      { Copy: ssmParameter('/mixed/own-copy', { 'Fn::ImportValue': 'own-shared' }) },
+      {},
+      true,
+    );
     expect(await parameterValue('/mixed/own-copy')).toBe('own-value');
     expect(Object.keys(await calls()).filter((call) => call.startsWith('cloudformation:'))).toEqual([]);
   });
