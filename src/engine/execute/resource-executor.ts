@@ -22,6 +22,7 @@ import { refuseTakenName } from './create-name-refusal.js';
 import { recreateRefusedUpdate } from './recreate-refused-update.js';
 import { createAttempts } from '../../providers/ambiguous-create.js';
 import { createdName } from './created-name.js';
+import { awsErrorCode } from '../../aws/error-class.js';
 
 /**
  * Carries out one planned operation against its provider and records the
@@ -69,6 +70,7 @@ export class ResourceExecutor {
         action: op.kind === 'no-op' ? 'update' : op.kind,
         status: 'failed',
         message: messageOf(error),
+        ...errorCodeOf(error),
         durationMs: Date.now() - started,
       });
       throw new CdkdError(
@@ -405,4 +407,10 @@ class RecreateInstead extends Error {
 /** A create its provider refused because another resource holds its explicit name: nothing was applied. */
 function refusedOnName(draft: OperationDraft, error: unknown): boolean {
   return draft.action === 'create' && isCdkdError(error) && error.code === 'NAMED_CREATE_COLLISION';
+}
+
+/** A failure's code for the event: cdkd's own, else the AWS error's (`--progress events`). */
+function errorCodeOf(error: unknown): { errorCode?: string } {
+  const code = isCdkdError(error) ? error.code : awsErrorCode(error);
+  return code === undefined || code === 'Error' ? {} : { errorCode: code };
 }
