@@ -1,15 +1,8 @@
 import { Option, type Command } from 'commander';
-import { createProgress, type Progress } from './progress.js';
+import type { ProgressMode, ProgressView } from './progress-mode.js';
+import { createProgress } from './progress.js';
 
-/** How a command shows its progress: the human view, or the JSON stream (`--progress`). */
-export type ProgressMode = 'human' | 'events' | 'errors';
-
-export interface ProgressView extends Progress {
-  /** The run ended, with its error when it failed (the stream's last event). */
-  ended(error?: unknown): void;
-  /** Where the command's own text (outputs, plans) goes: stdout, or stderr while stdout streams. */
-  text(chunk: string): void;
-}
+export type { ProgressMode } from './progress-mode.js';
 
 /** `--progress <mode>` on deploy, destroy and rollback. */
 export function addProgressOption(command: Command): Command {
