@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { progressEventSchema, type ProgressEvent } from '../../src/messages/progress-events.js';
 import { synthesizeApp } from '../helpers/cdk-app.js';
 import { runCli } from '../helpers/cli.js';
+import { NEXT_CREATE_QUEUE_FAILS } from '../helpers/sandbox-engine.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 
 const sandbox = useSandbox();
@@ -15,13 +16,7 @@ async function failNextQueue(): Promise<void> {
   const response = await fetch(`${sandbox.current.url}/_sandbox/faults`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      service: 'sqs',
-      operation: 'CreateQueue',
-      errorCode: 'InvalidAttributeValue',
-      httpStatus: 400,
-      message: 'injected',
-    }),
+    body: JSON.stringify(NEXT_CREATE_QUEUE_FAILS),
   });
   expect(response.status).toBe(201);
 }
@@ -61,7 +56,7 @@ describe('the progress event stream', () => {
         resource: expect.objectContaining({ type: 'AWS::SQS::Queue' }),
         action: 'create',
         status: 'failed',
-        error: expect.objectContaining({ code: 'InvalidAttributeValue' }),
+        error: expect.objectContaining({ code: NEXT_CREATE_QUEUE_FAILS.errorCode }),
       }),
     );
     expect(events).toContainEqual(
@@ -83,7 +78,7 @@ describe('the progress event stream', () => {
     expect(result.code).toBe(1);
     const events = eventsOf(result.stdout);
     expect(events.some((event) => event.type === 'resource' && event.status === 'failed')).toBe(true);
-    expect(events.filter((event) => event.status === 'started')).toEqual([]);
+    expect(events.filter((event) => 'status' in event && event.status === 'started')).toEqual([]);
     expect(events.at(-1)).toMatchObject({ type: 'run', status: 'failed' });
   }, 120_000);
 
