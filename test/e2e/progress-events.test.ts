@@ -106,4 +106,22 @@ describe('the progress event stream', () => {
     );
     expect(events.at(-1)).toMatchObject({ type: 'run', status: 'succeeded' });
   }, 120_000);
+
+  it('cdkd rollback streams its steps after a first deploy left under --no-rollback', async () => {
+    const updated = synthesizeApp((cdkApp) => {
+      const stack = new Stack(cdkApp, 'Streamed');
+      const topic = new Topic(stack, 'Topic');
+      new Queue(stack, 'Queue').node.addDependency(topic);
+      new Queue(stack, 'Second').node.addDependency(topic);
+    });
+    await failNextQueue();
+    expect((await runCli(['deploy', '-a', updated, '--no-rollback'], { env: env() })).code).toBe(1);
+    const result = await runCli(['rollback', 'Streamed', '--progress', 'events', '--yes'], { env: env() });
+    expect(result.code).toBe(0);
+    const events = eventsOf(result.stdout);
+    expect(events[0]).toMatchObject({ type: 'run', status: 'started', command: 'rollback' });
+    expect(events.some((event) => event.type === 'rollback')).toBe(true);
+    expect(events.at(-1)).toMatchObject({ type: 'run', status: 'succeeded' });
+    expect(result.stderr).toContain('Streamed: rolled back.');
+  }, 120_000);
 });
