@@ -38,6 +38,8 @@ export const ERROR_CODES = {
   CC_OPERATION_TIMEOUT: 'A Cloud Control operation did not finish within its deadline.',
   CC_STATUS_UNREACHABLE: "Cloud Control could not be reached while waiting for an operation's status.",
   CDK_JSON_INVALID: 'cdk.json is not valid JSON or holds a field of the wrong shape.',
+  CLOUDFORMATION_EXPORTS_UNREADABLE:
+    "CloudFormation's exports or importers (ListExports, ListImports) could not be read where a deploy needs them.",
   CONDITION_CYCLE: "The template's conditions refer to each other in a cycle.",
   CONFIRMATION_REQUIRED: 'A command needs a confirmation and there is no terminal to ask on.',
   CONTAINER_ASSETS_UNSUPPORTED: 'A stack has a container image asset, which cdkd cannot build and push yet.',
@@ -71,8 +73,11 @@ export const ERROR_CODES = {
   DYNAMODB_WAIT_TIMEOUT: 'A DynamoDB table did not become ACTIVE or deleted within 30 minutes.',
   EXPORT_CLOUDFORMATION_FAILED:
     'CloudFormation did not take over the stack cdkd export handed it; cdkd still manages it.',
-  EXPORT_IN_USE: 'A deploy would remove exports other stacks still import.',
+  EXPORT_IN_USE:
+    'A deploy would remove or change exports other stacks (cdkd or CloudFormation) still import.',
   EXPORT_JOURNAL_PRESENT: 'cdkd export was not confirmed for a stack that has a rollback journal.',
+  EXPORT_NAME_AMBIGUOUS:
+    'An imported export name is exported both by a cdkd stack and by a CloudFormation stack; neither is picked.',
   EXPORT_NAME_TAKEN: 'A stack exports a name another stack already exports.',
   EXPORT_NOT_IMPORTABLE:
     'cdkd export found a resource type CloudFormation cannot import (or a nested stack) and changed nothing.',

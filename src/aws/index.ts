@@ -2,6 +2,7 @@
 export * from './bucket-region.js';
 export * from './client-factory.js';
 export * from './cloudformation-stacks.js';
+export * from './cloudformation-exports.js';
 export * from './describe-type.js';
 export * from './error-class.js';
 export * from './proxy-agent.js';

@@ -21,7 +21,7 @@ import type {
   StackRollbackResult,
 } from './journal/index.js';
 import type { ImportCandidate, ImportChoice, ImportedResource, ImportOptions } from './import/index.js';
-import { sendableProperties } from './planning/index.js';
+import { cloudFormationExportSource, sendableProperties } from './planning/index.js';
 import type { EngineContext, StackIdentity } from './engine-context.js';
 import { eventMessage, type CommandName, type IoHost } from '../messages/index.js';
 import { ExportIndex } from './export-index.js';
@@ -76,19 +76,22 @@ export interface Engine {
 }
 
 export async function createEngine(inputs: EngineInputs): Promise<Engine> {
+  const retry = inputs.retry ?? ((_label, call) => call());
+  // The stacks still on CloudFormation answer the imports cdkd's own stacks do not.
+  const cloudFormation = (region: string) => cloudFormationExportSource(inputs.clients, region, retry);
   const indexes = new Map(
     await Promise.all(
       [...new Set(inputs.regions)].map(
-        async (region) => [region, await ExportIndex.load(inputs.backend.store, region)] as const,
+        async (region) =>
+          [region, await ExportIndex.load(inputs.backend.store, region, cloudFormation(region))] as const,
       ),
     ),
   );
-  const retry = inputs.retry ?? ((_label, call) => call());
   const context: EngineContext = {
     backend: inputs.backend,
     clients: inputs.clients,
     exportsIn: (region) => {
-      const index = indexes.get(region) ?? ExportIndex.from([]);
+      const index = indexes.get(region) ?? ExportIndex.from([]).readingFrom(cloudFormation(region));
       indexes.set(region, index);
       return index;
     },

@@ -25,3 +25,5 @@ export type {
 } from './payloads/deploy.js';
 export type { PropertyDrift, ResourceDrift } from './payloads/drift.js';
 export type { CleanOutcome, Leftover } from './payloads/scrub.js';
+// Types only: the stream's module loads zod, which a command loads only when it streams events.
+export type { ProgressEvent, ProgressRun } from './progress-events.js';

@@ -1,6 +1,7 @@
 import type { StatefulVerdict } from './guards/stateful-replace.js';
 import { routeLabel } from './recreate-via.js';
 import { DATA_LOSS_PREFIX, dataDetail, EMPTINESS_NOT_ESTABLISHED } from './render-data-loss.js';
+import { renderImports } from './render-imports.js';
 import type { OperationKind, Plan, PlannedOperation } from './types.js';
 import { renderResourceChange } from './review/render-property-changes.js';
 import type { ResourceChange } from './review/resource-changes.js';
@@ -66,6 +67,7 @@ export function renderPlanText(plan: Plan, options: RenderOptions = {}): string 
     .flatMap((op) =>
       renderOperation(op, verdicts.get(op.logicalId), changes.get(op.logicalId), options.paint),
     );
+  lines.push(...renderImports(plan));
   const s = summarizePlan(plan);
   lines.push(
     `${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete, ` +
@@ -75,13 +77,14 @@ export function renderPlanText(plan: Plan, options: RenderOptions = {}): string 
 }
 
 /**
- * `cdkd diff --json`: the plan as a value, with its summary and, when given, each changed
- * resource's properties and the security changes (docs/diff-json.md).
+ * `cdkd diff --json`: the plan as a value, with its summary, where each import comes from and,
+ * when given, each changed resource's properties and the security changes (docs/diff-json.md).
  */
 export function renderPlanJson(
   plan: Plan,
   review: { changes?: readonly ResourceChange[]; security?: SecurityChanges } = {},
 ): string {
-  const value = { summary: summarizePlan(plan), operations: plan.operations, ...review };
+  const imports = plan.imports ? { imports: plan.imports } : {};
+  const value = { summary: summarizePlan(plan), operations: plan.operations, ...imports, ...review };
   return `${JSON.stringify(value, null, 2)}\n`;
 }

@@ -133,7 +133,17 @@ export interface PlannedOperation {
   recreateFrom?: NonNullable<ResourceRecord['provisionedBy']>;
 }
 
+/** An export the stack reads through Fn::ImportValue, and which side's stack exports it. */
+export interface PlanImport {
+  exportName: string;
+  /** `cdkd`: a stack cdkd deployed (or plans earlier in the run); `cloudformation`: one still on CloudFormation. */
+  side: 'cdkd' | 'cloudformation';
+  stackName: string;
+}
+
 export interface Plan {
   /** Every logical id once, deploy phase in dependency order, then the cleanup phase. */
   operations: PlannedOperation[];
+  /** The exports the stack imports, by name, with where each comes from; absent when it imports none. */
+  imports?: PlanImport[];
 }

@@ -14,7 +14,7 @@ import {
 import { globalOptions } from '../global-options.js';
 import { cliIoHost } from '../io-host.js';
 import { prepareOutputsFile, writeOutputsFile } from '../outputs-file.js';
-import { createProgress } from '../progress.js';
+import { addProgressOption, progressView, type ProgressMode } from '../progress-view.js';
 import { outputFailureWarnings, renderOutputs, outputsFileContent } from '../render-outputs.js';
 import { sessionFor } from '../session-from-options.js';
 import { handleInterrupts } from '../interrupts.js';
@@ -36,6 +36,7 @@ interface DeployCommandOptions extends AppOptions, DeployTuning, RoutingFlagOpti
   plan?: string;
   tags: string[];
   requireApproval?: ApprovalLevel;
+  progress: ProgressMode;
 }
 
 export function registerDeploy(program: Command): void {
@@ -43,7 +44,7 @@ export function registerDeploy(program: Command): void {
     .command('deploy')
     .description('deploy stacks straight through AWS APIs')
     .argument('[stacks...]', 'stack names, display paths or wildcards; default: the only stack');
-  addRecreateOptions(addRoutingOptions(addDeployTuning(addAppOptions(command))))
+  addProgressOption(addRecreateOptions(addRoutingOptions(addDeployTuning(addAppOptions(command)))))
     .option('--all', 'deploy every stack of the app')
     .option('-e, --exclusively', 'only the named stacks, not the stacks they depend on')
     .option('--dry-run', 'print the plan and stop; nothing is locked or changed')
@@ -89,8 +90,9 @@ export function registerDeploy(program: Command): void {
     .action(async (patterns: string[], options: DeployCommandOptions, cmd: Command) => {
       const { renderPlanText } = await import('../../plan/index.js');
       const { deployApp } = await import('../../toolkit/deploy-app.js');
-      const progress = createProgress(
-        process.stderr,
+      const progress = await progressView(
+        options.progress,
+        'deploy',
         process.stderr.isTTY === true && !globalOptions(cmd).verbose,
       );
       // From the start: a signal during synthesis or the credential lookup is an interrupt too.
@@ -152,12 +154,13 @@ export function registerDeploy(program: Command): void {
         progress.close();
         if (options.dryRun) {
           for (const result of results)
-            process.stdout.write(
+            progress.text(
               `${result.stackName}\n${renderPlanText(result.plan, { stateful: result.stateful ?? [] })}\n`,
             );
+          progress.ended();
           return;
         }
-        process.stdout.write(renderOutputs(results));
+        progress.text(renderOutputs(results));
         const failedOutputs = outputFailureWarnings(results);
         for (const warning of failedOutputs) process.stderr.write(`warning: ${warning}\n`);
         if (options.outputsFile) await writeOutputsFile(options.outputsFile, outputsFileContent(results));
@@ -168,6 +171,10 @@ export function registerDeploy(program: Command): void {
           for (const line of progress.timings()) process.stderr.write(`${line}\n`);
         if (unaddressed.length > 0 && !options.allowUnaddressed) process.exitCode = 2;
         if (failedOutputs.length > 0) process.exitCode = 2;
+        progress.ended();
+      } catch (error) {
+        progress.ended(error);
+        throw error;
       } finally {
         interrupts.dispose();
         progress.close();

@@ -3,7 +3,7 @@ import { addAppOptions, collect, synthesizeFor, type AppOptions } from '../app-o
 import { addDeployTuning, type DeployTuning } from '../deploy-options.js';
 import { globalOptions } from '../global-options.js';
 import { cliIoHost } from '../io-host.js';
-import { createProgress } from '../progress.js';
+import { addProgressOption, progressView, type ProgressMode } from '../progress-view.js';
 import { interruptible } from '../interrupts.js';
 import { unlessInterrupted } from '../../interrupted.js';
 import { sessionFor } from '../session-from-options.js';
@@ -13,6 +13,7 @@ interface DestroyOptions extends AppOptions, DeployTuning {
   all?: boolean;
   removeProtection?: boolean;
   orphan: string[];
+  progress: ProgressMode;
 }
 
 export function registerDestroy(program: Command): void {
@@ -20,7 +21,7 @@ export function registerDestroy(program: Command): void {
     .command('destroy')
     .description("delete the stacks' resources and their state")
     .argument('[stacks...]', 'stack names, display paths or wildcards; default: the only stack');
-  addDeployTuning(addAppOptions(command))
+  addProgressOption(addDeployTuning(addAppOptions(command)))
     .option('--all', 'every stack of the app')
     .option('--remove-protection', "turn a resource's deletion protection off before deleting it")
     .option(
@@ -31,7 +32,7 @@ export function registerDestroy(program: Command): void {
     )
     .action(async (patterns: string[], options: DestroyOptions, cmd: Command) => {
       const { destroyApp } = await import('../../toolkit/destroy-app.js');
-      const progress = createProgress(process.stderr, process.stderr.isTTY === true);
+      const progress = await progressView(options.progress, 'destroy', process.stderr.isTTY === true);
       const session = sessionFor(cmd);
       const warn = (message: string) => progress.sink({ kind: 'warning', stack: 'cdkd', message });
       try {
@@ -56,9 +57,13 @@ export function registerDestroy(program: Command): void {
             orphan: options.orphan,
           });
           progress.close();
-          for (const result of results) writeDestroyed(result);
+          for (const result of results) writeDestroyed(result, progress.text);
           process.stderr.write(`Done: ${progress.summary()}\n`);
         });
+        progress.ended();
+      } catch (error) {
+        progress.ended(error);
+        throw error;
       } finally {
         progress.close();
       }

@@ -5,7 +5,7 @@ import { collect } from '../app-options.js';
 import { globalOptions } from '../global-options.js';
 import { cliIoHost } from '../io-host.js';
 import { handleInterrupts, interruptible } from '../interrupts.js';
-import { createProgress } from '../progress.js';
+import { addProgressOption, progressView, type ProgressMode } from '../progress-view.js';
 import { sessionFor } from '../session-from-options.js';
 
 interface RollbackOptions {
@@ -13,16 +13,19 @@ interface RollbackOptions {
   orphan: string[];
   force?: boolean;
   dropFailed?: boolean;
+  progress: ProgressMode;
 }
 
 export function registerRollback(program: Command): void {
-  program
-    .command('rollback')
-    .description("revert a failed deploy from the stack's rollback journal (no synthesis)")
-    .argument(
-      '[stack]',
-      'the stack, or a nested stack as Stack~Child; default: the only stack with a journal',
-    )
+  addProgressOption(
+    program
+      .command('rollback')
+      .description("revert a failed deploy from the stack's rollback journal (no synthesis)")
+      .argument(
+        '[stack]',
+        'the stack, or a nested stack as Stack~Child; default: the only stack with a journal',
+      ),
+  )
     .option('--revert-failed', 'also revert the operations that failed (force-revert a failed update)')
     .option('--orphan <logicalId>', 'leave this resource as it is (repeatable)', collect, [])
     .option('--force', 'orphan whatever fails to roll back instead of stopping')
@@ -34,7 +37,11 @@ export function registerRollback(program: Command): void {
       const { rollbackApp } = await import('../../toolkit/rollback-app.js');
       const global = globalOptions(cmd);
       if (options.dropFailed) return dropFailed(stackName, options, cmd);
-      const progress = createProgress(process.stderr, process.stderr.isTTY === true && !global.verbose);
+      const progress = await progressView(
+        options.progress,
+        'rollback',
+        process.stderr.isTTY === true && !global.verbose,
+      );
       // A rollback absorbs further signals: stopping it takes SIGKILL (spec 003, "Signals").
       const interrupts = handleInterrupts('rollback', (message) =>
         progress.sink({ kind: 'warning', stack: 'cdkd', message }),
@@ -55,19 +62,17 @@ export function registerRollback(program: Command): void {
           io: cliIoHost({
             progress,
             yes: global.yes ?? false,
-            questionOutput: (text) => process.stdout.write(text),
+            questionOutput: progress.text,
           }),
           command: 'rollback',
         });
         progress.close();
         if (!result.found) {
-          process.stdout.write(
-            `${result.stackName || 'No stack'}: no rollback journal, nothing to roll back.\n`,
-          );
+          progress.text(`${result.stackName || 'No stack'}: no rollback journal, nothing to roll back.\n`);
           return;
         }
         if (!result.confirmed) {
-          process.stdout.write('Cancelled; nothing was changed.\n');
+          progress.text('Cancelled; nothing was changed.\n');
           return;
         }
         const verdict =
@@ -78,8 +83,12 @@ export function registerRollback(program: Command): void {
               : interrupts.signal.aborted
                 ? 'rollback interrupted; the journal keeps what is left: run cdkd rollback again'
                 : 'rollback failed; the journal is kept for a re-run';
-        process.stdout.write(`${result.stackName}: ${verdict}.\n`);
+        progress.text(`${result.stackName}: ${verdict}.\n`);
         if (result.exitCode !== 0) process.exitCode = result.exitCode;
+        progress.ended();
+      } catch (error) {
+        progress.ended(error);
+        throw error;
       } finally {
         interrupts.dispose();
         progress.close();

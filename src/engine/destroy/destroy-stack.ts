@@ -71,7 +71,7 @@ export async function destroyStack(
       const found = children > 0 || settled.orphaned.length > 0;
       return { found, deleted: [], retained: [], orphaned: settled.orphaned };
     }
-    refuseWhileImported(engine, state);
+    await refuseWhileImported(engine, state);
 
     const retained: string[] = [];
     const deleted: string[] = [];
@@ -299,9 +299,18 @@ async function settleJournalBeforeDestroy(
   return { warnings: settled.warnings, orphaned };
 }
 
-function refuseWhileImported(engine: EngineContext, state: StackState): void {
+async function refuseWhileImported(engine: EngineContext, state: StackState): Promise<void> {
   const exportNames = Object.values(state.document.outputs).flatMap((output) => output.exportName ?? []);
-  const inUse = engine.exportsIn(state.ref.region).stillImported(state.document.stackName, exportNames);
+  const exports = engine.exportsIn(state.ref.region);
+  const inUse = exports.stillImported(state.document.stackName, exportNames);
+  // Only a stack with exports asks CloudFormation who imports them.
+  for (const name of exportNames) {
+    const importers = await exports.cloudFormationImporters(name);
+    if (importers.length > 0)
+      inUse.push(
+        `${name} (imported by CloudFormation stack${importers.length > 1 ? 's' : ''} ${importers.join(', ')})`,
+      );
+  }
   if (inUse.length === 0) return;
   throw new CdkdError(
     'EXPORT_IN_USE',

@@ -23,6 +23,7 @@ import { refuseTakenName } from './create-name-refusal.js';
 import { recreateRefusedUpdate } from './recreate-refused-update.js';
 import { createAttempts } from '../../providers/ambiguous-create.js';
 import { createdName } from './created-name.js';
+import { awsErrorCode } from '../../aws/error-class.js';
 
 /**
  * Carries out one planned operation against its provider and records the
@@ -62,6 +63,7 @@ export class ResourceExecutor {
         action: op.kind === 'no-op' ? 'update' : op.kind,
         status: 'failed',
         message: messageOf(error),
+        ...errorCodeOf(error),
       });
       throw new CdkdError(
         'RESOURCE_FAILED',
@@ -397,4 +399,10 @@ class RecreateInstead extends Error {
 /** A create its provider refused because another resource holds its explicit name: nothing was applied. */
 function refusedOnName(draft: OperationDraft, error: unknown): boolean {
   return draft.action === 'create' && isCdkdError(error) && error.code === 'NAMED_CREATE_COLLISION';
+}
+
+/** A failure's code for the event: cdkd's own, else the AWS error's (`--progress events`). */
+function errorCodeOf(error: unknown): { errorCode?: string } {
+  const code = isCdkdError(error) ? error.code : awsErrorCode(error);
+  return code === undefined || code === 'Error' ? {} : { errorCode: code };
 }

@@ -7,6 +7,8 @@ export interface StepEnd {
   action: ResourceAction;
   status: 'succeeded' | 'skipped' | 'failed';
   message?: string;
+  /** A failure's code: cdkd's, or the AWS error's. */
+  errorCode?: string;
 }
 
 /**
@@ -44,7 +46,7 @@ export function eventSteps(
         ...(message ? { message } : {}),
       });
     },
-    ended(op, { action, status, message }) {
+    ended(op, { action, status, message, errorCode }) {
       const durationMs = now() - (startedAt.get(op.logicalId) ?? now());
       startedAt.delete(op.logicalId);
       events({
@@ -54,6 +56,7 @@ export function eventSteps(
         // A failure names no physical id: what it made, if anything, the journal tells.
         ...(status === 'failed' ? {} : { physicalId: physicalIdOf(op.logicalId) }),
         ...(message ? { message } : {}),
+        ...(errorCode ? { errorCode } : {}),
         durationMs,
       });
     },

@@ -2,6 +2,7 @@ import { CdkdError } from '../../errors.js';
 import type { MovingExport } from '../../plan/index.js';
 import type { ExportIndex } from '../export-index.js';
 import type { StackState } from '../../stack-state/index.js';
+import type { OwnExportChange } from './cloudformation-exports.js';
 
 /** An export name is the region's: one another stack already exports is refused, as CloudFormation does. */
 export function refuseExportsOfOtherStacks(
@@ -79,6 +80,89 @@ export function refuseStrandedExports(stackName: string, moving: readonly Moving
     `Stack ${stackName} would change exports other stacks import: ${lines.join('; ')}.`,
     {
       hint: `Deploy the importing stacks in the same run so their readers follow: cdkd deploy ${[stackName, ...importers].join(' ')} (or --all); a stack of another app must stop importing it first.`,
+    },
+  );
+}
+
+/**
+ * A name a cdkd stack and a CloudFormation stack both export is refused, not resolved: on AWS
+ * a region holds one export per name, so either copy could be the one the author meant.
+ */
+export function refuseAmbiguousImports(
+  stackName: string,
+  exports: ExportIndex,
+  names: Iterable<string>,
+): void {
+  const both = exports.ambiguous(names);
+  if (both.length === 0) return;
+  const lines = both.map(
+    (entry) =>
+      `${entry.name} (exported by cdkd stack ${entry.cdkdStack} and by CloudFormation stack ${entry.cloudFormationStack})`,
+  );
+  throw new CdkdError(
+    'EXPORT_NAME_AMBIGUOUS',
+    `Stack ${stackName} imports export names both cdkd and CloudFormation hold: ${lines.join('; ')}.`,
+    {
+      hint: 'A region holds one export per name: remove or rename the export in one of the two stacks, then deploy this stack again.',
+    },
+  );
+}
+
+/**
+ * An export name new to this stack may not be one a CloudFormation stack exports (CloudFormation
+ * refuses a second exporter); only a name the stack did not export before costs a ListExports.
+ */
+export async function refuseExportsCloudFormationHolds(
+  state: StackState,
+  exports: ExportIndex,
+  declared: ReadonlySet<string>,
+): Promise<void> {
+  const held = new Set(Object.values(state.document.outputs).flatMap((output) => output.exportName ?? []));
+  const fresh = [...declared].filter((name) => !held.has(name));
+  if (fresh.length === 0) return;
+  await exports.readCloudFormation();
+  const taken = fresh.flatMap((name) => {
+    const exporter = exports.cloudFormationExporterOf(name);
+    return exporter === undefined ? [] : [`${name} (by CloudFormation stack ${exporter})`];
+  });
+  if (taken.length === 0) return;
+  throw new CdkdError(
+    'EXPORT_NAME_TAKEN',
+    `Stack ${state.document.stackName} exports names a CloudFormation stack already exports: ${taken.join('; ')}.`,
+    {
+      hint: 'Give the output another Export name, or remove the export from the CloudFormation stack first.',
+    },
+  );
+}
+
+/**
+ * An export of this stack that a CloudFormation stack imports may not be removed or changed,
+ * as CloudFormation refuses it; ListImports is asked only for the exports `changes` names.
+ */
+export async function refuseOwnExportsCloudFormationImports(
+  stackName: string,
+  exports: ExportIndex,
+  changes: ReadonlyMap<string, OwnExportChange>,
+): Promise<void> {
+  const inUse = (
+    await Promise.all(
+      [...changes].map(async ([name, change]) => ({
+        name,
+        change,
+        importers: await exports.cloudFormationImporters(name),
+      })),
+    )
+  ).filter((entry) => entry.importers.length > 0);
+  if (inUse.length === 0) return;
+  const lines = inUse.map(
+    (entry) =>
+      `Export ${entry.name} cannot be ${entry.change === 'removed' ? 'deleted' : 'updated'} as it is in use by CloudFormation stack${entry.importers.length > 1 ? 's' : ''} ${entry.importers.join(', ')}`,
+  );
+  throw new CdkdError(
+    'EXPORT_IN_USE',
+    `Stack ${stackName} would remove or change exports CloudFormation stacks import: ${lines.join('; ')}.`,
+    {
+      hint: 'Update those CloudFormation stacks to stop importing the export (or import a new export name) first, then deploy this stack; nothing was changed.',
     },
   );
 }

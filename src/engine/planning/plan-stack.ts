@@ -9,19 +9,29 @@ import {
   type StatefulVerdict,
 } from '../../plan/index.js';
 import { refuseInvalidEvaluatedProperties } from '../../plan/validate-properties.js';
-import { prepareTemplate, validateTemplate, type PreparedTemplate } from '../../template/index.js';
+import {
+  prepareTemplate,
+  validateTemplate,
+  type ExternalResolver,
+  type PreparedTemplate,
+} from '../../template/index.js';
+import type { OutputRecord } from '../../state/index.js';
 import { CDK_METADATA_TYPE } from '../../resource-types/index.js';
 import { desiredResources, isUnresolved } from './desired-resources.js';
 import type { ExportIndex } from '../export-index.js';
 import {
+  refuseAmbiguousImports,
   refuseChangedExportsInUse,
+  refuseExportsCloudFormationHolds,
   refuseExportsOfOtherStacks,
+  refuseOwnExportsCloudFormationImports,
   refuseRemovedExportsInUse,
   refuseStrandedExports,
 } from './export-guards.js';
+import { importedNames, ownExportChanges } from './cloudformation-exports.js';
 import { noteImportReaders } from './import-readers.js';
 import { declaredExportNames, declaredExports, declaredExportValues } from './outputs.js';
-import { noteExportsKnownAfterDeploy } from './planned-exports.js';
+import { noteExportsKnownAfterDeploy, plannedExportValues } from './planned-exports.js';
 import { checkNamesAtPlanning } from './plan-name-checks.js';
 import { checkRoutes, routeDesired } from './plan-routing.js';
 import type { ProviderRouter } from '../../provider-calls/index.js';
@@ -29,10 +39,10 @@ import { refuseUnreachableRecreates } from './recreate-layer.js';
 import type { RegistrySchemas } from '../registry-schemas.js';
 import type { DeployOptions, NestedTemplate, StackRequest } from '../stack-request.js';
 import type { StackState } from '../../stack-state/index.js';
-import { liveAttributesFor } from './live-attributes.js';
+import { liveAttributesFor, type LiveAttributes } from './live-attributes.js';
 import type { LiveAttributeReader } from '../../providers/index.js';
 import { statefulPreflight, type PreflightServices } from './stateful-preflight.js';
-import { stateResolver } from './state-resolver.js';
+import { holdsPendingValue, stateResolver } from './state-resolver.js';
 
 export interface PlannedStack {
   prepared: PreparedTemplate;
@@ -71,6 +81,8 @@ export async function planStack(
   const router = services.routerFor(request, options);
   const masked = prepared.withMaskedParameters();
   const exports = services.exportsIn(request.region);
+  const reads = importedNames(request.template);
+  await exports.readCloudFormationFor(reads.names, reads.dynamic);
   const imported = new Set<string>();
   const resolver = stateResolver(state, exports, { pending: true, imported });
   const live = liveAttributesFor(services, state, request, options);
@@ -79,6 +91,7 @@ export async function planStack(
     stateResolver(state, exports, { pending: true, imported, reveal: true }),
     live,
   );
+  refuseAmbiguousImports(request.stackName, exports, imported);
   refuseInvalidEvaluatedProperties(
     request.stackName,
     desired.filter((resource) => !isUnresolved(resource.properties)),
@@ -129,9 +142,20 @@ export async function planStack(
     deploysAfter: (importer) => options.crossStack?.deploysAfter(importer, stackName) ?? false,
   });
   refuseStrandedExports(stackName, moving);
+  await refuseExportsCloudFormationHolds(state, exports, declared);
+  await refuseOwnExportsCloudFormationImports(
+    stackName,
+    exports,
+    await ownExportValues(masked, resolver, live, state.document.outputs),
+  );
   options.crossStack?.announce(stackName, moving);
   const importReaders = options.crossStack ? noteImportReaders(plan, moving, options.crossStack) : [];
   noteExportsKnownAfterDeploy(plan, desired, exports);
+  const sources = [...imported].sort().flatMap((exportName) => {
+    const source = exports.sourceOf(exportName);
+    return source ? [{ exportName, ...source }] : [];
+  });
+  if (sources.length > 0) plan.imports = sources;
   if (!options.preflight) {
     await checkNamesAtPlanning({
       plan,
@@ -172,6 +196,24 @@ export async function prepareRequest(
     parameters: request.parameters ?? {},
     ssmParameter: services.parameterReader(request.region),
   });
+}
+
+/**
+ * The recorded exports this deploy removes or changes: a value known only after deploy is read
+ * live first (an attribute state lacks), so only a value that really moves counts.
+ */
+async function ownExportValues(
+  masked: PreparedTemplate,
+  resolver: ExternalResolver,
+  live: LiveAttributes,
+  recorded: Record<string, OutputRecord>,
+) {
+  const planned = plannedExportValues(masked, resolver);
+  const unknown = new Set([...planned].filter(([, value]) => holdsPendingValue(value)).map(([name]) => name));
+  if (unknown.size > 0)
+    for (const [name, value] of await declaredExportValues(masked, resolver, (n) => unknown.has(n), live))
+      planned.set(name, value);
+  return ownExportChanges(recorded, planned);
 }
 
 /** The only transform cdkd evaluates itself; macros such as AWS::Serverless run inside CloudFormation. */

@@ -21,6 +21,8 @@ export type DeployEvent =
       status: 'started' | 'succeeded' | 'failed' | 'skipped';
       physicalId?: string;
       message?: string;
+      /** On `failed`: cdkd's error code, else the AWS error code. */
+      errorCode?: string;
       durationMs?: number;
     }
   | {
