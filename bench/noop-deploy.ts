@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   const env = { ...credentialsEnv(), AWS_ENDPOINT_URL: url };
   // Each size under its own state prefix, so neither reads the other's state.
   const deploy = (dir: string, size: number) => ({
-    args: [CLI, 'deploy', '--app', dir, '--state-prefix', `noop-${size}`],
+    args: [CLI, 'deploy', '--app', dir, '--state-prefix', `noop-${size}`, '--require-approval', 'never'],
     env,
   });
   try {

@@ -102,7 +102,8 @@ if (process.argv.includes('--stop')) {
 } else {
   await ensureSandbox();
   cdkd(['bootstrap']);
-  cdkd(['deploy', '--all'], exampleApp);
+  // The example app's roles widen permissions; the demo deploys them to the local sandbox unasked.
+  cdkd(['deploy', '--all', '--require-approval', 'never'], exampleApp);
   console.log(`
 Deployed the example app (examples/app) to the sandbox at ${endpoint}; it keeps running.
 Run \`npm run demo\` again for a no-op deploy; \`npm run demo -- --destroy\` to destroy the
