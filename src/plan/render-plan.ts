@@ -67,12 +67,13 @@ export function renderPlanText(plan: Plan, options: RenderOptions = {}): string 
     .flatMap((op) =>
       renderOperation(op, verdicts.get(op.logicalId), changes.get(op.logicalId), options.paint),
     );
-  lines.push(...renderImports(plan));
   const s = summarizePlan(plan);
   lines.push(
     `${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete, ` +
       `${s['no-op']} unchanged`,
   );
+  // After the summary: the first lines under a stack's name stay what changes.
+  lines.push(...renderImports(plan));
   return `${lines.join('\n')}\n`;
 }
 

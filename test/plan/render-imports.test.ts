@@ -14,10 +14,10 @@ describe('where each import of a stack comes from, in cdkd diff', () => {
   it('text names the side and stack of each export', () => {
     expect(renderPlanText(plan)).toBe(
       [
+        '0 to create, 0 to update, 0 to replace, 0 to delete, 0 unchanged',
         'Imports:',
         '    from-cdkd ← cdkd stack Producer',
         '    from-cfn ← CloudFormation stack Legacy',
-        '0 to create, 0 to update, 0 to replace, 0 to delete, 0 unchanged',
         '',
       ].join('\n'),
     );

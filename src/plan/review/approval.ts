@@ -1,4 +1,4 @@
-import type { ApprovalLevel } from '../../assembly/approval-level.js';
+import type { ApprovalLevel } from '../../assembly/index.js';
 
 export type { ApprovalLevel };
 
