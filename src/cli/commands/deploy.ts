@@ -19,8 +19,10 @@ import { outputFailureWarnings, renderOutputs, outputsFileContent } from '../ren
 import { sessionFor } from '../session-from-options.js';
 import { handleInterrupts } from '../interrupts.js';
 import { unlessInterrupted } from '../../interrupted.js';
+import { addHabitDeployFlags, habitNotes, type HabitDeployFlags } from '../habit-flags.js';
 
-interface DeployCommandOptions extends AppOptions, DeployTuning, RoutingFlagOptions, RecreateOptions {
+interface DeployCommandOptions
+  extends AppOptions, DeployTuning, RoutingFlagOptions, RecreateOptions, HabitDeployFlags {
   all?: boolean;
   exclusively?: boolean;
   dryRun?: boolean;
@@ -44,7 +46,9 @@ export function registerDeploy(program: Command): void {
     .command('deploy')
     .description('deploy stacks straight through AWS APIs')
     .argument('[stacks...]', 'stack names, display paths or wildcards; default: the only stack');
-  addProgressOption(addRecreateOptions(addRoutingOptions(addDeployTuning(addAppOptions(command)))))
+  addProgressOption(
+    addHabitDeployFlags(addRecreateOptions(addRoutingOptions(addDeployTuning(addAppOptions(command))))),
+  )
     .option('--all', 'deploy every stack of the app')
     .option('-e, --exclusively', 'only the named stacks, not the stacks they depend on')
     .option('--dry-run', 'print the plan and stop; nothing is locked or changed')
@@ -90,6 +94,7 @@ export function registerDeploy(program: Command): void {
     .action(async (patterns: string[], options: DeployCommandOptions, cmd: Command) => {
       const { renderPlanText } = await import('../../plan/index.js');
       const { deployApp } = await import('../../toolkit/deploy-app.js');
+      for (const note of habitNotes(options)) process.stderr.write(`Note: ${note}\n`);
       const progress = await progressView(
         options.progress,
         'deploy',

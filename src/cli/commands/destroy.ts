@@ -23,6 +23,10 @@ export function registerDestroy(program: Command): void {
     .argument('[stacks...]', 'stack names, display paths or wildcards; default: the only stack');
   addProgressOption(addDeployTuning(addAppOptions(command)))
     .option('--all', 'every stack of the app')
+    .option(
+      '-e, --exclusively',
+      "only the named stacks (as the CDK CLI's -e): cdkd's destroy never adds the stacks that depend on them",
+    )
     .option('--remove-protection', "turn a resource's deletion protection off before deleting it")
     .option(
       '--orphan <logicalId>',

@@ -17,6 +17,10 @@ export function registerSynth(program: Command): void {
   )
     .option('--strict', 'refuse the assembly when the app reported warnings')
     .option('--all', 'select every stack of the root assembly')
+    .option(
+      '-e, --exclusively',
+      "only the named stacks (as the CDK CLI's -e): cdkd's synth never adds their dependencies",
+    )
     .option('-q, --quiet', "do not print a single selected stack's template")
     .action(async (patterns: string[], options: SynthOptions, command: Command) => {
       const {
