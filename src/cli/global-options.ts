@@ -13,6 +13,8 @@ export interface GlobalOptions {
 export function addGlobalOptions(program: Command): void {
   program
     .option('--verbose', 'print more detail, including the cause of errors')
+    .option('--debug', 'the same as --verbose (the CDK CLI spelling)')
+    .option('--no-color', 'no colours, even on a terminal (as NO_COLOR=1)')
     .option('--profile <name>', 'AWS profile to use (default: AWS_PROFILE or the default chain)')
     .option('--region <region>', 'AWS region (default: AWS_REGION, then the profile)')
     .option(
@@ -24,5 +26,11 @@ export function addGlobalOptions(program: Command): void {
 }
 
 export function globalOptions(command: Command): GlobalOptions {
-  return command.optsWithGlobals<GlobalOptions>();
+  const options = command.optsWithGlobals<GlobalOptions & { debug?: boolean }>();
+  return options.debug ? { ...options, verbose: true } : options;
+}
+
+/** `--no-color` as the NO_COLOR convention, so every renderer (and the app) hears it. */
+export function applyColorOption(command: Command): void {
+  if (command.optsWithGlobals<{ color?: boolean }>().color === false) process.env.NO_COLOR = '1';
 }

@@ -2,7 +2,7 @@
 import './quiet-sdk-warnings.js';
 import { Command, CommanderError } from 'commander';
 import { guardOutputs } from './closed-output.js';
-import { addGlobalOptions } from './global-options.js';
+import { addGlobalOptions, applyColorOption } from './global-options.js';
 import { renderError } from './render-error.js';
 import { registerBootstrap } from './commands/bootstrap.js';
 import { registerState } from './commands/state.js';
@@ -30,7 +30,8 @@ export function buildProgram(): Command {
     .version(CDKD_VERSION)
     .exitOverride()
     // The one error line and where to look, not the whole help text.
-    .showHelpAfterError('(run with --help for usage)');
+    .showHelpAfterError('(run with --help for usage)')
+    .hook('preAction', (_, command) => applyColorOption(command));
   addGlobalOptions(program);
   registerBootstrap(program);
   registerState(program);
@@ -60,7 +61,8 @@ async function main(argv: string[]): Promise<number> {
     return process.exitCode === undefined ? 0 : Number(process.exitCode);
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 1;
-    const verbose = program.opts<{ verbose?: boolean }>().verbose ?? argv.includes('--verbose');
+    const given = program.opts<{ verbose?: boolean; debug?: boolean }>();
+    const verbose = given.verbose ?? given.debug ?? (argv.includes('--verbose') || argv.includes('--debug'));
     for (const line of renderError(error, verbose)) process.stderr.write(`${line}\n`);
     return isExitCoded(error) ? error.exitCode : 1;
   }

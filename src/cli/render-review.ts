@@ -8,9 +8,9 @@ import {
 } from '../plan/index.js';
 import type { ApprovalRequest, StackDeployResult } from '../messages/index.js';
 
-/** Green additions and red removals on a TTY; plain text anywhere else. */
+/** Green additions and red removals on a TTY; plain text anywhere else, or with NO_COLOR / --no-color. */
 export function paintFor(stream: { isTTY?: boolean }): Paint {
-  if (stream.isTTY !== true) return NO_PAINT;
+  if (stream.isTTY !== true || (process.env.NO_COLOR ?? '') !== '') return NO_PAINT;
   return { added: (text) => `\x1b[32m${text}\x1b[39m`, removed: (text) => `\x1b[31m${text}\x1b[39m` };
 }
 
