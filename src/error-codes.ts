@@ -92,7 +92,7 @@ export const ERROR_CODES = {
   IMPORT_DUPLICATE: 'import --resource names one logical id twice.',
   IMPORT_DUPLICATE_RESOURCE: 'import --resource gives one physical id to two logical ids.',
   IMPORT_FLAGS_CONFLICT:
-    'import was given more than one of --resource, --resource-mapping and --resource-mapping-inline.',
+    'import was given resources more than one way (--resource, a mapping, --migrate-from-cloudformation).',
   IMPORT_ID_INVALID: 'An imported physical id is not of the form cdkd identifies the type by.',
   IMPORT_JOURNAL_UNAVAILABLE:
     "The stack's rollback journal could not be read or written, so nothing was imported.",

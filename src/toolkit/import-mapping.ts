@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { ImportChoice } from '../engine/index.js';
 import { CdkdError, messageOf } from '../errors.js';
-import { primaryIdentifierOf } from '../resource-types/index.js';
+import { CDK_METADATA_TYPE, primaryIdentifierOf } from '../resource-types/index.js';
 
 /**
  * The CDK CLI's resource mapping (`cdk import --resource-mapping`): each logical id to the
@@ -59,7 +59,7 @@ export function choicesFromMapping(
         'IMPORT_UNKNOWN_RESOURCE',
         `The resource mapping names ${logicalId}, which the stack's template does not declare.`,
         {
-          hint: `Use a logical id of the template (cdkd synth shows them): ${Object.keys(types).join(', ')}.`,
+          hint: `Use a logical id of the template (cdkd synth shows them): ${importable(types).join(', ')}.`,
         },
       );
     }
@@ -110,4 +110,9 @@ export function writeResourceMapping(file: string, mapping: ResourceMapping): vo
 function identifierNames(type: string): readonly string[] {
   const names = primaryIdentifierOf(type);
   return names.length > 0 ? names : ['PhysicalId'];
+}
+
+/** The template's logical ids a mapping can name: all but the CDK's own metadata row. */
+function importable(types: Readonly<Record<string, string>>): string[] {
+  return Object.keys(types).filter((logicalId) => types[logicalId] !== CDK_METADATA_TYPE);
 }

@@ -87,3 +87,18 @@ describe('--outputs-file', () => {
     expect(existsSync(join(dir, 'outputs.json'))).toBe(false);
   });
 });
+
+describe('import --migrate-from-cloudformation with resources named another way', () => {
+  it.each([
+    [['--resource', 'Q=x'], '--resource'],
+    [['--resource-mapping-inline', '{}'], '--resource-mapping-inline'],
+    [['--record-resource-mapping', 'm.json'], '--record-resource-mapping'],
+  ])('refuses %j before reading anything', async (flags, named) => {
+    const args = ['import', 'Legacy', '--migrate-from-cloudformation', '-a', assemblyFor('Legacy'), ...flags];
+    const result = await runCli(args, { env: env() });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `Error [IMPORT_FLAGS_CONFLICT]: ${named} cannot be given with --migrate-from-cloudformation`,
+    );
+  });
+});

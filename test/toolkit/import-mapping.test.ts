@@ -14,6 +14,7 @@ const types = {
   Jobs: 'AWS::SQS::Queue',
   Invoke: 'AWS::Lambda::Permission',
   Custom: 'Custom::Thing',
+  CDKMetadata: 'AWS::CDK::Metadata',
 };
 
 describe('choicesFromMapping: identifier properties to the physical id cdkd records', () => {
@@ -120,5 +121,18 @@ describe('readResourceMapping and writeResourceMapping', () => {
     expect(() => writeResourceMapping(join(dir, 'no-such-dir', 'x.json'), {})).toThrow(
       '--record-resource-mapping',
     );
+  });
+});
+
+describe('the unknown-id refusal', () => {
+  it('lists the ids a mapping can name, without the CDK metadata row', () => {
+    let caught: unknown;
+    try {
+      choicesFromMapping({ Nope: { BucketName: 'x' } }, types);
+    } catch (error) {
+      caught = error;
+    }
+    expect((caught as { hint?: string }).hint).toContain('Store, Jobs, Invoke, Custom.');
+    expect((caught as { hint?: string }).hint).not.toContain('CDKMetadata');
   });
 });

@@ -107,11 +107,17 @@ export function registerImport(program: Command): void {
 }
 
 async function migrate(stack: string, options: ImportOptions, cmd: Command): Promise<void> {
-  if (options.resource.length > 0) {
+  const chosen = [
+    options.resource.length > 0 && '--resource',
+    options.resourceMapping !== undefined && '--resource-mapping',
+    options.resourceMappingInline !== undefined && '--resource-mapping-inline',
+    options.recordResourceMapping !== undefined && '--record-resource-mapping',
+  ].filter((flag): flag is string => typeof flag === 'string');
+  if (chosen.length > 0) {
     throw new CdkdError(
-      'IMPORT_RESOURCE_SYNTAX',
-      '--resource cannot be given with --migrate-from-cloudformation: every resource of the CloudFormation stack is taken over.',
-      { hint: 'Drop --resource.' },
+      'IMPORT_FLAGS_CONFLICT',
+      `${chosen.join(', ')} cannot be given with --migrate-from-cloudformation: every resource of the CloudFormation stack is taken over.`,
+      { hint: `Drop ${chosen.join(', ')}.` },
     );
   }
   const { migrateFromCloudFormation } = await import('../../toolkit/migrate/index.js');
