@@ -46,16 +46,16 @@ const PARALLEL_APPS = 6;
 async function runAll(
   apps: readonly CorpusApp[],
   parallel: number,
-  run: (app: CorpusApp, n: number) => Promise<Map<string, Outcome>>,
+  run: (app: CorpusApp) => Promise<Map<string, Outcome>>,
 ) {
   const outcomes = new Map<string, Outcome>();
   // Biggest apps first, so the tail of the run is short.
   const queue = apps
-    .map((app, n) => ({ app, n, size: app.stacks.reduce((sum, s) => sum + s.types.size, 0) }))
+    .map((app) => ({ app, size: app.stacks.reduce((sum, s) => sum + s.types.size, 0) }))
     .sort((a, b) => b.size - a.size);
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
-      for (const [file, outcome] of await run(next.app, next.n)) outcomes.set(file, outcome);
+      for (const [file, outcome] of await run(next.app)) outcomes.set(file, outcome);
     }
   };
   await Promise.all(Array.from({ length: parallel }, worker));
@@ -84,26 +84,28 @@ export function corpusPass(routing: Routing): void {
     await stubAssets(harness.clients, assetKeys(apps), regions, stubHandlerZip(apps));
     const baseline = await harness.inventory();
 
+    // Each app keeps one number, so its state names are the same on every run of it.
+    const numberOf = new Map(apps.map((app, n) => [app, n]));
+    const run = (app: CorpusApp) => runApp(harness, app, numberOf.get(app)!);
     // Order-dependent apps race another app for a name; they run one at a time after the rest.
     const racing = (app: CorpusApp) => app.stacks.some((s) => orderDependent.has(s.file));
     const outcomes = await runAll(
       apps.filter((app) => !racing(app)),
       PARALLEL_APPS,
-      (app, n) => runApp(harness, app, n),
+      run,
     );
-    for (const [file, outcome] of await runAll(apps.filter(racing), 1, (app, n) =>
-      runApp(harness, app, 2 * apps.length + n),
-    ))
-      outcomes.set(file, outcome);
+    for (const [file, outcome] of await runAll(apps.filter(racing), 1, run)) outcomes.set(file, outcome);
     // Apps that run at once can collide (the same explicit physical name or export name in
     // two integ tests): an app with an unexpected failure is run again on its own, and that
-    // run counts. A failure its fixture expects is not worth a second run.
+    // run counts. A failure its fixture expects is not worth a second run. The second run
+    // reuses the first's state names, as a user re-runs a deploy: what a failed destroy left
+    // recorded (an export, a named resource) is the second run's to update and destroy, not a
+    // stranger's that refuses it.
     const firstPass = Date.now() - started;
     const unexpectedFailure = (file: string) =>
       outcomes.get(file)?.kind === 'failed' && !excluded.has(file) && !orderDependent.has(file);
     const retried = apps.filter((app) => app.stacks.some((s) => unexpectedFailure(s.file)));
-    for (const [file, outcome] of await runAll(retried, 1, (app, n) => runApp(harness, app, apps.length + n)))
-      outcomes.set(file, outcome);
+    for (const [file, outcome] of await runAll(retried, 1, run)) outcomes.set(file, outcome);
 
     const deployed: string[] = [];
     const failures: string[] = [];
