@@ -33,7 +33,7 @@ import type {
   UpdateResult,
 } from '../src/providers/provider.js';
 import { ProviderRegistry } from '../src/providers/registry.js';
-import { providerRetry } from '../src/toolkit/provider-wiring.js';
+import { providerRetry } from '../src/toolkit/session/provider-wiring.js';
 import { openStateBackend, type StateBackend } from '../src/state/state-backend.js';
 import { serializeState } from '../src/state/state-store.js';
 import { DependencyGraph } from '../src/template/index.js';

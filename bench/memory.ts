@@ -13,7 +13,7 @@ import { createEngine } from '../src/engine/engine.js';
 import { CloudControlProvider } from '../src/providers/cloudcontrol/provider.js';
 import { ProviderRegistry } from '../src/providers/registry.js';
 import { openStateBackend } from '../src/state/state-backend.js';
-import { providerRetry } from '../src/toolkit/provider-wiring.js';
+import { providerRetry } from '../src/toolkit/session/provider-wiring.js';
 import {
   adminApi,
   BUCKET,

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { Session } from '../toolkit/session.js';
+import { Session } from '../toolkit/session/session.js';
 import { globalOptions } from './global-options.js';
 
 export function sessionFor(command: Command): Session {

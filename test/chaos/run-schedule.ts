@@ -8,7 +8,7 @@ import { runCli } from '../helpers/cli.js';
 import { stackResources } from '../helpers/inventory.js';
 import { untilQuiet } from '../helpers/sandbox-quiet.js';
 import { sandboxEnv } from '../helpers/sandbox-env.js';
-import { Session } from '../../src/toolkit/session.js';
+import { Session } from '../../src/toolkit/session/session.js';
 import { CHAOS_STACK, writeChaosAssembly, type ChaosVersion } from './chaos-app.js';
 import { runCommand, type CommandRun } from './run-step.js';
 import { describeStep, type Schedule, type Step } from './schedule.js';

@@ -6,7 +6,7 @@ import { runCli } from '../helpers/cli.js';
 import { killedDuringCall } from '../helpers/held-call.js';
 import { liveResources } from '../helpers/inventory.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
-import { Session } from '../../src/toolkit/session.js';
+import { Session } from '../../src/toolkit/session/session.js';
 
 // Issue 25 item 11: a deploy killed while a create is on its way to AWS. The create lands
 // after the kill; the journal entry names where, a recovery command proves the resource is

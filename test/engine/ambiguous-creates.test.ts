@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
 import type { Clock } from '../../src/providers/clock.js';
 import { withRetry } from '../../src/providers/retry.js';
-import { defaultRegistry } from '../../src/toolkit/provider-wiring.js';
+import { defaultRegistry } from '../../src/toolkit/session/provider-wiring.js';
 import { failureOf } from '../helpers/error-chain.js';
 import { liveResources } from '../helpers/inventory.js';
 import { iamRole, REGION, stackIdentity, useSandboxEngine } from '../helpers/sandbox-engine.js';

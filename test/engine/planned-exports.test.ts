@@ -7,7 +7,7 @@ import {
 import { holdsPendingValue, pendingValue } from '../../src/engine/planning/state-resolver.js';
 import type { DesiredResource, Plan, PlannedOperation } from '../../src/plan/index.js';
 import { prepareTemplate, validateTemplate, type ExternalResolver } from '../../src/template/index.js';
-import { definesNoResources } from '../../src/toolkit/empty-stacks.js';
+import { definesNoResources } from '../../src/toolkit/stacks/empty-stacks.js';
 
 describe('plannedExportValues: what a dry-run stack leaves for the later stacks of its run', () => {
   it('evaluates each export as the plan sees it: known values as they are, the rest as placeholders', async () => {

@@ -4,8 +4,8 @@ import { AwsClients } from '../../src/aws/client-factory.js';
 import type { StackRequest } from '../../src/engine/stack-request.js';
 import { emptyStateDocument } from '../../src/state/documents/state-document.js';
 import { stackStateKeys } from '../../src/state/keys.js';
-import { rollbackApp } from '../../src/toolkit/rollback-app.js';
-import { Session } from '../../src/toolkit/session.js';
+import { rollbackApp } from '../../src/toolkit/recovery/rollback-app.js';
+import { Session } from '../../src/toolkit/session/session.js';
 import { nestedChildTemplate, options, useRollbackHarness } from './rollback-harness.js';
 import { eventsTo } from '../helpers/recording-io-host.js';
 

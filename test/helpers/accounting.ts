@@ -1,7 +1,7 @@
 import { isCustomResourceType } from '../../src/providers/handled-types.js';
 import { parseAnyStateKey } from '../../src/state/keys.js';
 import type { StackRef } from '../../src/state/state-store.js';
-import { Session } from '../../src/toolkit/session.js';
+import { Session } from '../../src/toolkit/session/session.js';
 import { isSameResource, stackResources, type LiveResource } from './inventory.js';
 
 /** A resource named by state or a journal entry, and where it is named. */

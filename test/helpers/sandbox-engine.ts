@@ -8,7 +8,7 @@ import type { RollbackRequest } from '../../src/engine/journal/rollback-stack.js
 import type { DeployOptions } from '../../src/engine/stack-request.js';
 import type { FaultSpec } from '../../src/sandbox/admin/faults.js';
 import { openStateBackend, type StateBackend } from '../../src/state/state-backend.js';
-import { defaultRegistry } from '../../src/toolkit/provider-wiring.js';
+import { defaultRegistry } from '../../src/toolkit/session/provider-wiring.js';
 import { useSandbox } from './sandbox.js';
 import { eventsTo, plansAnswered, yesToPlans } from './recording-io-host.js';
 import type { IoHost } from '../../src/messages/index.js';

@@ -4,7 +4,7 @@ import { AwsClients } from '../../src/aws/client-factory.js';
 import { ccIdentifierCompatibleTypes } from '../../src/providers/cc-identifier-compatibility.js';
 import { CloudControlProvider } from '../../src/providers/cloudcontrol/provider.js';
 import type { JsonObject, ProviderContext } from '../../src/providers/provider.js';
-import { defaultRegistry } from '../../src/toolkit/provider-wiring.js';
+import { defaultRegistry } from '../../src/toolkit/session/provider-wiring.js';
 import { defaultVpc } from '../../src/sandbox/account/default-vpc.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { functionProperties, ROLE } from './lambda-helpers.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseStackRegion } from '../../src/toolkit/state-inspection.js';
+import { chooseStackRegion } from '../../src/toolkit/state/state-inspection.js';
 
 describe('chooseStackRegion', () => {
   const known = [

@@ -5,7 +5,7 @@ import {
   clearCachedContext,
   listCachedContext,
   resetCachedContext,
-} from '../../src/toolkit/context-cache.js';
+} from '../../src/toolkit/session/context-cache.js';
 import { tempDir, writeJson } from '../assembly/helpers.js';
 
 function project(cached: Record<string, unknown>, cdkJsonContext: Record<string, unknown> = {}): string {

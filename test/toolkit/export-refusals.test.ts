@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CdkdError } from '../../src/errors.js';
 import { emptyJournal, emptyStateDocument, type StackRef, type StateBackend } from '../../src/state/index.js';
 import { exportStack } from '../../src/toolkit/export/index.js';
-import { Session } from '../../src/toolkit/session.js';
+import { Session } from '../../src/toolkit/session/session.js';
 import { silentIo } from '../../src/toolkit/io.js';
 import { runCli } from '../helpers/cli.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FoundLock } from '../../src/state/index.js';
-import { describeHolder, forceUnlock, runningLocalHolder } from '../../src/toolkit/force-unlock.js';
-import type { Session } from '../../src/toolkit/session.js';
+import { describeHolder, forceUnlock, runningLocalHolder } from '../../src/toolkit/state/force-unlock.js';
+import type { Session } from '../../src/toolkit/session/session.js';
 import { RecordingIoHost } from '../helpers/recording-io-host.js';
 
 const now = new Date('2026-01-01T01:00:00Z');

@@ -7,7 +7,7 @@ import {
   mappingFromChoices,
   readResourceMapping,
   writeResourceMapping,
-} from '../../src/toolkit/import-mapping.js';
+} from '../../src/toolkit/import/import-mapping.js';
 
 const types = {
   Store: 'AWS::S3::Bucket',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckedStack } from '../../src/assembly/index.js';
 import { isCdkdError } from '../../src/errors.js';
-import { recreateTargets } from '../../src/toolkit/recreate-targets.js';
+import { recreateTargets } from '../../src/toolkit/deploy/recreate-targets.js';
 
 // The run-level check of the --recreate-via-* ids (spec 002, as for --pin-cc-api).
 const stack = (resources: string[], nested: CheckedStack['nested'] = []): CheckedStack =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckedStack } from '../../src/assembly/check-assembly.js';
-import { refuseUnknownPinnedIds, routingOptions } from '../../src/toolkit/routing-flags.js';
+import { refuseUnknownPinnedIds, routingOptions } from '../../src/toolkit/stacks/routing-flags.js';
 
 describe('routingOptions', () => {
   it.each<[string, Parameters<typeof routingOptions>[0], ReturnType<typeof routingOptions>]>([

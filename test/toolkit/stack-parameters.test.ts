@@ -4,7 +4,7 @@ import {
   stackParameters,
   type EntryEffect,
   type ParameterizedStack,
-} from '../../src/toolkit/stack-parameters.js';
+} from '../../src/toolkit/stacks/stack-parameters.js';
 
 const declaring = (stackName: string, ...names: string[]) => ({
   stackName,

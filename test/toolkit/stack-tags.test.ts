@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTagFlags, withStackTags } from '../../src/toolkit/stack-tags.js';
+import { parseTagFlags, withStackTags } from '../../src/toolkit/stacks/stack-tags.js';
 
 const stackTags = { team: 'core', 'aws:reserved': 'x' };
 const one = (resource: Record<string, unknown>) => ({ Resources: { R: resource } });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CdkdError } from '../../src/errors.js';
-import { stacksFailed } from '../../src/toolkit/stacks-failed.js';
+import { stacksFailed } from '../../src/toolkit/stacks/stacks-failed.js';
 
 const failed = (id: string, hint = 'Fix the cause and run cdkd deploy again.', exitCode: 1 | 130 = 1) => ({
   id,

@@ -9,7 +9,7 @@ import {
 import { EventLog } from '../../src/state/event-log.js';
 import { stackStateKeys } from '../../src/state/keys.js';
 import { openStateBackend, type StateBackend } from '../../src/state/state-backend.js';
-import { UiData } from '../../src/toolkit/ui-data.js';
+import { UiData } from '../../src/toolkit/ui/ui-data.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 useSandbox();

@@ -8,7 +8,7 @@ import { LambdaClient } from '@aws-sdk/client-lambda';
 import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { AwsClients } from '../../src/aws/client-factory.js';
-import { UiServiceData } from '../../src/toolkit/ui-service-data.js';
+import { UiServiceData } from '../../src/toolkit/ui/ui-service-data.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { createStubFunction } from '../sandbox/helpers.js';
 

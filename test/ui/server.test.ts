@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UiData } from '../../src/toolkit/ui-data.js';
+import type { UiData } from '../../src/toolkit/ui/ui-data.js';
 import { startUiServer, type UiServer } from '../../src/ui/server.js';
 
 const TOKEN = 'a'.repeat(48);

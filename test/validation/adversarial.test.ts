@@ -2,12 +2,12 @@ import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { emptyStateDocument } from '../../src/state/documents/state-document.js';
-import { bootstrap } from '../../src/toolkit/bootstrap.js';
-import { forceUnlock } from '../../src/toolkit/force-unlock.js';
+import { bootstrap } from '../../src/toolkit/bootstrap/bootstrap.js';
+import { forceUnlock } from '../../src/toolkit/state/force-unlock.js';
 import { silentIo } from '../../src/toolkit/io.js';
-import { rollbackApp } from '../../src/toolkit/rollback-app.js';
-import { stackEvents } from '../../src/toolkit/stack-events.js';
-import { showStack } from '../../src/toolkit/state-inspection.js';
+import { rollbackApp } from '../../src/toolkit/recovery/rollback-app.js';
+import { stackEvents } from '../../src/toolkit/state/stack-events.js';
+import { showStack } from '../../src/toolkit/state/state-inspection.js';
 import { nestedRow, writeJson, type StackSpec } from '../assembly/helpers.js';
 import { runCli } from '../helpers/cli.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';

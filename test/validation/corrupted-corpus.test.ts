@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bootstrap } from '../../src/toolkit/bootstrap.js';
+import { bootstrap } from '../../src/toolkit/bootstrap/bootstrap.js';
 import { runCli } from '../helpers/cli.js';
 import { prng } from '../helpers/prng.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';

@@ -6,7 +6,7 @@ export function registerBootstrap(program: Command): void {
     .command('bootstrap')
     .description('create the state bucket and the asset bucket (safe to run again)')
     .action(async (_options: unknown, command: Command) => {
-      const { bootstrap } = await import('../../toolkit/bootstrap.js');
+      const { bootstrap } = await import('../../toolkit/bootstrap/bootstrap.js');
       const result = await bootstrap(sessionFor(command));
       for (const [role, bucket] of [
         ['State bucket', result.stateBucket],

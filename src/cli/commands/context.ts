@@ -1,5 +1,9 @@
 import type { Command } from 'commander';
-import { clearCachedContext, listCachedContext, resetCachedContext } from '../../toolkit/context-cache.js';
+import {
+  clearCachedContext,
+  listCachedContext,
+  resetCachedContext,
+} from '../../toolkit/session/context-cache.js';
 
 interface ContextOptions {
   reset?: string;

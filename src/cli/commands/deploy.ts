@@ -93,7 +93,7 @@ export function registerDeploy(program: Command): void {
     )
     .action(async (patterns: string[], options: DeployCommandOptions, cmd: Command) => {
       const { renderPlanText } = await import('../../plan/index.js');
-      const { deployApp } = await import('../../toolkit/deploy-app.js');
+      const { deployApp } = await import('../../toolkit/deploy/deploy-app.js');
       for (const note of habitNotes(options)) process.stderr.write(`Note: ${note}\n`);
       const progress = await progressView(
         options.progress,

@@ -35,7 +35,7 @@ export function registerDestroy(program: Command): void {
       [],
     )
     .action(async (patterns: string[], options: DestroyOptions, cmd: Command) => {
-      const { destroyApp } = await import('../../toolkit/destroy-app.js');
+      const { destroyApp } = await import('../../toolkit/destroy/destroy-app.js');
       const progress = await progressView(options.progress, 'destroy', process.stderr.isTTY === true);
       const session = sessionFor(cmd);
       const warn = (message: string) => progress.sink({ kind: 'warning', stack: 'cdkd', message });

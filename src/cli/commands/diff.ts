@@ -54,7 +54,7 @@ export function registerDiff(program: Command): void {
     .action(async (patterns: string[], options: DiffOptions, cmd: Command) => {
       const { renderPlanJson, resourceChanges, summarizePlan } = await import('../../plan/index.js');
       const { paintFor, renderReview } = await import('../render-review.js');
-      const { deployApp } = await import('../../toolkit/deploy-app.js');
+      const { deployApp } = await import('../../toolkit/deploy/deploy-app.js');
       const assembly = await synthesizeFor(cmd, options);
       const results: StackDeployResult[] = [];
       // The plans of the stacks that planned are shown even when another stack's plan fails.

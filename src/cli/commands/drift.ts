@@ -33,7 +33,7 @@ export function registerDrift(program: Command): void {
           hint: 'Pass one of them.',
         });
       }
-      const { driftFromState } = await import('../../toolkit/drift.js');
+      const { driftFromState } = await import('../../toolkit/state/drift.js');
       const region = globalOptions(cmd).region;
       const mode = options.accept ? 'accept' : options.revert ? 'revert' : 'detect';
       const documents: Array<{ stack: string; mode: string; drifted: ResourceDrift[] }> = [];

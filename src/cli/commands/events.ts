@@ -11,7 +11,7 @@ export function registerEvents(program: Command): void {
     .option('--json', 'print the events as a JSON array')
     .option('--html <file>', "write the stack's deploy timelines as one self-contained HTML file")
     .action(async (stackName: string, options: { json?: boolean; html?: string }, command: Command) => {
-      const { stackEvents } = await import('../../toolkit/stack-events.js');
+      const { stackEvents } = await import('../../toolkit/state/stack-events.js');
       const session = sessionFor(command);
       const region = globalOptions(command).region ?? (await session.region());
       if (options.html !== undefined) {
@@ -33,7 +33,7 @@ export function registerEvents(program: Command): void {
 
 async function writeEventsHtml(session: Session, ref: { stackName: string; region: string }, file: string) {
   const [{ openUiData }, { eventsHtml }, { UI_ASSETS }, { writeHtmlFile }] = await Promise.all([
-    import('../../toolkit/ui-data.js'),
+    import('../../toolkit/ui/ui-data.js'),
     import('../../ui/events-html.js'),
     import('../../ui/assets.js'),
     import('../html-file.js'),

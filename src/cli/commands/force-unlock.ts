@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
-import { forceUnlock } from '../../toolkit/force-unlock.js';
+import { forceUnlock } from '../../toolkit/state/force-unlock.js';
 import { globalOptions } from '../global-options.js';
 import { cliIoHost } from '../io-host.js';
 import { sessionFor } from '../session-from-options.js';

@@ -49,8 +49,8 @@ export function registerImport(program: Command): void {
         await migrate(stack, options, cmd);
         return;
       }
-      const { importResources, mappingConflict } = await import('../../toolkit/import-resources.js');
-      const { readResourceMapping } = await import('../../toolkit/import-mapping.js');
+      const { importResources, mappingConflict } = await import('../../toolkit/import/import-resources.js');
+      const { readResourceMapping } = await import('../../toolkit/import/import-mapping.js');
       if (options.resourceMapping !== undefined && options.resourceMappingInline !== undefined)
         throw mappingConflict();
       const mapping =

@@ -17,7 +17,7 @@ export function registerOrphan(program: Command): void {
   addAppOptions(command)
     .option('--force', 'orphan even while another resource in state still references them')
     .action(async (stack: string, logicalIds: string[], options: OrphanOptions, cmd: Command) => {
-      const { orphanFromApp } = await import('../../toolkit/orphan.js');
+      const { orphanFromApp } = await import('../../toolkit/state/orphan.js');
       const assembly = await synthesizeFor(cmd, options);
       const session = sessionFor(cmd);
       const warn = (message: string) => process.stderr.write(`Warning: ${message}\n`);

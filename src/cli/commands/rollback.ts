@@ -34,7 +34,7 @@ export function registerRollback(program: Command): void {
       'discard the failed operations a clean automatic rollback kept, leaving those resources as they are',
     )
     .action(async (stackName: string | undefined, options: RollbackOptions, cmd: Command) => {
-      const { rollbackApp } = await import('../../toolkit/rollback-app.js');
+      const { rollbackApp } = await import('../../toolkit/recovery/rollback-app.js');
       const global = globalOptions(cmd);
       if (options.dropFailed) return dropFailed(stackName, options, cmd);
       const progress = await progressView(
@@ -108,7 +108,7 @@ async function dropFailed(
       { hint: 'Run cdkd rollback --drop-failed on its own.' },
     );
   }
-  const { dropFailedApp } = await import('../../toolkit/rollback-app.js');
+  const { dropFailedApp } = await import('../../toolkit/recovery/rollback-app.js');
   const global = globalOptions(cmd);
   const session = sessionFor(cmd);
   const warn = (message: string) => process.stderr.write(`Warning: ${message}\n`);

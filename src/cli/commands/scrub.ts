@@ -14,7 +14,7 @@ export function registerScrub(program: Command): void {
       'find what crashed runs left in the state bucket (stale locks, journals) and offer to clean each',
     )
     .action(async (_options: unknown, cmd: Command) => {
-      const { scrubBucket } = await import('../../toolkit/scrub.js');
+      const { scrubBucket } = await import('../../toolkit/recovery/scrub.js');
       const yes = globalOptions(cmd).yes ?? false;
       const progress = createProgress(process.stderr, false);
       const session = sessionFor(cmd);

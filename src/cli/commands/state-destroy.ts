@@ -23,7 +23,7 @@ export function registerStateDestroy(state: Command): void {
     )
     .action(
       async (stackName: string, options: { concurrency: number; orphan: string[] }, command: Command) => {
-        const { destroyFromState } = await import('../../toolkit/state-destroy.js');
+        const { destroyFromState } = await import('../../toolkit/state/state-destroy.js');
         const global = globalOptions(command);
         const progress = createProgress(process.stderr, process.stderr.isTTY === true);
         const session = sessionFor(command);

@@ -11,7 +11,7 @@ export function registerStateOrphan(state: Command): void {
     .option('--force', 'orphan even while another resource in state still references them')
     .action(
       async (stackName: string, logicalIds: string[], options: { force?: boolean }, command: Command) => {
-        const { orphanFromState } = await import('../../toolkit/orphan.js');
+        const { orphanFromState } = await import('../../toolkit/state/orphan.js');
         const region = globalOptions(command).region;
         const session = sessionFor(command);
         const warn = (message: string) => process.stderr.write(`Warning: ${message}\n`);

@@ -13,7 +13,7 @@ export function registerStateRefreshObserved(state: Command): void {
     )
     .option('--concurrency <n>', 'resources read at once', positiveInteger, DEFAULT_CONCURRENCY)
     .action(async (stackName: string, options: { concurrency: number }, command: Command) => {
-      const { refreshObservedState } = await import('../../toolkit/refresh-observed.js');
+      const { refreshObservedState } = await import('../../toolkit/state/refresh-observed.js');
       const region = globalOptions(command).region;
       const session = sessionFor(command);
       const warn = (message: string) => process.stderr.write(`Warning: ${message}\n`);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { listStacks, showStack } from '../../toolkit/state-inspection.js';
+import { listStacks, showStack } from '../../toolkit/state/state-inspection.js';
 import { globalOptions } from '../global-options.js';
 import { sessionFor } from '../session-from-options.js';
 import { renderStateDocument } from '../render-state.js';

@@ -21,8 +21,8 @@ export function registerUi(program: Command): void {
     .action(async (options: UiOptions, command: Command) => {
       const port = parsePort(options.port);
       const [{ openUiData }, { UiServiceData }, { startUiServer }, { UI_ASSETS }] = await Promise.all([
-        import('../../toolkit/ui-data.js'),
-        import('../../toolkit/ui-service-data.js'),
+        import('../../toolkit/ui/ui-data.js'),
+        import('../../toolkit/ui/ui-service-data.js'),
         import('../../ui/server.js'),
         import('../../ui/assets.js'),
       ]);
@@ -31,7 +31,7 @@ export function registerUi(program: Command): void {
       // With --app, a stack's page can overlay what `cdkd diff` would change (synthesized when asked).
       const diff = options.app
         ? async (ref: { stackName: string }) => {
-            const { pendingChanges } = await import('../../toolkit/ui-diff.js');
+            const { pendingChanges } = await import('../../toolkit/ui/ui-diff.js');
             return pendingChanges(session, await synthesizeFor(command, options), ref.stackName);
           }
         : undefined;

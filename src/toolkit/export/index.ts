@@ -11,8 +11,8 @@ import {
 } from '../../state/index.js';
 import { CDK_METADATA_TYPE } from '../../resource-types/index.js';
 import { note, type ToolkitIo } from '../io.js';
-import type { Session } from '../session.js';
-import { stateStackIdentity } from '../state-stack.js';
+import type { Session } from '../session/session.js';
+import { stateStackIdentity } from '../state/state-stack.js';
 import {
   importIdentifier,
   importParameters,

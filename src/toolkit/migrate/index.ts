@@ -6,9 +6,9 @@ import { CDK_METADATA_TYPE, NESTED_STACK_TYPE } from '../../resource-types/index
 import { assetBucketName } from '../../state/bucket-names.js';
 import { parseTemplateText } from '../../template/parse.js';
 import { note, withoutProgress, type ToolkitIo } from '../io.js';
-import { openEngine } from '../provider-wiring.js';
-import type { Session } from '../session.js';
-import { singleStackTarget, stackRequest } from '../stack-requests.js';
+import { openEngine } from '../session/provider-wiring.js';
+import type { Session } from '../session/session.js';
+import { singleStackTarget, stackRequest } from '../stacks/stack-requests.js';
 import {
   EXPORT_HOLDER_ID,
   exportHolderTemplate,

@@ -1,5 +1,5 @@
 import { Graph, layout } from '@dagrejs/dagre';
-import type { PendingChange, StackDetail, StackResource } from '../../toolkit/ui-types.js';
+import type { PendingChange, StackDetail, StackResource } from '../../toolkit/ui/ui-types.js';
 import { h, s } from './dom.js';
 
 const NODE_WIDTH = 190;

@@ -1,4 +1,4 @@
-import type { PendingChange, StackDetail } from '../../toolkit/ui-types.js';
+import type { PendingChange, StackDetail } from '../../toolkit/ui/ui-types.js';
 import { runTimelines, type Dependencies, type TimelineEvent } from '../timeline.js';
 import { getJson } from './api.js';
 import { h } from './dom.js';

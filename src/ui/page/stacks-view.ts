@@ -1,4 +1,4 @@
-import type { StackOverview } from '../../toolkit/ui-types.js';
+import type { StackOverview } from '../../toolkit/ui/ui-types.js';
 import { getJson } from './api.js';
 import { h } from './dom.js';
 

@@ -8,7 +8,7 @@ import {
   readSavedPlan,
   savedPlanDocument,
   writeSavedPlan,
-} from '../../../src/toolkit/saved-plan/index.js';
+} from '../../../src/toolkit/deploy/saved-plan/index.js';
 import { CDKD_VERSION } from '../../../src/version.js';
 import { tempDir } from '../../assembly/helpers.js';
 

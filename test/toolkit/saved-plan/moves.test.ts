@@ -8,7 +8,7 @@ import {
   type CurrentRun,
   type SavedPlan,
   type StackBasis,
-} from '../../../src/toolkit/saved-plan/index.js';
+} from '../../../src/toolkit/deploy/saved-plan/index.js';
 
 const HASH = `sha256:${'a'.repeat(64)}`;
 const OTHER_HASH = `sha256:${'b'.repeat(64)}`;

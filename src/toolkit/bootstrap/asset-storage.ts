@@ -1,0 +1,52 @@
+import { publishAssets, type StackAssets } from '../../assets/publish-assets.js';
+import { awsErrorCode, classifyAwsError } from '../../aws/error-class.js';
+import { CdkdError, isCdkdError } from '../../errors.js';
+import { ensureAssetBucket } from './bootstrap.js';
+import type { Session } from '../session/session.js';
+import type { StackTarget } from '../stacks/stack-requests.js';
+import { note, type ToolkitIo } from '../io.js';
+
+/** Publishes one stack's assets to its region's asset bucket; resolves to the bucket's name. */
+export type StackAssetPublisher = (stack: StackAssets, target: StackTarget) => Promise<string>;
+
+/**
+ * Asset storage per region: a stack deploying to a region `cdkd bootstrap` never prepared
+ * gets that region's asset bucket on first use, made with bootstrap's own settings and
+ * announced in one line (once per region, however many stacks deploy there at once).
+ * Where these credentials may not create it, the deploy stops with ASSET_BUCKET_NOT_FOUND.
+ */
+export function assetPublisher(session: Session, io: ToolkitIo): StackAssetPublisher {
+  const made = new Map<string, Promise<void>>();
+  const makeBucket = async (target: StackTarget, notFound: CdkdError): Promise<void> => {
+    const s3For = (region: string) => session.clients.s3(region);
+    try {
+      const bucket = await ensureAssetBucket(s3For, target.accountId, target.region);
+      note(
+        io,
+        `Created the asset bucket ${bucket.name} in ${bucket.region}, with the settings cdkd bootstrap applies (no bootstrap had prepared this region).`,
+      );
+    } catch (error) {
+      if (classifyAwsError(error) !== 'access-denied') throw error;
+      throw new CdkdError(
+        'ASSET_BUCKET_NOT_FOUND',
+        `${notFound.message} cdkd may not create it with these credentials (${awsErrorCode(error) ?? 'access denied'}).`,
+        { ...(notFound.hint ? { hint: notFound.hint } : {}), cause: error },
+      );
+    }
+  };
+  return async (stack, target) => {
+    const input = { stacks: [stack], ...target, s3: await session.clients.s3(target.region) };
+    try {
+      return (await publishAssets(input)).bucket;
+    } catch (error) {
+      if (!isCdkdError(error) || error.code !== 'ASSET_BUCKET_NOT_FOUND') throw error;
+      let making = made.get(target.region);
+      if (!making) {
+        making = makeBucket(target, error);
+        made.set(target.region, making);
+      }
+      await making;
+      return (await publishAssets(input)).bucket;
+    }
+  };
+}

@@ -1,0 +1,99 @@
+import {
+  UNKNOWN_ACCOUNT,
+  UNKNOWN_REGION,
+  selectStacks,
+  type CloudAssembly,
+  type NestedStack,
+  type StackArtifact,
+} from '../../assembly/index.js';
+import { rewriteAssetReferences } from '../../assets/rewrite-references.js';
+import type { NestedTemplate, StackRequest } from '../../engine/index.js';
+import { CdkdError } from '../../errors.js';
+import type { Session } from '../session/session.js';
+import { withStackTags } from './stack-tags.js';
+
+export interface StackTarget {
+  accountId: string;
+  region: string;
+}
+
+/** Where a stack deploys: its own environment, or the caller's for an environment-agnostic stack. */
+export function stackEnvironment(stack: StackArtifact, caller: StackTarget): StackTarget {
+  const account =
+    stack.environment.account === UNKNOWN_ACCOUNT ? caller.accountId : stack.environment.account;
+  const region = stack.environment.region === UNKNOWN_REGION ? caller.region : stack.environment.region;
+  return { accountId: account, region };
+}
+
+/** {@link stackEnvironment}, refused when the stack is pinned to an account other than the caller's. */
+export function stackTarget(stack: StackArtifact, caller: StackTarget): StackTarget {
+  const target = stackEnvironment(stack, caller);
+  if (target.accountId !== caller.accountId) throw accountMismatch(stack, target, caller);
+  return target;
+}
+
+/** The one stack `pattern` names in the app (a command acting on a single stack), and its {@link stackTarget}. */
+export async function singleStackTarget(
+  session: Session,
+  assembly: CloudAssembly,
+  pattern: string,
+): Promise<{ stack: StackArtifact; target: StackTarget }> {
+  const [stack] = selectStacks(assembly, {
+    patterns: [pattern],
+    all: false,
+    defaultSelection: 'only-single',
+    extend: 'none',
+  });
+  if (!stack) throw new Error(`no stack selected for ${pattern}`);
+  const caller = { accountId: await session.accountId(), region: await session.region() };
+  return { stack, target: stackTarget(stack, caller) };
+}
+
+export function accountMismatch(stack: StackArtifact, target: StackTarget, caller: StackTarget): CdkdError {
+  return new CdkdError(
+    'ACCOUNT_MISMATCH',
+    `Stack ${stack.displayName} is for account ${target.accountId}, but the credentials in use are for ${caller.accountId}.`,
+    { hint: 'Use credentials (or --profile) for that account, or deploy the stack environment-agnostic.' },
+  );
+}
+
+/**
+ * The engine's view of a synthesized stack: template and nested templates with
+ * their asset bucket references pointed at cdkd's asset bucket, and the parameter
+ * values it deploys with (stackParameters: the assembly's and --parameters).
+ */
+export function stackRequest(
+  stack: StackArtifact,
+  nested: readonly NestedStack[],
+  target: StackTarget,
+  assetBucket: string,
+  parameters: Record<string, string>,
+): StackRequest {
+  const destinations = stack.assetManifests.flatMap((manifest) =>
+    manifest.files.flatMap((file) => file.destinations),
+  );
+  const rewrite = (template: Record<string, unknown>) =>
+    withStackTags(rewriteAssetReferences(template, destinations, assetBucket).template, stack.tags);
+  const nestedTemplates = (children: readonly NestedStack[]): ReadonlyMap<string, NestedTemplate> =>
+    new Map(
+      children.map((child) => [
+        child.logicalId,
+        {
+          template: rewrite(child.template),
+          nested: nestedTemplates(child.nested),
+          templateFile: child.templateFile,
+        },
+      ]),
+    );
+  return {
+    stateName: stack.stackName,
+    stackName: stack.stackName,
+    region: target.region,
+    accountId: target.accountId,
+    template: rewrite(stack.template),
+    parameters,
+    tags: stack.tags,
+    ...(stack.terminationProtection ? { terminationProtection: true } : {}),
+    nested: nestedTemplates(nested),
+  };
+}
