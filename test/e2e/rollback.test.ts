@@ -398,3 +398,37 @@ describe('interrupted destroys', () => {
     expect(await liveResources(sandbox.current.url)).toEqual([]);
   });
 });
+
+describe('cdkd rollback --all', () => {
+  it('rolls back every stack with a journal, where a bare rollback asks which one', async () => {
+    const names = [`AllFirst${++counter}`, `AllSecond${++counter}`];
+    for (const stackName of names) {
+      await failTopicCreate();
+      const failed = await deploy(
+        stackName,
+        { Resources: { Queue: { Type: 'AWS::SQS::Queue' }, Topic: { ...doomedTopic, DependsOn: 'Queue' } } },
+        ['--no-rollback'],
+      );
+      expect(failed.code).toBe(1);
+      await admin('faults', { method: 'DELETE' });
+    }
+    expect((await liveResources(sandbox.current.url)).length).toBe(2);
+
+    const bare = await runCli(['rollback', '--yes'], { env: env() });
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toContain('cdkd rollback --all');
+    const both = await runCli(['rollback', names[0]!, '--all'], { env: env() });
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain('ROLLBACK_FLAGS_CONFLICT');
+
+    const all = await runCli(['rollback', '--all', '--yes'], { env: env() });
+    expect(all.code, all.stdout + all.stderr).toBe(0);
+    for (const stackName of names) expect(all.stdout).toContain(`${stackName}: rolled back.`);
+    expect(await liveResources(sandbox.current.url)).toEqual([]);
+    const again = await runCli(['rollback', '--all', '--yes'], { env: env() });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('No stack has a rollback journal');
+    for (const stackName of names)
+      await runCli(['destroy', '-a', assemblyFor(stackName, {}), '--yes'], { env: env() });
+  });
+});

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { StackRollbackResult } from '../../engine/index.js';
 import { describeNamePrefix, namePrefixSetting } from '../../assembly/name-prefix-setting.js';
 import { CdkdError } from '../../errors.js';
 import { collect } from '../app-options.js';
@@ -13,6 +14,7 @@ interface RollbackOptions {
   orphan: string[];
   force?: boolean;
   dropFailed?: boolean;
+  all?: boolean;
   progress: ProgressMode;
 }
 
@@ -29,13 +31,21 @@ export function registerRollback(program: Command): void {
     .option('--revert-failed', 'also revert the operations that failed (force-revert a failed update)')
     .option('--orphan <logicalId>', 'leave this resource as it is (repeatable)', collect, [])
     .option('--force', 'orphan whatever fails to roll back instead of stopping')
+    .option('--all', 'roll back every stack in the region that has a rollback journal')
     .option(
       '--drop-failed',
       'discard the failed operations a clean automatic rollback kept, leaving those resources as they are',
     )
     .action(async (stackName: string | undefined, options: RollbackOptions, cmd: Command) => {
-      const { rollbackApp } = await import('../../toolkit/recovery/rollback-app.js');
+      const { rollbackAll, rollbackApp } = await import('../../toolkit/recovery/rollback-app.js');
       const global = globalOptions(cmd);
+      if (options.all && (stackName !== undefined || options.dropFailed)) {
+        throw new CdkdError(
+          'ROLLBACK_FLAGS_CONFLICT',
+          `--all rolls back every stack with a journal; ${stackName !== undefined ? `a stack name (${stackName}) picks one` : '--drop-failed acts on one stack'}.`,
+          { hint: 'Run cdkd rollback --all alone, or name one stack without --all.' },
+        );
+      }
       if (options.dropFailed) return dropFailed(stackName, options, cmd);
       const progress = await progressView(
         options.progress,
@@ -46,10 +56,16 @@ export function registerRollback(program: Command): void {
       const interrupts = handleInterrupts('rollback', (message) =>
         progress.sink({ kind: 'warning', stack: 'cdkd', message }),
       );
+      const exitCodes: number[] = [];
+      const report = (result: StackRollbackResult) => {
+        const code = renderRollback(result, progress.text, interrupts.signal.aborted);
+        exitCodes.push(code);
+        // A failure (1) outranks operations needing attention (2).
+        if (code !== 0 && process.exitCode !== 1) process.exitCode = code;
+      };
       try {
-        const result = await rollbackApp({
+        const input = {
           session: sessionFor(cmd),
-          ...(stackName ? { stackName } : {}),
           ...(global.region ? { region: global.region } : {}),
           revertFailed: options.revertFailed ?? false,
           orphan: options.orphan,
@@ -64,27 +80,17 @@ export function registerRollback(program: Command): void {
             yes: global.yes ?? false,
             questionOutput: progress.text,
           }),
-          command: 'rollback',
-        });
-        progress.close();
-        if (!result.found) {
-          progress.text(`${result.stackName || 'No stack'}: no rollback journal, nothing to roll back.\n`);
-          return;
+          command: 'rollback' as const,
+        };
+        if (options.all) {
+          await rollbackAll({ ...input, onStack: report });
+          progress.close();
+          if (exitCodes.length === 0)
+            progress.text('No stack has a rollback journal; nothing to roll back.\n');
+        } else {
+          report(await rollbackApp({ ...input, ...(stackName ? { stackName } : {}) }));
+          progress.close();
         }
-        if (!result.confirmed) {
-          progress.text('Cancelled; nothing was changed.\n');
-          return;
-        }
-        const verdict =
-          result.exitCode === 0
-            ? 'rolled back'
-            : result.exitCode === 2
-              ? `rolled back, but some operations need attention (see the warnings; cdkd events lists them)${result.kept ? `; the journal keeps ${result.kept === 1 ? 'one operation' : `${result.kept} operations`} for cdkd rollback to act on once checked` : ''}`
-              : interrupts.signal.aborted
-                ? 'rollback interrupted; the journal keeps what is left: run cdkd rollback again'
-                : 'rollback failed; the journal is kept for a re-run';
-        progress.text(`${result.stackName}: ${verdict}.\n`);
-        if (result.exitCode !== 0) process.exitCode = result.exitCode;
         progress.ended();
       } catch (error) {
         progress.ended(error);
@@ -135,4 +141,30 @@ async function dropFailed(
       ? `${result.stackName}: failed operations dropped; the rollback journal is gone.\n`
       : 'Cancelled; nothing was changed.\n',
   );
+}
+
+/** One stack's rollback outcome as a line; returns the exit code it calls for. */
+function renderRollback(
+  result: StackRollbackResult,
+  text: (line: string) => void,
+  interrupted: boolean,
+): number {
+  if (!result.found) {
+    text(`${result.stackName || 'No stack'}: no rollback journal, nothing to roll back.\n`);
+    return 0;
+  }
+  if (!result.confirmed) {
+    text(`${result.stackName ? `${result.stackName}: cancelled` : 'Cancelled'}; nothing was changed.\n`);
+    return 0;
+  }
+  const verdict =
+    result.exitCode === 0
+      ? 'rolled back'
+      : result.exitCode === 2
+        ? `rolled back, but some operations need attention (see the warnings; cdkd events lists them)${result.kept ? `; the journal keeps ${result.kept === 1 ? 'one operation' : `${result.kept} operations`} for cdkd rollback to act on once checked` : ''}`
+        : interrupted
+          ? 'rollback interrupted; the journal keeps what is left: run cdkd rollback again'
+          : 'rollback failed; the journal is kept for a re-run';
+  text(`${result.stackName}: ${verdict}.\n`);
+  return result.exitCode;
 }

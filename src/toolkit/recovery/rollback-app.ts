@@ -41,6 +41,22 @@ export async function rollbackApp(input: RollbackAppInput): Promise<StackRollbac
   });
 }
 
+/**
+ * `cdkd rollback --all`: every stack in the region with a rollback journal, one after another
+ * (a nested stack's only when its top-level stack has none, as without a name); each stack's
+ * result as it finishes, so one that fails does not hide the others' outcomes.
+ */
+export async function rollbackAll(
+  input: Omit<RollbackAppInput, 'stackName'> & { onStack(result: StackRollbackResult): void },
+): Promise<void> {
+  const caller = await callerOf(input.session, input.signal);
+  const region = input.region ?? caller.region;
+  for (const stackName of await stacksWithJournal(input.session, region)) {
+    throwIfInterrupted(input.signal, `before ${stackName} was rolled back; it was not changed`);
+    input.onStack(await rollbackApp({ ...input, stackName, region }));
+  }
+}
+
 /** `cdkd rollback --drop-failed`: discards the failed-only segments a clean automatic rollback left. */
 export async function dropFailedApp(
   input: Pick<RollbackAppInput, 'session' | 'stackName' | 'region' | 'io' | 'command' | 'signal'>,
@@ -84,6 +100,19 @@ async function rollbackTarget(
  * journal is not offered on its own while its top-level stack has one (spec 001).
  */
 async function onlyStackWithJournal(session: Session, region: string): Promise<string | undefined> {
+  const withJournal = await stacksWithJournal(session, region);
+  if (withJournal.length <= 1) return withJournal[0];
+  throw new CdkdError(
+    'ROLLBACK_STACK_REQUIRED',
+    `Several stacks in ${region} have a rollback journal: ${withJournal.join(', ')}.`,
+    {
+      hint: 'Name the stack to roll back (cdkd rollback <stack>), or roll every one back: cdkd rollback --all',
+    },
+  );
+}
+
+/** The stacks in the region with a journal to roll back, a nested one only without its parent's. */
+async function stacksWithJournal(session: Session, region: string): Promise<string[]> {
   const backend = await session.stateBackend();
   const refs = (await backend.journals.list()).filter((ref) => ref.region === region);
   const found: string[] = [];
@@ -93,11 +122,5 @@ async function onlyStackWithJournal(session: Session, region: string): Promise<s
     if (journal === 'unreadable' || (journal && journal.document.segments.length > 0))
       found.push(ref.stackName);
   }
-  const withJournal = found.filter((name) => !name.includes('/') || !found.includes(name.split('/')[0]!));
-  if (withJournal.length <= 1) return withJournal[0];
-  throw new CdkdError(
-    'ROLLBACK_STACK_REQUIRED',
-    `Several stacks in ${region} have a rollback journal: ${withJournal.join(', ')}.`,
-    { hint: 'Name the stack to roll back: cdkd rollback <stack>' },
-  );
+  return found.filter((name) => !name.includes('/') || !found.includes(name.split('/')[0]!)).sort();
 }
