@@ -1,3 +1,4 @@
+import { GetQueueAttributesCommand, SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, writeAssembly } from '../assembly/helpers.js';
 import { runCli } from '../helpers/cli.js';
@@ -39,5 +40,37 @@ describe('flags typed from the CDK CLI', () => {
     const left = await cli(['state', 'list']);
     expect(left.stdout).toContain('Base');
     expect(left.stdout).not.toContain('Top');
+  });
+
+  it('deploy --force writes the recorded properties back where AWS holds others; --dry-run only names them', async () => {
+    const repairApp = tempDir();
+    writeAssembly(repairApp, [
+      {
+        id: 'Repair',
+        template: { Resources: { Q: { Type: 'AWS::SQS::Queue', Properties: { VisibilityTimeout: 30 } } } },
+      },
+    ]);
+    expect((await cli(['deploy', '-a', repairApp])).code).toBe(0);
+    const state = JSON.parse((await cli(['state', 'show', 'Repair', '--json'])).stdout);
+    const QueueUrl = state.resources.Q.physicalId as string;
+    const sqs = new SQSClient({ endpoint: sandbox.current.url, region: 'us-east-1' });
+    const timeout = async () =>
+      (await sqs.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['VisibilityTimeout'] })))
+        .Attributes?.VisibilityTimeout;
+    await sqs.send(new SetQueueAttributesCommand({ QueueUrl, Attributes: { VisibilityTimeout: '99' } }));
+
+    expect((await cli(['deploy', '-a', repairApp])).code).toBe(0);
+    expect(await timeout()).toBe('99');
+    const dryRun = await cli(['deploy', '-a', repairApp, '--force', '--dry-run']);
+    expect(dryRun.code, dryRun.stderr).toBe(0);
+    expect(dryRun.stderr).toContain('Repair: --force would re-apply Q (AWS::SQS::Queue): VisibilityTimeout.');
+    expect(await timeout()).toBe('99');
+    const forced = await cli(['deploy', '-a', repairApp, '--force']);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stderr).toContain('Repair: --force re-applied Q (AWS::SQS::Queue): VisibilityTimeout.');
+    expect(await timeout()).toBe('30');
+    const again = await cli(['deploy', '-a', repairApp, '--force']);
+    expect(again.stderr).toContain('Repair: --force found every resource as recorded');
+    expect((await cli(['destroy', '-a', repairApp, '--yes'])).code).toBe(0);
   });
 });

@@ -38,6 +38,7 @@ interface DeployCommandOptions
   plan?: string;
   tags: string[];
   requireApproval?: ApprovalLevel;
+  force?: boolean;
   progress: ProgressMode;
 }
 
@@ -52,6 +53,10 @@ export function registerDeploy(program: Command): void {
     .option('--all', 'deploy every stack of the app')
     .option('-e, --exclusively', 'only the named stacks, not the stacks they depend on')
     .option('--dry-run', 'print the plan and stop; nothing is locked or changed')
+    .option(
+      '--force',
+      "deploy even when nothing changed: write each recorded resource's applied properties back where AWS holds others (a repair)",
+    )
     .option('--outputs-file <file>', 'write the stack outputs as JSON (the CDK CLI shape)')
     .option('--tags <KEY=VALUE>', "the stacks' tags, instead of the app's (repeatable)", collect, [])
     .option(
@@ -141,6 +146,7 @@ export function registerDeploy(program: Command): void {
           wait: options.wait,
           parameters: options.parameters,
           tags: options.tags,
+          ...(options.force ? { force: true } : {}),
           prefixUserSuppliedNames: namePrefix.value,
           requireApproval: requireApprovalSetting({
             flag: options.requireApproval,

@@ -25,6 +25,7 @@ import { validateDeploySet } from '../stacks/preflight.js';
 import { refuseUnknownPinnedIds, routingOptions, type RoutingFlags } from '../stacks/routing-flags.js';
 import { stackParameters } from '../stacks/stack-parameters.js';
 import { parseTagFlags } from '../stacks/stack-tags.js';
+import { reapplyRecorded } from './reapply-recorded.js';
 import { recreateTargets, type RecreateFlags } from './recreate-targets.js';
 import { stackRequest, stackTarget } from '../stacks/stack-requests.js';
 import { CDKD_VERSION } from '../../version.js';
@@ -75,6 +76,8 @@ export interface DeployAppInput extends ToolkitIo {
   planFile?: string;
   /** `--require-approval` (cdk.json's `requireApproval`), resolved: which changes stop to ask. */
   requireApproval?: ApprovalLevel;
+  /** `--force`: after each stack deploys, what AWS holds apart from its record is written back. */
+  force?: boolean;
 }
 
 /**
@@ -213,13 +216,15 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
         input.signal,
         `after publishing the assets of ${stack.displayName}; it was not deployed`,
       );
+      const request = requestFor(displayName, bucket);
       const result = await engine.deploy(
-        requestFor(displayName, bucket),
+        request,
         saved
           ? { ...options, approvalAsked, savedPlan: engineSavedPlan(input.planFile!, saved, displayName) }
           : { ...options, approvalAsked },
       );
       results.push(result);
+      if (input.force) await reapplyRecorded(engine, request, { ...input, dryRun: input.dryRun });
       planned.push({
         basis: bases.get(displayName)!,
         stateEtag: result.stateEtag ?? null,
