@@ -135,6 +135,10 @@ export const ERROR_CODES = {
   NESTED_TEMPLATE_NOT_FOUND: 'No template was found in the cloud assembly for a nested stack.',
   NESTED_TEMPLATE_PATH_ABSOLUTE: "A nested stack's aws:asset:path is absolute.",
   NESTED_TEMPLATE_PATH_ESCAPES: "A nested stack's template path leaves the output directory.",
+  NOTIFICATION_ARN_INVALID:
+    "A notification ARN (--notification-arns, or a stack's notificationArns) is not an SNS topic ARN.",
+  NOTIFICATION_TOPIC_NOT_FOUND:
+    "A stack's notification topic does not exist or cannot be read; the deploy did not start.",
   NO_ECHO_DATA_MISSING: "A NoEcho value's stored data is missing or unreadable.",
   NO_STACKS: 'The cloud assembly contains no stacks.',
   ORPHAN_JOURNALED: 'orphan names resources the rollback journal still holds operations on.',

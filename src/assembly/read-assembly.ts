@@ -138,6 +138,7 @@ function readStack(
     template: template as Template,
     tags: props.tags ?? {},
     terminationProtection: props.terminationProtection ?? false,
+    notificationArns: props.notificationArns ?? [],
     parameters: props.parameters ?? {},
     dependencies,
     assetManifests,

@@ -106,6 +106,8 @@ export interface StackArtifact {
   template: Template;
   tags: Record<string, string>;
   terminationProtection: boolean;
+  /** SNS topics the stack's events are published to, as CloudFormation does. */
+  notificationArns: string[];
   /** Parameter values the assembly asks to pass at deploy time. */
   parameters: Record<string, string>;
   /** Display names of the stacks this one depends on. */

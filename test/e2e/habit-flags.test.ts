@@ -1,4 +1,11 @@
-import { GetQueueAttributesCommand, SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { CreateTopicCommand, SNSClient, SubscribeCommand } from '@aws-sdk/client-sns';
+import {
+  CreateQueueCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SetQueueAttributesCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, writeAssembly } from '../assembly/helpers.js';
 import { runCli } from '../helpers/cli.js';
@@ -72,5 +79,92 @@ describe('flags typed from the CDK CLI', () => {
     const again = await cli(['deploy', '-a', repairApp, '--force']);
     expect(again.stderr).toContain('Repair: --force found every resource as recorded');
     expect((await cli(['destroy', '-a', repairApp, '--yes'])).code).toBe(0);
+  });
+
+  it("publishes each stack event to the app's notificationArns and --notification-arns, as CloudFormation does", async () => {
+    const endpoint = sandbox.current.url;
+    const sns = new SNSClient({ endpoint, region: 'us-east-1' });
+    const sqs = new SQSClient({ endpoint, region: 'us-east-1' });
+    const inbox = async (name: string) => {
+      const { TopicArn } = await sns.send(new CreateTopicCommand({ Name: name }));
+      const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: `${name}-inbox` }));
+      const { Attributes } = await sqs.send(
+        new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['QueueArn'] }),
+      );
+      // As on AWS, a queue takes a topic's messages only when its policy lets SNS send them.
+      const Policy = JSON.stringify({
+        Version: '2012-10-17',
+        Statement: [
+          {
+            Effect: 'Allow',
+            Principal: { Service: 'sns.amazonaws.com' },
+            Action: 'sqs:SendMessage',
+            Resource: Attributes!.QueueArn,
+            Condition: { ArnEquals: { 'aws:SourceArn': TopicArn } },
+          },
+        ],
+      });
+      await sqs.send(new SetQueueAttributesCommand({ QueueUrl, Attributes: { Policy } }));
+      await sns.send(
+        new SubscribeCommand({
+          TopicArn,
+          Protocol: 'sqs',
+          Endpoint: Attributes!.QueueArn,
+          Attributes: { RawMessageDelivery: 'true' },
+        }),
+      );
+      const statuses = async () => {
+        const received = await sqs.send(
+          new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
+        );
+        return (received.Messages ?? []).map((message) => {
+          const field = (key: string) => new RegExp(`${key}='([^']*)'`).exec(message.Body!)?.[1];
+          return `${field('LogicalResourceId')} ${field('ResourceStatus')}`;
+        });
+      };
+      return { TopicArn: TopicArn!, statuses };
+    };
+    const fromApp = await inbox('stack-events');
+    const fromFlag = await inbox('stack-events-flag');
+    const notifiedApp = tempDir();
+    const write = (visibility: number) =>
+      writeAssembly(notifiedApp, [
+        {
+          id: 'Notified',
+          notificationArns: [fromApp.TopicArn],
+          template: {
+            Resources: { Q: { Type: 'AWS::SQS::Queue', Properties: { VisibilityTimeout: visibility } } },
+          },
+        },
+      ]);
+    write(30);
+    expect((await cli(['deploy', '-a', notifiedApp])).code).toBe(0);
+    expect(await fromApp.statuses()).toEqual([
+      'Notified CREATE_IN_PROGRESS',
+      'Q CREATE_IN_PROGRESS',
+      'Q CREATE_COMPLETE',
+      'Notified CREATE_COMPLETE',
+    ]);
+
+    write(40);
+    const updated = await cli(['deploy', '-a', notifiedApp, '--notification-arns', fromFlag.TopicArn]);
+    expect(updated.code, updated.stderr).toBe(0);
+    const updateEvents = [
+      'Notified UPDATE_IN_PROGRESS',
+      'Q UPDATE_IN_PROGRESS',
+      'Q UPDATE_COMPLETE',
+      'Notified UPDATE_COMPLETE',
+    ];
+    expect(await fromFlag.statuses()).toEqual(updateEvents);
+    expect(await fromApp.statuses()).toEqual(updateEvents);
+
+    write(50);
+    const missing = 'arn:aws:sns:us-east-1:000000000000:no-such-topic';
+    const refused = await cli(['deploy', '-a', notifiedApp, '--notification-arns', missing]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('NOTIFICATION_TOPIC_NOT_FOUND');
+    const state = JSON.parse((await cli(['state', 'show', 'Notified', '--json'])).stdout);
+    expect(state.resources.Q.properties.VisibilityTimeout).toBe(40);
+    expect((await cli(['destroy', '-a', notifiedApp, '--yes'])).code).toBe(0);
   });
 });

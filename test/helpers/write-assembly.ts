@@ -19,6 +19,7 @@ export interface StackSpec {
   metadata?: Record<string, { type: string; data?: unknown }[]>;
   tags?: Record<string, string>;
   terminationProtection?: boolean;
+  notificationArns?: string[];
   /** Asset manifest content; written as `<id>.assets.json` and made a dependency. */
   assets?: Record<string, unknown>;
 }
@@ -58,6 +59,7 @@ export function writeAssembly(
         ...(stack.terminationProtection !== undefined
           ? { terminationProtection: stack.terminationProtection }
           : {}),
+        ...(stack.notificationArns ? { notificationArns: stack.notificationArns } : {}),
       },
       ...(dependencies.length ? { dependencies } : {}),
       ...(stack.metadata ? { metadata: stack.metadata } : {}),

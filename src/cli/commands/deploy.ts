@@ -39,6 +39,7 @@ interface DeployCommandOptions
   tags: string[];
   requireApproval?: ApprovalLevel;
   force?: boolean;
+  notificationArns: string[];
   progress: ProgressMode;
 }
 
@@ -59,6 +60,12 @@ export function registerDeploy(program: Command): void {
     )
     .option('--outputs-file <file>', 'write the stack outputs as JSON (the CDK CLI shape)')
     .option('--tags <KEY=VALUE>', "the stacks' tags, instead of the app's (repeatable)", collect, [])
+    .option(
+      '--notification-arns <arn>',
+      "an SNS topic every stack's events are published to, as CloudFormation does (repeatable)",
+      collect,
+      [],
+    )
     .option(
       '--plan <file>',
       'deploy exactly the plan cdkd diff --out saved, or refuse if anything moved since',
@@ -147,6 +154,7 @@ export function registerDeploy(program: Command): void {
           parameters: options.parameters,
           tags: options.tags,
           ...(options.force ? { force: true } : {}),
+          notificationArns: options.notificationArns,
           prefixUserSuppliedNames: namePrefix.value,
           requireApproval: requireApprovalSetting({
             flag: options.requireApproval,

@@ -105,7 +105,13 @@ export async function lockedDeploy(
     phase('plan');
 
     const total = planned.plan.operations.filter((op) => op.kind !== 'no-op').length;
-    engine.events({ kind: 'stack', stack: request.stackName, status: 'started', total });
+    engine.events({
+      kind: 'stack',
+      stack: request.stackName,
+      status: 'started',
+      total,
+      ...(firstDeploy ? { firstDeploy: true } : {}),
+    });
     const previous = generationOf(state.document);
     const { journal, setAside } = await openJournalOrSetAside(engine, ref, {
       runId,

@@ -32,6 +32,8 @@ export type DeployEvent =
       message?: string;
       /** On `started`: how many resources the run will act on (no-ops excluded). */
       total?: number;
+      /** On `started`: the stack has no record yet, so this deploy creates it. */
+      firstDeploy?: boolean;
     }
   | { kind: 'phase'; stack: string; phase: DeployPhase; durationMs: number }
   | { kind: 'warning'; stack: string; message: string }

@@ -26,6 +26,7 @@ import { refuseUnknownPinnedIds, routingOptions, type RoutingFlags } from '../st
 import { stackParameters } from '../stacks/stack-parameters.js';
 import { parseTagFlags } from '../stacks/stack-tags.js';
 import { reapplyRecorded } from './reapply-recorded.js';
+import { checkNotificationTopics, StackNotifier } from './stack-notifications.js';
 import { recreateTargets, type RecreateFlags } from './recreate-targets.js';
 import { stackRequest, stackTarget } from '../stacks/stack-requests.js';
 import { CDKD_VERSION } from '../../version.js';
@@ -78,6 +79,8 @@ export interface DeployAppInput extends ToolkitIo {
   requireApproval?: ApprovalLevel;
   /** `--force`: after each stack deploys, what AWS holds apart from its record is written back. */
   force?: boolean;
+  /** `--notification-arns`: SNS topics every stack's events go to, besides the app's `notificationArns`. */
+  notificationArns?: string[];
 }
 
 /**
@@ -131,8 +134,20 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     deploying.filter((entry) => empty.has(entry)),
     callerRegion,
   );
+  const notified = deploying
+    .map(({ stack }) => ({
+      stackName: stack.stackName,
+      ...targets.get(stack.displayName)!,
+      topics: [...new Set([...stack.notificationArns, ...(input.notificationArns ?? [])])],
+    }))
+    .filter((stack) => stack.topics.length > 0);
+  if (notified.length > 0) await checkNotificationTopics(input.session, notified);
+  const notifier =
+    notified.length > 0 && !input.dryRun
+      ? new StackNotifier(input.session, notified, { ...input, rollback: input.rollback ?? true })
+      : undefined;
   const engine = await openEngine(input.session, {
-    io: input.io,
+    io: notifier ? notifier.io(input.io) : input.io,
     command: input.command,
     regions: [...targets.values()].map((target) => target.region),
   });
@@ -239,6 +254,7 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
       ...(input.signal ? { signal: input.signal } : {}),
     },
   );
+  await notifier?.flush();
   // Old copies held for importing stacks go once every one of them deployed; else they stay in state.
   const deployed = new Set(results.map((result) => result.stackName));
   for (const held of crossStack.held()) {
