@@ -1,4 +1,4 @@
-import { ListResourcesCommand, type CloudControlClient } from '@aws-sdk/client-cloudcontrol';
+import { CloudControlClient, ListResourcesCommand } from '@aws-sdk/client-cloudcontrol';
 import {
   CreateTopicCommand,
   GetSubscriptionAttributesCommand,
@@ -202,6 +202,58 @@ describe('AWS::SNS::Subscription and AWS::SQS::QueuePolicy through Cloud Control
       sns.send(new GetSubscriptionAttributesCommand({ SubscriptionArn: subscriptionArn })),
     );
     expect(gone.name).toBe('NotFoundException');
+  });
+
+  it("subscribes to another account's topic in the region Region names, as the subscriber's own", async () => {
+    // An access key id of 12 digits selects that account.
+    const ownerCredentials = { accessKeyId: '111111111111', secretAccessKey: 'sandbox-secret' };
+    const ownerCc = new CloudControlClient({
+      endpoint: sandbox.url,
+      region: 'us-west-2',
+      credentials: ownerCredentials,
+      maxAttempts: 1,
+    });
+    const topicArn = (
+      await cloudControlCalls(() => ownerCc).create('AWS::SNS::Topic', { TopicName: 'shared' })
+    ).Identifier!;
+    ownerCc.destroy();
+    expect(topicArn).toBe('arn:aws:sns:us-west-2:111111111111:shared');
+    const queueArn = `arn:aws:sqs:us-east-1:${ACCOUNT}:inbox`;
+
+    const elsewhere = await create('AWS::SNS::Subscription', {
+      TopicArn: topicArn,
+      Protocol: 'sqs',
+      Endpoint: queueArn,
+    });
+    expect(elsewhere).toMatchObject({ OperationStatus: 'FAILED', ErrorCode: 'NotFound' });
+
+    const made = await create('AWS::SNS::Subscription', {
+      TopicArn: topicArn,
+      Protocol: 'sqs',
+      Endpoint: queueArn,
+      Region: 'us-west-2',
+    });
+    expect(made.OperationStatus).toBe('SUCCESS');
+    const subscriptionArn = made.Identifier!;
+    expect(subscriptionArn.startsWith(`${topicArn}:`)).toBe(true);
+    expect(await properties('AWS::SNS::Subscription', subscriptionArn)).toMatchObject({
+      TopicArn: topicArn,
+      Region: 'us-west-2',
+      Endpoint: queueArn,
+    });
+    const westSns = new SNSClient({
+      endpoint: sandbox.url,
+      region: 'us-west-2',
+      credentials,
+      maxAttempts: 1,
+    });
+    expect(
+      (await westSns.send(new GetSubscriptionAttributesCommand({ SubscriptionArn: subscriptionArn })))
+        .Attributes,
+    ).toMatchObject({ Owner: ACCOUNT, TopicArn: topicArn });
+    westSns.destroy();
+
+    expect((await remove('AWS::SNS::Subscription', subscriptionArn)).OperationStatus).toBe('SUCCESS');
   });
 
   it('fails a subscription to a topic that does not exist', async () => {

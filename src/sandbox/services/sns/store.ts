@@ -24,6 +24,8 @@ export interface SubscriptionRecord {
   attributes: Record<string, string>;
   /** Made by its topic's `Subscription` property, which then owns it. */
   viaTopic?: boolean;
+  /** The account that subscribed, which may not own the topic (the topic's account when absent). */
+  owner?: string;
 }
 
 const id = (arn: string): string => encodeURIComponent(arn);

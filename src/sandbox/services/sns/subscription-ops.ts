@@ -62,7 +62,7 @@ export const subscribe: SnsHandler = async (call) => {
     }
     return [el('SubscriptionArn', existing.arn)];
   }
-  const subscription = newSubscription(topic, protocol, endpoint, attributes);
+  const subscription = newSubscription(topic, protocol, endpoint, attributes, call.accountId);
   await call.store.saveSubscription(subscription);
   const pending = subscription.attributes.PendingConfirmation === 'true';
   const visible = !pending || call.params.get('ReturnSubscriptionArn') === 'true';
@@ -82,15 +82,20 @@ export function checkSubscription(
   for (const [name, value] of Object.entries(attributes)) validateSubscriptionAttribute(name, value);
 }
 
-/** A new subscription as SNS makes it: an endpoint that must confirm starts pending. */
+/**
+ * A new subscription as SNS makes it: an endpoint that must confirm starts pending. Its ARN is
+ * in the topic's account and region, whichever account subscribed (`owner`).
+ */
 export function newSubscription(
   topic: TopicRecord,
   protocol: string,
   endpoint: string,
   attributes: Record<string, string>,
+  owner: string = topic.accountId,
 ): SubscriptionRecord {
   const pending = CONFIRMED_BY_ENDPOINT.has(protocol);
   return {
+    owner,
     arn: `${topic.arn}:${randomUUID()}`,
     topicArn: topic.arn,
     region: topic.region,
@@ -118,7 +123,8 @@ export const unsubscribe: SnsHandler = async (call) => {
 
 export const getSubscriptionAttributes: SnsHandler = async (call) => {
   const subscription = requireSubscription(call);
-  const owner = call.store.topics.get(subscription.topicArn)?.accountId ?? call.accountId;
+  const owner =
+    subscription.owner ?? call.store.topics.get(subscription.topicArn)?.accountId ?? call.accountId;
   return [
     entries('Attributes', {
       ...subscription.attributes,

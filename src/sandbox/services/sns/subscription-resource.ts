@@ -44,27 +44,32 @@ function model(subscription: SubscriptionRecord): ResourceModel {
 }
 
 const accountOf = (arn: string): string => arn.split(':')[4] ?? '';
+const ownerOf = (subscription: SubscriptionRecord): string =>
+  subscription.owner ?? accountOf(subscription.arn);
 
 /**
  * AWS::SNS::Subscription for Cloud Control on the SNS module's store, identified by the
  * subscription ARN; its attributes update in place (one left out is removed, RawMessageDelivery
- * returns to false).
+ * returns to false). As SNS's Subscribe, the topic may be another account's, and in the region
+ * the `Region` property names (the stack's when absent); the ARN is then in the topic's account
+ * and region, and both the subscriber and the topic's owner reach it by it.
  */
 export function subscriptionResourceHandler(store: SnsStore): ResourceHandler {
-  const find = (arn: string, region: string, accountId: string): SubscriptionRecord | undefined => {
+  const find = (arn: string, accountId: string): SubscriptionRecord | undefined => {
     const subscription = store.subscriptions.get(arn);
-    return subscription?.region === region && accountOf(subscription.arn) === accountId
+    return subscription && (ownerOf(subscription) === accountId || accountOf(subscription.arn) === accountId)
       ? subscription
       : undefined;
   };
-  const found = (arn: string, region: string, accountId: string): SubscriptionRecord =>
-    mustExist(SUBSCRIPTION, arn, find(arn, region, accountId));
+  const found = (arn: string, accountId: string): SubscriptionRecord =>
+    mustExist(SUBSCRIPTION, arn, find(arn, accountId));
   return {
     async create(desired, region, accountId) {
       checkCreate(SUBSCRIPTION, desired);
       const topicArn = String(desired.TopicArn);
       const topic = store.topics.get(topicArn);
-      if (!topic || topic.region !== region || topic.accountId !== accountId) {
+      const topicRegion = typeof desired.Region === 'string' ? desired.Region : region;
+      if (!topic || topic.region !== topicRegion) {
         throw new HandlerError('NotFound', `Topic ${topicArn} does not exist.`);
       }
       const protocol = String(desired.Protocol);
@@ -75,16 +80,16 @@ export function subscriptionResourceHandler(store: SnsStore): ResourceHandler {
         .subscriptionsOf(topicArn)
         .find((subscription) => subscription.protocol === protocol && subscription.endpoint === endpoint);
       if (existing) throw alreadyExists(SUBSCRIPTION, existing.arn);
-      const subscription = newSubscription(topic, protocol, endpoint, attributes);
+      const subscription = newSubscription(topic, protocol, endpoint, attributes, accountId);
       await store.saveSubscription(subscription);
       return { identifier: subscription.arn, model: model(subscription) };
     },
-    read(identifier, region, accountId) {
-      const subscription = find(identifier, region, accountId);
+    read(identifier, _region, accountId) {
+      const subscription = find(identifier, accountId);
       return subscription && model(subscription);
     },
-    async update(identifier, desired, region, accountId) {
-      const subscription = found(identifier, region, accountId);
+    async update(identifier, desired, _region, accountId) {
+      const subscription = found(identifier, accountId);
       checkUpdate(SUBSCRIPTION, model(subscription), desired);
       const given = attributesOf(desired);
       await asHandler(() => checkSubscription(subscription.protocol, subscription.endpoint, given));
@@ -93,12 +98,12 @@ export function subscriptionResourceHandler(store: SnsStore): ResourceHandler {
       await store.saveSubscription(subscription);
       return model(subscription);
     },
-    async delete(identifier, region, accountId) {
-      await store.deleteSubscription(found(identifier, region, accountId));
+    async delete(identifier, _region, accountId) {
+      await store.deleteSubscription(found(identifier, accountId));
     },
     list(region, accountId) {
       return [...store.subscriptions.values()]
-        .filter((subscription) => subscription.region === region && accountOf(subscription.arn) === accountId)
+        .filter((subscription) => subscription.region === region && ownerOf(subscription) === accountId)
         .map((subscription) => ({ identifier: subscription.arn, model: model(subscription) }));
     },
   };
