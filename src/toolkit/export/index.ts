@@ -11,6 +11,7 @@ import {
 } from '../../state/index.js';
 import { CDK_METADATA_TYPE } from '../../resource-types/index.js';
 import { note, type ToolkitIo } from '../io.js';
+import { refuseCdkdExporters } from './exporters-first.js';
 import type { Session } from '../session.js';
 import { stateStackIdentity } from '../state-stack.js';
 import {
@@ -82,6 +83,7 @@ export async function exportStack(input: ExportInput): Promise<ExportResult> {
         'its nested stacks: nested stacks are not handed over by cdkd export yet',
       ]);
     }
+    await refuseCdkdExporters(backend, ref, document);
     await confirmJournal(input, backend, ref);
     const template = document.template as Record<string, unknown> | undefined;
     if (!template) {
