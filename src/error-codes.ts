@@ -73,6 +73,8 @@ export const ERROR_CODES = {
   DYNAMODB_WAIT_TIMEOUT: 'A DynamoDB table did not become ACTIVE or deleted within 30 minutes.',
   EXPORT_CLOUDFORMATION_FAILED:
     'CloudFormation did not take over the stack cdkd export handed it; cdkd still manages it.',
+  EXPORT_IMPORTS_CDKD_EXPORT:
+    'cdkd export was asked for a stack that imports an export of a stack cdkd still manages; that one goes first.',
   EXPORT_IN_USE:
     'A deploy would remove or change exports other stacks (cdkd or CloudFormation) still import.',
   EXPORT_JOURNAL_PRESENT: 'cdkd export was not confirmed for a stack that has a rollback journal.',

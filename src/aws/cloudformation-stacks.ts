@@ -10,10 +10,16 @@ export type CfnResource = Pick<
   'LogicalResourceId' | 'PhysicalResourceId' | 'ResourceType' | 'ResourceStatus'
 >;
 
+/** A template given inline, or by the S3 URL CloudFormation reads it from (past 51,200 bytes). */
+export type TemplateSource = { body: string } | { url: string };
+
+const templateParameter = (template: TemplateSource) =>
+  'url' in template ? { TemplateURL: template.url } : { TemplateBody: template.body };
+
 export interface ImportChangeSetInput {
   stackName: string;
   changeSetName: string;
-  templateBody: string;
+  template: TemplateSource;
   parameters: Record<string, string>;
   resources: ReadonlyArray<{ logicalId: string; type: string; identifier: Record<string, string> }>;
 }
@@ -124,10 +130,14 @@ export class CloudFormationStacks {
   }
 
   /**
-   * Updates the stack to `templateBody`, every parameter kept. False when CloudFormation
+   * Updates the stack to `template`, every parameter kept. False when CloudFormation
    * answers that there is nothing to update.
    */
-  async update(stackName: string, templateBody: string, parameterKeys: readonly string[]): Promise<boolean> {
+  async update(
+    stackName: string,
+    template: TemplateSource,
+    parameterKeys: readonly string[],
+  ): Promise<boolean> {
     const { UpdateStackCommand } = await this.sdk();
     try {
       await (
@@ -135,7 +145,7 @@ export class CloudFormationStacks {
       ).send(
         new UpdateStackCommand({
           StackName: stackName,
-          TemplateBody: templateBody,
+          ...templateParameter(template),
           Parameters: parameterKeys.map((ParameterKey) => ({ ParameterKey, UsePreviousValue: true })),
           Capabilities: [...CAPABILITIES],
         }),
@@ -169,7 +179,7 @@ export class CloudFormationStacks {
         StackName: input.stackName,
         ChangeSetName: input.changeSetName,
         ChangeSetType: 'IMPORT',
-        TemplateBody: input.templateBody,
+        ...templateParameter(input.template),
         Parameters: Object.entries(input.parameters).map(([ParameterKey, ParameterValue]) => ({
           ParameterKey,
           ParameterValue,

@@ -75,11 +75,12 @@ const UNLISTED_WHEN_SDK = new Set([
 function inventoryKeyOf(record: Recorded): string | undefined {
   // A custom resource is whatever its handler did: no service lists it.
   if (isCustomResourceType(record.type)) return undefined;
-  if (record.provisionedBy !== 'sdk') return resourceKey(record.type, record.physicalId);
-  if (UNLISTED_WHEN_SDK.has(record.type)) return undefined;
-  // The SQS module lists queues by name; the physical id (Ref) is the queue URL.
+  // The SQS module holds every queue, whichever API made it, and lists it by name; the
+  // physical id (Ref) is the queue URL.
   if (record.type === 'AWS::SQS::Queue')
     return resourceKey(record.type, record.physicalId.slice(record.physicalId.lastIndexOf('/') + 1));
+  if (record.provisionedBy !== 'sdk') return resourceKey(record.type, record.physicalId);
+  if (UNLISTED_WHEN_SDK.has(record.type)) return undefined;
   return resourceKey(record.type, record.physicalId);
 }
 

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,39 +10,21 @@ import {
 } from '@aws-sdk/client-cloudformation';
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCdk } from '../helpers/cdk-cli.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { stackResources } from '../helpers/inventory.js';
-import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 // The AWS CDK CLI (aws-cdk, a dev dependency) against the sandbox's CloudFormation:
 // bootstrap, deploy of the example app (change sets, assets published through the
 // bootstrap bucket under the roles it assumes), a no-change redeploy, an update, destroy.
 const sandbox = useSandbox();
-const CDK = join(REPO_ROOT, 'node_modules/aws-cdk/bin/cdk');
 const APP = join(REPO_ROOT, 'examples/app');
 const STACKS = ['CdkdDemoConsumer', 'CdkdDemoStorage'];
 let output: string;
 let cfn: CloudFormationClient;
 
-/** The environment README's "Using the AWS CDK CLI with the sandbox" gives. */
-function cdkEnv(): Record<string, string> {
-  return { ...sandboxEnv(sandbox.current.url), CDK_DISABLE_VERSION_CHECK: '1' };
-}
-
-function cdk(args: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CDK, ...args, '--no-notices', '--output', output], {
-      cwd: APP,
-      env: { ...process.env, ...cdkEnv() },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let text = '';
-    child.stdout.on('data', (chunk) => (text += chunk));
-    child.stderr.on('data', (chunk) => (text += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output: text }));
-  });
-}
+const cdk = (args: string[]) => runCdk(sandbox.current.url, [...args, '--output', output], { cwd: APP });
 
 async function stacks(): Promise<Stack[]> {
   return (await cfn.send(new DescribeStacksCommand({}))).Stacks ?? [];

@@ -63,7 +63,8 @@ describe('CloudControlProvider against the sandbox', () => {
     const cc = provider(scaledClock(0.01));
     const type = 'AWS::SQS::Queue';
     const created = await cc.create({ logicalId: 'Queue', type, properties: { QueueName: 'jobs' } }, context);
-    expect(created.physicalId).toBe('https://sqs.us-east-1.amazonaws.com/123456789012/jobs');
+    // The QueueUrl the sandbox's SQS API answers: on the sandbox, as an SDK client follows it.
+    expect(created.physicalId).toBe(`${sandbox.url}/123456789012/jobs`);
     expect(created.attributes).toMatchObject({
       Arn: 'arn:aws:sqs:us-east-1:123456789012:jobs',
       QueueName: 'jobs',
@@ -91,7 +92,12 @@ describe('CloudControlProvider against the sandbox', () => {
       context,
     );
     expect(updated.physicalId).toBe(created.physicalId);
-    expect((await cc.read(request, context))?.properties).toEqual({ QueueName: 'jobs', DelaySeconds: 5 });
+    // A queue reads back with every SQS attribute, defaults included, as on AWS.
+    expect((await cc.read(request, context))?.properties).toMatchObject({
+      QueueName: 'jobs',
+      DelaySeconds: 5,
+      VisibilityTimeout: 30,
+    });
     await cc.update(
       {
         ...request,
@@ -100,7 +106,10 @@ describe('CloudControlProvider against the sandbox', () => {
       },
       context,
     );
-    expect((await cc.read(request, context))?.properties).toEqual({ QueueName: 'jobs' });
+    expect((await cc.read(request, context))?.properties).toMatchObject({
+      QueueName: 'jobs',
+      DelaySeconds: 0,
+    });
 
     await cc.delete(request, context);
     expect(await cc.read(request, context)).toBeUndefined();

@@ -88,6 +88,23 @@ describe('cdkd export refusals', () => {
     ).toBeDefined();
   });
 
+  it("refuses a stack importing a cdkd stack's export before anything changes, naming the exporter", async () => {
+    await recordStack('Lender', { Data: { type: 'AWS::S3::Bucket', physicalId: 'lender-data' } });
+    const lender = (await backend.store.read({ stackName: 'Lender', region: REGION }))!;
+    lender.document.outputs.DataName = { value: 'lender-data', exportName: 'lender-data-name' };
+    await backend.store.save({ stackName: 'Lender', region: REGION }, lender.document, lender.etag);
+    await recordStack('Borrower', { Logs: { type: 'AWS::Logs::LogGroup', physicalId: 'borrower-logs' } });
+    const borrower = (await backend.store.read({ stackName: 'Borrower', region: REGION }))!;
+    borrower.document.imports = ['lender-data-name'];
+    await backend.store.save({ stackName: 'Borrower', region: REGION }, borrower.document, borrower.etag);
+
+    const refused = await codeOf(exporting('Borrower'));
+    expect(refused.code).toBe('EXPORT_IMPORTS_CDKD_EXPORT');
+    expect(refused.message).toContain('lender-data-name (exported by Lender)');
+    expect(await cfnHolds('Borrower')).toBe(false);
+    expect(await backend.store.read({ stackName: 'Borrower', region: REGION })).toBeDefined();
+  });
+
   it('answered no, a rollback journal refuses the export (EXPORT_JOURNAL_PRESENT)', async () => {
     await recordStack('WithJournal', { Data: { type: 'AWS::S3::Bucket', physicalId: 'wj-data' } });
     const ref = { stackName: 'WithJournal', region: REGION };

@@ -5,7 +5,7 @@ import type { ProviderContext } from '../../providers/index.js';
 import type { ImportMark, JournalDocument, ResourceRecord } from '../../state/index.js';
 import { FAIL_FAST_SCHEDULE } from '../../state/lock-schedule.js';
 import type { PreparedTemplate } from '../../template/index.js';
-import { deployableResources, planningProperties } from '../planning/index.js';
+import { deployableResources, importedNames, planningProperties } from '../planning/index.js';
 import { stackProviderContext, type EngineContext } from '../engine-context.js';
 import type { ExportIndex } from '../export-index.js';
 import {
@@ -177,6 +177,10 @@ async function openSetup(
   state: StackState,
 ): Promise<ImportSetup> {
   const prepared = await prepareRequest(engine, request);
+  const exports = engine.exportsIn(request.region);
+  // An import the stack reads from a stack still on CloudFormation resolves through ListExports, as a deploy's.
+  const reads = importedNames(request.template);
+  await exports.readCloudFormationFor(reads.names, reads.dynamic);
   return {
     state,
     prepared,
@@ -184,7 +188,7 @@ async function openSetup(
     deployable: new Set(deployableResources(prepared)),
     context: stackProviderContext(engine, request),
     router: engine.routerFor(request, { concurrency: 1 }),
-    exports: engine.exportsIn(request.region),
+    exports,
   };
 }
 

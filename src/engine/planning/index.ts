@@ -1,5 +1,5 @@
 export { deployableResources, planningProperties, topLevelProperty } from './desired-resources.js';
-export { cloudFormationExportSource } from './cloudformation-exports.js';
+export { cloudFormationExportSource, importedNames } from './cloudformation-exports.js';
 export { refusingRegionlessSecrets, sendableProperties } from './dynamic-references.js';
 export { refuseChangedExportsInUse } from './export-guards.js';
 export { type LiveAttributes, liveAttributesFor } from './live-attributes.js';

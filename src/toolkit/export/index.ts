@@ -10,9 +10,11 @@ import {
   type StateDocument,
 } from '../../state/index.js';
 import { CDK_METADATA_TYPE } from '../../resource-types/index.js';
+import { withTemplateSource } from '../handover-template.js';
 import { note, type ToolkitIo } from '../io.js';
 import type { Session } from '../session/session.js';
 import { stateStackIdentity } from '../state/state-stack.js';
+import { refuseCdkdExporters } from './exporters-first.js';
 import {
   importIdentifier,
   importParameters,
@@ -82,6 +84,7 @@ export async function exportStack(input: ExportInput): Promise<ExportResult> {
         'its nested stacks: nested stacks are not handed over by cdkd export yet',
       ]);
     }
+    await refuseCdkdExporters(backend, ref, document);
     await confirmJournal(input, backend, ref);
     const template = document.template as Record<string, unknown> | undefined;
     if (!template) {
@@ -96,6 +99,7 @@ export async function exportStack(input: ExportInput): Promise<ExportResult> {
     let stack = await cfn.settle(identity.stackName, pollMs);
     if (!stack || stack.StackStatus === 'REVIEW_IN_PROGRESS') {
       stack = await runImport(input, cfn, identity.stackName, {
+        region: identity.region,
         template,
         parameters: importParameters(template, document.parameters),
         resources,
@@ -197,6 +201,7 @@ async function confirmJournal(input: ExportInput, backend: StateBackend, ref: St
 }
 
 interface ImportPlan {
+  region: string;
   template: Record<string, unknown>;
   parameters: Record<string, string>;
   resources: ResourceToImport[];
@@ -217,20 +222,23 @@ async function runImport(
   }
   if (!changeSet) {
     note(input, `${stackName}: creating CloudFormation IMPORT change set ${EXPORT_CHANGE_SET}`);
-    try {
-      await cfn.createImportChangeSet({
-        stackName,
-        changeSetName: EXPORT_CHANGE_SET,
-        templateBody: JSON.stringify(
-          importTemplate(plan.template, new Set(plan.resources.map((r) => r.logicalId))),
-        ),
-        parameters: plan.parameters,
-        resources: plan.resources,
-      });
-    } catch (cause) {
-      throw changeSetRefused(stackName, messageOf(cause), cause);
-    }
-    changeSet = await cfn.settleChangeSet(stackName, EXPORT_CHANGE_SET, plan.pollMs);
+    const text = JSON.stringify(
+      importTemplate(plan.template, new Set(plan.resources.map((r) => r.logicalId))),
+    );
+    changeSet = await withTemplateSource(input.session, plan.region, stackName, text, async (template) => {
+      try {
+        await cfn.createImportChangeSet({
+          stackName,
+          changeSetName: EXPORT_CHANGE_SET,
+          template,
+          parameters: plan.parameters,
+          resources: plan.resources,
+        });
+      } catch (cause) {
+        throw changeSetRefused(stackName, messageOf(cause), cause);
+      }
+      return cfn.settleChangeSet(stackName, EXPORT_CHANGE_SET, plan.pollMs);
+    });
     if (changeSet?.status !== 'CREATE_COMPLETE') {
       throw changeSetRefused(stackName, changeSet?.reason ?? changeSet?.status ?? 'it is gone');
     }

@@ -5,6 +5,7 @@ import { CdkdError, messageOf } from '../../errors.js';
 import { CDK_METADATA_TYPE, NESTED_STACK_TYPE } from '../../resource-types/index.js';
 import { assetBucketName } from '../../state/bucket-names.js';
 import { parseTemplateText } from '../../template/parse.js';
+import { withTemplateSource } from '../handover-template.js';
 import { note, withoutProgress, type ToolkitIo } from '../io.js';
 import { openEngine } from '../session/provider-wiring.js';
 import type { Session } from '../session/session.js';
@@ -127,16 +128,22 @@ export async function migrateFromCloudFormation(input: MigrateInput): Promise<Mi
   if (!retainsEverything(template)) {
     note(input, `${stackName}: setting DeletionPolicy Retain on every resource of the CloudFormation stack`);
     const keys = (existing.Parameters ?? []).flatMap((p) => (p.ParameterKey ? [p.ParameterKey] : []));
-    await cloudFormationStep(stackName, 'retain its resources', () =>
-      cfn.update(stackName, JSON.stringify(retainedTemplate(template)), keys),
-    );
-    expectStatus(await cfn.settle(stackName, pollMs), stackName, ['UPDATE_COMPLETE'], 'retain its resources');
+    const retained = JSON.stringify(retainedTemplate(template));
+    await withTemplateSource(input.session, target.region, stackName, retained, async (source) => {
+      await cloudFormationStep(stackName, 'retain its resources', () => cfn.update(stackName, source, keys));
+      expectStatus(
+        await cfn.settle(stackName, pollMs),
+        stackName,
+        ['UPDATE_COMPLETE'],
+        'retain its resources',
+      );
+    });
   }
 
   if (importers.size > 0) {
     note(input, `${stackName}: reducing the CloudFormation stack to its exports`);
     await cloudFormationStep(stackName, 'keep only its exports', () =>
-      cfn.update(stackName, JSON.stringify(exportHolderTemplate(exports)), []),
+      cfn.update(stackName, { body: JSON.stringify(exportHolderTemplate(exports)) }, []),
     );
     expectStatus(
       await cfn.settle(stackName, pollMs),

@@ -3,7 +3,6 @@ import { HandlerError, type ResourceHandler, type ResourceModel } from '../../re
 import { sandboxSchemaFor } from '../../resource-index.js';
 import type { Storage } from '../../storage/storage.js';
 import { buildModel, updatedModel } from './model-builder.js';
-import { nameProblem } from './name-rules.js';
 
 const NAMESPACE = 'cloudcontrol/resources';
 
@@ -39,8 +38,6 @@ export class GenericStore {
     const schema = sandboxSchemaFor(type)!;
     return {
       create: async (desired, region, accountId) => {
-        const refused = nameProblem(type, desired);
-        if (refused) throw new HandlerError('InvalidRequest', refused);
         const built = buildModel(type, schema, desired, { accountId, region });
         const id = key(type, region, built.identifier);
         if (this.resources.has(id)) {

@@ -41,15 +41,7 @@ export function updatedModel(
   desired: ResourceModel,
 ): ResourceModel {
   validateDesired(schema, desired);
-  const changed = (schema.replace ?? []).filter(
-    (property) => JSON.stringify(old[property]) !== JSON.stringify(desired[property]),
-  );
-  if (changed.length > 0) {
-    throw new HandlerError(
-      'NotUpdatable',
-      `Invalid patch update: createOnlyProperties [${changed.map((p) => `/properties/${p}`).join(', ')}] cannot be updated`,
-    );
-  }
+  refuseCreateOnlyChanges(schema, old, desired);
   const model: ResourceModel = structuredClone(desired);
   for (const path of schema.attrs ?? []) {
     const value = getPath(old, path);
@@ -60,12 +52,30 @@ export function updatedModel(
   return model;
 }
 
+/** Fails NotUpdatable, as Cloud Control does, when the update changes a create-only property. */
+export function refuseCreateOnlyChanges(
+  schema: SandboxTypeSchema,
+  old: ResourceModel,
+  desired: ResourceModel,
+): void {
+  const changed = (schema.replace ?? []).filter(
+    (property) => JSON.stringify(old[property]) !== JSON.stringify(desired[property]),
+  );
+  if (changed.length > 0) {
+    throw new HandlerError(
+      'NotUpdatable',
+      `Invalid patch update: createOnlyProperties [${changed.map((p) => `/properties/${p}`).join(', ')}] cannot be updated`,
+    );
+  }
+}
+
 /** The Cloud Control identifier: the primary identifier's values, joined with `|`. */
 export function identifierOf(schema: SandboxTypeSchema, model: ResourceModel): string {
   return (schema.id ?? []).map((part) => String(model[part])).join('|');
 }
 
-function validateDesired(schema: SandboxTypeSchema, desired: ResourceModel): void {
+/** Fails InvalidRequest, as Cloud Control's schema check does, on an unknown or missing property. */
+export function validateDesired(schema: SandboxTypeSchema, desired: ResourceModel): void {
   const known = new Set(schema.props);
   const extraneous = Object.keys(desired).filter((key) => !known.has(key));
   if (extraneous.length > 0) {
@@ -109,7 +119,7 @@ function nameProperty(type: string, schema: SandboxTypeSchema): string | undefin
 }
 
 /** CloudFormation's shape for a generated physical name: a prefix and 12 random characters. */
-function generatedName(type: string): string {
+export function generatedName(type: string): string {
   const name = `${shortName(type)}-${randomString(12, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789')}`;
   return LOWER_CASE_NAMES.has(type) ? name.toLowerCase() : name;
 }

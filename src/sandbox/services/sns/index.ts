@@ -7,6 +7,9 @@ import { deliverChecked } from '../../policy/delivery-check.js';
 import { snsPublisher } from '../../ports/index.js';
 import { snsErrors } from './sns-errors.js';
 import { SnsStore } from './store.js';
+import { SUBSCRIPTION, subscriptionResourceHandler } from './subscription-resource.js';
+import { TOPIC_POLICY, topicPolicyResources } from './topic-policy-resource.js';
+import { TOPIC, topicResourceHandler } from './topic-resource.js';
 import * as subscriptions from './subscription-ops.js';
 import * as topics from './topic-ops.js';
 
@@ -54,6 +57,13 @@ export const createSnsService: ServiceModuleFactory = async (context) => {
       );
     },
   });
+  context.resources.register(
+    TOPIC,
+    topicResourceHandler(store, () => context.clock.now()),
+  );
+  context.resources.register(SUBSCRIPTION, subscriptionResourceHandler(store));
+  const policies = await topicPolicyResources(context.storage, store);
+  context.resources.register(TOPIC_POLICY, policies.handler);
   const module: ServiceModule = {
     name: 'sns',
     codec: queryCodec,
@@ -73,19 +83,23 @@ export const createSnsService: ServiceModuleFactory = async (context) => {
     },
     inventory() {
       return {
-        'AWS::SNS::Topic': [...store.topics.values()].map((topic) => ({
+        [TOPIC]: [...store.topics.values()].map((topic) => ({
           id: topic.arn,
           region: topic.region,
           fifo: topic.attributes.FifoTopic === 'true',
           subscriptionCount: store.subscriptionsOf(topic.arn).length,
         })),
-        'AWS::SNS::Subscription': [...store.subscriptions.values()].map((s) => ({
-          id: s.arn,
-          region: s.region,
-          topicArn: s.topicArn,
-          protocol: s.protocol,
-          endpoint: s.endpoint,
-        })),
+        // One made by its topic's Subscription property is part of the topic, as the template has it.
+        [SUBSCRIPTION]: [...store.subscriptions.values()]
+          .filter((s) => !s.viaTopic)
+          .map((s) => ({
+            id: s.arn,
+            region: s.region,
+            topicArn: s.topicArn,
+            protocol: s.protocol,
+            endpoint: s.endpoint,
+          })),
+        [TOPIC_POLICY]: policies.inventory(),
       };
     },
   };

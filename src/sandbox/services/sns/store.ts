@@ -11,6 +11,8 @@ export interface TopicRecord {
   attributes: Record<string, string>;
   tags: Record<string, string>;
   createdAt: number;
+  /** Template properties SNS holds no attribute for (DeliveryStatusLogging ...), read back as set. */
+  kept?: Record<string, unknown>;
 }
 
 export interface SubscriptionRecord {
@@ -20,6 +22,10 @@ export interface SubscriptionRecord {
   protocol: string;
   endpoint: string;
   attributes: Record<string, string>;
+  /** Made by its topic's `Subscription` property, which then owns it. */
+  viaTopic?: boolean;
+  /** The account that subscribed, which may not own the topic (the topic's account when absent). */
+  owner?: string;
 }
 
 const id = (arn: string): string => encodeURIComponent(arn);

@@ -3,7 +3,7 @@ import { el } from '../../xml.js';
 import { entries, isJson, requireTopic, type SnsCall, type SnsHandler } from './call.js';
 import { entryMap, required } from './params.js';
 import { snsErrors } from './sns-errors.js';
-import type { SubscriptionRecord } from './store.js';
+import type { SubscriptionRecord, TopicRecord } from './store.js';
 
 const PROTOCOLS = new Set([
   'http',
@@ -30,7 +30,8 @@ const SETTABLE = new Set([
   'ReplayPolicy',
 ]);
 
-function validateAttribute(name: string, value: string): void {
+/** Checks a subscription attribute as SNS does. */
+export function validateSubscriptionAttribute(name: string, value: string): void {
   if (!SETTABLE.has(name)) throw snsErrors.invalidParameter('AttributeName');
   if (name === 'RawMessageDelivery' && value !== 'true' && value !== 'false') {
     throw snsErrors.invalidParameter('Attributes Reason: RawMessageDelivery: Invalid value [' + value + ']');
@@ -47,13 +48,9 @@ function validateAttribute(name: string, value: string): void {
 export const subscribe: SnsHandler = async (call) => {
   const topic = requireTopic(call, call.params.get('TopicArn'));
   const protocol = required(call.params, 'Protocol');
-  if (!PROTOCOLS.has(protocol)) throw snsErrors.invalidParameter(`Invalid protocol type: ${protocol}`);
   const endpoint = call.params.get('Endpoint') ?? '';
-  if (ARN_ENDPOINT.has(protocol) && !endpoint.startsWith('arn:')) {
-    throw snsErrors.invalidParameter(`${protocol.toUpperCase()} endpoint ARN`);
-  }
   const attributes = entryMap(call.params, 'Attributes');
-  for (const [name, value] of Object.entries(attributes)) validateAttribute(name, value);
+  checkSubscription(protocol, endpoint, attributes);
   const existing = call.store
     .subscriptionsOf(topic.arn)
     .find((s) => s.protocol === protocol && s.endpoint === endpoint);
@@ -65,8 +62,40 @@ export const subscribe: SnsHandler = async (call) => {
     }
     return [el('SubscriptionArn', existing.arn)];
   }
+  const subscription = newSubscription(topic, protocol, endpoint, attributes, call.accountId);
+  await call.store.saveSubscription(subscription);
+  const pending = subscription.attributes.PendingConfirmation === 'true';
+  const visible = !pending || call.params.get('ReturnSubscriptionArn') === 'true';
+  return [el('SubscriptionArn', visible ? subscription.arn : 'pending confirmation')];
+};
+
+/** Checks a Subscribe's protocol, endpoint and attributes as SNS does. */
+export function checkSubscription(
+  protocol: string,
+  endpoint: string,
+  attributes: Record<string, string>,
+): void {
+  if (!PROTOCOLS.has(protocol)) throw snsErrors.invalidParameter(`Invalid protocol type: ${protocol}`);
+  if (ARN_ENDPOINT.has(protocol) && !endpoint.startsWith('arn:')) {
+    throw snsErrors.invalidParameter(`${protocol.toUpperCase()} endpoint ARN`);
+  }
+  for (const [name, value] of Object.entries(attributes)) validateSubscriptionAttribute(name, value);
+}
+
+/**
+ * A new subscription as SNS makes it: an endpoint that must confirm starts pending. Its ARN is
+ * in the topic's account and region, whichever account subscribed (`owner`).
+ */
+export function newSubscription(
+  topic: TopicRecord,
+  protocol: string,
+  endpoint: string,
+  attributes: Record<string, string>,
+  owner: string = topic.accountId,
+): SubscriptionRecord {
   const pending = CONFIRMED_BY_ENDPOINT.has(protocol);
-  const subscription: SubscriptionRecord = {
+  return {
+    owner,
     arn: `${topic.arn}:${randomUUID()}`,
     topicArn: topic.arn,
     region: topic.region,
@@ -79,10 +108,7 @@ export const subscribe: SnsHandler = async (call) => {
       ...attributes,
     },
   };
-  await call.store.saveSubscription(subscription);
-  const visible = !pending || call.params.get('ReturnSubscriptionArn') === 'true';
-  return [el('SubscriptionArn', visible ? subscription.arn : 'pending confirmation')];
-};
+}
 
 function requireSubscription(call: SnsCall): SubscriptionRecord {
   const subscription = call.store.subscriptions.get(call.params.get('SubscriptionArn') ?? '');
@@ -97,7 +123,8 @@ export const unsubscribe: SnsHandler = async (call) => {
 
 export const getSubscriptionAttributes: SnsHandler = async (call) => {
   const subscription = requireSubscription(call);
-  const owner = call.store.topics.get(subscription.topicArn)?.accountId ?? call.accountId;
+  const owner =
+    subscription.owner ?? call.store.topics.get(subscription.topicArn)?.accountId ?? call.accountId;
   return [
     entries('Attributes', {
       ...subscription.attributes,
@@ -114,7 +141,7 @@ export const setSubscriptionAttributes: SnsHandler = async (call) => {
   const subscription = requireSubscription(call);
   const name = required(call.params, 'AttributeName');
   const value = call.params.get('AttributeValue') ?? '';
-  validateAttribute(name, value);
+  validateSubscriptionAttribute(name, value);
   if (value === '') delete subscription.attributes[name];
   else subscription.attributes[name] = value;
   await call.store.saveSubscription(subscription);

@@ -22,7 +22,12 @@ const SETTABLE = new Set([
 ]);
 const JSON_ATTRIBUTES = new Set(['Policy', 'DeliveryPolicy', 'ArchivePolicy', 'DataProtectionPolicy']);
 
-function validateAttributes(attributes: Record<string, string>, creating: boolean, fifo: boolean): void {
+/** Checks topic attributes as SNS does; `creating` allows FifoTopic. */
+export function validateTopicAttributes(
+  attributes: Record<string, string>,
+  creating: boolean,
+  fifo: boolean,
+): void {
   for (const [name, value] of Object.entries(attributes)) {
     const allowed = SETTABLE.has(name) || (creating && name === 'FifoTopic');
     if (!allowed) throw snsErrors.invalidParameter(`AttributeName`);
@@ -36,7 +41,7 @@ function validateAttributes(attributes: Record<string, string>, creating: boolea
 }
 
 /** The access policy SNS gives a new topic: the owner may do everything. */
-function defaultPolicy(arn: string, accountId: string): string {
+export function defaultPolicy(arn: string, accountId: string): string {
   return JSON.stringify({
     Version: '2008-10-17',
     Id: '__default_policy_ID',
@@ -70,10 +75,10 @@ export const createTopic: SnsHandler = async (call) => {
   const fifo = attributes.FifoTopic === 'true';
   const problem = topicNameProblem(name, fifo);
   if (problem) throw snsErrors.invalidParameter(problem);
-  validateAttributes(attributes, true, fifo);
+  validateTopicAttributes(attributes, true, fifo);
   const tags = tagMembers(params);
   if (Object.keys(tags).length > MAX_TAGS) throw snsErrors.tagLimit();
-  const arn = `arn:aws:sns:${request.region}:${accountId}:${name}`;
+  const arn = topicArn(request.region, accountId, name);
   const existing = store.topics.get(arn);
   if (existing) {
     if (Object.entries(attributes).some(([key, value]) => (existing.attributes[key] ?? '') !== value)) {
@@ -84,22 +89,33 @@ export const createTopic: SnsHandler = async (call) => {
     }
     return [el('TopicArn', arn)];
   }
-  const topic: TopicRecord = {
-    arn,
-    name,
-    region: request.region,
-    accountId,
-    attributes: {
-      Policy: defaultPolicy(arn, accountId),
-      ...(fifo ? { FifoTopic: 'true', ContentBasedDeduplication: 'false' } : {}),
-      ...attributes,
-    },
-    tags,
-    createdAt: call.context.clock.now(),
-  };
-  await store.saveTopic(topic);
+  await store.saveTopic(
+    newTopic({ name, region: request.region, accountId, attributes, tags }, call.context.clock.now()),
+  );
   return [el('TopicArn', arn)];
 };
+
+/** A new topic as SNS makes it: the default access policy, FIFO settings, then the caller's attributes. */
+export function newTopic(
+  given: Pick<TopicRecord, 'name' | 'region' | 'accountId' | 'attributes' | 'tags'>,
+  now: number,
+): TopicRecord {
+  const arn = topicArn(given.region, given.accountId, given.name);
+  const fifo = given.attributes.FifoTopic === 'true';
+  return {
+    ...given,
+    arn,
+    attributes: {
+      Policy: defaultPolicy(arn, given.accountId),
+      ...(fifo ? { FifoTopic: 'true', ContentBasedDeduplication: 'false' } : {}),
+      ...given.attributes,
+    },
+    createdAt: now,
+  };
+}
+
+export const topicArn = (region: string, accountId: string, name: string): string =>
+  `arn:aws:sns:${region}:${accountId}:${name}`;
 
 export const getTopicAttributes: SnsHandler = async (call) => {
   const topic = requireTopic(call, call.params.get('TopicArn'));
@@ -121,7 +137,7 @@ export const setTopicAttributes: SnsHandler = async (call) => {
   const topic = requireTopic(call, call.params.get('TopicArn'));
   const name = required(call.params, 'AttributeName');
   const value = call.params.get('AttributeValue') ?? '';
-  validateAttributes({ [name]: value }, false, topic.attributes.FifoTopic === 'true');
+  validateTopicAttributes({ [name]: value }, false, topic.attributes.FifoTopic === 'true');
   if (value === '' && name !== 'DisplayName') delete topic.attributes[name];
   else topic.attributes[name] = value;
   await call.store.saveTopic(topic);

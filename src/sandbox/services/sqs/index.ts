@@ -9,6 +9,8 @@ import { sqsConsumer, sqsSender } from '../../ports/index.js';
 import { consumerPort } from './consumer-port.js';
 import { queueMessagesView } from './messages-view.js';
 import { sqsErrors } from './sqs-errors.js';
+import { QUEUE_POLICY, queuePolicyResources } from './queue-policy-resource.js';
+import { QUEUE, queueResourceHandler } from './queue-resource.js';
 import { queueArn, QueueStore } from './store.js';
 
 const HANDLERS: Record<string, (call: SqsCall) => Promise<unknown>> = {
@@ -57,6 +59,10 @@ export function sqsService(overrides: Partial<SqsOptions> = {}): ServiceModuleFa
       },
     });
     sqsConsumer.expose(context, consumerPort(store, options));
+    const baseUrl = (region: string) => context.endpoint ?? `https://sqs.${region}.amazonaws.com`;
+    context.resources.register(QUEUE, queueResourceHandler(store, options, baseUrl));
+    const policies = await queuePolicyResources(context.storage, store, options);
+    context.resources.register(QUEUE_POLICY, policies.handler);
     const module: ServiceModule = {
       name: 'sqs',
       codec: jsonCodec('1.0'),
@@ -85,7 +91,7 @@ export function sqsService(overrides: Partial<SqsOptions> = {}): ServiceModuleFa
           messageCount: queue.messages.length,
           hasPolicy: queue.attributes.Policy !== undefined,
         }));
-        return { 'AWS::SQS::Queue': entries };
+        return { [QUEUE]: entries, [QUEUE_POLICY]: policies.inventory() };
       },
     };
     return module;
