@@ -44,6 +44,7 @@ export const ERROR_CODES = {
   CONFIRMATION_REQUIRED: 'A command needs a confirmation and there is no terminal to ask on.',
   CONTAINER_ASSETS_UNSUPPORTED: 'A stack has a container image asset, which cdkd cannot build and push yet.',
   CONTEXT_FILE_INVALID: 'cdk.context.json is not valid JSON or not a JSON object.',
+  CA_BUNDLE_UNREADABLE: '--ca-bundle-path or AWS_CA_BUNDLE names a file that cannot be read.',
   CONTEXT_KEY_NOT_FOUND: 'cdkd context names a key the context cache does not hold.',
   CONTEXT_KEY_RESERVED: '-c sets a context key starting with "aws:", which the CDK reserves.',
   CONTEXT_LOOKUPS_DISABLED: 'The app needs context lookups and --no-lookups is on.',
@@ -222,6 +223,8 @@ export const ERROR_CODES = {
   TEMPLATE_INVALID: 'A template or its evaluated properties break the resource schema.',
   TEMPLATE_PARSE_ERROR: 'A template is not valid JSON or YAML.',
   TEMPLATE_PATH_ESCAPES: "A stack's template file resolves outside the output directory.",
+  TLS_CERTIFICATE_UNTRUSTED:
+    "The AWS endpoint's TLS certificate is not trusted (a proxy or endpoint signing with an organisation's CA needs --ca-bundle-path).",
   TRANSFORM_UNSUPPORTED: 'A stack uses a transform only CloudFormation can expand.',
   UI_INVALID_OPTION: 'A ui flag has an invalid value.',
   UI_NOT_BUILT: "The cdkd page's files are missing.",

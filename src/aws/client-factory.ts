@@ -5,6 +5,7 @@ import type { STSClient } from '@aws-sdk/client-sts';
 import type { fromNodeProviderChain } from '@aws-sdk/credential-providers';
 import { CdkdError } from '../errors.js';
 import type { proxyRequestHandler } from './proxy-agent.js';
+import { caBundle } from './ca-bundle.js';
 import { proxyConfigured } from './proxy-settings.js';
 import { cloudControlSdk, credentialProvidersSdk, s3Sdk, stsSdk } from './sdk-modules.js';
 
@@ -13,6 +14,8 @@ export interface AwsClientOptions {
   region?: string;
   /** From --profile; wins over AWS_PROFILE. */
   profile?: string;
+  /** From --ca-bundle-path; wins over AWS_CA_BUNDLE. */
+  caBundlePath?: string;
 }
 
 type Credentials = ReturnType<typeof fromNodeProviderChain>;
@@ -22,7 +25,7 @@ type ClientConfig = {
   profile?: string;
   credentials: Credentials;
   maxAttempts?: number;
-  requestHandler?: ReturnType<typeof proxyRequestHandler>;
+  requestHandler?: Partial<ReturnType<typeof proxyRequestHandler>>;
 };
 
 /** Per-client settings beside the region: `maxAttempts: 1` for a caller that runs its own retry schedule. */
@@ -151,15 +154,23 @@ export class AwsClients {
     return this.credentials;
   }
 
-  private proxyHandler(): Promise<ClientConfig['requestHandler']> {
-    this.requestHandler ??= proxyConfigured(process.env)
-      ? import('./proxy-agent.js').then(({ proxyRequestHandler }) => proxyRequestHandler(process.env))
-      : Promise.resolve(undefined);
+  /** cdkd's own agents, only when a proxy or a CA bundle calls for them: the SDK's default otherwise. */
+  private agents(): Promise<ClientConfig['requestHandler']> {
+    this.requestHandler ??= (async () => {
+      const ca = caBundle(this.options.caBundlePath, process.env);
+      if (proxyConfigured(process.env)) {
+        const { proxyRequestHandler } = await import('./proxy-agent.js');
+        return proxyRequestHandler(process.env, ca);
+      }
+      if (ca === undefined) return undefined;
+      const { Agent } = await import('node:https');
+      return { httpsAgent: new Agent({ keepAlive: true, ca }) };
+    })();
     return this.requestHandler;
   }
 
   private async config(region?: string, tuning: ClientTuning = {}): Promise<ClientConfig> {
-    const requestHandler = await this.proxyHandler();
+    const requestHandler = await this.agents();
     return {
       region: region ?? (await this.region()),
       ...(this.options.profile ? { profile: this.options.profile } : {}),

@@ -21,11 +21,14 @@ class RoutingAgent extends HttpAgent {
   constructor(
     private readonly secure: boolean,
     private readonly env: ProxyEnvironment,
+    private readonly ca: string | undefined,
   ) {
     super({ keepAlive: true });
     // Node refuses an agent whose protocol is not the request's.
     Object.assign(this, secure ? { protocol: 'https:', defaultPort: 443 } : {});
-    this.direct = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+    this.direct = secure
+      ? new HttpsAgent({ keepAlive: true, ...(ca ? { ca } : {}) })
+      : new HttpAgent({ keepAlive: true });
   }
 
   addRequest(req: ClientRequest, options: RequestOptions): void {
@@ -41,7 +44,7 @@ class RoutingAgent extends HttpAgent {
     let agent = this.proxies.get(proxy);
     if (!agent) {
       agent = this.secure
-        ? new HttpsProxyAgent(proxy, { keepAlive: true })
+        ? new HttpsProxyAgent(proxy, { keepAlive: true, ...(this.ca ? { ca: this.ca } : {}) })
         : new HttpProxyAgent(proxy, { keepAlive: true });
       this.proxies.set(proxy, agent);
     }
@@ -55,11 +58,17 @@ class RoutingAgent extends HttpAgent {
   }
 }
 
-/** The SDK clients' request handler options that route every request through {@link RoutingAgent}. */
-export function proxyRequestHandler(env: ProxyEnvironment): { httpAgent: HttpAgent; httpsAgent: HttpsAgent } {
+/**
+ * The SDK clients' request handler options that route every request through {@link RoutingAgent};
+ * `ca` (--ca-bundle-path, AWS_CA_BUNDLE) is what HTTPS connections trust, direct or proxied.
+ */
+export function proxyRequestHandler(
+  env: ProxyEnvironment,
+  ca?: string,
+): { httpAgent: HttpAgent; httpsAgent: HttpsAgent } {
   return {
-    httpAgent: new RoutingAgent(false, env),
+    httpAgent: new RoutingAgent(false, env, undefined),
     // An https.Agent by behaviour (protocol, default port), routing to real ones.
-    httpsAgent: new RoutingAgent(true, env) as unknown as HttpsAgent,
+    httpsAgent: new RoutingAgent(true, env, ca) as unknown as HttpsAgent,
   };
 }

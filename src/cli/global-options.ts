@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 export interface GlobalOptions {
   verbose?: boolean;
   profile?: string;
+  caBundlePath?: string;
   region?: string;
   stateBucket?: string;
   statePrefix: string;
@@ -17,6 +18,10 @@ export function addGlobalOptions(program: Command): void {
     .option('--no-color', 'no colours, even on a terminal (as NO_COLOR=1)')
     .option('--profile <name>', 'AWS profile to use (default: AWS_PROFILE or the default chain)')
     .option('--region <region>', 'AWS region (default: AWS_REGION, then the profile)')
+    .option(
+      '--ca-bundle-path <file>',
+      'PEM certificates HTTPS calls to AWS trust, instead of the default roots (default: AWS_CA_BUNDLE)',
+    )
     .option(
       '--state-bucket <name>',
       'S3 bucket holding cdkd state (default: CDKD_STATE_BUCKET, then cdkd-state-{accountId})',

@@ -7,6 +7,7 @@ export function sessionFor(command: Command): Session {
   return new Session({
     region: options.region,
     profile: options.profile,
+    caBundlePath: options.caBundlePath,
     stateBucket: options.stateBucket,
     statePrefix: options.statePrefix,
   });

@@ -25,6 +25,7 @@ export function synthesizeApp(
   const clients = new AwsClients({
     ...(global.region ? { region: global.region } : {}),
     ...(global.profile ? { profile: global.profile } : {}),
+    ...(global.caBundlePath ? { caBundlePath: global.caBundlePath } : {}),
   });
   const io = cliIoHost({
     yes: global.yes ?? false,

@@ -1,4 +1,5 @@
 import { AwsClients } from '../../aws/client-factory.js';
+import { isUntrustedCertificate, untrustedCertificateError } from '../../aws/ca-bundle.js';
 import { CdkdError } from '../../errors.js';
 import { stateBucketName } from '../../state/bucket-names.js';
 import type { StateBackend } from '../../state/index.js';
@@ -7,6 +8,8 @@ import { stsSdk } from '../../aws/sdk-modules.js';
 export interface SessionOptions {
   region?: string;
   profile?: string;
+  /** --ca-bundle-path (else AWS_CA_BUNDLE): the certificates HTTPS calls trust. */
+  caBundlePath?: string;
   stateBucket?: string;
   statePrefix: string;
 }
@@ -22,7 +25,11 @@ export class Session {
   private backend: Promise<StateBackend> | undefined;
 
   constructor(readonly options: SessionOptions) {
-    this.clients = new AwsClients({ region: options.region, profile: options.profile });
+    this.clients = new AwsClients({
+      region: options.region,
+      profile: options.profile,
+      ...(options.caBundlePath ? { caBundlePath: options.caBundlePath } : {}),
+    });
   }
 
   region(): Promise<string> {
@@ -55,6 +62,7 @@ export class Session {
       return identity.Account;
     } catch (cause) {
       if (cause instanceof CdkdError) throw cause;
+      if (isUntrustedCertificate(cause)) throw untrustedCertificateError(cause);
       throw new CdkdError(
         'CREDENTIALS_UNAVAILABLE',
         'cdkd could not find out which AWS account it is working in.',
