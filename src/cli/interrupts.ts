@@ -11,6 +11,7 @@ const FORCE_QUIT_GRACE_MS = 1_000;
 /** Every command that takes a stack's lock: each meets signals through `interruptible`. */
 export type LockingCommand =
   | 'deploy'
+  | 'undo'
   | 'destroy'
   | 'state destroy'
   | 'rollback'
@@ -46,6 +47,7 @@ export interface SignalRule {
 export function signalRule(command: LockingCommand): SignalRule {
   switch (command) {
     case 'deploy':
+    case 'undo':
       return { first: 'finish', second: 'quit', exitCode: 1 };
     case 'destroy':
     case 'state destroy':

@@ -22,6 +22,7 @@ import { registerOrphan } from './commands/orphan.js';
 import { registerDrift } from './commands/drift.js';
 import { registerScrub } from './commands/scrub.js';
 import { registerUi } from './commands/ui.js';
+import { registerUndo } from './commands/undo.js';
 import { CDKD_VERSION } from '../version.js';
 
 export function buildProgram(): Command {
@@ -51,6 +52,7 @@ export function buildProgram(): Command {
   registerDrift(program);
   registerScrub(program);
   registerUi(program);
+  registerUndo(program);
   return program;
 }
 
