@@ -84,7 +84,6 @@ export const ERROR_CODES = {
   EXPORT_NO_TEMPLATE:
     "The stack's state records no deployed template, so cdkd export has nothing to give CloudFormation.",
   EXPORT_STACK_NOT_FOUND: 'cdkd export names a stack cdkd holds no state for.',
-  GC_BUFFER_INVALID: '--rollback-buffer-days is not a whole number of days (0 or more).',
   GC_RUN_IN_FLIGHT: 'cdkd gc refused: a stack in the state bucket holds a lock (a run in flight).',
   HTML_FILE_FAILED: 'The --html file could not be written.',
   IAM_POLICY_CLEANUP_FAILED: "An IAM policy's create failed and detaching what it attached failed too.",

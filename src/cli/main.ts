@@ -23,6 +23,8 @@ import { registerDrift } from './commands/drift.js';
 import { registerScrub } from './commands/scrub.js';
 import { registerUi } from './commands/ui.js';
 import { registerUndo } from './commands/undo.js';
+import { registerGc } from './commands/gc.js';
+import { registerPublishAssets } from './commands/publish-assets.js';
 import { CDKD_VERSION } from '../version.js';
 
 export function buildProgram(): Command {
@@ -53,6 +55,8 @@ export function buildProgram(): Command {
   registerScrub(program);
   registerUi(program);
   registerUndo(program);
+  registerPublishAssets(program);
+  registerGc(program);
   return program;
 }
 

@@ -1,6 +1,6 @@
 import { parseDocument } from './documents/document-reader.js';
 import { GENERATION_DOCUMENT, type GenerationDocument } from './documents/generation-document.js';
-import { normalizeStatePrefix, parseAnyStateKey, stackStateKeys } from './keys.js';
+import { stackStateKeys } from './keys.js';
 import type { S3Objects } from './s3-objects.js';
 import type { StackRef } from './state-store.js';
 
@@ -77,26 +77,6 @@ export class GenerationStore {
         } catch (error) {
           return { ...base, problem: (error as Error).message };
         }
-      }),
-    );
-  }
-
-  /**
-   * The text of every kept version of every stack's generation under the prefix, nested stacks'
-   * too: what `cdkd gc` searches for the asset objects still named.
-   */
-  async allKeptTexts(): Promise<{ location: string; text: string }[]> {
-    const versions = await this.objects.listVersionsUnder(`${normalizeStatePrefix(this.prefix)}/`);
-    const generations = versions.filter(
-      (version) => parseAnyStateKey(this.prefix, version.key, 'generation.json') !== undefined,
-    );
-    return Promise.all(
-      generations.map(async (version) => {
-        const stored = await this.objects.getVersion(version.key, version.versionId);
-        return {
-          location: `${this.objects.location(version.key)}?versionId=${version.versionId}`,
-          text: stored?.text ?? '',
-        };
       }),
     );
   }

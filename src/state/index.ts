@@ -18,6 +18,7 @@ export * from './keys.js';
 export * from './lock-schedule.js';
 export * from './lock.js';
 export * from './own-writes.js';
+export * from './reference-documents.js';
 export * from './s3-objects.js';
 export * from './save-chain.js';
 export * from './state-backend.js';
