@@ -1,5 +1,3 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -11,6 +9,7 @@ import {
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, writeAssembly } from '../assembly/helpers.js';
 import { runCli } from '../helpers/cli.js';
+import { assetKey, fileAsset } from '../helpers/file-asset.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 
 // cdkd gc and cdkd publish-assets on the sandbox.
@@ -19,45 +18,19 @@ const env = () => sandboxEnv(sandbox.current.url);
 const s3 = () => new S3Client({ region: 'us-east-1', forcePathStyle: true });
 const cdkd = (args: string[]) => runCli(args, { env: env() });
 
-const hashOf = (content: string) => Buffer.from(content).toString('hex').padEnd(64, '0').slice(0, 64);
-const keyOf = (content: string) => `${hashOf(content)}.txt`;
-
-/** A stack whose parameter names one file asset holding `asset`. */
-function assembly(stack: string, asset: string): string {
+/** A stack whose parameter names one file asset holding `content`. */
+function assembly(stack: string, content: string): string {
   const dir = tempDir();
-  const hash = hashOf(asset);
-  writeFileSync(join(dir, `asset.${hash}.txt`), asset);
+  const asset = fileAsset(dir, content);
   writeAssembly(dir, [
     {
       id: stack,
       template: {
         Resources: {
-          Pointer: {
-            Type: 'AWS::SSM::Parameter',
-            Properties: {
-              Type: 'String',
-              Value: {
-                'Fn::Sub': `s3://cdk-hnb659fds-assets-\${AWS::AccountId}-\${AWS::Region}/${hash}.txt`,
-              },
-            },
-          },
+          Pointer: asset.pointer,
         },
       },
-      assets: {
-        version: '36.0.0',
-        files: {
-          [hash]: {
-            source: { path: `asset.${hash}.txt`, packaging: 'file' },
-            destinations: {
-              'current_account-current_region': {
-                bucketName: 'cdk-hnb659fds-assets-${AWS::AccountId}-${AWS::Region}',
-                objectKey: `${hash}.txt`,
-              },
-            },
-          },
-        },
-        dockerImages: {},
-      },
+      assets: asset.manifest,
     },
   ]);
   return dir;
@@ -119,8 +92,8 @@ describe('cdkd gc', () => {
     expect(dry.stdout).toContain('stray-old.zip');
     expect(dry.stdout).toContain('stray-new.zip');
     // The first asset is named only by generation 1 now: kept.
-    expect(dry.stdout).not.toContain(keyOf('gc-first'));
-    expect(dry.stdout).not.toContain(keyOf('gc-second'));
+    expect(dry.stdout).not.toContain(assetKey('gc-first'));
+    expect(dry.stdout).not.toContain(assetKey('gc-second'));
     expect(await stored('stray-old.zip')).toBeDefined();
 
     const gc = await cdkd(['gc']);
@@ -128,8 +101,8 @@ describe('cdkd gc', () => {
     expect(gc.stdout).toContain('deleted s3://');
     expect(await stored('stray-old.zip')).toBeUndefined();
     expect(await stored('stray-new.zip')).toBeDefined();
-    expect(await stored(keyOf('gc-first'))).toBeDefined();
-    expect(await stored(keyOf('gc-second'))).toBeDefined();
+    expect(await stored(assetKey('gc-first'))).toBeDefined();
+    expect(await stored(assetKey('gc-second'))).toBeDefined();
   });
 
   it('refuses while a stack holds a lock, deleting nothing', async () => {
@@ -164,7 +137,7 @@ describe('cdkd publish-assets', () => {
     const published = await cdkd(['publish-assets', '-a', app]);
     expect(published.code, published.stderr).toBe(0);
     expect(published.stdout).toContain('Published: assets published to s3://cdkd-assets-');
-    const key = keyOf('published-asset');
+    const key = assetKey('published-asset');
     const bucket = await bucketNamed('cdkd-assets-');
     expect(await body(bucket, key)).toBe('published-asset');
     expect((await cdkd(['state', 'show', 'Published'])).code).not.toBe(0);

@@ -1,5 +1,3 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   DeleteObjectCommand,
   GetBucketLifecycleConfigurationCommand,
@@ -12,6 +10,7 @@ import {
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, writeAssembly } from '../assembly/helpers.js';
 import { runCli } from '../helpers/cli.js';
+import { assetKey, fileAsset } from '../helpers/file-asset.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 
 // cdkd undo on the sandbox: each successful deploy records a generation; undo plans a kept one
@@ -29,12 +28,9 @@ interface Version {
   asset: string;
 }
 
-const hashOf = (content: string) => Buffer.from(content).toString('hex').padEnd(64, '0').slice(0, 64);
-
 function assembly(stack: string, version: Version): string {
   const dir = tempDir();
-  const hash = hashOf(version.asset);
-  writeFileSync(join(dir, `asset.${hash}.txt`), version.asset);
+  const asset = fileAsset(dir, version.asset);
   writeAssembly(dir, [
     {
       id: stack,
@@ -52,32 +48,10 @@ function assembly(stack: string, version: Version): string {
               UpdateReplacePolicy: 'Delete',
             },
           }),
-          Pointer: {
-            Type: 'AWS::SSM::Parameter',
-            Properties: {
-              Type: 'String',
-              Value: {
-                'Fn::Sub': `s3://cdk-hnb659fds-assets-\${AWS::AccountId}-\${AWS::Region}/${hash}.txt`,
-              },
-            },
-          },
+          Pointer: asset.pointer,
         },
       },
-      assets: {
-        version: '36.0.0',
-        files: {
-          [hash]: {
-            source: { path: `asset.${hash}.txt`, packaging: 'file' },
-            destinations: {
-              'current_account-current_region': {
-                bucketName: 'cdk-hnb659fds-assets-${AWS::AccountId}-${AWS::Region}',
-                objectKey: `${hash}.txt`,
-              },
-            },
-          },
-        },
-        dockerImages: {},
-      },
+      assets: asset.manifest,
     },
   ]);
   return dir;
@@ -177,7 +151,7 @@ describe('cdkd undo', () => {
   it('refuses with the asset objects named when the generation returned to reads assets gone', async () => {
     await deploy('UndoGone', { named: 'undo-gone-q', asset: 'gone-first' });
     await deploy('UndoGone', { named: 'undo-gone-q', asset: 'gone-second' });
-    const key = `${hashOf('gone-first')}.txt`;
+    const key = assetKey('gone-first');
     await s3().send(new DeleteObjectCommand({ Bucket: await assetBucket(), Key: key }));
     const refused = await cdkd(['undo', 'UndoGone']);
     expect(refused.code).toBe(1);
