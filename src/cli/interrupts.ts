@@ -40,7 +40,7 @@ export interface SignalRule {
 
 /**
  * Spec 003, "Signals", for deploy, destroy, state destroy and rollback: a deploy does not
- * release on a forced quit (it may hold several stacks' locks), destroy fires a release,
+ * release on a forced quit (it may hold several stacks' locks; `undo` is a deploy), destroy fires a release,
  * rollback absorbs further signals. Every other lock-taking command changes state without
  * deploying: its first signal stops it with exit 130, its second releases and quits.
  */

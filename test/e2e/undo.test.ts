@@ -160,6 +160,32 @@ describe('cdkd undo', () => {
     expect(refused.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('refuses while the stack has a rollback journal from a failed deploy', async () => {
+    await deploy('UndoJournal', { named: 'undo-journal-one', asset: 'journal' });
+    await fetch(`${sandbox.current.url}/_sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        service: 'ssm',
+        operation: 'PutParameter',
+        errorCode: 'ValidationException',
+        httpStatus: 400,
+        message: 'injected',
+      }),
+    });
+    const failed = await cdkd([
+      'deploy',
+      '-a',
+      assembly('UndoJournal', { named: 'undo-journal-two', asset: 'journal' }),
+      '--no-rollback',
+    ]);
+    expect(failed.code).toBe(1);
+    const refused = await cdkd(['undo', 'UndoJournal']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('UNDO_JOURNAL_PENDING');
+    expect(refused.stderr).toContain('cdkd rollback UndoJournal');
+  });
+
   it('bootstrap sets the state-history rule, converges on a new N, and the sandbox trims old generations', async () => {
     const bucket = 'cdkd-state-' + (await accountId());
     const rule = async () =>
