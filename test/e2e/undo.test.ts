@@ -125,6 +125,13 @@ describe('cdkd undo', () => {
     expect((await resources('Undo')).Named!.physicalId).toContain('undo-two');
     expect(await bucketExists('undo-kept-data')).toBe(false);
 
+    const everyStack = await cdkd(['undo', '--list']);
+    expect(everyStack.code, everyStack.stderr).toBe(0);
+    expect(everyStack.stdout).toContain('Undo: generations kept, newest first');
+    const unnamed = await cdkd(['undo']);
+    expect(unnamed.code).toBe(1);
+    expect(unnamed.stderr).toContain("missing argument 'stack'");
+
     const missing = await cdkd(['undo', 'Undo', '--to', '9']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('UNDO_GENERATION_NOT_FOUND');

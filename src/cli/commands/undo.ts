@@ -26,7 +26,7 @@ export function registerUndo(program: Command): void {
     program
       .command('undo')
       .description('put a stack back to what its previous successful deploy made (from state; no synthesis)')
-      .argument('<stack>', 'the stack to put back'),
+      .argument('[stack]', 'the stack to put back (with --list: default every stack in the region)'),
   )
     .option('--list', 'show the generations the state bucket keeps, and stop')
     .option(
@@ -49,14 +49,25 @@ export function registerUndo(program: Command): void {
         `which changes stop to ask before deploying (default: ${REQUIRE_APPROVAL_ENV}, then cdk.json "requireApproval", then broadening)`,
       ).choices(APPROVAL_LEVELS),
     )
-    .action(async (stackName: string, options: UndoOptions, cmd: Command) => {
+    .action(async (named: string | undefined, options: UndoOptions, cmd: Command) => {
       const global = globalOptions(cmd);
       const undo = await import('../../toolkit/undo/index.js');
-      const target = { session: sessionFor(cmd), stackName, ...(global.region && { region: global.region }) };
+      const where = { session: sessionFor(cmd), ...(global.region && { region: global.region }) };
       if (options.list) {
-        process.stdout.write(renderGenerations(stackName, await undo.listGenerations(target)));
+        const stacks = await undo.listGenerations({
+          ...where,
+          ...(named !== undefined && { stackName: named }),
+        });
+        if (stacks.length === 0) process.stdout.write('No stacks with state in this region.\n');
+        for (const { stackName, kept } of stacks) process.stdout.write(renderGenerations(stackName, kept));
         return;
       }
+      if (named === undefined)
+        cmd.error(
+          "error: missing argument 'stack': name the stack to undo (cdkd undo <stack>), or pass --list",
+        );
+      const stackName = named;
+      const target = { ...where, stackName };
       const { renderReview, paintFor } = await import('../render-review.js');
       const progress = await progressView(
         options.progress,

@@ -43,12 +43,25 @@ export interface PreparedUndo {
   options: DeployOptions;
 }
 
-/** `cdkd undo --list`: the stack's generations the state bucket keeps, newest first. */
-export async function listGenerations(input: UndoTarget): Promise<KeptGeneration[]> {
+/**
+ * `cdkd undo --list`: the generations the state bucket keeps, newest first, of the stack named,
+ * or of every stack cdkd has state for in the region when none is.
+ */
+export async function listGenerations(
+  input: Omit<UndoTarget, 'stackName'> & { stackName?: string },
+): Promise<{ stackName: string; kept: KeptGeneration[] }[]> {
   const region = input.region ?? (await callerOf(input.session, input.signal)).region;
   const backend = await input.session.stateBackend();
-  const kept = await backend.generations.list({ stackName: input.stackName, region });
-  return kept.sort((a, b) => (b.document?.number ?? 0) - (a.document?.number ?? 0));
+  const names =
+    input.stackName !== undefined
+      ? [input.stackName]
+      : (await backend.store.list()).filter((ref) => ref.region === region).map((ref) => ref.stackName);
+  return Promise.all(
+    names.map(async (stackName) => {
+      const kept = await backend.generations.list({ stackName, region });
+      return { stackName, kept: kept.sort((a, b) => (b.document?.number ?? 0) - (a.document?.number ?? 0)) };
+    }),
+  );
 }
 
 /**
