@@ -87,6 +87,7 @@ export const ERROR_CODES = {
   EXPORT_NO_TEMPLATE:
     "The stack's state records no deployed template, so cdkd export has nothing to give CloudFormation.",
   EXPORT_STACK_NOT_FOUND: 'cdkd export names a stack cdkd holds no state for.',
+  GC_RUN_IN_FLIGHT: 'cdkd gc refused: a stack in the state bucket holds a lock (a run in flight).',
   HTML_FILE_FAILED: 'The --html file could not be written.',
   IAM_POLICY_CLEANUP_FAILED: "An IAM policy's create failed and detaching what it attached failed too.",
   IAM_POLICY_NO_TARGET: 'An AWS::IAM::Policy names no group, role or user.',
@@ -215,6 +216,7 @@ export const ERROR_CODES = {
   STATE_CONFLICT: "Another writer changed a state document between cdkd's read and write.",
   STATE_DOCUMENT_FOREIGN: 'A state document names another stack.',
   STATE_DOCUMENT_INVALID: 'A state document is torn, hand-edited or of the wrong shape.',
+  STATE_HISTORY_INVALID: '--state-history is not a number of versions from 1 to 100.',
   STATE_PREFIX_INVALID: '--state-prefix cannot hold state.',
   STATE_VERSION_UNSUPPORTED: 'A state document was written by a newer cdkd.',
   SYNTH_FAILED: 'The app could not be run or failed while synthesizing.',
@@ -228,6 +230,15 @@ export const ERROR_CODES = {
   TRANSFORM_UNSUPPORTED: 'A stack uses a transform only CloudFormation can expand.',
   UI_INVALID_OPTION: 'A ui flag has an invalid value.',
   UI_NOT_BUILT: "The cdkd page's files are missing.",
+  UNDO_ASSETS_GONE: 'cdkd undo refused: an asset the generation reads is no longer in the asset bucket.',
+  UNDO_GENERATION_NOT_FOUND:
+    'cdkd undo --to names a generation the state bucket does not keep (or cannot read).',
+  UNDO_JOURNAL_PENDING: 'cdkd undo refused: the stack has a rollback journal to settle first.',
+  UNDO_NESTED_STACKS:
+    'cdkd undo refused: the generation holds nested stacks, which undo does not restore yet.',
+  UNDO_NO_PREVIOUS_GENERATION: 'cdkd undo found no earlier generation of the stack to return to.',
+  UNDO_PARAMETER_MASKED:
+    'cdkd undo refused: a NoEcho parameter of the generation is kept masked; pass its value.',
   UNKNOWN_DEPENDENCY: 'A resource depends on a logical id the template does not deploy.',
   UNKNOWN_INTRINSIC: 'A template uses an intrinsic function cdkd does not know.',
   UNSUPPORTED_RESOURCE_TYPE: 'A resource type has no SDK provider and Cloud Control does not support it.',

@@ -11,6 +11,7 @@ const FORCE_QUIT_GRACE_MS = 1_000;
 /** Every command that takes a stack's lock: each meets signals through `interruptible`. */
 export type LockingCommand =
   | 'deploy'
+  | 'undo'
   | 'destroy'
   | 'state destroy'
   | 'rollback'
@@ -39,13 +40,14 @@ export interface SignalRule {
 
 /**
  * Spec 003, "Signals", for deploy, destroy, state destroy and rollback: a deploy does not
- * release on a forced quit (it may hold several stacks' locks), destroy fires a release,
+ * release on a forced quit (it may hold several stacks' locks; `undo` is a deploy), destroy fires a release,
  * rollback absorbs further signals. Every other lock-taking command changes state without
  * deploying: its first signal stops it with exit 130, its second releases and quits.
  */
 export function signalRule(command: LockingCommand): SignalRule {
   switch (command) {
     case 'deploy':
+    case 'undo':
       return { first: 'finish', second: 'quit', exitCode: 1 };
     case 'destroy':
     case 'state destroy':

@@ -22,6 +22,9 @@ import { registerOrphan } from './commands/orphan.js';
 import { registerDrift } from './commands/drift.js';
 import { registerScrub } from './commands/scrub.js';
 import { registerUi } from './commands/ui.js';
+import { registerUndo } from './commands/undo.js';
+import { registerGc } from './commands/gc.js';
+import { registerPublishAssets } from './commands/publish-assets.js';
 import { CDKD_VERSION } from '../version.js';
 
 export function buildProgram(): Command {
@@ -51,6 +54,9 @@ export function buildProgram(): Command {
   registerDrift(program);
   registerScrub(program);
   registerUi(program);
+  registerUndo(program);
+  registerPublishAssets(program);
+  registerGc(program);
   return program;
 }
 

@@ -1,5 +1,6 @@
 import type { ApprovalLevel, MovingExport, PlannedOperation, RecreateLayer } from '../plan/index.js';
 import type { RoutingOptions } from '../providers/index.js';
+import type { AssetObject } from '../state/index.js';
 import type { ParameterValue } from '../template/index.js';
 
 export type { DataLossConfirmation } from '../messages/index.js';
@@ -30,6 +31,10 @@ export interface StackRequest {
   isNested?: boolean;
   /** The app's output directory its nested templates must stay inside (spec 002). */
   assemblyDir?: string;
+  /** The asset bucket's objects the template reads: the generation a successful deploy records names them. */
+  assets?: readonly AssetObject[];
+  /** `cdkd undo`: the generation this deploy puts the stack back to. */
+  undoneTo?: number;
 }
 
 export interface DeployOptions {

@@ -21,6 +21,8 @@ export interface StackStateKeys {
   noEchoData: string;
   /** The last `cdkd drift`'s summary. */
   drift: string;
+  /** The last successful deploy's inputs, whole; its versions are the stack's generations. */
+  generation: string;
 }
 
 export const DEFAULT_STATE_PREFIX = 'cdkd';
@@ -53,6 +55,7 @@ export function stackStateKeys(prefix: string, stackName: string, region: string
     customResourceResponsesPrefix: `${base}/custom-resource-responses/`,
     noEchoData: `${base}/no-echo-data.json`,
     drift: `${base}/drift.json`,
+    generation: `${base}/generation.json`,
   };
 }
 
@@ -124,7 +127,8 @@ export function isNestedSegment(segment: string): boolean {
 }
 
 /** Which of a stack's documents a key (or listed prefix) addresses, as an error names it. */
-export type StateDocumentKind = 'state' | 'lock' | 'journal' | 'no-echo' | 'drift' | 'events' | 'responses';
+export type StateDocumentKind =
+  'state' | 'lock' | 'journal' | 'no-echo' | 'drift' | 'generation' | 'events' | 'responses';
 
 const DOCUMENT_SEGMENTS: Record<string, StateDocumentKind> = {
   'state.json': 'state',
@@ -133,6 +137,7 @@ const DOCUMENT_SEGMENTS: Record<string, StateDocumentKind> = {
   'rollback-journal': 'journal',
   'no-echo-data.json': 'no-echo',
   'drift.json': 'drift',
+  'generation.json': 'generation',
   events: 'events',
   'custom-resource-responses': 'responses',
 };

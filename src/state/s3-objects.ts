@@ -8,6 +8,7 @@ const {
   DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
+  ListObjectVersionsCommand,
   ListObjectsV2Command,
   PutObjectCommand,
 } = s3Sdk();
@@ -17,6 +18,14 @@ export type WriteCondition = { ifMatch: string } | { ifNoneMatch: '*' };
 export interface StoredText {
   text: string;
   etag: string;
+}
+
+/** One stored version of an object (a delete marker is not one). */
+export interface ObjectVersionInfo {
+  key: string;
+  versionId: string;
+  lastModified: Date;
+  isLatest: boolean;
 }
 
 /** Raised when an S3 precondition (If-Match / If-None-Match) refuses a write. */
@@ -52,6 +61,59 @@ export class S3Objects {
       if (classifyAwsError(error) === 'not-found' && !isMissingBucket(error)) return undefined;
       throw this.failed(error, 'read', key);
     }
+  }
+
+  /** One version of `key`, or undefined when that version is gone (a lifecycle rule expired it). */
+  async getVersion(key: string, versionId: string): Promise<StoredText | undefined> {
+    try {
+      const response = await this.s3.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: key, VersionId: versionId }),
+      );
+      const text = (await response.Body?.transformToString('utf8')) ?? '';
+      return { text, etag: response.ETag ?? '' };
+    } catch (error) {
+      if (classifyAwsError(error) === 'not-found' && !isMissingBucket(error)) return undefined;
+      throw this.failed(error, 'read', key);
+    }
+  }
+
+  /** The versions of exactly `key` the bucket keeps, newest first; delete markers left out. */
+  async listVersions(key: string): Promise<ObjectVersionInfo[]> {
+    return (await this.listVersionsUnder(key)).filter((version) => version.key === key);
+  }
+
+  /** Every kept version of every key under `prefix`, each key's newest first; delete markers left out. */
+  async listVersionsUnder(prefix: string): Promise<ObjectVersionInfo[]> {
+    const versions: ObjectVersionInfo[] = [];
+    let keyMarker: string | undefined;
+    let versionIdMarker: string | undefined;
+    try {
+      do {
+        const page = await this.s3.send(
+          new ListObjectVersionsCommand({
+            Bucket: this.bucket,
+            Prefix: prefix,
+            KeyMarker: keyMarker,
+            VersionIdMarker: versionIdMarker,
+          }),
+        );
+        for (const version of page.Versions ?? []) {
+          if (version.Key === undefined || version.VersionId === undefined) continue;
+          versions.push({
+            key: version.Key,
+            versionId: version.VersionId,
+            lastModified: version.LastModified ?? new Date(0),
+            isLatest: version.IsLatest === true,
+          });
+        }
+        const more = page.IsTruncated === true;
+        keyMarker = more ? page.NextKeyMarker : undefined;
+        versionIdMarker = more ? page.NextVersionIdMarker : undefined;
+      } while (keyMarker !== undefined);
+    } catch (error) {
+      throw this.failed(error, 'list', prefix);
+    }
+    return versions;
   }
 
   /** Writes, with a precondition when given; returns the new ETag or throws PreconditionFailed. */

@@ -1,5 +1,6 @@
 import type { AwsClients } from '../aws/index.js';
 import { bucketRegion } from '../aws/bucket-region.js';
+import { GenerationStore } from './generation-store.js';
 import { JournalStore } from './journal-store.js';
 import { normalizeStatePrefix } from './keys.js';
 import { LockManager } from './lock.js';
@@ -15,6 +16,7 @@ export interface StateBackend {
   store: StateStore;
   locks: LockManager;
   journals: JournalStore;
+  generations: GenerationStore;
 }
 
 /**
@@ -51,5 +53,6 @@ export async function openStateBackend(
     store: new StateStore(objects, prefix),
     locks: new LockManager(objects, prefix),
     journals: new JournalStore(objects, prefix),
+    generations: new GenerationStore(objects, prefix),
   };
 }

@@ -71,6 +71,7 @@ const DOCUMENT_NAMES: Record<StateDocumentKind, string> = {
   journal: 'the rollback journal',
   'no-echo': 'the NoEcho data',
   drift: 'the drift summary',
+  generation: "the last deploy's generation",
   events: 'the deployment events',
   responses: "a custom resource's response",
 };

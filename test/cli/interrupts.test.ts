@@ -139,6 +139,7 @@ describe('handleInterrupts', () => {
 describe('signalRule: what each lock-taking command does on a signal', () => {
   const rows: Array<[LockingCommand, SignalRule]> = [
     ['deploy', { first: 'finish', second: 'quit', exitCode: 1 }],
+    ['undo', { first: 'finish', second: 'quit', exitCode: 1 }],
     ['destroy', { first: 'finish', second: 'release-and-quit', exitCode: 1 }],
     ['state destroy', { first: 'finish', second: 'release-and-quit', exitCode: 1 }],
     ['rollback', { first: 'finish', second: 'absorb', exitCode: 1 }],

@@ -28,6 +28,7 @@ describe('state key layout', () => {
       customResourceResponsesPrefix: 'cdkd/MyStack/eu-west-1/custom-resource-responses/',
       noEchoData: 'cdkd/MyStack/eu-west-1/no-echo-data.json',
       drift: 'cdkd/MyStack/eu-west-1/drift.json',
+      generation: 'cdkd/MyStack/eu-west-1/generation.json',
     });
   });
 

@@ -14,6 +14,7 @@ import { ResourceExecutor } from '../execute/index.js';
 import type { DeployOptions, StackRequest } from '../stack-request.js';
 import { StackState } from '../../stack-state/index.js';
 import { recordGeneration, recordRun } from './stack-record.js';
+import { recordDeployedGeneration } from './generation-record.js';
 import { unchangedResult } from './unchanged-deploy.js';
 import type { DeployPhase } from '../events.js';
 import { reviewValues, stateResolver } from '../planning/index.js';
@@ -193,6 +194,7 @@ export async function lockedDeploy(
     const changed = JSON.stringify(state.document) !== before;
     if (changed) await state.save();
     await state.flush();
+    if (changed) await recordDeployedGeneration(engine, request, state.document, planned.plan);
     phase('outputs');
     const unaddressed = [
       ...(setAside ? [setAside] : []),

@@ -2,3 +2,4 @@
 export * from './asset-storage.js';
 export * from './bootstrap.js';
 export * from './cdkd-buckets.js';
+export * from './state-history.js';

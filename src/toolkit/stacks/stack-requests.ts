@@ -85,6 +85,12 @@ export function stackRequest(
         },
       ]),
     );
+  // The stack's own template is deployed by cdkd, not read from the bucket.
+  const assets = stack.assetManifests.flatMap((manifest) =>
+    manifest.files
+      .filter((file) => file.absoluteSourcePath !== stack.templateFile)
+      .flatMap((file) => file.destinations.map((d) => ({ bucket: assetBucket, key: d.objectKey }))),
+  );
   return {
     stateName: stack.stackName,
     stackName: stack.stackName,
@@ -95,5 +101,6 @@ export function stackRequest(
     tags: stack.tags,
     ...(stack.terminationProtection ? { terminationProtection: true } : {}),
     nested: nestedTemplates(nested),
+    ...(assets.length > 0 && { assets }),
   };
 }

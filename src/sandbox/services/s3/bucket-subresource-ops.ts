@@ -96,10 +96,32 @@ export const putBucketLifecycleConfiguration: S3Handler = async (call) => {
     if (!actions.some((action) => children(rule, action).length > 0)) {
       throw new SandboxError('InvalidRequest', 'At least one action needs to be specified in a rule', 400);
     }
+    for (const expiration of children(rule, 'NoncurrentVersionExpiration'))
+      checkNoncurrentExpiration(expiration);
   }
   await store(call, 'lifecycle', xml);
   return emptyResponse();
 };
+
+/** NoncurrentDays a positive whole number, NewerNoncurrentVersions from 1 to 100, as S3 checks them. */
+function checkNoncurrentExpiration(expiration: XmlValue): void {
+  const days = text(expiration, 'NoncurrentDays');
+  if (days === undefined || !/^\d+$/.test(days) || Number(days) < 1) {
+    throw new SandboxError(
+      'InvalidArgument',
+      "'NoncurrentDays' for NoncurrentVersionExpiration action must be a positive integer",
+      400,
+    );
+  }
+  const newer = text(expiration, 'NewerNoncurrentVersions');
+  if (newer !== undefined && (!/^\d+$/.test(newer) || Number(newer) < 1 || Number(newer) > 100)) {
+    throw new SandboxError(
+      'InvalidArgument',
+      "'NewerNoncurrentVersions' for NoncurrentVersionExpiration action must be a positive integer up to 100",
+      400,
+    );
+  }
+}
 
 export const getBucketLifecycleConfiguration: S3Handler = async (call) => {
   const document = requireBucket(call).record.documents?.lifecycle;

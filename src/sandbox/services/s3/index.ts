@@ -6,6 +6,7 @@ import { bucketResourceHandler } from './bucket-resource.js';
 import { SUBRESOURCE_HANDLERS } from './bucket-subresource-ops.js';
 import type { S3Handler } from './call.js';
 import { verifyPayloadDigests } from './checksums.js';
+import { scheduleLifecycle } from './lifecycle.js';
 import * as lists from './list-ops.js';
 import * as deletes from './object-delete.js';
 import * as multipart from './multipart-ops.js';
@@ -57,6 +58,7 @@ export const createS3Service: ServiceModuleFactory = async (context) => {
   const store = await S3Store.load(context.storage);
   context.resources.register('AWS::S3::Bucket', bucketResourceHandler(store, context.foreignBuckets));
   s3ObjectReader.expose(context, objectReader(store));
+  scheduleLifecycle(context.clock, store);
   const module: ServiceModule = {
     name: 's3',
     codec: restXmlCodec,

@@ -46,7 +46,7 @@ async function deleteOne(
     key,
     versionId: versioning === 'Enabled' ? randomString(32) : 'null',
     seq: store.nextSeq(),
-    lastModified: new Date().toISOString(),
+    lastModified: call.context.clock.iso(),
     deleteMarker: true,
     etag: '',
     size: 0,

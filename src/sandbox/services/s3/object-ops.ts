@@ -243,7 +243,7 @@ export function newVersion(
     key,
     versionId: state.record.versioning === 'Enabled' ? randomString(32) : 'null',
     seq: call.store.nextSeq(),
-    lastModified: new Date().toISOString(),
+    lastModified: call.context.clock.iso(),
     deleteMarker: false,
   };
 }
