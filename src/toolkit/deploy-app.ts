@@ -75,6 +75,10 @@ export interface DeployAppInput extends ToolkitIo {
   planFile?: string;
   /** `--require-approval` (cdk.json's `requireApproval`), resolved: which changes stop to ask. */
   requireApproval?: ApprovalLevel;
+  /** `--asset-parallelism`: assets built or uploaded at once per stack. */
+  assetParallelism?: number;
+  /** `--verbose`: repeated asset build commands are shown too. */
+  verbose?: boolean;
 }
 
 /**
@@ -135,7 +139,10 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
   });
   throwIfInterrupted(input.signal, 'before the first stack started; nothing was changed');
 
-  const publish = assetPublisher(input.session, input);
+  const publish = assetPublisher(input.session, input, {
+    ...(input.assetParallelism ? { concurrency: input.assetParallelism } : {}),
+    ...(input.verbose ? { verbose: true } : {}),
+  });
   const crossStack = crossStackRun(deploying.map(({ stack }) => stack));
   const options = {
     concurrency: input.concurrency,

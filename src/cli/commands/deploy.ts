@@ -6,6 +6,7 @@ import { REQUIRE_APPROVAL_ENV, requireApprovalSetting } from '../../assembly/req
 import {
   addDeployTuning,
   addRecreateOptions,
+  positiveInteger,
   addRoutingOptions,
   type DeployTuning,
   type RecreateOptions,
@@ -39,6 +40,14 @@ interface DeployCommandOptions
   tags: string[];
   requireApproval?: ApprovalLevel;
   progress: ProgressMode;
+  /** `--asset-parallelism [n]`: a count, true bare, false under `--no-asset-parallelism`. */
+  assetParallelism?: number | boolean;
+}
+
+/** `--asset-parallelism` as the deploy takes it: a count, one for `--no-asset-parallelism`, else the default. */
+function assetParallelism(value: number | boolean | undefined): { assetParallelism?: number } {
+  if (value === false) return { assetParallelism: 1 };
+  return typeof value === 'number' ? { assetParallelism: value } : {};
 }
 
 export function registerDeploy(program: Command): void {
@@ -77,6 +86,12 @@ export function registerDeploy(program: Command): void {
       "when a replacement's name is held by the resource it replaces, delete that one first, then create",
     )
     .option('--strict', 'refuse the assembly when the app reported warnings')
+    .option(
+      '--asset-parallelism [n]',
+      'assets built or uploaded at once (default 4; --no-asset-parallelism: one at a time)',
+      positiveInteger,
+    )
+    .option('--no-asset-parallelism', 'build and upload assets one at a time')
     .addOption(
       new Option(
         '--require-approval <level>',
@@ -142,6 +157,8 @@ export function registerDeploy(program: Command): void {
           parameters: options.parameters,
           tags: options.tags,
           prefixUserSuppliedNames: namePrefix.value,
+          ...assetParallelism(options.assetParallelism),
+          ...(globalOptions(cmd).verbose ? { verbose: true } : {}),
           requireApproval: requireApprovalSetting({
             flag: options.requireApproval,
             env: process.env,
