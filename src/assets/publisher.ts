@@ -1,6 +1,6 @@
 import type { ECRClient } from '@aws-sdk/client-ecr';
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { AssetRun } from './asset-run.js';
+import type { Registry } from './container/registry-login.js';
 
 export interface AssetPublication {
   assetId: string;
@@ -51,4 +51,17 @@ export interface AssetPublisher<A, P = AssetPublication> {
   /** Throws a CdkdError when the asset cannot be published; runs for every asset before any upload. */
   check(asset: A, stack: string, target: { accountId: string; region: string }): Promise<void>;
   publish(asset: A, context: PublishContext): Promise<P[]>;
+}
+
+/**
+ * What one deploy run shares across the stacks it publishes for: each image asset is
+ * built and pushed once however many stacks name it, each registry logged in to once,
+ * and each distinct build command announced once.
+ */
+export interface AssetRun {
+  readonly images: Map<string, Promise<ImagePublication[]>>;
+  /** Per region: the registry, logged in to. */
+  readonly registries: Map<string, Promise<Registry>>;
+  /** Build commands announced so far, as their joined argv. */
+  readonly announced: Set<string>;
 }
