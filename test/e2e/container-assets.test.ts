@@ -18,6 +18,9 @@ import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 const podman = spawnSync('podman', ['--version']).status === 0;
 const ACCOUNT_REPOSITORY = /^cdk-hnb659fds-container-assets-\d{12}-us-east-1$/;
 
+// Writes a file beside the asset manifest and prints its name, as a file asset's command does.
+const FILE_COMMAND = "require('fs').writeFileSync('made.txt', 'made by a command'); console.log('made.txt')";
+
 const sandbox = useSandbox();
 let work: string;
 let app: string;
@@ -72,11 +75,30 @@ describe.skipIf(!podman)(
       );
       const imageDir = imageContext('image', 'a plain image asset\n');
       const functionDir = imageContext('function', 'an image function\n');
+      const execDir = imageContext('exec', 'an image a command built\n');
       app = synthesizeApp((cdk) => {
         const stack = new Stack(cdk, 'Images');
         const asset = new DockerImageAsset(stack, 'Plain', { directory: imageDir, buildArgs: { NOTE: 'x' } });
         new DockerImageFunction(stack, 'Fn', { code: DockerImageCode.fromImageAsset(functionDir) });
         new CfnOutput(stack, 'PlainUri', { value: asset.imageUri });
+        // Assets a command produces: an image the command builds itself, and two files made by
+        // one command, which is announced once.
+        const built = stack.synthesizer.addDockerImageAsset({
+          sourceHash: 'e'.repeat(64),
+          executable: [
+            'sh',
+            '-c',
+            `podman build --quiet --tag cdkd-exec-image ${execDir} >/dev/null && echo cdkd-exec-image`,
+          ],
+        });
+        new CfnOutput(stack, 'BuiltUri', { value: built.imageUri });
+        for (const hash of ['1', '2']) {
+          const file = stack.synthesizer.addFileAsset({
+            sourceHash: hash.repeat(64),
+            executable: ['node', '-e', FILE_COMMAND],
+          });
+          new CfnOutput(stack, `File${hash}`, { value: file.objectKey });
+        }
       });
       ecr = new ECRClient({ region: 'us-east-1' });
       expect((await runCli(['bootstrap'], { env: env() })).code).toBe(0);
@@ -86,7 +108,12 @@ describe.skipIf(!podman)(
     it('builds and pushes each image, then a second deploy builds and pushes nothing, and destroy leaves nothing', async () => {
       const first = await runCli(['deploy', '-a', app], { env: env() });
       expect(first.code, first.stderr).toBe(0);
-      expect(first.stderr.match(/Pushed image asset/g)).toHaveLength(2);
+      expect(first.stderr.match(/Pushed image asset/g)).toHaveLength(3);
+      // Each distinct build command is announced once, the shared file command included.
+      expect(first.stderr.match(/Running the build command of asset/g)).toHaveLength(2);
+      expect(first.stderr).toContain('cdkd-exec-image');
+      const fileKey = `${'1'.repeat(64)}`;
+      expect(first.stdout).toContain(fileKey);
 
       const repositories = (await liveResources(sandbox.current.url)).filter(
         (resource) => resource.type === 'AWS::ECR::Repository',
@@ -95,7 +122,8 @@ describe.skipIf(!podman)(
       const repositoryName = repositories[0]!.id.split('/').pop()!;
       expect(repositoryName).toMatch(ACCOUNT_REPOSITORY);
       const images = await ecr.send(new DescribeImagesCommand({ repositoryName }));
-      expect(images.imageDetails?.flatMap((image) => image.imageTags ?? [])).toHaveLength(2);
+      expect(images.imageDetails?.flatMap((image) => image.imageTags ?? [])).toHaveLength(3);
+      expect(images.imageDetails?.flatMap((image) => image.imageTags ?? [])).toContain('e'.repeat(64));
       // The output is the URI the CDK wrote, naming the repository and the tag pushed.
       const tags = images.imageDetails!.flatMap((image) => image.imageTags ?? []);
       expect(tags.some((tag) => first.stdout.includes(`${repositoryName}:${tag}`))).toBe(true);
@@ -105,8 +133,9 @@ describe.skipIf(!podman)(
       expect(again.code, again.stderr).toBe(0);
       expect(again.stderr).not.toContain('Building image asset');
       expect(again.stderr).not.toContain('Pushed image asset');
+      expect(again.stderr).not.toContain('Running the build command');
       const made = await calls();
-      expect(made['ecr:DescribeImages']?.count).toBe(2);
+      expect(made['ecr:DescribeImages']?.count).toBe(3);
       expect(made['ecr:GetAuthorizationToken']).toBeUndefined();
 
       const destroy = await runCli(['destroy', '-a', app, '--yes'], { env: env() });
@@ -116,6 +145,7 @@ describe.skipIf(!podman)(
       expect(left).toEqual([]);
       // What stays is the repository and the two images pushed to it.
       expect((await liveResources(sandbox.current.url)).map((resource) => resource.type).sort()).toEqual([
+        'AWS::ECR::Image',
         'AWS::ECR::Image',
         'AWS::ECR::Image',
         'AWS::ECR::Repository',
