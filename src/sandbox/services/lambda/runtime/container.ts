@@ -3,7 +3,11 @@ import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { StreamLog } from './function-logs.js';
 import type { Launch } from '../../../../lambda-runtime/launch.js';
-import type { ChildMessage, FunctionErrorPayload, InvokeMessage } from '../../../../lambda-runtime/protocol.js';
+import type {
+  ChildMessage,
+  FunctionErrorPayload,
+  InvokeMessage,
+} from '../../../../lambda-runtime/protocol.js';
 import { RESULT_FD } from '../../../../lambda-runtime/protocol.js';
 
 /** Lambda's limit on a function's init phase (loading its module), which its Timeout does not include. */
