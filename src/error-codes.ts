@@ -119,7 +119,8 @@ export const ERROR_CODES = {
     'cdkd local invoke finds no code for the function on this machine (no inline code, no asset directory).',
   LOCAL_EVENT_INVALID: 'The event for cdkd local invoke is not readable or not JSON.',
   LOCAL_FUNCTION_NOT_FOUND: 'cdkd local invoke names a stack or function the app does not have.',
-  LOCAL_RUNTIME_UNSUPPORTED: 'cdkd local invoke runs Node.js handlers; the function has another runtime.',
+  LOCAL_RUNTIME_UNSUPPORTED:
+    'cdkd local invoke runs Node.js and Python handlers; the function has another runtime, or python3 is missing.',
   LOCK_CHANGED: "The stack's lock changed after force-unlock showed it.",
   LOCK_HELD: "Another writer holds the stack's lock.",
   LOCK_HOLDER_RUNNING: "force-unlock found the lock's holder still running on this host.",

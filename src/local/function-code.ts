@@ -21,10 +21,10 @@ export interface LocalCode {
  * a relative asset path leaving the output directory is refused before anything runs, an
  * absolute one outside it is accepted with a warning (`cdk synth --no-staging` writes those).
  */
-export function localCode(fn: LocalFunction, outputDir: string, name: string): LocalCode {
+export function localCode(fn: LocalFunction, outputDir: string, name: string, extension = '.js'): LocalCode {
   const code = (fn.properties.Code ?? {}) as Record<string, unknown>;
   if (typeof code.ZipFile === 'string')
-    return { taskRoot: inlineCode(code.ZipFile, fn, name), temporary: true };
+    return { taskRoot: inlineCode(code.ZipFile, fn, name, extension), temporary: true };
   const raw = fn.metadata['aws:asset:path'];
   if (typeof raw !== 'string') {
     throw new CdkdError(
@@ -64,12 +64,12 @@ export function localCode(fn: LocalFunction, outputDir: string, name: string): L
   };
 }
 
-/** An inline handler as a file: `<module>.js` in a temp directory, as Lambda unpacks `Code.ZipFile`. */
-function inlineCode(source: string, fn: LocalFunction, name: string): string {
+/** An inline handler as a file: `<module>.js` (`.py`) in a temp directory, as Lambda unpacks `Code.ZipFile`. */
+function inlineCode(source: string, fn: LocalFunction, name: string, extension: string): string {
   const handler = typeof fn.properties.Handler === 'string' ? fn.properties.Handler : 'index.handler';
   const module = handler.slice(0, handler.lastIndexOf('.'));
   const dir = mkdtempSync(join(tmpdir(), 'cdkd-local-'));
-  const file = resolve(dir, `${module}.js`);
+  const file = resolve(dir, `${module}${extension}`);
   if (module === '' || !isWithin(dir, file)) {
     throw new CdkdError(
       'ASSET_PATH_ESCAPES',

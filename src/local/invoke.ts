@@ -5,7 +5,9 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { CloudAssembly } from '../assembly/index.js';
 import { CdkdError } from '../errors.js';
+import type { Launch } from '../lambda-runtime/launch.js';
 import { isNodeRuntime, nodeLaunch } from '../lambda-runtime/node/node-runtime.js';
+import { PYTHON_RUNTIME, pythonInterpreter, pythonLaunch } from '../lambda-runtime/python/python-runtime.js';
 import { RESULT_FD, type ChildMessage, type FunctionErrorPayload } from '../lambda-runtime/protocol.js';
 import { localCode } from './function-code.js';
 import { findLocalFunction } from './function-target.js';
@@ -29,7 +31,7 @@ const DEFAULT_TIMEOUT_SECONDS = 3;
 const DEFAULT_MEMORY_MB = 128;
 
 /**
- * `cdkd local invoke`: runs one invocation of a Node.js function of the app on this
+ * `cdkd local invoke`: runs one invocation of a Node.js or Python function of the app on this
  * machine, on the runtime the sandbox runs functions on (src/lambda-runtime), with the
  * template's environment: its literal variables (one it cannot resolve without the
  * deployed stack is left out, with a warning), Lambda's reserved ones, and this shell's
@@ -38,16 +40,7 @@ const DEFAULT_MEMORY_MB = 128;
 export async function localInvoke(input: LocalInvokeInput): Promise<LocalInvokeOutcome> {
   const fn = findLocalFunction(input.assembly, input.target);
   const name = `${fn.stack.displayName}/${fn.logicalId}`;
-  const runtime = fn.properties.Runtime;
-  if (typeof runtime !== 'string' || !isNodeRuntime(runtime)) {
-    throw new CdkdError(
-      'LOCAL_RUNTIME_UNSUPPORTED',
-      `Function ${name} has the runtime ${typeof runtime === 'string' ? runtime : '(none: an image function)'}; cdkd local invoke runs Node.js handlers (nodejs16.x and later).`,
-      {
-        hint: 'Invoke it deployed (the sandbox runs Python handlers too), or with the CDK CLI / SAM for other runtimes.',
-      },
-    );
-  }
+  const launch = runtimeLaunch(fn.properties.Runtime, name);
   try {
     JSON.parse(input.event);
   } catch (cause) {
@@ -56,13 +49,39 @@ export async function localInvoke(input: LocalInvokeInput): Promise<LocalInvokeO
       cause,
     });
   }
-  const code = localCode(fn, input.assembly.directory, name);
+  const code = localCode(fn, input.assembly.directory, name, launch.extension);
   if (code.warning) input.onWarning(code.warning);
   try {
-    return await runOnce(input, fn.properties, name, code.taskRoot);
+    return await runOnce(input, fn.properties, name, code.taskRoot, launch.start(code.taskRoot));
   } finally {
     if (code.temporary) rmSync(code.taskRoot, { recursive: true, force: true });
   }
+}
+
+/** How the function's runtime starts here, and the file extension its inline code takes. */
+function runtimeLaunch(
+  runtime: unknown,
+  name: string,
+): { start: (taskRoot: string) => Launch; extension: string } {
+  if (typeof runtime === 'string' && isNodeRuntime(runtime))
+    return { start: (taskRoot) => nodeLaunch({ taskRoot, layers: [] }), extension: '.js' };
+  if (typeof runtime === 'string' && PYTHON_RUNTIME.test(runtime)) {
+    const python = pythonInterpreter();
+    if (python)
+      return { start: (taskRoot) => pythonLaunch({ taskRoot, layers: [] }, python), extension: '.py' };
+    throw new CdkdError(
+      'LOCAL_RUNTIME_UNSUPPORTED',
+      `Function ${name} runs ${runtime}, and this machine has no python3.`,
+      {
+        hint: 'Install Python 3 (python3 on the PATH), then run cdkd local invoke again.',
+      },
+    );
+  }
+  throw new CdkdError(
+    'LOCAL_RUNTIME_UNSUPPORTED',
+    `Function ${name} has the runtime ${typeof runtime === 'string' ? runtime : '(none: an image function)'}; cdkd local invoke runs Node.js and Python handlers.`,
+    { hint: 'Invoke it deployed (the sandbox runs it), or with the CDK CLI / SAM for other runtimes.' },
+  );
 }
 
 async function runOnce(
@@ -70,8 +89,8 @@ async function runOnce(
   properties: Record<string, unknown>,
   name: string,
   taskRoot: string,
+  launch: Launch,
 ): Promise<LocalInvokeOutcome> {
-  const launch = nodeLaunch({ taskRoot, layers: [] });
   const functionName =
     typeof properties.FunctionName === 'string' ? properties.FunctionName : name.replace('/', '-');
   const timeoutSeconds =

@@ -5,12 +5,14 @@ import { Stack } from 'aws-cdk-lib';
 import { Code, Function, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { pythonInterpreter } from '../../src/lambda-runtime/python/python-runtime.js';
 import { tempDir } from '../assembly/helpers.js';
 import { inlineFunction, synthesizeApp } from '../helpers/cdk-app.js';
 import { REPO_ROOT, runCli } from '../helpers/cli.js';
 
 // `cdkd local invoke` runs the built CLI against a synthesized app; no sandbox, no container engine.
 const CLI = join(REPO_ROOT, 'dist', 'cli', 'main.js');
+const python = pythonInterpreter() !== null;
 let app: string;
 let work: string;
 
@@ -46,7 +48,14 @@ beforeAll(() => {
     new Function(stack, 'Python', {
       runtime: Runtime.PYTHON_3_12,
       handler: 'index.handler',
-      code: Code.fromInline('def handler(event, context):\n    return 1\n'),
+      code: Code.fromInline(
+        "def handler(event, context):\n    print('python ran')\n    return {'doubled': event['n'] * 2}\n",
+      ),
+    });
+    new Function(stack, 'Ruby', {
+      runtime: Runtime.RUBY_3_3,
+      handler: 'main.handler',
+      code: Code.fromAsset(code),
     });
   });
 });
@@ -91,6 +100,18 @@ describe('cdkd local invoke', () => {
     expect(JSON.parse(stdout)).toMatchObject({ name: 'from stdin' });
   });
 
+  it.skipIf(!python)(
+    `runs an inline Python handler on the machine's python3${python ? '' : ' (skipped: no python3 on the PATH)'}`,
+    async () => {
+      const event = join(work, 'n.json');
+      writeFileSync(event, '{"n": 21}');
+      const result = await runCli(['local', 'invoke', 'Local/Python', '-a', app, '--event', event]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout)).toEqual({ doubled: 42 });
+      expect(result.stderr).toContain('python ran');
+    },
+  );
+
   it("prints a handler's error as Lambda reports it and exits 1", async () => {
     const result = await runCli(['local', 'invoke', 'Local/Fails', '-a', app]);
     expect(result.code).toBe(1);
@@ -100,7 +121,7 @@ describe('cdkd local invoke', () => {
   it.each([
     ['Local/Nope', 'LOCAL_FUNCTION_NOT_FOUND', 'Local/FromAsset'],
     ['Elsewhere/Fn', 'LOCAL_FUNCTION_NOT_FOUND', 'Local'],
-    ['Local/Python', 'LOCAL_RUNTIME_UNSUPPORTED', 'python3.12'],
+    ['Local/Ruby', 'LOCAL_RUNTIME_UNSUPPORTED', 'ruby3.3'],
   ])('refuses %s with %s', async (target, code, named) => {
     const result = await runCli(['local', 'invoke', target, '-a', app]);
     expect(result.code).toBe(1);

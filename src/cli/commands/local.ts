@@ -14,7 +14,7 @@ export function registerLocal(program: Command): void {
     local
       .command('invoke')
       .description(
-        'run one invocation of a Node.js function of the app; prints its result, its logs to stderr',
+        'run one invocation of a Node.js or Python function of the app; prints its result, its logs to stderr',
       )
       .argument('<function>', '<stack>/<function>: the function by logical ID or construct path'),
   )

@@ -11,7 +11,7 @@ import { functionEnvironment } from './environment.js';
 import { logGroupName, logTail, newLogStreamName, StreamLog, type LogLine } from './function-logs.js';
 import { ContainerPool } from './pool.js';
 import { optSupport, withOpt } from './opt-mount.js';
-import { pythonInterpreter } from './python/python-runtime.js';
+import { pythonInterpreter } from '../../../../lambda-runtime/python/python-runtime.js';
 import { launcherFor } from './runtimes.js';
 import type { SdkSettings } from '../../../../lambda-runtime/node/sdk-cache.js';
 import { defaultSdkCacheDir, sdkSettings } from '../../../../lambda-runtime/node/sdk-settings.js';

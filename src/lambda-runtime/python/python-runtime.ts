@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import type { Launch, RuntimeLayout } from '../../../../../lambda-runtime/launch.js';
+import type { Launch, RuntimeLayout } from '../launch.js';
 import { PYTHON_BOOTSTRAP } from './bootstrap-source.js';
 
 export const PYTHON_RUNTIME = /^python3\.\d+$/;
