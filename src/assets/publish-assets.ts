@@ -43,7 +43,10 @@ export interface PublishAssetsInput {
   onEvent?: (event: AssetEvent) => void;
   /** One publisher per asset kind. */
   publishers?: AssetPublishers;
-  /** Shared by every call of one deploy run, so an image several stacks name is built once. */
+  /**
+   * Shared by every call of one deploy run, so an image several stacks name is built once
+   * and the run's slots bound the assets in flight across stacks deploying at once.
+   */
   run?: AssetRun;
 }
 
@@ -80,10 +83,11 @@ export async function publishAssets(input: PublishAssetsInput): Promise<PublishA
   for (const job of jobs) await job.check(target);
   await checkAssetBucket(input.s3, bucket, input.region);
   const onEvent = input.onEvent ?? (() => undefined);
-  const run = input.run ?? newAssetRun();
+  const concurrency = input.concurrency ?? DEFAULT_CONCURRENCY;
+  const run = input.run ?? newAssetRun(concurrency);
   const ecr = input.ecr ?? noEcr;
-  const results = await runLimited(jobs, input.concurrency ?? DEFAULT_CONCURRENCY, (job) =>
-    job.publish({ s3: input.s3, ecr, ...target, bucket, stack: job.stack, run, onEvent }),
+  const results = await runLimited(jobs, concurrency, (job) =>
+    run.slot(() => job.publish({ s3: input.s3, ecr, ...target, bucket, stack: job.stack, run, onEvent })),
   );
   return {
     bucket,

@@ -64,4 +64,6 @@ export interface AssetRun {
   readonly registries: Map<string, Promise<Registry>>;
   /** Build commands announced so far, as their joined argv. */
   readonly announced: Set<string>;
+  /** Runs `work` once one of the run's asset slots (`--asset-parallelism`) is free, whichever stack it is for. */
+  readonly slot: <T>(work: () => Promise<T>) => Promise<T>;
 }

@@ -8,6 +8,9 @@ import type { Session } from './session.js';
 import type { StackTarget } from './stack-requests.js';
 import { note, type ToolkitIo } from './io.js';
 
+/** Assets built or uploaded at once across the run, without --asset-parallelism. */
+const DEFAULT_ASSET_PARALLELISM = 4;
+
 /** Publishes one stack's assets to its region's asset bucket; resolves to the bucket's name. */
 export type StackAssetPublisher = (stack: StackAssets, target: StackTarget) => Promise<string>;
 
@@ -24,7 +27,7 @@ export function assetPublisher(
 ): StackAssetPublisher {
   const made = new Map<string, Promise<void>>();
   // One per deploy run: an image several stacks name is built once, a build command announced once.
-  const run = newAssetRun();
+  const run = newAssetRun(options.concurrency ?? DEFAULT_ASSET_PARALLELISM);
   const onEvent = assetEventNote((line) => note(io, line), options.verbose ?? false);
   const makeBucket = async (target: StackTarget, notFound: CdkdError): Promise<void> => {
     const s3For = (region: string) => session.clients.s3(region);

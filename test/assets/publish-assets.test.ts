@@ -6,7 +6,8 @@ import { ECRClient } from '@aws-sdk/client-ecr';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AssetManifest, ContainerAsset, FileAsset } from '../../src/assembly/types.js';
-import { publishAssets, type StackAssets } from '../../src/assets/publish-assets.js';
+import { newAssetRun, type AssetRun } from '../../src/assets/asset-run.js';
+import { publishAssets, type AssetPublishers, type StackAssets } from '../../src/assets/publish-assets.js';
 import type { AssetEvent } from '../../src/assets/publisher.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { admin, s3Client } from '../sandbox/helpers.js';
@@ -334,6 +335,49 @@ describe('publishAssets', () => {
       if (saved === undefined) delete process.env.CDK_DOCKER;
       else process.env.CDK_DOCKER = saved;
     }
+  });
+
+  it("bounds the assets in flight across every stack of a run by the run's slots", async () => {
+    await createBucket();
+    let inFlight = 0;
+    let most = 0;
+    const counting: AssetPublishers = {
+      file: {
+        check: () => Promise.resolve(),
+        publish: async () => {
+          inFlight += 1;
+          most = Math.max(most, inFlight);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          inFlight -= 1;
+          return [];
+        },
+      },
+      container: { check: () => Promise.resolve(), publish: () => Promise.resolve([]) },
+    };
+    const twoAssets = (name: string, keys: [string, string]) =>
+      stack(name, [
+        fileAsset(ZIP_HASH, `asset.${ZIP_HASH}`, 'zip', keys[0]),
+        fileAsset(FILE_HASH, `asset.${FILE_HASH}.txt`, 'file', keys[1]),
+      ]);
+    const publishBoth = (run?: AssetRun) =>
+      Promise.all(
+        [twoAssets('A', ['a1', 'a2']), twoAssets('B', ['b1', 'b2'])].map((one) =>
+          publishAssets({
+            stacks: [one],
+            accountId: account,
+            region: REGION,
+            s3,
+            concurrency: 4,
+            publishers: counting,
+            ...(run ? { run } : {}),
+          }),
+        ),
+      );
+    await publishBoth();
+    expect(most).toBe(4);
+    most = 0;
+    await publishBoth(newAssetRun(1));
+    expect(most).toBe(1);
   });
 
   it('names the asset and destination when an upload fails', async () => {

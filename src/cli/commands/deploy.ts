@@ -6,6 +6,7 @@ import { REQUIRE_APPROVAL_ENV, requireApprovalSetting } from '../../assembly/req
 import {
   addDeployTuning,
   addRecreateOptions,
+  assetParallelism,
   positiveInteger,
   addRoutingOptions,
   type DeployTuning,
@@ -42,12 +43,6 @@ interface DeployCommandOptions
   progress: ProgressMode;
   /** `--asset-parallelism [n]`: a count, true bare, false under `--no-asset-parallelism`. */
   assetParallelism?: number | boolean;
-}
-
-/** `--asset-parallelism` as the deploy takes it: a count, one for `--no-asset-parallelism`, else the default. */
-function assetParallelism(value: number | boolean | undefined): { assetParallelism?: number } {
-  if (value === false) return { assetParallelism: 1 };
-  return typeof value === 'number' ? { assetParallelism: value } : {};
 }
 
 export function registerDeploy(program: Command): void {
