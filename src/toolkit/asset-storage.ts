@@ -47,12 +47,12 @@ export function assetPublisher(
     }
   };
   return async (stack, target) => {
-    const { ECRClient } = await import('@aws-sdk/client-ecr');
     const input = {
       stacks: [stack],
       ...target,
       s3: await session.clients.s3(target.region),
-      ecr: () => session.clients.client(ECRClient, target.region),
+      // Loaded only for a stack with an image asset.
+      ecr: async () => session.clients.client((await import('@aws-sdk/client-ecr')).ECRClient, target.region),
       run,
       onEvent,
       ...(options.concurrency ? { concurrency: options.concurrency } : {}),
