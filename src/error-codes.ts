@@ -21,7 +21,9 @@ export const ERROR_CODES = {
   ASSET_BUCKET_ACCESS_DENIED: 'Access to the asset bucket was denied.',
   ASSET_BUCKET_NOT_FOUND: 'The asset bucket does not exist.',
   ASSET_BUCKET_WRONG_REGION: 'The asset bucket is not in the region being deployed to.',
-  ASSET_EXECUTABLE_UNSUPPORTED: 'An asset is produced by a command, which cdkd does not run.',
+  ASSET_BUILD_COMMAND_FAILED: "An asset's build command (executable) failed or printed no usable output.",
+  ASSET_DESTINATION_REFUSED:
+    'An image asset names a repository not shaped like a CDK bootstrap repository of the account and region deployed to.',
   ASSET_NOT_FOUND: "An asset's file or directory is missing from the cloud assembly.",
   ASSET_PATH_ESCAPES: "An asset's path resolves outside the cloud assembly's output directory.",
   ASSET_SOURCE_MISMATCH: "An asset's packaging says file or directory and its path is the other.",
@@ -42,7 +44,10 @@ export const ERROR_CODES = {
     "CloudFormation's exports or importers (ListExports, ListImports) could not be read where a deploy needs them.",
   CONDITION_CYCLE: "The template's conditions refer to each other in a cycle.",
   CONFIRMATION_REQUIRED: 'A command needs a confirmation and there is no terminal to ask on.',
-  CONTAINER_ASSETS_UNSUPPORTED: 'A stack has a container image asset, which cdkd cannot build and push yet.',
+  CONTAINER_CLI_FAILED: 'The container CLI building, tagging, logging in or pushing an image asset failed.',
+  CONTAINER_CLI_NOT_FOUND:
+    'The container CLI (docker, or CDK_DOCKER) that builds image assets is not on the PATH.',
+  CONTAINER_REGISTRY_FAILED: 'An ECR call for an image asset (login, image lookup, repository) failed.',
   CONTEXT_FILE_INVALID: 'cdk.context.json is not valid JSON or not a JSON object.',
   CA_BUNDLE_UNREADABLE: '--ca-bundle-path or AWS_CA_BUNDLE names a file that cannot be read.',
   CONTEXT_KEY_NOT_FOUND: 'cdkd context names a key the context cache does not hold.',
@@ -114,6 +119,12 @@ export const ERROR_CODES = {
   INTERRUPTED: "A signal stopped the command (exit 130 where the command's signal rule says so).",
   INVALID_REFERENCE: 'A Ref or Fn::GetAtt names something the template does not declare.',
   LIVE_ATTRIBUTE_UNRESOLVED: 'An attribute that must be read live from AWS could not be read.',
+  LOCAL_CODE_UNAVAILABLE:
+    'cdkd local invoke finds no code for the function on this machine (no inline code, no asset directory).',
+  LOCAL_EVENT_INVALID: 'The event for cdkd local invoke is not readable or not JSON.',
+  LOCAL_FUNCTION_NOT_FOUND: 'cdkd local invoke names a stack or function the app does not have.',
+  LOCAL_RUNTIME_UNSUPPORTED:
+    'cdkd local invoke runs Node.js and Python handlers; the function has another runtime, or python3 is missing.',
   LOCK_CHANGED: "The stack's lock changed after force-unlock showed it.",
   LOCK_HELD: "Another writer holds the stack's lock.",
   LOCK_HOLDER_RUNNING: "force-unlock found the lock's holder still running on this host.",

@@ -28,7 +28,7 @@ export function loadAssetManifest(file: string): AssetManifest {
       ? { sourcePath: asset.source.path, absoluteSourcePath: resolve(dir, asset.source.path) }
       : {}),
     packaging: asset.source.packaging === 'zip' ? 'zip' : 'file',
-    ...(asset.source.executable ? { executable: asset.source.executable } : {}),
+    ...(asset.source.executable ? { executable: asset.source.executable, manifestDir: dir } : {}),
     destinations: Object.entries(asset.destinations).map(([id, d]) => ({
       id,
       bucketName: d.bucketName,
@@ -47,8 +47,16 @@ export function loadAssetManifest(file: string): AssetManifest {
     ...(asset.source.dockerFile ? { dockerFile: asset.source.dockerFile } : {}),
     ...(asset.source.dockerBuildTarget ? { dockerBuildTarget: asset.source.dockerBuildTarget } : {}),
     ...(asset.source.dockerBuildArgs ? { dockerBuildArgs: asset.source.dockerBuildArgs } : {}),
+    ...(asset.source.dockerBuildContexts ? { dockerBuildContexts: asset.source.dockerBuildContexts } : {}),
+    ...(asset.source.dockerBuildSecrets ? { dockerBuildSecrets: asset.source.dockerBuildSecrets } : {}),
+    ...(asset.source.dockerBuildSsh ? { dockerBuildSsh: asset.source.dockerBuildSsh } : {}),
+    ...(asset.source.networkMode ? { networkMode: asset.source.networkMode } : {}),
     ...(asset.source.platform ? { platform: asset.source.platform } : {}),
-    ...(asset.source.executable ? { executable: asset.source.executable } : {}),
+    ...(asset.source.dockerOutputs ? { dockerOutputs: asset.source.dockerOutputs } : {}),
+    ...(asset.source.cacheFrom ? { cacheFrom: asset.source.cacheFrom } : {}),
+    ...(asset.source.cacheTo ? { cacheTo: asset.source.cacheTo } : {}),
+    ...(asset.source.cacheDisabled ? { cacheDisabled: true } : {}),
+    ...(asset.source.executable ? { executable: asset.source.executable, manifestDir: dir } : {}),
     destinations: Object.entries(asset.destinations).map(([id, d]) => ({
       id,
       repositoryName: d.repositoryName,

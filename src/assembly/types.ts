@@ -65,6 +65,8 @@ export interface FileAsset {
   packaging: 'zip' | 'file';
   /** A command whose stdout names the file to upload (instead of a path). */
   executable?: string[];
+  /** The asset manifest's directory, where `executable` runs. */
+  manifestDir?: string;
   destinations: FileDestination[];
 }
 
@@ -77,9 +79,27 @@ export interface ContainerAsset {
   dockerFile?: string;
   dockerBuildTarget?: string;
   dockerBuildArgs?: Record<string, string>;
+  /** Named build contexts: `--build-context name=path`. */
+  dockerBuildContexts?: Record<string, string>;
+  /** Build secrets, id to the rest of the `--secret` spec (`src=...` / `env=...`). */
+  dockerBuildSecrets?: Record<string, string>;
+  dockerBuildSsh?: string;
+  networkMode?: string;
   platform?: string;
+  dockerOutputs?: string[];
+  cacheFrom?: DockerCacheOption[];
+  cacheTo?: DockerCacheOption;
+  cacheDisabled?: boolean;
+  /** A command whose stdout names a local image to push (instead of a build). */
   executable?: string[];
+  /** The asset manifest's directory, where `executable` runs. */
+  manifestDir?: string;
   destinations: ImageDestination[];
+}
+
+export interface DockerCacheOption {
+  type: string;
+  params?: Record<string, string>;
 }
 
 export interface AssetManifest {

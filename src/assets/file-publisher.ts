@@ -1,10 +1,12 @@
 import { readFile, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { httpStatusOf } from '../aws/error-class.js';
 import type { FileAsset } from '../assembly/index.js';
 import { CdkdError } from '../errors.js';
 import { assetBucketError } from './asset-bucket.js';
 import type { AssetPublication, AssetPublisher, PublishContext } from './publisher.js';
 import { s3Sdk } from '../aws/sdk-modules.js';
+import { runBuildCommand } from './executable.js';
 
 const { HeadObjectCommand, PutObjectCommand } = s3Sdk();
 
@@ -18,12 +20,14 @@ const RESYNTH_HINT = 'Re-run cdk synth (or cdkd synth) so the cloud assembly hol
 export const fileAssetPublisher: AssetPublisher<FileAsset> = { check, publish };
 
 async function check(asset: FileAsset, stack: string): Promise<void> {
+  // A build command's output is known only once it runs, after the bucket is checked.
+  if (asset.executable) return;
   const path = asset.absoluteSourcePath;
   if (path === undefined) {
     throw new CdkdError(
-      'ASSET_EXECUTABLE_UNSUPPORTED',
-      `Asset ${describe(asset)} of stack ${stack} is produced by a command (${(asset.executable ?? []).join(' ')}); cdkd only publishes assets staged on disk.`,
-      { hint: 'Stage the asset as a file or directory (e.g. Code.fromAsset), then re-run cdk synth.' },
+      'ASSET_NOT_FOUND',
+      `Asset ${describe(asset)} of stack ${stack} names neither a path nor a build command.`,
+      { hint: RESYNTH_HINT },
     );
   }
   const stats = await stat(path).catch((cause: NodeJS.ErrnoException) => {
@@ -57,13 +61,7 @@ async function publish(asset: FileAsset, context: PublishContext): Promise<Asset
     else missing.push(key);
   }
   if (missing.length === 0) return publications;
-  // Buffered rather than streamed: the SDK can then resend the body when it retries.
-  const path = asset.absoluteSourcePath!;
-  // The zip library loads with the first directory asset, not with every deploy.
-  const body =
-    asset.packaging === 'zip'
-      ? await (await import('./zip-directory.js')).zipDirectory(path)
-      : await readFile(path);
+  const body = await packaged(asset, context);
   for (const key of missing) {
     context.onEvent({ type: 'uploading', ...identity(asset), bucket: context.bucket, key });
     try {
@@ -74,6 +72,36 @@ async function publish(asset: FileAsset, context: PublishContext): Promise<Asset
     done({ ...publication(asset, key, context, 'uploaded'), bytes: body.length });
   }
   return publications;
+}
+
+/**
+ * The bytes to upload, buffered rather than streamed so the SDK can resend them when it
+ * retries: a build command's output file as is, a directory zipped, a file as is.
+ */
+async function packaged(asset: FileAsset, context: PublishContext): Promise<Buffer> {
+  if (asset.executable) {
+    const cwd = asset.manifestDir ?? process.cwd();
+    const printed = await runBuildCommand(
+      asset.executable,
+      { id: asset.hash, name: describe(asset), stack: context.stack, cwd },
+      context.run,
+      context.onEvent,
+    );
+    const output = resolve(cwd, printed);
+    return readFile(output).catch((cause: NodeJS.ErrnoException) => {
+      throw new CdkdError(
+        'ASSET_BUILD_COMMAND_FAILED',
+        `The build command of asset ${describe(asset)} of stack ${context.stack} printed ${printed}, which is not a readable file (${cause.code ?? cause.message}).`,
+        {
+          hint: 'The command must print the path of the file it produced, and nothing else, on stdout.',
+          cause,
+        },
+      );
+    });
+  }
+  const path = asset.absoluteSourcePath!;
+  // The zip library loads with the first directory asset, not with every deploy.
+  return asset.packaging === 'zip' ? (await import('./zip-directory.js')).zipDirectory(path) : readFile(path);
 }
 
 /**

@@ -81,3 +81,9 @@ export function addRecreateOptions(command: Command): Command {
       [],
     );
 }
+
+/** `--asset-parallelism` as the deploy takes it: a count, one for `--no-asset-parallelism`, else the default. */
+export function assetParallelism(value: number | boolean | undefined): { assetParallelism?: number } {
+  if (value === false) return { assetParallelism: 1 };
+  return typeof value === 'number' ? { assetParallelism: value } : {};
+}

@@ -10,6 +10,7 @@ import { registerForceUnlock } from './commands/force-unlock.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerSynth } from './commands/synth.js';
 import { registerList } from './commands/list.js';
+import { registerLocal } from './commands/local.js';
 import { registerDeploy } from './commands/deploy.js';
 import { registerDiff } from './commands/diff.js';
 import { registerDestroy } from './commands/destroy.js';
@@ -57,6 +58,7 @@ export function buildProgram(): Command {
   registerUndo(program);
   registerPublishAssets(program);
   registerGc(program);
+  registerLocal(program);
   return program;
 }
 

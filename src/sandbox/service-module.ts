@@ -40,7 +40,7 @@ export interface SandboxContext {
   deliveries: DeliveryLog;
   /** The sandbox's own URL (`http://127.0.0.1:<port>`), set once it listens: Lambda code calls back to it. */
   endpoint?: string;
-  /** Where Node.js functions get AWS SDK packages the sandbox does not ship (runtime/node/sdk-settings.ts). */
+  /** Where Node.js functions get AWS SDK packages the sandbox does not ship (src/lambda-runtime/node/sdk-settings.ts). */
   sdkCacheDir?: string;
   /** The sandbox's own log: what it did on a caller's behalf that the caller cannot see. */
   log: (line: string) => void;

@@ -2,10 +2,12 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateBucketCommand, GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { ECRClient } from '@aws-sdk/client-ecr';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AssetManifest, ContainerAsset, FileAsset } from '../../src/assembly/types.js';
-import { publishAssets, type StackAssets } from '../../src/assets/publish-assets.js';
+import { newAssetRun, type AssetRun } from '../../src/assets/asset-run.js';
+import { publishAssets, type AssetPublishers, type StackAssets } from '../../src/assets/publish-assets.js';
 import type { AssetEvent } from '../../src/assets/publisher.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { admin, s3Client } from '../sandbox/helpers.js';
@@ -91,6 +93,16 @@ function appStack(): StackAssets {
     fileAsset(FILE_HASH, `asset.${FILE_HASH}.txt`, 'file', `${FILE_HASH}.txt`),
     fileAsset(TEMPLATE_HASH, 'App.template.json', 'file', `${TEMPLATE_HASH}.json`),
   ]);
+}
+
+function imageAsset(repositoryName: string): ContainerAsset {
+  return {
+    hash: 'd'.repeat(64),
+    displayName: 'Fn/AssetImage',
+    directory: 'asset.ddd',
+    absoluteDirectory: join(assemblyDir, 'asset.ddd'),
+    destinations: [{ id: 'current_account-current_region', repositoryName, imageTag: 'd'.repeat(64) }],
+  };
 }
 
 async function objectBytes(key: string): Promise<Uint8Array> {
@@ -207,24 +219,61 @@ describe('publishAssets', () => {
     ).rejects.toMatchObject({ code: 'ASSET_BUCKET_WRONG_REGION' });
   });
 
-  it('refuses an asset produced by a command', async () => {
-    const staged = fileAsset(FILE_HASH, 'unused', 'file', 'x.txt');
-    const fromCommand = stack('App', [
-      {
-        hash: staged.hash,
-        packaging: 'file',
-        executable: ['node', 'build.js'],
-        destinations: staged.destinations,
-      },
+  it('runs a build command for an asset it produces, announcing each distinct command once', async () => {
+    await createBucket();
+    // Writes out.txt next to the manifest and prints its (relative) path, as an executable asset does.
+    const command = ['node', '-e', "require('fs').writeFileSync('out.txt', 'built'); console.log('out.txt')"];
+    const fromCommand = (hash: string, key: string): FileAsset => ({
+      hash,
+      packaging: 'file',
+      executable: command,
+      manifestDir: assemblyDir,
+      destinations: [{ id: 'current_account-current_region', bucketName: DEFAULT_BUCKET, objectKey: key }],
+    });
+    const events: AssetEvent[] = [];
+    const input = {
+      stacks: [stack('App', [fromCommand(ZIP_HASH, 'one.txt'), fromCommand(FILE_HASH, 'two.txt')])],
+      accountId: account,
+      region: REGION,
+      s3,
+      concurrency: 1,
+      onEvent: (event: AssetEvent) => events.push(event),
+    };
+    await publishAssets(input);
+    expect(strFromU8(await objectBytes('one.txt'))).toBe('built');
+    expect(strFromU8(await objectBytes('two.txt'))).toBe('built');
+    const runs = events.filter((event) => event.type === 'build-command');
+    expect(runs.map((event) => [event.assetId, event.first, event.cwd])).toEqual([
+      [ZIP_HASH, true, assemblyDir],
+      [FILE_HASH, false, assemblyDir],
     ]);
+    // Once the keys are in the bucket, the command does not run at all.
+    events.length = 0;
+    await publishAssets(input);
+    expect(events.filter((event) => event.type === 'build-command')).toEqual([]);
+  });
+
+  it('names the asset and the command when a build command fails', async () => {
+    await createBucket();
+    const failing: FileAsset = {
+      hash: FILE_HASH,
+      displayName: 'Fn/Code',
+      packaging: 'file',
+      executable: ['node', '-e', "console.error('no compiler'); process.exit(3)"],
+      manifestDir: assemblyDir,
+      destinations: [{ id: 'd', bucketName: DEFAULT_BUCKET, objectKey: 'x.txt' }],
+    };
     const error = await publishAssets({
-      stacks: [fromCommand],
+      stacks: [stack('App', [failing])],
       accountId: account,
       region: REGION,
       s3,
     }).catch((e) => e);
-    expect(error).toMatchObject({ code: 'ASSET_EXECUTABLE_UNSUPPORTED' });
-    expect(error.message).toContain('node build.js');
+    expect(error).toMatchObject({ code: 'ASSET_BUILD_COMMAND_FAILED' });
+    expect(error.message).toContain('Fn/Code');
+    expect(error.message).toContain('exited with code 3');
+    expect(error.message).toContain('no compiler');
+    expect(await callCount('PutObject')).toBe(0);
   });
 
   it('says when access to the asset bucket is denied', async () => {
@@ -240,21 +289,9 @@ describe('publishAssets', () => {
     ).rejects.toMatchObject({ code: 'ASSET_BUCKET_ACCESS_DENIED', message: expect.stringContaining(bucket) });
   });
 
-  it('refuses a container image asset with a clear error, uploading nothing', async () => {
+  it('refuses an image asset bound for a repository not shaped like a bootstrap one, uploading nothing', async () => {
     await createBucket();
-    const image: ContainerAsset = {
-      hash: 'd'.repeat(64),
-      displayName: 'Fn/AssetImage',
-      directory: 'asset.ddd',
-      absoluteDirectory: join(assemblyDir, 'asset.ddd'),
-      destinations: [
-        {
-          id: 'current_account-current_region',
-          repositoryName: 'cdk-hnb659fds-container-assets-${AWS::AccountId}-${AWS::Region}',
-          imageTag: 'd'.repeat(64),
-        },
-      ],
-    };
+    const image = imageAsset('someone-elses-repo');
     const withImage = stack(
       'Images',
       [fileAsset(FILE_HASH, `asset.${FILE_HASH}.txt`, 'file', 'x.txt')],
@@ -263,10 +300,84 @@ describe('publishAssets', () => {
     const error = await publishAssets({ stacks: [withImage], accountId: account, region: REGION, s3 }).catch(
       (e) => e,
     );
-    expect(error).toMatchObject({ code: 'CONTAINER_ASSETS_UNSUPPORTED', hint: expect.any(String) });
+    expect(error).toMatchObject({ code: 'ASSET_DESTINATION_REFUSED', hint: expect.any(String) });
     expect(error.message).toContain('Fn/AssetImage');
-    expect(error.message).toContain('Images');
+    expect(error.message).toContain('someone-elses-repo');
     expect(await callCount('PutObject')).toBe(0);
+  });
+
+  it('names the asset, the CLI it looked for and CDK_DOCKER when no container CLI is there', async () => {
+    await createBucket();
+    await mkdir(join(assemblyDir, 'asset.ddd'));
+    const saved = process.env.CDK_DOCKER;
+    process.env.CDK_DOCKER = join(assemblyDir, 'no-such-docker');
+    const ecr = new ECRClient({ region: REGION });
+    try {
+      const error = await publishAssets({
+        stacks: [
+          stack(
+            'Images',
+            [],
+            [imageAsset('cdk-hnb659fds-container-assets-${AWS::AccountId}-${AWS::Region}')],
+          ),
+        ],
+        accountId: account,
+        region: REGION,
+        s3,
+        ecr: () => Promise.resolve(ecr),
+      }).catch((e) => e);
+      expect(error).toMatchObject({ code: 'CONTAINER_CLI_NOT_FOUND' });
+      expect(error.message).toContain('Fn/AssetImage');
+      expect(error.message).toContain(join(assemblyDir, 'no-such-docker'));
+      expect(error.hint).toContain('CDK_DOCKER');
+    } finally {
+      ecr.destroy();
+      if (saved === undefined) delete process.env.CDK_DOCKER;
+      else process.env.CDK_DOCKER = saved;
+    }
+  });
+
+  it("bounds the assets in flight across every stack of a run by the run's slots", async () => {
+    await createBucket();
+    let inFlight = 0;
+    let most = 0;
+    const counting: AssetPublishers = {
+      file: {
+        check: () => Promise.resolve(),
+        publish: async () => {
+          inFlight += 1;
+          most = Math.max(most, inFlight);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          inFlight -= 1;
+          return [];
+        },
+      },
+      container: { check: () => Promise.resolve(), publish: () => Promise.resolve([]) },
+    };
+    const twoAssets = (name: string, keys: [string, string]) =>
+      stack(name, [
+        fileAsset(ZIP_HASH, `asset.${ZIP_HASH}`, 'zip', keys[0]),
+        fileAsset(FILE_HASH, `asset.${FILE_HASH}.txt`, 'file', keys[1]),
+      ]);
+    const publishBoth = (run?: AssetRun) =>
+      Promise.all(
+        [twoAssets('A', ['a1', 'a2']), twoAssets('B', ['b1', 'b2'])].map((one) =>
+          publishAssets({
+            stacks: [one],
+            accountId: account,
+            region: REGION,
+            s3,
+            concurrency: 4,
+            publishers: counting,
+            ...(run ? { run } : {}),
+          }),
+        ),
+      );
+    await publishBoth();
+    expect(most).toBe(4);
+    most = 0;
+    await publishBoth(newAssetRun(1));
+    expect(most).toBe(1);
   });
 
   it('names the asset and destination when an upload fails', async () => {

@@ -2,7 +2,7 @@ import { FilterLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { InvokeCommand, type LambdaClient } from '@aws-sdk/client-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { pythonInterpreter } from '../../src/sandbox/services/lambda/runtime/python/python-runtime.js';
+import { pythonInterpreter } from '../../src/lambda-runtime/python/python-runtime.js';
 import { createFunction, lambdaClient, logsClient } from './lambda-runtime-helpers.js';
 
 const python = pythonInterpreter();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { InvokeCommand, type LambdaClient } from '@aws-sdk/client-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { compareVersions } from '../../src/sandbox/services/lambda/runtime/node/sdk-settings.js';
+import { compareVersions } from '../../src/lambda-runtime/node/sdk-settings.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { ACCOUNT, createFunction, lambdaClient, parsePayload } from './lambda-runtime-helpers.js';
 

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { installFolder, sdkPackageOf } from '../../src/sandbox/services/lambda/runtime/node/sdk-cache.js';
+import { installFolder, sdkPackageOf } from '../../src/lambda-runtime/node/sdk-cache.js';
 import {
   compareVersions,
   defaultSdkCacheDir,
   sdkSettings,
-} from '../../src/sandbox/services/lambda/runtime/node/sdk-settings.js';
+} from '../../src/lambda-runtime/node/sdk-settings.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 
 // What a function's process is told to install SDK packages with, and which imports it installs.

@@ -12,6 +12,8 @@ export const FLOORS: Readonly<Record<string, number>> = {
   assembly: 1,
   dag: 1,
   'resource-types': 1,
+  // The Lambda runtime the sandbox and `cdkd local` both run handlers on.
+  'lambda-runtime': 1,
   template: 2,
   state: 2,
   'context-providers': 3,
@@ -26,6 +28,7 @@ export const FLOORS: Readonly<Record<string, number>> = {
   rollback: 7,
   engine: 8,
   toolkit: 9,
+  local: 9,
   ui: 10,
   cli: 11,
 };

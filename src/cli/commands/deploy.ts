@@ -6,6 +6,8 @@ import { REQUIRE_APPROVAL_ENV, requireApprovalSetting } from '../../assembly/req
 import {
   addDeployTuning,
   addRecreateOptions,
+  assetParallelism,
+  positiveInteger,
   addRoutingOptions,
   type DeployTuning,
   type RecreateOptions,
@@ -41,6 +43,8 @@ interface DeployCommandOptions
   force?: boolean;
   notificationArns: string[];
   progress: ProgressMode;
+  /** `--asset-parallelism [n]`: a count, true bare, false under `--no-asset-parallelism`. */
+  assetParallelism?: number | boolean;
 }
 
 export function registerDeploy(program: Command): void {
@@ -89,6 +93,12 @@ export function registerDeploy(program: Command): void {
       "when a replacement's name is held by the resource it replaces, delete that one first, then create",
     )
     .option('--strict', 'refuse the assembly when the app reported warnings')
+    .option(
+      '--asset-parallelism [n]',
+      'assets built or uploaded at once (default 4; --no-asset-parallelism: one at a time)',
+      positiveInteger,
+    )
+    .option('--no-asset-parallelism', 'build and upload assets one at a time')
     .addOption(
       new Option(
         '--require-approval <level>',
@@ -156,6 +166,8 @@ export function registerDeploy(program: Command): void {
           ...(options.force ? { force: true } : {}),
           notificationArns: options.notificationArns,
           prefixUserSuppliedNames: namePrefix.value,
+          ...assetParallelism(options.assetParallelism),
+          ...(globalOptions(cmd).verbose ? { verbose: true } : {}),
           requireApproval: requireApprovalSetting({
             flag: options.requireApproval,
             env: process.env,

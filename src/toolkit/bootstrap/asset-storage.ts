@@ -1,10 +1,15 @@
 import { publishAssets, type StackAssets } from '../../assets/publish-assets.js';
+import { newAssetRun } from '../../assets/asset-run.js';
+import { assetEventNote } from './asset-events.js';
 import { awsErrorCode, classifyAwsError } from '../../aws/error-class.js';
 import { CdkdError, isCdkdError } from '../../errors.js';
 import { ensureAssetBucket } from './bootstrap.js';
 import type { Session } from '../session/session.js';
 import type { StackTarget } from '../stacks/stack-requests.js';
 import { note, type ToolkitIo } from '../io.js';
+
+/** Assets built or uploaded at once across the run, without --asset-parallelism. */
+const DEFAULT_ASSET_PARALLELISM = 4;
 
 /** Publishes one stack's assets to its region's asset bucket; resolves to the bucket's name. */
 export type StackAssetPublisher = (stack: StackAssets, target: StackTarget) => Promise<string>;
@@ -15,8 +20,15 @@ export type StackAssetPublisher = (stack: StackAssets, target: StackTarget) => P
  * announced in one line (once per region, however many stacks deploy there at once).
  * Where these credentials may not create it, the deploy stops with ASSET_BUCKET_NOT_FOUND.
  */
-export function assetPublisher(session: Session, io: ToolkitIo): StackAssetPublisher {
+export function assetPublisher(
+  session: Session,
+  io: ToolkitIo,
+  options: { concurrency?: number; verbose?: boolean } = {},
+): StackAssetPublisher {
   const made = new Map<string, Promise<void>>();
+  // One per deploy run: an image several stacks name is built once, a build command announced once.
+  const run = newAssetRun(options.concurrency ?? DEFAULT_ASSET_PARALLELISM);
+  const onEvent = assetEventNote((line) => note(io, line), options.verbose ?? false);
   const makeBucket = async (target: StackTarget, notFound: CdkdError): Promise<void> => {
     const s3For = (region: string) => session.clients.s3(region);
     try {
@@ -35,7 +47,16 @@ export function assetPublisher(session: Session, io: ToolkitIo): StackAssetPubli
     }
   };
   return async (stack, target) => {
-    const input = { stacks: [stack], ...target, s3: await session.clients.s3(target.region) };
+    const input = {
+      stacks: [stack],
+      ...target,
+      s3: await session.clients.s3(target.region),
+      // Loaded only for a stack with an image asset.
+      ecr: async () => session.clients.client((await import('@aws-sdk/client-ecr')).ECRClient, target.region),
+      run,
+      onEvent,
+      ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+    };
     try {
       return (await publishAssets(input)).bucket;
     } catch (error) {

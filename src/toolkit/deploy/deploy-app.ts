@@ -81,6 +81,10 @@ export interface DeployAppInput extends ToolkitIo {
   force?: boolean;
   /** `--notification-arns`: SNS topics every stack's events go to, besides the app's `notificationArns`. */
   notificationArns?: string[];
+  /** `--asset-parallelism`: assets built or uploaded at once per stack. */
+  assetParallelism?: number;
+  /** `--verbose`: repeated asset build commands are shown too. */
+  verbose?: boolean;
 }
 
 /**
@@ -153,7 +157,10 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
   });
   throwIfInterrupted(input.signal, 'before the first stack started; nothing was changed');
 
-  const publish = assetPublisher(input.session, input);
+  const publish = assetPublisher(input.session, input, {
+    ...(input.assetParallelism ? { concurrency: input.assetParallelism } : {}),
+    ...(input.verbose ? { verbose: true } : {}),
+  });
   const crossStack = crossStackRun(deploying.map(({ stack }) => stack));
   const options = {
     concurrency: input.concurrency,

@@ -19,7 +19,7 @@ import { SandboxError } from '../../../errors.js';
 import type { SandboxContext } from '../../../service-module.js';
 import { s3ObjectReader } from '../../../ports/index.js';
 import { CODE_BLOBS } from '../code.js';
-import { findSdkDirectory } from './node/sdk-settings.js';
+import { findSdkDirectory } from '../../../../lambda-runtime/node/sdk-settings.js';
 import type { CodeRecord } from '../model.js';
 import { isSymlink, zipModes } from './zip-modes.js';
 

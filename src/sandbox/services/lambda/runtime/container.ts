@@ -2,9 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { StreamLog } from './function-logs.js';
-import type { Launch } from './launch.js';
-import type { ChildMessage, FunctionErrorPayload, InvokeMessage } from './protocol.js';
-import { RESULT_FD } from './protocol.js';
+import type { Launch } from '../../../../lambda-runtime/launch.js';
+import type {
+  ChildMessage,
+  FunctionErrorPayload,
+  InvokeMessage,
+} from '../../../../lambda-runtime/protocol.js';
+import { RESULT_FD } from '../../../../lambda-runtime/protocol.js';
 
 /** Lambda's limit on a function's init phase (loading its module), which its Timeout does not include. */
 const INIT_LIMIT_MS = 10_000;
@@ -44,7 +48,7 @@ interface Invocation {
 export class Container {
   /** Receives every line the function prints; the invoker points it at the current invocation. */
   onLog: (line: string) => void;
-  /** Receives the runtime's own notices (runtime/protocol.ts); by default they go to the function's log. */
+  /** Receives the runtime's own notices (src/lambda-runtime/protocol.ts); by default they go to the function's log. */
   onNotice: (text: string) => void = (text) => this.onLog(text);
   private readonly child: ChildProcess;
   private current: Invocation | undefined;

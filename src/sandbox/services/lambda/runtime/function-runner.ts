@@ -11,10 +11,10 @@ import { functionEnvironment } from './environment.js';
 import { logGroupName, logTail, newLogStreamName, StreamLog, type LogLine } from './function-logs.js';
 import { ContainerPool } from './pool.js';
 import { optSupport, withOpt } from './opt-mount.js';
-import { pythonInterpreter } from './python/python-runtime.js';
+import { pythonInterpreter } from '../../../../lambda-runtime/python/python-runtime.js';
 import { launcherFor } from './runtimes.js';
-import type { SdkSettings } from './node/sdk-cache.js';
-import { defaultSdkCacheDir, sdkSettings } from './node/sdk-settings.js';
+import type { SdkSettings } from '../../../../lambda-runtime/node/sdk-cache.js';
+import { defaultSdkCacheDir, sdkSettings } from '../../../../lambda-runtime/node/sdk-settings.js';
 
 /** One function version to run: `$LATEST` or a published version's configuration. */
 export interface InvokeTarget {

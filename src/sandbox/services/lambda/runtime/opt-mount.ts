@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Launch } from './launch.js';
+import type { Launch } from '../../../../lambda-runtime/launch.js';
 
 /**
  * A function's layers where its handler expects them, at /opt, as on Lambda: its process

@@ -1,8 +1,12 @@
 import { SandboxError } from '../../../errors.js';
 import type { FunctionConfig } from '../model.js';
-import type { Launch, RuntimeLayout } from './launch.js';
-import { isNodeRuntime, nodeLaunch } from './node/node-runtime.js';
-import { PYTHON_RUNTIME, pythonInterpreter, pythonLaunch } from './python/python-runtime.js';
+import type { Launch, RuntimeLayout } from '../../../../lambda-runtime/launch.js';
+import { isNodeRuntime, nodeLaunch } from '../../../../lambda-runtime/node/node-runtime.js';
+import {
+  PYTHON_RUNTIME,
+  pythonInterpreter,
+  pythonLaunch,
+} from '../../../../lambda-runtime/python/python-runtime.js';
 
 export type Launcher = (layout: RuntimeLayout) => Launch;
 

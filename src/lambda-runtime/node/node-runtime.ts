@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { FROM_SOURCES, PACKAGE_ROOT } from '../../../../../package-root.js';
+import { FROM_SOURCES, PACKAGE_ROOT } from '../../package-root.js';
 import type { Launch, RuntimeLayout } from '../launch.js';
 import { SDK_SETTINGS_VARIABLE } from './sdk-cache.js';
 
@@ -14,7 +14,7 @@ export function isNodeRuntime(runtime: string): boolean {
   return major !== undefined && Number(major) >= OLDEST_MAJOR;
 }
 
-const BOOTSTRAP = 'sandbox/services/lambda/runtime/node/bootstrap';
+const BOOTSTRAP = 'lambda-runtime/node/bootstrap';
 
 /**
  * The command that starts a Node.js function: the compiled bootstrap, or (running from
