@@ -9,6 +9,8 @@ export interface DeployTuning {
   concurrency: number;
   stackConcurrency: number;
   parameters: string[];
+  /** False with --no-previous-parameters. */
+  previousParameters: boolean;
 }
 
 export function addDeployTuning(command: Command): Command {
@@ -25,7 +27,11 @@ export function addDeployTuning(command: Command): Command {
       positiveInteger,
       DEFAULT_STACK_CONCURRENCY,
     )
-    .option('--parameters <KEY=VALUE>', 'a template parameter, or STACK:KEY=VALUE (repeatable)', collect, []);
+    .option('--parameters <KEY=VALUE>', 'a template parameter, or STACK:KEY=VALUE (repeatable)', collect, [])
+    .option(
+      '--no-previous-parameters',
+      "a parameter not given takes its Default, not the value the stack's last deploy used",
+    );
 }
 
 /** Commander's parser for a count flag. */

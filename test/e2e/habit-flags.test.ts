@@ -167,4 +167,60 @@ describe('flags typed from the CDK CLI', () => {
     expect(state.resources.Q.properties.VisibilityTimeout).toBe(40);
     expect((await cli(['destroy', '-a', notifiedApp, '--yes'])).code).toBe(0);
   });
+
+  it('deploy reuses the parameter values of the last deploy unless --no-previous-parameters', async () => {
+    const parameterApp = tempDir();
+    writeAssembly(parameterApp, [
+      {
+        id: 'Carried',
+        template: {
+          Parameters: { Delay: { Type: 'Number', Default: 0 }, Retention: { Type: 'Number' } },
+          Resources: {
+            Q: {
+              Type: 'AWS::SQS::Queue',
+              Properties: {
+                DelaySeconds: { Ref: 'Delay' },
+                MessageRetentionPeriod: { Ref: 'Retention' },
+              },
+            },
+          },
+        },
+      },
+    ]);
+    const properties = async () => {
+      const { DelaySeconds, MessageRetentionPeriod } = JSON.parse(
+        (await cli(['state', 'show', 'Carried', '--json'])).stdout,
+      ).resources.Q.properties;
+      return [String(DelaySeconds), String(MessageRetentionPeriod)];
+    };
+    const first = await cli([
+      'deploy',
+      '-a',
+      parameterApp,
+      '--parameters',
+      'Delay=5',
+      '--parameters',
+      'Retention=600',
+    ]);
+    expect(first.code, first.stderr).toBe(0);
+
+    const again = await cli(['deploy', '-a', parameterApp]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(await properties()).toEqual(['5', '600']);
+
+    const withoutRequired = await cli(['deploy', '-a', parameterApp, '--no-previous-parameters']);
+    expect(withoutRequired.code).toBe(1);
+    expect(withoutRequired.stderr).toContain('Parameters with no value and no Default: Carried: Retention');
+    const defaults = await cli([
+      'deploy',
+      '-a',
+      parameterApp,
+      '--no-previous-parameters',
+      '--parameters',
+      'Retention=900',
+    ]);
+    expect(defaults.code, defaults.stderr).toBe(0);
+    expect(await properties()).toEqual(['0', '900']);
+    expect((await cli(['destroy', '-a', parameterApp, '--yes'])).code).toBe(0);
+  });
 });

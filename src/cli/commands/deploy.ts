@@ -162,6 +162,7 @@ export function registerDeploy(program: Command): void {
           fixForward: options.fixForward ?? false,
           wait: options.wait,
           parameters: options.parameters,
+          previousParameters: options.previousParameters,
           tags: options.tags,
           ...(options.force ? { force: true } : {}),
           notificationArns: options.notificationArns,

@@ -73,6 +73,7 @@ export function registerDiff(program: Command): void {
         fixForward: options.fixForward ?? false,
         recreateVia: { ccApi: options.recreateViaCcApi, sdkProvider: options.recreateViaSdkProvider },
         parameters: options.parameters,
+        previousParameters: options.previousParameters,
         routing: {
           ...(options.preferSdkRoute !== undefined && { preferSdkRoute: options.preferSdkRoute }),
           pinCcApi: options.pinCcApi,

@@ -23,7 +23,8 @@ import type { Session } from '../session/session.js';
 import { note, warn, type ToolkitIo } from '../io.js';
 import { validateDeploySet } from '../stacks/preflight.js';
 import { refuseUnknownPinnedIds, routingOptions, type RoutingFlags } from '../stacks/routing-flags.js';
-import { stackParameters } from '../stacks/stack-parameters.js';
+import { withPreviousParameters } from '../stacks/previous-parameters.js';
+import { refuseMissingParameters, stackParameters } from '../stacks/stack-parameters.js';
 import { parseTagFlags } from '../stacks/stack-tags.js';
 import { reapplyRecorded } from './reapply-recorded.js';
 import { checkNotificationTopics, StackNotifier } from './stack-notifications.js';
@@ -79,6 +80,8 @@ export interface DeployAppInput extends ToolkitIo {
   requireApproval?: ApprovalLevel;
   /** `--force`: after each stack deploys, what AWS holds apart from its record is written back. */
   force?: boolean;
+  /** False (`--no-previous-parameters`): a parameter not given takes its Default, not the recorded value. */
+  previousParameters?: boolean;
   /** `--notification-arns`: SNS topics every stack's events go to, besides the app's `notificationArns`. */
   notificationArns?: string[];
   /** `--asset-parallelism`: assets built or uploaded at once per stack. */
@@ -114,7 +117,9 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     warn(input, warning);
   refuseUnknownPinnedIds(input.routing?.pinCcApi, checked.stacks);
   const routing = routingOptions(input.routing ?? {});
-  const parameters = stackParameters(stacks, input.parameters);
+  const previousParameters = input.previousParameters !== false;
+  // A value missing now may be carried from the stack's record, read once credentials are known.
+  const parameters = stackParameters(stacks, input.parameters, { checkMissing: !previousParameters });
   for (const line of parameters.notes) note(input, line);
 
   const credentials = Date.now();
@@ -150,6 +155,19 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     notified.length > 0 && !input.dryRun
       ? new StackNotifier(input.session, notified, { ...input, rollback: input.rollback ?? true })
       : undefined;
+  if (previousParameters) {
+    await withPreviousParameters(
+      input.session,
+      deploying.map(({ stack }) => ({
+        displayName: stack.displayName,
+        stateName: stack.stackName,
+        region: targets.get(stack.displayName)!.region,
+        template: stack.template,
+      })),
+      parameters.values,
+    );
+    refuseMissingParameters(stacks, parameters.values);
+  }
   const engine = await openEngine(input.session, {
     io: notifier ? notifier.io(input.io) : input.io,
     command: input.command,

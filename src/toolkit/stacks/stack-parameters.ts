@@ -70,6 +70,7 @@ function parseParameterEntries(raw: readonly string[]): ParameterEntry[] {
 export function stackParameters(
   stacks: readonly ParameterizedStack[],
   raw: readonly string[],
+  options: { checkMissing: boolean } = { checkMissing: true },
 ): StackParameters {
   const entries = parseParameterEntries(raw);
   const declared = new Map(stacks.map((stack) => [stack.displayName, declaredParameters(stack.template)]));
@@ -97,7 +98,7 @@ export function stackParameters(
   }
   const undeclared = [...ignoredBy.keys()].filter((name) => !appliedPlain.has(name));
   refuseUnknown([...new Set([...undeclared, ...unknown])]);
-  refuseMissing(stacks, declared, values);
+  if (options.checkMissing) refuseMissingParameters(stacks, values);
   const notes = [...new Set(entries.map((entry) => entry.name))].flatMap((name) => {
     const names = ignoredBy.get(name);
     if (!names) return [];
@@ -124,14 +125,14 @@ function refuseUnknown(entries: string[]): void {
   );
 }
 
-function refuseMissing(
+/** Refuses, naming every case at once, a declared parameter with no Default left with no value. */
+export function refuseMissingParameters(
   stacks: readonly ParameterizedStack[],
-  declared: ReadonlyMap<string, ReadonlyMap<string, boolean>>,
   values: ReadonlyMap<string, Record<string, string>>,
 ): void {
   const missing = stacks.flatMap((stack) => {
     const supplied = values.get(stack.displayName)!;
-    const names = [...declared.get(stack.displayName)!]
+    const names = [...declaredParameters(stack.template)]
       .filter(([name, hasDefault]) => !hasDefault && supplied[name] === undefined)
       .map(([name]) => name);
     return names.length === 0 ? [] : [`${stack.stackName}: ${names.join(', ')}`];
