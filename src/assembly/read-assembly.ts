@@ -138,6 +138,7 @@ function readStack(
     template: template as Template,
     tags: props.tags ?? {},
     terminationProtection: props.terminationProtection ?? false,
+    ...(props.assumeRoleArn ? { assumeRoleArn: props.assumeRoleArn } : {}),
     parameters: props.parameters ?? {},
     dependencies,
     assetManifests,

@@ -106,6 +106,8 @@ export interface StackArtifact {
   template: Template;
   tags: Record<string, string>;
   terminationProtection: boolean;
+  /** The deploy role its synthesizer names (`cdk-QUALIFIER-deploy-role-...`): the bootstrap qualifier it expects. */
+  assumeRoleArn?: string;
   /** Parameter values the assembly asks to pass at deploy time. */
   parameters: Record<string, string>;
   /** Display names of the stacks this one depends on. */

@@ -12,13 +12,13 @@ export type StackAssetPublisher = (stack: StackAssets, target: StackTarget) => P
 /**
  * Asset storage per region: a stack deploying to a region `cdkd bootstrap` never prepared
  * gets that region's asset bucket on first use, made with bootstrap's own settings and
- * announced in one line (once per region, however many stacks deploy there at once).
+ * announced in one line (once per account and region, however many stacks deploy there at once).
  * Where these credentials may not create it, the deploy stops with ASSET_BUCKET_NOT_FOUND.
  */
 export function assetPublisher(session: Session, io: ToolkitIo): StackAssetPublisher {
   const made = new Map<string, Promise<void>>();
-  const makeBucket = async (target: StackTarget, notFound: CdkdError): Promise<void> => {
-    const s3For = (region: string) => session.clients.s3(region);
+  const makeBucket = async (account: Session, target: StackTarget, notFound: CdkdError): Promise<void> => {
+    const s3For = (region: string) => account.clients.s3(region);
     try {
       const bucket = await ensureAssetBucket(s3For, target.accountId, target.region);
       note(
@@ -35,15 +35,23 @@ export function assetPublisher(session: Session, io: ToolkitIo): StackAssetPubli
     }
   };
   return async (stack, target) => {
-    const input = { stacks: [stack], ...target, s3: await session.clients.s3(target.region) };
+    // A stack in another account publishes to that account's bucket, through its deploy role.
+    const account = await session.forAccount(target);
+    const input = {
+      stacks: [stack],
+      accountId: target.accountId,
+      region: target.region,
+      s3: await account.clients.s3(target.region),
+    };
     try {
       return (await publishAssets(input)).bucket;
     } catch (error) {
       if (!isCdkdError(error) || error.code !== 'ASSET_BUCKET_NOT_FOUND') throw error;
-      let making = made.get(target.region);
+      const key = `${target.accountId}/${target.region}`;
+      let making = made.get(key);
       if (!making) {
-        making = makeBucket(target, error);
-        made.set(target.region, making);
+        making = makeBucket(account, target, error);
+        made.set(key, making);
       }
       await making;
       return (await publishAssets(input)).bucket;
