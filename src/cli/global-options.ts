@@ -5,6 +5,7 @@ export interface GlobalOptions {
   verbose?: boolean;
   profile?: string;
   region?: string;
+  roleArn?: string;
   stateBucket?: string;
   statePrefix: string;
   yes?: boolean;
@@ -17,6 +18,7 @@ export function addGlobalOptions(program: Command): void {
     .option('--no-color', 'no colours, even on a terminal (as NO_COLOR=1)')
     .option('--profile <name>', 'AWS profile to use (default: AWS_PROFILE or the default chain)')
     .option('--region <region>', 'AWS region (default: AWS_REGION, then the profile)')
+    .option('--role-arn <arn>', 'act through this IAM role, assumed from the credentials in use')
     .option(
       '--state-bucket <name>',
       'S3 bucket holding cdkd state (default: CDKD_STATE_BUCKET, then cdkd-state-{accountId})',

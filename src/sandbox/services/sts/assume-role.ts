@@ -30,7 +30,11 @@ export function assumeRole(request: SandboxRequest, resources: ResourceHandlers)
   const role = match && resources.resolve('AWS::IAM::Role')?.read(match[2]!, request.region, match[1]!);
   const externalId = params.get('ExternalId') ?? undefined;
   const trust = (role as { AssumeRolePolicyDocument?: unknown } | undefined)?.AssumeRolePolicyDocument;
-  if (!match || !role || !trustsCaller(trust, { accountId: request.accountId, ...(externalId ? { externalId } : {}) })) {
+  if (
+    !match ||
+    !role ||
+    !trustsCaller(trust, { accountId: request.accountId, ...(externalId ? { externalId } : {}) })
+  ) {
     throw new SandboxError(
       'AccessDenied',
       `User: arn:aws:iam::${request.accountId}:root is not authorized to perform: sts:AssumeRole on resource: ${roleArn}`,

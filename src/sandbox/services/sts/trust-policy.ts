@@ -4,7 +4,8 @@ export interface TrustCaller {
   externalId?: string;
 }
 
-const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : value === undefined ? [] : [value]);
+const list = (value: unknown): unknown[] =>
+  Array.isArray(value) ? value : value === undefined ? [] : [value];
 
 const ASSUME = new Set(['sts:AssumeRole', 'sts:*', '*']);
 
@@ -74,6 +75,9 @@ function conditionsHold(condition: TrustStatement['Condition'], caller: TrustCal
 }
 
 function globMatches(pattern: string, value: string): boolean {
-  const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const source = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${source}$`).test(value);
 }
