@@ -165,20 +165,22 @@ export class AwsClients {
   private sharedCredentials(): Promise<Credentials> {
     const profile = this.options.profile;
     const mfaCode = this.options.mfaCode;
-    this.credentials ??= Promise.resolve(credentialProvidersSdk()).then(({ fromNodeProviderChain }) => {
-      const chain = fromNodeProviderChain({
-        ...(profile ? { profile } : {}),
-        ...(mfaCode ? { mfaCodeProvider: mfaCode } : {}),
-      });
-      const named = profile ?? process.env.AWS_PROFILE;
-      return (async (identityProperties?: Parameters<Credentials>[0]) => {
-        try {
-          return await chain(identityProperties);
-        } catch (error) {
-          throw credentialError(error, named ? { profile: named } : {}) ?? error;
-        }
-      }) as Credentials;
-    });
+    const named = profile ?? process.env.AWS_PROFILE;
+    this.credentials ??= Promise.resolve(credentialProvidersSdk()).then(
+      ({ fromIni, fromNodeProviderChain }) => {
+        // A named profile is the only source, as the AWS CLI takes it: its own failure is the one
+        // reported, not the chain's "could not load credentials from any providers".
+        const settings = { ...(mfaCode ? { mfaCodeProvider: mfaCode } : {}) };
+        const chain = named ? fromIni({ profile: named, ...settings }) : fromNodeProviderChain(settings);
+        return (async (identityProperties?: Parameters<Credentials>[0]) => {
+          try {
+            return await chain(identityProperties);
+          } catch (error) {
+            throw credentialError(error, named ? { profile: named } : {}) ?? error;
+          }
+        }) as Credentials;
+      },
+    );
     return this.credentials;
   }
 

@@ -43,7 +43,7 @@ export function credentialError(error: unknown, context: CredentialContext): Cdk
       cause: error,
     });
   }
-  if (/credential_process/.test(message)) {
+  if (/credential_process|^Command failed:/.test(message)) {
     return new CdkdError(
       'CREDENTIAL_PROCESS_FAILED',
       `The credential_process of ${named} failed: ${message}`,
