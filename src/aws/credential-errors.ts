@@ -35,6 +35,19 @@ export function credentialError(error: unknown, context: CredentialContext): Cdk
     );
   }
   const code = awsErrorCode(error);
+  if ((code === 'AccessDenied' || code === 'AccessDeniedException') && context.profile) {
+    const mfa = /MultiFactorAuthentication/.test(message);
+    return new CdkdError(
+      'ROLE_NOT_ASSUMABLE',
+      `The role of ${named} refused the credentials: ${message.trim()}`,
+      {
+        hint: mfa
+          ? 'Enter the current code of the MFA device the profile names (mfa_serial).'
+          : "Check the profile's role_arn, and that the role's trust policy names the source profile's account (and external_id).",
+        cause: error,
+      },
+    );
+  }
   if (code === 'ExpiredToken' || code === 'ExpiredTokenException' || code === 'RequestExpired') {
     return new CdkdError('CREDENTIALS_EXPIRED', `The session credentials of ${named} have expired.`, {
       hint: context.profile

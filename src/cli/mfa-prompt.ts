@@ -27,5 +27,7 @@ export async function promptMfaCode(
     throw new CdkdError('CANCELLED', 'Cancelled at the MFA prompt; nothing was changed.', { cause: error });
   } finally {
     prompt.close();
+    // Read once, stdin would keep the process alive after the command is done.
+    terminal.input.pause();
   }
 }

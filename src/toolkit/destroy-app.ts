@@ -1,4 +1,4 @@
-import { selectStacks, type CloudAssembly, type StackArtifact } from '../assembly/index.js';
+import { selectStacks, type CloudAssembly } from '../assembly/index.js';
 import { stacksFailed } from './stacks-failed.js';
 import { walkDag } from '../dag/index.js';
 import type { StackDestroyResult } from '../engine/index.js';

@@ -72,6 +72,14 @@ describe('credentialError: credential failures named, with what fixes them', () 
       'PROFILE_NOT_FOUND',
       'aws configure list-profiles',
     ],
+    [
+      'a wrong MFA code',
+      awsError('AccessDenied', 'MultiFactorAuthentication failed with invalid MFA one time pass code.'),
+      'dev',
+      'ROLE_NOT_ASSUMABLE',
+      'MFA device',
+    ],
+    ['a role whose trust refuses', awsError('AccessDenied'), 'dev', 'ROLE_NOT_ASSUMABLE', 'trust policy'],
     ['anything else', new Error('socket hang up'), 'dev', undefined, undefined],
   ])('%s', (_name, error, profile, code, hint) => {
     const mapped = credentialError(error, profile ? { profile } : {});

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../assembly/helpers.js';
 import { runCli } from '../helpers/cli.js';
+import { runCliOnTty } from '../helpers/tty-cli.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 
 // Credentials as the AWS CLI resolves them, from a config file this test writes: a
@@ -92,5 +93,29 @@ describe('--profile and AWS_PROFILE', () => {
     expect(result.stderr).toContain(`Error [${code}]`);
     expect(result.stderr).toContain(fix);
     expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('a profile with mfa_serial asks for the code on a terminal and assumes the role with it', async () => {
+    const result = await runCliOnTty(['bootstrap', '--show-plan', '--profile', 'with-mfa'], {
+      env: profileEnv(),
+      prompt: 'MFA code for',
+      answer: '123456',
+    });
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.stdout).toContain(`MFA code for arn:aws:iam::${CI}:mfa/ci-person (profile with-mfa)`);
+    expect(accountOf(result.stdout)).toBe(TARGET);
+  });
+
+  it('a wrong MFA code is refused by STS, named as the role refusing, nothing changed', async () => {
+    const result = await runCliOnTty(['bootstrap', '--show-plan', '--profile', 'with-mfa'], {
+      env: profileEnv(),
+      prompt: 'MFA code for',
+      answer: '12',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      'Error [ROLE_NOT_ASSUMABLE]: The role of profile with-mfa refused the credentials',
+    );
+    expect(result.stdout).toContain('MultiFactorAuthentication failed');
   });
 });

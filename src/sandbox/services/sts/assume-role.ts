@@ -41,6 +41,14 @@ export function assumeRole(request: SandboxRequest, resources: ResourceHandlers)
       403,
     );
   }
+  // The sandbox holds no MFA devices: any six-digit code passes, anything else fails as a wrong code does.
+  if (params.get('SerialNumber') && !/^\d{6}$/.test(params.get('TokenCode') ?? '')) {
+    throw new SandboxError(
+      'AccessDenied',
+      'MultiFactorAuthentication failed with invalid MFA one time pass code. ',
+      403,
+    );
+  }
   const duration = Number(params.get('DurationSeconds') ?? 3600);
   if (!Number.isInteger(duration) || duration < 900 || duration > 43_200) {
     throw validation(
