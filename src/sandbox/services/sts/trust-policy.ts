@@ -1,3 +1,5 @@
+import { wildcardMatch } from '../../policy/wildcard.js';
+
 /** Who asks to assume a role: the account its key selects, and the ExternalId it sent. */
 export interface TrustCaller {
   accountId: string;
@@ -66,18 +68,10 @@ function conditionsHold(condition: TrustStatement['Condition'], caller: TrustCal
         case 'StringNotEquals':
           return !wanted.includes(actual);
         case 'StringLike':
-          return wanted.some((pattern) => globMatches(pattern, actual));
+          return wanted.some((pattern) => wildcardMatch(pattern, actual, false));
         default:
           return false;
       }
     }),
   );
-}
-
-function globMatches(pattern: string, value: string): boolean {
-  const source = pattern
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replace(/\*/g, '.*')
-    .replace(/\?/g, '.');
-  return new RegExp(`^${source}$`).test(value);
 }
