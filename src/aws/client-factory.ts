@@ -172,9 +172,10 @@ export class AwsClients {
         // reported, not the chain's "could not load credentials from any providers".
         const settings = { ...(mfaCode ? { mfaCodeProvider: mfaCode } : {}) };
         const chain = named ? fromIni({ profile: named, ...settings }) : fromNodeProviderChain(settings);
-        return (async (identityProperties?: Parameters<Credentials>[0]) => {
+        // Shared by every client, so a credential_process runs and an MFA code is asked once a session.
+        return refreshingCredentials(async () => {
           try {
-            return await chain(identityProperties);
+            return await chain();
           } catch (error) {
             throw credentialError(error, named ? { profile: named } : {}) ?? error;
           }
