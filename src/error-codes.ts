@@ -32,6 +32,10 @@ export const ERROR_CODES = {
   ASSET_UNSUPPORTED_ENTRY: 'An asset directory holds a socket, FIFO or device, which cannot be zipped.',
   ASSET_UPLOAD_FAILED: 'Uploading an asset to the asset bucket failed.',
   ATTRIBUTE_UNAVAILABLE: 'A template reads an attribute the state does not record for that resource.',
+  BOOTSTRAP_OPTION_INVALID:
+    'A cdkd bootstrap option (--trust, --execution-policies, --qualifier, --tags ...) has a value it cannot use.',
+  BOOTSTRAP_TARGET_INVALID:
+    'cdkd bootstrap was given an environment that is not aws://ACCOUNT/REGION, or one these credentials do not act in.',
   BUCKET_NAME_INVALID: 'A bucket name given to cdkd is not a valid S3 bucket name.',
   BUCKET_NAME_TAKEN: "cdkd's bucket exists but this account cannot use it.",
   CANCELLED: 'A confirmation was refused or cancelled; nothing was changed (130 when cancelled with Ctrl+C).',
@@ -58,7 +62,10 @@ export const ERROR_CODES = {
   CONTEXT_LOOKUP_UNSUPPORTED: 'The app needs a context lookup cdkd cannot answer.',
   CREATE_ONLY_DROP_NEEDS_REPLACEMENT:
     'Sending a create-only property an earlier SDK-route deploy left unsent would replace the resource; cdkd refuses to do that on its own.',
+  CREDENTIALS_EXPIRED: 'The session credentials in use (an MFA session, an assumed role, SSO) have expired.',
   CREDENTIALS_UNAVAILABLE: 'cdkd could not find out which AWS account the credentials belong to.',
+  CREDENTIAL_PROCESS_FAILED:
+    'The credential_process a profile names failed or printed no usable credentials.',
   CUSTOM_RESOURCE_BAD_RESPONSE:
     "A custom resource handler's response breaks CloudFormation's response rules.",
   CUSTOM_RESOURCE_FAILED: 'A custom resource handler answered FAILED.',
@@ -129,6 +136,7 @@ export const ERROR_CODES = {
   LOCK_HELD: "Another writer holds the stack's lock.",
   LOCK_HOLDER_RUNNING: "force-unlock found the lock's holder still running on this host.",
   LOG_RETENTION_INVALID: "A log group's RetentionInDays is not a value CloudFormation takes.",
+  MFA_CODE_REQUIRED: "A profile's role needs an MFA code and there is no terminal to ask for it on.",
   MIGRATE_CLOUDFORMATION_FAILED:
     'A migration step did not bring the CloudFormation stack to the status it waited for; cdkd has recorded it all.',
   MIGRATE_EXPORTS_IMPORTED:
@@ -168,6 +176,7 @@ export const ERROR_CODES = {
   PIN_CC_API_UNKNOWN_ID: '--pin-cc-api names a logical id no stack of the run declares.',
   PREFER_SDK_ROUTE_INVALID: '--prefer-sdk-route does not name a resource type and property.',
   PREFIX_SETTING_INVALID: 'CDKD_PREFIX_USER_SUPPLIED_NAMES is neither true nor false.',
+  PROFILE_NOT_FOUND: 'The AWS profile named is in neither the AWS config file nor the credentials file.',
   RECREATE_FLAGS_CONFLICT:
     'One logical id is named by both --recreate-via-cc-api and --recreate-via-sdk-provider.',
   RECREATE_LAYER_UNAVAILABLE: 'A resource cannot be re-created through the layer asked for.',
@@ -178,6 +187,8 @@ export const ERROR_CODES = {
   RESOURCE_INDEX_INVALID: 'The generated resource schema index is not valid.',
   RESOURCE_INDEX_MISSING: 'The generated resource schema index is missing.',
   RESOURCE_NOT_MADE: 'A resource is referenced before it was made.',
+  ROLE_NOT_ASSUMABLE:
+    "A role cdkd must act through (another account's deploy role, --role-arn) refused the credentials in use: not trusted, or no such role.",
   ROLLBACK_DROP_REFUSED: 'rollback --drop-failed refuses to drop the failed operations.',
   ROLLBACK_FLAGS_CONFLICT: 'rollback --drop-failed was given with --revert-failed, --orphan or --force.',
   ROLLBACK_NAME_COLLISION: 'Reversing a replacement would need a name that is still taken.',
@@ -210,6 +221,8 @@ export const ERROR_CODES = {
   SECRET_VALUE_CONFLICT: 'A secret has both SecretString and GenerateSecretString.',
   SSM_PARAMETER_NOT_FOUND: 'An SSM parameter the template reads does not exist.',
   SSM_PARAMETER_UNRESOLVED: 'An SSM parameter-typed template parameter could not be resolved.',
+  SSO_SESSION_EXPIRED:
+    'The IAM Identity Center (SSO) session of the profile in use has expired or was never started.',
   STACKS_FAILED: 'Several stacks failed, with different codes.',
   STACK_DEPENDENCY_CYCLE: "The app's stacks depend on each other in a cycle.",
   STACK_NAME_INVALID: "A stack name breaks CloudFormation's naming rules.",

@@ -139,6 +139,7 @@ function readStack(
     tags: props.tags ?? {},
     terminationProtection: props.terminationProtection ?? false,
     notificationArns: props.notificationArns ?? [],
+    ...(props.assumeRoleArn ? { assumeRoleArn: props.assumeRoleArn } : {}),
     parameters: props.parameters ?? {},
     dependencies,
     assetManifests,

@@ -128,6 +128,8 @@ export interface StackArtifact {
   terminationProtection: boolean;
   /** SNS topics the stack's events are published to, as CloudFormation does. */
   notificationArns: string[];
+  /** The deploy role its synthesizer names (`cdk-QUALIFIER-deploy-role-...`): the bootstrap qualifier it expects. */
+  assumeRoleArn?: string;
   /** Parameter values the assembly asks to pass at deploy time. */
   parameters: Record<string, string>;
   /** Display names of the stacks this one depends on. */

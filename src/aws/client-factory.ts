@@ -4,6 +4,9 @@ import type { SSMClient } from '@aws-sdk/client-ssm';
 import type { STSClient } from '@aws-sdk/client-sts';
 import type { fromNodeProviderChain } from '@aws-sdk/credential-providers';
 import { CdkdError } from '../errors.js';
+import { credentialError } from './credential-errors.js';
+import { awsErrorCode } from './error-class.js';
+import { refreshingCredentials } from './refreshing-credentials.js';
 import type { proxyRequestHandler } from './proxy-agent.js';
 import { caBundle } from './ca-bundle.js';
 import { proxyConfigured } from './proxy-settings.js';
@@ -16,6 +19,8 @@ export interface AwsClientOptions {
   profile?: string;
   /** From --ca-bundle-path; wins over AWS_CA_BUNDLE. */
   caBundlePath?: string;
+  /** Asks for the code of a profile's `mfa_serial` device (absent: such a profile is refused). */
+  mfaCode?: (serial: string) => Promise<string>;
 }
 
 type Credentials = ReturnType<typeof fromNodeProviderChain>;
@@ -56,6 +61,8 @@ export interface AssumedRole {
   roleArn: string;
   externalId?: string;
   sessionName: string;
+  /** The error for STS refusing the role (not trusted, or no such role); a generic one without it. */
+  refused?: (cause: unknown) => CdkdError;
 }
 
 /**
@@ -80,19 +87,31 @@ export class AwsClients {
     this.credentials = credentials;
   }
 
-  /** Clients with the same settings under a role these credentials assume (a CDK lookup role). */
+  /**
+   * Clients with the same settings under a role these credentials assume (a CDK lookup role,
+   * cdkd's deploy role in another account, --role-arn). The role is assumed once for all of
+   * them and again shortly before its session expires (refreshing-credentials.ts).
+   */
   assumingRole(role: AssumedRole): AwsClients {
-    const credentials = Promise.all([credentialProvidersSdk(), this.sharedCredentials()]).then(
-      ([{ fromTemporaryCredentials }, masterCredentials]) =>
-        fromTemporaryCredentials({
+    const credentials = Promise.all([credentialProvidersSdk(), this.sharedCredentials(), this.region()]).then(
+      ([{ fromTemporaryCredentials }, masterCredentials, region]) => {
+        const assume = fromTemporaryCredentials({
           masterCredentials,
           params: {
             RoleArn: role.roleArn,
             RoleSessionName: role.sessionName,
             ...(role.externalId ? { ExternalId: role.externalId } : {}),
           },
-          ...(this.options.region ? { clientConfig: { region: this.options.region } } : {}),
-        }),
+          clientConfig: { region },
+        });
+        return refreshingCredentials(async () => {
+          try {
+            return await assume();
+          } catch (error) {
+            throw assumeRoleError(error, role, this.options);
+          }
+        }) as Credentials;
+      },
     );
     return new AwsClients(this.options, credentials);
   }
@@ -148,8 +167,23 @@ export class AwsClients {
   /** One provider chain for every client, so credentials are resolved once. */
   private sharedCredentials(): Promise<Credentials> {
     const profile = this.options.profile;
-    this.credentials ??= Promise.resolve(credentialProvidersSdk()).then(({ fromNodeProviderChain }) =>
-      fromNodeProviderChain(profile ? { profile } : {}),
+    const mfaCode = this.options.mfaCode;
+    const named = profile ?? process.env.AWS_PROFILE;
+    this.credentials ??= Promise.resolve(credentialProvidersSdk()).then(
+      ({ fromIni, fromNodeProviderChain }) => {
+        // A named profile is the only source, as the AWS CLI takes it: its own failure is the one
+        // reported, not the chain's "could not load credentials from any providers".
+        const settings = { ...(mfaCode ? { mfaCodeProvider: mfaCode } : {}) };
+        const chain = named ? fromIni({ profile: named, ...settings }) : fromNodeProviderChain(settings);
+        // Shared by every client, so a credential_process runs and an MFA code is asked once a session.
+        return refreshingCredentials(async () => {
+          try {
+            return await chain();
+          } catch (error) {
+            throw credentialError(error, named ? { profile: named } : {}) ?? error;
+          }
+        }) as Credentials;
+      },
     );
     return this.credentials;
   }
@@ -202,6 +236,27 @@ export class AwsClients {
       probe.destroy();
     }
   }
+}
+
+/** STS's refusal of a role as the caller's typed error; any other failure as the credentials' own. */
+function assumeRoleError(error: unknown, role: AssumedRole, options: AwsClientOptions): unknown {
+  if (error instanceof CdkdError) return error;
+  const code = awsErrorCode(error);
+  if (code === 'AccessDenied' || code === 'AccessDeniedException') {
+    return (
+      role.refused?.(error) ??
+      new CdkdError(
+        'ROLE_NOT_ASSUMABLE',
+        `The role ${role.roleArn} may not be assumed with the credentials in use.`,
+        {
+          hint: 'Check that the role exists and that its trust policy names your account or principal (and the ExternalId, if it asks for one).',
+          cause: error,
+        },
+      )
+    );
+  }
+  const named = options.profile ?? process.env.AWS_PROFILE;
+  return credentialError(error, named ? { profile: named } : {}) ?? error;
 }
 
 function tuningKey(tuning: ClientTuning): string {

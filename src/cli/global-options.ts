@@ -6,6 +6,7 @@ export interface GlobalOptions {
   profile?: string;
   caBundlePath?: string;
   region?: string;
+  roleArn?: string;
   stateBucket?: string;
   statePrefix: string;
   yes?: boolean;
@@ -18,6 +19,7 @@ export function addGlobalOptions(program: Command): void {
     .option('--no-color', 'no colours, even on a terminal (as NO_COLOR=1)')
     .option('--profile <name>', 'AWS profile to use (default: AWS_PROFILE or the default chain)')
     .option('--region <region>', 'AWS region (default: AWS_REGION, then the profile)')
+    .option('--role-arn <arn>', 'act through this IAM role, assumed from the credentials in use')
     .option(
       '--ca-bundle-path <file>',
       'PEM certificates HTTPS calls to AWS trust, instead of the default roots (default: AWS_CA_BUNDLE)',

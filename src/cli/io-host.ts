@@ -10,6 +10,7 @@ import { confirmed, dataLossConfirmer } from './confirm.js';
 import { CdkdError } from '../errors.js';
 import type { ApprovalRequest } from '../messages/index.js';
 import { describeLeftover, leftoverRemedy } from './leftover-text.js';
+import { promptMfaCode } from './mfa-prompt.js';
 import type { Progress } from './progress.js';
 
 export interface CliIoHostOptions {
@@ -90,6 +91,10 @@ export function cliIoHost(options: CliIoHostOptions): IoHost {
         return confirmed(`${describeLeftover(leftover)} ${leftoverRemedy(leftover)}?`, options.yes);
       }
       if (asked.code === 'CDKD_Q5100') return confirmed(asked.text, options.yes);
+      if (asked.code === 'CDKD_Q9200') {
+        progress?.close();
+        return promptMfaCode(asked.text, (asked as IoQuestion<'CDKD_Q9200'>).data) as never;
+      }
       if (asked.code === 'CDKD_Q9100') {
         const { stackName, region, holder } = (asked as IoQuestion<'CDKD_Q9100'>).data;
         process.stdout.write(`Stack ${stackName} (${region}) is locked: ${holder}.\n`);

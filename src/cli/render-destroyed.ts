@@ -5,11 +5,7 @@ export function writeDestroyed(
   result: DestroyedStack,
   write: (text: string) => void = (text) => void process.stdout.write(text),
 ): void {
-  if (result.otherAccount !== undefined)
-    write(
-      `${result.stackName}: nothing recorded, nothing to destroy (the stack is for account ${result.otherAccount}; use its credentials to destroy what was deployed there).\n`,
-    );
-  else if (!result.found) write(`${result.stackName}: nothing recorded, nothing to destroy.\n`);
+  if (!result.found) write(`${result.stackName}: nothing recorded, nothing to destroy.\n`);
   else write(`${result.stackName}: destroyed (${result.deleted.length} resources deleted).\n`);
   for (const logicalId of result.retained) {
     write(`  ${logicalId} kept in AWS by its DeletionPolicy; no longer tracked by cdkd.\n`);

@@ -57,6 +57,8 @@ export interface QuestionPayloads {
   CDKD_Q9000: { data: { heading?: string; lines: string[] }; answer: boolean };
   /** Delete this stack's lock, held by `holder` (`cdkd force-unlock`)? */
   CDKD_Q9100: { data: { stackName: string; region: string; holder: string }; answer: boolean };
+  /** The current code of MFA device `serial`, which the profile's role asks for. */
+  CDKD_Q9200: { data: { serial: string; profile?: string }; answer: string };
 }
 
 export type MessageCode = keyof MessagePayloads;

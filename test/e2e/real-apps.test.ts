@@ -177,12 +177,11 @@ describe('a stack pinned to an account', () => {
       new CfnOutput(stack, 'ParameterArn', { value: parameter.parameterArn });
     });
 
-  it('destroying it where it was never deployed says nothing is recorded, exit 0, not ACCOUNT_MISMATCH', async () => {
+  it("destroying it from another account's credentials goes through that account's deploy role: refused with the bootstrap that fixes it when there is none", async () => {
     const result = await runCli(['destroy', '-a', assembly(), '--yes'], { env: env() });
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain(
-      `PinnedAccount: nothing recorded, nothing to destroy (the stack is for account ${ACCOUNT};`,
-    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Error [ROLE_NOT_ASSUMABLE]');
+    expect(result.stderr).toContain(`cdkd bootstrap aws://${ACCOUNT}/us-east-1 --trust 000000000000`);
   });
 
   it('deploys in that account under credentials for it, every ARN naming it', async () => {
@@ -195,12 +194,10 @@ describe('a stack pinned to an account', () => {
     expect(arns).toHaveLength(3);
     for (const line of arns) expect(line).toMatch(/ = arn:aws:[a-z]+:(us-east-1)?:111111111111:/);
 
-    // Recorded in a state bucket the caller's credentials see: refused, nothing destroyed.
+    // Another account's credentials reach it only through its deploy role, which trusts nobody else: refused, nothing destroyed.
     const refused = await runCli(['destroy', '-a', app, '--yes', ...shared], { env: env() });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(
-      `Error [ACCOUNT_MISMATCH]: Stack PinnedAccount is for account ${ACCOUNT}`,
-    );
+    expect(refused.stderr).toContain('Error [ROLE_NOT_ASSUMABLE]');
     expect((await asAccount('destroy', '-a', app, '--yes', ...shared)).code).toBe(0);
   });
 });

@@ -154,13 +154,28 @@ describe('Route 53 record sets', () => {
 });
 
 describe('STS AssumeRole', () => {
-  it("hands out keys acting in the role's account; a role the sandbox does not hold is AccessDenied", async () => {
+  it("hands out keys acting in the role's account; a role the sandbox does not hold, or whose trust does not name the caller, is AccessDenied", async () => {
+    const trusting = (account: string) =>
+      JSON.stringify({
+        Version: '2012-10-17',
+        Statement: [
+          { Effect: 'Allow', Principal: { AWS: `arn:aws:iam::${account}:root` }, Action: 'sts:AssumeRole' },
+        ],
+      });
     await client(IAMClient).send(
-      new CreateRoleCommand({
-        RoleName: 'Assumable',
-        AssumeRolePolicyDocument: JSON.stringify({ Version: '2012-10-17', Statement: [] }),
-      }),
+      new CreateRoleCommand({ RoleName: 'Assumable', AssumeRolePolicyDocument: trusting('000000000000') }),
     );
+    await client(IAMClient).send(
+      new CreateRoleCommand({ RoleName: 'TrustsOthers', AssumeRolePolicyDocument: trusting('999999999999') }),
+    );
+    await expect(
+      client(STSClient).send(
+        new AssumeRoleCommand({
+          RoleArn: 'arn:aws:iam::111111111111:role/TrustsOthers',
+          RoleSessionName: 'probe',
+        }),
+      ),
+    ).rejects.toThrow(expect.objectContaining({ name: 'AccessDenied' }));
     const assumed = await client(STSClient).send(
       new AssumeRoleCommand({
         RoleArn: 'arn:aws:iam::111111111111:role/Assumable',

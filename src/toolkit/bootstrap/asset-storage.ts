@@ -17,7 +17,7 @@ export type StackAssetPublisher = (stack: StackAssets, target: StackTarget) => P
 /**
  * Asset storage per region: a stack deploying to a region `cdkd bootstrap` never prepared
  * gets that region's asset bucket on first use, made with bootstrap's own settings and
- * announced in one line (once per region, however many stacks deploy there at once).
+ * announced in one line (once per account and region, however many stacks deploy there at once).
  * Where these credentials may not create it, the deploy stops with ASSET_BUCKET_NOT_FOUND.
  */
 export function assetPublisher(
@@ -29,8 +29,8 @@ export function assetPublisher(
   // One per deploy run: an image several stacks name is built once, a build command announced once.
   const run = newAssetRun(options.concurrency ?? DEFAULT_ASSET_PARALLELISM);
   const onEvent = assetEventNote((line) => note(io, line), options.verbose ?? false);
-  const makeBucket = async (target: StackTarget, notFound: CdkdError): Promise<void> => {
-    const s3For = (region: string) => session.clients.s3(region);
+  const makeBucket = async (account: Session, target: StackTarget, notFound: CdkdError): Promise<void> => {
+    const s3For = (region: string) => account.clients.s3(region);
     try {
       const bucket = await ensureAssetBucket(s3For, target.accountId, target.region);
       note(
@@ -47,12 +47,15 @@ export function assetPublisher(
     }
   };
   return async (stack, target) => {
+    // A stack in another account publishes to that account's bucket, through its deploy role.
+    const account = await session.forAccount(target);
     const input = {
       stacks: [stack],
-      ...target,
-      s3: await session.clients.s3(target.region),
+      accountId: target.accountId,
+      region: target.region,
+      s3: await account.clients.s3(target.region),
       // Loaded only for a stack with an image asset.
-      ecr: async () => session.clients.client((await import('@aws-sdk/client-ecr')).ECRClient, target.region),
+      ecr: async () => account.clients.client((await import('@aws-sdk/client-ecr')).ECRClient, target.region),
       run,
       onEvent,
       ...(options.concurrency ? { concurrency: options.concurrency } : {}),
@@ -61,10 +64,11 @@ export function assetPublisher(
       return (await publishAssets(input)).bucket;
     } catch (error) {
       if (!isCdkdError(error) || error.code !== 'ASSET_BUCKET_NOT_FOUND') throw error;
-      let making = made.get(target.region);
+      const key = `${target.accountId}/${target.region}`;
+      let making = made.get(key);
       if (!making) {
-        making = makeBucket(target, error);
-        made.set(target.region, making);
+        making = makeBucket(account, target, error);
+        made.set(key, making);
       }
       await making;
       return (await publishAssets(input)).bucket;

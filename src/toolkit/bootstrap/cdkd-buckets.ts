@@ -9,6 +9,7 @@ const {
   CreateBucketCommand,
   PutBucketEncryptionCommand,
   PutBucketPolicyCommand,
+  PutBucketTaggingCommand,
   PutBucketVersioningCommand,
   PutPublicAccessBlockCommand,
 } = s3Sdk();
@@ -23,14 +24,14 @@ export interface CdkdBucket {
 
 /**
  * Creates one of cdkd's buckets in `region` unless it exists, then applies every setting
- * (again): encryption, public access blocked, a TLS-only policy, versioning when asked.
+ * (again): encryption, public access blocked, a TLS-only policy, versioning and tags when asked.
  * Idempotent, so a second run repairs a bucket whose settings drifted.
  */
 export async function ensureCdkdBucket(
   s3For: (region: string) => Promise<S3Client>,
   name: string,
   region: string,
-  settings: { versioned: boolean },
+  settings: { versioned: boolean; tags?: Record<string, string> },
 ): Promise<CdkdBucket> {
   const existingRegion = await regionIfExists(await s3For(region), name);
   const created = existingRegion === undefined;
@@ -65,6 +66,14 @@ export async function ensureCdkdBucket(
   await s3.send(
     new PutBucketPolicyCommand({ Bucket: name, Policy: JSON.stringify(tlsOnlyPolicy(name, homeRegion)) }),
   );
+  if (settings.tags) {
+    await s3.send(
+      new PutBucketTaggingCommand({
+        Bucket: name,
+        Tagging: { TagSet: Object.entries(settings.tags).map(([Key, Value]) => ({ Key, Value })) },
+      }),
+    );
+  }
   return { name, region: homeRegion, created, versioned: settings.versioned };
 }
 
@@ -72,7 +81,7 @@ export async function ensureCdkdBucket(
  * The region of a bucket this account can see, or undefined when there is no such bucket.
  * Asked first because CreateBucket on a bucket we own succeeds silently in us-east-1.
  */
-async function regionIfExists(s3: S3Client, name: string): Promise<string | undefined> {
+export async function regionIfExists(s3: S3Client, name: string): Promise<string | undefined> {
   try {
     return await bucketRegion(s3, name);
   } catch (error) {

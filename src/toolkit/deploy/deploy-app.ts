@@ -29,7 +29,7 @@ import { parseTagFlags } from '../stacks/stack-tags.js';
 import { reapplyRecorded } from './reapply-recorded.js';
 import { checkNotificationTopics, StackNotifier } from './stack-notifications.js';
 import { recreateTargets, type RecreateFlags } from './recreate-targets.js';
-import { stackRequest, stackTarget } from '../stacks/stack-requests.js';
+import { accountSessions, stackRequest, stackTarget } from '../stacks/stack-requests.js';
 import { CDKD_VERSION } from '../../version.js';
 import {
   engineSavedPlan,
@@ -133,8 +133,10 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     }),
   );
   const targets = new Map(stacks.map((stack) => [stack.displayName, stackTarget(stack, caller)]));
+  // Stacks in other accounts go through each account's deploy role, assumed before anything starts.
+  const sessions = await accountSessions(input.session, targets.values());
   const deploying = await withoutNeverDeployedEmptyStacks(
-    input.session,
+    (entry) => sessions.get(targets.get(entry.stack.displayName)!.accountId)!,
     checked.stacks,
     (entry) => targets.get(entry.stack.displayName)!.region,
     input,
@@ -172,6 +174,7 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     io: notifier ? notifier.io(input.io) : input.io,
     command: input.command,
     regions: [...targets.values()].map((target) => target.region),
+    routes: [...targets.values()],
   });
   throwIfInterrupted(input.signal, 'before the first stack started; nothing was changed');
 

@@ -1,4 +1,4 @@
-import { selectStacks, type CloudAssembly, type StackArtifact } from '../../assembly/index.js';
+import { selectStacks, type CloudAssembly } from '../../assembly/index.js';
 import { stacksFailed } from '../stacks/stacks-failed.js';
 import { walkDag } from '../../dag/index.js';
 import type { StackDestroyResult } from '../../engine/index.js';
@@ -10,8 +10,7 @@ import { refuseInvalidStackNames } from '../stacks/preflight.js';
 import { openEngine } from '../session/provider-wiring.js';
 import type { Session } from '../session/session.js';
 import type { ToolkitIo } from '../io.js';
-import type { StateBackend } from '../../state/index.js';
-import { accountMismatch, stackEnvironment, type StackTarget } from '../stacks/stack-requests.js';
+import { accountSessions, stackTarget } from '../stacks/stack-requests.js';
 
 export interface DestroyAppInput extends ToolkitIo {
   session: Session;
@@ -30,8 +29,6 @@ export interface DestroyAppInput extends ToolkitIo {
 
 export interface DestroyedStack extends StackDestroyResult {
   stackName: string;
-  /** The account of a stack pinned to another than the caller's, of which nothing was recorded. */
-  otherAccount?: string;
 }
 
 /** `cdkd destroy`: the selected stacks, each after every selected stack that depends on it. */
@@ -44,20 +41,23 @@ export async function destroyApp(input: DestroyAppInput): Promise<DestroyedStack
   });
   refuseInvalidStackNames(stacks);
   const caller = await callerOf(input.session, input.signal);
-  const targets = new Map(stacks.map((stack) => [stack.displayName, stackEnvironment(stack, caller)]));
-  const backend = await input.session.stateBackend();
-  const elsewhere = await unrecordedElsewhere(backend, stacks, targets, caller);
+  const targets = new Map(stacks.map((stack) => [stack.displayName, stackTarget(stack, caller)]));
+  // A stack in another account is destroyed through its deploy role, assumed before anything is asked.
+  const sessions = await accountSessions(input.session, targets.values());
   const orphan = new Set(input.orphan ?? []);
-  const here = stacks.filter((stack) => !elsewhere.has(stack.displayName));
-  const refs = here.map((stack) => ({
-    stackName: stack.stackName,
-    region: targets.get(stack.displayName)!.region,
-  }));
-  const declared = new Set(
-    here.filter((stack) => stack.terminationProtection).map((stack) => stack.stackName),
-  );
-  await refuseProtectedStacks(backend, refs, declared);
-  await refuseUnknownOrphans(backend, refs, orphan);
+  for (const [accountId, session] of sessions) {
+    const inAccount = stacks.filter((stack) => targets.get(stack.displayName)!.accountId === accountId);
+    const backend = await session.stateBackend();
+    const refs = inAccount.map((stack) => ({
+      stackName: stack.stackName,
+      region: targets.get(stack.displayName)!.region,
+    }));
+    const declared = new Set(
+      inAccount.filter((stack) => stack.terminationProtection).map((stack) => stack.stackName),
+    );
+    await refuseProtectedStacks(backend, refs, declared);
+    await refuseUnknownOrphans(backend, refs, orphan);
+  }
   await confirmDestroy(input, {
     stacks: stacks.map((stack) => stack.displayName),
     fromState: false,
@@ -67,6 +67,7 @@ export async function destroyApp(input: DestroyAppInput): Promise<DestroyedStack
     io: input.io,
     command: input.command,
     regions: [...targets.values()].map((target) => target.region),
+    routes: [...targets.values()],
   });
   const selected = new Set(stacks.map((stack) => stack.displayName));
   const dependents = (name: string) =>
@@ -79,14 +80,9 @@ export async function destroyApp(input: DestroyAppInput): Promise<DestroyedStack
     })),
     async (displayName) => {
       const stack = stacks.find((candidate) => candidate.displayName === displayName)!;
-      const target = targets.get(displayName)!;
-      if (elsewhere.has(displayName)) {
-        const nothing = { found: false, deleted: [], retained: [], orphaned: [] };
-        results.push({ stackName: stack.stackName, ...nothing, otherAccount: target.accountId });
-        return;
-      }
+      const { accountId, region } = targets.get(displayName)!;
       const result = await engine.destroy(
-        { stateName: stack.stackName, stackName: stack.stackName, ...target },
+        { stateName: stack.stackName, stackName: stack.stackName, accountId, region },
         {
           concurrency: input.concurrency,
           ...(input.signal ? { signal: input.signal } : {}),
@@ -106,31 +102,4 @@ export async function destroyApp(input: DestroyAppInput): Promise<DestroyedStack
   if (input.signal?.aborted && outcome.notStarted.length > 0)
     throw interruptedError(input.signal, `before ${outcome.notStarted.join(', ')} started (not destroyed)`);
   return results;
-}
-
-/**
- * The stacks pinned to an account other than the caller's that this state records nothing
- * of (a never-deployed stack has nothing to destroy, whatever its account). One it does
- * record is refused as ACCOUNT_MISMATCH before anything is destroyed.
- */
-async function unrecordedElsewhere(
-  backend: StateBackend,
-  stacks: readonly StackArtifact[],
-  targets: ReadonlyMap<string, StackTarget>,
-  caller: StackTarget,
-): Promise<Set<string>> {
-  const unrecorded = new Set<string>();
-  for (const stack of stacks) {
-    const target = targets.get(stack.displayName)!;
-    if (target.accountId === caller.accountId) continue;
-    const ref = { stackName: stack.stackName, region: target.region };
-    const [state, journal, children] = await Promise.all([
-      backend.store.read(ref),
-      backend.journals.read(ref),
-      backend.store.listChildren(ref),
-    ]);
-    if (state || journal || children.length > 0) throw accountMismatch(stack, target, caller);
-    unrecorded.add(stack.displayName);
-  }
-  return unrecorded;
 }

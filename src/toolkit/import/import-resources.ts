@@ -43,10 +43,10 @@ export interface ImportResult {
 
 /** `cdkd import <stack>`: adopts existing AWS resources as the stack's template resources. */
 export async function importResources(input: ImportInput): Promise<ImportResult> {
-  const { stack, target } = await singleStackTarget(input.session, input.assembly, input.stack);
+  const { stack, target, session } = await singleStackTarget(input.session, input.assembly, input.stack);
   // Import reads and records; it publishes nothing, so asset references only need to name the bucket.
   const request = stackRequest(stack, [], target, assetBucketName(target.accountId, target.region), {});
-  const engine = await openEngine(input.session, {
+  const engine = await openEngine(session, {
     io: withoutProgress(input.io),
     command: input.command,
     regions: [target.region],

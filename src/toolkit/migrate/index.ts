@@ -67,12 +67,12 @@ const TAKEABLE = new Set([
  * is done.
  */
 export async function migrateFromCloudFormation(input: MigrateInput): Promise<MigrateResult> {
-  const { stack, target } = await singleStackTarget(input.session, input.assembly, input.stack);
+  const { stack, target, session } = await singleStackTarget(input.session, input.assembly, input.stack);
   const stackName = stack.stackName;
   const request = stackRequest(stack, [], target, assetBucketName(target.accountId, target.region), {});
-  const cfn = new CloudFormationStacks(input.session.clients, target.region);
+  const cfn = new CloudFormationStacks(session.clients, target.region);
   const pollMs = input.pollMs ?? 2_000;
-  const backend = await input.session.stateBackend();
+  const backend = await session.stateBackend();
   const recorded = async () =>
     (await backend.store.read({ stackName: request.stateName, region: target.region }))?.document.resources ??
     {};
@@ -114,7 +114,7 @@ export async function migrateFromCloudFormation(input: MigrateInput): Promise<Mi
       input,
       `${stackName}: recording ${wanted.length} resource(s) of the CloudFormation stack in cdkd's state`,
     );
-    const engine = await openEngine(input.session, {
+    const engine = await openEngine(session, {
       io: withoutProgress(input.io),
       command: input.command,
       regions: [target.region],

@@ -1,9 +1,10 @@
 import { AwsClients } from '../../aws/client-factory.js';
-import { isUntrustedCertificate, untrustedCertificateError } from '../../aws/ca-bundle.js';
 import { CdkdError } from '../../errors.js';
 import { stateBucketName } from '../../state/bucket-names.js';
 import type { StateBackend } from '../../state/index.js';
 import { stsSdk } from '../../aws/sdk-modules.js';
+import { DEFAULT_QUALIFIER, deployRoleName, roleArn } from '../bootstrap/role-names.js';
+import { isUntrustedCertificate, untrustedCertificateError } from '../../aws/ca-bundle.js';
 
 export interface SessionOptions {
   region?: string;
@@ -12,24 +13,50 @@ export interface SessionOptions {
   caBundlePath?: string;
   stateBucket?: string;
   statePrefix: string;
+  /** `--role-arn`: every call goes through this role (assumed from the credentials in use). */
+  roleArn?: string;
+  /** Asks for a profile's MFA code (the CLI asks on a terminal; without it such a profile is refused). */
+  mfaCode?: (serial: string) => Promise<string>;
+}
+
+/** Where a stack lives, and the bootstrap qualifier its account's deploy role was made with. */
+export interface AccountRoute {
+  accountId: string;
+  region: string;
+  qualifier?: string;
 }
 
 /**
  * What every command that talks to AWS shares: the clients, the account, and
  * the state backend, each resolved once and on first use (their modules too,
- * so building a session costs nothing until a command talks to AWS).
+ * so building a session costs nothing until a command talks to AWS). A stack in
+ * another account is reached through {@link Session.forAccount}.
  */
 export class Session {
   readonly clients: AwsClients;
   private account: Promise<string> | undefined;
   private backend: Promise<StateBackend> | undefined;
+  private readonly accounts = new Map<string, Promise<Session>>();
 
-  constructor(readonly options: SessionOptions) {
-    this.clients = new AwsClients({
+  constructor(
+    readonly options: SessionOptions,
+    clients?: AwsClients,
+  ) {
+    const own = new AwsClients({
       region: options.region,
       profile: options.profile,
+      ...(options.mfaCode ? { mfaCode: options.mfaCode } : {}),
       ...(options.caBundlePath ? { caBundlePath: options.caBundlePath } : {}),
     });
+    this.clients =
+      clients ??
+      (options.roleArn
+        ? own.assumingRole({
+            roleArn: options.roleArn,
+            sessionName: 'cdkd',
+            refused: roleArnRefused(options.roleArn),
+          })
+        : own);
   }
 
   region(): Promise<string> {
@@ -53,6 +80,58 @@ export class Session {
     return this.backend;
   }
 
+  /**
+   * The session for a stack in `route.accountId`: this one for the credentials' own account;
+   * for another, one acting through cdkd's deploy role there (`cdkd bootstrap --trust`), one
+   * per role however many stacks use it, whose state, locks, journals and assets live in that
+   * account's cdkd buckets. The role is assumed (and the account checked) here, so a role that
+   * does not trust these credentials refuses before anything is read or changed.
+   */
+  async forAccount(route: AccountRoute): Promise<Session> {
+    const home = await this.accountId();
+    if (route.accountId === home) return this;
+    const qualifier = route.qualifier ?? DEFAULT_QUALIFIER;
+    const role = roleArn(
+      route.accountId,
+      route.region,
+      deployRoleName(qualifier, route.accountId, route.region),
+    );
+    let session = this.accounts.get(role);
+    if (!session) {
+      session = this.assumeDeployRole(route, role, home, qualifier);
+      this.accounts.set(role, session);
+    }
+    return session;
+  }
+
+  private async assumeDeployRole(
+    route: AccountRoute,
+    role: string,
+    home: string,
+    qualifier: string,
+  ): Promise<Session> {
+    const clients = this.clients.assumingRole({
+      roleArn: role,
+      sessionName: `cdkd-${home}`,
+      refused: (cause) => deployRoleRefused(route, role, home, qualifier, cause),
+    });
+    const session = new Session(
+      { ...this.options, stateBucket: `cdkd-state-${route.accountId}`, roleArn: role },
+      clients,
+    );
+    const actual = await session.accountId();
+    if (actual !== route.accountId) {
+      throw new CdkdError(
+        'ACCOUNT_MISMATCH',
+        `The deploy role ${role} acts in account ${actual}, not ${route.accountId}.`,
+        {
+          hint: 'Check the stack environment and the role; the role name holds the account it was bootstrapped for.',
+        },
+      );
+    }
+    return session;
+  }
+
   private async lookUpAccount(): Promise<string> {
     try {
       const { GetCallerIdentityCommand } = stsSdk();
@@ -73,4 +152,34 @@ export class Session {
       );
     }
   }
+}
+
+function roleArnRefused(role: string): (cause: unknown) => CdkdError {
+  return (cause) =>
+    new CdkdError(
+      'ROLE_NOT_ASSUMABLE',
+      `--role-arn ${role} may not be assumed with the credentials in use.`,
+      {
+        hint: 'Check that the role exists and that its trust policy names your account or principal.',
+        cause,
+      },
+    );
+}
+
+function deployRoleRefused(
+  route: AccountRoute,
+  role: string,
+  caller: string,
+  qualifier: string,
+  cause: unknown,
+): CdkdError {
+  const qualified = qualifier === DEFAULT_QUALIFIER ? '' : ` --qualifier ${qualifier}`;
+  return new CdkdError(
+    'ROLE_NOT_ASSUMABLE',
+    `A stack in account ${route.accountId} is deployed through cdkd's deploy role ${role}, which does not exist or does not trust account ${caller}; nothing was changed.`,
+    {
+      hint: `With credentials for account ${route.accountId}, run: cdkd bootstrap aws://${route.accountId}/${route.region} --trust ${caller}${qualified} (or pass --role-arn for a role that trusts you).`,
+      cause,
+    },
+  );
 }

@@ -17,14 +17,17 @@ export function definesNoResources(template: unknown): boolean {
  * would (removing every resource is `cdkd destroy`'s job).
  */
 export async function withoutNeverDeployedEmptyStacks(
-  session: Session,
+  sessionOf: (stack: CheckedStack) => Session,
   stacks: readonly CheckedStack[],
   regionOf: (stack: CheckedStack) => string,
   io: ToolkitIo,
 ): Promise<CheckedStack[]> {
   const kept: CheckedStack[] = [];
   for (const entry of stacks) {
-    if (definesNoResources(entry.stack.template) && !(await everDeployed(session, entry, regionOf(entry)))) {
+    if (
+      definesNoResources(entry.stack.template) &&
+      !(await everDeployed(sessionOf(entry), entry, regionOf(entry)))
+    ) {
       note(io, `${entry.stack.displayName}: defines no resources and was never deployed; skipped.`);
       continue;
     }

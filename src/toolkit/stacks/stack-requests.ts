@@ -8,13 +8,15 @@ import {
 } from '../../assembly/index.js';
 import { rewriteAssetReferences } from '../../assets/rewrite-references.js';
 import type { NestedTemplate, StackRequest } from '../../engine/index.js';
-import { CdkdError } from '../../errors.js';
+import { stackQualifier } from '../bootstrap/role-names.js';
 import type { Session } from '../session/session.js';
 import { withStackTags } from './stack-tags.js';
 
 export interface StackTarget {
   accountId: string;
   region: string;
+  /** The bootstrap qualifier of the deploy role a stack in another account is reached through. */
+  qualifier?: string;
 }
 
 /** Where a stack deploys: its own environment, or the caller's for an environment-agnostic stack. */
@@ -25,19 +27,41 @@ export function stackEnvironment(stack: StackArtifact, caller: StackTarget): Sta
   return { accountId: account, region };
 }
 
-/** {@link stackEnvironment}, refused when the stack is pinned to an account other than the caller's. */
+/**
+ * {@link stackEnvironment} with the qualifier of the deploy role a stack in another account is
+ * reached through (the one its synthesizer names).
+ */
 export function stackTarget(stack: StackArtifact, caller: StackTarget): StackTarget {
   const target = stackEnvironment(stack, caller);
-  if (target.accountId !== caller.accountId) throw accountMismatch(stack, target, caller);
-  return target;
+  if (target.accountId === caller.accountId) return target;
+  return { ...target, qualifier: stackQualifier(stack.assumeRoleArn) };
 }
 
-/** The one stack `pattern` names in the app (a command acting on a single stack), and its {@link stackTarget}. */
+/**
+ * The session of each target's account, by account: the caller's own, or one acting through
+ * that account's deploy role, each assumed now, so an account whose role refuses stops the
+ * command before anything is read or changed there.
+ */
+export async function accountSessions(
+  session: Session,
+  targets: Iterable<StackTarget>,
+): Promise<ReadonlyMap<string, Session>> {
+  const sessions = new Map<string, Session>();
+  for (const target of targets) {
+    if (!sessions.has(target.accountId)) sessions.set(target.accountId, await session.forAccount(target));
+  }
+  return sessions;
+}
+
+/**
+ * The one stack `pattern` names in the app (a command acting on a single stack), its
+ * {@link stackTarget}, and the session of its account (the caller's, or through the deploy role).
+ */
 export async function singleStackTarget(
   session: Session,
   assembly: CloudAssembly,
   pattern: string,
-): Promise<{ stack: StackArtifact; target: StackTarget }> {
+): Promise<{ stack: StackArtifact; target: StackTarget; session: Session }> {
   const [stack] = selectStacks(assembly, {
     patterns: [pattern],
     all: false,
@@ -46,15 +70,8 @@ export async function singleStackTarget(
   });
   if (!stack) throw new Error(`no stack selected for ${pattern}`);
   const caller = { accountId: await session.accountId(), region: await session.region() };
-  return { stack, target: stackTarget(stack, caller) };
-}
-
-export function accountMismatch(stack: StackArtifact, target: StackTarget, caller: StackTarget): CdkdError {
-  return new CdkdError(
-    'ACCOUNT_MISMATCH',
-    `Stack ${stack.displayName} is for account ${target.accountId}, but the credentials in use are for ${caller.accountId}.`,
-    { hint: 'Use credentials (or --profile) for that account, or deploy the stack environment-agnostic.' },
-  );
+  const target = stackTarget(stack, caller);
+  return { stack, target, session: await session.forAccount(target) };
 }
 
 /**

@@ -30,12 +30,13 @@ export async function orphanFromApp(
   const {
     stack,
     target: { region },
+    session,
   } = await singleStackTarget(input.session, input.assembly, input.stack);
   const template = validateTemplate(stack.template, `${stack.stackName} template`);
   // Conditions are not evaluated here: a reference under any condition counts, erring on refusing.
   const graph = buildDependencyGraph(template, new Map());
   const readers = new Map(input.logicalIds.map((id) => [id, graph.has(id) ? graph.dependents(id) : []]));
-  const result = await orphanResources(await input.session.stateBackend(), {
+  const result = await orphanResources(await session.stateBackend(), {
     ref: { stackName: stack.stackName, region },
     logicalIds: input.logicalIds,
     force: input.force,

@@ -4,6 +4,7 @@ import { queryParams } from '../../protocols/query.js';
 import type { SandboxRequest } from '../../request.js';
 import type { ResourceHandlers } from '../../resources.js';
 import { el } from '../../xml.js';
+import { trustsCaller } from './trust-policy.js';
 
 const ROLE_ARN = /^arn:aws:iam::(\d{12}):role\/(?:[\w+=,.@-]+\/)*([\w+=,.@-]{1,64})$/;
 const SESSION_NAME = /^[\w+=,.@-]{2,64}$/;
@@ -13,7 +14,8 @@ const validation = (message: string) => new SandboxError('ValidationError', mess
 /**
  * AssumeRole: credentials whose access key id is the role's account, so what the caller does
  * with them acts in that account (see `requestAccount`). A role the sandbox does not hold is
- * AccessDenied, as AWS answers for a role that does not exist or does not trust the caller.
+ * AccessDenied, as AWS answers for a role that does not exist or does not trust the caller
+ * (`trust-policy.ts`).
  */
 export function assumeRole(request: SandboxRequest, resources: ResourceHandlers): string[] {
   const params = queryParams(request);
@@ -26,10 +28,24 @@ export function assumeRole(request: SandboxRequest, resources: ResourceHandlers)
   }
   const match = ROLE_ARN.exec(roleArn);
   const role = match && resources.resolve('AWS::IAM::Role')?.read(match[2]!, request.region, match[1]!);
-  if (!match || !role) {
+  const externalId = params.get('ExternalId') ?? undefined;
+  const trust = (role as { AssumeRolePolicyDocument?: unknown } | undefined)?.AssumeRolePolicyDocument;
+  if (
+    !match ||
+    !role ||
+    !trustsCaller(trust, { accountId: request.accountId, ...(externalId ? { externalId } : {}) })
+  ) {
     throw new SandboxError(
       'AccessDenied',
       `User: arn:aws:iam::${request.accountId}:root is not authorized to perform: sts:AssumeRole on resource: ${roleArn}`,
+      403,
+    );
+  }
+  // The sandbox holds no MFA devices: any six-digit code passes, anything else fails as a wrong code does.
+  if (params.get('SerialNumber') && !/^\d{6}$/.test(params.get('TokenCode') ?? '')) {
+    throw new SandboxError(
+      'AccessDenied',
+      'MultiFactorAuthentication failed with invalid MFA one time pass code. ',
       403,
     );
   }
