@@ -163,8 +163,8 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
       deploying.map(({ stack }) => ({
         displayName: stack.displayName,
         stateName: stack.stackName,
-        region: targets.get(stack.displayName)!.region,
         template: stack.template,
+        target: targets.get(stack.displayName)!,
       })),
       parameters.values,
     );

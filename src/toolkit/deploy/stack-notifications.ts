@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { CdkdError } from '../../errors.js';
 import type { DeployEvent, IoHost } from '../../messages/index.js';
-import type { Session } from '../session/session.js';
+import type { AccountRoute, Session } from '../session/session.js';
 import { warn, type ToolkitIo } from '../io.js';
 import { cloudFormationStatus, notificationMessage } from './cloudformation-notification.js';
 
-/** A stack's notification topics (the app's `notificationArns` and `--notification-arns`) and where it lives. */
-export interface NotifiedStack {
+/**
+ * A stack's notification topics (the app's `notificationArns` and `--notification-arns`) and
+ * where it lives: its account publishes them, as CloudFormation does in the stack's account.
+ */
+export interface NotifiedStack extends AccountRoute {
   stackName: string;
-  accountId: string;
-  region: string;
   topics: readonly string[];
 }
 
@@ -34,21 +35,29 @@ export async function checkNotificationTopics(
   session: Session,
   stacks: readonly NotifiedStack[],
 ): Promise<void> {
-  const { GetTopicAttributesCommand, SNSClient } = await import('@aws-sdk/client-sns');
-  for (const arn of new Set(stacks.flatMap((stack) => stack.topics))) {
-    const sns = await session.clients.client(SNSClient, topicRegion(arn));
-    try {
-      await sns.send(new GetTopicAttributesCommand({ TopicArn: arn }));
-    } catch (cause) {
-      throw new CdkdError(
-        'NOTIFICATION_TOPIC_NOT_FOUND',
-        `The notification topic ${arn} cannot be used: ${(cause as Error).message}`,
-        {
-          hint: 'Create the topic (or fix its ARN) and deploy again; nothing was changed.',
-          cause,
-        },
-      );
+  const checked = new Set<string>();
+  for (const stack of stacks) {
+    for (const arn of stack.topics) {
+      const key = `${stack.accountId} ${arn}`;
+      if (checked.has(key)) continue;
+      checked.add(key);
+      await checkTopic(session, stack, arn);
     }
+  }
+}
+
+async function checkTopic(session: Session, stack: NotifiedStack, arn: string): Promise<void> {
+  const { GetTopicAttributesCommand, SNSClient } = await import('@aws-sdk/client-sns');
+  const account = await session.forAccount(stack);
+  const sns = await account.clients.client(SNSClient, topicRegion(arn));
+  try {
+    await sns.send(new GetTopicAttributesCommand({ TopicArn: arn }));
+  } catch (cause) {
+    throw new CdkdError(
+      'NOTIFICATION_TOPIC_NOT_FOUND',
+      `The notification topic ${arn} cannot be used: ${(cause as Error).message}`,
+      { hint: 'Create the topic (or fix its ARN) and deploy again; nothing was changed.', cause },
+    );
   }
 }
 
@@ -101,15 +110,16 @@ export class StackNotifier {
       eventId: randomUUID(),
       timestamp: new Date(),
     });
-    this.queue = this.queue.then(() => this.send(stack.topics, message));
+    this.queue = this.queue.then(() => this.send(stack, message));
   }
 
-  private async send(topics: readonly string[], message: string): Promise<void> {
+  private async send(stack: NotifiedStack, message: string): Promise<void> {
     const { PublishCommand, SNSClient } = await import('@aws-sdk/client-sns');
-    for (const arn of topics) {
+    for (const arn of stack.topics) {
       if (this.failedTopics.has(arn)) continue;
       try {
-        const sns = await this.session.clients.client(SNSClient, topicRegion(arn));
+        const account = await this.session.forAccount(stack);
+        const sns = await account.clients.client(SNSClient, topicRegion(arn));
         await sns.send(new PublishCommand({ TopicArn: arn, Subject: SUBJECT, Message: message }));
       } catch (error) {
         this.failedTopics.add(arn);

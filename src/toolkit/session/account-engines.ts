@@ -1,4 +1,4 @@
-import type { Engine } from '../../engine/engine.js';
+import type { Engine } from '../../engine/index.js';
 
 /** The engine of an account (and a region of it, for a session not opened yet). */
 export type EngineFor = (accountId: string, region: string) => Promise<Engine>;

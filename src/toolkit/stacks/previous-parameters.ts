@@ -1,5 +1,6 @@
 import type { Template } from '../../assembly/index.js';
 import type { Session } from '../session/session.js';
+import type { StackTarget } from './stack-requests.js';
 
 type RecordedValue = string | string[];
 
@@ -44,14 +45,15 @@ function allRecorded(template: Template): Record<string, string> {
 /** Each stack's values with what its record carries over added; a stack never deployed carries nothing. */
 export async function withPreviousParameters(
   session: Session,
-  stacks: ReadonlyArray<{ displayName: string; stateName: string; region: string; template: Template }>,
+  stacks: ReadonlyArray<{ displayName: string; stateName: string; template: Template; target: StackTarget }>,
   values: Map<string, Record<string, string>>,
 ): Promise<void> {
-  const backend = await session.stateBackend();
   for (const stack of stacks) {
     const supplied = values.get(stack.displayName)!;
     if (!mayCarry(stack.template, supplied)) continue;
-    const read = await backend.store.read({ stackName: stack.stateName, region: stack.region });
+    // The record is in the stack's own account (cdkd's state bucket there).
+    const backend = await (await session.forAccount(stack.target)).stateBackend();
+    const read = await backend.store.read({ stackName: stack.stateName, region: stack.target.region });
     if (!read?.document.template) continue;
     values.set(stack.displayName, {
       ...carriedParameters(stack.template, supplied, read.document.parameters),
