@@ -6,8 +6,10 @@ import {
   ListExportsCommand,
   type StackResource,
 } from '@aws-sdk/client-cloudformation';
+import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir, writeAssembly } from '../assembly/helpers.js';
+import { tempDir, writeAssembly, writeJson } from '../assembly/helpers.js';
 import { runCli, startCli } from '../helpers/cli.js';
 import { liveResources } from '../helpers/inventory.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
@@ -85,9 +87,13 @@ async function recorded(stackName: string): Promise<Record<string, { physicalId:
  * or listed by the CloudFormation stack (the export holder's placeholder aside), and the
  * sandbox still holds the resource.
  */
-async function managedByOneSide(stackName: string, logicalIds: readonly string[]): Promise<void> {
+async function managedByOneSide(
+  stackName: string,
+  logicalIds: readonly string[],
+  cfnName = stackName,
+): Promise<void> {
   const state = (await recorded(stackName)) ?? {};
-  const listed = (await cfnResources(stackName)).filter((r) => r.LogicalResourceId !== 'CdkdMigratedExports');
+  const listed = (await cfnResources(cfnName)).filter((r) => r.LogicalResourceId !== 'CdkdMigratedExports');
   for (const id of logicalIds) {
     const sides = [id in state, listed.some((r) => r.LogicalResourceId === id)].filter(Boolean).length;
     expect(
@@ -264,4 +270,145 @@ describe('cdkd export', () => {
     await managedByOneSide(stackName, ['Data', 'Jobs']);
     expect(await recorded(stackName)).toBeUndefined();
   });
+});
+
+describe('cdkd import --migrate-from-cloudformation of a stack with a nested stack', () => {
+  const s3 = () =>
+    new S3Client({
+      endpoint: sandbox.current.url,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      maxAttempts: 1,
+    });
+  const templates = 'handover-nested-templates';
+
+  /** The child's bucket and log group, named from the parameter its parent passes. */
+  const child = (extra: Record<string, unknown> = {}): Template =>
+    ({
+      Parameters: { Prefix: { Type: 'String' } },
+      Resources: {
+        Data: {
+          Type: 'AWS::S3::Bucket',
+          Properties: { BucketName: { 'Fn::Sub': '${Prefix}-data' }, ...extra },
+        },
+        Jobs: { Type: 'AWS::Logs::LogGroup', Properties: { LogGroupName: { 'Fn::Sub': '${Prefix}-jobs' } } },
+      },
+    }) as Template;
+
+  /** The parent: a log group of its own and the nested stack, its template on the sandbox's S3 (as CDK publishes it). */
+  async function parent(prefix: string, childTemplate: Template): Promise<Template> {
+    const client = s3();
+    try {
+      await client.send(new CreateBucketCommand({ Bucket: templates })).catch(() => undefined);
+      const key = `${prefix}/${Buffer.from(JSON.stringify(childTemplate)).toString('base64url').slice(-16)}.json`;
+      await client.send(
+        new PutObjectCommand({ Bucket: templates, Key: key, Body: JSON.stringify(childTemplate) }),
+      );
+      return {
+        Resources: {
+          Top: { Type: 'AWS::Logs::LogGroup', Properties: { LogGroupName: `${prefix}-top` } },
+          Child: {
+            Type: 'AWS::CloudFormation::Stack',
+            Properties: {
+              TemplateURL: `https://s3.us-east-1.amazonaws.com/${templates}/${key}`,
+              Parameters: { Prefix: `${prefix}-child` },
+            },
+            Metadata: { 'aws:asset:path': 'child.nested.template.json' },
+          },
+        },
+      };
+    } finally {
+      client.destroy();
+    }
+  }
+
+  function nestedApp(stackName: string, parentTemplate: Template, childTemplate: Template): string {
+    const dir = app(stackName, parentTemplate);
+    writeJson(join(dir, 'child.nested.template.json'), childTemplate);
+    return dir;
+  }
+
+  async function childStackId(stackName: string): Promise<string> {
+    const row = (await cfnResources(stackName)).find((r) => r.LogicalResourceId === 'Child');
+    expect(row?.PhysicalResourceId).toBeDefined();
+    return row!.PhysicalResourceId!;
+  }
+
+  it('records parent and child as a cdkd deploy would, deletes both from CloudFormation, and deploys after', async () => {
+    const template = await parent('nesting', child());
+    await createCfnStack('Nesting', template);
+    const childId = await childStackId('Nesting');
+    const before = [...(await cfnResources('Nesting')), ...(await cfnResources(childId))];
+    const liveBefore = await liveResources(sandbox.current.url);
+    const dir = nestedApp('Nesting', template, child());
+
+    const migrated = await cli(['import', 'Nesting', '--migrate-from-cloudformation', '-a', dir]);
+    expect(migrated.code, migrated.stderr).toBe(0);
+    expect(migrated.stdout).toContain('recorded Child/Data (AWS::S3::Bucket) nesting-child-data');
+    expect(await cfnStatus('Nesting')).toBeUndefined();
+    expect(await cfnStatus(childId)).toBeUndefined();
+    const top = await recorded('Nesting');
+    const nested = await recorded('Nesting/Child');
+    expect(top?.Top?.physicalId).toBe(before.find((r) => r.LogicalResourceId === 'Top')?.PhysicalResourceId);
+    expect(top?.Child?.physicalId).toMatch(/:stack\/Nesting-Child\//);
+    for (const id of ['Data', 'Jobs']) {
+      const cfnRow = before.find((r) => r.LogicalResourceId === id && r.StackId === childId);
+      expect(nested?.[id]?.physicalId).toBe(cfnRow?.PhysicalResourceId);
+    }
+    // Nothing was made or lost: the sandbox holds what it held (the CloudFormation stacks aside).
+    const stacksAside = (list: Awaited<ReturnType<typeof liveResources>>) =>
+      list.filter((r) => r.type !== 'AWS::CloudFormation::Stack');
+    expect(stacksAside(await liveResources(sandbox.current.url))).toEqual(stacksAside(liveBefore));
+
+    const versioned = nestedApp(
+      'Nesting',
+      template,
+      child({ VersioningConfiguration: { Status: 'Enabled' } }),
+    );
+    const updated = await cli(['deploy', '-a', versioned]);
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(updated.stderr).toMatch(/Data \(AWS::S3::Bucket\) updated/);
+    expect((await recorded('Nesting/Child'))?.Data?.physicalId).toBe('nesting-child-data');
+    const again = await cli(['import', 'Nesting', '--migrate-from-cloudformation', '-a', versioned]);
+    expect(again.code, again.stderr).toBe(0);
+    expect((await cli(['destroy', '-a', versioned, '--yes'])).code).toBe(0);
+    const left = (await liveResources(sandbox.current.url)).map((r) => r.id);
+    expect(left).not.toContain('nesting-child-data');
+    expect(left).not.toContain('nesting-top');
+  });
+
+  it.each([
+    ['recording the child', 'recording', 1],
+    ['recording the parent', 'recording', 2],
+    ['retaining', 'setting DeletionPolicy Retain', 1],
+    ['deleting', 'deleting the CloudFormation stack', 1],
+  ])(
+    'a SIGKILL while %s, then a re-run: every resource on exactly one side',
+    async (_step, marker, times) => {
+      const prefix = `knest-${marker.split(' ')[0]}-${times}`;
+      const stackName = `KilledNested${marker.split(' ')[0]}${times}`;
+      const template = await parent(prefix, child());
+      await createCfnStack(stackName, template);
+      const childId = await childStackId(stackName);
+      const dir = nestedApp(stackName, template, child());
+      const args = ['import', stackName, '--migrate-from-cloudformation', '-a', dir];
+      const run = startCli(args, marker, { env: env(), times });
+      await run.creating;
+      run.child.kill('SIGKILL');
+      await run.done;
+      await settled(stackName);
+      await cli(['force-unlock', stackName, '--yes']);
+      await cli(['force-unlock', `${stackName}/Child`, '--yes']);
+      const rerun = await cli(args);
+      expect(rerun.code, rerun.stderr).toBe(0);
+      await managedByOneSide(stackName, ['Top', 'Child'], stackName);
+      await managedByOneSide(`${stackName}/Child`, ['Data', 'Jobs'], childId);
+      expect(await cfnStatus(stackName)).toBeUndefined();
+      expect(await cfnStatus(childId)).toBeUndefined();
+      const ids = (await liveResources(sandbox.current.url)).map((r) => r.id);
+      expect(ids).toEqual(
+        expect.arrayContaining([`${prefix}-child-data`, expect.stringContaining(`${prefix}-child-jobs`)]),
+      );
+    },
+  );
 });
