@@ -54,3 +54,24 @@ export async function withTemplateUrl<T>(
     await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key })).catch(() => undefined);
   }
 }
+
+/** `withTemplateUrl` for several templates at once, `use` given each one's URL by its key. */
+export async function withTemplateUrls<T>(
+  session: Session,
+  region: string,
+  stackName: string,
+  texts: ReadonlyMap<string, string>,
+  use: (urls: ReadonlyMap<string, string>) => Promise<T>,
+): Promise<T> {
+  const entries = [...texts];
+  const urls = new Map<string, string>();
+  const next = async (i: number): Promise<T> => {
+    const entry = entries[i];
+    if (!entry) return use(urls);
+    return withTemplateUrl(session, region, `${stackName}-${entry[0]}`, entry[1], (url) => {
+      urls.set(entry[0], url);
+      return next(i + 1);
+    });
+  };
+  return next(0);
+}

@@ -412,3 +412,98 @@ describe('cdkd import --migrate-from-cloudformation of a stack with a nested sta
     },
   );
 });
+
+describe('cdkd export of a stack with a nested stack', () => {
+  const childTemplate: Template = {
+    Resources: {
+      Data: { Type: 'AWS::S3::Bucket', Properties: { BucketName: { 'Fn::Sub': '${Prefix}-data' } } },
+      Jobs: { Type: 'AWS::Logs::LogGroup', Properties: { LogGroupName: { 'Fn::Sub': '${Prefix}-jobs' } } },
+    },
+  };
+  (childTemplate as Record<string, unknown>).Parameters = { Prefix: { Type: 'String' } };
+
+  /** A cdkd stack with a log group and a nested stack holding a bucket and a log group. */
+  async function deployNested(stackName: string, prefix: string): Promise<void> {
+    const dir = app(stackName, {
+      Resources: {
+        Top: { Type: 'AWS::Logs::LogGroup', Properties: { LogGroupName: `${prefix}-top` } },
+        Child: {
+          Type: 'AWS::CloudFormation::Stack',
+          Properties: {
+            TemplateURL: 'https://example.invalid/child.json',
+            Parameters: { Prefix: `${prefix}-child` },
+          },
+          Metadata: { 'aws:asset:path': 'child.nested.template.json' },
+        },
+      },
+    });
+    writeJson(join(dir, 'child.nested.template.json'), childTemplate);
+    const deployed = await cli(['deploy', '-a', dir]);
+    expect(deployed.code, deployed.stderr).toBe(0);
+  }
+
+  /** The parent's and the child's CloudFormation stacks hold every resource cdkd held, the child nested. */
+  async function handedOver(
+    stackName: string,
+    state: Record<string, { physicalId: string }>,
+    child: Record<string, { physicalId: string }>,
+  ) {
+    expect(await cfnStatus(stackName)).toBe('IMPORT_COMPLETE');
+    const parentStack = (await cfn.send(new DescribeStacksCommand({ StackName: stackName }))).Stacks![0]!;
+    const listed = Object.fromEntries(
+      (await cfnResources(stackName)).map((r) => [r.LogicalResourceId, r.PhysicalResourceId]),
+    );
+    expect(Object.keys(listed).sort()).toEqual(['Child', 'Top']);
+    expect(listed.Top).toBe(state.Top?.physicalId);
+    const nested = (await cfn.send(new DescribeStacksCommand({ StackName: listed.Child! }))).Stacks![0]!;
+    expect(nested.StackName).toBe(`${stackName}-Child`);
+    expect(nested.ParentId).toBe(parentStack.StackId);
+    expect(nested.RootId).toBe(parentStack.StackId);
+    const childListed = await cfnResources(listed.Child!);
+    expect(Object.fromEntries(childListed.map((r) => [r.LogicalResourceId, r.PhysicalResourceId]))).toEqual({
+      Data: child.Data?.physicalId,
+      Jobs: child.Jobs?.physicalId,
+    });
+    expect(await recorded(stackName)).toBeUndefined();
+    expect(await recorded(`${stackName}/Child`)).toBeUndefined();
+  }
+
+  it('hands the child to CloudFormation as a stack nested in the imported parent; cdkd forgets both', async () => {
+    await deployNested('LeavingNested', 'leaving-nested');
+    const state = (await recorded('LeavingNested'))!;
+    const child = (await recorded('LeavingNested/Child'))!;
+    const liveBefore = await liveResources(sandbox.current.url);
+    const exported = await cli(['export', 'LeavingNested']);
+    expect(exported.code, exported.stderr).toBe(0);
+    await handedOver('LeavingNested', state, child);
+    expect(
+      (await liveResources(sandbox.current.url)).filter((r) => r.type !== 'AWS::CloudFormation::Stack'),
+    ).toEqual(liveBefore.filter((r) => r.type !== 'AWS::CloudFormation::Stack'));
+    const again = await cli(['export', 'LeavingNested']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain('already exported');
+  });
+
+  it.each([
+    ["the child's change set", 'creating CloudFormation IMPORT change set', 1],
+    ["the parent's change set", 'creating CloudFormation IMPORT change set', 2],
+    ["the parent's execution", 'executing change set', 2],
+    ['forgetting', "removing cdkd's state", 1],
+  ])('a SIGKILL at %s, then a re-run: every resource on exactly one side', async (_step, marker, times) => {
+    const stackName = `LeavingNested${marker.split(' ')[0]!.replace(/\W/g, '')}${times}`;
+    await deployNested(stackName, `lnest-${marker.split(' ')[0]!.replace(/\W/g, '')}-${times}`.toLowerCase());
+    const state = (await recorded(stackName))!;
+    const child = (await recorded(`${stackName}/Child`))!;
+    const run = startCli(['export', stackName], marker, { env: env(), times });
+    await run.creating;
+    run.child.kill('SIGKILL');
+    await run.done;
+    await settled(stackName);
+    await settled(`${stackName}-Child`);
+    await cli(['force-unlock', stackName, '--yes']);
+    await cli(['force-unlock', `${stackName}/Child`, '--yes']);
+    const rerun = await cli(['export', stackName]);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    await handedOver(stackName, state, child);
+  });
+});
