@@ -484,6 +484,40 @@ describe('cdkd export of a stack with a nested stack', () => {
     expect(again.stdout).toContain('already exported');
   });
 
+  it('refuses a nested stack with nested stacks of its own before anything changes, naming why', async () => {
+    const dir = app('DeepNested', {
+      Resources: {
+        Child: {
+          Type: 'AWS::CloudFormation::Stack',
+          Properties: { TemplateURL: 'https://example.invalid/child.json' },
+          Metadata: { 'aws:asset:path': 'child.nested.template.json' },
+        },
+      },
+    });
+    writeJson(join(dir, 'child.nested.template.json'), {
+      Resources: {
+        Grand: {
+          Type: 'AWS::CloudFormation::Stack',
+          Properties: { TemplateURL: 'https://example.invalid/grand.json' },
+          Metadata: { 'aws:asset:path': 'grand.nested.template.json' },
+        },
+      },
+    });
+    writeJson(join(dir, 'grand.nested.template.json'), {
+      Resources: { Jobs: { Type: 'AWS::Logs::LogGroup', Properties: { LogGroupName: 'deep-nested-jobs' } } },
+    });
+    const deployed = await cli(['deploy', '-a', dir]);
+    expect(deployed.code, deployed.stderr).toBe(0);
+    const refused = await cli(['export', 'DeepNested']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('EXPORT_NOT_IMPORTABLE');
+    expect(refused.stderr).toContain('CloudFormation imports nested stacks one level deep only');
+    expect(await cfnStatus('DeepNested')).toBeUndefined();
+    expect(await cfnStatus('DeepNested-Child')).toBeUndefined();
+    expect(await recorded('DeepNested')).toBeDefined();
+    expect((await recorded('DeepNested/Child/Grand'))?.Jobs).toBeDefined();
+  });
+
   it.each([
     ["the child's change set", 'creating CloudFormation IMPORT change set', 1],
     ["the parent's change set", 'creating CloudFormation IMPORT change set', 2],

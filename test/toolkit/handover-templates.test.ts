@@ -18,7 +18,7 @@ describe('notImportable', () => {
     ['AWS::Logs::LogGroup', undefined],
     ['Custom::Seeder', 'a custom resource cannot be imported'],
     ['AWS::CloudFormation::CustomResource', 'a custom resource cannot be imported'],
-    ['AWS::CloudFormation::Stack', 'nested stacks are not handed over by cdkd export yet'],
+    ['AWS::CloudFormation::Stack', undefined],
     ['AWS::Made::Up', 'the resource catalog does not know the type'],
     ['AWS::OpsWorks::App', 'the type has no primary identifier'],
   ])('%s: %s', (type, why) => {
@@ -76,6 +76,27 @@ describe('importTemplate', () => {
   it('gives a resource without a DeletionPolicy Retain, and keeps one given', () => {
     expect(result.Resources.Data!.DeletionPolicy).toBe('Retain');
     expect(result.Resources.Kept!.DeletionPolicy).toBe('Delete');
+  });
+  it("points a nested stack's row at its stack's template, Retain given", () => {
+    const nested = importTemplate(
+      {
+        Resources: {
+          Child: {
+            Type: 'AWS::CloudFormation::Stack',
+            Properties: { TemplateURL: 'cdk', Parameters: { P: 'v' } },
+          },
+        },
+      },
+      new Set(['Child']),
+      new Map([['Child', 'https://held']]),
+    );
+    expect(nested.Resources).toEqual({
+      Child: {
+        Type: 'AWS::CloudFormation::Stack',
+        Properties: { TemplateURL: 'https://held', Parameters: { P: 'v' } },
+        DeletionPolicy: 'Retain',
+      },
+    });
   });
   it('drops DependsOn and outputs naming a resource left out', () => {
     expect(result.Resources.Kept!.DependsOn).toEqual(['Data']);
