@@ -161,10 +161,12 @@ describe("cdkd export's locks (spec 003)", () => {
   it("goes on once the child's lock is released within the retries", async () => {
     const held = await backend.locks.acquire(child, { operation: 'deploy' });
     setTimeout(() => void held.release(), 250);
-    // Past the locks, this version refuses a stack with nested children.
+    // Past the locks: Nest names no nested stack, so the state under Nest/Child is refused, not forgotten.
     const refused = await codeOf(exporting('Nest', 100));
     expect(refused.code).toBe('EXPORT_NOT_IMPORTABLE');
-    expect(refused.message).toContain('nested stacks');
+    expect(refused.message).toContain('nested stack state Nest/Child: no AWS::CloudFormation::Stack row');
+    expect(await cfnHolds('Nest')).toBe(false);
+    expect(await backend.store.read(child)).toBeDefined();
     expect((await backend.locks.find(parent)).kind).toBe('absent');
     expect((await backend.locks.find(child)).kind).toBe('absent');
   });

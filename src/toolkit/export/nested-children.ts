@@ -17,7 +17,8 @@ export interface ExportedChild {
 /**
  * The stack's nested stacks, from its rows of AWS::CloudFormation::Stack. CloudFormation nests
  * an existing stack by IMPORT one level deep only (AWS: no stack imported into a child, no
- * stack imported that has children), so a deeper tree is refused before anything changes.
+ * stack imported that has children), so a deeper tree is refused before anything changes; so
+ * is a nested stack's state no row of the stack names (its resources would be forgotten).
  */
 export async function nestedChildren(
   backend: StateBackend,
@@ -26,13 +27,13 @@ export async function nestedChildren(
   document: StateDocument,
 ): Promise<ExportedChild[]> {
   const children: ExportedChild[] = [];
-  const deeper: string[] = [];
+  const refused: string[] = [];
   for (const [logicalId, record] of Object.entries(document.resources)) {
     if (record.type !== NESTED_STACK_TYPE) continue;
     const childRef = { stackName: `${ref.stackName}/${logicalId}`, region: ref.region };
     const read = await backend.store.read(childRef);
     if (read && (await backend.store.listChildren(childRef)).length > 0) {
-      deeper.push(
+      refused.push(
         `${logicalId} (${NESTED_STACK_TYPE}): it has nested stacks of its own, and CloudFormation imports nested stacks one level deep only`,
       );
     }
@@ -43,7 +44,12 @@ export async function nestedChildren(
       ...(read ? { document: read.document } : {}),
     });
   }
-  if (deeper.length > 0) throw notImportableError(stackName, deeper);
+  for (const listed of await backend.store.listChildren(ref)) {
+    const logicalId = listed.stackName.slice(ref.stackName.length + 1);
+    if (logicalId.includes('/') || children.some((child) => child.logicalId === logicalId)) continue;
+    refused.push(`nested stack state ${listed.stackName}: no ${NESTED_STACK_TYPE} row of the stack names it`);
+  }
+  if (refused.length > 0) throw notImportableError(stackName, refused);
   return children;
 }
 
