@@ -105,6 +105,18 @@ describe('cdkd export refusals', () => {
     expect(await backend.store.read({ stackName: 'Borrower', region: REGION })).toBeDefined();
   });
 
+  it('refuses a nested stack named on its own: it goes with its root stack', async () => {
+    await recordStack('Root', { Kid: { type: 'AWS::CloudFormation::Stack', physicalId: 'arn-kid' } });
+    await recordStack('Root/Kid', { Data: { type: 'AWS::S3::Bucket', physicalId: 'root-kid-data' } });
+    for (const name of ['Root/Kid', 'Root~Kid']) {
+      const refused = await codeOf(exporting(name));
+      expect(refused.code).toBe('EXPORT_NESTED_STACK');
+      expect(refused.message).toContain('is a nested stack of Root');
+    }
+    expect(await cfnHolds('Root-Kid')).toBe(false);
+    expect(await backend.store.read({ stackName: 'Root/Kid', region: REGION })).toBeDefined();
+  });
+
   it('answered no, a rollback journal refuses the export (EXPORT_JOURNAL_PRESENT)', async () => {
     await recordStack('WithJournal', { Data: { type: 'AWS::S3::Bucket', physicalId: 'wj-data' } });
     const ref = { stackName: 'WithJournal', region: REGION };

@@ -64,6 +64,14 @@ const SETTLED_OK = new Set(['IMPORT_COMPLETE', 'UPDATE_COMPLETE', 'CREATE_COMPLE
  */
 export async function exportStack(input: ExportInput): Promise<ExportResult> {
   const identity = await stateStackIdentity(input.session, input.stackName, input.region);
+  if (identity.stateName.includes('/')) {
+    const root = identity.stateName.split('/')[0]!;
+    throw new CdkdError(
+      'EXPORT_NESTED_STACK',
+      `${input.stackName} is a nested stack of ${root}; it is handed over with its root stack only.`,
+      { hint: `Export the root stack: cdkd export ${root}.` },
+    );
+  }
   const ref: StackRef = { stackName: identity.stateName, region: identity.region };
   const backend = await input.session.stateBackend();
   const cfn = new CloudFormationStacks(input.session.clients, identity.region);
