@@ -94,8 +94,9 @@ export const ERROR_CODES = {
   EXPORT_NAME_AMBIGUOUS:
     'An imported export name is exported both by a cdkd stack and by a CloudFormation stack; neither is picked.',
   EXPORT_NAME_TAKEN: 'A stack exports a name another stack already exports.',
+  EXPORT_NESTED_STACK: 'The stack to export is a nested stack; it is handed over with its root stack only.',
   EXPORT_NOT_IMPORTABLE:
-    'cdkd export found a resource type CloudFormation cannot import (or a nested stack) and changed nothing.',
+    'cdkd export found a resource type CloudFormation cannot import (or nested stacks two levels deep) and changed nothing.',
   EXPORT_NO_TEMPLATE:
     "The stack's state records no deployed template, so cdkd export has nothing to give CloudFormation.",
   EXPORT_STACK_NOT_FOUND: 'cdkd export names a stack cdkd holds no state for.',

@@ -12,8 +12,7 @@ export const HANDOVER_TEMPLATE_PREFIX = 'cdkd-handover-templates/';
 
 /**
  * Runs `use` with the template as CloudFormation takes it: inline up to 51,200 bytes, else
- * uploaded to cdkd's asset bucket of the region under a key of cdkd's own and given by URL,
- * the object deleted once `use` is done (it waits for CloudFormation to have read it).
+ * by URL (`withTemplateUrl`).
  */
 export async function withTemplateSource<T>(
   session: Session,
@@ -23,6 +22,21 @@ export async function withTemplateSource<T>(
   use: (template: TemplateSource) => Promise<T>,
 ): Promise<T> {
   if (Buffer.byteLength(text) <= MAX_TEMPLATE_BODY) return use({ body: text });
+  return withTemplateUrl(session, region, stackName, text, (url) => use({ url }));
+}
+
+/**
+ * Runs `use` with the template uploaded to cdkd's asset bucket of the region under a key of
+ * cdkd's own, given by URL (a nested stack's template is only ever taken so), the object
+ * deleted once `use` is done (it waits for CloudFormation to have read it).
+ */
+export async function withTemplateUrl<T>(
+  session: Session,
+  region: string,
+  stackName: string,
+  text: string,
+  use: (url: string) => Promise<T>,
+): Promise<T> {
   const accountId = await session.accountId();
   await ensureAssetBucket((bucketRegion) => session.clients.s3(bucketRegion), accountId, region);
   const bucket = assetBucketName(accountId, region);
@@ -34,9 +48,30 @@ export async function withTemplateSource<T>(
     new PutObjectCommand({ Bucket: bucket, Key: key, Body: text, ContentType: 'application/json' }),
   );
   try {
-    return await use({ url: `https://${bucket}.s3.${region}.amazonaws.com/${key}` });
+    return await use(`https://${bucket}.s3.${region}.amazonaws.com/${key}`);
   } finally {
     // A copy left behind under cdkd's own prefix holds nothing else: the hand-over's outcome stands.
     await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key })).catch(() => undefined);
   }
+}
+
+/** `withTemplateUrl` for several templates at once, `use` given each one's URL by its key. */
+export async function withTemplateUrls<T>(
+  session: Session,
+  region: string,
+  stackName: string,
+  texts: ReadonlyMap<string, string>,
+  use: (urls: ReadonlyMap<string, string>) => Promise<T>,
+): Promise<T> {
+  const entries = [...texts];
+  const urls = new Map<string, string>();
+  const next = async (i: number): Promise<T> => {
+    const entry = entries[i];
+    if (!entry) return use(urls);
+    return withTemplateUrl(session, region, `${stackName}-${entry[0]}`, entry[1], (url) => {
+      urls.set(entry[0], url);
+      return next(i + 1);
+    });
+  };
+  return next(0);
 }

@@ -1,101 +1,26 @@
-import {
-  CloudFormationClient,
-  CreateStackCommand,
-  DescribeStackResourcesCommand,
-  DescribeStacksCommand,
-  ListExportsCommand,
-  type StackResource,
-} from '@aws-sdk/client-cloudformation';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir, writeAssembly } from '../assembly/helpers.js';
-import { runCli, startCli } from '../helpers/cli.js';
+import { ListExportsCommand } from '@aws-sdk/client-cloudformation';
+import { describe, expect, it } from 'vitest';
+import { startCli } from '../helpers/cli.js';
+import { useHandover, type Template } from '../helpers/cloudformation-handover.js';
 import { liveResources } from '../helpers/inventory.js';
-import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 
 // The hand-over between the sandbox's CloudFormation and cdkd, on the built CLI:
 // `cdkd import --migrate-from-cloudformation` and `cdkd export`, their refusals, and a
 // SIGKILL at each step followed by a re-run.
-const sandbox = useSandbox();
-const env = () => sandboxEnv(sandbox.current.url);
-const cli = (args: string[]) => runCli(args, { env: env() });
-let cfn: CloudFormationClient;
-
-beforeAll(async () => {
-  cfn = new CloudFormationClient({ endpoint: sandbox.current.url, region: 'us-east-1', maxAttempts: 1 });
-  expect((await cli(['bootstrap'])).code).toBe(0);
-});
-afterAll(() => cfn.destroy());
-
-type Template = { Resources: Record<string, unknown>; Outputs?: Record<string, unknown> };
-
-function app(stackName: string, template: Template): string {
-  const dir = tempDir();
-  writeAssembly(dir, [{ id: stackName, template }]);
-  return dir;
-}
-
-/**
- * A bucket and a log group with names of their own, as CloudFormation and cdkd both make them
- * (types whose sandbox Cloud Control handler is the service's own store, so cdkd reads what
- * the sandbox's CloudFormation made).
- */
-function pair(prefix: string, extra: Record<string, unknown> = {}): Template {
-  return {
-    Resources: {
-      Data: { Type: 'AWS::S3::Bucket', Properties: { BucketName: `${prefix}-data`, ...extra } },
-      Jobs: { Type: 'AWS::Logs::LogGroup', Properties: { LogGroupName: `${prefix}-jobs` } },
-    },
-  };
-}
-
-async function cfnStatus(stackName: string): Promise<string | undefined> {
-  try {
-    const stack = (await cfn.send(new DescribeStacksCommand({ StackName: stackName }))).Stacks?.[0];
-    return stack?.StackStatus === 'DELETE_COMPLETE' ? undefined : stack?.StackStatus;
-  } catch {
-    return undefined;
-  }
-}
-
-async function settled(stackName: string): Promise<string | undefined> {
-  for (;;) {
-    const status = await cfnStatus(stackName);
-    if (!status?.endsWith('_IN_PROGRESS') || status === 'REVIEW_IN_PROGRESS') return status;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-async function cfnResources(stackName: string): Promise<StackResource[]> {
-  if ((await cfnStatus(stackName)) === undefined) return [];
-  return (await cfn.send(new DescribeStackResourcesCommand({ StackName: stackName }))).StackResources ?? [];
-}
-
-async function createCfnStack(stackName: string, template: Template): Promise<void> {
-  await cfn.send(new CreateStackCommand({ StackName: stackName, TemplateBody: JSON.stringify(template) }));
-  expect(await settled(stackName)).toBe('CREATE_COMPLETE');
-}
-
-async function recorded(stackName: string): Promise<Record<string, { physicalId: string }> | undefined> {
-  const shown = await cli(['state', 'show', stackName, '--json']);
-  return shown.code === 0 ? JSON.parse(shown.stdout).resources : undefined;
-}
-
-/**
- * Each of the stack's logical ids is managed by exactly one side: recorded in cdkd's state
- * or listed by the CloudFormation stack (the export holder's placeholder aside), and the
- * sandbox still holds the resource.
- */
-async function managedByOneSide(stackName: string, logicalIds: readonly string[]): Promise<void> {
-  const state = (await recorded(stackName)) ?? {};
-  const listed = (await cfnResources(stackName)).filter((r) => r.LogicalResourceId !== 'CdkdMigratedExports');
-  for (const id of logicalIds) {
-    const sides = [id in state, listed.some((r) => r.LogicalResourceId === id)].filter(Boolean).length;
-    expect(
-      sides,
-      `${id}: cdkd ${id in state}, CloudFormation ${listed.map((r) => r.LogicalResourceId)}`,
-    ).toBe(1);
-  }
-}
+const {
+  sandbox,
+  env,
+  cli,
+  cfn,
+  app,
+  pair,
+  cfnStatus,
+  settled,
+  cfnResources,
+  createCfnStack,
+  recorded,
+  managedByOneSide,
+} = useHandover();
 
 describe('cdkd import --migrate-from-cloudformation', () => {
   it('takes a CloudFormation stack over, after which cdkd deploy updates it', async () => {
@@ -152,7 +77,7 @@ describe('cdkd import --migrate-from-cloudformation', () => {
     expect(forced.stdout).toContain('Reading');
     await managedByOneSide('Sharing', ['Data', 'Jobs']);
     expect((await cfnResources('Sharing')).map((r) => r.LogicalResourceId)).toEqual(['CdkdMigratedExports']);
-    const exports = (await cfn.send(new ListExportsCommand({}))).Exports ?? [];
+    const exports = (await cfn().send(new ListExportsCommand({}))).Exports ?? [];
     const state = await recorded('Sharing');
     expect(exports.find((e) => e.Name === 'shared-jobs-url')?.Value).toBe(state?.Jobs?.physicalId);
   });

@@ -105,6 +105,18 @@ describe('cdkd export refusals', () => {
     expect(await backend.store.read({ stackName: 'Borrower', region: REGION })).toBeDefined();
   });
 
+  it('refuses a nested stack named on its own: it goes with its root stack', async () => {
+    await recordStack('Root', { Kid: { type: 'AWS::CloudFormation::Stack', physicalId: 'arn-kid' } });
+    await recordStack('Root/Kid', { Data: { type: 'AWS::S3::Bucket', physicalId: 'root-kid-data' } });
+    for (const name of ['Root/Kid', 'Root~Kid']) {
+      const refused = await codeOf(exporting(name));
+      expect(refused.code).toBe('EXPORT_NESTED_STACK');
+      expect(refused.message).toContain('is a nested stack of Root');
+    }
+    expect(await cfnHolds('Root-Kid')).toBe(false);
+    expect(await backend.store.read({ stackName: 'Root/Kid', region: REGION })).toBeDefined();
+  });
+
   it('answered no, a rollback journal refuses the export (EXPORT_JOURNAL_PRESENT)', async () => {
     await recordStack('WithJournal', { Data: { type: 'AWS::S3::Bucket', physicalId: 'wj-data' } });
     const ref = { stackName: 'WithJournal', region: REGION };
@@ -161,10 +173,12 @@ describe("cdkd export's locks (spec 003)", () => {
   it("goes on once the child's lock is released within the retries", async () => {
     const held = await backend.locks.acquire(child, { operation: 'deploy' });
     setTimeout(() => void held.release(), 250);
-    // Past the locks, this version refuses a stack with nested children.
+    // Past the locks: Nest names no nested stack, so the state under Nest/Child is refused, not forgotten.
     const refused = await codeOf(exporting('Nest', 100));
     expect(refused.code).toBe('EXPORT_NOT_IMPORTABLE');
-    expect(refused.message).toContain('nested stacks');
+    expect(refused.message).toContain('nested stack state Nest/Child: no AWS::CloudFormation::Stack row');
+    expect(await cfnHolds('Nest')).toBe(false);
+    expect(await backend.store.read(child)).toBeDefined();
     expect((await backend.locks.find(parent)).kind).toBe('absent');
     expect((await backend.locks.find(child)).kind).toBe('absent');
   });

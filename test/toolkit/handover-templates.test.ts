@@ -18,7 +18,7 @@ describe('notImportable', () => {
     ['AWS::Logs::LogGroup', undefined],
     ['Custom::Seeder', 'a custom resource cannot be imported'],
     ['AWS::CloudFormation::CustomResource', 'a custom resource cannot be imported'],
-    ['AWS::CloudFormation::Stack', 'nested stacks are not handed over by cdkd export yet'],
+    ['AWS::CloudFormation::Stack', undefined],
     ['AWS::Made::Up', 'the resource catalog does not know the type'],
     ['AWS::OpsWorks::App', 'the type has no primary identifier'],
   ])('%s: %s', (type, why) => {
@@ -77,6 +77,27 @@ describe('importTemplate', () => {
     expect(result.Resources.Data!.DeletionPolicy).toBe('Retain');
     expect(result.Resources.Kept!.DeletionPolicy).toBe('Delete');
   });
+  it("points a nested stack's row at its stack's template, Retain given", () => {
+    const nested = importTemplate(
+      {
+        Resources: {
+          Child: {
+            Type: 'AWS::CloudFormation::Stack',
+            Properties: { TemplateURL: 'cdk', Parameters: { P: 'v' } },
+          },
+        },
+      },
+      new Set(['Child']),
+      new Map([['Child', 'https://held']]),
+    );
+    expect(nested.Resources).toEqual({
+      Child: {
+        Type: 'AWS::CloudFormation::Stack',
+        Properties: { TemplateURL: 'https://held', Parameters: { P: 'v' } },
+        DeletionPolicy: 'Retain',
+      },
+    });
+  });
   it('drops DependsOn and outputs naming a resource left out', () => {
     expect(result.Resources.Kept!.DependsOn).toEqual(['Data']);
     expect(Object.keys(result.Outputs)).toEqual(['DataName']);
@@ -121,6 +142,29 @@ describe('the migration templates', () => {
     ).toEqual(['Retain', 'Retain', 'Retain']);
     expect(retainsEverything(retained)).toBe(true);
   });
+  it('retainedTemplate leaves a nested stack deletable, pointing it at its retained template', () => {
+    const parent = {
+      Resources: {
+        A: { Type: 'AWS::S3::Bucket' },
+        Child: {
+          Type: 'AWS::CloudFormation::Stack',
+          Properties: { TemplateURL: 'old', Parameters: { P: 'v' } },
+        },
+        Other: { Type: 'AWS::CloudFormation::Stack', Properties: { TemplateURL: 'kept' } },
+      },
+    };
+    expect(retainsEverything(parent)).toBe(false);
+    const retained = retainedTemplate(parent, new Map([['Child', 'new']])) as Record<string, unknown>;
+    expect(retained.Resources).toEqual({
+      A: { Type: 'AWS::S3::Bucket', DeletionPolicy: 'Retain' },
+      Child: {
+        Type: 'AWS::CloudFormation::Stack',
+        Properties: { TemplateURL: 'new', Parameters: { P: 'v' } },
+      },
+      Other: { Type: 'AWS::CloudFormation::Stack', Properties: { TemplateURL: 'kept' } },
+    });
+    expect(retainsEverything(retained)).toBe(true);
+  });
   it('exportHolderTemplate keeps each export at its value beside one placeholder', () => {
     expect(exportHolderTemplate([{ name: 'e1', value: 'v1' }])).toMatchObject({
       Resources: { CdkdMigratedExports: { Type: 'AWS::CloudFormation::WaitConditionHandle' } },
@@ -146,10 +190,22 @@ describe('migrateChoices', () => {
       ),
     ).toEqual([{ logicalId: 'A', physicalId: 'a' }]);
   });
+  it("records a nested stack's row under the stack id cdkd gives it, not CloudFormation's", () => {
+    const nestedApp = { Resources: { N: { Type: 'AWS::CloudFormation::Stack' } } };
+    expect(
+      migrateChoices('S', [resource('N', 'AWS::CloudFormation::Stack', 'cfn-arn')], nestedApp, (id) =>
+        id === 'N' ? 'cdkd-arn' : undefined,
+      ),
+    ).toEqual([{ logicalId: 'N', physicalId: 'cdkd-arn' }]);
+  });
   it.each([
     ['one the app does not declare', resource('C', 'AWS::S3::Bucket', 'c'), 'declares no AWS::S3::Bucket C'],
     ['one of another type', resource('B', 'AWS::S3::Bucket', 'b'), 'declares no AWS::S3::Bucket B'],
-    ['a nested stack', resource('N', 'AWS::CloudFormation::Stack', 'arn'), 'N is a nested stack'],
+    [
+      'a nested stack the app has none of',
+      resource('N', 'AWS::CloudFormation::Stack', 'arn'),
+      'N has no physical id',
+    ],
     ['one without a physical id', resource('A', 'AWS::S3::Bucket'), 'A has no physical id'],
   ])('refuses %s, naming it', (_case, one, text) => {
     expect(() => migrateChoices('S', [one], app)).toThrow(text);

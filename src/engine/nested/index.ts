@@ -1,1 +1,6 @@
-export { nestedIdentity, NestedStackProvider, nestedStacksOf } from './nested-stack-provider.js';
+export {
+  nestedIdentity,
+  NestedStackProvider,
+  nestedStackId,
+  nestedStacksOf,
+} from './nested-stack-provider.js';

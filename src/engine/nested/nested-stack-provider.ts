@@ -143,12 +143,17 @@ export class NestedStackProvider implements Provider {
   }
 
   private stackId(child: Omit<StackRequest, 'template'>): string {
-    const id = createHash('sha256')
-      .update(`${child.accountId}/${child.region}/${child.stateName}`)
-      .digest('hex');
-    const guid = `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20, 32)}`;
-    return `arn:${partitionForRegion(child.region)}:cloudformation:${child.region}:${child.accountId}:stack/${child.stackName}/${guid}`;
+    return nestedStackId(child);
   }
+}
+
+/** The stack id a nested stack's row records: an ARN of CloudFormation's shape, stable per state name. */
+export function nestedStackId(child: StackIdentity): string {
+  const id = createHash('sha256')
+    .update(`${child.accountId}/${child.region}/${child.stateName}`)
+    .digest('hex');
+  const guid = `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20, 32)}`;
+  return `arn:${partitionForRegion(child.region)}:cloudformation:${child.region}:${child.accountId}:stack/${child.stackName}/${guid}`;
 }
 
 function outputAttributes(outputs: Record<string, { value: unknown }>): Record<string, unknown> {

@@ -1,5 +1,6 @@
 import { isCustomResourceType } from '../../providers/handled-types.js';
 import { NESTED_STACK_TYPE, primaryIdentifierOf, schemaFor } from '../../resource-types/index.js';
+import { CdkdError } from '../../errors.js';
 
 /** What export reads of one recorded resource. */
 export interface RecordedForExport {
@@ -21,11 +22,11 @@ export interface ResourceToImport {
  * bundled resource catalog (the registry schemas of @aws-cdk/aws-service-spec): an IMPORT
  * change set names each resource by its schema's primary identifier, so a type with none,
  * one the catalog does not know, and a custom resource (whose "resource" is whatever its
- * handler made) cannot be imported. Nested stacks are refused by this version of export.
+ * handler made) cannot be imported. A nested stack is imported by its own stack id, once its
+ * stack is CloudFormation's (see nested-children.ts).
  */
 export function notImportable(type: string): string | undefined {
   if (isCustomResourceType(type)) return 'a custom resource cannot be imported';
-  if (type === NESTED_STACK_TYPE) return 'nested stacks are not handed over by cdkd export yet';
   if (!schemaFor(type)) return 'the resource catalog does not know the type';
   if (primaryIdentifierOf(type).length === 0) return 'the type has no primary identifier';
   return undefined;
@@ -60,13 +61,17 @@ export function importIdentifier(resource: RecordedForExport): Record<string, st
 export function importTemplate(
   template: Record<string, unknown>,
   recorded: ReadonlySet<string>,
+  childUrls: ReadonlyMap<string, string> = new Map(),
 ): Record<string, unknown> {
   const resources = (template.Resources ?? {}) as Record<string, Record<string, unknown>>;
   const left = Object.keys(resources).filter((id) => !recorded.has(id));
   const kept = Object.fromEntries(
     Object.entries(resources)
       .filter(([logicalId]) => recorded.has(logicalId))
-      .map(([logicalId, resource]) => [logicalId, importedResource(resource, recorded)]),
+      .map(([logicalId, resource]) => [
+        logicalId,
+        importedResource(withChildUrl(logicalId, resource, childUrls), recorded),
+      ]),
   );
   const outputs = (template.Outputs ?? {}) as Record<string, unknown>;
   const keptOutputs = Object.fromEntries(
@@ -77,6 +82,17 @@ export function importTemplate(
     Resources: kept,
     ...(template.Outputs !== undefined ? { Outputs: keptOutputs } : {}),
   };
+}
+
+/** A nested stack's row names the template its CloudFormation stack holds (AWS checks they match). */
+function withChildUrl(
+  logicalId: string,
+  resource: Record<string, unknown>,
+  childUrls: ReadonlyMap<string, string>,
+): Record<string, unknown> {
+  const url = childUrls.get(logicalId);
+  if (resource.Type !== NESTED_STACK_TYPE || url === undefined) return resource;
+  return { ...resource, Properties: { ...(resource.Properties as object | undefined), TemplateURL: url } };
 }
 
 function importedResource(resource: Record<string, unknown>, recorded: ReadonlySet<string>) {
@@ -120,4 +136,14 @@ export function importParameters(
     values[name] = Array.isArray(value) ? value.join(',') : value;
   }
   return values;
+}
+
+export function notImportableError(stackName: string, refused: readonly string[]): CdkdError {
+  return new CdkdError(
+    'EXPORT_NOT_IMPORTABLE',
+    `CloudFormation cannot import all of stack ${stackName}, so nothing was exported: ${refused.join('; ')}.`,
+    {
+      hint: 'Remove those resources from the app (or cdkd orphan them) and deploy, then export the stack.',
+    },
+  );
 }

@@ -9,8 +9,8 @@ import {
   type StateBackend,
   type StateDocument,
 } from '../../state/index.js';
-import { CDK_METADATA_TYPE } from '../../resource-types/index.js';
-import { withTemplateSource } from '../handover-template.js';
+import { CDK_METADATA_TYPE, NESTED_STACK_TYPE } from '../../resource-types/index.js';
+import { withTemplateSource, withTemplateUrls } from '../handover-template.js';
 import { note, type ToolkitIo } from '../io.js';
 import type { Session } from '../session/session.js';
 import { stateStackIdentity } from '../state/state-stack.js';
@@ -20,8 +20,10 @@ import {
   importParameters,
   importTemplate,
   notImportable,
+  notImportableError,
   type ResourceToImport,
 } from './import-template.js';
+import { childTemplates, handedOverChild, nestedChildren } from './nested-children.js';
 
 export { importIdentifier, importParameters, importTemplate, notImportable } from './import-template.js';
 
@@ -62,6 +64,14 @@ const SETTLED_OK = new Set(['IMPORT_COMPLETE', 'UPDATE_COMPLETE', 'CREATE_COMPLE
  */
 export async function exportStack(input: ExportInput): Promise<ExportResult> {
   const identity = await stateStackIdentity(input.session, input.stackName, input.region);
+  if (identity.stateName.includes('/')) {
+    const root = identity.stateName.split('/')[0]!;
+    throw new CdkdError(
+      'EXPORT_NESTED_STACK',
+      `${input.stackName} is a nested stack of ${root}; it is handed over with its root stack only.`,
+      { hint: `Export the root stack: cdkd export ${root}.` },
+    );
+  }
   const ref: StackRef = { stackName: identity.stateName, region: identity.region };
   const backend = await input.session.stateBackend();
   const cfn = new CloudFormationStacks(input.session.clients, identity.region);
@@ -79,42 +89,94 @@ export async function exportStack(input: ExportInput): Promise<ExportResult> {
     }
     const document = read.document;
     const resources = exportedResources(input.stackName, document);
-    if ((await backend.store.listChildren(ref)).length > 0) {
-      throw notImportableError(input.stackName, [
-        'its nested stacks: nested stacks are not handed over by cdkd export yet',
-      ]);
-    }
+    const children = await nestedChildren(backend, ref, identity.stackName, document);
+    // Everything refused is refused before anything changes: the children's resources and templates too.
+    const childPlans = children.map((child) => ({
+      child,
+      resources: child.document ? exportedResources(child.ref.stackName, child.document) : [],
+      template: child.document ? recordedTemplate(child.ref.stackName, child.document) : undefined,
+    }));
     await refuseCdkdExporters(backend, ref, document);
-    await confirmJournal(input, backend, ref);
-    const template = document.template as Record<string, unknown> | undefined;
-    if (!template) {
-      throw new CdkdError(
-        'EXPORT_NO_TEMPLATE',
-        `The state of stack ${input.stackName} records no deployed template, so there is nothing to give CloudFormation.`,
-        {
-          hint: `Deploy the stack once with this version of cdkd (cdkd deploy ${input.stackName}), then export it.`,
-        },
-      );
+    for (const { child } of childPlans) {
+      if (child.document) await refuseCdkdExporters(backend, child.ref, child.document);
     }
-    let stack = await cfn.settle(identity.stackName, pollMs);
-    if (!stack || stack.StackStatus === 'REVIEW_IN_PROGRESS') {
-      stack = await runImport(input, cfn, identity.stackName, {
-        region: identity.region,
+    await confirmJournal(input, backend, ref, input.stackName);
+    for (const { child } of childPlans) await confirmJournal(input, backend, child.ref, child.ref.stackName);
+    const template = recordedTemplate(input.stackName, document);
+    const handOver = async (
+      stackName: string,
+      plan: Omit<ImportPlan, 'pollMs' | 'region' | 'childUrls'>,
+      expected: (logicalId: string) => string,
+      childTexts: ReadonlyMap<string, string> = new Map(),
+    ) => {
+      let stack = await cfn.settle(stackName, pollMs);
+      if (!stack || stack.StackStatus === 'REVIEW_IN_PROGRESS') {
+        // The nested stacks' templates stay uploaded until the import has run: CloudFormation reads them then.
+        stack = await withTemplateUrls(input.session, identity.region, stackName, childTexts, (childUrls) =>
+          runImport(input, cfn, stackName, { ...plan, region: identity.region, pollMs, childUrls }),
+        );
+      }
+      await checkHandedOver(cfn, stackName, stack, plan.resources, expected);
+      return stack!;
+    };
+    // Each nested stack becomes a CloudFormation stack of its own, which the parent's IMPORT then nests.
+    const stackIds = new Map<string, string>();
+    for (const { child, resources: childResources, template: childTemplate } of childPlans) {
+      if (!child.document || !childTemplate) {
+        stackIds.set(
+          child.logicalId,
+          handedOverChild(identity.stackName, child, await cfn.settle(child.cfnName, pollMs), SETTLED_OK),
+        );
+        continue;
+      }
+      const recorded = child.document.resources;
+      const stack = await handOver(
+        child.cfnName,
+        {
+          template: childTemplate,
+          parameters: importParameters(childTemplate, child.document.parameters),
+          resources: childResources,
+        },
+        (logicalId) => recorded[logicalId]!.physicalId,
+      );
+      stackIds.set(child.logicalId, stack.StackId!);
+    }
+    const nestedRows = children.map((child) => ({
+      logicalId: child.logicalId,
+      type: NESTED_STACK_TYPE,
+      identifier: { StackId: stackIds.get(child.logicalId)! },
+    }));
+    await handOver(
+      identity.stackName,
+      {
         template,
         parameters: importParameters(template, document.parameters),
-        resources,
-        pollMs,
-      });
-    }
-    await checkHandedOver(cfn, identity.stackName, stack, resources, document);
+        resources: [...resources, ...nestedRows],
+      },
+      (logicalId) => stackIds.get(logicalId) ?? document.resources[logicalId]!.physicalId,
+      await childTemplates(cfn, children),
+    );
     note(
       input,
       `${identity.stackName}: CloudFormation lists every resource; removing cdkd's state of the stack`,
     );
-    for (const child of await backend.store.listChildren(ref)) await backend.store.remove(child);
+    for (const child of await backend.store.listChildren(ref)) {
+      await backend.journals.remove(child);
+      await backend.store.remove(child);
+    }
     await backend.journals.remove(ref);
     await backend.store.remove(ref);
-    return { stackName: identity.stackName, imported: resources.map((r) => r.logicalId), alreadyDone: false };
+    return {
+      stackName: identity.stackName,
+      imported: [
+        ...resources.map((r) => r.logicalId),
+        ...childPlans.flatMap(({ child, resources: rs }) => [
+          child.logicalId,
+          ...rs.map((r) => `${child.logicalId}/${r.logicalId}`),
+        ]),
+      ],
+      alreadyDone: false,
+    };
   } catch (error) {
     for (const lock of locks) await lock.releaseAfter(error);
     throw error;
@@ -142,12 +204,16 @@ async function lockStackAndChildren(
   return held;
 }
 
-/** Each recorded resource with its identifier; the types CloudFormation cannot import refuse the export. */
+/**
+ * Each recorded resource with its identifier; the types CloudFormation cannot import refuse the
+ * export. Nested stacks' rows are left to the caller: their identifier is the stack id their
+ * CloudFormation stack gets.
+ */
 function exportedResources(stackName: string, document: StateDocument): ResourceToImport[] {
   const refused: string[] = [];
   const resources: ResourceToImport[] = [];
   for (const [logicalId, record] of Object.entries(document.resources)) {
-    if (record.type === CDK_METADATA_TYPE) continue;
+    if (record.type === CDK_METADATA_TYPE || record.type === NESTED_STACK_TYPE) continue;
     const why = notImportable(record.type);
     const identifier =
       why === undefined
@@ -168,33 +234,39 @@ function exportedResources(stackName: string, document: StateDocument): Resource
   return resources;
 }
 
-function notImportableError(stackName: string, refused: readonly string[]): CdkdError {
-  return new CdkdError(
-    'EXPORT_NOT_IMPORTABLE',
-    `CloudFormation cannot import all of stack ${stackName}, so nothing was exported: ${refused.join('; ')}.`,
-    {
-      hint: 'Remove those resources from the app (or cdkd orphan them) and deploy, then export the stack.',
-    },
+/** The deployed template the state records, which CloudFormation is given. */
+function recordedTemplate(stackName: string, document: StateDocument): Record<string, unknown> {
+  const template = document.template as Record<string, unknown> | undefined;
+  if (template) return template;
+  throw new CdkdError(
+    'EXPORT_NO_TEMPLATE',
+    `The state of stack ${stackName} records no deployed template, so there is nothing to give CloudFormation.`,
+    { hint: `Deploy the stack once with this version of cdkd (cdkd deploy ${stackName}), then export it.` },
   );
 }
 
 /** Spec 001: a rollback journal makes export ask first; the journal goes with the state once confirmed. */
-async function confirmJournal(input: ExportInput, backend: StateBackend, ref: StackRef): Promise<void> {
+async function confirmJournal(
+  input: ExportInput,
+  backend: StateBackend,
+  ref: StackRef,
+  stackName: string,
+): Promise<void> {
   const journal = await backend.journals.read(ref);
   if (!journal || journal.document.segments.length === 0) return;
   const yes = await confirmPlan(input.io, input.command, {
-    heading: `Stack ${input.stackName} has a rollback journal: a deploy of it failed and was not rolled back.`,
+    heading: `Stack ${stackName} has a rollback journal: a deploy of it failed and was not rolled back.`,
     lines: [
       "Exported, the stack is CloudFormation's as it stands now, and the journal is removed with cdkd's state.",
     ],
-    question: `Export ${input.stackName} to CloudFormation anyway?`,
+    question: `Export ${stackName} to CloudFormation anyway?`,
   });
   if (!yes) {
     throw new CdkdError(
       'EXPORT_JOURNAL_PRESENT',
-      `Stack ${input.stackName} has a rollback journal, so it was not exported.`,
+      `Stack ${stackName} has a rollback journal, so it was not exported.`,
       {
-        hint: `Roll back (cdkd rollback ${input.stackName}) or re-deploy first, or confirm (--yes) to export it as it stands.`,
+        hint: `Roll back (cdkd rollback ${stackName.replaceAll('/', '~')}) or re-deploy first, or confirm (--yes) to export it as it stands.`,
       },
     );
   }
@@ -205,6 +277,8 @@ interface ImportPlan {
   template: Record<string, unknown>;
   parameters: Record<string, string>;
   resources: ResourceToImport[];
+  /** Where the nested stacks' templates are, by their rows' logical ids. */
+  childUrls?: ReadonlyMap<string, string>;
   pollMs: number;
 }
 
@@ -222,9 +296,8 @@ async function runImport(
   }
   if (!changeSet) {
     note(input, `${stackName}: creating CloudFormation IMPORT change set ${EXPORT_CHANGE_SET}`);
-    const text = JSON.stringify(
-      importTemplate(plan.template, new Set(plan.resources.map((r) => r.logicalId))),
-    );
+    const ids = new Set(plan.resources.map((r) => r.logicalId));
+    const text = JSON.stringify(importTemplate(plan.template, ids, plan.childUrls));
     changeSet = await withTemplateSource(input.session, plan.region, stackName, text, async (template) => {
       try {
         await cfn.createImportChangeSet({
@@ -265,12 +338,12 @@ async function checkHandedOver(
   stackName: string,
   stack: CfnStack | undefined,
   resources: readonly ResourceToImport[],
-  document: StateDocument,
+  expected: (logicalId: string) => string,
 ): Promise<void> {
   const status = stack?.StackStatus ?? 'gone';
   const listed = stack && SETTLED_OK.has(status) ? await cfn.resources(stackName) : [];
   const missing = resources.filter((resource) => {
-    const recorded = document.resources[resource.logicalId]!.physicalId;
+    const recorded = expected(resource.logicalId);
     return !listed.some(
       (one) => one.LogicalResourceId === resource.logicalId && one.PhysicalResourceId === recorded,
     );

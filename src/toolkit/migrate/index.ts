@@ -1,21 +1,23 @@
-import type { CloudAssembly } from '../../assembly/index.js';
+import { walkNestedStacks, type CloudAssembly } from '../../assembly/index.js';
 import { CloudFormationStacks, type CfnResource, type CfnStack } from '../../aws/index.js';
-import type { ImportChoice, ImportedResource } from '../../engine/index.js';
+import type { Engine, ImportChoice, ImportedResource, StackRequest } from '../../engine/index.js';
 import { CdkdError, messageOf } from '../../errors.js';
 import { CDK_METADATA_TYPE, NESTED_STACK_TYPE } from '../../resource-types/index.js';
 import { assetBucketName } from '../../state/bucket-names.js';
-import { parseTemplateText } from '../../template/parse.js';
 import { withTemplateSource } from '../handover-template.js';
 import { note, withoutProgress, type ToolkitIo } from '../io.js';
 import { openEngine } from '../session/provider-wiring.js';
 import type { Session } from '../session/session.js';
 import { singleStackTarget, stackRequest } from '../stacks/stack-requests.js';
 import {
-  EXPORT_HOLDER_ID,
-  exportHolderTemplate,
-  retainedTemplate,
-  retainsEverything,
-} from './retain-template.js';
+  childrenFirst,
+  childStackId,
+  readStackTree,
+  treeRetainsEverything,
+  withRetainedTemplate,
+  type MigratingStack,
+} from './nested.js';
+import { EXPORT_HOLDER_ID, exportHolderTemplate } from './retain-template.js';
 
 export {
   EXPORT_HOLDER_ID,
@@ -69,13 +71,20 @@ const TAKEABLE = new Set([
 export async function migrateFromCloudFormation(input: MigrateInput): Promise<MigrateResult> {
   const { stack, target, session } = await singleStackTarget(input.session, input.assembly, input.stack);
   const stackName = stack.stackName;
-  const request = stackRequest(stack, [], target, assetBucketName(target.accountId, target.region), {});
+  const outputDir = input.assembly.directory;
+  const nested = walkNestedStacks(
+    { name: stackName, templateFile: stack.templateFile, template: stack.template },
+    { outputDir },
+  );
+  const request: StackRequest = {
+    ...stackRequest(stack, nested, target, assetBucketName(target.accountId, target.region), {}),
+    assemblyDir: outputDir,
+  };
   const cfn = new CloudFormationStacks(session.clients, target.region);
   const pollMs = input.pollMs ?? 2_000;
   const backend = await session.stateBackend();
-  const recorded = async () =>
-    (await backend.store.read({ stackName: request.stateName, region: target.region }))?.document.resources ??
-    {};
+  const recorded = async (one: StackRequest = request) =>
+    (await backend.store.read({ stackName: one.stateName, region: target.region }))?.document.resources ?? {};
   const result: MigrateResult = {
     stackName,
     imported: [],
@@ -104,40 +113,53 @@ export async function migrateFromCloudFormation(input: MigrateInput): Promise<Mi
   if (importers.size > 0 && input.force !== true) throw importedExportsError(stackName, importers);
   result.importers = [...new Set([...importers.values()].flat())];
 
-  const resources = await cfn.resources(stackName);
-  const choices = migrateChoices(stackName, resources, request.template as Record<string, unknown>);
-  const already = await recorded();
-  const wanted = choices.filter((choice) => already[choice.logicalId]?.physicalId !== choice.physicalId);
-  result.alreadyRecorded = choices.filter((c) => !wanted.includes(c)).map((c) => c.logicalId);
-  if (wanted.length > 0) {
+  const tree = await readStackTree(cfn, stackName, request);
+  const resources = tree.resources;
+  let engine: Engine | undefined;
+  // Nested stacks first, deepest first: a parent's row of a nested stack is read from the child's state.
+  for (const one of childrenFirst(tree)) {
+    const at = pathOf(tree, one);
+    const choices = migrateChoices(
+      one.request.stackName,
+      one.resources,
+      one.request.template as Record<string, unknown>,
+      (logicalId) => childStackId(one, logicalId),
+    );
+    const already = await recorded(one.request);
+    const wanted = choices.filter((choice) => already[choice.logicalId]?.physicalId !== choice.physicalId);
+    result.alreadyRecorded.push(...choices.filter((c) => !wanted.includes(c)).map((c) => at + c.logicalId));
+    if (wanted.length === 0) continue;
     note(
       input,
-      `${stackName}: recording ${wanted.length} resource(s) of the CloudFormation stack in cdkd's state`,
+      `${one.request.stateName}: recording ${wanted.length} resource(s) of the CloudFormation stack in cdkd's state`,
     );
-    const engine = await openEngine(session, {
+    engine ??= await openEngine(session, {
       io: withoutProgress(input.io),
       command: input.command,
       regions: [target.region],
     });
-    result.imported = await engine.importResources(request, wanted, {
+    const imported = await engine.importResources(one.request, wanted, {
       ...(input.signal ? { signal: input.signal } : {}),
     });
+    result.imported.push(...imported.map((r) => ({ ...r, logicalId: at + r.logicalId })));
   }
 
-  const template = parseTemplateText(await cfn.template(stackName), stackName) as Record<string, unknown>;
-  if (!retainsEverything(template)) {
+  if (!treeRetainsEverything(tree)) {
     note(input, `${stackName}: setting DeletionPolicy Retain on every resource of the CloudFormation stack`);
     const keys = (existing.Parameters ?? []).flatMap((p) => (p.ParameterKey ? [p.ParameterKey] : []));
-    const retained = JSON.stringify(retainedTemplate(template));
-    await withTemplateSource(input.session, target.region, stackName, retained, async (source) => {
-      await cloudFormationStep(stackName, 'retain its resources', () => cfn.update(stackName, source, keys));
-      expectStatus(
-        await cfn.settle(stackName, pollMs),
-        stackName,
-        ['UPDATE_COMPLETE'],
-        'retain its resources',
-      );
-    });
+    await withRetainedTemplate(session, target.region, tree, (retained) =>
+      withTemplateSource(session, target.region, stackName, retained, async (source) => {
+        await cloudFormationStep(stackName, 'retain its resources', () =>
+          cfn.update(stackName, source, keys),
+        );
+        expectStatus(
+          await cfn.settle(stackName, pollMs),
+          stackName,
+          ['UPDATE_COMPLETE'],
+          'retain its resources',
+        );
+      }),
+    );
   }
 
   if (importers.size > 0) {
@@ -157,11 +179,19 @@ export async function migrateFromCloudFormation(input: MigrateInput): Promise<Mi
   const current = await cfn.describe(stackName);
   const retain =
     current?.StackStatus === 'DELETE_FAILED'
-      ? resources.flatMap((r) => (r.LogicalResourceId ? [r.LogicalResourceId] : []))
+      ? resources.flatMap((r) =>
+          // A nested stack is deleted with its parent, keeping its own resources.
+          r.LogicalResourceId && r.ResourceType !== NESTED_STACK_TYPE ? [r.LogicalResourceId] : [],
+        )
       : [];
   await cloudFormationStep(stackName, 'be deleted', () => cfn.delete(stackName, retain));
   expectStatus(await cfn.settle(stackName, pollMs), stackName, [], 'be deleted');
   return result;
+}
+
+/** Where a nested stack's logical ids sit below the root, as `Child/` (empty for the root). */
+function pathOf(root: MigratingStack, stack: MigratingStack): string {
+  return stack === root ? '' : `${stack.request.stateName.slice(root.request.stateName.length + 1)}/`;
 }
 
 function isExportHolder(resources: readonly CfnResource[]): boolean {
@@ -217,13 +247,14 @@ function importedExportsError(stackName: string, importers: ReadonlyMap<string, 
 /**
  * The CloudFormation stack's resources as import choices into the app's template. CDK
  * metadata stays behind. A resource the app's template does not declare with the same type
- * refuses the migration (it would be left with no manager); nested stacks are refused by
- * this version.
+ * refuses the migration (it would be left with no manager). A nested stack's row becomes the
+ * stack id cdkd gives that nested stack (`nestedId`), its resources migrating into its own state.
  */
 export function migrateChoices(
   stackName: string,
   resources: readonly CfnResource[],
   template: Record<string, unknown>,
+  nestedId: (logicalId: string) => string | undefined = () => undefined,
 ): ImportChoice[] {
   const declared = (template.Resources ?? {}) as Record<string, { Type?: string }>;
   const refused: string[] = [];
@@ -232,12 +263,11 @@ export function migrateChoices(
     const logicalId = resource.LogicalResourceId ?? '';
     const type = resource.ResourceType ?? '';
     if (type === CDK_METADATA_TYPE) continue;
-    if (type === NESTED_STACK_TYPE)
-      refused.push(`${logicalId} is a nested stack, which this version cannot migrate`);
-    else if (!resource.PhysicalResourceId) refused.push(`${logicalId} has no physical id`);
+    const physicalId = type === NESTED_STACK_TYPE ? nestedId(logicalId) : resource.PhysicalResourceId;
+    if (!physicalId) refused.push(`${logicalId} has no physical id`);
     else if (declared[logicalId]?.Type !== type)
       refused.push(`the app's stack declares no ${type} ${logicalId}`);
-    else choices.push({ logicalId, physicalId: resource.PhysicalResourceId });
+    else choices.push({ logicalId, physicalId });
   }
   if (refused.length > 0) {
     throw new CdkdError(

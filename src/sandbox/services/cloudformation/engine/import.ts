@@ -1,4 +1,5 @@
 import { sandboxSchemaFor } from '../../../resource-index.js';
+import { NESTED_STACK } from '../template/source.js';
 import type { ResourceToImport } from '../model/types.js';
 import { PersistFailure, reasonOf, StepFailure } from './failures.js';
 import type { StackOperation } from './operation.js';
@@ -25,6 +26,10 @@ export async function runImport(
 ): Promise<void> {
   const failure = await importAll(op, evaluation, resources);
   if (failure === undefined) {
+    for (const resource of resources) {
+      if (resource.type === NESTED_STACK)
+        await op.deps.provisioner.adoptNested(op.stack, importIdentifier(resource));
+    }
     await finishUpdate(op, 'IMPORT_COMPLETE');
     return;
   }
@@ -62,6 +67,8 @@ async function importAll(
           `Resource of type '${resource.type}' with identifier '${JSON.stringify(resource.identifier)}' was not found.`,
         );
       }
+      if (resource.type === NESTED_STACK)
+        await op.deps.provisioner.checkNestedAdoption(op.stack, identifier, properties);
       record.properties = properties;
       record.propertiesHash = propertiesHash(properties);
       recordProvisioned(record, op.deps.provisioner.imported(resource.type, identifier, model));

@@ -2,7 +2,8 @@ import { randomString } from '../../../ids.js';
 import { SandboxError } from '../../../errors.js';
 import { newStack } from '../model/new-stack.js';
 import type { StackRecord, StackResourceRecord, Tag } from '../model/types.js';
-import { readTemplateUrl } from '../template/source.js';
+import type { ResourceModel } from '../../../resources.js';
+import { NESTED_STACK, readTemplateUrl } from '../template/source.js';
 import { runCreate } from './create.js';
 import { runDelete } from './delete.js';
 import { StepFailure } from './failures.js';
@@ -93,6 +94,51 @@ export class NestedStacks implements NestedStackOps {
     }
   }
 
+  read(parent: StackRecord, stackId: string): ResourceModel | undefined {
+    const child = this.deps().store.byId(stackId);
+    if (!child || child.status === 'DELETE_COMPLETE') return undefined;
+    if (child.region !== parent.region || child.accountId !== parent.accountId) return undefined;
+    return { StackId: child.stackId, ...outputsOf(child).attributes };
+  }
+
+  /**
+   * AWS's rules for nesting an existing stack by IMPORT: one level only (the parent is not
+   * nested, the stack is not nested and nests none), and the row's TemplateURL holds the
+   * stack's own template.
+   */
+  async checkAdoption(
+    parent: StackRecord,
+    stackId: string,
+    properties: Record<string, unknown>,
+  ): Promise<void> {
+    const child = this.deps().store.byId(stackId);
+    if (!child) throw new StepFailure(`Stack ${stackId} does not exist`);
+    if (parent.parentId !== undefined)
+      throw new StepFailure(
+        'Resource import supports one level of nesting: the stack importing is nested itself',
+      );
+    if (child.parentId !== undefined)
+      throw new StepFailure(`Stack ${child.stackName} is already a nested stack of ${child.parentId}`);
+    if (Object.values(child.resources).some((resource) => resource.type === NESTED_STACK))
+      throw new StepFailure(
+        `Resource import supports one level of nesting: ${child.stackName} has nested stacks`,
+      );
+    const input = await this.input(parent, properties, parent.tags);
+    if (!sameTemplate(input.templateBody, child.templateBody)) {
+      throw new StepFailure(
+        `The template of nested stack ${child.stackName} does not match the template at its TemplateURL`,
+      );
+    }
+  }
+
+  async adopt(parent: StackRecord, stackId: string): Promise<void> {
+    const child = this.deps().store.byId(stackId);
+    if (!child) return;
+    child.parentId = parent.stackId;
+    child.rootId = parent.rootId ?? parent.stackId;
+    await this.deps().store.save(child);
+  }
+
   private child(record: StackResourceRecord): StackRecord {
     const child = this.deps().store.byId(record.physicalId ?? '');
     if (!child) throw new StepFailure(`Embedded stack ${record.physicalId} does not exist`);
@@ -141,6 +187,15 @@ export class NestedStacks implements NestedStackOps {
       if (error instanceof SandboxError) throw new StepFailure(error.message);
       throw error;
     }
+  }
+}
+
+function sameTemplate(given: string, held: string | undefined): boolean {
+  if (given === held) return true;
+  try {
+    return JSON.stringify(JSON.parse(given)) === JSON.stringify(JSON.parse(held ?? ''));
+  } catch {
+    return false;
   }
 }
 

@@ -38,6 +38,12 @@ export interface NestedStackOps {
   delete(stack: StackRecord, record: StackResourceRecord): Promise<void>;
   finishUpdate(record: StackResourceRecord): Promise<void>;
   rollbackUpdate(record: StackResourceRecord): Promise<void>;
+  /** A stack an IMPORT may nest, by its id; undefined when there is none. */
+  read(parent: StackRecord, stackId: string): ResourceModel | undefined;
+  /** Refuses (StepFailure) nesting the stack under `parent` with these properties. */
+  checkAdoption(parent: StackRecord, stackId: string, properties: Record<string, unknown>): Promise<void>;
+  /** Makes the stack a nested stack of `parent`, once its IMPORT completes. */
+  adopt(parent: StackRecord, stackId: string): Promise<void>;
 }
 
 /**
@@ -123,7 +129,20 @@ export class Provisioner {
 
   /** An existing resource to import, by its handler identifier; undefined when there is none. */
   read(stack: StackRecord, type: string, identifier: string): ResourceModel | undefined {
+    if (type === NESTED_STACK) return this.nested.read(stack, identifier);
     return this.handler(type).read(identifier, stack.region, stack.accountId);
+  }
+
+  checkNestedAdoption(
+    parent: StackRecord,
+    stackId: string,
+    properties: Record<string, unknown>,
+  ): Promise<void> {
+    return this.nested.checkAdoption(parent, stackId, properties);
+  }
+
+  adoptNested(parent: StackRecord, stackId: string): Promise<void> {
+    return this.nested.adopt(parent, stackId);
   }
 
   /** A resource to import, as the stack will record it. */
