@@ -129,6 +129,39 @@ describe('cdkd import --migrate-from-cloudformation of a stack with a nested sta
     expect(left).not.toContain('nesting-top');
   });
 
+  it('refuses, even with --force, a tree whose nested stack exports what another stack imports', async () => {
+    const exporting = {
+      ...nestedChild(),
+      Outputs: { DataName: { Value: { Ref: 'Data' }, Export: { Name: 'nested-export-data' } } },
+    } as Template;
+    const template = await parent('nexport', exporting);
+    await createCfnStack('NestedExporter', template);
+    await createCfnStack('NestedImporter', {
+      Resources: {
+        Copy: {
+          Type: 'AWS::SSM::Parameter',
+          Properties: { Type: 'String', Value: { 'Fn::ImportValue': 'nested-export-data' } },
+        },
+      },
+    } as Template);
+    const dir = nestedApp('NestedExporter', template, exporting);
+    for (const extra of [[], ['--force']]) {
+      const refused = await cli([
+        'import',
+        'NestedExporter',
+        '--migrate-from-cloudformation',
+        '-a',
+        dir,
+        ...extra,
+      ]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('MIGRATE_EXPORTS_IMPORTED');
+      expect(refused.stderr).toContain('nested-export-data (imported by NestedImporter)');
+    }
+    expect(await recorded('NestedExporter')).toBeUndefined();
+    expect(await cfnStatus('NestedExporter')).toBe('CREATE_COMPLETE');
+  });
+
   it.each([
     ['recording the child', 'recording', 1],
     ['recording the parent', 'recording', 2],

@@ -114,6 +114,12 @@ export async function migrateFromCloudFormation(input: MigrateInput): Promise<Mi
   result.importers = [...new Set([...importers.values()].flat())];
 
   const tree = await readStackTree(cfn, stackName, request);
+  // --force keeps the root's exports in CloudFormation, never a nested stack's: those go with it.
+  const nestedImporters = await importersOf(
+    cfn,
+    childrenFirst(tree).flatMap((one) => one.exports.map((name) => ({ name }))),
+  );
+  if (nestedImporters.size > 0) throw importedNestedExportsError(stackName, nestedImporters);
   const resources = tree.resources;
   let engine: Engine | undefined;
   // Nested stacks first, deepest first: a parent's row of a nested stack is read from the child's state.
@@ -228,6 +234,17 @@ async function importersOf(
     if (stacks.length > 0) found.set(name, stacks);
   }
   return found;
+}
+
+function importedNestedExportsError(stackName: string, importers: ReadonlyMap<string, string[]>): CdkdError {
+  const lines = [...importers].map(([name, stacks]) => `${name} (imported by ${stacks.join(', ')})`);
+  return new CdkdError(
+    'MIGRATE_EXPORTS_IMPORTED',
+    `Other CloudFormation stacks import exports of nested stacks of ${stackName}: ${lines.join('; ')}. Nothing was migrated.`,
+    {
+      hint: "Migrate (or change) the importing stacks first; --force keeps only the root stack's exports in CloudFormation, and a nested stack's go when it is deleted.",
+    },
+  );
 }
 
 function importedExportsError(stackName: string, importers: ReadonlyMap<string, string[]>): CdkdError {

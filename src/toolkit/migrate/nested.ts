@@ -18,6 +18,8 @@ export interface MigratingStack {
   template: Record<string, unknown>;
   /** Its nested stacks, by their logical ids in it. */
   children: Map<string, MigratingStack>;
+  /** The export names its outputs declare (a nested stack's own; the root's are read apart). */
+  exports: string[];
 }
 
 /**
@@ -62,9 +64,13 @@ export async function readStackTree(
       parameters,
       ...(request.assemblyDir ? { assemblyDir: request.assemblyDir } : {}),
     };
-    children.set(logicalId, await readStackTree(cfn, resource.PhysicalResourceId, child));
+    const read = await readStackTree(cfn, resource.PhysicalResourceId, child);
+    read.exports = (described?.Outputs ?? []).flatMap((output) =>
+      output.ExportName ? [output.ExportName] : [],
+    );
+    children.set(logicalId, read);
   }
-  return { cfnName, request, resources, template, children };
+  return { cfnName, request, resources, template, children, exports: [] };
 }
 
 /** The stack id cdkd records for a nested stack of `stack`, if it has one under that logical id. */
