@@ -5,15 +5,19 @@ export interface LiveResource {
 }
 
 /** Every resource the sandbox holds, except cdkd's own state and asset buckets. */
+/** What `cdkd bootstrap` makes (its buckets, its deploy and lookup roles): no stack's resources. */
+function bootstrapped(service: string, id: string): boolean {
+  if (service === 's3') return id.startsWith('cdkd-');
+  return service === 'iam' && /^(cdkd-.+-deploy-role|cdk-.+-lookup-role)-\d{12}-/.test(id);
+}
+
 export async function liveResources(sandboxUrl: string): Promise<LiveResource[]> {
   const response = await fetch(`${sandboxUrl}/_sandbox/inventory`);
   const inventory = (await response.json()) as Record<string, Record<string, Array<{ id: string }>>>;
   return Object.entries(inventory)
     .flatMap(([service, types]) =>
       Object.entries(types).flatMap(([type, entries]) =>
-        entries
-          .filter((entry) => !(service === 's3' && entry.id.startsWith('cdkd-')))
-          .map((entry) => ({ type, id: entry.id })),
+        entries.filter((entry) => !bootstrapped(service, entry.id)).map((entry) => ({ type, id: entry.id })),
       ),
     )
     .sort((a, b) => `${a.type} ${a.id}`.localeCompare(`${b.type} ${b.id}`));
