@@ -121,11 +121,16 @@ export class StateStore {
     }));
   }
 
-  /** Deletes a stack's state once nothing it recorded is left, and the no-echo data and drift summary with it. */
+  /**
+   * Deletes a stack's state once nothing it recorded is left, and the no-echo data, drift summary
+   * and current generation with it (the generation's kept versions stay until the state
+   * bucket's history rule expires them, so gc still sees the assets they name).
+   */
   async remove(stack: StackRef): Promise<void> {
     await this.objects.delete(this.key(stack));
     await this.objects.delete(this.keys(stack).noEchoData);
     await this.objects.delete(this.keys(stack).drift);
+    await this.objects.delete(this.keys(stack).generation);
   }
 
   /** The last `cdkd drift` summary of the stack, or undefined when none was recorded. */

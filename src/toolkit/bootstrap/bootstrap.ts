@@ -1,12 +1,10 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import { IAMClient } from '@aws-sdk/client-iam';
 import { CdkdError } from '../../errors.js';
 import { assetBucketName } from '../../state/bucket-names.js';
 import { partitionForRegion } from '../../template/pseudo-parameters.js';
 import { ensureCdkdBucket, regionIfExists, type CdkdBucket } from './cdkd-buckets.js';
 import { DEFAULT_QUALIFIER, QUALIFIER, deployRoleName, lookupRoleName, roleArn } from './role-names.js';
 import { describeChange, desiredRole, roleChanges, type RoleFlags } from './role-plan.js';
-import { applyRoleChanges, readRole } from './roles.js';
 import type { Session } from '../session/session.js';
 import { applyStateHistoryRule, DEFAULT_STATE_HISTORY } from './state-history.js';
 
@@ -77,6 +75,11 @@ export async function bootstrap(session: Session, options: BootstrapOptions = {}
     ...(boundary ? { permissionsBoundary: boundary } : {}),
     ...(tagsGiven ? { tags } : {}),
   };
+  // Loaded here, not at the top: a deploy imports this module for the asset bucket alone.
+  const [{ IAMClient }, { applyRoleChanges, readRole }] = await Promise.all([
+    import('@aws-sdk/client-iam'),
+    import('./roles.js'),
+  ]);
   const iam = await session.clients.client(IAMClient, region);
   const roles = [
     {

@@ -103,7 +103,11 @@ export const putBucketLifecycleConfiguration: S3Handler = async (call) => {
   return emptyResponse();
 };
 
-/** NoncurrentDays a positive whole number, NewerNoncurrentVersions from 1 to 100, as S3 checks them. */
+/**
+ * NoncurrentDays and NewerNoncurrentVersions positive whole numbers. S3's documentation says up
+ * to 100 versions are retained, but it accepts more (the CDK's own lifecycle integ test sets
+ * 123), so a larger number is taken, not refused.
+ */
 function checkNoncurrentExpiration(expiration: XmlValue): void {
   const days = text(expiration, 'NoncurrentDays');
   if (days === undefined || !/^\d+$/.test(days) || Number(days) < 1) {
@@ -114,10 +118,10 @@ function checkNoncurrentExpiration(expiration: XmlValue): void {
     );
   }
   const newer = text(expiration, 'NewerNoncurrentVersions');
-  if (newer !== undefined && (!/^\d+$/.test(newer) || Number(newer) < 1 || Number(newer) > 100)) {
+  if (newer !== undefined && (!/^\d+$/.test(newer) || Number(newer) < 1)) {
     throw new SandboxError(
       'InvalidArgument',
-      "'NewerNoncurrentVersions' for NoncurrentVersionExpiration action must be a positive integer up to 100",
+      "'NewerNoncurrentVersions' for NoncurrentVersionExpiration action must be a positive integer",
       400,
     );
   }
