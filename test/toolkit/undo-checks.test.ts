@@ -53,9 +53,21 @@ describe('chooseGeneration: which kept generation undo returns to', () => {
     ['only the current generation', kept(1), undefined, 'UNDO_NO_PREVIOUS_GENERATION'],
     ['no generation recorded', kept(), undefined, 'UNDO_NO_PREVIOUS_GENERATION'],
   ];
+  // State holds what the newest generation holds: that generation is the current one.
+  const current = { template: { Resources: {} }, parameters: {} };
   it.each(rows)('%s', (_, generations, to, expected) => {
-    if (typeof expected === 'number') expect(chooseGeneration('S', generations, to).number).toBe(expected);
-    else expect(codeOf(() => chooseGeneration('S', generations, to))).toBe(expected);
+    if (typeof expected === 'number')
+      expect(chooseGeneration('S', generations, to, current).number).toBe(expected);
+    else expect(codeOf(() => chooseGeneration('S', generations, to, current))).toBe(expected);
+  });
+
+  it('returns to the newest generation when state is newer than it (its generation write was lost)', () => {
+    const lost = { template: { Resources: { Q: { Type: 'AWS::SQS::Queue' } } }, parameters: {} };
+    expect(chooseGeneration('S', kept(5, 4), undefined, lost).number).toBe(5);
+    expect(
+      chooseGeneration('S', kept(5, 4), undefined, { ...current, parameters: { Delay: '7' } }).number,
+    ).toBe(5);
+    expect(chooseGeneration('S', kept(1), undefined, lost).number).toBe(1);
   });
 });
 

@@ -74,9 +74,15 @@ export async function prepareUndo(input: UndoInput): Promise<PreparedUndo> {
   const region = input.region ?? caller.region;
   const ref = { stackName: input.stackName, region };
   const backend = await input.session.stateBackend();
-  if (!(await backend.store.read(ref))) throw stackNotInState(ref, backend.bucket);
+  const state = await backend.store.read(ref);
+  if (!state) throw stackNotInState(ref, backend.bucket);
   refusePendingJournal(input.stackName, (await backend.journals.read(ref))?.document);
-  const generation = chooseGeneration(input.stackName, await backend.generations.list(ref), input.to);
+  const generation = chooseGeneration(
+    input.stackName,
+    await backend.generations.list(ref),
+    input.to,
+    state.document,
+  );
   refuseNestedStacks(input.stackName, generation);
   const parameters = stackParameters(
     [
