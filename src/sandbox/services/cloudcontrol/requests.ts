@@ -52,6 +52,8 @@ export class RequestTracker {
   private readonly byToken = new Map<string, RequestRecord>();
   /** Requests still PENDING or IN_PROGRESS (few at a time, while records only grow). */
   private readonly inFlight = new Set<RequestRecord>();
+  /** Requests whose handler is running: a cancel comes too late for them. */
+  private readonly executing = new Set<RequestRecord>();
   private readonly timers = new Set<NodeJS.Timeout>();
 
   private constructor(
@@ -109,9 +111,14 @@ export class RequestTracker {
     return { ...record };
   }
 
-  /** Cancels an in-flight request; false when it has already finished. */
+  /**
+   * Cancels an in-flight request; false when it has already finished. A request whose handler
+   * is already running ends as the handler ends: reporting it cancelled while it makes the
+   * resource would leave a resource no request owns.
+   */
   async cancel(record: RequestRecord): Promise<boolean> {
     if (!IN_FLIGHT.has(record.status)) return false;
+    if (this.executing.has(record)) return true;
     this.update(record, { status: 'CANCEL_COMPLETE' });
     await this.save(record);
     return true;
@@ -141,6 +148,7 @@ export class RequestTracker {
 
   private async finish(record: RequestRecord): Promise<void> {
     if (!IN_FLIGHT.has(record.status)) return;
+    this.executing.add(record);
     try {
       const outcome = await this.execute(record);
       this.update(record, {
@@ -152,6 +160,8 @@ export class RequestTracker {
       const failure =
         error instanceof HandlerError ? error : new HandlerError('InternalFailure', 'Internal failure');
       this.update(record, { status: 'FAILED', errorCode: failure.errorCode, statusMessage: failure.message });
+    } finally {
+      this.executing.delete(record);
     }
     await this.save(record);
   }
