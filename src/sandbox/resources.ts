@@ -55,6 +55,8 @@ export interface ResourceHandler {
   ): Promise<ResourceModel>;
   delete(identifier: string, region: string, accountId: string): Promise<void>;
   list(region: string, accountId: string): ResourceEntry[];
+  /** When the resource was made (ISO 8601), where the store keeps it: the APIs' creation dates. */
+  createdAt?(identifier: string, region: string): string | undefined;
   /**
    * The properties `read` never returns, top-level or dotted: what DescribeType answers as the
    * type's `writeOnlyProperties`, as the registry names those AWS's reads leave out.

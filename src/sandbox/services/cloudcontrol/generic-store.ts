@@ -52,6 +52,7 @@ export class GenericStore {
         return built;
       },
       read: (identifier, region) => structuredClone(this.resources.get(key(type, region, identifier))?.model),
+      createdAt: (identifier, region) => this.resources.get(key(type, region, identifier))?.createdAt,
       update: async (identifier, desired, region) => {
         const id = key(type, region, identifier);
         const stored = this.resources.get(id);

@@ -7,7 +7,7 @@ import { optionalString, requiredString } from '../../protocols/json.js';
 import { ccErrors } from './cc-errors.js';
 import type { GenericStore } from './generic-store.js';
 import { applyPatch, parsePatch, PatchError } from './json-patch.js';
-import { page } from './pagination.js';
+import { page } from '../../protocols/pagination.js';
 import { progressEvent, type Outcome, type RequestRecord, type RequestTracker } from './requests.js';
 
 type Input = Record<string, unknown>;

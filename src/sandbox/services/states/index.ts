@@ -11,10 +11,20 @@ import { deliverChecked } from '../../policy/delivery-check.js';
 import { stateMachineStarter } from '../../ports/index.js';
 import type { ServiceModule, ServiceModuleFactory } from '../../service-module.js';
 import { Executions, historyView, type ExecutionRecord } from './executions.js';
+import { machineOperations } from './machine-api.js';
 import { findMachine } from './machines.js';
 
 const TARGET_PREFIX = 'AWSStepFunctions';
-const MUTATING = new Set(['StartExecution', 'StartSyncExecution', 'StopExecution']);
+const MUTATING = new Set([
+  'StartExecution',
+  'StartSyncExecution',
+  'StopExecution',
+  'CreateStateMachine',
+  'UpdateStateMachine',
+  'DeleteStateMachine',
+  'TagResource',
+  'UntagResource',
+]);
 const NAME = /^[A-Za-z0-9_-]{1,80}$/;
 
 const errors = {
@@ -35,10 +45,11 @@ const errors = {
 };
 
 /**
- * Step Functions executions over JSON 1.0 (`AWSStepFunctions.<Op>`): StartExecution,
- * StartSyncExecution (express machines), DescribeExecution, GetExecutionHistory,
- * ListExecutions, StopExecution, for the state machines Cloud Control holds. The
- * interpreter (asl/) runs them on the sandbox's clock.
+ * Step Functions over JSON 1.0 (`AWSStepFunctions.<Op>`): the state-machine calls
+ * (machine-api.ts) and executions (StartExecution, StartSyncExecution for express machines,
+ * DescribeExecution, DescribeStateMachineForExecution, GetExecutionHistory, ListExecutions,
+ * StopExecution), for the state machines Cloud Control holds. The interpreter (asl/) runs
+ * them on the sandbox's clock.
  */
 export const createStepFunctionsService: ServiceModuleFactory = async (context) => {
   const executions = await Executions.load(context);
@@ -97,6 +108,8 @@ export const createStepFunctionsService: ServiceModuleFactory = async (context) 
     return record;
   };
 
+  const machines = machineOperations(context);
+
   const module: ServiceModule = {
     name: 'states',
     codec: jsonCodec('1.0'),
@@ -104,6 +117,11 @@ export const createStepFunctionsService: ServiceModuleFactory = async (context) 
     isMutating: (operation) => MUTATING.has(operation),
     async handle(request, operation) {
       const input = jsonInput(request);
+      const machineOperation = machines[operation];
+      if (machineOperation) {
+        const call = { input, region: request.region, accountId: request.accountId };
+        return jsonResult('1.0', await machineOperation(call));
+      }
       switch (operation) {
         case 'StartExecution': {
           const { record } = start(input, request.accountId);
@@ -141,6 +159,21 @@ export const createStepFunctionsService: ServiceModuleFactory = async (context) 
         }
         case 'DescribeExecution':
           return jsonResult('1.0', view(requireExecution(input)));
+        case 'DescribeStateMachineForExecution': {
+          const record = requireExecution(input);
+          const { stateMachineArn, name, definition, roleArn } = (await machines.DescribeStateMachine!({
+            input: { stateMachineArn: record.machineArn },
+            region: request.region,
+            accountId: request.accountId,
+          })) as Record<string, unknown>;
+          return jsonResult('1.0', {
+            stateMachineArn,
+            name,
+            definition,
+            roleArn,
+            updateDate: record.startDate / 1000,
+          });
+        }
         case 'GetExecutionHistory': {
           const record = requireExecution(input);
           const events = record.history.map(historyView);

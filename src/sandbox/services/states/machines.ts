@@ -1,3 +1,4 @@
+import type { ResourceModel } from '../../resources.js';
 import type { SandboxContext } from '../../service-module.js';
 import type { Machine } from './asl/interpreter.js';
 
@@ -9,7 +10,27 @@ export interface MachineFacts {
   definition: Machine;
 }
 
-const TYPE = 'AWS::StepFunctions::StateMachine';
+export const TYPE = 'AWS::StepFunctions::StateMachine';
+
+/**
+ * A machine's definition as Step Functions holds it: its DefinitionString or Definition with
+ * DefinitionSubstitutions applied (Cloud Control keeps the template's form).
+ */
+export function definitionText(model: ResourceModel): string | undefined {
+  let text =
+    typeof model.DefinitionString === 'string'
+      ? model.DefinitionString
+      : model.Definition !== undefined
+        ? JSON.stringify(model.Definition)
+        : undefined;
+  if (text === undefined) return undefined;
+  for (const [key, value] of Object.entries(
+    (model.DefinitionSubstitutions as Record<string, unknown>) ?? {},
+  )) {
+    text = text.split(`\${${key}}`).join(typeof value === 'string' ? value : JSON.stringify(value));
+  }
+  return text;
+}
 
 /**
  * A state machine as deployed (Cloud Control keeps AWS::StepFunctions::StateMachine):
@@ -23,19 +44,8 @@ export function findMachine(
 ): MachineFacts | undefined {
   const region = arn.split(':')[3] ?? context.region;
   const model = context.resources.resolve(TYPE)?.read(arn, region, accountId);
-  if (!model) return undefined;
-  let text =
-    typeof model.DefinitionString === 'string'
-      ? model.DefinitionString
-      : model.Definition !== undefined
-        ? JSON.stringify(model.Definition)
-        : undefined;
-  if (text === undefined) return undefined;
-  for (const [key, value] of Object.entries(
-    (model.DefinitionSubstitutions as Record<string, unknown>) ?? {},
-  )) {
-    text = text.split(`\${${key}}`).join(typeof value === 'string' ? value : JSON.stringify(value));
-  }
+  const text = model && definitionText(model);
+  if (!model || text === undefined) return undefined;
   try {
     return {
       arn,
