@@ -165,11 +165,36 @@ describe('cdkd watch', () => {
     expect(await invoke()).toBe('v6');
   }, 180_000);
 
+  it('a deploy that fails rolls back and the watch goes on; the next change deploys that stack again', async () => {
+    await faults('POST', {
+      service: 'lambda',
+      operation: 'UpdateFunctionCode',
+      errorCode: 'InvalidParameterValueException',
+      httpStatus: 400,
+      message: 'refused by the test',
+      count: 1,
+    });
+    const before = watch.stderr().length;
+    write('lambda/index.js', handler('v7'));
+    await until(
+      () => deploys() === 6 && watch.stderr().slice(before).includes('refused by the test'),
+      'the failure',
+    );
+    await until(() => /Rolled back|rolled back/.test(watch.stderr().slice(before)), 'the rollback');
+    expect(deployed()).toBe(5);
+    expect(await invoke()).toBe('v6');
+    expect(await stateKeys()).not.toContain('lock.json');
+    // No template changes with this file, but the stack's last deploy failed: it deploys again.
+    write('notes.txt', 'touched again\n');
+    await until(() => deployed() === 6, 'the deploy after the failure');
+    expect(await invoke()).toBe('v7');
+  }, 120_000);
+
   it('SIGINT mid-deploy ends the deploy as cdkd deploy does, releases the lock and exits 130', async () => {
     await slowCodeUpdates(2_000);
     const updates = await calls('lambda:UpdateFunctionCode');
-    write('lambda/index.js', handler('v7'));
-    await until(async () => (await calls('lambda:UpdateFunctionCode')) > updates, 'the deploy of v7');
+    write('lambda/index.js', handler('v8'));
+    await until(async () => (await calls('lambda:UpdateFunctionCode')) > updates, 'the deploy of v8');
     expect(await stateKeys()).toContain('lock.json');
     watch.child.kill('SIGINT');
     expect(await watch.done).toBe(130);
@@ -178,7 +203,7 @@ describe('cdkd watch', () => {
     // The one operation in flight finished: the stack is deployed, nothing pending.
     expect(await stateKeys()).not.toContain('lock.json');
     expect(await stateKeys()).not.toContain('rollback-journal.json');
-    expect(await invoke()).toBe('v7');
+    expect(await invoke()).toBe('v8');
   }, 120_000);
 });
 
@@ -186,7 +211,7 @@ describe('cdkd watch when idle', () => {
   it('exits 130 at once on SIGINT', async () => {
     const idle = startCli(['watch', '--no-validation'], 'Deployed Watched', { env: env(), cwd: project });
     await idle.creating;
-    // Its start deploys (nothing changed since v7: the deploy does nothing), then it waits.
+    // Its start deploys (nothing changed since v8: the deploy does nothing), then it waits.
     const started = Date.now();
     idle.child.kill('SIGINT');
     expect(await idle.done).toBe(130);
