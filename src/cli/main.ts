@@ -26,6 +26,7 @@ import { registerUi } from './commands/ui.js';
 import { registerUndo } from './commands/undo.js';
 import { registerGc } from './commands/gc.js';
 import { registerPublishAssets } from './commands/publish-assets.js';
+import { registerWatch } from './commands/watch.js';
 import { CDKD_VERSION } from '../version.js';
 
 export function buildProgram(): Command {
@@ -59,6 +60,7 @@ export function buildProgram(): Command {
   registerPublishAssets(program);
   registerGc(program);
   registerLocal(program);
+  registerWatch(program);
   return program;
 }
 

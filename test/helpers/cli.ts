@@ -40,10 +40,10 @@ export function runCli(
 export function startCli(
   args: string[],
   marker: string,
-  options: { env?: Record<string, string>; times?: number } = {},
+  options: { env?: Record<string, string>; times?: number; cwd?: string } = {},
 ) {
   const child = spawn(process.execPath, [CLI, ...args], {
-    cwd: REPO_ROOT,
+    cwd: options.cwd ?? REPO_ROOT,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -76,6 +76,16 @@ describe('CloudWatch Logs events', () => {
     expect(windowed.events?.map((event) => event.message)).toEqual(['ERROR disk full again']);
   });
 
+  it('gives an event the same eventId in every read, whatever window it was read in', async () => {
+    await streamWith('/app/ids', 's', ['one', 'two', 'three']);
+    const all = await logs.send(new FilterLogEventsCommand({ logGroupName: '/app/ids' }));
+    const later = await logs.send(new FilterLogEventsCommand({ logGroupName: '/app/ids', startTime: 1_001 }));
+    const idOf = (events: typeof all.events, message: string) =>
+      events?.find((event) => event.message === message)?.eventId;
+    expect(idOf(later.events, 'two')).toBe(idOf(all.events, 'two'));
+    expect(idOf(later.events, 'three')).toBe(idOf(all.events, 'three'));
+  });
+
   it('refuses events for a stream that does not exist, and forgets events with their group', async () => {
     await streamWith('/app/three', 's', ['kept until the group goes']);
     const missing = await failure(

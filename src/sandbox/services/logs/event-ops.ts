@@ -30,7 +30,7 @@ export async function getLogEvents(call: LogsCall): Promise<unknown> {
   const group = requireGroup(call);
   const stream = requiredString(call.input, 'logStreamName', 'InvalidParameterException');
   if (!group.streams.some((candidate) => candidate.name === stream)) throw logsErrors.streamNotFound();
-  const events = inWindow(call, call.events.events(call.region, group.name, stream));
+  const events = call.events.events(call.region, group.name, stream).filter((event) => inWindow(call, event));
   const limit = typeof call.input.limit === 'number' ? call.input.limit : 10_000;
   const fromHead = call.input.startFromHead === true;
   const page = fromHead ? events.slice(0, limit) : events.slice(-limit);
@@ -56,13 +56,19 @@ export async function filterLogEvents(call: LogsCall): Promise<unknown> {
   const events = group.streams
     .filter((stream) => (named ? named.includes(stream.name) : stream.name.startsWith(prefix)))
     .flatMap((stream) =>
-      inWindow(call, call.events.events(call.region, group.name, stream.name)).map((event, index) => ({
-        logStreamName: stream.name,
-        timestamp: event.timestamp,
-        message: event.message,
-        ingestionTime: event.ingestionTime,
-        eventId: `${event.timestamp}${String(index).padStart(8, '0')}`,
-      })),
+      // The id counts the event's place in its stream, not in this answer: the same event keeps
+      // its id from one read to the next, as AWS's does (a tail dedupes by it).
+      call.events
+        .events(call.region, group.name, stream.name)
+        .map((event, index) => ({ event, index }))
+        .filter(({ event }) => inWindow(call, event))
+        .map(({ event, index }) => ({
+          logStreamName: stream.name,
+          timestamp: event.timestamp,
+          message: event.message,
+          ingestionTime: event.ingestionTime,
+          eventId: `${event.timestamp}${String(index).padStart(8, '0')}`,
+        })),
     )
     // Plain-term patterns only: every term must appear in the message.
     .filter((event) => terms.every((term) => event.message.includes(term)))
@@ -70,8 +76,8 @@ export async function filterLogEvents(call: LogsCall): Promise<unknown> {
   return { events, searchedLogStreams: [] };
 }
 
-function inWindow(call: LogsCall, events: LogEvent[]): LogEvent[] {
+function inWindow(call: LogsCall, event: LogEvent): boolean {
   const start = typeof call.input.startTime === 'number' ? call.input.startTime : -Infinity;
   const end = typeof call.input.endTime === 'number' ? call.input.endTime : Infinity;
-  return events.filter((event) => event.timestamp >= start && event.timestamp < end);
+  return event.timestamp >= start && event.timestamp < end;
 }
