@@ -12,7 +12,9 @@ interface SandboxCommandOptions {
 export function registerSandbox(program: Command): void {
   program
     .command('sandbox')
-    .description('run a local AWS-compatible endpoint (S3, Lambda, DynamoDB, SQS, SNS, IAM, CloudFormation, Cloud Control and more) to deploy to without an AWS account')
+    .description(
+      'run a local AWS-compatible endpoint (S3, Lambda, DynamoDB, SQS, SNS, IAM, CloudFormation, Cloud Control and more) to deploy to without an AWS account',
+    )
     .option('--port <port>', 'port to listen on (0 picks a free one)', '4566')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--data-dir <dir>', 'keep state in this directory across restarts (default: in memory)')
