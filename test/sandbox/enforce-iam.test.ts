@@ -6,7 +6,7 @@ import {
   IAMClient,
   PutRolePolicyCommand,
 } from '@aws-sdk/client-iam';
-import { GetFunctionCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { CreateFunctionCommand, GetFunctionCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateTopicCommand, SNSClient } from '@aws-sdk/client-sns';
 import { CreateQueueCommand, DeleteQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -302,6 +302,37 @@ describe('--enforce-iam: the rules of a policy', () => {
         'because no permissions boundary allows the SNS:CreateTopic action',
       ),
     );
+  });
+  it('handing a service a role needs iam:PassRole on it', async () => {
+    const fnRole = `arn:aws:iam::${ACCOUNT}:role/fn-role`;
+    const create = (credentials: Credentials) =>
+      new LambdaClient(config(credentials)).send(
+        new CreateFunctionCommand({
+          FunctionName: 'passes-role',
+          Role: fnRole,
+          Runtime: 'nodejs20.x',
+          Handler: 'index.handler',
+          Code: { ZipFile: new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Array<number>(18).fill(0)]) },
+        }),
+      );
+    const lambdaOnly = await roleWith({
+      inline: [policy({ Effect: 'Allow', Action: 'lambda:*', Resource: '*' })],
+    });
+    const error = await failure(create(lambdaOnly));
+    expect(error).toMatchObject({ name: 'AccessDeniedException', status: 403 });
+    expect(error.message).toBe(
+      denied(lambdaOnly.roleName, 'iam:PassRole', fnRole, noIdentityAllow('iam:PassRole')),
+    );
+
+    const passing = await roleWith({
+      inline: [
+        policy(
+          { Effect: 'Allow', Action: 'lambda:*', Resource: '*' },
+          { Effect: 'Allow', Action: 'iam:PassRole', Resource: fnRole },
+        ),
+      ],
+    });
+    expect((await create(passing)).FunctionName).toBe('passes-role');
   });
 });
 

@@ -5,12 +5,13 @@ import type { SandboxContext, ServiceModule } from '../service-module.js';
 import { accessDenied } from './access-denied.js';
 import { identityRefusal, refusalMessage } from './identity-decision.js';
 import { needsNoPermission, requestAction } from './request-action.js';
-import { requestResources } from './request-resource.js';
+import { passedRoles, requestResources } from './request-resource.js';
 
 /**
  * `--enforce-iam`: a call signed with credentials STS AssumeRole issued is checked against
  * the role's identity policies and permissions boundary, as it stands when the call arrives.
- * Calls signed with an account's own keys act as its root and are never checked.
+ * A call that hands the service a role (a function's, a stack's) also needs `iam:PassRole`
+ * on it. Calls signed with an account's own keys act as its root and are never checked.
  */
 export class IdentityEnforcement {
   constructor(
@@ -30,18 +31,19 @@ export class IdentityEnforcement {
       boundary: roles.permissionsBoundary(session.roleArn),
     };
     const principalArn = sessionArn(session);
-    for (const resource of requestResources(request, module.name, operation) ?? [undefined]) {
+    const checks: Array<[string, string | undefined]> = [
+      ...(requestResources(request, module.name, operation) ?? [undefined]).map(
+        (resource) => [action, resource] as [string, string | undefined],
+      ),
+      ...passedRoles(request, module.name).map((role) => ['iam:PassRole', role] as [string, string]),
+    ];
+    for (const [checked, resource] of checks) {
       const context = requestContext(request, session, this.context.clock.now(), resource);
-      const refusal = identityRefusal(
-        { principal: { arn: principalArn, account: session.account }, action, resource, context },
-        policies,
-      );
+      const principal = { arn: principalArn, account: session.account };
+      const refusal = identityRefusal({ principal, action: checked, resource, context }, policies);
       if (refusal) {
-        return accessDenied(
-          module.name,
-          module.codec.protocol,
-          refusalMessage(principalArn, action, resource, refusal),
-        );
+        const message = refusalMessage(principalArn, checked, resource, refusal);
+        return accessDenied(module.name, module.codec.protocol, message);
       }
     }
     return undefined;

@@ -144,6 +144,21 @@ export function requestResources(
   });
 }
 
+/** The input naming a role a call hands to a service, which IAM checks as `iam:PassRole` on it. */
+const PASSED_ROLE: Record<string, string> = {
+  lambda: 'Role',
+  cloudformation: 'RoleARN',
+  cloudcontrolapi: 'RoleArn',
+  states: 'roleArn',
+};
+
+/** The roles a call passes to the service (a function's execution role, a stack's service role). */
+export function passedRoles(request: SandboxRequest, service: string): string[] {
+  const field = PASSED_ROLE[service];
+  const role = field === undefined ? undefined : text(requestInput(request)[field]);
+  return role === undefined ? [] : [role];
+}
+
 /** The call's named inputs: query-protocol parameters, or the JSON document it sent. */
 function requestInput(request: SandboxRequest): Record<string, unknown> {
   const type = request.headers['content-type'] ?? '';
