@@ -2,6 +2,7 @@ import type { SandboxError } from '../errors.js';
 import { roleReader, roleSessions, type AssumedSession } from '../ports/index.js';
 import { sessionToken, type SandboxRequest } from '../request.js';
 import type { SandboxContext, ServiceModule } from '../service-module.js';
+import { sessionArn } from '../services/sts/sessions.js';
 import { accessDenied } from './access-denied.js';
 import { identityRefusal, refusalMessage } from './identity-decision.js';
 import { needsNoPermission, requestAction } from './request-action.js';
@@ -55,11 +56,6 @@ export class IdentityEnforcement {
     // A key selecting another account than the session's is not the credentials STS issued.
     return session?.account === request.accountId ? session : undefined;
   }
-}
-
-function sessionArn(session: AssumedSession): string {
-  const roleName = session.roleArn.slice(session.roleArn.lastIndexOf('/') + 1);
-  return `arn:aws:sts::${session.account}:assumed-role/${roleName}/${session.sessionName}`;
 }
 
 /**

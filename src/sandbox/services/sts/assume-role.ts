@@ -4,7 +4,7 @@ import { queryParams } from '../../protocols/query.js';
 import type { SandboxRequest } from '../../request.js';
 import type { ResourceHandlers } from '../../resources.js';
 import { el } from '../../xml.js';
-import type { SessionStore } from './sessions.js';
+import { sessionArn, type SessionStore } from './sessions.js';
 import { trustsCaller } from './trust-policy.js';
 
 const ROLE_ARN = /^arn:aws:iam::(\d{12}):role\/(?:[\w+=,.@-]+\/)*([\w+=,.@-]{1,64})$/;
@@ -74,12 +74,7 @@ export async function assumeRole(
     ]),
     el('AssumedRoleUser', [
       el('AssumedRoleId', `${roleId}:${sessionName}`),
-      el('Arn', assumedRoleArn(match[1]!, match[2]!, sessionName)),
+      el('Arn', sessionArn({ account: match[1]!, roleArn, sessionName })),
     ]),
   ];
-}
-
-/** The ARN an assumed role's session acts as: `arn:aws:sts::ACCOUNT:assumed-role/ROLE/SESSION`. */
-export function assumedRoleArn(account: string, roleName: string, sessionName: string): string {
-  return `arn:aws:sts::${account}:assumed-role/${roleName}/${sessionName}`;
 }

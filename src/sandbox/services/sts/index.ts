@@ -4,8 +4,8 @@ import type { ServiceModuleFactory } from '../../service-module.js';
 import { roleSessions } from '../../ports/index.js';
 import { sessionToken, type SandboxRequest } from '../../request.js';
 import { el } from '../../xml.js';
-import { assumedRoleArn, assumeRole } from './assume-role.js';
-import { SessionStore } from './sessions.js';
+import { assumeRole } from './assume-role.js';
+import { sessionArn, SessionStore } from './sessions.js';
 
 const XMLNS = 'https://sts.amazonaws.com/doc/2011-06-15/';
 const VERSION = '2011-06-15';
@@ -51,9 +51,8 @@ function callerIdentity(request: SandboxRequest, sessions: SessionStore): string
       el('Account', request.accountId),
     ];
   }
-  const roleName = session.roleArn.slice(session.roleArn.lastIndexOf('/') + 1);
   return [
-    el('Arn', assumedRoleArn(session.account, roleName, session.sessionName)),
+    el('Arn', sessionArn(session)),
     el('UserId', `${session.roleId}:${session.sessionName}`),
     el('Account', session.account),
   ];

@@ -33,3 +33,9 @@ export class SessionStore implements RoleSessions {
     return this.storage.putDocument(NAMESPACE, key, session);
   }
 }
+
+/** The ARN a role session acts as: `arn:aws:sts::ACCOUNT:assumed-role/ROLE/SESSION`. */
+export function sessionArn(session: Pick<AssumedSession, 'account' | 'roleArn' | 'sessionName'>): string {
+  const roleName = session.roleArn.slice(session.roleArn.lastIndexOf('/') + 1);
+  return `arn:aws:sts::${session.account}:assumed-role/${roleName}/${session.sessionName}`;
+}
