@@ -75,7 +75,11 @@ export async function dispatch(raw: RawRequest, deps: AdminDeps): Promise<Sandbo
     const operation = module.operation(request);
     deps.calls.record(module.name, operation, module.isMutating(operation));
     const refusal = deps.iam.refusal(request, module, operation);
-    if (refusal) throw refusal;
+    if (refusal) {
+      // Refused before any fault applies, as IAM answers before the service acts; still a recent call.
+      recorded = { operation, fault: { latencyMs: 0, answerLatencyMs: 0 } };
+      throw refusal;
+    }
     const fault = deps.faults.apply(module.name, operation, request.path);
     recorded = { operation, fault };
     const delayMs = deps.latency.forOperation(module.name, operation) + fault.latencyMs;

@@ -346,6 +346,16 @@ describe('--enforce-iam as a setting', () => {
     await sns.send(new CreateTopicCommand({ Name: 'while-off' }));
     expect(await (await put(true)).json()).toEqual({ enforce: true });
     expect((await failure(sns.send(new CreateTopicCommand({ Name: 'while-on' })))).status).toBe(403);
+    // Newest first: the refused call is listed like any other.
+    const recent = (await (await fetch(`${sandbox.current.url}/_sandbox/calls/recent`)).json()) as {
+      calls: Array<{ service: string; operation: string; status: number }>;
+    };
+    expect(
+      recent.calls
+        .filter((call) => call.operation === 'CreateTopic')
+        .map((call) => call.status)
+        .slice(0, 2),
+    ).toEqual([403, 200]);
     expect(await (await fetch(`${sandbox.current.url}/_sandbox/iam`)).json()).toEqual({ enforce: true });
     const bad = await fetch(`${sandbox.current.url}/_sandbox/iam`, {
       method: 'PUT',
