@@ -1,5 +1,5 @@
 import { CreatePolicyCommand, IAMClient } from '@aws-sdk/client-iam';
-import { Stack, aws_sns as sns, aws_sqs as sqs } from 'aws-cdk-lib';
+import { Duration, Stack, aws_sns as sns, aws_sqs as sqs } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { synthesizeApp } from '../helpers/cdk-app.js';
 import { runCli } from '../helpers/cli.js';
@@ -10,8 +10,9 @@ import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 // everything but sqs:CreateQueue (a customer managed policy as --execution-policies).
 const CI = '111111111111';
 const TARGET = '555555555555';
-const POLICY = `arn:aws:iam::${TARGET}:policy/deploy-without-queues`;
 const ROLE = `cdkd-hnb659fds-deploy-role-${TARGET}-us-east-1`;
+// Another target whose deploy role may do only what the app and cdkd's own state need.
+const LEAST = '666666666666';
 
 const sandbox = useSandbox({ enforceIam: true });
 const cli = (account: string, ...args: string[]) =>
@@ -26,31 +27,45 @@ async function appResources(): Promise<string[]> {
     .map((resource) => `${resource.type} ${resource.id}`);
 }
 
-beforeAll(async () => {
+/** Bootstraps `account` trusting CI, its deploy role acting under a customer managed policy of these statements. */
+async function bootstrapWith(account: string, name: string, statements: unknown[]): Promise<void> {
   const iam = new IAMClient({
     endpoint: sandbox.current.url,
     region: 'us-east-1',
-    credentials: { accessKeyId: TARGET, secretAccessKey: 'sandbox-secret' },
+    credentials: { accessKeyId: account, secretAccessKey: 'sandbox-secret' },
   });
   await iam.send(
     new CreatePolicyCommand({
-      PolicyName: 'deploy-without-queues',
-      PolicyDocument: JSON.stringify({
-        Version: '2012-10-17',
-        Statement: [{ Effect: 'Allow', NotAction: 'sqs:CreateQueue', Resource: '*' }],
-      }),
+      PolicyName: name,
+      PolicyDocument: JSON.stringify({ Version: '2012-10-17', Statement: statements }),
     }),
   );
   const bootstrapped = await cli(
-    TARGET,
+    account,
     'bootstrap',
-    `aws://${TARGET}/us-east-1`,
+    `aws://${account}/us-east-1`,
     '--trust',
     CI,
     '--execution-policies',
-    POLICY,
+    `arn:aws:iam::${account}:policy/${name}`,
   );
   expect(bootstrapped.code, bootstrapped.stderr).toBe(0);
+}
+
+beforeAll(async () => {
+  await bootstrapWith(TARGET, 'deploy-without-queues', [
+    { Effect: 'Allow', NotAction: 'sqs:CreateQueue', Resource: '*' },
+  ]);
+  await bootstrapWith(LEAST, 'least-privilege', [
+    {
+      Effect: 'Allow',
+      Action: ['s3:*'],
+      Resource: [`arn:aws:s3:::cdkd-state-${LEAST}`, `arn:aws:s3:::cdkd-state-${LEAST}/*`],
+    },
+    { Effect: 'Allow', Action: ['sqs:*'], Resource: `arn:aws:sqs:us-east-1:${LEAST}:least-*` },
+    // An update reads the type's schema from the registry for its replacement verdicts.
+    { Effect: 'Allow', Action: 'cloudformation:DescribeType', Resource: '*' },
+  ]);
 });
 
 describe('--enforce-iam: a cross-account deploy through a deploy role narrowed by --execution-policies', () => {
@@ -83,5 +98,25 @@ describe('--enforce-iam: a cross-account deploy through a deploy role narrowed b
     } finally {
       await setEnforcement(true);
     }
+  });
+
+  it('a deploy role allowed exactly what the app and cdkd need deploys, updates and destroys under enforcement', async () => {
+    const app = (visibility: number) =>
+      synthesizeApp((cdkApp) => {
+        const stack = new Stack(cdkApp, 'LeastPrivilege', { env: { account: LEAST, region: 'us-east-1' } });
+        new sqs.Queue(stack, 'Queue', {
+          queueName: 'least-queue',
+          visibilityTimeout: Duration.seconds(visibility),
+        });
+      });
+    const deployed = await cli(CI, 'deploy', '-a', app(30));
+    expect(deployed.code, deployed.stderr).toBe(0);
+    const updated = await cli(CI, 'deploy', '-a', app(60));
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(updated.stderr).toContain('1 updated');
+    // Nothing was refused on the way (a refused DescribeType would be a warning, after retries).
+    expect(`${deployed.stderr}${updated.stderr}`).not.toContain('not authorized');
+    const destroyed = await cli(CI, 'destroy', '-a', app(60), '--yes');
+    expect(destroyed.code, destroyed.stderr).toBe(0);
   });
 });
