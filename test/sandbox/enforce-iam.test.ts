@@ -9,7 +9,7 @@ import {
 import { CreateFunctionCommand, GetFunctionCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateTopicCommand, SNSClient } from '@aws-sdk/client-sns';
-import { CreateQueueCommand, DeleteQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { CreateQueueCommand, DeleteQueueCommand, ListQueuesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { describe, expect, it } from 'vitest';
@@ -303,6 +303,18 @@ describe('--enforce-iam: the rules of a policy', () => {
       ),
     );
   });
+  it('the modeled ReadOnlyAccess reads and changes nothing; an AWS managed policy the sandbox does not model allows nothing', async () => {
+    const reader = await roleWith({ managed: ['arn:aws:iam::aws:policy/ReadOnlyAccess'] });
+    const sqs = new SQSClient(config(reader));
+    expect((await sqs.send(new ListQueuesCommand({}))).QueueUrls).toBeDefined();
+    expect((await failure(sqs.send(new CreateQueueCommand({ QueueName: 'read-only' })))).status).toBe(403);
+
+    const unmodeled = await roleWith({ managed: ['arn:aws:iam::aws:policy/AmazonMQFullAccess'] });
+    expect((await failure(new SQSClient(config(unmodeled)).send(new ListQueuesCommand({})))).status).toBe(
+      403,
+    );
+  });
+
   it('handing a service a role needs iam:PassRole on it', async () => {
     const fnRole = `arn:aws:iam::${ACCOUNT}:role/fn-role`;
     const create = (credentials: Credentials) =>
