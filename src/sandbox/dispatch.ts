@@ -26,7 +26,8 @@ export interface RawRequest {
 
 /**
  * One request through the sandbox: admin routes, else the service named in the SigV4
- * credential scope → operation name → call counter → latency and faults → the module.
+ * credential scope → operation name → call counter → IAM check of an assumed role's call
+ * (`--enforce-iam`) → latency and faults → the module.
  * Every failure leaves as an AWS error in the service's protocol.
  */
 export async function dispatch(raw: RawRequest, deps: AdminDeps): Promise<SandboxResponse> {
@@ -73,6 +74,12 @@ export async function dispatch(raw: RawRequest, deps: AdminDeps): Promise<Sandbo
     Object.assign(request, unwrapBody(raw.headers, raw.body));
     const operation = module.operation(request);
     deps.calls.record(module.name, operation, module.isMutating(operation));
+    const refusal = deps.iam.refusal(request, module, operation);
+    if (refusal) {
+      // Refused before any fault applies, as IAM answers before the service acts; still a recent call.
+      recorded = { operation, fault: { latencyMs: 0, answerLatencyMs: 0 } };
+      throw refusal;
+    }
     const fault = deps.faults.apply(module.name, operation, request.path);
     recorded = { operation, fault };
     const delayMs = deps.latency.forOperation(module.name, operation) + fault.latencyMs;

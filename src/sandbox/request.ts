@@ -67,6 +67,11 @@ export function credentialScope(
   return undefined;
 }
 
+/** The session token temporary credentials sign with (header, or a presigned URL's parameter). */
+export function sessionToken(request: Pick<SandboxRequest, 'headers' | 'query'>): string | undefined {
+  return request.headers['x-amz-security-token'] ?? request.query.get('X-Amz-Security-Token') ?? undefined;
+}
+
 export function flattenHeaders(message: IncomingMessage): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(message.headers)) {

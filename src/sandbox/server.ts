@@ -8,6 +8,7 @@ import { FaultRegistry } from './admin/faults.js';
 import { LatencyModel } from './admin/latency.js';
 import { SandboxClock } from './clock/clock.js';
 import { dispatch } from './dispatch.js';
+import { IdentityEnforcement } from './policy/identity-enforcement.js';
 import { listen, requestHeaders, responseHeaders, type Request, type Response } from './listener.js';
 import { ResourceHandlers } from './resources.js';
 import { readBody, type SandboxResponse } from './request.js';
@@ -37,6 +38,12 @@ export interface SandboxOptions {
   sdkCacheDir?: string;
   /** The sandbox's own log (what it did on a function's behalf, and what failed): stderr by default. */
   log?: (line: string) => void;
+  /**
+   * Check calls signed with credentials STS AssumeRole issued against the role's identity
+   * policies and permissions boundary (`cdkd sandbox --enforce-iam`; `PUT /_sandbox/iam`
+   * changes it while running). Off by default: every call is allowed.
+   */
+  enforceIam?: boolean;
 }
 
 export interface Sandbox {
@@ -80,6 +87,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     recent: new RecentCalls(),
     clock: context.clock,
     deliveries: context.deliveries,
+    iam: new IdentityEnforcement(context, options.enforceIam ?? false),
     accountId: context.accountId,
     region: context.region,
     inFlight: () => inFlight,

@@ -8,7 +8,9 @@ export { sandboxEnv };
  * Starts a sandbox on an ephemeral port for the test file and points this
  * process's SDK clients at it (each vitest file runs in its own worker).
  */
-export function useSandbox(options: { dataDir?: string } = {}): { readonly current: Sandbox } {
+export function useSandbox(options: { dataDir?: string; enforceIam?: boolean } = {}): {
+  readonly current: Sandbox;
+} {
   const holder: { current?: Sandbox } = {};
   beforeAll(async () => {
     holder.current = await startSandbox({ port: 0, ...options });

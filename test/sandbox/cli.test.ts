@@ -45,10 +45,25 @@ describe('cdkd sandbox command', () => {
 
     const health = await fetch(`${url}/_sandbox/health`);
     expect(await health.json()).toMatchObject({ status: 'ok', accountId: '111122223333' });
+    expect(stdout.text()).toContain('IAM: every call allowed (use --enforce-iam to check assumed roles)');
+    expect(await (await fetch(`${url}/_sandbox/iam`)).json()).toEqual({ enforce: false });
 
     child.kill('SIGTERM');
     const [code] = await once(child, 'exit');
     expect(code).toBe(0);
+  });
+
+  it('--enforce-iam starts it checking assumed-role calls', async () => {
+    const child = runCli(['sandbox', '--port', '0', '--enforce-iam']);
+    const stdout = collect(child.stdout);
+    const url = await endpointFrom(child);
+    try {
+      expect(stdout.text()).toContain("IAM: assumed-role calls checked against the role's policies");
+      expect(await (await fetch(`${url}/_sandbox/iam`)).json()).toEqual({ enforce: true });
+    } finally {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
   });
 
   it('refuses a port in use with SANDBOX_PORT_IN_USE and exit code 1', async () => {

@@ -7,6 +7,7 @@ interface SandboxCommandOptions {
   host: string;
   dataDir?: string;
   accountId: string;
+  enforceIam?: boolean;
 }
 
 export function registerSandbox(program: Command): void {
@@ -19,6 +20,10 @@ export function registerSandbox(program: Command): void {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--data-dir <dir>', 'keep state in this directory across restarts (default: in memory)')
     .option('--account-id <id>', 'the 12-digit account id the sandbox reports', '000000000000')
+    .option(
+      '--enforce-iam',
+      "check calls made with assumed-role credentials against the role's IAM policies and permissions boundary",
+    )
     .action(async (options: SandboxCommandOptions, command: Command) => {
       const port = parsePort(options.port);
       if (!/^\d{12}$/.test(options.accountId)) {
@@ -34,6 +39,7 @@ export function registerSandbox(program: Command): void {
         dataDir: options.dataDir,
         accountId: options.accountId,
         region: globalOptions(command).region,
+        enforceIam: options.enforceIam === true,
       }).catch((error: unknown) => {
         throw listenError(error, options.host, port);
       });
@@ -41,6 +47,7 @@ export function registerSandbox(program: Command): void {
         [
           `cdkd sandbox listening on ${sandbox.url}`,
           `  state: ${options.dataDir ?? 'in memory (use --data-dir to keep it)'}; stop with Ctrl-C`,
+          `  IAM: ${options.enforceIam ? "assumed-role calls checked against the role's policies" : 'every call allowed (use --enforce-iam to check assumed roles)'}`,
           `  export AWS_ENDPOINT_URL=${sandbox.url}`,
           `  deployed APIs and function URLs, with their local URLs: curl ${sandbox.url}/_sandbox/endpoints`,
           '',

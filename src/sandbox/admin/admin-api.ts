@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { InventoryEntry, ServiceModule } from '../service-module.js';
 import type { SandboxClock } from '../clock/clock.js';
 import type { CallCounter } from './calls.js';
@@ -7,6 +7,7 @@ import type { DeliveryLog } from './deliveries.js';
 import { faultSpecSchema, type FaultRegistry } from './faults.js';
 import { latencySettingsSchema, type LatencyModel } from './latency.js';
 import type { RecentCalls } from './recent-calls.js';
+import type { IdentityEnforcement } from '../policy/identity-enforcement.js';
 
 export const ADMIN_PREFIX = '/_sandbox/';
 
@@ -18,11 +19,16 @@ export interface AdminDeps {
   recent: RecentCalls;
   clock: SandboxClock;
   deliveries: DeliveryLog;
+  /** `--enforce-iam`: whether assumed-role calls are checked against the role's policies. */
+  iam: IdentityEnforcement;
   accountId: string;
   region: string;
   /** Requests the endpoint is handling, this one included. */
   inFlight(): number;
 }
+
+/** `PUT /_sandbox/iam`: `{"enforce": true}` checks assumed-role calls from then on (`--enforce-iam`). */
+const iamSettingSchema = z.object({ enforce: z.boolean() }).strict();
 
 export interface AdminResponse {
   status: number;
@@ -32,7 +38,7 @@ export interface AdminResponse {
 /**
  * The JSON admin API under `/_sandbox/`: health, inventory, the local URLs of deployed APIs
  * and function URLs, faults, latency model, call counts with the deliveries between services,
- * requests in flight, the recent calls, the clock, and the services' read-only views.
+ * requests in flight, the recent calls, the clock, IAM enforcement, and the services' read-only views.
  */
 export async function handleAdmin(
   method: string,
@@ -84,6 +90,14 @@ export async function handleAdmin(
       deps.recent.reset();
       deps.deliveries.reset();
       return ok({ ...deps.calls.snapshot(), deliveries: [] });
+    case 'GET iam':
+      return ok({ enforce: deps.iam.enabled });
+    case 'PUT iam': {
+      const setting = parseBody(rawBody, iamSettingSchema);
+      if ('error' in setting) return setting.error;
+      deps.iam.enabled = setting.value.enforce;
+      return ok({ enforce: deps.iam.enabled });
+    }
     case 'GET clock':
       return ok(clockView(deps.clock));
     case 'PUT clock': {

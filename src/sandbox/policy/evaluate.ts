@@ -8,7 +8,11 @@ export interface PolicyRequest {
   principal: PolicyPrincipal;
   /** As policies name it, `service:Action` (matched ignoring case). */
   action: string;
-  resource: string;
+  /**
+   * The resource's ARN; undefined when the sandbox cannot derive it from the request: then
+   * only statements whose Resource includes `*` apply, and no NotResource statement does.
+   */
+  resource: string | undefined;
   /** Condition keys of the request (`aws:SourceArn`, `aws:SourceAccount` ...), matched ignoring case. */
   context: Record<string, string>;
 }
@@ -76,15 +80,22 @@ function statementMatches(statement: Statement, request: PolicyRequest): boolean
   if (statement.Action !== undefined && !anyMatches(statement.Action, request.action, true)) return false;
   if (statement.NotAction !== undefined && anyMatches(statement.NotAction, request.action, true))
     return false;
-  if (statement.Resource !== undefined && !anyMatches(statement.Resource, request.resource, false))
+  if (statement.Resource !== undefined && !resourceMatches(statement.Resource, request.resource))
     return false;
-  if (statement.NotResource !== undefined && anyMatches(statement.NotResource, request.resource, false))
+  if (
+    statement.NotResource !== undefined &&
+    (request.resource === undefined || resourceMatches(statement.NotResource, request.resource))
+  )
     return false;
   return conditionHolds(statement.Condition, request.context);
 }
 
 function anyMatches(patterns: unknown, value: string, ignoreCase: boolean): boolean {
   return list(patterns).some((pattern) => wildcardMatch(pattern, value, ignoreCase));
+}
+
+function resourceMatches(patterns: unknown, resource: string | undefined): boolean {
+  return resource === undefined ? list(patterns).includes('*') : anyMatches(patterns, resource, false);
 }
 
 /** `*` and `{"AWS": "*"}` name everyone; an account id or its root ARN names the account's principals. */

@@ -94,9 +94,29 @@ export interface RoleReader {
   assumableBy(roleArn: string, servicePrincipal: string, now?: number): boolean;
   /** The role's identity policies: inline, then attached managed ones (their default versions). */
   identityPolicies(roleArn: string): unknown[];
+  /** The document of the role's permissions boundary; undefined when it has none. */
+  permissionsBoundary(roleArn: string): unknown;
 }
 
 export const roleReader = definePort<RoleReader>();
+
+/** A role session STS AssumeRole issued: who the credentials act as. */
+export interface AssumedSession {
+  roleArn: string;
+  roleId: string;
+  sessionName: string;
+  /** The role's account, which the credentials act in. */
+  account: string;
+  /** Epoch ms. */
+  expiresAt: number;
+}
+
+/** The sessions STS issued, found by the session token a request was signed with. */
+export interface RoleSessions {
+  find(sessionToken: string): AssumedSession | undefined;
+}
+
+export const roleSessions = definePort<RoleSessions>();
 
 /**
  * Appends log events for other modules (Lambda writes what a function prints), creating the

@@ -4,6 +4,7 @@ import { queryParams } from '../../protocols/query.js';
 import type { SandboxRequest } from '../../request.js';
 import type { ResourceHandlers } from '../../resources.js';
 import { el } from '../../xml.js';
+import { sessionArn, type SessionStore } from './sessions.js';
 import { trustsCaller } from './trust-policy.js';
 
 const ROLE_ARN = /^arn:aws:iam::(\d{12}):role\/(?:[\w+=,.@-]+\/)*([\w+=,.@-]{1,64})$/;
@@ -15,9 +16,14 @@ const validation = (message: string) => new SandboxError('ValidationError', mess
  * AssumeRole: credentials whose access key id is the role's account, so what the caller does
  * with them acts in that account (see `requestAccount`). A role the sandbox does not hold is
  * AccessDenied, as AWS answers for a role that does not exist or does not trust the caller
- * (`trust-policy.ts`).
+ * (`trust-policy.ts`). The session is recorded by its token, so requests signed with the
+ * credentials act as the role (`GetCallerIdentity`, `--enforce-iam`).
  */
-export function assumeRole(request: SandboxRequest, resources: ResourceHandlers): string[] {
+export async function assumeRole(
+  request: SandboxRequest,
+  resources: ResourceHandlers,
+  sessions: SessionStore,
+): Promise<string[]> {
   const params = queryParams(request);
   const roleArn = params.get('RoleArn') ?? '';
   const sessionName = params.get('RoleSessionName') ?? '';
@@ -55,17 +61,20 @@ export function assumeRole(request: SandboxRequest, resources: ResourceHandlers)
       `1 validation error detected: Value '${params.get('DurationSeconds')}' at 'durationSeconds' failed to satisfy constraint: Member must have value between 900 and 43200`,
     );
   }
-  const roleId = `AROA${randomBytes(8).toString('hex').toUpperCase()}`;
+  const roleId = String((role as { RoleId?: unknown }).RoleId ?? '');
+  const sessionToken = randomBytes(48).toString('base64');
+  const expiresAt = Date.now() + duration * 1000;
+  await sessions.issue(sessionToken, { roleArn, roleId, sessionName, account: match[1]!, expiresAt });
   return [
     el('Credentials', [
       el('AccessKeyId', match[1]!),
       el('SecretAccessKey', randomBytes(20).toString('base64')),
-      el('SessionToken', randomBytes(48).toString('base64')),
-      el('Expiration', new Date(Date.now() + duration * 1000).toISOString()),
+      el('SessionToken', sessionToken),
+      el('Expiration', new Date(expiresAt).toISOString()),
     ]),
     el('AssumedRoleUser', [
       el('AssumedRoleId', `${roleId}:${sessionName}`),
-      el('Arn', `arn:aws:sts::${match[1]}:assumed-role/${match[2]}/${sessionName}`),
+      el('Arn', sessionArn({ account: match[1]!, roleArn, sessionName })),
     ]),
   ];
 }

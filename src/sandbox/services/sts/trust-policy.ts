@@ -1,4 +1,4 @@
-import { wildcardMatch } from '../../policy/wildcard.js';
+import { conditionHolds } from '../../policy/conditions.js';
 
 /** Who asks to assume a role: the account its key selects, and the ExternalId it sent. */
 export interface TrustCaller {
@@ -16,8 +16,8 @@ const ASSUME = new Set(['sts:AssumeRole', 'sts:*', '*']);
  * sts:AssumeRole names the caller (and its conditions hold), and no such Deny does. The
  * sandbox knows the caller only by account (a 12-digit key selects it), so an AWS principal
  * naming the account (`123456789012`, `arn:aws:iam::123456789012:root`) or a user or role in
- * it counts as the caller; a service principal never does. Conditions other than the ones
- * read here make their statement not apply, as an unmet condition would on AWS.
+ * it counts as the caller; a service principal never does. Conditions are IAM's operators
+ * over `aws:PrincipalAccount` and `sts:ExternalId`; a key the sandbox does not know is absent.
  */
 export function trustsCaller(policy: unknown, caller: TrustCaller): boolean {
   const applying = list((policy as { Statement?: unknown } | undefined)?.Statement).filter((entry) =>
@@ -49,29 +49,10 @@ function namesCaller(principal: unknown, accountId: string): boolean {
   });
 }
 
-const KEYS: Record<string, (caller: TrustCaller) => string | undefined> = {
-  'sts:externalid': (caller) => caller.externalId,
-  'aws:principalaccount': (caller) => caller.accountId,
-};
-
+/** The condition keys a trust policy may test here: the caller's account and the ExternalId it sent. */
 function conditionsHold(condition: TrustStatement['Condition'], caller: TrustCaller): boolean {
-  return Object.entries(condition ?? {}).every(([operator, clauses]) =>
-    Object.entries(clauses ?? {}).every(([key, expected]) => {
-      const read = KEYS[key.toLowerCase()];
-      if (!read) return false;
-      const actual = read(caller);
-      const wanted = list(expected).map(String);
-      if (actual === undefined) return operator.endsWith('IfExists');
-      switch (operator.replace(/IfExists$/, '')) {
-        case 'StringEquals':
-          return wanted.includes(actual);
-        case 'StringNotEquals':
-          return !wanted.includes(actual);
-        case 'StringLike':
-          return wanted.some((pattern) => wildcardMatch(pattern, actual, false));
-        default:
-          return false;
-      }
-    }),
-  );
+  return conditionHolds(condition, {
+    'aws:PrincipalAccount': caller.accountId,
+    ...(caller.externalId !== undefined ? { 'sts:ExternalId': caller.externalId } : {}),
+  });
 }
