@@ -4,6 +4,7 @@
  * the README's error-code list is generated from this object (`npm run docs:errors`).
  */
 export const ERROR_CODES = {
+  ACCOUNT_INVALID: '--account is not a 12-digit AWS account id.',
   ACCOUNT_MISMATCH: 'A stack names an account other than the one the credentials in use belong to.',
   AMBIGUOUS_CREATE_NAME_TAKEN:
     'A create whose answer was lost was sent again and found its name taken: the first attempt may have made the resource.',

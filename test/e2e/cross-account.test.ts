@@ -1,13 +1,11 @@
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { Stack, aws_s3_assets as assets, aws_sqs as sqs } from 'aws-cdk-lib';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../assembly/helpers.js';
 import { synthesizeApp } from '../helpers/cdk-app.js';
-import { runCli } from '../helpers/cli.js';
-import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
+import { sandboxAccounts } from '../helpers/accounts.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 // Three accounts on one sandbox (a 12-digit access key id selects the account): CI deploys
 // into two targets, each bootstrapped trusting CI; a third is bootstrapped trusting nobody.
@@ -17,45 +15,7 @@ const TARGET_B = '333333333333';
 const UNTRUSTING = '444444444444';
 
 const sandbox = useSandbox();
-const as = (account: string, extra: Record<string, string> = {}) => ({
-  ...sandboxEnv(sandbox.current.url),
-  AWS_ACCESS_KEY_ID: account,
-  ...extra,
-});
-const cli = (account: string, ...args: string[]) => runCli(args, { env: as(account) });
-
-const clientConfig = (account: string, region: string) => ({
-  endpoint: sandbox.current.url,
-  region,
-  forcePathStyle: true,
-  credentials: { accessKeyId: account, secretAccessKey: 'sandbox-secret' },
-});
-
-/** The queue's URL, which names the account it was made in; undefined when there is none. */
-async function queueUrl(account: string, region: string, name: string): Promise<string | undefined> {
-  const sqsClient = new SQSClient(clientConfig(account, region));
-  try {
-    return (await sqsClient.send(new GetQueueUrlCommand({ QueueName: name }))).QueueUrl;
-  } catch {
-    return undefined;
-  } finally {
-    sqsClient.destroy();
-  }
-}
-const queueExists = async (account: string, region: string, name: string) =>
-  (await queueUrl(account, region, name)) !== undefined;
-
-async function keysIn(account: string, bucket: string, region = 'us-east-1'): Promise<string[]> {
-  const s3 = new S3Client(clientConfig(account, region));
-  try {
-    const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket }));
-    return (listed.Contents ?? []).map((object) => object.Key!);
-  } catch {
-    return [];
-  } finally {
-    s3.destroy();
-  }
-}
+const { cli, queueUrl, queueExists, keysIn } = sandboxAccounts(sandbox);
 
 function twoAccountApp(): string {
   const assetDir = tempDir();
