@@ -67,6 +67,8 @@ export const ERROR_CODES = {
   CREDENTIALS_UNAVAILABLE: 'cdkd could not find out which AWS account the credentials belong to.',
   CREDENTIAL_PROCESS_FAILED:
     'The credential_process a profile names failed or printed no usable credentials.',
+  CROSS_ENVIRONMENT_REFERENCE:
+    'A stack imports an export the app declares only in another account or region, where the import cannot read it.',
   CUSTOM_RESOURCE_BAD_RESPONSE:
     "A custom resource handler's response breaks CloudFormation's response rules.",
   CUSTOM_RESOURCE_FAILED: 'A custom resource handler answered FAILED.',

@@ -2,7 +2,7 @@ import { Stack, aws_s3_assets as assets, aws_sqs as sqs } from 'aws-cdk-lib';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../assembly/helpers.js';
+import { tempDir, writeAssembly } from '../assembly/helpers.js';
 import { synthesizeApp } from '../helpers/cdk-app.js';
 import { sandboxAccounts } from '../helpers/accounts.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -118,6 +118,49 @@ describe('deploy --all from CI credentials into two trusting accounts', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(
       `Error [ROLE_NOT_ASSUMABLE]: --role-arn ${untrusted} may not be assumed`,
+    );
+  });
+
+  it('refuses an import of an export the app declares in another account before anything is published, locked or made', async () => {
+    // A pre-synthesized assembly: the CDK refuses this reference at synth, cdkd refuses it too.
+    const app = tempDir();
+    writeAssembly(app, [
+      {
+        id: 'Exporter',
+        environment: `aws://${TARGET_A}/us-east-1`,
+        template: {
+          Resources: { Queue: { Type: 'AWS::SQS::Queue', Properties: { QueueName: 'exported-a' } } },
+          Outputs: {
+            Arn: { Value: { 'Fn::GetAtt': ['Queue', 'Arn'] }, Export: { Name: 'ExportedQueueArn' } },
+          },
+        },
+      },
+      {
+        id: 'Importer',
+        environment: `aws://${TARGET_B}/eu-west-1`,
+        dependencies: ['Exporter'],
+        template: {
+          Resources: {
+            Queue: {
+              Type: 'AWS::SQS::Queue',
+              Properties: {
+                QueueName: 'importing-b',
+                Tags: [{ Key: 'from', Value: { 'Fn::ImportValue': 'ExportedQueueArn' } }],
+              },
+            },
+          },
+        },
+      },
+    ]);
+    const refused = await cli(CI, 'deploy', '--all', '-a', app);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `Error [CROSS_ENVIRONMENT_REFERENCE]: Stack Importer (aws://${TARGET_B}/eu-west-1) imports the export ExportedQueueArn of stack Exporter (aws://${TARGET_A}/us-east-1)`,
+    );
+    expect(await queueExists(TARGET_A, 'us-east-1', 'exported-a')).toBe(false);
+    expect(await queueExists(TARGET_B, 'eu-west-1', 'importing-b')).toBe(false);
+    expect((await keysIn(TARGET_A, `cdkd-state-${TARGET_A}`)).some((key) => key.includes('Exporter'))).toBe(
+      false,
     );
   });
 });
