@@ -1,4 +1,6 @@
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { Stack, aws_sns as sns, aws_sqs as sqs } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { synthesizeApp } from '../helpers/cdk-app.js';
@@ -134,6 +136,33 @@ describe("state-only commands reach a stack in another account through that acco
     expect(rolledBack.code, rolledBack.stdout + rolledBack.stderr).toBe(0);
     expect(rolledBack.stdout).toContain('Failing: rolled back.');
     expect(await queueExists(TARGET, REGION, 'Failing-Made')).toBe(false);
+  });
+
+  it('export hands the stack to CloudFormation in the target account', async () => {
+    const deployed = await cli(CI, 'deploy', '-a', queueApp('Handed', ['Queue']));
+    expect(deployed.code, deployed.stderr).toBe(0);
+    expect((await cli(CI, 'export', 'Handed')).stderr).toContain('EXPORT_STACK_NOT_FOUND');
+    // CloudFormation resolves the CDK's BootstrapVersion parameter in the target account, as `cdk bootstrap` leaves it.
+    const ssm = new SSMClient(clientConfig(TARGET, REGION));
+    await ssm.send(
+      new PutParameterCommand({ Name: '/cdk-bootstrap/hnb659fds/version', Value: '21', Type: 'String' }),
+    );
+    ssm.destroy();
+    const exported = await cli(CI, 'export', 'Handed', ...inTarget);
+    expect(exported.code, exported.stderr).toBe(0);
+    const status = async (account: string) => {
+      const cfn = new CloudFormationClient(clientConfig(account, REGION));
+      try {
+        return (await cfn.send(new DescribeStacksCommand({ StackName: 'Handed' }))).Stacks?.[0]?.StackStatus;
+      } catch {
+        return undefined;
+      } finally {
+        cfn.destroy();
+      }
+    };
+    expect(await status(TARGET)).toBe('IMPORT_COMPLETE');
+    expect(await status(CI)).toBeUndefined();
+    expect(await queueExists(TARGET, REGION, 'Handed-Queue')).toBe(true);
   });
 
   it('refuses an account whose deploy role does not trust the caller, and an --account that is no account id', async () => {
