@@ -4,6 +4,7 @@
  * the README's error-code list is generated from this object (`npm run docs:errors`).
  */
 export const ERROR_CODES = {
+  ACCOUNT_INVALID: '--account is not a 12-digit AWS account id.',
   ACCOUNT_MISMATCH: 'A stack names an account other than the one the credentials in use belong to.',
   AMBIGUOUS_CREATE_NAME_TAKEN:
     'A create whose answer was lost was sent again and found its name taken: the first attempt may have made the resource.',
@@ -66,6 +67,8 @@ export const ERROR_CODES = {
   CREDENTIALS_UNAVAILABLE: 'cdkd could not find out which AWS account the credentials belong to.',
   CREDENTIAL_PROCESS_FAILED:
     'The credential_process a profile names failed or printed no usable credentials.',
+  CROSS_ENVIRONMENT_REFERENCE:
+    'A stack imports an export the app declares only in another account or region, where the import cannot read it.',
   CUSTOM_RESOURCE_BAD_RESPONSE:
     "A custom resource handler's response breaks CloudFormation's response rules.",
   CUSTOM_RESOURCE_FAILED: 'A custom resource handler answered FAILED.',

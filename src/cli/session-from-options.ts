@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { mfaCodeAsker } from '../toolkit/session/mfa-code.js';
 import { Session } from '../toolkit/session/session.js';
 import { globalOptions } from './global-options.js';
@@ -17,4 +17,22 @@ export function sessionFor(command: Command): Session {
     // --yes answers confirmations, never an MFA code: the code is asked on a terminal or refused.
     mfaCode: mfaCodeAsker(cliIoHost({ yes: false }), command.name(), profile),
   });
+}
+
+/** `--account` for a command that finds its stack in cdkd's state rather than in an app. */
+export function accountOption(): Option {
+  return new Option(
+    '--account <id>',
+    "act on cdkd's state in this account, through its deploy role (cdkd bootstrap --trust) or --role-arn (default: the credentials' own)",
+  );
+}
+
+/**
+ * The session of a command without an app: the credentials' own, or (with `--account`)
+ * the session of that account's deploy role, assumed now so a role that refuses stops the
+ * command before anything is read.
+ */
+export function stateSessionFor(command: Command): Promise<Session> {
+  const { account } = command.optsWithGlobals<{ account?: string }>();
+  return sessionFor(command).inAccount(account, globalOptions(command).region);
 }

@@ -1,13 +1,11 @@
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { Stack, aws_s3_assets as assets, aws_sqs as sqs } from 'aws-cdk-lib';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../assembly/helpers.js';
+import { tempDir, writeAssembly } from '../assembly/helpers.js';
 import { synthesizeApp } from '../helpers/cdk-app.js';
-import { runCli } from '../helpers/cli.js';
-import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
+import { sandboxAccounts } from '../helpers/accounts.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 // Three accounts on one sandbox (a 12-digit access key id selects the account): CI deploys
 // into two targets, each bootstrapped trusting CI; a third is bootstrapped trusting nobody.
@@ -17,45 +15,7 @@ const TARGET_B = '333333333333';
 const UNTRUSTING = '444444444444';
 
 const sandbox = useSandbox();
-const as = (account: string, extra: Record<string, string> = {}) => ({
-  ...sandboxEnv(sandbox.current.url),
-  AWS_ACCESS_KEY_ID: account,
-  ...extra,
-});
-const cli = (account: string, ...args: string[]) => runCli(args, { env: as(account) });
-
-const clientConfig = (account: string, region: string) => ({
-  endpoint: sandbox.current.url,
-  region,
-  forcePathStyle: true,
-  credentials: { accessKeyId: account, secretAccessKey: 'sandbox-secret' },
-});
-
-/** The queue's URL, which names the account it was made in; undefined when there is none. */
-async function queueUrl(account: string, region: string, name: string): Promise<string | undefined> {
-  const sqsClient = new SQSClient(clientConfig(account, region));
-  try {
-    return (await sqsClient.send(new GetQueueUrlCommand({ QueueName: name }))).QueueUrl;
-  } catch {
-    return undefined;
-  } finally {
-    sqsClient.destroy();
-  }
-}
-const queueExists = async (account: string, region: string, name: string) =>
-  (await queueUrl(account, region, name)) !== undefined;
-
-async function keysIn(account: string, bucket: string, region = 'us-east-1'): Promise<string[]> {
-  const s3 = new S3Client(clientConfig(account, region));
-  try {
-    const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket }));
-    return (listed.Contents ?? []).map((object) => object.Key!);
-  } catch {
-    return [];
-  } finally {
-    s3.destroy();
-  }
-}
+const { cli, queueUrl, queueExists, keysIn } = sandboxAccounts(sandbox);
 
 function twoAccountApp(): string {
   const assetDir = tempDir();
@@ -158,6 +118,49 @@ describe('deploy --all from CI credentials into two trusting accounts', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(
       `Error [ROLE_NOT_ASSUMABLE]: --role-arn ${untrusted} may not be assumed`,
+    );
+  });
+
+  it('refuses an import of an export the app declares in another account before anything is published, locked or made', async () => {
+    // A pre-synthesized assembly: the CDK refuses this reference at synth, cdkd refuses it too.
+    const app = tempDir();
+    writeAssembly(app, [
+      {
+        id: 'Exporter',
+        environment: `aws://${TARGET_A}/us-east-1`,
+        template: {
+          Resources: { Queue: { Type: 'AWS::SQS::Queue', Properties: { QueueName: 'exported-a' } } },
+          Outputs: {
+            Arn: { Value: { 'Fn::GetAtt': ['Queue', 'Arn'] }, Export: { Name: 'ExportedQueueArn' } },
+          },
+        },
+      },
+      {
+        id: 'Importer',
+        environment: `aws://${TARGET_B}/eu-west-1`,
+        dependencies: ['Exporter'],
+        template: {
+          Resources: {
+            Queue: {
+              Type: 'AWS::SQS::Queue',
+              Properties: {
+                QueueName: 'importing-b',
+                Tags: [{ Key: 'from', Value: { 'Fn::ImportValue': 'ExportedQueueArn' } }],
+              },
+            },
+          },
+        },
+      },
+    ]);
+    const refused = await cli(CI, 'deploy', '--all', '-a', app);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `Error [CROSS_ENVIRONMENT_REFERENCE]: Stack Importer (aws://${TARGET_B}/eu-west-1) imports the export ExportedQueueArn of stack Exporter (aws://${TARGET_A}/us-east-1)`,
+    );
+    expect(await queueExists(TARGET_A, 'us-east-1', 'exported-a')).toBe(false);
+    expect(await queueExists(TARGET_B, 'eu-west-1', 'importing-b')).toBe(false);
+    expect((await keysIn(TARGET_A, `cdkd-state-${TARGET_A}`)).some((key) => key.includes('Exporter'))).toBe(
+      false,
     );
   });
 });

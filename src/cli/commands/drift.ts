@@ -5,7 +5,7 @@ import { DEFAULT_CONCURRENCY, positiveInteger } from '../deploy-options.js';
 import { globalOptions } from '../global-options.js';
 import { cliIoHost } from '../io-host.js';
 import { interruptible } from '../interrupts.js';
-import { sessionFor } from '../session-from-options.js';
+import { accountOption, stateSessionFor } from '../session-from-options.js';
 
 interface DriftOptions {
   all?: boolean;
@@ -19,6 +19,7 @@ interface DriftOptions {
 export function registerDrift(program: Command): void {
   program
     .command('drift')
+    .addOption(accountOption())
     .description('compare each resource AWS holds with what cdkd applied (from state; no synthesis)')
     .argument('[stacks...]', "the stacks, as cdkd's state names them (the only one when there is one)")
     .option('--all', "every stack in cdkd's state (in --region, when given)")
@@ -40,7 +41,7 @@ export function registerDrift(program: Command): void {
       const single = !options.all && stackNames.length <= 1;
       const print = () =>
         process.stdout.write(`${JSON.stringify(single ? documents[0] : documents, null, 2)}\n`);
-      const session = sessionFor(cmd);
+      const session = await stateSessionFor(cmd);
       const warn = (message: string) => process.stderr.write(`Warning: ${message}\n`);
       const drift = (signal?: AbortSignal) =>
         driftFromState({

@@ -1,18 +1,19 @@
 import type { Command } from 'commander';
 import { globalOptions } from '../global-options.js';
 import { noEventsLine, renderEvents } from '../render-events.js';
-import { sessionFor } from '../session-from-options.js';
+import { accountOption, stateSessionFor } from '../session-from-options.js';
 import type { Session } from '../../toolkit/index.js';
 
 export function registerEvents(program: Command): void {
   program
     .command('events <stack>')
+    .addOption(accountOption())
     .description("print a stack's recorded deployment events, oldest first (kept after a destroy)")
     .option('--json', 'print the events as a JSON array')
     .option('--html <file>', "write the stack's deploy timelines as one self-contained HTML file")
     .action(async (stackName: string, options: { json?: boolean; html?: string }, command: Command) => {
       const { stackEvents } = await import('../../toolkit/state/stack-events.js');
-      const session = sessionFor(command);
+      const session = await stateSessionFor(command);
       const region = globalOptions(command).region ?? (await session.region());
       if (options.html !== undefined) {
         await writeEventsHtml(session, { stackName, region }, options.html);

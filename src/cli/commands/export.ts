@@ -2,18 +2,19 @@ import type { Command } from 'commander';
 import { globalOptions } from '../global-options.js';
 import { cliIoHost } from '../io-host.js';
 import { interruptible } from '../interrupts.js';
-import { sessionFor } from '../session-from-options.js';
+import { accountOption, stateSessionFor } from '../session-from-options.js';
 
 export function registerExport(program: Command): void {
   program
     .command('export <stack>')
+    .addOption(accountOption())
     .description(
       'hand a cdkd stack to CloudFormation: CloudFormation imports every resource (IMPORT change set), then cdkd forgets the stack',
     )
     .action(async (stackName: string, _options: unknown, command: Command) => {
       const { exportStack } = await import('../../toolkit/export/index.js');
       const global = globalOptions(command);
-      const session = sessionFor(command);
+      const session = await stateSessionFor(command);
       const warn = (message: string) => process.stderr.write(`Warning: ${message}\n`);
       const result = await interruptible('export', { session, warn }, () =>
         exportStack({

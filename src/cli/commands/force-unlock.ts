@@ -3,16 +3,17 @@ import type { Command } from 'commander';
 import { forceUnlock } from '../../toolkit/state/force-unlock.js';
 import { globalOptions } from '../global-options.js';
 import { cliIoHost } from '../io-host.js';
-import { sessionFor } from '../session-from-options.js';
+import { accountOption, stateSessionFor } from '../session-from-options.js';
 
 export function registerForceUnlock(program: Command): void {
   program
     .command('force-unlock <stack>')
+    .addOption(accountOption())
     .description("delete a stack's lock left behind by a cdkd process that is gone")
     .option('--force', 'delete it even when its holder is a cdkd process still running on this host')
     .action(async (stackName: string, flags: { force?: boolean }, command: Command) => {
       const options = globalOptions(command);
-      const session = sessionFor(command);
+      const session = await stateSessionFor(command);
       const stack = { stackName, region: options.region ?? (await session.region()) };
       const name = `${stack.stackName} (${stack.region})`;
       const outcome = await forceUnlock(

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { globalOptions } from '../global-options.js';
 import { cliIoHost } from '../io-host.js';
-import { sessionFor } from '../session-from-options.js';
+import { accountOption, stateSessionFor } from '../session-from-options.js';
 
 interface GcOptions {
   rollbackBufferDays: number;
@@ -11,6 +11,7 @@ interface GcOptions {
 export function registerGc(program: Command): void {
   program
     .command('gc')
+    .addOption(accountOption())
     .description("delete assets in cdkd's asset bucket that no state, kept generation or journal names")
     .option(
       '--rollback-buffer-days <days>',
@@ -23,7 +24,7 @@ export function registerGc(program: Command): void {
       const { collectGarbage } = await import('../../toolkit/gc/index.js');
       const global = globalOptions(cmd);
       const result = await collectGarbage({
-        session: sessionFor(cmd),
+        session: await stateSessionFor(cmd),
         ...(global.region && { region: global.region }),
         rollbackBufferDays: options.rollbackBufferDays,
         dryRun: options.dryRun ?? false,

@@ -28,6 +28,7 @@ export function registerPublishAssets(program: Command): void {
         all: options.all ?? false,
         io: cliIoHost({ yes: globalOptions(cmd).yes ?? false }),
         command: 'publish-assets',
+        ...(globalOptions(cmd).verbose ? { verbose: true } : {}),
       });
       for (const { stack, bucket } of published)
         process.stdout.write(`${stack}: assets published to s3://${bucket} (nothing deployed)\n`);

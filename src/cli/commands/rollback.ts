@@ -7,7 +7,7 @@ import { globalOptions } from '../global-options.js';
 import { cliIoHost } from '../io-host.js';
 import { handleInterrupts, interruptible } from '../interrupts.js';
 import { addProgressOption, progressView, type ProgressMode } from '../progress-view.js';
-import { sessionFor } from '../session-from-options.js';
+import { accountOption, stateSessionFor } from '../session-from-options.js';
 
 interface RollbackOptions {
   revertFailed?: boolean;
@@ -22,6 +22,7 @@ export function registerRollback(program: Command): void {
   addProgressOption(
     program
       .command('rollback')
+      .addOption(accountOption())
       .description("revert a failed deploy from the stack's rollback journal (no synthesis)")
       .argument(
         '[stack]',
@@ -65,7 +66,7 @@ export function registerRollback(program: Command): void {
       };
       try {
         const input = {
-          session: sessionFor(cmd),
+          session: await stateSessionFor(cmd),
           ...(global.region ? { region: global.region } : {}),
           revertFailed: options.revertFailed ?? false,
           orphan: options.orphan,
@@ -116,7 +117,7 @@ async function dropFailed(
   }
   const { dropFailedApp } = await import('../../toolkit/recovery/rollback-app.js');
   const global = globalOptions(cmd);
-  const session = sessionFor(cmd);
+  const session = await stateSessionFor(cmd);
   const warn = (message: string) => process.stderr.write(`Warning: ${message}\n`);
   const result = await interruptible('rollback --drop-failed', { session, warn }, (signal) =>
     dropFailedApp({

@@ -5,11 +5,12 @@ import { cliIoHost } from '../io-host.js';
 import { describeLeftover } from '../leftover-text.js';
 import { createProgress } from '../progress.js';
 import { interruptible } from '../interrupts.js';
-import { sessionFor } from '../session-from-options.js';
+import { accountOption, stateSessionFor } from '../session-from-options.js';
 
 export function registerScrub(program: Command): void {
   program
     .command('scrub')
+    .addOption(accountOption())
     .description(
       'find what crashed runs left in the state bucket (stale locks, journals) and offer to clean each',
     )
@@ -17,7 +18,7 @@ export function registerScrub(program: Command): void {
       const { scrubBucket } = await import('../../toolkit/recovery/scrub.js');
       const yes = globalOptions(cmd).yes ?? false;
       const progress = createProgress(process.stderr, false);
-      const session = sessionFor(cmd);
+      const session = await stateSessionFor(cmd);
       const warn = (message: string) => progress.sink({ kind: 'warning', stack: 'cdkd', message });
       const results = await interruptible('scrub', { session, warn }, (signal) =>
         scrubBucket({

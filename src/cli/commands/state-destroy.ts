@@ -6,11 +6,12 @@ import { interruptible } from '../interrupts.js';
 import { createProgress } from '../progress.js';
 import { writeDestroyed } from '../render-destroyed.js';
 import { collect } from '../app-options.js';
-import { sessionFor } from '../session-from-options.js';
+import { accountOption, stateSessionFor } from '../session-from-options.js';
 
 export function registerStateDestroy(state: Command): void {
   state
     .command('destroy <stack>')
+    .addOption(accountOption())
     .description(
       "delete a stack's resources from its state alone, without the app (for a stack whose source is gone)",
     )
@@ -26,7 +27,7 @@ export function registerStateDestroy(state: Command): void {
         const { destroyFromState } = await import('../../toolkit/state/state-destroy.js');
         const global = globalOptions(command);
         const progress = createProgress(process.stderr, process.stderr.isTTY === true);
-        const session = sessionFor(command);
+        const session = await stateSessionFor(command);
         const warn = (message: string) => progress.sink({ kind: 'warning', stack: 'cdkd', message });
         try {
           await interruptible('state destroy', { session, warn }, async (signal) => {

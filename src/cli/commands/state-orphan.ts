@@ -1,19 +1,20 @@
 import type { Command } from 'commander';
 import { globalOptions } from '../global-options.js';
 import { interruptible } from '../interrupts.js';
-import { sessionFor } from '../session-from-options.js';
+import { accountOption, stateSessionFor } from '../session-from-options.js';
 import { writeOrphaned } from './orphan.js';
 
 export function registerStateOrphan(state: Command): void {
   state
     .command('orphan <stack> <logicalIds...>')
+    .addOption(accountOption())
     .description('stop managing resources, from state alone (no synthesis); AWS is untouched')
     .option('--force', 'orphan even while another resource in state still references them')
     .action(
       async (stackName: string, logicalIds: string[], options: { force?: boolean }, command: Command) => {
         const { orphanFromState } = await import('../../toolkit/state/orphan.js');
         const region = globalOptions(command).region;
-        const session = sessionFor(command);
+        const session = await stateSessionFor(command);
         const warn = (message: string) => process.stderr.write(`Warning: ${message}\n`);
         writeOrphaned(
           await interruptible('state orphan', { session, warn }, (signal) =>

@@ -3,11 +3,12 @@ import { DEFAULT_CONCURRENCY, positiveInteger } from '../deploy-options.js';
 import { globalOptions } from '../global-options.js';
 import { cliIoHost } from '../io-host.js';
 import { interruptible } from '../interrupts.js';
-import { sessionFor } from '../session-from-options.js';
+import { accountOption, stateSessionFor } from '../session-from-options.js';
 
 export function registerStateRefreshObserved(state: Command): void {
   state
     .command('refresh-observed <stack>')
+    .addOption(accountOption())
     .description(
       're-read every resource of a stack and store what AWS holds as its observed properties (AWS is not changed)',
     )
@@ -15,7 +16,7 @@ export function registerStateRefreshObserved(state: Command): void {
     .action(async (stackName: string, options: { concurrency: number }, command: Command) => {
       const { refreshObservedState } = await import('../../toolkit/state/refresh-observed.js');
       const region = globalOptions(command).region;
-      const session = sessionFor(command);
+      const session = await stateSessionFor(command);
       const warn = (message: string) => process.stderr.write(`Warning: ${message}\n`);
       const result = await interruptible('state refresh-observed', { session, warn }, (signal) =>
         refreshObservedState({

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { listStacks, showStack } from '../../toolkit/state/state-inspection.js';
 import { globalOptions } from '../global-options.js';
-import { sessionFor } from '../session-from-options.js';
+import { accountOption, stateSessionFor } from '../session-from-options.js';
 import { renderStateDocument } from '../render-state.js';
 import { registerStateDestroy } from './state-destroy.js';
 import { registerStateOrphan } from './state-orphan.js';
@@ -12,11 +12,12 @@ export function registerState(program: Command): void {
 
   state
     .command('list')
+    .addOption(accountOption())
     .alias('ls')
     .description('list the stacks recorded in the state bucket')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
-      const { bucket, stacks } = await listStacks(sessionFor(command));
+      const { bucket, stacks } = await listStacks(await stateSessionFor(command));
       if (options.json) {
         process.stdout.write(`${JSON.stringify({ bucket, stacks }, null, 2)}\n`);
         return;
@@ -34,11 +35,12 @@ export function registerState(program: Command): void {
 
   state
     .command('show <stack>')
+    .addOption(accountOption())
     .description("print a stack's recorded state")
     .option('--json', 'print the state document as JSON')
     .action(async (stackName: string, options: { json?: boolean }, command: Command) => {
       const { location, document } = await showStack(
-        sessionFor(command),
+        await stateSessionFor(command),
         stackName,
         globalOptions(command).region,
       );

@@ -8,7 +8,7 @@ import { globalOptions } from '../global-options.js';
 import { handleInterrupts } from '../interrupts.js';
 import { cliIoHost } from '../io-host.js';
 import { addProgressOption, progressView, type ProgressMode } from '../progress-view.js';
-import { sessionFor } from '../session-from-options.js';
+import { accountOption, stateSessionFor } from '../session-from-options.js';
 
 interface UndoOptions {
   list?: boolean;
@@ -25,6 +25,7 @@ export function registerUndo(program: Command): void {
   addProgressOption(
     program
       .command('undo')
+      .addOption(accountOption())
       .description('put a stack back to what its previous successful deploy made (from state; no synthesis)')
       .argument('[stack]', 'the stack to put back (with --list: default every stack in the region)'),
   )
@@ -52,7 +53,7 @@ export function registerUndo(program: Command): void {
     .action(async (named: string | undefined, options: UndoOptions, cmd: Command) => {
       const global = globalOptions(cmd);
       const undo = await import('../../toolkit/undo/index.js');
-      const where = { session: sessionFor(cmd), ...(global.region && { region: global.region }) };
+      const where = { session: await stateSessionFor(cmd), ...(global.region && { region: global.region }) };
       if (options.list) {
         const stacks = await undo.listGenerations({
           ...where,

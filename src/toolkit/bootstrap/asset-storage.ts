@@ -4,6 +4,7 @@ import { assetEventNote } from './asset-events.js';
 import { awsErrorCode, classifyAwsError } from '../../aws/error-class.js';
 import { CdkdError, isCdkdError } from '../../errors.js';
 import { ensureAssetBucket } from './bootstrap.js';
+import { publishingRoles } from './publishing-roles.js';
 import type { Session } from '../session/session.js';
 import type { StackTarget } from '../stacks/stack-requests.js';
 import { note, type ToolkitIo } from '../io.js';
@@ -29,6 +30,9 @@ export function assetPublisher(
   // One per deploy run: an image several stacks name is built once, a build command announced once.
   const run = newAssetRun(options.concurrency ?? DEFAULT_ASSET_PARALLELISM);
   const onEvent = assetEventNote((line) => note(io, line), options.verbose ?? false);
+  const publishingClients = publishingRoles(session, (line) => {
+    if (options.verbose) note(io, line);
+  });
   const makeBucket = async (account: Session, target: StackTarget, notFound: CdkdError): Promise<void> => {
     const s3For = (region: string) => account.clients.s3(region);
     try {
@@ -47,15 +51,20 @@ export function assetPublisher(
     }
   };
   return async (stack, target) => {
-    // A stack in another account publishes to that account's bucket, through its deploy role.
+    // A stack in another account publishes to that account's bucket, through its deploy role or
     const account = await session.forAccount(target);
+    // There, through the role its asset manifests name where that role can be used.
+    const clients =
+      account === session
+        ? { files: account.clients, images: account.clients }
+        : await publishingClients(stack, target, account);
     const input = {
       stacks: [stack],
       accountId: target.accountId,
       region: target.region,
-      s3: await account.clients.s3(target.region),
+      s3: await clients.files.s3(target.region),
       // Loaded only for a stack with an image asset.
-      ecr: async () => account.clients.client((await import('@aws-sdk/client-ecr')).ECRClient, target.region),
+      ecr: async () => clients.images.client((await import('@aws-sdk/client-ecr')).ECRClient, target.region),
       run,
       onEvent,
       ...(options.concurrency ? { concurrency: options.concurrency } : {}),

@@ -29,7 +29,8 @@ import { parseTagFlags } from '../stacks/stack-tags.js';
 import { reapplyRecorded } from './reapply-recorded.js';
 import { checkNotificationTopics, StackNotifier } from './stack-notifications.js';
 import { recreateTargets, type RecreateFlags } from './recreate-targets.js';
-import { accountSessions, stackRequest, stackTarget } from '../stacks/stack-requests.js';
+import { refuseCrossEnvironmentReferences } from '../stacks/cross-environment-references.js';
+import { accountSessions, stackEnvironment, stackRequest, stackTarget } from '../stacks/stack-requests.js';
 import { CDKD_VERSION } from '../../version.js';
 import {
   engineSavedPlan,
@@ -133,6 +134,9 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     }),
   );
   const targets = new Map(stacks.map((stack) => [stack.displayName, stackTarget(stack, caller)]));
+  refuseCrossEnvironmentReferences(checked.stacks, input.assembly.stacks, (stack) =>
+    stackEnvironment(stack, caller),
+  );
   // Stacks in other accounts go through each account's deploy role, assumed before anything starts.
   const sessions = await accountSessions(input.session, targets.values());
   const deploying = await withoutNeverDeployedEmptyStacks(

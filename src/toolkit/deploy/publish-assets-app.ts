@@ -11,6 +11,8 @@ export interface PublishAssetsAppInput extends ToolkitIo {
   patterns: string[];
   all: boolean;
   signal?: AbortSignal;
+  /** `--verbose`: which role each stack's assets went through, repeated build commands. */
+  verbose?: boolean;
 }
 
 /**
@@ -28,7 +30,7 @@ export async function publishAssetsApp(
     extend: 'none',
   });
   const caller = await callerOf(input.session, input.signal);
-  const publish = assetPublisher(input.session, input);
+  const publish = assetPublisher(input.session, input, input.verbose ? { verbose: true } : {});
   const published: { stack: string; bucket: string }[] = [];
   for (const stack of stacks) {
     published.push({ stack: stack.displayName, bucket: await publish(stack, stackTarget(stack, caller)) });

@@ -104,6 +104,22 @@ export class Session {
     return session;
   }
 
+  /**
+   * The session whose state a command without an app acts in: this one with no `accountId`
+   * (or the credentials' own), else {@link forAccount} for that account in `region` (the deploy
+   * role is per region). The one route `rollback`, `drift`, `scrub`, `state *`, `force-unlock`,
+   * `events`, `undo`, `gc` and `export` take to a stack in another account (`--account`).
+   */
+  async inAccount(accountId: string | undefined, region?: string): Promise<Session> {
+    if (accountId === undefined) return this;
+    if (!/^\d{12}$/.test(accountId)) {
+      throw new CdkdError('ACCOUNT_INVALID', `--account ${accountId} is not an AWS account id.`, {
+        hint: 'Pass the 12-digit id of the account whose cdkd state the command acts in.',
+      });
+    }
+    return this.forAccount({ accountId, region: region ?? (await this.region()) });
+  }
+
   private async assumeDeployRole(
     route: AccountRoute,
     role: string,
