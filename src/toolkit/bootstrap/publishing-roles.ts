@@ -1,7 +1,7 @@
 import type { FileDestination, ImageDestination } from '../../assembly/index.js';
 import { resolvePlaceholders } from '../../assets/container/image-destination.js';
-import type { StackAssets } from '../../assets/publish-assets.js';
-import type { AwsClients } from '../../aws/client-factory.js';
+import type { StackAssets } from '../../assets/index.js';
+import type { AwsClients } from '../../aws/index.js';
 import { awsErrorCode } from '../../aws/error-class.js';
 import { s3Sdk, stsSdk } from '../../aws/sdk-modules.js';
 import { assetBucketName } from '../../state/bucket-names.js';
