@@ -24,16 +24,20 @@ export async function describeResourceType(
   // One attempt per call: `retry` runs cdkd's schedules around it.
   const client = await clients.client(CloudFormationClient, region, { maxAttempts: 1 });
   try {
-    const { Schema } = await retry(`DescribeType ${type}`, () =>
-      client.send(new DescribeTypeCommand({ Type: 'RESOURCE', TypeName: type })),
+    // A refusal is the caller's own policy, not a grant still propagating: no retry waits it out.
+    const answer = await retry(`DescribeType ${type}`, () =>
+      client.send(new DescribeTypeCommand({ Type: 'RESOURCE', TypeName: type })).catch((error: unknown) => {
+        if (classifyAwsError(error) === 'access-denied') return { denied: error };
+        throw error;
+      }),
     );
-    return Schema === undefined
+    if ('denied' in answer) return { kind: 'denied', code: awsErrorCode(answer.denied) ?? 'AccessDenied' };
+    return answer.Schema === undefined
       ? { kind: 'failed', message: 'the answer holds no Schema' }
-      : { kind: 'schema', schema: Schema };
+      : { kind: 'schema', schema: answer.Schema };
   } catch (error) {
     const code = awsErrorCode(error) ?? 'Error';
     if (code === 'TypeNotFoundException') return { kind: 'type-not-found' };
-    if (classifyAwsError(error) === 'access-denied') return { kind: 'denied', code };
     return { kind: 'failed', message: `${code}: ${messageOf(error)}` };
   }
 }
