@@ -111,9 +111,21 @@ export interface AssumedSession {
   expiresAt: number;
 }
 
+/** Credentials as a function's environment carries them. */
+export interface SessionCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken: string;
+}
+
 /** The sessions STS issued, found by the session token a request was signed with. */
 export interface RoleSessions {
   find(sessionToken: string): AssumedSession | undefined;
+  /**
+   * A session of `roleArn` a service opens on its own behalf (Lambda runs a function as its
+   * execution role); undefined when the sandbox holds no such role.
+   */
+  open(roleArn: string, sessionName: string, region: string): SessionCredentials | undefined;
 }
 
 export const roleSessions = definePort<RoleSessions>();

@@ -4,10 +4,9 @@ import { queryParams } from '../../protocols/query.js';
 import type { SandboxRequest } from '../../request.js';
 import type { ResourceHandlers } from '../../resources.js';
 import { el } from '../../xml.js';
-import { sessionArn, type SessionStore } from './sessions.js';
+import { ROLE_ARN, sessionArn, type SessionStore } from './sessions.js';
 import { trustsCaller } from './trust-policy.js';
 
-const ROLE_ARN = /^arn:aws:iam::(\d{12}):role\/(?:[\w+=,.@-]+\/)*([\w+=,.@-]{1,64})$/;
 const SESSION_NAME = /^[\w+=,.@-]{2,64}$/;
 
 const validation = (message: string) => new SandboxError('ValidationError', message, 400);

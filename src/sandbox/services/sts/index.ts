@@ -16,7 +16,7 @@ const VERSION = '2011-06-15';
  * out keys selecting the role's account and records the session (`roleSessions` port).
  */
 export const createStsService: ServiceModuleFactory = async (context) => {
-  const sessions = await SessionStore.load(context.storage);
+  const sessions = await SessionStore.load(context.storage, context.resources);
   roleSessions.expose(context, sessions);
   return {
     name: 'sts',

@@ -1,10 +1,11 @@
+import type { SessionCredentials } from '../../../ports/index.js';
 import type { FunctionConfig } from '../model.js';
 
-/** Who the function runs as: session credentials the sandbox accepts like any other. */
-const FUNCTION_CREDENTIALS = {
-  AWS_ACCESS_KEY_ID: 'ASIASANDBOXLAMBDA000',
-  AWS_SECRET_ACCESS_KEY: 'sandbox-lambda-secret',
-  AWS_SESSION_TOKEN: 'sandbox-lambda-session',
+/** Credentials for a function whose role the sandbox does not hold: they act in the sandbox's account. */
+const UNKNOWN_ROLE_CREDENTIALS: SessionCredentials = {
+  accessKeyId: 'ASIASANDBOXLAMBDA000',
+  secretAccessKey: 'sandbox-lambda-secret',
+  sessionToken: 'sandbox-lambda-session',
 };
 
 export interface EnvironmentInput {
@@ -17,12 +18,16 @@ export interface EnvironmentInput {
   taskRoot: string;
   /** The sandbox's own URL, the function's AWS endpoint. */
   endpoint: string;
+  /** A session of the function's execution role, when the sandbox holds that role. */
+  credentials?: SessionCredentials;
 }
 
 /**
  * A function's environment: its `Environment.Variables`, then Lambda's reserved variables
- * (which the function cannot override), with the sandbox as every SDK's endpoint. Nothing
- * of the sandbox's own environment leaks in except PATH.
+ * (which the function cannot override), with the sandbox as every SDK's endpoint and the
+ * execution role's session as its credentials, so its calls act as that role in the role's
+ * account (`--enforce-iam` checks them). Nothing of the sandbox's own environment leaks in
+ * except PATH.
  */
 export function functionEnvironment(input: EnvironmentInput): Record<string, string> {
   const { config } = input;
@@ -43,9 +48,17 @@ export function functionEnvironment(input: EnvironmentInput): Record<string, str
     LAMBDA_TASK_ROOT: input.taskRoot,
     LAMBDA_RUNTIME_DIR: input.taskRoot,
     _HANDLER: config.handler ?? '',
-    ...FUNCTION_CREDENTIALS,
+    ...credentialVariables(input.credentials ?? UNKNOWN_ROLE_CREDENTIALS),
     AWS_ENDPOINT_URL: input.endpoint,
     // The sandbox runs every nodejsN.x on its own Node.js; the SDK's notice about it is noise.
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  };
+}
+
+function credentialVariables(credentials: SessionCredentials): Record<string, string> {
+  return {
+    AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+    AWS_SESSION_TOKEN: credentials.sessionToken,
   };
 }

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SandboxContext } from '../../../service-module.js';
+import { roleSessions, type SessionCredentials } from '../../../ports/index.js';
 import type { CodeRecord, FunctionConfig, FunctionRecord } from '../model.js';
 import type { LambdaStore } from '../store.js';
 import { CodeCache } from './code-cache.js';
@@ -95,6 +96,7 @@ export class FunctionRunner {
         logStream,
         taskRoot,
         endpoint: this.context.endpoint ?? '',
+        ...withCredentials(roleSessions.of(this.context)?.open(config.role, record.name, record.region)),
       });
       const log = new StreamLog(this.context, record.region, logGroup, logStream);
       const sdk = this.sdkSettings();
@@ -196,3 +198,5 @@ export class FunctionRunner {
     });
   }
 }
+
+const withCredentials = (credentials: SessionCredentials | undefined) => (credentials ? { credentials } : {});
