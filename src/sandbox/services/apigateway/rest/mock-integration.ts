@@ -1,8 +1,8 @@
-import { isRecord } from '../../../http-events/payload-v2.js';
+import { isRecord } from '../../../../http-events/payload-v2.js';
 import type { IngressRequest } from '../../../ingress.js';
 import type { SandboxResponse } from '../../../request.js';
 import type { ResourceModel } from '../../../resources.js';
-import { restResponses, unsupported } from '../gateway-responses.js';
+import { restResponses, unsupported } from '../../../../http-events/gateway-responses.js';
 import { renderTemplate, type TemplateInput } from './mapping-templates.js';
 
 /**
