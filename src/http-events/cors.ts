@@ -78,11 +78,7 @@ export function preflightResponse(config: CorsConfig, request: HttpRequest): Htt
 }
 
 /** The backend's answer with the configured CORS headers in place of its own. */
-export function withCorsHeaders(
-  config: CorsConfig,
-  request: HttpRequest,
-  response: HttpAnswer,
-): HttpAnswer {
+export function withCorsHeaders(config: CorsConfig, request: HttpRequest, response: HttpAnswer): HttpAnswer {
   const headers = Object.fromEntries(
     Object.entries(response.headers ?? {}).filter(([name]) => !name.startsWith('access-control-')),
   );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluatePolicy } from '../../src/http-events/authorizers/policy.js';
-import { matchMethod, resourcePaths } from '../../src/sandbox/services/apigateway/rest/rest-routes.js';
+import { matchMethod, resourcePaths } from '../../src/http-events/rest/rest-routes.js';
 import {
   compareSpecificity,
   matchTemplate,

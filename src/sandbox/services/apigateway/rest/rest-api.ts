@@ -20,8 +20,8 @@ import { restResponses, unsupported } from '../../../../http-events/gateway-resp
 import { forwardHttp } from '../integrations/http-proxy.js';
 import { lambdaArnOf, withStageVariables } from '../../../../http-events/lambda-target.js';
 import { pathSegments } from '../../../../http-events/routing.js';
-import { mockIntegration } from './mock-integration.js';
-import { matchMethod } from './rest-routes.js';
+import { mockIntegration } from '../../../../http-events/rest/mock-integration.js';
+import { matchMethod } from '../../../../http-events/rest/rest-routes.js';
 
 /**
  * A request to a REST API's stage, answered from the stage's deployment: the resource and

@@ -1,5 +1,5 @@
-import type { ResourceModel } from '../../../resources.js';
-import { mostSpecific, type PathParameters } from '../../../../http-events/routing.js';
+import type { ResourceModel } from '../types.js';
+import { mostSpecific, type PathParameters } from '../routing.js';
 
 export interface MatchedMethod {
   method: ResourceModel;
