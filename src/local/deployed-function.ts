@@ -1,4 +1,5 @@
 import type { AwsClients } from '../aws/index.js';
+import { CdkdError } from '../errors.js';
 import type { StateBackend } from '../state/index.js';
 import type { LocalFunction } from './function-target.js';
 
@@ -41,7 +42,14 @@ export function deployedFunctionReader(input: DeployedReaderInput): DeployedFunc
   return async (fn) => {
     const region =
       fn.stack.environment.region === 'unknown-region' ? input.region : fn.stack.environment.region;
-    const backend = await input.backend();
+    let backend: StateBackend;
+    try {
+      backend = await input.backend();
+    } catch (error) {
+      // No state bucket: nothing is deployed in this account (it was never bootstrapped).
+      if (error instanceof CdkdError && error.code === 'STATE_BUCKET_NOT_FOUND') return undefined;
+      throw error;
+    }
     const state = await backend.store.read({ stackName: fn.stack.stackName, region });
     const record = state?.document.resources[fn.logicalId];
     if (!record) return undefined;
