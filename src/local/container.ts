@@ -61,8 +61,8 @@ const INVOCATIONS = '/2015-03-31/functions/function/invocations';
 /**
  * Runs one invocation in a container: starts it, posts the event to the emulator once it
  * listens, and removes the container. An engine that is not on the PATH is
- * LOCAL_CONTAINER_ENGINE_MISSING; one that exits before answering is LOCAL_CONTAINER_FAILED
- * with the end of what it printed (an image it cannot pull, a run it is not allowed).
+ * LOCAL_CONTAINER_ENGINE_MISSING; one that exits before answering (an image it cannot pull, a
+ * run it is not allowed: what it printed goes to the log) is LOCAL_CONTAINER_FAILED.
  */
 export async function invokeInContainer(
   engine: string,
@@ -78,10 +78,8 @@ export async function invokeInContainer(
     env: { ...process.env, ...command.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let printed = '';
   for (const stream of [child.stdout, child.stderr]) {
     stream.on('data', (chunk: Buffer) => {
-      printed += chunk.toString('utf8');
       for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') onLog(line);
     });
   }
@@ -104,7 +102,7 @@ export async function invokeInContainer(
       reject(
         new CdkdError(
           'LOCAL_CONTAINER_FAILED',
-          `${engine} run ${run.image} exited with code ${code} before the function answered.${printed.trim() ? `\n${printed.trim().split('\n').slice(-10).join('\n')}` : ''}`,
+          `${engine} run ${run.image} exited with code ${code} before the function answered (what it printed is above).`,
           {
             hint: `The engine must be able to pull ${run.image} and run containers; try "${engine} run --rm ${run.image} ${run.handler}" yourself, or run without --container.`,
           },
@@ -112,23 +110,35 @@ export async function invokeInContainer(
       ),
     );
   });
+  const stop = new AbortController();
   try {
-    return await Promise.race([exited, post(hostPort, event, timeoutMs)]);
+    return await Promise.race([exited, post(hostPort, event, timeoutMs, stop.signal)]);
   } finally {
+    stop.abort();
     child.kill('SIGTERM');
   }
 }
 
 /** Posts the event until the emulator listens (it starts with the container), then reads its answer. */
-async function post(port: number, event: string, timeoutMs: number): Promise<ContainerOutcome> {
+async function post(
+  port: number,
+  event: string,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<ContainerOutcome> {
   const deadline = Date.now() + timeoutMs + 60_000;
   for (;;) {
     try {
-      const response = await fetch(`http://127.0.0.1:${port}${INVOCATIONS}`, { method: 'POST', body: event });
+      const response = await fetch(`http://127.0.0.1:${port}${INVOCATIONS}`, {
+        method: 'POST',
+        body: event,
+        signal,
+      });
       const text = await response.text();
       return functionError(text) ?? { result: text };
     } catch (error) {
-      if (Date.now() > deadline) throw error;
+      // Stopped: the container exited (that error is the one reported) or answered.
+      if (signal.aborted || Date.now() > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }
