@@ -130,7 +130,8 @@ export const ERROR_CODES = {
   LOCAL_API_NOT_FOUND: 'cdkd local start-api names a stack with no REST or HTTP API (or no such stack).',
   LOCAL_CODE_UNAVAILABLE:
     'cdkd local invoke finds no code for the function on this machine (no inline code, no asset directory).',
-  LOCAL_CONTAINER_ENGINE_MISSING: 'cdkd local --container needs a container engine (CDK_DOCKER, docker) that is not on the PATH.',
+  LOCAL_CONTAINER_ENGINE_MISSING:
+    'cdkd local --container needs a container engine (CDK_DOCKER, docker) that is not on the PATH.',
   LOCAL_CONTAINER_FAILED: 'The container engine could not run the function in its Lambda base image.',
   LOCAL_EVENT_INVALID: 'The event for cdkd local invoke is not readable or not JSON.',
   LOCAL_FUNCTION_NOT_FOUND: 'cdkd local invoke names a stack or function the app does not have.',

@@ -115,10 +115,7 @@ function handler(
 ) {
   const restCache = new AuthorizerResultCache<PolicyOutput>();
   const httpCache = new AuthorizerResultCache<HttpAuthorizerAnswer>();
-  return async (
-    message: import('node:http').IncomingMessage,
-    response: import('node:http').ServerResponse,
-  ) => {
+  return async (message: IncomingMessage, response: ServerResponse) => {
     const request = await readRequest(message);
     const answer =
       api.kind === 'rest'
