@@ -77,7 +77,7 @@ export function registerLocal(program: Command): void {
         ...(stack !== undefined ? { stack } : {}),
         port,
       });
-      for (const api of server.apis)
+      for (const api of server.endpoints)
         process.stderr.write(`${api.description}: http://127.0.0.1:${api.port}\n`);
       process.stderr.write('Serving; press Ctrl-C to stop.\n');
       await new Promise<void>((resolve) => {

@@ -9,7 +9,7 @@ import {
   refOf,
   resourcesOf,
   type Resources,
-} from './template-refs.js';
+} from '../serve/template-refs.js';
 
 const ROOT = '/';
 
