@@ -127,7 +127,8 @@ export const ERROR_CODES = {
   INTERRUPTED: "A signal stopped the command (exit 130 where the command's signal rule says so).",
   INVALID_REFERENCE: 'A Ref or Fn::GetAtt names something the template does not declare.',
   LIVE_ATTRIBUTE_UNRESOLVED: 'An attribute that must be read live from AWS could not be read.',
-  LOCAL_API_NOT_FOUND: 'cdkd local start-api names a stack with no REST or HTTP API (or no such stack).',
+  LOCAL_API_NOT_FOUND:
+    'cdkd local start-api or start-alb names a stack with nothing to serve (no REST or HTTP API, no listener), or no such stack.',
   LOCAL_CODE_UNAVAILABLE:
     'cdkd local invoke finds no code for the function on this machine (no inline code, no asset directory).',
   LOCAL_CONTAINER_ENGINE_MISSING:

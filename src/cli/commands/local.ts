@@ -16,7 +16,7 @@ interface LocalInvokeOptions extends LocalRunOptions {
   event?: string;
 }
 
-interface StartApiOptions extends LocalRunOptions {
+interface StartOptions extends LocalRunOptions {
   port: string;
 }
 
@@ -52,44 +52,67 @@ export function registerLocal(program: Command): void {
       );
       process.exitCode = 1;
     });
-  runOptions(
-    addAppOptions(
-      local
-        .command('start-api')
-        .description(
-          "serve the stack's REST and HTTP APIs on this machine, each request run by the local function (code re-read per request)",
-        )
-        .argument('[stack]', 'the stack (display path or name); default: the only stack with an API'),
-    ),
-  )
-    .option('--port <port>', 'the port of the first API; each further API takes the next port', '3000')
-    .action(async (stack: string | undefined, options: StartApiOptions, command: Command) => {
-      const { startApi } = await import('../../local/api/start-api.js');
-      const port = Number(options.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) {
-        throw new CdkdError('LOCAL_PORT_INVALID', `--port ${options.port} is not a port number.`, {
-          hint: 'Pass a number from 1 to 65535 (0 picks a free one).',
+  const servers = [
+    {
+      name: 'start-api',
+      description:
+        "serve the stack's REST and HTTP APIs on this machine, each request run by the local function (code re-read per request)",
+      what: 'API',
+      start: async () => (await import('../../local/api/start-api.js')).startApi,
+    },
+    {
+      name: 'start-alb',
+      description:
+        "serve the stack's Application Load Balancer listeners on this machine: rules in priority order, Lambda targets run locally",
+      what: 'listener',
+      start: async () => (await import('../../local/alb/start-alb.js')).startAlb,
+    },
+  ];
+  for (const server of servers) {
+    runOptions(
+      addAppOptions(
+        local
+          .command(server.name)
+          .description(server.description)
+          .argument(
+            '[stack]',
+            `the stack (display path or name); default: the only stack with an ${server.what}`,
+          ),
+      ),
+    )
+      .option(
+        '--port <port>',
+        `the port of the first ${server.what}; each further one takes the next port`,
+        '3000',
+      )
+      .action(async (stack: string | undefined, options: StartOptions, command: Command) => {
+        const start = await server.start();
+        const port = Number(options.port);
+        if (!Number.isInteger(port) || port < 0 || port > 65535) {
+          throw new CdkdError('LOCAL_PORT_INVALID', `--port ${options.port} is not a port number.`, {
+            hint: 'Pass a number from 1 to 65535 (0 picks a free one).',
+          });
+        }
+        const assembly = await synthesizeFor(command, options);
+        const running = await start({
+          ...(await runnerOptions(command, options, assembly)),
+          ...(stack !== undefined ? { stack } : {}),
+          port,
         });
-      }
-      const assembly = await synthesizeFor(command, options);
-      const server = await startApi({
-        ...(await runnerOptions(command, options, assembly)),
-        ...(stack !== undefined ? { stack } : {}),
-        port,
+        for (const endpoint of running.endpoints)
+          process.stderr.write(`${endpoint.description}: http://127.0.0.1:${endpoint.port}\n`);
+        process.stderr.write('Serving; press Ctrl-C to stop.\n');
+        await new Promise<void>((resolve) => {
+          const stop = () => {
+            process.off('SIGINT', stop);
+            process.off('SIGTERM', stop);
+            void running.close().then(resolve);
+          };
+          process.on('SIGINT', stop);
+          process.on('SIGTERM', stop);
+        });
       });
-      for (const api of server.endpoints)
-        process.stderr.write(`${api.description}: http://127.0.0.1:${api.port}\n`);
-      process.stderr.write('Serving; press Ctrl-C to stop.\n');
-      await new Promise<void>((resolve) => {
-        const stop = () => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          void server.close().then(resolve);
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-      });
-    });
+  }
 }
 
 function runOptions(command: Command): Command {
