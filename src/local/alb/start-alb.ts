@@ -1,18 +1,15 @@
-import { LocalRunner, type LocalRunnerOptions } from '../function-runner.js';
 import {
-  checkFunctions,
   chooseStack,
-  localInvoker,
-  serveEndpoints,
+  startLocalServers,
   type LocalServers,
+  type StartInput,
 } from '../serve/local-servers.js';
 import { albFunctions, hasListener, localListeners } from './alb-model.js';
 import { serveAlb } from './serve-alb.js';
 
-export interface StartAlbInput extends LocalRunnerOptions {
+export interface StartAlbInput extends StartInput {
+  /** The stack by display path or name; default: the only stack with a listener. */
   stack?: string;
-  /** The first listener's port; each further listener takes the next one (0: any free port each). */
-  port: number;
 }
 
 /**
@@ -25,27 +22,10 @@ export async function startAlb(input: StartAlbInput): Promise<LocalServers> {
     command: 'start-alb',
   });
   const listeners = localListeners(stack);
-  const runner = new LocalRunner(input);
-  try {
-    await checkFunctions(runner, input.assembly, stack, albFunctions(listeners));
-    const invoke = localInvoker(runner, input.assembly, stack, input.onWarning);
-    const servers = await serveEndpoints(
-      listeners.map((listener) => ({
-        description: `ALB listener ${stack.displayName}/${listener.logicalId} (port ${listener.port})`,
-        answer: (request) => serveAlb(listener, invoke, input.region, request),
-      })),
-      input.port,
-      input,
-    );
-    return {
-      endpoints: servers.endpoints,
-      close: async () => {
-        await servers.close();
-        runner.close();
-      },
-    };
-  } catch (error) {
-    runner.close();
-    throw error;
-  }
+  return startLocalServers(input, stack, albFunctions(listeners), (invoke) =>
+    listeners.map((listener) => ({
+      description: `ALB listener ${stack.displayName}/${listener.logicalId} (port ${listener.port})`,
+      answer: (request) => serveAlb(listener, invoke, input.region, request),
+    })),
+  );
 }

@@ -1,24 +1,20 @@
 import type { HttpAuthorizerAnswer } from '../../http-events/authorizers/http-authorizer.js';
 import type { PolicyOutput } from '../../http-events/authorizers/rest-authorizer.js';
 import { AuthorizerResultCache } from '../../http-events/authorizers/result-cache.js';
-import { LocalRunner, type LocalRunnerOptions } from '../function-runner.js';
 import {
-  checkFunctions,
   chooseStack,
-  localInvoker,
-  serveEndpoints,
+  startLocalServers,
   type LocalEndpoint,
   type LocalServers,
+  type StartInput,
 } from '../serve/local-servers.js';
 import { functionsOf, hasApi, localApis } from './api-model.js';
 import { serveHttp } from './serve-http.js';
 import { serveRest } from './serve-rest.js';
 
-export interface StartApiInput extends LocalRunnerOptions {
+export interface StartApiInput extends StartInput {
   /** The stack by display path or name; default: the only stack with an API. */
   stack?: string;
-  /** The first API's port; each further API takes the next one (0: any free port each). */
-  port: number;
 }
 
 /**
@@ -32,11 +28,8 @@ export async function startApi(input: StartApiInput): Promise<LocalServers> {
     command: 'start-api',
   });
   const apis = localApis(stack, input.region);
-  const runner = new LocalRunner(input);
-  try {
-    await checkFunctions(runner, input.assembly, stack, functionsOf(apis));
-    const invoke = localInvoker(runner, input.assembly, stack, input.onWarning);
-    const endpoints = apis.map((api): LocalEndpoint => {
+  return startLocalServers(input, stack, functionsOf(apis), (invoke) =>
+    apis.map((api): LocalEndpoint => {
       const description = `${api.kind === 'rest' ? 'REST' : 'HTTP'} API ${stack.displayName}/${api.logicalId} (${api.name})`;
       if (api.kind === 'rest') {
         const cache = new AuthorizerResultCache<PolicyOutput>();
@@ -50,17 +43,6 @@ export async function startApi(input: StartApiInput): Promise<LocalServers> {
         description,
         answer: (request, port) => serveHttp(api, cache, { invoke, region: input.region, port }, request),
       };
-    });
-    const servers = await serveEndpoints(endpoints, input.port, input);
-    return {
-      endpoints: servers.endpoints,
-      close: async () => {
-        await servers.close();
-        runner.close();
-      },
-    };
-  } catch (error) {
-    runner.close();
-    throw error;
-  }
+    }),
+  );
 }

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { CloudAssembly, StackArtifact } from '../../assembly/index.js';
 import { CdkdError } from '../../errors.js';
 import type { HttpAnswer, HttpRequest, Invoke } from '../../http-events/types.js';
-import type { LocalRunner } from '../function-runner.js';
+import { LocalRunner, type LocalRunnerOptions } from '../function-runner.js';
 import { findLocalFunction } from '../function-target.js';
 import { readRequest, writeAnswer } from './node-http.js';
 import { logicalIdOfArn } from './template-refs.js';
@@ -24,8 +24,45 @@ export interface LocalServers {
   close(): Promise<void>;
 }
 
+export interface StartInput extends LocalRunnerOptions {
+  /** The first endpoint's port; each further one takes the next (0: any free port each). */
+  port: number;
+}
+
+/**
+ * What every `start-*` command does around its endpoints: a runner for the stack's
+ * functions, each function it serves checked before serving (so an escaping asset path is
+ * refused up front), the endpoints on their ports, and a close that stops both.
+ */
+export async function startLocalServers(
+  input: StartInput,
+  stack: StackArtifact,
+  functionIds: readonly string[],
+  endpoints: (invoke: Invoke) => LocalEndpoint[],
+): Promise<LocalServers> {
+  const runner = new LocalRunner(input);
+  try {
+    await checkFunctions(runner, input.assembly, stack, functionIds);
+    const servers = await serveEndpoints(
+      endpoints(localInvoker(runner, input.assembly, stack, input.onWarning)),
+      input.port,
+      input,
+    );
+    return {
+      endpoints: servers.endpoints,
+      close: async () => {
+        await servers.close();
+        runner.close();
+      },
+    };
+  } catch (error) {
+    runner.close();
+    throw error;
+  }
+}
+
 /** Each endpoint on 127.0.0.1, on `port` and the ports after it (0: any free port each). */
-export async function serveEndpoints(
+async function serveEndpoints(
   endpoints: readonly LocalEndpoint[],
   port: number,
   log: { onInfo: (message: string) => void; onWarning: (message: string) => void },
@@ -69,7 +106,7 @@ export async function serveEndpoints(
  * Invocations by stand-in ARN (the function's logical ID) through the local runner; a
  * function that cannot run here (its runtime, its code) fails the request, not the server.
  */
-export function localInvoker(
+function localInvoker(
   runner: LocalRunner,
   assembly: CloudAssembly,
   stack: StackArtifact,
@@ -93,7 +130,7 @@ export function localInvoker(
 }
 
 /** Prepares every function the server runs, so bad code (an escaping asset path) is refused before serving. */
-export async function checkFunctions(
+async function checkFunctions(
   runner: LocalRunner,
   assembly: CloudAssembly,
   stack: StackArtifact,
