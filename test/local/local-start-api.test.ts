@@ -1,7 +1,15 @@
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Stack } from 'aws-cdk-lib';
-import { Cors, LambdaRestApi, TokenAuthorizer } from 'aws-cdk-lib/aws-apigateway';
+import {
+  Cors,
+  IdentitySource,
+  LambdaIntegration,
+  LambdaRestApi,
+  RequestAuthorizer,
+  RestApi,
+  TokenAuthorizer,
+} from 'aws-cdk-lib/aws-apigateway';
 import { CorsHttpMethod, HttpApi, HttpMethod, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -29,6 +37,7 @@ const NODE_HANDLER = (mark: string) =>
 let app: string;
 let server: ReturnType<typeof startCli>;
 let rest: string;
+let restByRequest: string;
 let http: string;
 
 beforeAll(async () => {
@@ -72,6 +81,21 @@ beforeAll(async () => {
       defaultCorsPreflightOptions: { allowOrigins: Cors.ALL_ORIGINS },
       defaultMethodOptions: { authorizer: new TokenAuthorizer(stack, 'Token', { handler: tokenAuth }) },
     });
+    const requestAuth = inlineFunction(
+      stack,
+      'RequestAuth',
+      "exports.handler = async (event) => ({ principalId: 'req-' + event.queryStringParameters.key, policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: event.queryStringParameters.key === 'good' ? 'Allow' : 'Deny', Resource: event.methodArn }] } });",
+    );
+    const byRequest = new RestApi(stack, 'Req');
+    byRequest.root
+      .addResource('things')
+      .addResource('{id}')
+      .addMethod('GET', new LambdaIntegration(node), {
+        authorizer: new RequestAuthorizer(stack, 'ByQuery', {
+          handler: requestAuth,
+          identitySources: [IdentitySource.queryString('key')],
+        }),
+      });
     const api = new HttpApi(stack, 'Http', {
       corsPreflight: { allowOrigins: ['https://example.com'], allowMethods: [CorsHttpMethod.GET] },
     });
@@ -109,7 +133,8 @@ beforeAll(async () => {
       throw new Error(`start-api exited with ${code}: ${server.stderr()}`);
     }),
   ]);
-  rest = /REST API [^\n]*: (http:\/\/127\.0\.0\.1:\d+)/.exec(server.stderr())![1]!;
+  rest = /REST API [^\n]*\(Rest\): (http:\/\/127\.0\.0\.1:\d+)/.exec(server.stderr())![1]!;
+  restByRequest = /REST API [^\n]*\(Req\): (http:\/\/127\.0\.0\.1:\d+)/.exec(server.stderr())![1]!;
   http = /HTTP API [^\n]*: (http:\/\/127\.0\.0\.1:\d+)/.exec(server.stderr())![1]!;
 }, 120_000);
 
@@ -145,6 +170,22 @@ describe('cdkd local start-api: the REST API (LambdaRestApi, payload 1.0)', () =
       Message: 'User is not authorized to access this resource with an explicit deny',
     });
     expect((await fetch(`${rest}/x`)).status).toBe(401);
+  });
+
+  it('runs a REQUEST authorizer on a query-string identity, with a {id} path parameter', async () => {
+    const allowed = await fetch(`${restByRequest}/things/7?key=good`);
+    expect(allowed.status).toBe(201);
+    expect(await allowed.json()).toMatchObject({
+      path: '/things/7',
+      params: { id: '7' },
+      principal: 'req-good',
+    });
+    expect((await fetch(`${restByRequest}/things/7?key=bad`)).status).toBe(403);
+    expect((await fetch(`${restByRequest}/things/7`)).status).toBe(401);
+    // An unknown route of a REST API: API Gateway's 403 Missing Authentication Token.
+    const unknown = await fetch(`${restByRequest}/nothing`);
+    expect(unknown.status).toBe(403);
+    expect(await unknown.json()).toEqual({ message: 'Missing Authentication Token' });
   });
 
   it('answers a CORS preflight from the MOCK OPTIONS method', async () => {
