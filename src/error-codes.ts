@@ -130,10 +130,17 @@ export const ERROR_CODES = {
   INTERRUPTED: "A signal stopped the command (exit 130 where the command's signal rule says so).",
   INVALID_REFERENCE: 'A Ref or Fn::GetAtt names something the template does not declare.',
   LIVE_ATTRIBUTE_UNRESOLVED: 'An attribute that must be read live from AWS could not be read.',
+  LOCAL_API_NOT_FOUND:
+    'cdkd local start-api or start-alb names a stack with nothing to serve (no REST or HTTP API, no listener), or no such stack.',
   LOCAL_CODE_UNAVAILABLE:
     'cdkd local invoke finds no code for the function on this machine (no inline code, no asset directory).',
+  LOCAL_CONTAINER_ENGINE_MISSING:
+    'cdkd local --container needs a container engine (CDK_DOCKER, docker) that is not on the PATH.',
+  LOCAL_CONTAINER_FAILED: 'The container engine could not run the function in its Lambda base image.',
   LOCAL_EVENT_INVALID: 'The event for cdkd local invoke is not readable or not JSON.',
   LOCAL_FUNCTION_NOT_FOUND: 'cdkd local invoke names a stack or function the app does not have.',
+  LOCAL_PORT_IN_USE: 'cdkd local start-api cannot listen on the port it was given: another program holds it.',
+  LOCAL_PORT_INVALID: 'cdkd local start-api --port is not a port number.',
   LOCAL_RUNTIME_UNSUPPORTED:
     'cdkd local invoke runs Node.js and Python handlers; the function has another runtime, or python3 is missing.',
   LOCK_CHANGED: "The stack's lock changed after force-unlock showed it.",

@@ -35,7 +35,22 @@ export function localCode(fn: LocalFunction, outputDir: string, name: string, ex
       },
     );
   }
-  const path = resolve(fn.stack.assemblyDir, raw);
+  const found = assetDirectory(raw, fn.stack.assemblyDir, outputDir, name);
+  return { taskRoot: found.path, ...(found.warning ? { warning: found.warning } : {}) };
+}
+
+/**
+ * An `aws:asset:path` as a directory on this machine, against the manifest's directory: a
+ * relative path leaving the output directory is refused before anything uses it, an absolute
+ * one outside it is accepted with a warning (`cdk synth --no-staging` writes those).
+ */
+export function assetDirectory(
+  raw: string,
+  assemblyDir: string,
+  outputDir: string,
+  name: string,
+): { path: string; warning?: string } {
+  const path = resolve(assemblyDir, raw);
   const outputReal = realpathOrUndefined(outputDir) ?? outputDir;
   const inside = isWithin(outputDir, path) || isWithin(outputReal, realpathOrUndefined(path) ?? path);
   if (!isAbsolute(raw) && !isWithin(outputDir, path)) {
@@ -55,7 +70,7 @@ export function localCode(fn: LocalFunction, outputDir: string, name: string, ex
     );
   }
   return {
-    taskRoot: path,
+    path,
     ...(inside
       ? {}
       : {

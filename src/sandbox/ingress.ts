@@ -1,3 +1,4 @@
+import type { HttpRequest } from '../http-events/types.js';
 import type { SandboxResponse } from './request.js';
 
 /**
@@ -5,20 +6,9 @@ import type { SandboxResponse } from './request.js';
  * AWS API: an API Gateway stage, a Lambda function URL. Found by its Host header
  * (`{id}.execute-api.…`, `{url-id}.lambda-url.…`) or a path prefix on the sandbox's port.
  */
-export interface IngressRequest {
-  method: string;
-  /** The raw (percent-encoded) path, without the query string. */
-  path: string;
-  /** The raw query string, without `?`. */
-  rawQuery: string;
-  /** Lower-cased names; repeated headers joined with ", ". */
-  headers: Record<string, string>;
-  /** Every header as sent: the client's casing, a repeated header once per value. */
-  headerList: ReadonlyArray<readonly [string, string]>;
-  body: Buffer;
+export interface IngressRequest extends HttpRequest {
   /** The Host header without its port, lower-cased ('' when absent). */
   host: string;
-  sourceIp: string;
   /** The service in the request's SigV4 credential scope, when it is signed. */
   signedFor: string | undefined;
 }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { evaluatePolicy } from '../../src/sandbox/services/apigateway/authorizers/policy.js';
-import { matchMethod, resourcePaths } from '../../src/sandbox/services/apigateway/rest/rest-routes.js';
+import { evaluatePolicy } from '../../src/http-events/authorizers/policy.js';
+import { matchMethod, resourcePaths } from '../../src/http-events/rest/rest-routes.js';
 import {
   compareSpecificity,
   matchTemplate,
   parseRouteKey,
   selectRoute,
-} from '../../src/sandbox/services/apigateway/routing.js';
+} from '../../src/http-events/routing.js';
 
 describe('a path template against a request path', () => {
   const cases: Array<[template: string, path: string, expected: Record<string, string> | undefined]> = [

@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { preflightResponse, withCorsHeaders, type CorsConfig } from '../../src/sandbox/http-events/cors.js';
-import { ANONYMOUS, v1Event, v1Response } from '../../src/sandbox/http-events/payload-v1.js';
-import { v2Event, v2Response } from '../../src/sandbox/http-events/payload-v2.js';
-import {
-  isTextContentType,
-  matchesMediaTypes,
-  requestTime,
-} from '../../src/sandbox/http-events/request-parts.js';
+import { preflightResponse, withCorsHeaders, type CorsConfig } from '../../src/http-events/cors.js';
+import { ANONYMOUS, v1Event, v1Response } from '../../src/http-events/payload-v1.js';
+import { v2Event, v2Response } from '../../src/http-events/payload-v2.js';
+import { isTextContentType, matchesMediaTypes, requestTime } from '../../src/http-events/request-parts.js';
 import { checkSigV4Shape } from '../../src/sandbox/http-events/sigv4-shape.js';
 import type { IngressRequest } from '../../src/sandbox/ingress.js';
 

@@ -14,6 +14,8 @@ export const FLOORS: Readonly<Record<string, number>> = {
   'resource-types': 1,
   // The Lambda runtime the sandbox and `cdkd local` both run handlers on.
   'lambda-runtime': 1,
+  // API Gateway's request events, routing and authorizers, shared by the sandbox and `cdkd local start-api`.
+  'http-events': 1,
   template: 2,
   state: 2,
   'context-providers': 3,

@@ -1,40 +1,46 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { CdkdError } from '../../errors.js';
+import type { CloudAssembly } from '../../assembly/index.js';
+import type { LocalRunnerOptions } from '../../local/function-runner.js';
 import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
 import { globalOptions } from '../global-options.js';
+import { sessionFor } from '../session-from-options.js';
 
-interface LocalInvokeOptions extends AppOptions {
+interface LocalRunOptions extends AppOptions {
+  deployed: boolean;
+  container?: boolean;
+}
+
+interface LocalInvokeOptions extends LocalRunOptions {
   event?: string;
+}
+
+interface StartOptions extends LocalRunOptions {
+  port: string;
 }
 
 export function registerLocal(program: Command): void {
   const local = program.command('local').description("run the app's functions on this machine");
-  addAppOptions(
-    local
-      .command('invoke')
-      .description(
-        'run one invocation of a Node.js or Python function of the app; prints its result, its logs to stderr',
-      )
-      .argument('<function>', '<stack>/<function>: the function by logical ID or construct path'),
+  runOptions(
+    addAppOptions(
+      local
+        .command('invoke')
+        .description(
+          'run one invocation of a Node.js or Python function of the app; prints its result, its logs to stderr',
+        )
+        .argument('<function>', '<stack>/<function>: the function by logical ID or construct path'),
+    ),
   )
     .option('--event <file>', 'the event, a JSON file (default: stdin when it is not a terminal, else {})')
     .action(async (target: string, options: LocalInvokeOptions, command: Command) => {
       const { localInvoke } = await import('../../local/invoke.js');
       const event = await readEvent(options.event);
       const assembly = await synthesizeFor(command, options);
-      const region =
-        globalOptions(command).region ??
-        process.env.AWS_REGION ??
-        process.env.AWS_DEFAULT_REGION ??
-        'us-east-1';
       const outcome = await localInvoke({
-        assembly,
+        ...(await runnerOptions(command, options, assembly)),
         target,
         event,
-        region,
-        onLog: (line) => process.stderr.write(`${line}\n`),
-        onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
       });
       if ('result' in outcome) {
         process.stdout.write(`${outcome.result}\n`);
@@ -46,6 +52,109 @@ export function registerLocal(program: Command): void {
       );
       process.exitCode = 1;
     });
+  const servers = [
+    {
+      name: 'start-api',
+      description:
+        "serve the stack's REST and HTTP APIs on this machine, each request run by the local function (code re-read per request)",
+      what: 'API',
+      start: async () => (await import('../../local/api/start-api.js')).startApi,
+    },
+    {
+      name: 'start-alb',
+      description:
+        "serve the stack's Application Load Balancer listeners on this machine: rules in priority order, Lambda targets run locally",
+      what: 'listener',
+      start: async () => (await import('../../local/alb/start-alb.js')).startAlb,
+    },
+  ];
+  for (const server of servers) {
+    runOptions(
+      addAppOptions(
+        local
+          .command(server.name)
+          .description(server.description)
+          .argument(
+            '[stack]',
+            `the stack (display path or name); default: the only stack with an ${server.what}`,
+          ),
+      ),
+    )
+      .option(
+        '--port <port>',
+        `the port of the first ${server.what}; each further one takes the next port`,
+        '3000',
+      )
+      .action(async (stack: string | undefined, options: StartOptions, command: Command) => {
+        const start = await server.start();
+        const port = Number(options.port);
+        if (!Number.isInteger(port) || port < 0 || port > 65535) {
+          throw new CdkdError('LOCAL_PORT_INVALID', `--port ${options.port} is not a port number.`, {
+            hint: 'Pass a number from 1 to 65535 (0 picks a free one).',
+          });
+        }
+        const assembly = await synthesizeFor(command, options);
+        const running = await start({
+          ...(await runnerOptions(command, options, assembly)),
+          ...(stack !== undefined ? { stack } : {}),
+          port,
+        });
+        for (const endpoint of running.endpoints)
+          process.stderr.write(`${endpoint.description}: http://127.0.0.1:${endpoint.port}\n`);
+        process.stderr.write('Serving; press Ctrl-C to stop.\n');
+        await new Promise<void>((resolve) => {
+          const stop = () => {
+            process.off('SIGINT', stop);
+            process.off('SIGTERM', stop);
+            void running.close().then(resolve);
+          };
+          process.on('SIGINT', stop);
+          process.on('SIGTERM', stop);
+        });
+      });
+  }
+}
+
+function runOptions(command: Command): Command {
+  return command
+    .option(
+      '--no-deployed',
+      "use the template's environment and your own credentials even when the stack is deployed (default: the deployed function's environment and role)",
+    )
+    .option(
+      '--container',
+      'run the function in its Lambda base image with the container engine (CDK_DOCKER, else docker)',
+    );
+}
+
+async function runnerOptions(
+  command: Command,
+  options: LocalRunOptions,
+  assembly: CloudAssembly,
+): Promise<LocalRunnerOptions> {
+  const region =
+    globalOptions(command).region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1';
+  const warn = (message: string) => process.stderr.write(`warning: ${message}\n`);
+  let deployed: LocalRunnerOptions['deployed'];
+  if (options.deployed) {
+    const { deployedFunctionReader } = await import('../../local/deployed-function.js');
+    const session = sessionFor(command);
+    deployed = deployedFunctionReader({
+      clients: session.clients,
+      backend: () => session.stateBackend(),
+      region,
+      warn,
+    });
+  }
+  return {
+    assembly,
+    region,
+    ...(deployed ? { deployed } : {}),
+    ...(options.container ? { container: true } : {}),
+    onLog: (line) => process.stderr.write(`${line}\n`),
+    onWarning: warn,
+    onInfo: (message) => process.stderr.write(`${message}\n`),
+  };
 }
 
 async function readEvent(file: string | undefined): Promise<string> {

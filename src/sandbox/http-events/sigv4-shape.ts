@@ -1,6 +1,6 @@
 import type { IngressRequest } from '../ingress.js';
 import { requestAccount } from '../request.js';
-import { queryPairs } from './request-parts.js';
+import { queryPairs } from '../../http-events/request-parts.js';
 
 /** Who signed a request, as IAM authorization reports the caller. */
 export interface SignedCaller {

@@ -1,9 +1,10 @@
 import type { SandboxContext } from '../../service-module.js';
-import type { HttpAuthorizerAnswer } from './authorizers/http-authorizer.js';
-import type { Invoke } from './authorizers/invoke-authorizer.js';
+import type { HttpAuthorizerAnswer } from '../../../http-events/authorizers/http-authorizer.js';
+import type { Invoke } from '../../../http-events/types.js';
+import { SandboxError } from '../../errors.js';
 import type { JwksCache } from './authorizers/jwt.js';
-import type { PolicyOutput } from './authorizers/rest-authorizer.js';
-import type { AuthorizerResultCache } from './authorizers/result-cache.js';
+import type { PolicyOutput } from '../../../http-events/authorizers/rest-authorizer.js';
+import type { AuthorizerResultCache } from '../../../http-events/authorizers/result-cache.js';
 import type { DeploymentSnapshots } from './config/deployments.js';
 import type { ApiConfigReader } from './config/reader.js';
 
@@ -47,4 +48,22 @@ export function executeApiArn(
 /** The AWS domain of an API (what the CDK's outputs name). */
 export function apiDomain(apiId: string, region: string): string {
   return `${apiId}.execute-api.${region}.amazonaws.com`;
+}
+
+/**
+ * `invoke` for a Lambda authorizer: a function Lambda cannot run (missing, no Lambda served)
+ * answers as a failed invocation, which the authorizer turns into API Gateway's 500.
+ */
+export function authorizerInvoke(invoke: Invoke): Invoke {
+  return async (arn, payload) => {
+    try {
+      return await invoke(arn, payload);
+    } catch (error) {
+      if (!(error instanceof SandboxError)) throw error;
+      return {
+        payload: JSON.stringify({ errorType: error.code, errorMessage: error.message }),
+        functionError: 'Unhandled',
+      };
+    }
+  };
 }

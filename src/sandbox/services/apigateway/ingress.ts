@@ -5,7 +5,7 @@ import {
   type IngressEndpoint,
   type IngressRequest,
 } from '../../ingress.js';
-import { jsonAnswer } from '../../http-events/request-parts.js';
+import { jsonAnswer } from '../../../http-events/request-parts.js';
 import { stagesOf } from './config/stages.js';
 import type { ApiKind } from './config/reader.js';
 import { apiDomain, type ApiAddress, type GatewayDeps } from './gateway.js';

@@ -1,12 +1,12 @@
 import { createPublicKey, verify, type JsonWebKey } from 'node:crypto';
-import { isRecord } from '../../../http-events/payload-v2.js';
+import { isRecord } from '../../../../http-events/payload-v2.js';
 import type { IngressRequest } from '../../../ingress.js';
 import type { SandboxResponse } from '../../../request.js';
 import type { ResourceModel } from '../../../resources.js';
-import { jsonAnswer } from '../../../http-events/request-parts.js';
-import { httpResponses } from '../gateway-responses.js';
-import { identityValue } from './invoke-authorizer.js';
-import type { Authorization } from './rest-authorizer.js';
+import { jsonAnswer } from '../../../../http-events/request-parts.js';
+import { httpResponses } from '../../../../http-events/gateway-responses.js';
+import { identityValue } from '../../../../http-events/authorizers/invoke-authorizer.js';
+import type { Authorization } from '../../../../http-events/authorizers/rest-authorizer.js';
 
 const ALGORITHMS: Readonly<Record<string, string>> = { RS256: 'sha256', RS384: 'sha384', RS512: 'sha512' };
 const FETCH_TIMEOUT_MS = 5000;

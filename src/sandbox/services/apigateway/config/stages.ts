@@ -1,4 +1,4 @@
-import { isRecord } from '../../../http-events/payload-v2.js';
+import { isRecord } from '../../../../http-events/payload-v2.js';
 import type { ResourceModel } from '../../../resources.js';
 import type { DeploymentSnapshots } from './deployments.js';
 import { HTTP_TYPES, REST_TYPES, type ApiConfigReader, type ApiKind } from './reader.js';

@@ -4,23 +4,23 @@ import {
   preflightResponse,
   withCorsHeaders,
   type CorsConfig,
-} from '../../../http-events/cors.js';
-import { ANONYMOUS, v1Event, v1Response } from '../../../http-events/payload-v1.js';
-import { isRecord, v2Event, v2Response } from '../../../http-events/payload-v2.js';
-import { decodeSegment, extendedRequestId } from '../../../http-events/request-parts.js';
+} from '../../../../http-events/cors.js';
+import { ANONYMOUS, v1Event, v1Response } from '../../../../http-events/payload-v1.js';
+import { isRecord, v2Event, v2Response } from '../../../../http-events/payload-v2.js';
+import { decodeSegment, extendedRequestId } from '../../../../http-events/request-parts.js';
 import { checkSigV4Shape, iamAuthorizer } from '../../../http-events/sigv4-shape.js';
 import type { IngressRequest } from '../../../ingress.js';
 import type { SandboxResponse } from '../../../request.js';
 import type { ResourceModel } from '../../../resources.js';
-import { authorizeHttpLambda } from '../authorizers/http-authorizer.js';
+import { authorizeHttpLambda } from '../../../../http-events/authorizers/http-authorizer.js';
 import { authorizeJwt } from '../authorizers/jwt.js';
 import { HTTP_TYPES, type LocatedApi } from '../config/reader.js';
 import { deployedParts, stagesOf, type StageView } from '../config/stages.js';
-import { apiDomain, executeApiArn, type ApiAddress, type GatewayDeps } from '../gateway.js';
-import { httpResponses, unsupported } from '../gateway-responses.js';
+import { apiDomain, authorizerInvoke, executeApiArn, type ApiAddress, type GatewayDeps } from '../gateway.js';
+import { httpResponses, unsupported } from '../../../../http-events/gateway-responses.js';
 import { forwardHttp } from '../integrations/http-proxy.js';
-import { lambdaArnOf, withStageVariables } from '../integrations/lambda-target.js';
-import { parseRouteKey, pathSegments, selectRoute } from '../routing.js';
+import { lambdaArnOf, withStageVariables } from '../../../../http-events/lambda-target.js';
+import { parseRouteKey, pathSegments, selectRoute } from '../../../../http-events/routing.js';
 
 /**
  * A request to an HTTP API: its stage (`$default`, or a named stage as the path's first
@@ -134,7 +134,7 @@ async function answer(
       const outcome =
         route.AuthorizationType === 'JWT'
           ? await authorizeJwt(deps.jwks, model, route, request, stage.variables)
-          : await authorizeHttpLambda(deps.invoke, deps.httpAuthorizers, model, {
+          : await authorizeHttpLambda(authorizerInvoke(deps.invoke), deps.httpAuthorizers, model, {
               request,
               routeArn,
               stageVariables: stage.variables,

@@ -1,27 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { SandboxError } from '../../../errors.js';
-import { v1Event, v1Response, ANONYMOUS, type CallerIdentity } from '../../../http-events/payload-v1.js';
-import { isRecord } from '../../../http-events/payload-v2.js';
+import { v1Event, v1Response, ANONYMOUS, type CallerIdentity } from '../../../../http-events/payload-v1.js';
+import { isRecord } from '../../../../http-events/payload-v2.js';
 import {
   decodeSegment,
   extendedRequestId,
   matchesMediaTypes,
   queryPairs,
-} from '../../../http-events/request-parts.js';
+} from '../../../../http-events/request-parts.js';
 import { checkSigV4Shape } from '../../../http-events/sigv4-shape.js';
 import type { IngressRequest } from '../../../ingress.js';
 import type { SandboxResponse } from '../../../request.js';
 import type { ResourceModel } from '../../../resources.js';
-import { authorizeRest } from '../authorizers/rest-authorizer.js';
+import { authorizeRest } from '../../../../http-events/authorizers/rest-authorizer.js';
 import { REST_TYPES, type LocatedApi } from '../config/reader.js';
 import { deployedParts, stagesOf } from '../config/stages.js';
-import { apiDomain, executeApiArn, type ApiAddress, type GatewayDeps } from '../gateway.js';
-import { restResponses, unsupported } from '../gateway-responses.js';
+import { apiDomain, authorizerInvoke, executeApiArn, type ApiAddress, type GatewayDeps } from '../gateway.js';
+import { restResponses, unsupported } from '../../../../http-events/gateway-responses.js';
 import { forwardHttp } from '../integrations/http-proxy.js';
-import { lambdaArnOf, withStageVariables } from '../integrations/lambda-target.js';
-import { pathSegments } from '../routing.js';
-import { mockIntegration } from './mock-integration.js';
-import { matchMethod } from './rest-routes.js';
+import { lambdaArnOf, withStageVariables } from '../../../../http-events/lambda-target.js';
+import { pathSegments } from '../../../../http-events/routing.js';
+import { mockIntegration } from '../../../../http-events/rest/mock-integration.js';
+import { matchMethod } from '../../../../http-events/rest/rest-routes.js';
 
 /**
  * A request to a REST API's stage, answered from the stage's deployment: the resource and
@@ -130,7 +130,7 @@ async function answer(
         (candidate) => candidate.AuthorizerId === method.AuthorizerId,
       );
       if (!model) return restResponses.internalError();
-      const outcome = await authorizeRest(deps.invoke, deps.restAuthorizers, model, {
+      const outcome = await authorizeRest(authorizerInvoke(deps.invoke), deps.restAuthorizers, model, {
         request,
         methodArn,
         stageVariables: stage.variables,

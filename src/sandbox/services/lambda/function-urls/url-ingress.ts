@@ -5,9 +5,9 @@ import {
   preflightResponse,
   withCorsHeaders,
   type CorsConfig,
-} from '../../../http-events/cors.js';
-import { v2Event, v2Response } from '../../../http-events/payload-v2.js';
-import { jsonAnswer } from '../../../http-events/request-parts.js';
+} from '../../../../http-events/cors.js';
+import { v2Event, v2Response } from '../../../../http-events/payload-v2.js';
+import { jsonAnswer } from '../../../../http-events/request-parts.js';
 import { checkSigV4Shape, iamAuthorizer } from '../../../http-events/sigv4-shape.js';
 import {
   hostId,

@@ -1,9 +1,7 @@
-import type { SandboxResponse } from '../../../request.js';
-import type { ResourceModel } from '../../../resources.js';
-import type { IngressRequest } from '../../../ingress.js';
-import { isRecord } from '../../../http-events/payload-v2.js';
+import type { HttpAnswer, HttpRequest, Invoke, ResourceModel } from '../types.js';
+import { isRecord } from '../payload-v2.js';
 import { restResponses, unsupported } from '../gateway-responses.js';
-import { callAuthorizer, identityValue, type Invoke } from './invoke-authorizer.js';
+import { callAuthorizer, identityValue } from './invoke-authorizer.js';
 import { evaluatePolicy, isPolicyDocument } from './policy.js';
 import type { AuthorizerResultCache } from './result-cache.js';
 
@@ -15,10 +13,10 @@ export interface PolicyOutput {
 }
 
 export type Authorization =
-  { kind: 'allowed'; authorizer: Record<string, unknown> } | { kind: 'refused'; response: SandboxResponse };
+  { kind: 'allowed'; authorizer: Record<string, unknown> } | { kind: 'refused'; response: HttpAnswer };
 
 export interface RestAuthorizerInput {
-  request: IngressRequest;
+  request: HttpRequest;
   /** `arn:aws:execute-api:{region}:{account}:{api}/{stage}/{METHOD}/{path}` */
   methodArn: string;
   stageVariables: Record<string, string>;

@@ -1,11 +1,16 @@
-import { randomString } from '../ids.js';
-import type { IngressRequest } from '../ingress.js';
-import type { SandboxResponse } from '../request.js';
+import { randomBytes } from 'node:crypto';
+import type { HttpRequest } from './types.js';
+import type { HttpAnswer } from './types.js';
 
 /**
  * The pieces of an HTTP request API Gateway and Lambda function URLs put into the events
  * they hand a function, and the small answers they give themselves.
  */
+
+/** `length` characters of `alphabet`, at random. */
+function randomString(length: number, alphabet: string): string {
+  return Array.from(randomBytes(length), (byte) => alphabet[byte % alphabet.length]).join('');
+}
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -81,14 +86,14 @@ export function orNull<T extends object>(value: T): T | null {
 }
 
 /** The headers a 2.0 event holds: lower-cased names, repeated values joined by commas, no cookies. */
-export function joinedHeaders(request: IngressRequest): Record<string, string> {
+export function joinedHeaders(request: HttpRequest): Record<string, string> {
   const grouped = groupValues(request.headerList, true);
   delete grouped.cookie;
   return Object.fromEntries(Object.entries(grouped).map(([name, values]) => [name, values.join(',')]));
 }
 
 /** The request's cookies, one entry per `name=value`, as a 2.0 event's `cookies`. */
-export function requestCookies(request: IngressRequest): string[] {
+export function requestCookies(request: HttpRequest): string[] {
   return request.headerList
     .filter(([name]) => name.toLowerCase() === 'cookie')
     .flatMap(([, value]) => value.split(';'))
@@ -97,7 +102,7 @@ export function requestCookies(request: IngressRequest): string[] {
 }
 
 /** The forwarding headers API Gateway and function URLs add to what they pass on. */
-export function forwardingHeaders(request: IngressRequest, epochMs: number): Record<string, string> {
+export function forwardingHeaders(request: HttpRequest, epochMs: number): Record<string, string> {
   const port = /:(\d+)$/.exec(request.headers.host ?? '')?.[1] ?? '80';
   return {
     'x-amzn-trace-id': traceId(epochMs),
@@ -112,7 +117,7 @@ export function jsonAnswer(
   status: number,
   body: Record<string, unknown>,
   headers: Record<string, string> = {},
-): SandboxResponse {
+): HttpAnswer {
   return {
     status,
     headers: { 'content-type': 'application/json', ...headers },

@@ -1,7 +1,5 @@
-import { isRecord } from '../../../http-events/payload-v2.js';
-import type { IngressRequest } from '../../../ingress.js';
-import type { SandboxResponse } from '../../../request.js';
-import type { ResourceModel } from '../../../resources.js';
+import { isRecord } from '../payload-v2.js';
+import type { HttpAnswer, HttpRequest, ResourceModel } from '../types.js';
 import { restResponses, unsupported } from '../gateway-responses.js';
 import { renderTemplate, type TemplateInput } from './mapping-templates.js';
 
@@ -13,9 +11,9 @@ import { renderTemplate, type TemplateInput } from './mapping-templates.js';
  */
 export function mockIntegration(
   integration: ResourceModel,
-  request: IngressRequest,
+  request: HttpRequest,
   input: TemplateInput,
-): SandboxResponse {
+): HttpAnswer {
   const requestTemplate = pickTemplate(integration.RequestTemplates, request.headers['content-type']);
   let statusCode = '200';
   if (requestTemplate !== undefined) {

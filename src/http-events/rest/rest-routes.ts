@@ -1,4 +1,4 @@
-import type { ResourceModel } from '../../../resources.js';
+import type { ResourceModel } from '../types.js';
 import { mostSpecific, type PathParameters } from '../routing.js';
 
 export interface MatchedMethod {

@@ -1,5 +1,5 @@
-import type { IngressRequest } from '../ingress.js';
-import type { SandboxResponse } from '../request.js';
+import type { HttpRequest } from './types.js';
+import type { HttpAnswer } from './types.js';
 
 /**
  * CORS as an HTTP API's `CorsConfiguration` and a function URL's `Cors` configure it (the
@@ -15,7 +15,7 @@ export interface CorsConfig {
   AllowCredentials?: boolean;
 }
 
-export function isPreflight(request: IngressRequest): boolean {
+export function isPreflight(request: HttpRequest): boolean {
   return (
     request.method === 'OPTIONS' &&
     request.headers.origin !== undefined &&
@@ -44,7 +44,7 @@ function matchesOrigin(allowed: string, origin: string): boolean {
  * requested method and headers are allowed, without them otherwise (the browser then
  * refuses the request, as it would on AWS).
  */
-export function preflightResponse(config: CorsConfig, request: IngressRequest): SandboxResponse {
+export function preflightResponse(config: CorsConfig, request: HttpRequest): HttpAnswer {
   const origin = allowedOrigin(config, request.headers.origin);
   const method = (request.headers['access-control-request-method'] ?? '').toUpperCase();
   const methods = (config.AllowMethods ?? []).map((allowed) => allowed.toUpperCase());
@@ -78,11 +78,7 @@ export function preflightResponse(config: CorsConfig, request: IngressRequest): 
 }
 
 /** The backend's answer with the configured CORS headers in place of its own. */
-export function withCorsHeaders(
-  config: CorsConfig,
-  request: IngressRequest,
-  response: SandboxResponse,
-): SandboxResponse {
+export function withCorsHeaders(config: CorsConfig, request: HttpRequest, response: HttpAnswer): HttpAnswer {
   const headers = Object.fromEntries(
     Object.entries(response.headers ?? {}).filter(([name]) => !name.startsWith('access-control-')),
   );

@@ -1,6 +1,6 @@
-import type { IngressRequest } from '../ingress.js';
-import type { LambdaInvocationResult } from '../ports/index.js';
-import type { SandboxResponse } from '../request.js';
+import type { HttpRequest } from './types.js';
+import type { InvocationResult } from './types.js';
+import type { HttpAnswer } from './types.js';
 import { FAILED, functionOutput, isRecord, responseBody } from './payload-v2.js';
 import {
   groupValues,
@@ -62,7 +62,7 @@ export interface V1Target {
  * value of a repeated one) and all their values in `multiValueHeaders`, the same for the
  * query string; maps with nothing in them are null.
  */
-export function v1Event(request: IngressRequest, target: V1Target): Record<string, unknown> {
+export function v1Event(request: HttpRequest, target: V1Target): Record<string, unknown> {
   const headerPairs: Array<readonly [string, string]> = [
     ...request.headerList,
     ['X-Amzn-Trace-Id', traceId(target.epochMs)],
@@ -138,10 +138,10 @@ export interface BinarySupport {
  * header names one of the API's binary media types (else the client gets the base64 text).
  */
 export function v1Response(
-  result: LambdaInvocationResult,
+  result: InvocationResult,
   binary: BinarySupport,
-  failure: () => SandboxResponse,
-): SandboxResponse {
+  failure: () => HttpAnswer,
+): HttpAnswer {
   const output = functionOutput(result);
   if (output === FAILED || !isRecord(output)) return failure();
   const status = Number(output.statusCode);

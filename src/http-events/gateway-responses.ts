@@ -1,11 +1,11 @@
-import { jsonAnswer } from '../../http-events/request-parts.js';
-import type { SandboxResponse } from '../../request.js';
+import { jsonAnswer } from './request-parts.js';
+import type { HttpAnswer } from './types.js';
 
 /**
  * The answers API Gateway gives itself (its gateway responses), in the body and error type
  * header it uses: REST APIs and HTTP APIs word some of them differently.
  */
-const answer = (status: number, body: Record<string, unknown>, errorType: string) => (): SandboxResponse =>
+const answer = (status: number, body: Record<string, unknown>, errorType: string) => (): HttpAnswer =>
   jsonAnswer(status, body, { 'x-amzn-errortype': errorType });
 
 export const restResponses = {
@@ -29,7 +29,7 @@ export const restResponses = {
   authorizerConfiguration: answer(500, { message: null }, 'AuthorizerConfigurationException'),
   integrationFailure: answer(502, { message: 'Internal server error' }, 'InternalServerErrorException'),
   internalError: answer(500, { message: 'Internal server error' }, 'InternalServerErrorException'),
-  signature: (message: string): SandboxResponse =>
+  signature: (message: string): HttpAnswer =>
     jsonAnswer(403, { message }, { 'x-amzn-errortype': 'IncompleteSignatureException' }),
 };
 
@@ -41,11 +41,11 @@ export const httpResponses = {
   serviceUnavailable: answer(503, { message: 'Service Unavailable' }, 'ServiceUnavailableException'),
 };
 
-/** What the sandbox cannot do for an API: a 500 that names it, so the gap is not a silent wrong answer. */
-export function unsupported(what: string): SandboxResponse {
+/** What cdkd (the sandbox, `cdkd local start-api`) cannot do for an API: a 500 that names it, so the gap is not a silent wrong answer. */
+export function unsupported(what: string): HttpAnswer {
   return jsonAnswer(
     500,
-    { message: `The cdkd sandbox does not run ${what}.` },
+    { message: `cdkd does not run ${what}.` },
     { 'x-amzn-errortype': 'InternalServerErrorException' },
   );
 }

@@ -1,6 +1,6 @@
-import type { IngressRequest } from '../ingress.js';
-import type { LambdaInvocationResult } from '../ports/index.js';
-import type { SandboxResponse } from '../request.js';
+import type { HttpRequest } from './types.js';
+import type { InvocationResult } from './types.js';
+import type { HttpAnswer } from './types.js';
 import {
   forwardingHeaders,
   groupValues,
@@ -35,7 +35,7 @@ export interface V2Target {
  * lower-cased with repeats joined by commas, cookies apart, repeated query parameters joined
  * by commas, a body base64-encoded unless its content type is text; absent parts left out.
  */
-export function v2Event(request: IngressRequest, target: V2Target): Record<string, unknown> {
+export function v2Event(request: HttpRequest, target: V2Target): Record<string, unknown> {
   const cookies = requestCookies(request);
   const query = groupValues(queryPairs(request.rawQuery));
   const headers = { ...joinedHeaders(request), ...forwardingHeaders(request, target.epochMs) };
@@ -91,7 +91,7 @@ export function v2Event(request: IngressRequest, target: V2Target): Record<strin
  * without a `statusCode` is a 200 JSON body as the function returned it. `failure` is the
  * front door's own answer for a function error or a malformed result.
  */
-export function v2Response(result: LambdaInvocationResult, failure: () => SandboxResponse): SandboxResponse {
+export function v2Response(result: InvocationResult, failure: () => HttpAnswer): HttpAnswer {
   const output = functionOutput(result);
   if (output === FAILED) return failure();
   if (!isRecord(output) || output.statusCode === undefined) {
@@ -118,7 +118,7 @@ export function v2Response(result: LambdaInvocationResult, failure: () => Sandbo
 export const FAILED = Symbol('failed');
 
 /** What the function returned, or FAILED when it failed or returned something that is not JSON. */
-export function functionOutput(result: LambdaInvocationResult): unknown {
+export function functionOutput(result: InvocationResult): unknown {
   if (result.functionError) return FAILED;
   try {
     return JSON.parse(result.payload) as unknown;

@@ -1,4 +1,4 @@
-import { decodeSegment } from '../../http-events/request-parts.js';
+import { decodeSegment } from './request-parts.js';
 
 /**
  * Which resource (REST API) or route (HTTP API) a request path reaches. A path template's

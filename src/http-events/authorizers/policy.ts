@@ -1,4 +1,4 @@
-import { isRecord } from '../../../http-events/payload-v2.js';
+import { isRecord } from '../payload-v2.js';
 
 /** What a Lambda authorizer's IAM policy says about one method ARN. */
 export type PolicyDecision = 'allow' | 'deny' | 'implicit-deny';

@@ -1,5 +1,5 @@
 /**
- * Mapping templates as far as the sandbox evaluates them: references to `$context.…`,
+ * Mapping templates as far as cdkd evaluates them: references to `$context.…`,
  * `$stageVariables.…`, `$input.params('name')`, `$input.body` and `$input.json('$')` (also
  * in `${…}` form) are replaced; Velocity directives (`#set`, `#if`, `#foreach` …) are not
  * evaluated, and a template using one is refused by name rather than answered wrongly.

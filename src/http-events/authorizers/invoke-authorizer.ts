@@ -1,11 +1,7 @@
-import { SandboxError } from '../../../errors.js';
-import { isRecord } from '../../../http-events/payload-v2.js';
-import { queryPairs } from '../../../http-events/request-parts.js';
-import type { IngressRequest } from '../../../ingress.js';
-import type { LambdaInvocationResult } from '../../../ports/index.js';
-import { lambdaArnOf } from '../integrations/lambda-target.js';
-
-export type Invoke = (functionArn: string, payload: string) => Promise<LambdaInvocationResult>;
+import { isRecord } from '../payload-v2.js';
+import { queryPairs } from '../request-parts.js';
+import type { HttpRequest, InvocationResult, Invoke } from '../types.js';
+import { lambdaArnOf } from '../lambda-target.js';
 
 /** How a Lambda authorizer's invocation ended. */
 export type AuthorizerCall =
@@ -23,13 +19,8 @@ export async function callAuthorizer(
 ): Promise<AuthorizerCall> {
   const arn = typeof uri === 'string' ? lambdaArnOf(uri, stageVariables) : undefined;
   if (!arn) return { kind: 'error' };
-  let result: LambdaInvocationResult;
-  try {
-    result = await invoke(arn, JSON.stringify(event));
-  } catch (error) {
-    if (error instanceof SandboxError) return { kind: 'error' };
-    throw error;
-  }
+  // A function that cannot run answers as a failed invocation (the caller's invoke says so).
+  const result: InvocationResult = await invoke(arn, JSON.stringify(event));
   let output: unknown;
   try {
     output = JSON.parse(result.payload);
@@ -51,7 +42,7 @@ export async function callAuthorizer(
  */
 export function identityValue(
   source: string,
-  request: IngressRequest,
+  request: HttpRequest,
   stageVariables: Record<string, string>,
 ): string | undefined {
   const trimmed = source.trim();

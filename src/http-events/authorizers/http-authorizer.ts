@@ -1,14 +1,13 @@
-import type { ResourceModel } from '../../../resources.js';
-import { isRecord } from '../../../http-events/payload-v2.js';
-import type { IngressRequest } from '../../../ingress.js';
+import type { HttpRequest, Invoke, ResourceModel } from '../types.js';
+import { isRecord } from '../payload-v2.js';
 import { httpResponses, unsupported } from '../gateway-responses.js';
-import { callAuthorizer, identityValue, type Invoke } from './invoke-authorizer.js';
+import { callAuthorizer, identityValue } from './invoke-authorizer.js';
 import { evaluatePolicy, isPolicyDocument } from './policy.js';
 import type { Authorization } from './rest-authorizer.js';
 import type { AuthorizerResultCache } from './result-cache.js';
 
 export interface HttpAuthorizerInput {
-  request: IngressRequest;
+  request: HttpRequest;
   /** `arn:aws:execute-api:{region}:{account}:{api}/{stage}/{METHOD}/{path}` */
   routeArn: string;
   stageVariables: Record<string, string>;
