@@ -216,6 +216,14 @@ export interface Provider {
   nameHolder?(request: ResourceRequest, context: ProviderContext): Promise<NameLookup | undefined>;
   /** The live resource, or undefined when it no longer exists. */
   read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined>;
+  /**
+   * For a type AWS reports made before it is usable (a Lambda function answers Pending): waits
+   * until a resource this deploy created is usable, as CloudFormation does before it reports a
+   * resource done. The engine calls it once per created resource, in parallel, before the deploy
+   * reports success, so a create need not wait unless its own next call needs it. Absent means a
+   * created resource is usable at once.
+   */
+  untilUsable?(request: DeleteRequest, context: ProviderContext): Promise<void>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { awsErrorCode, httpStatusOf } from '../aws/error-class.js';
 import { systemClock, type Clock } from './clock.js';
 import { retryClassOf, type RetryClass } from './retry-class.js';
+import { backoff, wakeOf } from './retry-propagation.js';
 import {
   countRetry,
   giveUpLine,
@@ -70,7 +71,8 @@ export async function withRetry<T>(
         counters,
         error,
       });
-      await clock.sleep(verdict.delayMs, options.signal);
+      // A gated IAM-propagation refusal ends early once the entity it waits on is usable.
+      await backoff(clock, verdict.delayMs, options.signal, wakeOf(error));
     }
   }
 }

@@ -20,6 +20,20 @@ import {
 } from './lambda-helpers.js';
 
 const sandbox = useSandbox();
+
+const resetCalls = () => fetch(`${sandbox.current.url}/_sandbox/calls`, { method: 'DELETE' });
+
+/** Lambda calls since the last reset, by operation. */
+async function lambdaCalls(): Promise<Record<string, number>> {
+  const { calls } = (await (await fetch(`${sandbox.current.url}/_sandbox/calls`)).json()) as {
+    calls: Record<string, { count: number }>;
+  };
+  return Object.fromEntries(
+    Object.entries(calls)
+      .filter(([key]) => key.startsWith('lambda:'))
+      .map(([key, { count }]) => [key.slice('lambda:'.length), count]),
+  );
+}
 let context: ProviderContext;
 const type = 'AWS::Lambda::Function';
 
@@ -36,7 +50,7 @@ afterEach(async () => {
 });
 
 describe('AWS::Lambda::Function provider', () => {
-  it('creates with a generated name, waits for Active, reads back, updates in place and deletes', async () => {
+  it('creates with a generated name without waiting, settles Active, reads back, updates in place and deletes', async () => {
     await setLatency(sandbox.current.url, { [type]: { create: 150, update: 150 } });
     const clock = scaledClock(0.2);
     const provider = new LambdaFunctionProvider({ clock });
@@ -49,7 +63,13 @@ describe('AWS::Lambda::Function provider', () => {
     });
     const created = await provider.create({ logicalId: 'Handler', type, properties }, context);
     expect(created.physicalId).toMatch(/^FnStack-Handler-[A-Z0-9]{12}$/);
-    expect(clock.slept.length).toBeGreaterThan(0);
+    // CreateFunction answers Pending and the create returns on it: nothing waited for Active.
+    expect(clock.slept).toEqual([]);
+    const client = await lambdaClientFor(context);
+    const pending = await client.send(
+      new GetFunctionConfigurationCommand({ FunctionName: created.physicalId }),
+    );
+    expect(pending.State).toBe('Pending');
     const arn = `arn:aws:lambda:us-east-1:${ACCOUNT}:function:${created.physicalId}`;
     expect(created.attributes).toEqual({
       Arn: arn,
@@ -61,6 +81,12 @@ describe('AWS::Lambda::Function provider', () => {
     expect(created.creationIdentity).toMatchObject({ Arn: arn });
 
     const request = { logicalId: 'Handler', type, physicalId: created.physicalId, properties };
+    await provider.untilUsable(request, context);
+    expect(clock.slept.length).toBeGreaterThan(0);
+    const active = await client.send(
+      new GetFunctionConfigurationCommand({ FunctionName: created.physicalId }),
+    );
+    expect(active.State).toBe('Active');
     const live = await provider.read(request, context);
     expect(live!.properties).toMatchObject({
       MemorySize: 256,
@@ -82,7 +108,6 @@ describe('AWS::Lambda::Function provider', () => {
       context,
     );
     expect(updated.physicalId).toBe(created.physicalId);
-    const client = await lambdaClientFor(context);
     const after = await client.send(new GetFunctionCommand({ FunctionName: created.physicalId }));
     expect(after.Configuration).toMatchObject({
       MemorySize: 512,
@@ -135,23 +160,37 @@ describe('AWS::Lambda::Function provider', () => {
     expect((other as Error).name).toBe('ResourceConflictException');
   });
 
-  it('reports the function made when its wait for Active fails; the retry adopts it', async () => {
+  it('creates with one CreateFunction and no poll, reserving concurrency on the Pending function', async () => {
+    await setLatency(sandbox.current.url, { [type]: { create: 60_000 } });
+    await resetCalls();
     const provider = new LambdaFunctionProvider({ clock: scaledClock(0) });
-    const request = {
-      logicalId: 'Unready',
-      type,
-      properties: functionProperties({ FunctionName: 'unready' }),
-      idempotencyToken: 'tok-unready',
-    };
-    await failNext(sandbox.current, 'lambda', 'GetFunctionConfiguration', {
-      errorCode: 'InvalidParameterValueException',
+    const created = await provider.create(
+      {
+        logicalId: 'Reserved',
+        type,
+        properties: functionProperties({ FunctionName: 'reserved', ReservedConcurrentExecutions: 4 }),
+      },
+      context,
+    );
+    expect(await lambdaCalls()).toEqual({ CreateFunction: 1, PutFunctionConcurrency: 1 });
+    expect(created.observed).toMatchObject({ ReservedConcurrentExecutions: 4 });
+    const client = await lambdaClientFor(context);
+    const live = await client.send(new GetFunctionCommand({ FunctionName: 'reserved' }));
+    expect(live.Configuration!.State).toBe('Pending');
+    expect(live.Concurrency).toEqual({ ReservedConcurrentExecutions: 4 });
+    // The creation identity is the create's answer, the function's first revision.
+    expect(created.creationIdentity).toEqual({
+      Arn: live.Configuration!.FunctionArn,
+      RevisionId: live.Configuration!.RevisionId,
+      LastModified: live.Configuration!.LastModified,
     });
-    const made = await madeError(provider.create(request, context), 'InvalidParameterValueException');
-    // No creation identity: the wait is what returns the settled revision.
-    expect(made.made).toEqual({ physicalId: 'unready' });
-    expect(await provider.read({ ...request, physicalId: 'unready' }, context)).toBeDefined();
-    const retried = await provider.create(request, context);
-    expect(retried.physicalId).toBe('unready');
+  });
+
+  it('untilUsable fails with the reason when the function cannot be read', async () => {
+    const provider = new LambdaFunctionProvider({ clock: scaledClock(0) });
+    const request = { logicalId: 'Gone', type, physicalId: 'never-made', properties: {} };
+    const error = await provider.untilUsable(request, context).catch((e: Error) => e);
+    expect((error as Error).name).toBe('ResourceNotFoundException');
   });
 
   it('reports the function made, with its creation identity, when its concurrency call fails', async () => {

@@ -159,6 +159,8 @@ export async function lockedDeploy(
     const deployOps = planned.plan.operations.filter((op) => op.phase === 'deploy');
     try {
       await runPhase(state, deployOps, executor, { ...options, priority });
+      // A deploy is done once what it created is usable (a Lambda function Active), as on CloudFormation.
+      await executor.settleCreated();
       // An export reading a resource this deploy recreated has its value only now, before the old copies go.
       // Except those its importers follow later in the run (planned.moving): the plan allowed them.
       const exports = engine.exportsIn(request.region);

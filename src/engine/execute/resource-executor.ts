@@ -24,6 +24,7 @@ import { recreateRefusedUpdate } from './recreate-refused-update.js';
 import { createAttempts } from '../../providers/ambiguous-create.js';
 import { createdName } from './created-name.js';
 import { awsErrorCode } from '../../aws/error-class.js';
+import { CreatedResources } from './created-settle.js';
 
 /**
  * Carries out one planned operation against its provider and records the
@@ -37,6 +38,9 @@ export class ResourceExecutor {
 
   /** Hears each planned operation start and end (the event sink, unless the services name another). */
   private readonly steps: StepObserver;
+
+  /** What this run created that its provider may still be making usable (see `settleCreated`). */
+  private readonly created = new CreatedResources();
 
   constructor(readonly services: ExecutorServices) {
     this.steps = services.steps ?? eventSteps(services.events, services.state);
@@ -205,6 +209,12 @@ export class ResourceExecutor {
           throw await attempts.settle(error);
         });
       release();
+      this.created.add(provider, {
+        logicalId: op.logicalId,
+        type: op.type,
+        physicalId: result.physicalId,
+        properties: prepared.sent,
+      });
       return {
         ...appliedRecord(this.services.state, op, result, { stored, properties, provisionedBy }),
         region: this.services.context.region,
@@ -214,6 +224,11 @@ export class ResourceExecutor {
       if (error instanceof ResourceMadeError) throw new MadeThenFailed(error, provisionedBy, stored);
       throw error;
     }
+  }
+
+  /** Waits until every resource this run created is usable (`Provider.untilUsable`), all at once. */
+  settleCreated(): Promise<void> {
+    return this.created.settle(this.services.context);
   }
 
   /** See replace-resource.ts: create-first, or delete-first under --replace or for a re-create. */

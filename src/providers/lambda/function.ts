@@ -51,6 +51,8 @@ import { resourceMade } from '../resource-made.js';
 import { attributesFor } from './ref-attributes.js';
 import { waitForFunction } from './waits.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
+import { retryClassOf } from '../retry-class.js';
+import { PropagationGate } from '../retry-propagation.js';
 
 const TYPE = 'AWS::Lambda::Function';
 // The token tag marks which logical create made a function, so a replayed create can adopt it.
@@ -68,11 +70,11 @@ const WRITE_ONLY: readonly string[] = ['Code'];
 
 /**
  * AWS::Lambda::Function through CreateFunction / UpdateFunctionCode /
- * UpdateFunctionConfiguration. Each create waits for State Active and each update for
- * LastUpdateStatus Successful, since Lambda refuses the next change (and CloudFormation
- * reports the resource done) only after that. Physical id and Ref: the function name.
- * A create whose wait or concurrency call fails after the function exists reports it made
- * (ResourceMadeError; with its creation identity once the wait returned it).
+ * UpdateFunctionConfiguration. A create does not wait for State Active (the deploy does, at
+ * its end, through `untilUsable`); an update waits for LastUpdateStatus Successful before and after
+ * each change, since Lambda refuses the next change until then. Physical id and Ref: the
+ * function name. A create whose concurrency call fails after the function exists reports it
+ * made (ResourceMadeError, with the creation identity CreateFunction answered).
  */
 export class LambdaFunctionProvider extends SdkProvider {
   readonly description: ProviderDescription = {
@@ -82,6 +84,8 @@ export class LambdaFunctionProvider extends SdkProvider {
     writeOnly: WRITE_ONLY,
   };
   private readonly clock: Clock;
+  /** Functions on one new execution role wait on one probe, not one call each (spec 003). */
+  private readonly roles = new PropagationGate();
 
   constructor(options: LambdaProviderOptions = {}) {
     super();
@@ -93,26 +97,33 @@ export class LambdaFunctionProvider extends SdkProvider {
     const name = functionName(request, context);
     const token = request.idempotencyToken;
     const tags = { ...tagMap(request.properties.Tags), ...(token ? { [TOKEN_TAG]: token } : {}) };
+    const send = async () =>
+      (await lambdaClient(context, SINGLE_ATTEMPT)).send(
+        new CreateFunctionCommand(createInput(name, request.properties, tags)),
+        { abortSignal: context.signal },
+      );
+    const role = string(request.properties.Role);
+    let made: FunctionConfiguration;
     try {
-      await (
-        await lambdaClient(context, SINGLE_ATTEMPT)
-      ).send(new CreateFunctionCommand(createInput(name, request.properties, tags)), {
-        abortSignal: context.signal,
-      });
+      made = role ? await this.roles.call(role, send, roleNotYetAssumable) : await send();
     } catch (error) {
-      if (!(token && isConflict(error) && (await this.madeBy(client, name, token, context)))) throw error;
+      const earlier =
+        token && isConflict(error) ? await this.madeBy(client, name, token, context) : undefined;
+      if (!earlier) throw error;
       // An earlier attempt of this create made it and its answer was lost: adopt that one.
+      made = earlier;
     }
-    // The function exists from here, made by this create (or an earlier attempt of it).
-    let creationIdentity: CreationIdentity | undefined;
+    // The function exists from here, made by this create (or an earlier attempt of it). It may
+    // still be Pending: nothing below is refused on a Pending function (Lambda refuses only
+    // Invoke, UpdateFunctionCode, UpdateFunctionConfiguration and PublishVersion until Active),
+    // and the deploy waits for Active at its end (`untilUsable`).
+    // The ARN names the function; the first revision's id and time date this incarnation.
+    const creationIdentity: CreationIdentity = {
+      Arn: made.FunctionArn!,
+      RevisionId: made.RevisionId!,
+      LastModified: made.LastModified!,
+    };
     try {
-      const ready = await waitForFunction(client, name, 'active', this.clock, context.signal);
-      // The ARN names the function; the first revision's id and time date this incarnation.
-      creationIdentity = {
-        Arn: ready.FunctionArn!,
-        RevisionId: ready.RevisionId!,
-        LastModified: ready.LastModified!,
-      };
       const concurrency = integer(
         request.properties.ReservedConcurrentExecutions,
         'ReservedConcurrentExecutions',
@@ -129,15 +140,24 @@ export class LambdaFunctionProvider extends SdkProvider {
             );
       return {
         physicalId: name,
-        attributes: attributesFor(TYPE, ready),
+        attributes: attributesFor(TYPE, made),
         creationIdentity,
-        // The readiness wait's configuration and the concurrency call's answer; tags are not in them.
-        observed: observedProperties(ready, request.properties, {}, reserved?.ReservedConcurrentExecutions),
+        // The create's answer and the concurrency call's; tags are not in them.
+        observed: observedProperties(made, request.properties, {}, reserved?.ReservedConcurrentExecutions),
       };
     } catch (error) {
       // The token tag lets the retry of this create adopt the function instead of colliding.
       throw resourceMade({ physicalId: name, creationIdentity }, error);
     }
+  }
+
+  /**
+   * A function answers Pending to CreateFunction and CloudFormation reports it done only once
+   * Active; users invoke right after a deploy, so the deploy waits for it here, at its end.
+   */
+  async untilUsable(request: DeleteRequest, context: ProviderContext): Promise<void> {
+    const client = await lambdaClient(context);
+    await waitForFunction(client, request.physicalId, 'active', this.clock, context.signal);
   }
 
   /**
@@ -159,16 +179,17 @@ export class LambdaFunctionProvider extends SdkProvider {
     }
   }
 
+  /** The configuration of `name` when the create with `token` made it. */
   private async madeBy(
     client: LambdaClient,
     name: string,
     token: string,
     context: ProviderContext,
-  ): Promise<boolean> {
+  ): Promise<FunctionConfiguration | undefined> {
     const live = await client.send(new GetFunctionCommand({ FunctionName: name }), {
       abortSignal: context.signal,
     });
-    return live.Tags?.[TOKEN_TAG] === token;
+    return live.Tags?.[TOKEN_TAG] === token ? live.Configuration : undefined;
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -296,6 +317,11 @@ function functionName(request: ResourceRequest, context: ProviderContext): strin
     string(request.properties.FunctionName) ??
     tokenPhysicalName(context.stackName, request, FUNCTION_NAME_RULES)
   );
+}
+
+/** Lambda's refusal of a role IAM has not propagated to it yet. */
+function roleNotYetAssumable(error: unknown): boolean {
+  return retryClassOf(error) === 'iam-propagation' && (error as Error).message.includes('cannot be assumed');
 }
 
 function isConflict(error: unknown): boolean {
