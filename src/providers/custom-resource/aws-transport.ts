@@ -11,6 +11,7 @@ export function awsTransport(clients: AwsClients, clock: Clock): HandlerTranspor
     async ready(target, signal) {
       if (target.kind !== 'lambda') return;
       const lambda = await clients.client(LambdaClient, target.region);
+      // Lambda refuses Invoke on a function still Pending (just made) or mid-update.
       await waitForFunction(lambda, target.functionName, 'updated', clock, signal);
     },
     async send(target, payload, signal) {
