@@ -67,6 +67,14 @@ export function registerLocal(program: Command): void {
       what: 'listener',
       start: async () => (await import('../../local/alb/start-alb.js')).startAlb,
     },
+    {
+      name: 'start-cloudfront',
+      description:
+        "serve the stack's CloudFront distributions on this machine: behaviours by path pattern, S3 origins from the app's BucketDeployment sources (else the deployed bucket), function URL origins run locally",
+      what: 'distribution',
+      readsBuckets: true,
+      start: async () => (await import('../../local/cloudfront/start-cloudfront.js')).startCloudFront,
+    },
   ];
   for (const server of servers) {
     runOptions(
@@ -94,9 +102,13 @@ export function registerLocal(program: Command): void {
           });
         }
         const assembly = await synthesizeFor(command, options);
+        const runner = await runnerOptions(command, options, assembly);
         const running = await start({
-          ...(await runnerOptions(command, options, assembly)),
+          ...runner,
           ...(stack !== undefined ? { stack } : {}),
+          ...(server.readsBuckets && options.deployed
+            ? { deployedBucket: await deployedBuckets(command, runner.region) }
+            : {}),
           port,
         });
         for (const endpoint of running.endpoints)
@@ -155,6 +167,12 @@ async function runnerOptions(
     onWarning: warn,
     onInfo: (message) => process.stderr.write(`${message}\n`),
   };
+}
+
+async function deployedBuckets(command: Command, region: string) {
+  const { deployedBucketReader } = await import('../../local/cloudfront/deployed-bucket.js');
+  const session = sessionFor(command);
+  return deployedBucketReader({ clients: session.clients, backend: () => session.stateBackend(), region });
 }
 
 async function readEvent(file: string | undefined): Promise<string> {
