@@ -209,7 +209,9 @@ async function viewerFunction(
       ),
     };
   } catch (error) {
-    deps.onLog(`${fn.logicalId} failed: ${error instanceof Error ? error.message : String(error)}`);
+    // An error thrown inside the function's own context is not an Error of this realm.
+    const message = (error as { message?: unknown } | undefined)?.message;
+    deps.onLog(`${fn.logicalId} failed: ${typeof message === 'string' ? message : String(error)}`);
     // What CloudFront answers when a function throws or returns something invalid.
     return {
       answer: text(
