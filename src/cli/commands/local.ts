@@ -76,6 +76,7 @@ export function registerLocal(program: Command): void {
       start: async () => (await import('../../local/cloudfront/start-cloudfront.js')).startCloudFront,
     },
   ];
+  registerStartService(local);
   for (const server of servers) {
     runOptions(
       addAppOptions(
@@ -125,6 +126,87 @@ export function registerLocal(program: Command): void {
         });
       });
   }
+}
+
+function registerStartService(local: Command): void {
+  addAppOptions(
+    local
+      .command('start-service')
+      .description(
+        "run an ECS service's task definition with the container engine (CDK_DOCKER, else docker, else podman): image assets built, environment, secrets and port mappings from the template",
+      )
+      .argument(
+        '[service]',
+        '<stack>/<service>: the service by logical ID or construct path; default: the only one',
+      ),
+  )
+    .option(
+      '--no-deployed',
+      'do not read the deployed stack (a task with secrets is then refused: their values exist only there)',
+    )
+    .action(async (target: string | undefined, options: LocalRunOptions, command: Command) => {
+      const { startService } = await import('../../local/service/start-service.js');
+      const region =
+        globalOptions(command).region ??
+        process.env.AWS_REGION ??
+        process.env.AWS_DEFAULT_REGION ??
+        'us-east-1';
+      const assembly = await synthesizeFor(command, options);
+      let deployedSecrets;
+      if (options.deployed) {
+        const { deployedSecretsReader } = await import('../../local/service/service-secrets.js');
+        const session = sessionFor(command);
+        deployedSecrets = deployedSecretsReader({
+          clients: session.clients,
+          backend: () => session.stateBackend(),
+          region,
+        });
+      }
+      const verbose = globalOptions(command).verbose === true;
+      const running = await startService({
+        assembly,
+        ...(target !== undefined ? { target } : {}),
+        ...(deployedSecrets ? { deployedSecrets } : {}),
+        onLog: (line) => process.stderr.write(`${line}\n`),
+        onInfo: (message) => process.stderr.write(`${message}\n`),
+        onVerbose: (message) => {
+          if (verbose) process.stderr.write(`${message}\n`);
+        },
+      });
+      for (const port of running.ports)
+        process.stderr.write(
+          `ECS service ${running.service.stack.displayName}/${running.service.name}: container port ${port.containerPort}/${port.protocol} on 127.0.0.1:${port.hostPort}\n`,
+        );
+      process.stderr.write('Running; press Ctrl-C to stop.\n');
+      const code = await new Promise<number | null>((resolve) => {
+        let stopping = false;
+        const stop = () => {
+          stopping = true;
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          void running.close().then(() => resolve(0));
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+        void running.stopped.then(async (exit) => {
+          // Containers stopped by Ctrl-C exit too; only an exit of their own fails the command.
+          if (stopping) return;
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          await running.close();
+          resolve(exit);
+        });
+      });
+      if (code !== 0) {
+        throw new CdkdError(
+          'LOCAL_CONTAINER_FAILED',
+          `An essential container of ECS service ${running.service.stack.displayName}/${running.service.name} exited with code ${code}; the task stopped (what it printed is above).`,
+          {
+            hint: `The engine ${running.engine} must be able to run containers here; try the printed ${running.engine} run command yourself.`,
+          },
+        );
+      }
+    });
 }
 
 function runOptions(command: Command): Command {
