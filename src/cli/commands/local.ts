@@ -146,21 +146,12 @@ function registerStartService(local: Command): void {
     )
     .action(async (target: string | undefined, options: LocalRunOptions, command: Command) => {
       const { startService } = await import('../../local/service/start-service.js');
-      const region =
-        globalOptions(command).region ??
-        process.env.AWS_REGION ??
-        process.env.AWS_DEFAULT_REGION ??
-        'us-east-1';
+      const region = regionFor(command);
       const assembly = await synthesizeFor(command, options);
       let deployedSecrets;
       if (options.deployed) {
         const { deployedSecretsReader } = await import('../../local/service/service-secrets.js');
-        const session = sessionFor(command);
-        deployedSecrets = deployedSecretsReader({
-          clients: session.clients,
-          backend: () => session.stateBackend(),
-          region,
-        });
+        deployedSecrets = deployedSecretsReader({ ...stateAccess(command), region });
       }
       const verbose = globalOptions(command).verbose === true;
       const running = await startService({
@@ -226,19 +217,12 @@ async function runnerOptions(
   options: LocalRunOptions,
   assembly: CloudAssembly,
 ): Promise<LocalRunnerOptions> {
-  const region =
-    globalOptions(command).region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1';
+  const region = regionFor(command);
   const warn = (message: string) => process.stderr.write(`warning: ${message}\n`);
   let deployed: LocalRunnerOptions['deployed'];
   if (options.deployed) {
     const { deployedFunctionReader } = await import('../../local/deployed-function.js');
-    const session = sessionFor(command);
-    deployed = deployedFunctionReader({
-      clients: session.clients,
-      backend: () => session.stateBackend(),
-      region,
-      warn,
-    });
+    deployed = deployedFunctionReader({ ...stateAccess(command), region, warn });
   }
   return {
     assembly,
@@ -253,8 +237,19 @@ async function runnerOptions(
 
 async function deployedBuckets(command: Command, region: string) {
   const { deployedBucketReader } = await import('../../local/cloudfront/deployed-bucket.js');
+  return deployedBucketReader({ ...stateAccess(command), region });
+}
+
+function regionFor(command: Command): string {
+  return (
+    globalOptions(command).region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1'
+  );
+}
+
+/** What reading the deployed stacks takes: the session's clients and its state backend, opened on first use. */
+function stateAccess(command: Command) {
   const session = sessionFor(command);
-  return deployedBucketReader({ clients: session.clients, backend: () => session.stateBackend(), region });
+  return { clients: session.clients, backend: () => session.stateBackend() };
 }
 
 async function readEvent(file: string | undefined): Promise<string> {

@@ -1,7 +1,7 @@
+import { deployedStackState } from '../deployed-state.js';
 import type { StackArtifact } from '../../assembly/index.js';
 import type { AwsClients } from '../../aws/index.js';
 import { awsErrorCode } from '../../aws/error-class.js';
-import { CdkdError } from '../../errors.js';
 import type { StateBackend } from '../../state/index.js';
 import { contentTypeOf, type BucketReader } from './bucket-source.js';
 
@@ -25,15 +25,7 @@ export interface DeployedBucketInput {
  */
 export function deployedBucketReader(input: DeployedBucketInput): DeployedBucketReader {
   return async (stack, bucketId) => {
-    const region = stack.environment.region === 'unknown-region' ? input.region : stack.environment.region;
-    let backend: StateBackend;
-    try {
-      backend = await input.backend();
-    } catch (error) {
-      if (error instanceof CdkdError && error.code === 'STATE_BUCKET_NOT_FOUND') return undefined;
-      throw error;
-    }
-    const state = await backend.store.read({ stackName: stack.stackName, region });
+    const { region, state } = await deployedStackState(input.backend, stack, input.region);
     const bucketName = state?.document.resources[bucketId]?.physicalId;
     if (!bucketName) return undefined;
     const { GetObjectCommand } = await import('@aws-sdk/client-s3');

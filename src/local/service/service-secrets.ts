@@ -1,4 +1,4 @@
-import type { StackArtifact } from '../../assembly/index.js';
+import { deployedStackState } from '../deployed-state.js';
 import type { AwsClients } from '../../aws/index.js';
 import { CdkdError } from '../../errors.js';
 import type { StateBackend } from '../../state/index.js';
@@ -22,15 +22,7 @@ export interface DeployedSecretsInput {
  */
 export function deployedSecretsReader(input: DeployedSecretsInput): DeployedSecretsReader {
   return async (service) => {
-    const region = regionOf(service.stack, input.region);
-    let backend: StateBackend;
-    try {
-      backend = await input.backend();
-    } catch (error) {
-      if (error instanceof CdkdError && error.code === 'STATE_BUCKET_NOT_FOUND') return undefined;
-      throw error;
-    }
-    const state = await backend.store.read({ stackName: service.stack.stackName, region });
+    const { region, state } = await deployedStackState(input.backend, service.stack, input.region);
     if (!state) return undefined;
     let account: Promise<string> | undefined;
     const pseudo = async (name: string): Promise<string> => {
@@ -97,10 +89,6 @@ async function readSecret(clients: AwsClients, region: string, valueFrom: string
   if (!jsonKey) return text;
   const parsed = JSON.parse(text) as Record<string, unknown>;
   return String(parsed[jsonKey] ?? '');
-}
-
-function regionOf(stack: StackArtifact, fallback: string): string {
-  return stack.environment.region === 'unknown-region' ? fallback : stack.environment.region;
 }
 
 function unresolved(service: LocalService, what: string): CdkdError {
