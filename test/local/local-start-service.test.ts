@@ -90,6 +90,12 @@ describe('cdkd local start-service with a stand-in engine', () => {
         throw new Error(`start-service exited with ${code}: ${server.stderr()}`);
       }),
     ]);
+    // Each stand-in container says "up" once it has recorded its call.
+    const up = () => /web \| up/.test(server.stderr()) && /side \| up/.test(server.stderr());
+    for (let waited = 0; !up(); waited += 50) {
+      if (waited > 30_000) throw new Error(`the containers did not start: ${server.stderr()}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     const calls = readFileSync(engine.log, 'utf8');
     const build = /ARGS build --tag (cdkasset-[0-9a-f]+) \.\nPWD (.*)\n/.exec(calls);
     expect(build?.[2]).toMatch(/asset\.[0-9a-f]+$/);
