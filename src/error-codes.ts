@@ -131,7 +131,7 @@ export const ERROR_CODES = {
   INVALID_REFERENCE: 'A Ref or Fn::GetAtt names something the template does not declare.',
   LIVE_ATTRIBUTE_UNRESOLVED: 'An attribute that must be read live from AWS could not be read.',
   LOCAL_API_NOT_FOUND:
-    'cdkd local start-api, start-alb or start-cloudfront names a stack with nothing to serve (no REST or HTTP API, no listener, no distribution), or no such stack.',
+    'cdkd local start-api, start-alb or start-cloudfront names a stack with nothing to serve, or no such stack.',
   LOCAL_CODE_UNAVAILABLE:
     'cdkd local invoke finds no code for the function on this machine (no inline code, no asset directory).',
   LOCAL_CONTAINER_ENGINE_MISSING:
