@@ -58,7 +58,18 @@ export function deployedSecretsReader(input: DeployedSecretsInput): DeployedSecr
     const values: Record<string, string> = {};
     for (const container of service.containers)
       for (const secret of container.secrets)
-        values[secret.name] = await readSecret(input.clients, region, await resolve(secret.valueFrom));
+        values[secret.name] = await readSecret(input.clients, region, await resolve(secret.valueFrom)).catch(
+          (error: unknown) => {
+            throw new CdkdError(
+              'LOCAL_SERVICE_UNRESOLVED',
+              `ECS service ${service.stack.displayName}/${service.name}: its secret ${secret.name} cannot be read from the deployed stack (${error instanceof Error ? error.message : String(error)}).`,
+              {
+                hint: 'Check the credentials in use may read the secret (secretsmanager:GetSecretValue, ssm:GetParameter), or redeploy the stack.',
+                cause: error,
+              },
+            );
+          },
+        );
     return values;
   };
 }
@@ -68,7 +79,9 @@ async function readSecret(clients: AwsClients, region: string, valueFrom: string
     if (valueFrom.startsWith('arn:') || valueFrom.startsWith('/')) {
       const { SSMClient, GetParameterCommand } = await import('@aws-sdk/client-ssm');
       const ssm = await clients.client(SSMClient, region);
-      const answer = await ssm.send(new GetParameterCommand({ Name: valueFrom, WithDecryption: true }));
+      const answer = await ssm.send(
+        new GetParameterCommand({ Name: parameterName(valueFrom), WithDecryption: true }),
+      );
       return answer.Parameter?.Value ?? '';
     }
   }
@@ -89,6 +102,17 @@ async function readSecret(clients: AwsClients, region: string, valueFrom: string
   if (!jsonKey) return text;
   const parsed = JSON.parse(text) as Record<string, unknown>;
   return String(parsed[jsonKey] ?? '');
+}
+
+/**
+ * A parameter's name from its ARN, as SSM writes it: `parameter/name` for a plain name,
+ * `parameter/a/b` for the hierarchical `/a/b`.
+ */
+export function parameterName(valueFrom: string): string {
+  const at = valueFrom.indexOf(':parameter/');
+  if (!valueFrom.startsWith('arn:') || at < 0) return valueFrom;
+  const rest = valueFrom.slice(at + ':parameter/'.length);
+  return rest.includes('/') ? `/${rest}` : rest;
 }
 
 function unresolved(service: LocalService, what: string): CdkdError {
