@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Stack } from 'aws-cdk-lib';
 import {
@@ -15,7 +15,7 @@ import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../assembly/helpers.js';
 import { inlineFunction, synthesizeApp } from '../helpers/cdk-app.js';
-import { startCli } from '../helpers/cli.js';
+import { runCli, startCli } from '../helpers/cli.js';
 
 // `cdkd local start-cloudfront` on a real aws-cdk-lib app: a distribution whose default
 // behaviour is an S3 bucket filled by a BucketDeployment of a local directory, with an SPA's
@@ -28,13 +28,14 @@ const API = `exports.handler = async (event) => ({ statusCode: 200, headers: { '
 let server: ReturnType<typeof startCli>;
 let url: string;
 let site: string;
+let app: string;
 
 beforeAll(async () => {
   site = tempDir();
   writeFileSync(join(site, 'index.html'), '<h1>home</h1>');
   mkdirSync(join(site, 'css'));
   writeFileSync(join(site, 'css', 'app.css'), 'body{}');
-  const app = synthesizeApp((cdk) => {
+  app = synthesizeApp((cdk) => {
     const stack = new Stack(cdk, 'Web');
     const bucket = new Bucket(stack, 'Site');
     const api = inlineFunction(stack, 'ApiFn', API);
@@ -150,5 +151,30 @@ describe('cdkd local start-cloudfront', () => {
     const response = await fetch(`${url}/ext/page`);
     expect(response.status).toBe(502);
     expect(await response.text()).toMatch(/custom origin .* \(example\.com\)/);
+  });
+});
+
+describe('cdkd local start-cloudfront: refusals', () => {
+  it("refuses a function origin's relative aws:asset:path escaping the assembly before serving", async () => {
+    const copy = tempDir();
+    for (const entry of readdirSync(app))
+      if (entry.endsWith('.json')) writeFileSync(join(copy, entry), readFileSync(join(app, entry)));
+    const template = JSON.parse(readFileSync(join(copy, 'Web.template.json'), 'utf8')) as {
+      Resources: Record<
+        string,
+        { Type: string; Properties: Record<string, unknown>; Metadata?: Record<string, unknown> }
+      >;
+    };
+    const api = Object.entries(template.Resources).find(
+      ([id, resource]) => resource.Type === 'AWS::Lambda::Function' && id.startsWith('ApiFn'),
+    )![1];
+    api.Properties.Code = { S3Bucket: 'assets', S3Key: 'code.zip' };
+    api.Metadata = { ...api.Metadata, 'aws:asset:path': '../../etc' };
+    writeFileSync(join(copy, 'Web.template.json'), JSON.stringify(template));
+    const result = await runCli(['local', 'start-cloudfront', '-a', copy, '--port', '0', '--no-deployed']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('ASSET_PATH_ESCAPES');
+    expect(result.stderr).toMatch(/Function Web\/ApiFn\w*: aws:asset:path "\.\.\/\.\.\/etc" resolves to/);
+    expect(result.stderr).not.toContain('Serving');
   });
 });
