@@ -131,11 +131,11 @@ export const ERROR_CODES = {
   INVALID_REFERENCE: 'A Ref or Fn::GetAtt names something the template does not declare.',
   LIVE_ATTRIBUTE_UNRESOLVED: 'An attribute that must be read live from AWS could not be read.',
   LOCAL_API_NOT_FOUND:
-    'cdkd local start-api or start-alb names a stack with nothing to serve (no REST or HTTP API, no listener), or no such stack.',
+    'cdkd local start-api, start-alb or start-cloudfront names a stack with nothing to serve, or no such stack.',
   LOCAL_CODE_UNAVAILABLE:
     'cdkd local invoke finds no code for the function on this machine (no inline code, no asset directory).',
   LOCAL_CONTAINER_ENGINE_MISSING:
-    'cdkd local --container needs a container engine (CDK_DOCKER, docker) that is not on the PATH.',
+    'cdkd local --container or start-service needs a container engine (CDK_DOCKER, docker, podman) that is not on the PATH.',
   LOCAL_CONTAINER_FAILED: 'The container engine could not run the function in its Lambda base image.',
   LOCAL_EVENT_INVALID: 'The event for cdkd local invoke is not readable or not JSON.',
   LOCAL_FUNCTION_NOT_FOUND: 'cdkd local invoke names a stack or function the app does not have.',
@@ -143,6 +143,11 @@ export const ERROR_CODES = {
   LOCAL_PORT_INVALID: 'cdkd local start-api --port is not a port number.',
   LOCAL_RUNTIME_UNSUPPORTED:
     'cdkd local invoke runs Node.js and Python handlers; the function has another runtime, or python3 is missing.',
+  LOCAL_SERVICE_NOT_FOUND: 'cdkd local start-service names no ECS service of the app, or several match.',
+  LOCAL_SERVICE_SECRETS_UNAVAILABLE:
+    "cdkd local start-service runs a task whose secrets' values exist only in the deployed stack, which cannot be read.",
+  LOCAL_SERVICE_UNRESOLVED:
+    'cdkd local start-service finds a value of the task definition (an image, a variable, a secret) it cannot resolve locally.',
   LOCK_CHANGED: "The stack's lock changed after force-unlock showed it.",
   LOCK_HELD: "Another writer holds the stack's lock.",
   LOCK_HOLDER_RUNNING: "force-unlock found the lock's holder still running on this host.",

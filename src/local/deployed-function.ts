@@ -1,6 +1,6 @@
 import type { AwsClients } from '../aws/index.js';
-import { CdkdError } from '../errors.js';
 import type { StateBackend } from '../state/index.js';
+import { deployedStackState } from './deployed-state.js';
 import type { LocalFunction } from './function-target.js';
 
 /** Credentials the handler gets as AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN. */
@@ -40,17 +40,7 @@ export interface DeployedReaderInput {
  */
 export function deployedFunctionReader(input: DeployedReaderInput): DeployedFunctionReader {
   return async (fn) => {
-    const region =
-      fn.stack.environment.region === 'unknown-region' ? input.region : fn.stack.environment.region;
-    let backend: StateBackend;
-    try {
-      backend = await input.backend();
-    } catch (error) {
-      // No state bucket: nothing is deployed in this account (it was never bootstrapped).
-      if (error instanceof CdkdError && error.code === 'STATE_BUCKET_NOT_FOUND') return undefined;
-      throw error;
-    }
-    const state = await backend.store.read({ stackName: fn.stack.stackName, region });
+    const { region, state } = await deployedStackState(input.backend, fn.stack, input.region);
     const record = state?.document.resources[fn.logicalId];
     if (!record) return undefined;
     const { LambdaClient, GetFunctionConfigurationCommand } = await import('@aws-sdk/client-lambda');

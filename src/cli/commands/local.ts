@@ -67,7 +67,16 @@ export function registerLocal(program: Command): void {
       what: 'listener',
       start: async () => (await import('../../local/alb/start-alb.js')).startAlb,
     },
+    {
+      name: 'start-cloudfront',
+      description:
+        "serve the stack's CloudFront distributions on this machine: behaviours by path pattern, S3 origins from the app's BucketDeployment sources (else the deployed bucket), function URL origins run locally",
+      what: 'distribution',
+      readsBuckets: true,
+      start: async () => (await import('../../local/cloudfront/start-cloudfront.js')).startCloudFront,
+    },
   ];
+  registerStartService(local);
   for (const server of servers) {
     runOptions(
       addAppOptions(
@@ -94,9 +103,13 @@ export function registerLocal(program: Command): void {
           });
         }
         const assembly = await synthesizeFor(command, options);
+        const runner = await runnerOptions(command, options, assembly);
         const running = await start({
-          ...(await runnerOptions(command, options, assembly)),
+          ...runner,
           ...(stack !== undefined ? { stack } : {}),
+          ...(server.readsBuckets && options.deployed
+            ? { deployedBucket: await deployedBuckets(command, runner.region) }
+            : {}),
           port,
         });
         for (const endpoint of running.endpoints)
@@ -113,6 +126,78 @@ export function registerLocal(program: Command): void {
         });
       });
   }
+}
+
+function registerStartService(local: Command): void {
+  addAppOptions(
+    local
+      .command('start-service')
+      .description(
+        "run an ECS service's task definition with the container engine (CDK_DOCKER, else docker, else podman): image assets built, environment, secrets and port mappings from the template",
+      )
+      .argument(
+        '[service]',
+        '<stack>/<service>: the service by logical ID or construct path; default: the only one',
+      ),
+  )
+    .option(
+      '--no-deployed',
+      'do not read the deployed stack (a task with secrets is then refused: their values exist only there)',
+    )
+    .action(async (target: string | undefined, options: LocalRunOptions, command: Command) => {
+      const { startService } = await import('../../local/service/start-service.js');
+      const region = regionFor(command);
+      const assembly = await synthesizeFor(command, options);
+      let deployedSecrets;
+      if (options.deployed) {
+        const { deployedSecretsReader } = await import('../../local/service/service-secrets.js');
+        deployedSecrets = deployedSecretsReader({ ...stateAccess(command), region });
+      }
+      const verbose = globalOptions(command).verbose === true;
+      const running = await startService({
+        assembly,
+        ...(target !== undefined ? { target } : {}),
+        ...(deployedSecrets ? { deployedSecrets } : {}),
+        onLog: (line) => process.stderr.write(`${line}\n`),
+        onInfo: (message) => process.stderr.write(`${message}\n`),
+        onVerbose: (message) => {
+          if (verbose) process.stderr.write(`${message}\n`);
+        },
+      });
+      for (const port of running.ports)
+        process.stderr.write(
+          `ECS service ${running.service.stack.displayName}/${running.service.name}: container port ${port.containerPort}/${port.protocol} on 127.0.0.1:${port.hostPort}\n`,
+        );
+      process.stderr.write('Running; press Ctrl-C to stop.\n');
+      const code = await new Promise<number | null>((resolve) => {
+        let stopping = false;
+        const stop = () => {
+          stopping = true;
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          void running.close().then(() => resolve(0));
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+        void running.stopped.then(async (exit) => {
+          // Containers stopped by Ctrl-C exit too; only an exit of their own fails the command.
+          if (stopping) return;
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          await running.close();
+          resolve(exit);
+        });
+      });
+      if (code !== 0) {
+        throw new CdkdError(
+          'LOCAL_CONTAINER_FAILED',
+          `An essential container of ECS service ${running.service.stack.displayName}/${running.service.name} exited with code ${code}; the task stopped (what it printed is above).`,
+          {
+            hint: `The engine ${running.engine} must be able to run containers here; try the printed ${running.engine} run command yourself.`,
+          },
+        );
+      }
+    });
 }
 
 function runOptions(command: Command): Command {
@@ -132,19 +217,12 @@ async function runnerOptions(
   options: LocalRunOptions,
   assembly: CloudAssembly,
 ): Promise<LocalRunnerOptions> {
-  const region =
-    globalOptions(command).region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1';
+  const region = regionFor(command);
   const warn = (message: string) => process.stderr.write(`warning: ${message}\n`);
   let deployed: LocalRunnerOptions['deployed'];
   if (options.deployed) {
     const { deployedFunctionReader } = await import('../../local/deployed-function.js');
-    const session = sessionFor(command);
-    deployed = deployedFunctionReader({
-      clients: session.clients,
-      backend: () => session.stateBackend(),
-      region,
-      warn,
-    });
+    deployed = deployedFunctionReader({ ...stateAccess(command), region, warn });
   }
   return {
     assembly,
@@ -155,6 +233,23 @@ async function runnerOptions(
     onWarning: warn,
     onInfo: (message) => process.stderr.write(`${message}\n`),
   };
+}
+
+async function deployedBuckets(command: Command, region: string) {
+  const { deployedBucketReader } = await import('../../local/cloudfront/deployed-bucket.js');
+  return deployedBucketReader({ ...stateAccess(command), region });
+}
+
+function regionFor(command: Command): string {
+  return (
+    globalOptions(command).region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1'
+  );
+}
+
+/** What reading the deployed stacks takes: the session's clients and its state backend, opened on first use. */
+function stateAccess(command: Command) {
+  const session = sessionFor(command);
+  return { clients: session.clients, backend: () => session.stateBackend() };
 }
 
 async function readEvent(file: string | undefined): Promise<string> {

@@ -2,6 +2,7 @@ import { functionOutput, FAILED, isRecord, responseBody } from '../../http-event
 import { groupValues, isTextContentType, lastValues } from '../../http-events/request-parts.js';
 import type { HttpAnswer, HttpRequest, Invoke } from '../../http-events/types.js';
 import { localFunctionArn } from '../serve/template-refs.js';
+import { wildcard } from '../serve/wildcard.js';
 import type { AlbAction, AlbCondition, LocalListener } from './alb-model.js';
 
 /**
@@ -115,14 +116,6 @@ function albResponse(output: unknown, multiValue: boolean): HttpAnswer {
     ...(Object.keys(headerLists).length > 0 ? { headerLists } : {}),
     body: responseBody(output.body, output.isBase64Encoded === true),
   };
-}
-
-function wildcard(pattern: string, ignoreCase: boolean): RegExp {
-  const escaped = pattern
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replace(/\*/g, '.*')
-    .replace(/\?/g, '.');
-  return new RegExp(`^${escaped}$`, ignoreCase ? 'i' : '');
 }
 
 function queryPairsRaw(rawQuery: string): Array<[string, string]> {

@@ -1,0 +1,108 @@
+import { accessSync, constants } from 'node:fs';
+import { delimiter, isAbsolute, join } from 'node:path';
+import { CdkdError } from '../../errors.js';
+import type { PortMapping, ServiceContainer } from './service-model.js';
+
+/**
+ * The container engine: CDK_DOCKER as the CDK CLI reads it, else docker, else podman, the
+ * first on the PATH (`onPath` tells); none is LOCAL_CONTAINER_ENGINE_MISSING.
+ */
+export function findContainerEngine(
+  env: NodeJS.ProcessEnv,
+  onPath: (program: string) => boolean = (program) => isOnPath(program, env),
+): string {
+  if (env.CDK_DOCKER) {
+    if (onPath(env.CDK_DOCKER)) return env.CDK_DOCKER;
+    throw new CdkdError(
+      'LOCAL_CONTAINER_ENGINE_MISSING',
+      `CDK_DOCKER names the container engine "${env.CDK_DOCKER}", which is not on the PATH.`,
+      {
+        hint: 'Set CDK_DOCKER to the name or path of a Docker-compatible CLI (docker, podman, finch), or unset it.',
+      },
+    );
+  }
+  for (const candidate of ['docker', 'podman']) if (onPath(candidate)) return candidate;
+  throw new CdkdError(
+    'LOCAL_CONTAINER_ENGINE_MISSING',
+    'cdkd local start-service needs a container engine, and neither docker nor podman is on the PATH.',
+    { hint: 'Install Docker or podman, or set CDK_DOCKER to a Docker-compatible CLI.' },
+  );
+}
+
+function isOnPath(program: string, env: NodeJS.ProcessEnv): boolean {
+  const candidates =
+    isAbsolute(program) || program.includes('/')
+      ? [program]
+      : (env.PATH ?? '')
+          .split(delimiter)
+          .filter(Boolean)
+          .map((dir) => join(dir, program));
+  return candidates.some((path) => {
+    try {
+      accessSync(path, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+export interface ContainerRunInput {
+  container: ServiceContainer;
+  /** The image to run (a registry image, or the local tag an asset was built under). */
+  image: string;
+  /** The engine's name for the container. */
+  name: string;
+  /** The task's first container, whose network the others join (awsvpc: one network namespace per task). */
+  networkOf?: string;
+  /** Every port mapping of the task, published on the first container. */
+  ports: readonly PortMapping[];
+  /** The secrets' values, by name; passed like the environment. */
+  secretValues: Readonly<Record<string, string>>;
+}
+
+/**
+ * `<engine> run` for one container of the task: ports published on the loopback
+ * (`-p 127.0.0.1:host:container/proto`) by the task's first container, the others joining
+ * its network as the containers of an awsvpc task share one; variables and secrets passed
+ * by name (`-e NAME`) with their values in the engine's environment, so no value shows in
+ * the process list; the entry point's first word as `--entrypoint`, the rest before the
+ * command, as ECS runs them.
+ */
+export function containerRunCommand(input: ContainerRunInput): {
+  args: string[];
+  env: Record<string, string>;
+} {
+  const { container } = input;
+  const env = { ...container.environment, ...input.secretValues };
+  const [entry, ...entryRest] = container.entryPoint ?? [];
+  return {
+    args: [
+      'run',
+      '--rm',
+      '--name',
+      input.name,
+      ...(input.networkOf
+        ? ['--network', `container:${input.networkOf}`]
+        : input.ports.flatMap((port) => [
+            '-p',
+            `127.0.0.1:${port.hostPort}:${port.containerPort}/${port.protocol}`,
+          ])),
+      ...Object.keys(env)
+        .sort()
+        .flatMap((name) => ['-e', name]),
+      ...(container.workingDirectory ? ['-w', container.workingDirectory] : []),
+      ...(container.user ? ['-u', container.user] : []),
+      ...(entry !== undefined ? ['--entrypoint', entry] : []),
+      input.image,
+      ...entryRest,
+      ...(container.command ?? []),
+    ],
+    env,
+  };
+}
+
+/** Container names the engine accepts: the stack, the service and the container, made safe. */
+export function containerName(stack: string, service: string, container: string, pid: number): string {
+  return `cdkd-${stack}-${service}-${container}-${pid}`.replace(/[^a-zA-Z0-9_.-]+/g, '-');
+}
