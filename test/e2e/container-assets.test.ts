@@ -3,7 +3,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DescribeImagesCommand, ECRClient } from '@aws-sdk/client-ecr';
 import { CfnOutput, Stack } from 'aws-cdk-lib';
+import { SubnetType, Vpc } from 'aws-cdk-lib/aws-ec2';
 import { DockerImageAsset } from 'aws-cdk-lib/aws-ecr-assets';
+import { Cluster, ContainerImage, FargateService, FargateTaskDefinition } from 'aws-cdk-lib/aws-ecs';
 import { DockerImageCode, DockerImageFunction } from 'aws-cdk-lib/aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../assembly/helpers.js';
@@ -76,11 +78,25 @@ describe.skipIf(!podman)(
       const imageDir = imageContext('image', 'a plain image asset\n');
       const functionDir = imageContext('function', 'an image function\n');
       const execDir = imageContext('exec', 'an image a command built\n');
+      const serviceDir = imageContext('service', 'a Fargate service image\n');
       app = synthesizeApp((cdk) => {
         const stack = new Stack(cdk, 'Images');
         const asset = new DockerImageAsset(stack, 'Plain', { directory: imageDir, buildArgs: { NOTE: 'x' } });
         new DockerImageFunction(stack, 'Fn', { code: DockerImageCode.fromImageAsset(functionDir) });
         new CfnOutput(stack, 'PlainUri', { value: asset.imageUri });
+        // Every ECS app built from a Dockerfile: a Fargate service whose image is an asset.
+        const vpc = new Vpc(stack, 'Vpc', {
+          maxAzs: 1,
+          natGateways: 0,
+          subnetConfiguration: [{ name: 'public', subnetType: SubnetType.PUBLIC }],
+        });
+        const task = new FargateTaskDefinition(stack, 'Task');
+        task.addContainer('web', { image: ContainerImage.fromAsset(serviceDir) });
+        new FargateService(stack, 'Service', {
+          cluster: new Cluster(stack, 'Cluster', { vpc }),
+          taskDefinition: task,
+          assignPublicIp: true,
+        });
         // Assets a command produces: an image the command builds itself, and two files made by
         // one command, which is announced once.
         const built = stack.synthesizer.addDockerImageAsset({
@@ -105,10 +121,10 @@ describe.skipIf(!podman)(
     });
     afterAll(() => ecr?.destroy());
 
-    it('builds and pushes each image, then a second deploy builds and pushes nothing, and destroy leaves nothing', async () => {
+    it('builds and pushes each image (an image asset, an image function, a Fargate service), then a second deploy builds and pushes nothing, and destroy leaves nothing', async () => {
       const first = await runCli(['deploy', '-a', app], { env: env() });
       expect(first.code, first.stderr).toBe(0);
-      expect(first.stderr.match(/Pushed image asset/g)).toHaveLength(3);
+      expect(first.stderr.match(/Pushed image asset/g)).toHaveLength(4);
       // Each distinct build command is announced once, the shared file command included.
       expect(first.stderr.match(/Running the build command of asset/g)).toHaveLength(2);
       expect(first.stderr).toContain('cdkd-exec-image');
@@ -122,7 +138,7 @@ describe.skipIf(!podman)(
       const repositoryName = repositories[0]!.id.split('/').pop()!;
       expect(repositoryName).toMatch(ACCOUNT_REPOSITORY);
       const images = await ecr.send(new DescribeImagesCommand({ repositoryName }));
-      expect(images.imageDetails?.flatMap((image) => image.imageTags ?? [])).toHaveLength(3);
+      expect(images.imageDetails?.flatMap((image) => image.imageTags ?? [])).toHaveLength(4);
       expect(images.imageDetails?.flatMap((image) => image.imageTags ?? [])).toContain('e'.repeat(64));
       // The output is the URI the CDK wrote, naming the repository and the tag pushed.
       const tags = images.imageDetails!.flatMap((image) => image.imageTags ?? []);
@@ -135,7 +151,7 @@ describe.skipIf(!podman)(
       expect(again.stderr).not.toContain('Pushed image asset');
       expect(again.stderr).not.toContain('Running the build command');
       const made = await calls();
-      expect(made['ecr:DescribeImages']?.count).toBe(3);
+      expect(made['ecr:DescribeImages']?.count).toBe(4);
       expect(made['ecr:GetAuthorizationToken']).toBeUndefined();
 
       const destroy = await runCli(['destroy', '-a', app, '--yes'], { env: env() });
@@ -143,8 +159,9 @@ describe.skipIf(!podman)(
       // The image repository is cdkd's asset storage, as the asset bucket is; the stack's own resources are gone.
       const left = (await liveResources(sandbox.current.url)).filter((resource) => !isAssetStorage(resource));
       expect(left).toEqual([]);
-      // What stays is the repository and the two images pushed to it.
+      // What stays is the repository and the images pushed to it.
       expect((await liveResources(sandbox.current.url)).map((resource) => resource.type).sort()).toEqual([
+        'AWS::ECR::Image',
         'AWS::ECR::Image',
         'AWS::ECR::Image',
         'AWS::ECR::Image',
