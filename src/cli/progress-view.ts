@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { ProgressMode, ProgressView } from './progress-mode.js';
 import { createProgress } from './progress.js';
+import { handleInterrupts, type Interrupts, type LockingCommand } from './interrupts.js';
 
 export type { ProgressMode } from './progress-mode.js';
 
@@ -31,4 +32,20 @@ export async function progressView(
     ended: () => undefined,
     text: (chunk) => void process.stdout.write(chunk),
   };
+}
+
+/**
+ * The view of a command that holds locks, with its signal handling from the start: a signal's
+ * notice shows as a warning in the view. Live only on a terminal and without --verbose.
+ */
+export async function progressWithInterrupts(
+  mode: ProgressMode,
+  command: LockingCommand,
+  verbose: boolean,
+): Promise<{ progress: ProgressView; interrupts: Interrupts }> {
+  const progress = await progressView(mode, command, process.stderr.isTTY === true && !verbose);
+  const interrupts = handleInterrupts(command, (message) =>
+    progress.sink({ kind: 'warning', stack: 'cdkd', message }),
+  );
+  return { progress, interrupts };
 }

@@ -16,10 +16,9 @@ import {
 import { globalOptions } from '../global-options.js';
 import { cliIoHost } from '../io-host.js';
 import { prepareOutputsFile, writeOutputsFile } from '../outputs-file.js';
-import { addProgressOption, progressView, type ProgressMode } from '../progress-view.js';
+import { addProgressOption, progressWithInterrupts, type ProgressMode } from '../progress-view.js';
 import { outputFailureWarnings, renderOutputs, outputsFileContent } from '../render-outputs.js';
 import { sessionFor } from '../session-from-options.js';
-import { handleInterrupts } from '../interrupts.js';
 import { unlessInterrupted } from '../../interrupted.js';
 import { addHabitDeployFlags, habitNotes, type HabitDeployFlags } from '../habit-flags.js';
 
@@ -117,14 +116,11 @@ export function registerDeploy(program: Command): void {
       const { renderPlanText } = await import('../../plan/index.js');
       const { deployApp } = await import('../../toolkit/deploy/deploy-app.js');
       for (const note of habitNotes(options)) process.stderr.write(`Note: ${note}\n`);
-      const progress = await progressView(
+      // From the start: a signal during synthesis or the credential lookup is an interrupt too.
+      const { progress, interrupts } = await progressWithInterrupts(
         options.progress,
         'deploy',
-        process.stderr.isTTY === true && !globalOptions(cmd).verbose,
-      );
-      // From the start: a signal during synthesis or the credential lookup is an interrupt too.
-      const interrupts = handleInterrupts('deploy', (message) =>
-        progress.sink({ kind: 'warning', stack: 'cdkd', message }),
+        globalOptions(cmd).verbose ?? false,
       );
       try {
         const synthesisStarted = Date.now();

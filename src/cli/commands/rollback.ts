@@ -5,8 +5,8 @@ import { CdkdError } from '../../errors.js';
 import { collect } from '../app-options.js';
 import { globalOptions } from '../global-options.js';
 import { cliIoHost } from '../io-host.js';
-import { handleInterrupts, interruptible } from '../interrupts.js';
-import { addProgressOption, progressView, type ProgressMode } from '../progress-view.js';
+import { interruptible } from '../interrupts.js';
+import { addProgressOption, progressWithInterrupts, type ProgressMode } from '../progress-view.js';
 import { accountOption, stateSessionFor } from '../session-from-options.js';
 
 interface RollbackOptions {
@@ -48,14 +48,11 @@ export function registerRollback(program: Command): void {
         );
       }
       if (options.dropFailed) return dropFailed(stackName, options, cmd);
-      const progress = await progressView(
+      // A rollback absorbs further signals: stopping it takes SIGKILL (spec 003, "Signals").
+      const { progress, interrupts } = await progressWithInterrupts(
         options.progress,
         'rollback',
-        process.stderr.isTTY === true && !global.verbose,
-      );
-      // A rollback absorbs further signals: stopping it takes SIGKILL (spec 003, "Signals").
-      const interrupts = handleInterrupts('rollback', (message) =>
-        progress.sink({ kind: 'warning', stack: 'cdkd', message }),
+        global.verbose ?? false,
       );
       const exitCodes: number[] = [];
       const report = (result: StackRollbackResult) => {

@@ -5,9 +5,8 @@ import type { KeptGeneration } from '../../state/index.js';
 import { collect } from '../app-options.js';
 import { positiveInteger } from '../deploy-options.js';
 import { globalOptions } from '../global-options.js';
-import { handleInterrupts } from '../interrupts.js';
 import { cliIoHost } from '../io-host.js';
-import { addProgressOption, progressView, type ProgressMode } from '../progress-view.js';
+import { addProgressOption, progressWithInterrupts, type ProgressMode } from '../progress-view.js';
 import { accountOption, stateSessionFor } from '../session-from-options.js';
 
 interface UndoOptions {
@@ -70,13 +69,10 @@ export function registerUndo(program: Command): void {
       const stackName = named;
       const target = { ...where, stackName };
       const { renderReview, paintFor } = await import('../render-review.js');
-      const progress = await progressView(
+      const { progress, interrupts } = await progressWithInterrupts(
         options.progress,
         'undo',
-        process.stderr.isTTY === true && !global.verbose,
-      );
-      const interrupts = handleInterrupts('undo', (message) =>
-        progress.sink({ kind: 'warning', stack: 'cdkd', message }),
+        global.verbose ?? false,
       );
       try {
         const prepared = await undo.prepareUndo({
