@@ -1,5 +1,6 @@
 import type { ServiceModuleFactory } from '../service-module.js';
 import { createApiGatewayService } from './apigateway/index.js';
+import { createApiGatewayManagementService } from './apigateway/management/index.js';
 import { createAcmService } from './acm/index.js';
 import { createAthenaService } from './athena/index.js';
 import { createAutoScalingService } from './autoscaling/index.js';
@@ -60,6 +61,7 @@ export const builtinServices: readonly ServiceModuleFactory[] = [
   createCloudFormationService,
   createCloudWatchService,
   createApiGatewayService,
+  createApiGatewayManagementService,
   createKinesisService,
   createSchedulerService,
   // The services only the CDK's custom-resource handlers call (docs/_generated/cdk-handler-calls.md).
