@@ -140,4 +140,30 @@ describe('SSM parameters', () => {
     expect(second.Parameters?.map((p) => p.Name)).toEqual(['/svc/two']);
     expect(second.NextToken).toBeUndefined();
   });
+
+  it('reads a parameter by its ARN, with a version selector too; an ARN of another account or region names nothing', async () => {
+    await ssm.send(new PutParameterCommand({ Name: '/arn/db/host', Type: 'String', Value: 'h1' }));
+    await ssm.send(
+      new PutParameterCommand({ Name: '/arn/db/host', Type: 'String', Value: 'h2', Overwrite: true }),
+    );
+    await ssm.send(new PutParameterCommand({ Name: 'arn-plain', Type: 'String', Value: 'p' }));
+    const arn = (await ssm.send(new GetParameterCommand({ Name: '/arn/db/host' }))).Parameter!.ARN!;
+    expect(arn).toBe('arn:aws:ssm:us-east-1:123456789012:parameter/arn/db/host');
+    const byArn = await ssm.send(new GetParameterCommand({ Name: arn }));
+    expect([byArn.Parameter?.Name, byArn.Parameter?.Value]).toEqual(['/arn/db/host', 'h2']);
+    expect((await ssm.send(new GetParameterCommand({ Name: `${arn}:1` }))).Parameter?.Value).toBe('h1');
+    const plain = 'arn:aws:ssm:us-east-1:123456789012:parameter/arn-plain';
+    expect((await ssm.send(new GetParameterCommand({ Name: plain }))).Parameter?.Value).toBe('p');
+    for (const other of [
+      'arn:aws:ssm:us-east-1:210987654321:parameter/arn/db/host',
+      'arn:aws:ssm:eu-west-1:123456789012:parameter/arn/db/host',
+    ]) {
+      expect((await failure(ssm.send(new GetParameterCommand({ Name: other })))).name).toBe(
+        'ParameterNotFound',
+      );
+    }
+    const both = await ssm.send(new GetParametersCommand({ Names: [arn, plain, `${plain}x`] }));
+    expect(both.Parameters?.map((p) => p.Value)).toEqual(['h2', 'p']);
+    expect(both.InvalidParameters).toEqual([`${plain}x`]);
+  });
 });

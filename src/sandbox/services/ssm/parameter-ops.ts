@@ -184,9 +184,11 @@ export function resolve(
   { store, region, accountId, input }: SsmCall,
   selector: string,
 ): Record<string, unknown> {
-  const colon = selector.lastIndexOf(':');
-  const name = colon > 0 ? selector.slice(0, colon) : selector;
-  const versionText = colon > 0 ? selector.slice(colon + 1) : undefined;
+  const named = nameOfSelector(selector, region, accountId);
+  if (named === undefined) throw ssmErrors.parameterNotFound(selector);
+  const colon = named.lastIndexOf(':');
+  const name = colon > 0 ? named.slice(0, colon) : named;
+  const versionText = colon > 0 ? named.slice(colon + 1) : undefined;
   const record = store.get(region, name) ?? publicParameter(region, name);
   if (!record) throw ssmErrors.parameterNotFound(selector);
   let version = current(record);
@@ -207,6 +209,22 @@ export function resolve(
     ARN: parameterArn(record, accountId),
     DataType: record.dataType,
   };
+}
+
+const PARAMETER_ARN = /^arn:aws[\w-]*:ssm:([^:]*):(\d*):parameter\/(.+)$/;
+
+/**
+ * A selector as a name with its optional `:version`: GetParameter(s) take the parameter's ARN
+ * too (how the CDK's `fromStringParameterArn` and shared parameters name one). Hierarchical
+ * names start with `/`, which the ARN drops. An ARN of another region or account names
+ * nothing here.
+ */
+function nameOfSelector(selector: string, region: string, accountId: string): string | undefined {
+  const arn = PARAMETER_ARN.exec(selector);
+  if (!arn) return selector;
+  const [, arnRegion, arnAccount, path] = arn;
+  if (arnRegion !== region || (arnAccount !== '' && arnAccount !== accountId)) return undefined;
+  return path!.split(':')[0]!.includes('/') ? `/${path}` : path;
 }
 
 /** What GetParameter returns for a SecureString read without decryption: an opaque blob. */
