@@ -10,6 +10,14 @@ describe('canonical JSON (spec 004: sha256 of the resolved property map)', () =>
     ['undefined members dropped', { a: undefined, b: 1 }, '{"b":1}'],
     ['undefined in an array is null, as in JSON', { a: [undefined, 1] }, '{"a":[null,1]}'],
     ['null kept', { a: null }, '{"a":null}'],
+    ['a map of only undefined members is empty', { a: undefined, b: { c: undefined } }, '{"b":{}}'],
+    ['empty maps and lists kept', { a: {}, b: [] }, '{"a":{},"b":[]}'],
+    ['the first member undefined, no leading comma', { a: undefined, b: 1, c: 2 }, '{"b":1,"c":2}'],
+    [
+      'numbers and booleans as JSON writes them',
+      { a: 1.5, b: true, c: 1e21 },
+      '{"a":1.5,"b":true,"c":1e+21}',
+    ],
     ['strings escaped', { 'k"': 'v\n' }, '{"k\\"":"v\\n"}'],
     [
       'an unresolved dynamic reference is a string',

@@ -53,7 +53,10 @@ export interface WaitOptions {
 }
 
 /**
- * Polls GetResourceRequestStatus until the request ends. A failed status read that is
+ * Polls GetResourceRequestStatus until the request ends: Cloud Control's create,
+ * update and delete are asynchronous (they answer a request token, PENDING or
+ * IN_PROGRESS), and that status is the only way to learn the outcome and the
+ * identifier. A failed status read that is
  * throttling or transient (an outage, EADDRNOTAVAIL under load) is re-polled for up to
  * two minutes: reading the status is safe to repeat.
  */

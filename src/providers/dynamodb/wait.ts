@@ -10,6 +10,11 @@ const TIMEOUT_MS = 30 * 60 * 1000;
 /**
  * Polls DescribeTable until the table (and every global index) is ACTIVE, or until it
  * is gone. Backs off from 0.5 s to 5 s; gives up after 30 minutes of clock time.
+ * AWS behaviour it answers: CreateTable and UpdateTable return at once with the table
+ * CREATING/UPDATING, DynamoDB refuses the next UpdateTable, tag or TTL call on it with
+ * ResourceInUseException until it is ACTIVE again, and CloudFormation reports the
+ * resource done only then; DeleteTable returns DELETING and the name stays taken
+ * until the table is gone.
  */
 export async function waitForTable(
   client: DynamoDBClient,

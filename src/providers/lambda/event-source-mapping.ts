@@ -111,6 +111,12 @@ export class LambdaEventSourceMappingProvider extends SdkProvider {
     }
   }
 
+  /**
+   * AWS behaviour it answers: Create/UpdateEventSourceMapping return the mapping
+   * Creating/Updating, Lambda refuses the next update or delete of it with
+   * ResourceInUseException until it leaves that state, and its State attribute is
+   * final only then.
+   */
   private async settle(
     client: LambdaClient,
     uuid: string,
