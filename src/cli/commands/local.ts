@@ -2,9 +2,12 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { CdkdError } from '../../errors.js';
 import type { CloudAssembly } from '../../assembly/index.js';
+import { readProjectConfig, resolveAppSource } from '../../assembly/project-config.js';
 import type { LocalRunnerOptions } from '../../local/function-runner.js';
 import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
 import { globalOptions } from '../global-options.js';
+import { renderError } from '../render-error.js';
+import { reloadOnChange } from './local-reload.js';
 import { sessionFor } from '../session-from-options.js';
 
 interface LocalRunOptions extends AppOptions {
@@ -56,7 +59,7 @@ export function registerLocal(program: Command): void {
     {
       name: 'start-api',
       description:
-        "serve the stack's REST and HTTP APIs on this machine, each request run by the local function (code re-read per request)",
+        "serve the stack's REST and HTTP APIs on this machine, each request run by the local function (code re-read per request; an app it runs is synthesized again on change)",
       what: 'API',
       start: async () => (await import('../../local/api/start-api.js')).startApi,
     },
@@ -114,12 +117,29 @@ export function registerLocal(program: Command): void {
         });
         for (const endpoint of running.endpoints)
           process.stderr.write(`${endpoint.description}: http://127.0.0.1:${endpoint.port}\n`);
-        process.stderr.write('Serving; press Ctrl-C to stop.\n');
+        const reloading = synthesizesApp(options)
+          ? await reloadOnChange({
+              dir: process.cwd(),
+              ...(options.output ? { output: options.output } : {}),
+              synthesize: () => synthesizeFor(command, options),
+              reload: (next) => running.reload(next),
+              onInfo: line,
+              failed: (error) => {
+                for (const text of renderError(error, globalOptions(command).verbose === true)) line(text);
+                line('Still serving the previous synthesis; the next change is synthesized again.');
+              },
+            })
+          : undefined;
+        line(
+          reloading
+            ? "Serving; a change to the app's files is synthesized and served on the next request. Press Ctrl-C to stop."
+            : 'Serving; press Ctrl-C to stop.',
+        );
         await new Promise<void>((resolve) => {
           const stop = () => {
             process.off('SIGINT', stop);
             process.off('SIGTERM', stop);
-            void running.close().then(resolve);
+            void (reloading?.close() ?? Promise.resolve()).then(() => running.close()).then(resolve);
           };
           process.on('SIGINT', stop);
           process.on('SIGTERM', stop);
@@ -198,6 +218,17 @@ function registerStartService(local: Command): void {
         );
       }
     });
+}
+
+const line = (text: string) => void process.stderr.write(`${text}\n`);
+
+/** Whether the command runs the app itself (then it reloads on change), or reads `--app DIR`'s assembly as it stands. */
+function synthesizesApp(options: AppOptions): boolean {
+  const cwd = process.cwd();
+  return (
+    resolveAppSource({ app: options.app, env: process.env, config: readProjectConfig(cwd), cwd }).kind ===
+    'command'
+  );
 }
 
 function runOptions(command: Command): Command {

@@ -3,6 +3,7 @@ import {
   chooseStack,
   startLocalServers,
   type LocalServers,
+  type ServedPlan,
   type StartInput,
 } from '../serve/local-servers.js';
 import { deploymentSources, sourceReader, type BucketReader } from './bucket-source.js';
@@ -28,7 +29,11 @@ export interface StartCloudFrontInput extends StartInput {
  * its behaviours matched in order, S3 origins served from what the app deploys into the
  * bucket (else the deployed bucket), function URL origins run by the local runner.
  */
-export async function startCloudFront(input: StartCloudFrontInput): Promise<LocalServers> {
+export function startCloudFront(input: StartCloudFrontInput): Promise<LocalServers> {
+  return startLocalServers(input, cloudFrontPlan);
+}
+
+async function cloudFrontPlan(input: StartCloudFrontInput): Promise<ServedPlan> {
   const stack = chooseStack(input.assembly.stacks, input.stack, hasDistribution, {
     kinds: 'CloudFront distribution',
     command: 'start-cloudfront',
@@ -44,13 +49,20 @@ export async function startCloudFront(input: StartCloudFrontInput): Promise<Loca
             `CloudFront Function ${fn.logicalId} (${fn.eventType}) cannot run locally: ${reason}; requests to its behaviour are answered 502.`,
           );
       }
-  return startLocalServers(input, stack, distributionFunctions(distributions), (invoke) =>
-    distributions.map((distribution) => ({
-      description: `CloudFront distribution ${stack.displayName}/${distribution.logicalId}`,
-      answer: (request) =>
-        serveCloudFront(distribution, { invoke, region: input.region, buckets, onLog: input.onLog }, request),
-    })),
-  );
+  return {
+    stack,
+    functionIds: distributionFunctions(distributions),
+    endpoints: (invoke) =>
+      distributions.map((distribution) => ({
+        description: `CloudFront distribution ${stack.displayName}/${distribution.logicalId}`,
+        answer: (request) =>
+          serveCloudFront(
+            distribution,
+            { invoke, region: input.region, buckets, onLog: input.onLog },
+            request,
+          ),
+      })),
+  };
 }
 
 /**
