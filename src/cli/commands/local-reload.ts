@@ -26,7 +26,7 @@ export async function reloadOnChange(input: ReloadInput): Promise<{ close(): Pro
     const started = Date.now();
     const assembly = await input.synthesize();
     await input.reload(assembly);
-    input.onInfo(`Reloaded: serving the new synthesis (${((Date.now() - started) / 1000).toFixed(1)}s).`);
+    input.onInfo(`Reloaded with the new synthesis (${((Date.now() - started) / 1000).toFixed(1)}s).`);
   }, input.failed);
   const settings = projectWatchSettings(input.dir, input.output);
   const watcher = await watchFiles(input.dir, watchFilter(settings), (paths) => {
@@ -36,6 +36,35 @@ export async function reloadOnChange(input: ReloadInput): Promise<{ close(): Pro
   return {
     close: async () => {
       watcher.close();
+      await queue.stop();
+    },
+  };
+}
+
+export interface RebuildInput {
+  /** The directories whose files are the images' source (an assembly's image asset directories). */
+  dirs: readonly string[];
+  rebuild(): Promise<void>;
+  onInfo(message: string): void;
+  failed(error: unknown): void;
+}
+
+/** `cdkd local start-service --app DIR`: after each quiet change to a file of an image asset's directory, the images are rebuilt and the tasks replaced. */
+export async function rebuildOnChange(input: RebuildInput): Promise<{ close(): Promise<void> }> {
+  const { CoalescingQueue, watchFiles } = await import('../../toolkit/watch/index.js');
+  const queue = new CoalescingQueue(() => input.rebuild(), input.failed);
+  const everything = { counts: () => true, skipsDirectory: () => false };
+  const watchers = await Promise.all(
+    input.dirs.map((dir) =>
+      watchFiles(dir, everything, (paths) => {
+        input.onInfo(`Changed in ${dir}: ${paths.join(', ')}; rebuilding the images.`);
+        queue.trigger();
+      }),
+    ),
+  );
+  return {
+    close: async () => {
+      for (const watcher of watchers) watcher.close();
       await queue.stop();
     },
   };
