@@ -6,7 +6,7 @@ import { Cluster, ContainerImage, FargateService, FargateTaskDefinition } from '
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../assembly/helpers.js';
 import { synthesizeApp } from '../helpers/cdk-app.js';
-import { runCli, startCli } from '../helpers/cli.js';
+import { REPO_ROOT, runCli, startCli } from '../helpers/cli.js';
 
 // `cdkd local start-service` running a service as the ECS service scheduler would: its
 // DesiredCount tasks, a task whose essential container exits replaced after a delay, images
@@ -83,9 +83,10 @@ async function until(condition: () => boolean, what: string, ms = 60_000): Promi
   }
 }
 
-async function start(args: string[], engine: { path: string }) {
+async function start(args: string[], engine: { path: string }, cwd?: string) {
   server = startCli(['local', 'start-service', '--no-deployed', ...args], 'Running;', {
-    env: { CDK_DOCKER: engine.path },
+    env: { CDK_DOCKER: engine.path, AWS_ENDPOINT_URL: 'http://127.0.0.1:9', AWS_REGION: 'us-east-1' },
+    ...(cwd ? { cwd } : {}),
   });
   await Promise.race([
     server.creating,
@@ -200,4 +201,45 @@ describe('cdkd local start-service: replicas, restarts, rebuilds', () => {
     expect(zero.stderr).toContain('LOCAL_REPLICAS_INVALID');
     expect(runs(engine)).toEqual([]);
   }, 180_000);
+
+  it('synthesizes an app it runs again after a change to the image source, then rebuilds and replaces the tasks', async () => {
+    const lib = (path: string) => JSON.stringify(join(REPO_ROOT, 'node_modules', path));
+    const project = tempDir();
+    mkdirSync(join(project, 'image'));
+    writeFileSync(join(project, 'image', 'Dockerfile'), 'FROM scratch\nCOPY . /\n');
+    writeFileSync(join(project, 'image', 'index.html'), 'v1');
+    writeFileSync(join(project, 'cdk.json'), JSON.stringify({ app: 'node app.cjs' }));
+    writeFileSync(
+      join(project, 'app.cjs'),
+      [
+        `const cdk = require(${lib('aws-cdk-lib')});`,
+        `const ec2 = require(${lib('aws-cdk-lib/aws-ec2')});`,
+        `const ecs = require(${lib('aws-cdk-lib/aws-ecs')});`,
+        'const app = new cdk.App();',
+        "const stack = new cdk.Stack(app, 'Svc');",
+        "const cluster = new ecs.Cluster(stack, 'Cluster', { vpc: new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 0 }) });",
+        "const task = new ecs.FargateTaskDefinition(stack, 'Task');",
+        "task.addContainer('web', { image: ecs.ContainerImage.fromAsset(require('node:path').join(__dirname, 'image')), portMappings: [{ containerPort: 8080 }] });",
+        "new ecs.FargateService(stack, 'Web', { cluster, taskDefinition: task });",
+        'app.synth();',
+      ].join('\n'),
+    );
+    const engine = stubEngine();
+    const running = await start(['--no-validation'], engine, project);
+    await until(() => runs(engine).length === 1, 'the task');
+    const tags = () => [...calls(engine).matchAll(/ARGS build --tag (\S+)/g)].map((match) => match[1]);
+    expect(tags()).toHaveLength(1);
+    writeFileSync(join(project, 'image', 'index.html'), 'v2');
+    await until(() => runs(engine).length === 2, 'the new task', 120_000);
+    expect(running.stderr()).toContain('Changed: image/index.html; synthesizing again.');
+    expect(calls(engine)).toContain(`TERM ${runs(engine)[0]!.name}`);
+    // The new synthesis stages the changed directory under a new asset hash: a new image, run by the new task.
+    expect(tags()).toHaveLength(2);
+    expect(tags()[1]).not.toBe(tags()[0]);
+    expect(runs(engine)[1]!.args).toContain(tags()[1]);
+    // A change the task definition does not see (the README) replaces nothing.
+    writeFileSync(join(project, 'README.md'), 'notes');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(runs(engine)).toHaveLength(2);
+  }, 240_000);
 });
