@@ -41,7 +41,11 @@ async function cloudFrontPlan(input: StartCloudFrontInput): Promise<ServedPlan> 
   const distributions = localDistributions(stack);
   const buckets = await bucketReaders(input, stack, distributions);
   for (const distribution of distributions)
-    for (const behavior of distribution.behaviors)
+    for (const behavior of distribution.behaviors) {
+      if (typeof behavior.responseHeaders === 'string')
+        input.onWarning(
+          `Distribution ${distribution.logicalId}, behaviour ${behavior.pathPattern ?? '(default)'}: ${behavior.responseHeaders}.`,
+        );
       for (const fn of behavior.functions) {
         const reason = unsupportedReason(fn);
         if (reason)
@@ -49,6 +53,7 @@ async function cloudFrontPlan(input: StartCloudFrontInput): Promise<ServedPlan> 
             `CloudFront Function ${fn.logicalId} (${fn.eventType}) cannot run locally: ${reason}; requests to its behaviour are answered 502.`,
           );
       }
+    }
   return {
     stack,
     functionIds: distributionFunctions(distributions),
