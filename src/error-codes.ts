@@ -141,9 +141,12 @@ export const ERROR_CODES = {
   LOCAL_FUNCTION_NOT_FOUND: 'cdkd local invoke names a stack or function the app does not have.',
   LOCAL_PORT_IN_USE: 'cdkd local start-api cannot listen on the port it was given: another program holds it.',
   LOCAL_PORT_INVALID: 'cdkd local start-api --port is not a port number.',
+  LOCAL_REPLICAS_INVALID: 'cdkd local start-service --replicas is not a whole number from 1 up.',
   LOCAL_RUNTIME_UNSUPPORTED:
     'cdkd local invoke runs Node.js and Python handlers; the function has another runtime, or python3 is missing.',
   LOCAL_SERVICE_NOT_FOUND: 'cdkd local start-service names no ECS service of the app, or several match.',
+  LOCAL_SERVICE_PORTS_COLLIDE:
+    "cdkd local start-service would publish one host port for two of the service's replicas.",
   LOCAL_SERVICE_SECRETS_UNAVAILABLE:
     "cdkd local start-service runs a task whose secrets' values exist only in the deployed stack, which cannot be read.",
   LOCAL_SERVICE_UNRESOLVED:

@@ -91,7 +91,7 @@ describe('cdkd local start-service with a stand-in engine', () => {
       }),
     ]);
     // Each stand-in container says "up" once it has recorded its call.
-    const up = () => /web \| up/.test(server.stderr()) && /side \| up/.test(server.stderr());
+    const up = () => /web#1 \| up/.test(server.stderr()) && /side#1 \| up/.test(server.stderr());
     for (let waited = 0; !up(); waited += 50) {
       if (waited > 30_000) throw new Error(`the containers did not start: ${server.stderr()}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -101,23 +101,23 @@ describe('cdkd local start-service with a stand-in engine', () => {
     expect(build?.[2]).toMatch(/asset\.[0-9a-f]+$/);
     const tag = build![1]!;
     const web = new RegExp(
-      `ARGS run --rm --name (cdkd-Svc-Web-web-\\d+) -p 127\\.0\\.0\\.1:8080:8080/tcp -p 127\\.0\\.0\\.1:80:80/tcp -e MODE ${tag} --version\\n`,
+      `ARGS run --rm --name (cdkd-Svc-Web-web-\\d+-1) -p 127\\.0\\.0\\.1:8080:8080/tcp -p 127\\.0\\.0\\.1:80:80/tcp -e MODE ${tag} --version\\n`,
     ).exec(calls);
     expect(web, calls).not.toBeNull();
     expect(calls).toContain(
-      `ARGS run --rm --name cdkd-Svc-Web-side-${/-(\d+)$/.exec(web![1]!)![1]} --network container:${web![1]} public.ecr.aws/nginx/nginx:1.27\n`,
+      `ARGS run --rm --name cdkd-Svc-Web-side-${/-(\d+-1)$/.exec(web![1]!)![1]} --network container:${web![1]} public.ecr.aws/nginx/nginx:1.27\n`,
     );
     // The variable's value reaches the engine through its environment.
     expect(calls).toContain('MODE=local');
     expect(server.stderr()).toMatch(/Building image asset .*: .*engine-\d+\.sh build --tag cdkasset-/);
-    expect(server.stderr()).toContain('container port 8080/tcp on 127.0.0.1:8080');
+    expect(server.stderr()).toContain('task 1: container port 8080/tcp on 127.0.0.1:8080');
     server.child.kill('SIGTERM');
     expect(await server.done).toBe(0);
   }, 120_000);
 
-  it('fails when an essential container exits, saying which service stopped', async () => {
+  it('with --no-restart, fails when an essential container exits, saying which service stopped', async () => {
     const engine = stubEngine(3);
-    const result = await runCli(['local', 'start-service', '-a', app, '--no-deployed'], {
+    const result = await runCli(['local', 'start-service', '-a', app, '--no-deployed', '--no-restart'], {
       env: { CDK_DOCKER: engine.path },
     });
     expect(result.code).toBe(1);
@@ -197,9 +197,10 @@ describe('cdkd local start-service with the real engine', () => {
       context.skip(why);
     }
     // The web container runs the static tool with --version, prints it and exits 0: the task stops.
-    const result = await runCli(['local', 'start-service', '-a', app, '--no-deployed'], {
+    // --no-restart: the task that stops is not replaced, so the command ends with it.
+    const result = await runCli(['local', 'start-service', '-a', app, '--no-deployed', '--no-restart'], {
       env: { CDK_DOCKER: ENGINE },
     });
-    expect(result.stderr).toMatch(/web \| .*version/i);
+    expect(result.stderr).toMatch(/web#1 \| .*version/i);
   }, 300_000);
 });

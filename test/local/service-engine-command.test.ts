@@ -85,7 +85,7 @@ describe('the engine run command of a task container', () => {
   });
 
   it('names containers as the engine accepts them', () => {
-    expect(containerName('Stage/Svc', 'Web', 'web app', 42)).toBe('cdkd-Stage-Svc-Web-web-app-42');
+    expect(containerName('Stage/Svc', 'Web', 'web app', 42, 3)).toBe('cdkd-Stage-Svc-Web-web-app-42-3');
   });
 });
 

@@ -2,9 +2,13 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { CdkdError } from '../../errors.js';
 import type { CloudAssembly } from '../../assembly/index.js';
+import { readProjectConfig, resolveAppSource } from '../../assembly/project-config.js';
 import type { LocalRunnerOptions } from '../../local/function-runner.js';
+import type { LocalService } from '../../local/service/service-model.js';
 import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
 import { globalOptions } from '../global-options.js';
+import { renderError } from '../render-error.js';
+import { rebuildOnChange, reloadOnChange } from './local-reload.js';
 import { sessionFor } from '../session-from-options.js';
 
 interface LocalRunOptions extends AppOptions {
@@ -14,6 +18,11 @@ interface LocalRunOptions extends AppOptions {
 
 interface LocalInvokeOptions extends LocalRunOptions {
   event?: string;
+}
+
+interface ServiceOptions extends LocalRunOptions {
+  replicas?: string;
+  restart: boolean;
 }
 
 interface StartOptions extends LocalRunOptions {
@@ -56,7 +65,7 @@ export function registerLocal(program: Command): void {
     {
       name: 'start-api',
       description:
-        "serve the stack's REST and HTTP APIs on this machine, each request run by the local function (code re-read per request)",
+        "serve the stack's REST and HTTP APIs on this machine, each request run by the local function (code re-read per request; an app it runs is synthesized again on change)",
       what: 'API',
       start: async () => (await import('../../local/api/start-api.js')).startApi,
     },
@@ -114,12 +123,29 @@ export function registerLocal(program: Command): void {
         });
         for (const endpoint of running.endpoints)
           process.stderr.write(`${endpoint.description}: http://127.0.0.1:${endpoint.port}\n`);
-        process.stderr.write('Serving; press Ctrl-C to stop.\n');
+        const reloading = synthesizesApp(options)
+          ? await reloadOnChange({
+              dir: process.cwd(),
+              ...(options.output ? { output: options.output } : {}),
+              synthesize: () => synthesizeFor(command, options),
+              reload: (next) => running.reload(next),
+              onInfo: line,
+              failed: (error) => {
+                for (const text of renderError(error, globalOptions(command).verbose === true)) line(text);
+                line('Still serving the previous synthesis; the next change is synthesized again.');
+              },
+            })
+          : undefined;
+        line(
+          reloading
+            ? "Serving; a change to the app's files is synthesized and served on the next request. Press Ctrl-C to stop."
+            : 'Serving; press Ctrl-C to stop.',
+        );
         await new Promise<void>((resolve) => {
           const stop = () => {
             process.off('SIGINT', stop);
             process.off('SIGTERM', stop);
-            void running.close().then(resolve);
+            void (reloading?.close() ?? Promise.resolve()).then(() => running.close()).then(resolve);
           };
           process.on('SIGINT', stop);
           process.on('SIGTERM', stop);
@@ -144,8 +170,26 @@ function registerStartService(local: Command): void {
       '--no-deployed',
       'do not read the deployed stack (a task with secrets is then refused: their values exist only there)',
     )
-    .action(async (target: string | undefined, options: LocalRunOptions, command: Command) => {
+    .option(
+      '--replicas <n>',
+      "how many tasks to run (default: the service's DesiredCount); each after the first publishes every port one higher",
+    )
+    .option(
+      '--no-restart',
+      'do not replace a task whose essential container exits (the command ends once none runs)',
+    )
+    .action(async (target: string | undefined, options: ServiceOptions, command: Command) => {
       const { startService } = await import('../../local/service/start-service.js');
+      const replicas = options.replicas === undefined ? undefined : Number(options.replicas);
+      if (replicas !== undefined && (!Number.isInteger(replicas) || replicas < 1)) {
+        throw new CdkdError(
+          'LOCAL_REPLICAS_INVALID',
+          `--replicas ${options.replicas} is not a number of tasks.`,
+          {
+            hint: "Pass a whole number from 1 up, or leave --replicas out to run the service's DesiredCount.",
+          },
+        );
+      }
       const region = regionFor(command);
       const assembly = await synthesizeFor(command, options);
       let deployedSecrets;
@@ -158,24 +202,52 @@ function registerStartService(local: Command): void {
         assembly,
         ...(target !== undefined ? { target } : {}),
         ...(deployedSecrets ? { deployedSecrets } : {}),
-        onLog: (line) => process.stderr.write(`${line}\n`),
-        onInfo: (message) => process.stderr.write(`${message}\n`),
+        ...(replicas !== undefined ? { replicas } : {}),
+        restart: options.restart,
+        onLog: line,
+        onInfo: line,
         onVerbose: (message) => {
-          if (verbose) process.stderr.write(`${message}\n`);
+          if (verbose) line(message);
         },
       });
-      for (const port of running.ports)
-        process.stderr.write(
-          `ECS service ${running.service.stack.displayName}/${running.service.name}: container port ${port.containerPort}/${port.protocol} on 127.0.0.1:${port.hostPort}\n`,
-        );
-      process.stderr.write('Running; press Ctrl-C to stop.\n');
+      const name = `${running.service.stack.displayName}/${running.service.name}`;
+      for (const [replica, ports] of running.ports.entries())
+        for (const port of ports)
+          line(
+            `ECS service ${name}, task ${replica + 1}: container port ${port.containerPort}/${port.protocol} on 127.0.0.1:${port.hostPort}`,
+          );
+      const failed = (error: unknown) => {
+        for (const text of renderError(error, verbose)) line(text);
+        line('The tasks running keep running; the next change is tried again.');
+      };
+      const watching = synthesizesApp(options)
+        ? await reloadOnChange({
+            dir: process.cwd(),
+            ...(options.output ? { output: options.output } : {}),
+            synthesize: () => synthesizeFor(command, options),
+            reload: (next) => running.reload(next),
+            onInfo: line,
+            failed,
+          })
+        : await rebuildOnChange({
+            dirs: imageAssetDirectories(running.service),
+            rebuild: () => running.rebuild(),
+            onInfo: line,
+            failed,
+          });
+      line(
+        "Running; a change to the app (or, with --app DIR, to an image asset's directory) rebuilds and replaces the tasks. Press Ctrl-C to stop.",
+      );
       const code = await new Promise<number | null>((resolve) => {
         let stopping = false;
         const stop = () => {
           stopping = true;
           process.off('SIGINT', stop);
           process.off('SIGTERM', stop);
-          void running.close().then(() => resolve(0));
+          void watching
+            .close()
+            .then(() => running.close())
+            .then(() => resolve(0));
         };
         process.on('SIGINT', stop);
         process.on('SIGTERM', stop);
@@ -184,6 +256,7 @@ function registerStartService(local: Command): void {
           if (stopping) return;
           process.off('SIGINT', stop);
           process.off('SIGTERM', stop);
+          await watching.close();
           await running.close();
           resolve(exit);
         });
@@ -191,13 +264,37 @@ function registerStartService(local: Command): void {
       if (code !== 0) {
         throw new CdkdError(
           'LOCAL_CONTAINER_FAILED',
-          `An essential container of ECS service ${running.service.stack.displayName}/${running.service.name} exited with code ${code}; the task stopped (what it printed is above).`,
+          `An essential container of ECS service ${name} exited with code ${code}; its task stopped and, with --no-restart, was not replaced (what it printed is above).`,
           {
             hint: `The engine ${running.engine} must be able to run containers here; try the printed ${running.engine} run command yourself.`,
           },
         );
       }
     });
+}
+
+/** The directories of the service's image assets (in the assembly): with --app DIR, their files are the source. */
+function imageAssetDirectories(service: LocalService): string[] {
+  return [
+    ...new Set(
+      service.containers.flatMap((container) =>
+        container.image.kind === 'asset' && container.image.asset.absoluteDirectory
+          ? [container.image.asset.absoluteDirectory]
+          : [],
+      ),
+    ),
+  ];
+}
+
+const line = (text: string) => void process.stderr.write(`${text}\n`);
+
+/** Whether the command runs the app itself (then it reloads on change), or reads `--app DIR`'s assembly as it stands. */
+function synthesizesApp(options: AppOptions): boolean {
+  const cwd = process.cwd();
+  return (
+    resolveAppSource({ app: options.app, env: process.env, config: readProjectConfig(cwd), cwd }).kind ===
+    'command'
+  );
 }
 
 function runOptions(command: Command): Command {

@@ -2,6 +2,7 @@ import {
   chooseStack,
   startLocalServers,
   type LocalServers,
+  type ServedPlan,
   type StartInput,
 } from '../serve/local-servers.js';
 import { albFunctions, hasListener, localListeners } from './alb-model.js';
@@ -16,16 +17,23 @@ export interface StartAlbInput extends StartInput {
  * `cdkd local start-alb`: each Application Load Balancer listener of the stack on a local
  * port, its rules matched in priority order, Lambda targets run by the local runner.
  */
-export async function startAlb(input: StartAlbInput): Promise<LocalServers> {
+export function startAlb(input: StartAlbInput): Promise<LocalServers> {
+  return startLocalServers(input, albPlan);
+}
+
+function albPlan(input: StartAlbInput): ServedPlan {
   const stack = chooseStack(input.assembly.stacks, input.stack, hasListener, {
     kinds: 'load balancer listener',
     command: 'start-alb',
   });
   const listeners = localListeners(stack);
-  return startLocalServers(input, stack, albFunctions(listeners), (invoke) =>
-    listeners.map((listener) => ({
-      description: `ALB listener ${stack.displayName}/${listener.logicalId} (port ${listener.port})`,
-      answer: (request) => serveAlb(listener, invoke, input.region, request),
-    })),
-  );
+  return {
+    stack,
+    functionIds: albFunctions(listeners),
+    endpoints: (invoke) =>
+      listeners.map((listener) => ({
+        description: `ALB listener ${stack.displayName}/${listener.logicalId} (port ${listener.port})`,
+        answer: (request) => serveAlb(listener, invoke, input.region, request),
+      })),
+  };
 }

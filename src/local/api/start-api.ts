@@ -6,6 +6,7 @@ import {
   startLocalServers,
   type LocalEndpoint,
   type LocalServers,
+  type ServedPlan,
   type StartInput,
 } from '../serve/local-servers.js';
 import { functionsOf, hasApi, localApis } from './api-model.js';
@@ -22,27 +23,34 @@ export interface StartApiInput extends StartInput {
  * routed, authorized and answered as API Gateway would, its functions run by the local
  * runner (a fresh runtime process per request, so a code edit shows on the next request).
  */
-export async function startApi(input: StartApiInput): Promise<LocalServers> {
+export function startApi(input: StartApiInput): Promise<LocalServers> {
+  return startLocalServers(input, apiPlan);
+}
+
+function apiPlan(input: StartApiInput): ServedPlan {
   const stack = chooseStack(input.assembly.stacks, input.stack, hasApi, {
     kinds: 'REST or HTTP API',
     command: 'start-api',
   });
   const apis = localApis(stack, input.region);
-  return startLocalServers(input, stack, functionsOf(apis), (invoke) =>
-    apis.map((api): LocalEndpoint => {
-      const description = `${api.kind === 'rest' ? 'REST' : 'HTTP'} API ${stack.displayName}/${api.logicalId} (${api.name})`;
-      if (api.kind === 'rest') {
-        const cache = new AuthorizerResultCache<PolicyOutput>();
+  return {
+    stack,
+    functionIds: functionsOf(apis),
+    endpoints: (invoke) =>
+      apis.map((api): LocalEndpoint => {
+        const description = `${api.kind === 'rest' ? 'REST' : 'HTTP'} API ${stack.displayName}/${api.logicalId} (${api.name})`;
+        if (api.kind === 'rest') {
+          const cache = new AuthorizerResultCache<PolicyOutput>();
+          return {
+            description,
+            answer: (request, port) => serveRest(api, cache, { invoke, region: input.region, port }, request),
+          };
+        }
+        const cache = new AuthorizerResultCache<HttpAuthorizerAnswer>();
         return {
           description,
-          answer: (request, port) => serveRest(api, cache, { invoke, region: input.region, port }, request),
+          answer: (request, port) => serveHttp(api, cache, { invoke, region: input.region, port }, request),
         };
-      }
-      const cache = new AuthorizerResultCache<HttpAuthorizerAnswer>();
-      return {
-        description,
-        answer: (request, port) => serveHttp(api, cache, { invoke, region: input.region, port }, request),
-      };
-    }),
-  );
+      }),
+  };
 }

@@ -1,4 +1,5 @@
 import type { StackArtifact } from '../../assembly/index.js';
+import { responseHeadersOf, type ResponseHeaders } from './response-headers.js';
 import { functionIn, getAttOf, refOf, resourcesOf, type Resources } from '../serve/template-refs.js';
 
 /** Where a behaviour's requests go, as far as they can be answered on this machine. */
@@ -23,6 +24,8 @@ export interface LocalBehavior {
   functions: ViewerFunction[];
   /** What runs on an origin-facing event (Lambda@Edge), which is not run locally. */
   edgeLambdas: string[];
+  /** The response headers policy: what it does, or why it is not applied here. */
+  responseHeaders?: ResponseHeaders | string;
 }
 
 export interface ErrorResponse {
@@ -135,6 +138,7 @@ function functionUrlIn(expression: unknown, resources: Resources): string | unde
 }
 
 function behavior(raw: Record<string, unknown>, resources: Resources): LocalBehavior {
+  const responseHeaders = responseHeadersOf(raw.ResponseHeadersPolicyId, resources);
   return {
     ...(typeof raw.PathPattern === 'string' ? { pathPattern: raw.PathPattern } : {}),
     originId: String(raw.TargetOriginId),
@@ -158,6 +162,7 @@ function behavior(raw: Record<string, unknown>, resources: Resources): LocalBeha
     edgeLambdas: list(raw.LambdaFunctionAssociations).map((association) =>
       String(record(association).EventType),
     ),
+    ...(responseHeaders !== undefined ? { responseHeaders } : {}),
   };
 }
 

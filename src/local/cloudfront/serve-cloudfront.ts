@@ -4,6 +4,7 @@ import type { HttpAnswer, HttpRequest, Invoke } from '../../http-events/types.js
 import { localFunctionArn } from '../serve/template-refs.js';
 import { wildcard } from '../serve/wildcard.js';
 import type { BucketReader } from './bucket-source.js';
+import { withResponseHeaders } from './response-headers.js';
 import type { LocalBehavior, LocalDistribution, LocalOrigin, ViewerFunction } from './distribution-model.js';
 import {
   isResponse,
@@ -25,7 +26,7 @@ export interface CloudFrontDeps {
  * A viewer's request to a distribution served locally, in CloudFront's order: the behaviour
  * whose PathPattern matches first (CacheBehaviors in order, else the default), its
  * viewer-request function, the origin, a custom error response for an error status, its
- * viewer-response function.
+ * viewer-response function, its response headers policy.
  */
 export async function serveCloudFront(
   distribution: LocalDistribution,
@@ -33,6 +34,19 @@ export async function serveCloudFront(
   request: HttpRequest,
 ): Promise<HttpAnswer> {
   const behavior = behaviorFor(distribution, request.path);
+  const answer = await behaviorAnswer(distribution, behavior, deps, request);
+  // The behaviour's response headers policy changes what the viewer gets, whatever answered.
+  return typeof behavior.responseHeaders === 'object'
+    ? withResponseHeaders(answer, behavior.responseHeaders)
+    : answer;
+}
+
+async function behaviorAnswer(
+  distribution: LocalDistribution,
+  behavior: LocalBehavior,
+  deps: CloudFrontDeps,
+  request: HttpRequest,
+): Promise<HttpAnswer> {
   const viewerRequest = behavior.functions.find((fn) => fn.eventType === 'viewer-request');
   let forwarded = request;
   if (viewerRequest) {

@@ -3,6 +3,7 @@ import {
   chooseStack,
   startLocalServers,
   type LocalServers,
+  type ServedPlan,
   type StartInput,
 } from '../serve/local-servers.js';
 import { deploymentSources, sourceReader, type BucketReader } from './bucket-source.js';
@@ -28,7 +29,11 @@ export interface StartCloudFrontInput extends StartInput {
  * its behaviours matched in order, S3 origins served from what the app deploys into the
  * bucket (else the deployed bucket), function URL origins run by the local runner.
  */
-export async function startCloudFront(input: StartCloudFrontInput): Promise<LocalServers> {
+export function startCloudFront(input: StartCloudFrontInput): Promise<LocalServers> {
+  return startLocalServers(input, cloudFrontPlan);
+}
+
+async function cloudFrontPlan(input: StartCloudFrontInput): Promise<ServedPlan> {
   const stack = chooseStack(input.assembly.stacks, input.stack, hasDistribution, {
     kinds: 'CloudFront distribution',
     command: 'start-cloudfront',
@@ -36,7 +41,11 @@ export async function startCloudFront(input: StartCloudFrontInput): Promise<Loca
   const distributions = localDistributions(stack);
   const buckets = await bucketReaders(input, stack, distributions);
   for (const distribution of distributions)
-    for (const behavior of distribution.behaviors)
+    for (const behavior of distribution.behaviors) {
+      if (typeof behavior.responseHeaders === 'string')
+        input.onWarning(
+          `Distribution ${distribution.logicalId}, behaviour ${behavior.pathPattern ?? '(default)'}: ${behavior.responseHeaders}.`,
+        );
       for (const fn of behavior.functions) {
         const reason = unsupportedReason(fn);
         if (reason)
@@ -44,13 +53,21 @@ export async function startCloudFront(input: StartCloudFrontInput): Promise<Loca
             `CloudFront Function ${fn.logicalId} (${fn.eventType}) cannot run locally: ${reason}; requests to its behaviour are answered 502.`,
           );
       }
-  return startLocalServers(input, stack, distributionFunctions(distributions), (invoke) =>
-    distributions.map((distribution) => ({
-      description: `CloudFront distribution ${stack.displayName}/${distribution.logicalId}`,
-      answer: (request) =>
-        serveCloudFront(distribution, { invoke, region: input.region, buckets, onLog: input.onLog }, request),
-    })),
-  );
+    }
+  return {
+    stack,
+    functionIds: distributionFunctions(distributions),
+    endpoints: (invoke) =>
+      distributions.map((distribution) => ({
+        description: `CloudFront distribution ${stack.displayName}/${distribution.logicalId}`,
+        answer: (request) =>
+          serveCloudFront(
+            distribution,
+            { invoke, region: input.region, buckets, onLog: input.onLog },
+            request,
+          ),
+      })),
+  };
 }
 
 /**

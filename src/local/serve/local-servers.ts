@@ -9,6 +9,7 @@ import { logicalIdOfArn } from './template-refs.js';
 
 /** Something served on a local port: an API, a load balancer's listener. */
 export interface LocalEndpoint {
+  /** Names the endpoint; a reload keeps each endpoint it still has on the port it had. */
   description: string;
   /** Answers one request; `port` is where it arrived (the endpoint's own). */
   answer: (request: HttpRequest, port: number) => Promise<HttpAnswer>;
@@ -21,6 +22,12 @@ export interface ServedEndpoint {
 
 export interface LocalServers {
   endpoints: ServedEndpoint[];
+  /**
+   * Serves what `assembly` holds from now on: requests already under way finish on the
+   * assembly they started on. A new assembly that cannot be served (no such stack any
+   * more, an escaping asset path) throws, and the one before keeps serving.
+   */
+  reload(assembly: CloudAssembly): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -29,77 +36,153 @@ export interface StartInput extends LocalRunnerOptions {
   port: number;
 }
 
+/** What a `start-*` command serves of one assembly: the stack, its functions, its endpoints. */
+export interface ServedPlan {
+  stack: StackArtifact;
+  functionIds: readonly string[];
+  endpoints: (invoke: Invoke) => LocalEndpoint[];
+}
+
 /**
  * What every `start-*` command does around its endpoints: a runner for the stack's
  * functions, each function it serves checked before serving (so an escaping asset path is
- * refused up front), the endpoints on their ports, and a close that stops both.
+ * refused up front), the endpoints on their ports, and a close that stops both. `plan`
+ * reads an assembly (the first, then each one `reload` is given) into what is served.
  */
-export async function startLocalServers(
-  input: StartInput,
-  stack: StackArtifact,
-  functionIds: readonly string[],
-  endpoints: (invoke: Invoke) => LocalEndpoint[],
+export async function startLocalServers<I extends StartInput>(
+  input: I,
+  plan: (input: I) => ServedPlan | Promise<ServedPlan>,
 ): Promise<LocalServers> {
-  const runner = new LocalRunner(input);
-  try {
-    await checkFunctions(runner, input.assembly, stack, functionIds);
-    const servers = await serveEndpoints(
-      endpoints(localInvoker(runner, input.assembly, stack, input.onWarning)),
-      input.port,
-      input,
-    );
-    return {
-      endpoints: servers.endpoints,
-      close: async () => {
-        await servers.close();
-        runner.close();
-      },
-    };
-  } catch (error) {
-    runner.close();
-    throw error;
-  }
-}
-
-/** Each endpoint on 127.0.0.1, on `port` and the ports after it (0: any free port each). */
-async function serveEndpoints(
-  endpoints: readonly LocalEndpoint[],
-  port: number,
-  log: { onInfo: (message: string) => void; onWarning: (message: string) => void },
-): Promise<LocalServers> {
-  const servers: Server[] = [];
-  const served: ServedEndpoint[] = [];
-  const close = () => Promise.all(servers.map(closeServer)).then(() => undefined);
-  try {
-    for (const [index, endpoint] of endpoints.entries()) {
-      const server = createServer();
-      const actual = await listen(server, port === 0 ? 0 : port + index);
-      servers.push(server);
-      served.push({ description: endpoint.description, port: actual });
-      server.on('request', (message, response) => {
-        readRequest(message)
-          .then((request) => endpoint.answer(request, actual))
-          .then((answer) => {
-            log.onInfo(`${message.method} ${message.url ?? '/'} → ${answer.status}`);
-            writeAnswer(response, answer);
-          })
-          .catch((error: unknown) => {
-            log.onWarning(
-              `${message.method} ${message.url}: ${error instanceof Error ? error.message : String(error)}`,
-            );
-            writeAnswer(response, {
-              status: 500,
-              headers: { 'content-type': 'application/json' },
-              body: '{"message":"Internal server error"}',
-            });
-          });
-      });
+  let current = await generation(input, plan);
+  const servers = new Map<string, Listening>();
+  const serve = async (endpoints: readonly LocalEndpoint[]) => {
+    for (const endpoint of endpoints) {
+      if (servers.has(endpoint.description)) continue;
+      const used = [...servers.values()].map((listening) => listening.port);
+      const port = input.port === 0 ? 0 : used.length === 0 ? input.port : Math.max(...used) + 1;
+      servers.set(endpoint.description, await listenFor(endpoint.description, port, () => current, input));
     }
+  };
+  const served = () =>
+    [...servers.entries()].map(([description, listening]) => ({ description, port: listening.port }));
+  const close = async () => {
+    await Promise.all([...servers.values()].map((listening) => closeServer(listening.server)));
+    servers.clear();
+    current.retire();
+  };
+  try {
+    await serve(current.endpoints);
   } catch (error) {
     await close();
     throw error;
   }
-  return { endpoints: served, close };
+  return {
+    endpoints: served(),
+    reload: async (assembly) => {
+      const next = await generation({ ...input, assembly }, plan);
+      const previous = current;
+      current = next;
+      previous.retire();
+      const kept = new Set(next.endpoints.map((endpoint) => endpoint.description));
+      for (const [description, listening] of servers) {
+        if (kept.has(description)) continue;
+        servers.delete(description);
+        await closeServer(listening.server);
+        input.onInfo(`${description}: no longer in the app; port ${listening.port} closed.`);
+      }
+      const before = new Set(servers.keys());
+      await serve(next.endpoints);
+      for (const endpoint of served())
+        if (!before.has(endpoint.description))
+          input.onInfo(`${endpoint.description}: http://127.0.0.1:${endpoint.port}`);
+    },
+    close,
+  };
+}
+
+/**
+ * One assembly's endpoints and the runner behind them. Its runner (and the temp files it
+ * holds) is closed once the generation is retired and no request is still using it.
+ */
+interface Generation {
+  endpoints: LocalEndpoint[];
+  /** Runs `work` on this generation: a retirement meanwhile waits for it. */
+  use<T>(work: (endpoints: readonly LocalEndpoint[]) => Promise<T>): Promise<T>;
+  retire(): void;
+}
+
+async function generation<I extends StartInput>(
+  input: I,
+  plan: (input: I) => ServedPlan | Promise<ServedPlan>,
+): Promise<Generation> {
+  const planned = await plan(input);
+  const runner = new LocalRunner(input);
+  try {
+    await checkFunctions(runner, input.assembly, planned.stack, planned.functionIds);
+  } catch (error) {
+    runner.close();
+    throw error;
+  }
+  const endpoints = planned.endpoints(localInvoker(runner, input.assembly, planned.stack, input.onWarning));
+  let inFlight = 0;
+  let retired = false;
+  return {
+    endpoints,
+    use: async (work) => {
+      inFlight++;
+      try {
+        return await work(endpoints);
+      } finally {
+        inFlight--;
+        if (retired && inFlight === 0) runner.close();
+      }
+    },
+    retire: () => {
+      retired = true;
+      if (inFlight === 0) runner.close();
+    },
+  };
+}
+
+interface Listening {
+  server: Server;
+  port: number;
+}
+
+/** A port on 127.0.0.1 answering with the endpoint of this description in the generation served at each request's arrival. */
+async function listenFor(
+  description: string,
+  port: number,
+  current: () => Generation,
+  log: { onInfo: (message: string) => void; onWarning: (message: string) => void },
+): Promise<Listening> {
+  const server = createServer();
+  const actual = await listen(server, port);
+  server.on('request', (message, response) => {
+    const served = current();
+    served
+      .use(async (endpoints) => {
+        const request = await readRequest(message);
+        const endpoint = endpoints.find((candidate) => candidate.description === description);
+        if (!endpoint) return { status: 503, headers: {}, body: `${description} is no longer in the app.` };
+        return endpoint.answer(request, actual);
+      })
+      .then((answer) => {
+        log.onInfo(`${message.method} ${message.url ?? '/'} → ${answer.status}`);
+        writeAnswer(response, answer);
+      })
+      .catch((error: unknown) => {
+        log.onWarning(
+          `${message.method} ${message.url}: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        writeAnswer(response, {
+          status: 500,
+          headers: { 'content-type': 'application/json' },
+          body: '{"message":"Internal server error"}',
+        });
+      });
+  });
+  return { server, port: actual };
 }
 
 /**

@@ -102,7 +102,16 @@ export function containerRunCommand(input: ContainerRunInput): {
   };
 }
 
-/** Container names the engine accepts: the stack, the service and the container, made safe. */
-export function containerName(stack: string, service: string, container: string, pid: number): string {
-  return `cdkd-${stack}-${service}-${container}-${pid}`.replace(/[^a-zA-Z0-9_.-]+/g, '-');
+/**
+ * Container names the engine accepts: the stack, the service and the container, made safe,
+ * then this process and the task's number (each task started, replicas and replacements, has its own).
+ */
+export function containerName(
+  stack: string,
+  service: string,
+  container: string,
+  pid: number,
+  task: number,
+): string {
+  return `cdkd-${stack}-${service}-${container}-${pid}-${task}`.replace(/[^a-zA-Z0-9_.-]+/g, '-');
 }

@@ -32,6 +32,8 @@ export interface LocalService {
   /** The construct path under the stack (`Web/Service` → `Web`), for messages. */
   name: string;
   containers: ServiceContainer[];
+  /** The template's DesiredCount, as written (a number, a token, or absent). */
+  desiredCount: unknown;
 }
 
 const SERVICE = 'AWS::ECS::Service';
@@ -99,6 +101,7 @@ function serviceOf(stack: StackArtifact, logicalId: string, name: string): Local
     stack,
     logicalId,
     name,
+    desiredCount: resources[logicalId]?.Properties?.DesiredCount,
     containers: definitions.map((raw) => container(stack, name, raw as Record<string, unknown>)),
   };
 }

@@ -1,10 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import type { CloudAssembly } from '../../assembly/index.js';
 import { CdkdError } from '../../errors.js';
-import { containerName, containerRunCommand, findContainerEngine } from './engine-command.js';
+import { containerName, findContainerEngine } from './engine-command.js';
 import { ImageBuilder } from './image-builder.js';
+import { desiredCount, replicaPorts, restartDelayMs, STEADY_RUN_MS } from './replicas.js';
 import { findService, type LocalService, type PortMapping } from './service-model.js';
 import type { DeployedSecretsReader } from './service-secrets.js';
+import { runTask, type RunningTask } from './service-task.js';
 
 export interface StartServiceInput {
   assembly: CloudAssembly;
@@ -12,6 +13,10 @@ export interface StartServiceInput {
   target?: string;
   /** Reads the deployed stack's secrets; absent (--no-deployed): a service with secrets is refused. */
   deployedSecrets?: DeployedSecretsReader;
+  /** How many tasks to run; default: the service's DesiredCount (1 when the template holds none). */
+  replicas?: number;
+  /** false (--no-restart): a stopped task is not replaced. */
+  restart?: boolean;
   env?: NodeJS.ProcessEnv;
   onLog: (line: string) => void;
   onInfo: (message: string) => void;
@@ -21,87 +26,163 @@ export interface StartServiceInput {
 export interface RunningService {
   service: LocalService;
   engine: string;
-  ports: PortMapping[];
-  /** Resolves with the exit code when an essential container stops (the task stops with it). */
+  /** The host ports of each replica. */
+  ports: PortMapping[][];
+  /**
+   * Resolves once no task runs and none will be started again (with --no-restart, once each
+   * has stopped): the code of the first essential container that exited with one, else 0.
+   */
   stopped: Promise<number | null>;
+  /** The service as `assembly` holds it: when its task changed (an image asset's source, a setting), rebuilt and every task replaced. */
+  reload(assembly: CloudAssembly): Promise<void>;
+  /** Image assets built again and every task replaced (a change to an asset's directory). */
+  rebuild(): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
  * `cdkd local start-service`: the service's task definition run with the container engine,
- * one container per definition, image assets built first; secrets' values come from the
- * deployed stack (names only in the process list), and a service with secrets is refused
- * when they cannot be read.
+ * DesiredCount tasks (replicas.ts: their ports), image assets built first; secrets' values
+ * come from the deployed stack (names only in the process list), and a service with
+ * secrets is refused when they cannot be read. As the ECS service scheduler does, a task
+ * whose essential container exits is replaced, after a delay growing with each stop in a row.
  */
 export async function startService(input: StartServiceInput): Promise<RunningService> {
   const env = input.env ?? process.env;
-  const service = findService(input.assembly.stacks, input.target);
   const engine = findContainerEngine(env);
-  const secretValues = await secretsOf(service, input.deployedSecrets);
+  let service = findService(input.assembly.stacks, input.target);
   const builder = new ImageBuilder(engine, service.stack.displayName, input);
-  const images = new Map<string, Promise<string>>();
-  const imageOf = (container: LocalService['containers'][number]): Promise<string> => {
-    if (container.image.kind === 'registry') return Promise.resolve(container.image.image);
-    const { asset } = container.image;
-    let built = images.get(asset.hash);
-    if (!built) images.set(asset.hash, (built = builder.build(asset)));
-    return built;
-  };
-  const ports = service.containers.flatMap((container) => container.portMappings);
-  const children: ChildProcess[] = [];
-  let first: string | undefined;
-  let stop: (code: number | null) => void = () => undefined;
-  const stopped = new Promise<number | null>((resolve) => (stop = resolve));
-  for (const container of service.containers) {
-    const image = await imageOf(container);
-    const name = containerName(service.stack.displayName, service.name, container.name, process.pid);
-    const command = containerRunCommand({
-      container,
-      image,
-      name,
-      ...(first ? { networkOf: first } : {}),
-      ports: first ? [] : ports,
-      secretValues: Object.fromEntries(
-        container.secrets.map((secret) => [secret.name, secretValues[secret.name]!]),
-      ),
-    });
-    first ??= name;
-    input.onInfo(`Starting container ${container.name}: ${engine} ${command.args.join(' ')}`);
-    const child = spawn(engine, command.args, {
-      env: { ...env, ...command.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    for (const stream of [child.stdout, child.stderr])
-      stream?.on('data', (chunk: Buffer) => {
-        for (const line of chunk.toString('utf8').split('\n'))
-          if (line.trim() !== '') input.onLog(`${container.name} | ${line}`);
-      });
-    child.on('error', (cause) => {
-      input.onLog(`${container.name} | ${engine} failed to start: ${cause.message}`);
-      stop(1);
-    });
-    child.on('close', (code) => {
-      input.onLog(`${container.name} | exited with code ${code}`);
-      if (container.essential) stop(code);
-    });
+  let plan = await planOf(service);
+  let tasksStarted = 0;
+  let closing = false;
+  let firstFailure: number | null | undefined;
+  let replacing = false;
+  let live = 0;
+  let ended: (code: number | null) => void = () => undefined;
+  const stopped = new Promise<number | null>((resolve) => (ended = resolve));
+  const slots: Array<Promise<void>> = [];
+  const running = new Set<RunningTask>();
+  let wake: () => void = () => undefined;
+  let woken = new Promise<void>((resolve) => (wake = resolve));
+
+  async function planOf(of: LocalService) {
+    const replicas = input.replicas ?? desiredCount(of.desiredCount);
+    const ports = replicaPorts(
+      of.containers.flatMap((container) => container.portMappings),
+      replicas,
+      `${of.stack.displayName}/${of.name}`,
+    );
+    const secretValues = await secretsOf(of, input.deployedSecrets);
+    const images = new Map<string, string>();
+    for (const container of of.containers) {
+      if (container.image.kind === 'registry') continue;
+      const { asset } = container.image;
+      if (!images.has(asset.hash)) images.set(asset.hash, await builder.build(asset));
+    }
+    return { service: of, replicas, ports, secretValues, images, key: JSON.stringify(of.containers) };
   }
-  return {
-    service,
-    engine,
-    ports,
-    stopped,
-    close: async () => {
-      await Promise.all(
-        children.map(
-          (child) =>
-            new Promise<void>((resolve) => {
-              if (child.exitCode !== null || child.signalCode !== null) return resolve();
-              child.once('close', () => resolve());
-              child.kill('SIGTERM');
-            }),
-        ),
+
+  /** One replica: a task, and while the service runs, a new one each time it stops. */
+  async function slot(replica: number, current: typeof plan): Promise<void> {
+    let stopsInARow = 0;
+    while (!closing && plan === current) {
+      const started = Date.now();
+      const task = (tasksStarted += 1);
+      const of = current.service;
+      const name = (container: string) =>
+        containerName(of.stack.displayName, of.name, container, process.pid, task);
+      const running$ = runTask({
+        engine,
+        env,
+        containers: of.containers.map((container) => ({
+          container,
+          name: name(container.name),
+          image:
+            container.image.kind === 'registry'
+              ? container.image.image
+              : current.images.get(container.image.asset.hash)!,
+        })),
+        ports: current.ports[replica]!,
+        secretValues: current.secretValues,
+        onLine: (container, line) => input.onLog(`${container}#${task} | ${line}`),
+        onInfo: input.onInfo,
+      });
+      running.add(running$);
+      const why = await running$.stopped;
+      running.delete(running$);
+      if (closing || plan !== current) return;
+      if (why.code !== 0 && firstFailure === undefined) firstFailure = why.code;
+      if (input.restart === false) {
+        input.onInfo(
+          `Task ${task} stopped: its essential container ${why.container} exited with code ${why.code}; --no-restart: not replaced.`,
+        );
+        return;
+      }
+      stopsInARow = Date.now() - started >= STEADY_RUN_MS ? 1 : stopsInARow + 1;
+      const delay = restartDelayMs(stopsInARow);
+      input.onInfo(
+        `Task ${task} stopped: its essential container ${why.container} exited with code ${why.code}; starting a new task in ${delay / 1000}s, as the ECS service scheduler replaces a stopped task.`,
       );
+      await Promise.race([new Promise((resolve) => setTimeout(resolve, delay)), woken]);
+    }
+  }
+
+  const startSlots = () => {
+    for (let replica = 0; replica < plan.replicas; replica++) {
+      live += 1;
+      slots.push(
+        slot(replica, plan).finally(() => {
+          live -= 1;
+          // No task left and none coming: with --no-restart each has stopped, or the service was closed.
+          if (live === 0 && !replacing) ended(firstFailure ?? 0);
+        }),
+      );
+    }
+  };
+
+  /** Stops every task of the plan that ran, then runs `next`'s. */
+  async function replace(next: typeof plan): Promise<void> {
+    const previous = slots.splice(0);
+    replacing = true;
+    plan = next;
+    wake();
+    woken = new Promise<void>((resolve) => (wake = resolve));
+    await Promise.all([...running].map((task) => task.stop()));
+    await Promise.all(previous);
+    replacing = false;
+    if (closing) return;
+    input.onInfo(
+      `Replacing the tasks of ECS service ${next.service.stack.displayName}/${next.service.name}.`,
+    );
+    startSlots();
+  }
+
+  startSlots();
+  if (plan.replicas === 0) ended(0);
+  return {
+    get service() {
+      return service;
+    },
+    engine,
+    get ports() {
+      return plan.ports;
+    },
+    stopped,
+    reload: async (assembly) => {
+      const next = findService(assembly.stacks, input.target);
+      if (JSON.stringify(next.containers) === plan.key && next.desiredCount === service.desiredCount) return;
+      const nextPlan = await planOf(next);
+      service = next;
+      await replace(nextPlan);
+    },
+    rebuild: async () => {
+      await replace(await planOf(service));
+    },
+    close: async () => {
+      closing = true;
+      wake();
+      await Promise.all([...running].map((task) => task.stop()));
+      await Promise.all(slots);
     },
   };
 }

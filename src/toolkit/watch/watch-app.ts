@@ -1,10 +1,4 @@
-import { resolve } from 'node:path';
-import {
-  readProjectConfig,
-  selectStacks,
-  type CloudAssembly,
-  type StackArtifact,
-} from '../../assembly/index.js';
+import { selectStacks, type CloudAssembly, type StackArtifact } from '../../assembly/index.js';
 import type { StackDeployResult } from '../../engine/index.js';
 import type { IoHost } from '../../messages/index.js';
 import { deployApp, type DeployAppInput } from '../deploy/deploy-app.js';
@@ -14,7 +8,7 @@ import { changedStacks, stackFingerprint } from './changed-stacks.js';
 import { watchFiles, type FileWatcher } from './file-watcher.js';
 import { LogTail } from './log-tail.js';
 import { CoalescingQueue } from './run-queue.js';
-import { watchFilter, watchSettings } from './watch-settings.js';
+import { projectWatchSettings, watchFilter } from './watch-settings.js';
 
 /** The deploy settings a watch passes to every deploy it runs (the stacks are its to choose). */
 export type WatchDeployOptions = Omit<
@@ -65,8 +59,7 @@ export type WatchOutcome = { stoppedDuring: 'idle' } | { stoppedDuring: 'deploy'
  */
 export async function watchApp(input: WatchAppInput): Promise<WatchOutcome> {
   const { signal } = input;
-  const outdir = resolve(input.dir, input.output ?? readProjectConfig(input.dir).output ?? 'cdk.out');
-  const settings = watchSettings(input.dir, outdir);
+  const settings = projectWatchSettings(input.dir, input.output);
   note(
     input,
     `Watching ${input.dir} for changes (include ${settings.include.join(', ')}; exclude ${settings.exclude.join(', ')}).`,

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { readProjectConfig } from '../../assembly/index.js';
 import { readJsonObject } from '../../assembly/json-file.js';
 import { CdkdError } from '../../errors.js';
 import type { WatchFilter } from './file-watcher.js';
@@ -73,6 +74,11 @@ export function watchSettings(dir: string, outdir: string): WatchSettings {
       ...ALWAYS_EXCLUDED,
     ],
   };
+}
+
+/** `watchSettings` of the project in `dir`, its assembly in `--output`, else cdk.json's `output`, else cdk.out. */
+export function projectWatchSettings(dir: string, output: string | undefined): WatchSettings {
+  return watchSettings(dir, resolve(dir, output ?? readProjectConfig(dir).output ?? 'cdk.out'));
 }
 
 /**
