@@ -16,6 +16,8 @@ export const FLOORS: Readonly<Record<string, number>> = {
   'lambda-runtime': 1,
   // API Gateway's request events, routing and authorizers, shared by the sandbox and `cdkd local start-api`.
   'http-events': 1,
+  // Named latency models (AWS's per-type times) the sandbox plays and the ETA predicts from.
+  'latency-profiles': 1,
   template: 2,
   state: 2,
   'context-providers': 3,
