@@ -19,6 +19,8 @@ export const FLOORS: Readonly<Record<string, number>> = {
   // Named latency models (AWS's per-type times) the sandbox plays and the ETA predicts from.
   'latency-profiles': 1,
   template: 2,
+  // A deploy's ETA: critical path and expected times (from past events, else a latency profile).
+  eta: 2,
   state: 2,
   'context-providers': 3,
   assets: 3,
