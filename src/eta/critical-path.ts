@@ -59,8 +59,7 @@ export function criticalPath(nodes: readonly EtaNode[], progress: EtaProgress = 
   let end: string | undefined;
   for (const node of nodes) if (end === undefined || finish.get(node.id)! > finish.get(end)!) end = node.id;
   const path: CriticalPath['path'] = [];
-  for (let id = end; id !== undefined; id = via.get(id))
-    path.push({ id, durationMs: left(byId.get(id)!) });
+  for (let id = end; id !== undefined; id = via.get(id)) path.push({ id, durationMs: left(byId.get(id)!) });
   return { totalMs: end === undefined ? 0 : finish.get(end)!, path: path.reverse() };
 }
 

@@ -7,3 +7,4 @@ export {
   type EtaProgress,
 } from './critical-path.js';
 export { durationKey, expectedDuration, pastDurations, type PastEvent } from './durations.js';
+export { PHASE_BARRIER, scheduleNodes, type ScheduledOperation } from './schedule.js';

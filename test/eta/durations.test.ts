@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { durationKey, expectedDuration, pastDurations, type PastEvent } from '../../src/eta/index.js';
+import {
+  criticalPath,
+  durationKey,
+  expectedDuration,
+  pastDurations,
+  PHASE_BARRIER,
+  scheduleNodes,
+  type PastEvent,
+} from '../../src/eta/index.js';
 import { latencyProfile } from '../../src/latency-profiles/index.js';
 
 const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, seconds)).toISOString();
@@ -47,5 +55,45 @@ describe('expectedDuration', () => {
     ['a retained resource takes nothing', 'AWS::SQS::Queue', 'retain', 0],
   ] as const)('%s', (_, type, action, expected) => {
     expect(expectedDuration(type, action, past, aws)).toBe(expected);
+  });
+});
+
+describe('scheduleNodes', () => {
+  const flat = latencyProfile('flat');
+  it('gives each operation its expected time and keeps its dependencies', () => {
+    expect(
+      scheduleNodes(
+        [
+          { logicalId: 'Role', type: 'AWS::IAM::Role', action: 'create', phase: 'deploy', dependsOn: [] },
+          {
+            logicalId: 'Fn',
+            type: 'AWS::Lambda::Function',
+            action: 'update',
+            phase: 'deploy',
+            dependsOn: ['Role'],
+          },
+        ],
+        { [durationKey('AWS::Lambda::Function', 'update')]: 700 },
+        flat,
+      ),
+    ).toEqual([
+      { id: 'Role', durationMs: 1_000, dependsOn: [] },
+      { id: 'Fn', durationMs: 700, dependsOn: ['Role'] },
+    ]);
+  });
+
+  it('runs cleanup after the whole deploy phase', () => {
+    const nodes = scheduleNodes(
+      [
+        { logicalId: 'A', type: 'AWS::IAM::Role', action: 'create', phase: 'deploy', dependsOn: [] },
+        { logicalId: 'B', type: 'AWS::IAM::Role', action: 'create', phase: 'deploy', dependsOn: [] },
+        { logicalId: 'Old', type: 'T', action: 'delete', phase: 'cleanup', dependsOn: [] },
+      ],
+      { 'T delete': 500 },
+      flat,
+    );
+    expect(nodes).toContainEqual({ id: 'Old', durationMs: 500, dependsOn: [PHASE_BARRIER] });
+    expect(nodes).toContainEqual({ id: PHASE_BARRIER, durationMs: 0, dependsOn: ['A', 'B'] });
+    expect(criticalPath(nodes).totalMs).toBe(1_500);
   });
 });

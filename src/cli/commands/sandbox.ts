@@ -62,7 +62,7 @@ export function registerSandbox(program: Command): void {
         [
           `cdkd sandbox listening on ${sandbox.url}`,
           `  state: ${options.dataDir ?? 'in memory (use --data-dir to keep it)'}; stop with Ctrl-C`,
-          `  latency: ${latencyProfile.profile === 'none' ? 'none (use --latency-profile aws to answer in AWS\'s time)' : `the ${latencyProfile.profile} profile${latencyProfile.timeScale === 1 ? '' : `, ${latencyProfile.timeScale}x faster`} (GET ${sandbox.url}/_sandbox/latency)`}`,
+          `  latency: ${latencyProfile.profile === 'none' ? "none (use --latency-profile aws to answer in AWS's time)" : `the ${latencyProfile.profile} profile${latencyProfile.timeScale === 1 ? '' : `, ${latencyProfile.timeScale}x faster`} (GET ${sandbox.url}/_sandbox/latency)`}`,
           `  IAM: ${options.enforceIam ? "assumed-role calls checked against the role's policies" : 'every call allowed (use --enforce-iam to check assumed roles)'}`,
           `  export AWS_ENDPOINT_URL=${sandbox.url}`,
           `  deployed APIs and function URLs, with their local URLs: curl ${sandbox.url}/_sandbox/endpoints`,
