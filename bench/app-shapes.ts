@@ -174,3 +174,25 @@ export function containerService(azs: number): Template {
   };
   return { Resources: r };
 }
+
+/**
+ * A chain of `length` queues, topics and parameters, each naming the one before it by Ref
+ * (which every route answers: bench/deploy-engine.ts's `deep` reads Arn attributes only
+ * Cloud Control records for a parameter).
+ */
+export function chain(length: number): Template {
+  const types = ['AWS::SQS::Queue', 'AWS::SNS::Topic', 'AWS::SSM::Parameter'];
+  const r: Resources = {};
+  for (let i = 0; i < length; i++) {
+    const type = types[i % types.length]!;
+    const previous = i === 0 ? 'root' : ref(`L${i - 1}`);
+    r[`L${i}`] = {
+      Type: type,
+      Properties:
+        type === 'AWS::SSM::Parameter'
+          ? { Type: 'String', Value: previous }
+          : { Tags: [{ Key: 'previous', Value: previous }] },
+    };
+  }
+  return { Resources: r };
+}

@@ -24,12 +24,11 @@ import type { ProviderRegistry } from '../src/providers/registry.js';
 import type { CallsSnapshot } from '../src/sandbox/admin/calls.js';
 import { openStateBackend, type StateBackend } from '../src/state/state-backend.js';
 import { eventsTo } from '../test/helpers/recording-io-host.js';
-import { containerService, vpc } from './app-shapes.js';
+import { chain, containerService, vpc } from './app-shapes.js';
 import {
   adminApi,
   BUCKET,
   credentialsEnv,
-  deep,
   idealSchedule,
   REGION,
   request,
@@ -42,14 +41,14 @@ import {
 } from './deploy-engine.js';
 import { ccRegistry, scaledRetry, sdkRegistry } from './registries.js';
 
-/** AWS's minutes played in seconds: a 2-minute NAT gateway takes 6 s at 20. */
-const TIME_SCALE = Number(process.env.TIME_SCALE ?? 20);
+/** AWS's minutes played in seconds: a 2-minute NAT gateway takes 12 s at 10. */
+const TIME_SCALE = Number(process.env.TIME_SCALE ?? 10);
 const AWS = latencyProfile('aws');
 const CONCURRENCIES = [10, DEFAULT_CONCURRENCY];
 
 const SHAPES: Array<{ name: string; template: Template }> = [
-  { name: 'wide', template: wide(200) },
-  { name: 'deep', template: deep(30) },
+  { name: 'wide', template: wide(100) },
+  { name: 'deep', template: chain(20) },
   { name: 'serverless', template: serverless(9, { targetsPerRule: 5 }) },
   { name: 'vpc', template: vpc(2) },
   { name: 'container', template: containerService(2) },
