@@ -99,7 +99,7 @@ export function wide(count: number): Template {
 }
 
 /** Each link reads the one before it (GetAtt Arn, or Ref for a parameter). */
-function deep(length: number): Template {
+export function deep(length: number): Template {
   const types = ['AWS::SQS::Queue', 'AWS::SNS::Topic', 'AWS::SSM::Parameter'];
   const resources: Template['Resources'] = {};
   for (let i = 0; i < length; i++) {
@@ -269,9 +269,13 @@ export function serverless(services: number, options: { targetsPerRule?: number 
 // ---------------------------------------------------------------------------------------
 // Sandbox (child process, so this process's CPU is the engine's) and its admin API
 
-export async function startSandboxProcess(): Promise<{ url: string; child: ChildProcess }> {
+/** `args` go to `cdkd sandbox` (e.g. `--latency-profile aws`). */
+export async function startSandboxProcess(
+  args: string[] = [],
+): Promise<{ url: string; child: ChildProcess }> {
   const root = fileURLToPath(new URL('..', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'sandbox', '--port', '0'], {
+  const command = ['--import', 'tsx', 'src/cli/main.ts', 'sandbox', '--port', '0', ...args];
+  const child = spawn(process.execPath, command, {
     cwd: root,
     env: { ...process.env, ...credentialsEnv(), AWS_ENDPOINT_URL: '' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -387,7 +391,7 @@ class TimedProvider implements Provider {
  * `duration(id)`. With unlimited slots this is the critical path; with few slots it is what
  * walkDag can reach at best (max(critical path, work / slots) is a looser lower bound).
  */
-function idealSchedule(
+export function idealSchedule(
   ops: readonly PlannedOperation[],
   duration: (id: string) => number,
   slots: number,

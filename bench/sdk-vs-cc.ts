@@ -12,13 +12,8 @@
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { AwsClients } from '../src/aws/client-factory.js';
 import { createEngine, type Engine } from '../src/engine/engine.js';
-import { CloudControlProvider } from '../src/providers/cloudcontrol/provider.js';
 import type { Clock } from '../src/providers/clock.js';
-import { TABLE, TableProvider } from '../src/providers/dynamodb/table.js';
-import { registerLambda } from '../src/providers/lambda/index.js';
 import { ProviderRegistry } from '../src/providers/registry.js';
-import { withRetry } from '../src/providers/retry.js';
-import { registerSdkProviders } from '../src/providers/sdk-providers.js';
 import type { CallsSnapshot } from '../src/sandbox/admin/calls.js';
 import { openStateBackend, type StateBackend } from '../src/state/state-backend.js';
 import {
@@ -35,27 +30,11 @@ import {
   TIME_SCALE,
 } from './deploy-engine.js';
 import { eventsTo } from '../test/helpers/recording-io-host.js';
+import { ccRegistry, scaledRetry, sdkRegistry } from './registries.js';
 
 const SERVICES = 9;
 /** cdkd's default --concurrency. */
 const CONCURRENCY = 10;
-
-/** `defaultRegistry()` with the clock given to every provider that waits (Lambda, DynamoDB). */
-function sdkRegistry(clock: Clock): ProviderRegistry {
-  const registry = registerSdkProviders(new ProviderRegistry(new CloudControlProvider({ clock })));
-  registerLambda(registry, { clock });
-  return registry.registerSdk(TABLE, new TableProvider({ clock }));
-}
-
-function ccRegistry(clock: Clock): ProviderRegistry {
-  return new ProviderRegistry(new CloudControlProvider({ clock }));
-}
-
-/** `providerRetry` with its sleeps (IAM propagation re-probes, throttling) on the same clock. */
-function scaledRetry(clock: Clock) {
-  return <T>(label: string, call: () => Promise<T>): Promise<T> =>
-    withRetry(() => call(), { label, clock, onGiveUp: (line) => console.error(`warning: ${line}`) });
-}
 
 interface Phase {
   wallMs: number;

@@ -22,13 +22,14 @@ export async function progressView(
   mode: ProgressMode,
   command: string,
   live: boolean,
+  verbose = false,
 ): Promise<ProgressView> {
   if (mode !== 'human')
     return (await import('./progress-stream.js')).eventStream(mode, command, (line) =>
       process.stdout.write(line),
     );
   return {
-    ...createProgress(process.stderr, live),
+    ...createProgress(process.stderr, live, verbose),
     ended: () => undefined,
     text: (chunk) => void process.stdout.write(chunk),
   };
@@ -43,7 +44,7 @@ export async function progressWithInterrupts(
   command: LockingCommand,
   verbose: boolean,
 ): Promise<{ progress: ProgressView; interrupts: Interrupts }> {
-  const progress = await progressView(mode, command, process.stderr.isTTY === true && !verbose);
+  const progress = await progressView(mode, command, process.stderr.isTTY === true && !verbose, verbose);
   const interrupts = handleInterrupts(command, (message) =>
     progress.sink({ kind: 'warning', stack: 'cdkd', message }),
   );

@@ -1,4 +1,5 @@
-import type { DeployEvent, DeployPhase, ResourceAction } from '../messages/index.js';
+import type { DeployEvent, DeployPhase, DeploySchedule, ResourceAction } from '../messages/index.js';
+import type { StackEta } from './progress-eta.js';
 
 const PAST: Record<ResourceAction, string> = {
   create: 'created',
@@ -28,6 +29,10 @@ interface StackProgress {
   done: number;
   /** Logical id → when its operation started. */
   inFlight: Map<string, number>;
+  /** Logical ids whose operation ended (for an ETA whose code loads after some did). */
+  finished: Set<string>;
+  /** Once its code has loaded, for a stack whose start event carried a schedule. */
+  eta?: StackEta;
 }
 
 const REDRAW_MS = 1000;
@@ -38,7 +43,11 @@ const REDRAW_MS = 1000;
  * stacks printed above it. Otherwise one plain line per event. Rendering only: the engine
  * decides, this prints.
  */
-export function createProgress(stream: NodeJS.WriteStream, live = stream.isTTY === true): Progress {
+export function createProgress(
+  stream: NodeJS.WriteStream,
+  live = stream.isTTY === true,
+  verbose = false,
+): Progress {
   const started = Date.now();
   const counts = new Map<string, number>();
   const stacks = new Map<string, StackProgress>();
@@ -70,11 +79,21 @@ export function createProgress(stream: NodeJS.WriteStream, live = stream.isTTY =
   const stackOf = (name: string): StackProgress => {
     let stack = stacks.get(name);
     if (!stack) {
-      stack = { started: Date.now(), done: 0, inFlight: new Map() };
+      stack = { started: Date.now(), done: 0, inFlight: new Map(), finished: new Set() };
       stacks.set(name, stack);
     }
     return stack;
   };
+  /** The ETA's code is loaded only when a stack has work: never on a no-op. */
+  const startEta = (name: string, stack: StackProgress, schedule: DeploySchedule) =>
+    void import('./progress-eta.js').then(({ StackEta }) => {
+      if (stacks.get(name) !== stack) return;
+      stack.eta = new StackEta(schedule);
+      for (const id of schedule.operations.map((op) => op.logicalId))
+        if (stack.finished.has(id)) stack.eta.finished(id);
+      if (verbose) print(`${name} | ${stack.eta.criticalPathLine()}`);
+      else if (live) redraw();
+    });
   if (live) {
     timer = setInterval(redraw, REDRAW_MS);
     timer.unref();
@@ -97,10 +116,16 @@ export function createProgress(stream: NodeJS.WriteStream, live = stream.isTTY =
         if (event.status === 'started') {
           const stack = stackOf(event.stack);
           if (event.total !== undefined) stack.total = event.total;
+          if (event.schedule) startEta(event.stack, stack, event.schedule);
           return live ? redraw() : print(line);
         }
+        const ended = stacks.get(event.stack);
         stacks.delete(event.stack);
-        return print(line);
+        print(line);
+        // How close the prediction came, for a deploy that ran to its end.
+        if (ended?.eta && event.status === 'succeeded')
+          print(`${event.stack} | ${ended.eta.verdict(Date.now() - ended.started)}`);
+        return;
       }
       const stack = stackOf(event.stack);
       const label = `${event.stack} | ${event.logicalId} (${event.type})`;
@@ -109,6 +134,8 @@ export function createProgress(stream: NodeJS.WriteStream, live = stream.isTTY =
         return live ? redraw() : print(`${label} ${event.action} started`);
       }
       stack.inFlight.delete(event.logicalId);
+      stack.finished.add(event.logicalId);
+      stack.eta?.finished(event.logicalId);
       stack.done += 1;
       const outcome = event.status === 'succeeded' ? PAST[event.action] : `${event.action} ${event.status}`;
       counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
@@ -137,13 +164,14 @@ export function createProgress(stream: NodeJS.WriteStream, live = stream.isTTY =
   };
 }
 
-/** `Stack  12/40 done, 5 in flight  3.2s  slowest: Queue7 2.1s` */
+/** `Stack  12/40 done, 5 in flight  3.2s  ETA ~41s  slowest: Queue7 2.1s` */
 function statusLine(name: string, stack: StackProgress, now: number): string {
   const total = stack.total === undefined ? '' : `/${stack.total}`;
   let slowest: [string, number] | undefined;
   for (const [id, since] of stack.inFlight) if (!slowest || since < slowest[1]) slowest = [id, since];
   const slow = slowest ? `  slowest: ${slowest[0]} ${seconds(now - slowest[1])}s` : '';
-  return `${name}  ${stack.done}${total} done, ${stack.inFlight.size} in flight  ${seconds(now - stack.started)}s${slow}`;
+  const eta = stack.eta ? `  ETA ${stack.eta.remainingText(stack.inFlight, now)}` : '';
+  return `${name}  ${stack.done}${total} done, ${stack.inFlight.size} in flight  ${seconds(now - stack.started)}s${eta}${slow}`;
 }
 
 function seconds(ms: number): string {

@@ -65,6 +65,11 @@ export interface DeployOptions {
    * instance still pending) is refused at once instead of waited for.
    */
   wait?: boolean;
+  /**
+   * Report the deploy's operations and the stack's past operation times on its start event
+   * (the live view's ETA): reads the stack's most recent events, only when there is work.
+   */
+  estimate?: boolean;
   /** One id for the whole run, shared by a stack and its nested stacks' journal segments. */
   runId?: string;
   /** `cdkd destroy --remove-protection`: deletes turn a resource's deletion protection off first. */

@@ -18,6 +18,7 @@ export type {
   DataLossConfirmation,
   DeployEvent,
   DeployPhase,
+  DeploySchedule,
   FailedOutput,
   OutputChange,
   ResourceAction,

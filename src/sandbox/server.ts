@@ -5,7 +5,8 @@ import { CallCounter } from './admin/calls.js';
 import { RecentCalls } from './admin/recent-calls.js';
 import { DeliveryLog } from './admin/deliveries.js';
 import { FaultRegistry } from './admin/faults.js';
-import { LatencyModel } from './admin/latency.js';
+import { LatencyModel, profileSettings } from './admin/latency.js';
+import type { ProfileName } from '../latency-profiles/index.js';
 import { SandboxClock } from './clock/clock.js';
 import { dispatch } from './dispatch.js';
 import { IdentityEnforcement } from './policy/identity-enforcement.js';
@@ -44,6 +45,8 @@ export interface SandboxOptions {
    * changes it while running). Off by default: every call is allowed.
    */
   enforceIam?: boolean;
+  /** The latency model to start with, a named profile (`cdkd sandbox --latency-profile`); none by default. */
+  latencyProfile?: { profile: ProfileName; timeScale: number };
 }
 
 export interface Sandbox {
@@ -61,6 +64,7 @@ export const DEFAULT_FOREIGN_BUCKETS = ['examplebucket', 'foreign-owned-bucket']
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const host = options.host ?? '127.0.0.1';
   const latency = new LatencyModel();
+  if (options.latencyProfile) latency.set(profileSettings(options.latencyProfile));
   const context: SandboxContext = {
     accountId: options.accountId ?? '000000000000',
     region: options.region ?? 'us-east-1',

@@ -112,14 +112,21 @@ export class EventLog {
 
 /**
  * Every event recorded for a stack, oldest first: objects in key (write) order, events by
- * timestamp, ties kept in write order. A stack with no events gives []. An object that
+ * timestamp, ties kept in write order; with `lastObjects`, only the events of the newest that
+ * many objects (a run writes one or a few). A stack with no events gives []. An object that
  * cannot be read is a CdkdError (STATE_DOCUMENT_INVALID) naming its key.
  */
-export async function readEvents(objects: S3Objects, prefix: string, stack: StackRef): Promise<StackEvent[]> {
+export async function readEvents(
+  objects: S3Objects,
+  prefix: string,
+  stack: StackRef,
+  lastObjects = Infinity,
+): Promise<StackEvent[]> {
   const eventsPrefix = stackStateKeys(prefix, stack.stackName, stack.region).eventsPrefix;
-  const keys = (await objects.listKeys(eventsPrefix))
+  const listed = (await objects.listKeys(eventsPrefix))
     .filter((key) => key.endsWith('.json') && !key.slice(eventsPrefix.length).includes('/'))
     .sort();
+  const keys = listed.length > lastObjects ? listed.slice(listed.length - lastObjects) : listed;
   const documents = await mapLimited(keys, READ_CONCURRENCY, async (key) => {
     const stored = await objects.get(key);
     // Listed, then gone (deleted by hand in between): nothing to show.

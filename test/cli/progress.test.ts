@@ -84,3 +84,64 @@ describe('phase timings', () => {
     ]);
   });
 });
+
+describe('the ETA', () => {
+  const schedule = {
+    operations: [
+      {
+        logicalId: 'Role',
+        type: 'AWS::IAM::Role',
+        action: 'create' as const,
+        phase: 'deploy' as const,
+        dependsOn: [],
+      },
+      {
+        logicalId: 'Fn',
+        type: 'AWS::Lambda::Function',
+        action: 'create' as const,
+        phase: 'deploy' as const,
+        dependsOn: ['Role'],
+      },
+    ],
+    // Fn from the stack's past (2 s); Role from the aws profile (8 s).
+    pastMs: { 'AWS::Lambda::Function create': 2000 },
+    concurrency: 10,
+  };
+  const started: DeployEvent = { kind: 'stack', stack: 'App', status: 'started', total: 2, schedule };
+
+  it('shows the time left on the stack line, from the critical path and the past times', async () => {
+    const { stream, text } = fakeStream(true);
+    const progress = createProgress(stream);
+    progress.sink(started);
+    await expect.poll(() => text().split('\x1b[J').at(-1)).toMatch(/ETA ~10s/);
+    progress.close();
+  });
+
+  it('after the run, says what it predicted and what the deploy took', async () => {
+    const { stream, text } = fakeStream(false);
+    const progress = createProgress(stream);
+    progress.sink(started);
+    // The ETA's code loads on the stack's start; let it.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    progress.sink({ kind: 'stack', stack: 'App', status: 'succeeded' });
+    expect(text()).toMatch(/App \| ETA predicted 10\.0s, took 0\.\ds \(\+\d+%\)\n$/);
+  });
+
+  it("--verbose names the critical path, with each step's expected time", async () => {
+    const { stream, text } = fakeStream(false);
+    const progress = createProgress(stream, false, true);
+    progress.sink(started);
+    await expect.poll(text).toContain('App | critical path ~10.0s: Role 8.0s → Fn 2.0s\n');
+    progress.close();
+  });
+
+  it('is not loaded for a stack without a schedule', async () => {
+    const { stream, text } = fakeStream(true);
+    const progress = createProgress(stream, true, true);
+    progress.sink({ kind: 'stack', stack: 'App', status: 'started', total: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    progress.sink({ kind: 'stack', stack: 'App', status: 'succeeded' });
+    expect(text()).not.toContain('ETA');
+    expect(text()).not.toContain('critical path');
+  });
+});

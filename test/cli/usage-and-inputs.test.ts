@@ -102,3 +102,17 @@ describe('import --migrate-from-cloudformation with resources named another way'
     );
   });
 });
+
+describe('sandbox --latency-profile', () => {
+  it.each([
+    [['--latency-profile', 'azure'], "--latency-profile must be one of aws, flat, none, got 'azure'"],
+    [
+      ['--latency-profile', 'aws', '--latency-time-scale', '0'],
+      "--latency-time-scale must be a positive number, got '0'",
+    ],
+  ])('refuses %j before listening', async (flags, message) => {
+    const result = await runCli(['sandbox', '--port', '0', ...flags]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`Error [SANDBOX_INVALID_OPTION]: ${message}`);
+  });
+});

@@ -229,6 +229,29 @@ describe('sandbox admin API', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(120);
   });
 
+  it('takes a named profile, scaled, and reports the settings it stands for', async () => {
+    const put = await admin(sandbox, 'PUT', 'latency', { profile: 'aws', timeScale: 10 });
+    expect(put.status).toBe(200);
+    const settings = (await admin(sandbox, 'GET', 'latency')).json;
+    expect(settings).toMatchObject({
+      profile: 'aws',
+      timeScale: 10,
+      callMs: 3,
+      cloudControl: { create: 300 },
+      types: { 'AWS::EC2::NatGateway': { create: 12_000 } },
+    });
+    // What GET returned is settings PUT takes back as they are.
+    expect((await admin(sandbox, 'PUT', 'latency', settings)).json).toEqual(settings);
+    // Every call pays the profile's round trip.
+    const started = performance.now();
+    await s3.send(new ListObjectsV2Command({ Bucket }));
+    expect(performance.now() - started).toBeGreaterThanOrEqual(3);
+    const unknown = await admin(sandbox, 'PUT', 'latency', { profile: 'azure' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.json.error.message).toContain('profile');
+    await admin(sandbox, 'PUT', 'latency', {});
+  });
+
   it('rejects an invalid fault or latency model with a 400 that says why', async () => {
     const fault = await admin(sandbox, 'POST', 'faults', {
       service: 's3',

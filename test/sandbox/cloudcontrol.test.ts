@@ -358,6 +358,18 @@ describe('Cloud Control: request tokens, progress and idempotency', () => {
     expect(typeof event.ResourceModel).toBe('string');
   });
 
+  it("adds Cloud Control's handler time to the type's, and a type's fallback time to one not listed", async () => {
+    await admin(sandbox, 'PUT', 'latency', {
+      types: {},
+      cloudControl: { create: 300 },
+      fallback: { create: 200 },
+    });
+    const started = Date.now();
+    await create('AWS::SNS::Topic', { TopicName: 'overhead' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(490);
+    await admin(sandbox, 'PUT', 'latency', {});
+  });
+
   it('answers a repeated ClientToken with the first request, and refuses it for another request', async () => {
     const desired = JSON.stringify({ TopicName: 'once' });
     const first = await cc.send(

@@ -16,7 +16,11 @@ export const FLOORS: Readonly<Record<string, number>> = {
   'lambda-runtime': 1,
   // API Gateway's request events, routing and authorizers, shared by the sandbox and `cdkd local start-api`.
   'http-events': 1,
+  // Named latency models (AWS's per-type times) the sandbox plays and the ETA predicts from.
+  'latency-profiles': 1,
   template: 2,
+  // A deploy's ETA: critical path and expected times (from past events, else a latency profile).
+  eta: 2,
   state: 2,
   'context-providers': 3,
   assets: 3,

@@ -165,6 +165,8 @@ export function registerDeploy(program: Command): void {
           prefixUserSuppliedNames: namePrefix.value,
           ...assetParallelism(options.assetParallelism),
           ...(globalOptions(cmd).verbose ? { verbose: true } : {}),
+          // The human view predicts the deploy's time; the JSON streams do not.
+          ...(options.progress === 'human' && { estimate: true }),
           requireApproval: requireApprovalSetting({
             flag: options.requireApproval,
             env: process.env,

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { CdkdError } from '../../errors.js';
 import { globalOptions } from '../global-options.js';
+import type { ProfileName } from '../../latency-profiles/index.js';
 
 interface SandboxCommandOptions {
   port: string;
@@ -8,6 +9,8 @@ interface SandboxCommandOptions {
   dataDir?: string;
   accountId: string;
   enforceIam?: boolean;
+  latencyProfile: string;
+  latencyTimeScale: string;
 }
 
 export function registerSandbox(program: Command): void {
@@ -24,8 +27,19 @@ export function registerSandbox(program: Command): void {
       '--enforce-iam',
       "check calls made with assumed-role credentials against the role's IAM policies and permissions boundary",
     )
+    .option(
+      '--latency-profile <name>',
+      `how long calls and resources take: aws (AWS's per-type times, propagation windows and Cloud Control's overhead), flat (30 ms a call, 1 s for IAM roles and functions) or none`,
+      'none',
+    )
+    .option(
+      '--latency-time-scale <factor>',
+      'run the latency profile this many times faster (10: a 2-minute NAT gateway takes 12 s)',
+      '1',
+    )
     .action(async (options: SandboxCommandOptions, command: Command) => {
       const port = parsePort(options.port);
+      const latencyProfile = await parseLatency(options.latencyProfile, options.latencyTimeScale);
       if (!/^\d{12}$/.test(options.accountId)) {
         throw new CdkdError(
           'SANDBOX_INVALID_OPTION',
@@ -40,6 +54,7 @@ export function registerSandbox(program: Command): void {
         accountId: options.accountId,
         region: globalOptions(command).region,
         enforceIam: options.enforceIam === true,
+        ...(latencyProfile.profile !== 'none' && { latencyProfile }),
       }).catch((error: unknown) => {
         throw listenError(error, options.host, port);
       });
@@ -47,6 +62,7 @@ export function registerSandbox(program: Command): void {
         [
           `cdkd sandbox listening on ${sandbox.url}`,
           `  state: ${options.dataDir ?? 'in memory (use --data-dir to keep it)'}; stop with Ctrl-C`,
+          `  latency: ${latencyProfile.profile === 'none' ? "none (use --latency-profile aws to answer in AWS's time)" : `the ${latencyProfile.profile} profile${latencyProfile.timeScale === 1 ? '' : `, ${latencyProfile.timeScale}x faster`} (GET ${sandbox.url}/_sandbox/latency)`}`,
           `  IAM: ${options.enforceIam ? "assumed-role calls checked against the role's policies" : 'every call allowed (use --enforce-iam to check assumed roles)'}`,
           `  export AWS_ENDPOINT_URL=${sandbox.url}`,
           `  deployed APIs and function URLs, with their local URLs: curl ${sandbox.url}/_sandbox/endpoints`,
@@ -60,6 +76,28 @@ export function registerSandbox(program: Command): void {
       process.stdout.write(`${signal}: stopping the sandbox\n`);
       await sandbox.stop();
     });
+}
+
+async function parseLatency(
+  name: string,
+  timeScale: string,
+): Promise<{ profile: ProfileName; timeScale: number }> {
+  // Loaded here, not with the command line: the profiles are the sandbox's and the ETA's.
+  const { isProfileName, PROFILE_NAMES } = await import('../../latency-profiles/index.js');
+  if (!isProfileName(name)) {
+    throw new CdkdError(
+      'SANDBOX_INVALID_OPTION',
+      `--latency-profile must be one of ${PROFILE_NAMES.join(', ')}, got '${name}'`,
+    );
+  }
+  const scale = Number(timeScale);
+  if (!Number.isFinite(scale) || scale <= 0) {
+    throw new CdkdError(
+      'SANDBOX_INVALID_OPTION',
+      `--latency-time-scale must be a positive number, got '${timeScale}'`,
+    );
+  }
+  return { profile: name, timeScale: scale };
 }
 
 function parsePort(value: string): number {

@@ -27,6 +27,7 @@ import { refuseAfterFailedRollback } from '../journal/index.js';
 import { settleStaleRecords } from '../journal/index.js';
 import { recordingResourceEvents, RetryTimes } from './resource-event-record.js';
 import { refuseMovedOperations, refuseMovedState } from './saved-plan-check.js';
+import { deploySchedule, recentEvents } from './deploy-schedule.js';
 
 /**
  * A dry run: plans from reads alone, no lock and no write. The stack's new exports count as
@@ -91,6 +92,8 @@ export async function lockedDeploy(
     ...(options.signal ? { signal: options.signal } : {}),
   });
   phase('lock');
+  // Read beside the state and the plan, so the ETA costs the deploy no wait.
+  const history = options.estimate ? recentEvents(engine, ref) : undefined;
   try {
     const state = await StackState.open(engine.backend.store, ref);
     const saved = request.isNested ? undefined : options.savedPlan;
@@ -112,6 +115,10 @@ export async function lockedDeploy(
       status: 'started',
       total,
       ...(firstDeploy ? { firstDeploy: true } : {}),
+      ...(history &&
+        total > 0 && {
+          schedule: await deploySchedule(planned.plan.operations, history, options.concurrency),
+        }),
     });
     const previous = generationOf(state.document);
     const { journal, setAside } = await openJournalOrSetAside(engine, ref, {

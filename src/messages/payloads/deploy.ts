@@ -34,6 +34,8 @@ export type DeployEvent =
       total?: number;
       /** On `started`: the stack has no record yet, so this deploy creates it. */
       firstDeploy?: boolean;
+      /** On `started`, when asked for (the live view's ETA): the operations and their past times. */
+      schedule?: DeploySchedule;
     }
   | { kind: 'phase'; stack: string; phase: DeployPhase; durationMs: number }
   | { kind: 'warning'; stack: string; message: string }
@@ -46,6 +48,22 @@ export type DeployEvent =
       warn: boolean;
       message: string;
     };
+
+/** What a deploy will do, in its DAG, and how long the stack's past operations took. */
+export interface DeploySchedule {
+  /** Every operation that acts (no-ops left out), in its phase: cleanup runs after deploy. */
+  operations: Array<{
+    logicalId: string;
+    type: string;
+    action: ResourceAction;
+    phase: 'deploy' | 'cleanup';
+    dependsOn: string[];
+  }>;
+  /** `{type} {action}` → the median ms of the stack's past completed operations of that kind. */
+  pastMs: Record<string, number>;
+  /** The deploy's --concurrency. */
+  concurrency: number;
+}
 
 /** Where a deploy's time goes, in order (`--verbose` prints them). */
 export type DeployPhase =

@@ -5,7 +5,12 @@ import type { CallCounter } from './calls.js';
 import { changeClock, clockChangeSchema, clockView } from './clock-api.js';
 import type { DeliveryLog } from './deliveries.js';
 import { faultSpecSchema, type FaultRegistry } from './faults.js';
-import { latencySettingsSchema, type LatencyModel } from './latency.js';
+import {
+  latencyProfileRequestSchema,
+  latencySettingsSchema,
+  profileSettings,
+  type LatencyModel,
+} from './latency.js';
 import type { RecentCalls } from './recent-calls.js';
 import type { IdentityEnforcement } from '../policy/identity-enforcement.js';
 
@@ -73,6 +78,13 @@ export async function handleAdmin(
     case 'GET latency':
       return ok(deps.latency.get());
     case 'PUT latency': {
+      // `{"profile": "aws", "timeScale": 10}` names a profile; anything else is the settings.
+      if (namesProfile(rawBody)) {
+        const named = parseBody(rawBody, latencyProfileRequestSchema);
+        if ('error' in named) return named.error;
+        deps.latency.set(profileSettings(named.value));
+        return ok(deps.latency.get());
+      }
       const settings = parseBody(rawBody, latencySettingsSchema);
       if ('error' in settings) return settings.error;
       deps.latency.set(settings.value);
@@ -166,4 +178,14 @@ function ok(body: unknown): AdminResponse {
 
 function fail(status: number, code: string, message: string): AdminResponse {
   return { status, body: { error: { code, message } } };
+}
+
+/** A body naming a profile without settings of its own (what GET returns carries both, and is settings). */
+function namesProfile(rawBody: Buffer): boolean {
+  try {
+    const json: unknown = JSON.parse(rawBody.toString('utf8'));
+    return typeof json === 'object' && json !== null && 'profile' in json && !('types' in json);
+  } catch {
+    return false;
+  }
 }

@@ -89,6 +89,8 @@ export interface DeployAppInput extends ToolkitIo {
   assetParallelism?: number;
   /** `--verbose`: repeated asset build commands are shown too. */
   verbose?: boolean;
+  /** Each stack's start event carries its schedule and past times, for the live view's ETA. */
+  estimate?: boolean;
 }
 
 /**
@@ -197,6 +199,7 @@ export async function deployApp(input: DeployAppInput): Promise<StackDeployResul
     ...(input.fixForward ? { fixForward: true } : {}),
     ...(input.wait === false ? { wait: false } : {}),
     ...(input.prefixUserSuppliedNames ? { prefixUserSuppliedNames: true } : {}),
+    ...(input.estimate ? { estimate: true } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.requireApproval && !input.dryRun ? { requireApproval: input.requireApproval } : {}),
     routing,

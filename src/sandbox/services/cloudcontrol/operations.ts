@@ -106,7 +106,7 @@ async function accept(
   const action = fields.operation.toLowerCase() as 'create' | 'update' | 'delete';
   const record = await deps.tracker.accept(
     { ...fields, region, accountId, fingerprint, ...(clientToken !== undefined ? { clientToken } : {}) },
-    deps.context.latency.forType(fields.typeName, action),
+    deps.context.latency.forCloudControl(fields.typeName, action),
   );
   return { ProgressEvent: progressEvent(record) };
 }

@@ -1,0 +1,54 @@
+import { criticalPath, PHASE_BARRIER, remainingMs, scheduleNodes, type EtaNode } from '../eta/index.js';
+import { latencyProfile } from '../latency-profiles/index.js';
+import type { DeploySchedule } from '../messages/index.js';
+
+/**
+ * One stack's ETA in the live view: its operations with their expected times (the stack's
+ * past medians, else the aws profile's), what has finished, and the prediction made at its
+ * start. Loaded by the view only for a stack with work.
+ */
+export class StackEta {
+  private readonly nodes: EtaNode[];
+  private readonly done = new Set<string>();
+  private readonly concurrency: number;
+  /** What the ETA said when the stack started. */
+  readonly predictedMs: number;
+
+  constructor(schedule: DeploySchedule) {
+    this.nodes = scheduleNodes(schedule.operations, schedule.pastMs, latencyProfile('aws'));
+    this.concurrency = schedule.concurrency;
+    this.predictedMs = remainingMs(this.nodes, { done: this.done, inFlight: new Map() }, this.concurrency);
+  }
+
+  finished(logicalId: string): void {
+    this.done.add(logicalId);
+  }
+
+  /** The time left at `now`, given when each operation in flight started: `~42s`, `~3m05s`. */
+  remainingText(inFlight: ReadonlyMap<string, number>, now: number): string {
+    const running = new Map<string, number>();
+    for (const [id, since] of inFlight) running.set(id, now - since);
+    const total = Math.ceil(
+      remainingMs(this.nodes, { done: this.done, inFlight: running }, this.concurrency) / 1000,
+    );
+    if (total < 60) return `~${total}s`;
+    return `~${Math.floor(total / 60)}m${String(total % 60).padStart(2, '0')}s`;
+  }
+
+  /** `critical path ~42.0s: Vpc 2.0s → Nat 120.0s → Route 2.0s` (`--verbose`). */
+  criticalPathLine(): string {
+    const path = criticalPath(this.nodes).path.filter((step) => step.id !== PHASE_BARRIER);
+    const steps = path.map((step) => `${step.id} ${seconds(step.durationMs)}s`).join(' → ');
+    return `critical path ~${seconds(this.predictedMs)}s: ${steps}`;
+  }
+
+  /** `ETA predicted 12.3s, took 11.0s (+12%)`: the prediction's error against what it took. */
+  verdict(tookMs: number): string {
+    const error = tookMs > 0 ? Math.round(((this.predictedMs - tookMs) / tookMs) * 100) : 0;
+    return `ETA predicted ${seconds(this.predictedMs)}s, took ${seconds(tookMs)}s (${error >= 0 ? '+' : ''}${error}%)`;
+  }
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(1);
+}
