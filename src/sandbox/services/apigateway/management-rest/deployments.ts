@@ -54,7 +54,7 @@ export function deploymentHandlers(storeOf: (call: ApiCall) => RestApiStore): Re
       const restApiId = call.labels.restapi_id!;
       store.api(restApiId);
       return {
-        items: store.parts(TYPES.deployment, restApiId).map((entry) => deploymentOutput(store, entry)),
+        item: store.parts(TYPES.deployment, restApiId).map((entry) => deploymentOutput(store, entry)),
       };
     },
     GetDeployment: (call) => {

@@ -37,7 +37,7 @@ export function resourceHandlers(storeOf: (call: ApiCall) => RestApiStore): Reco
         { ResourceId: api.model.RootResourceId, RestApiId: restApiId },
         ...store.parts(TYPES.resource, restApiId).map((entry) => entry.model),
       ];
-      return { items: all.map((model) => resourceOutput(store, restApiId, model, embed)) };
+      return { item: all.map((model) => resourceOutput(store, restApiId, model, embed)) };
     },
     GetResource: (call) => {
       const store = storeOf(call);

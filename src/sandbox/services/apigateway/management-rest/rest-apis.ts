@@ -47,7 +47,7 @@ export function restApiHandlers(storeOf: (call: ApiCall) => RestApiStore): Recor
     GetRestApis: (call) => {
       const store = storeOf(call);
       return {
-        items: store.apis().map((entry) => restApiOutput(entry.model, store.createdAt(TYPES.api, entry))),
+        item: store.apis().map((entry) => restApiOutput(entry.model, store.createdAt(TYPES.api, entry))),
       };
     },
     GetRestApi: (call) => {
