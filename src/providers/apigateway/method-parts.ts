@@ -109,8 +109,15 @@ export async function putMethodParts(
   }
 }
 
-/** The template's properties as GetMethod describes the method (API Gateway's defaults left out). */
-export function methodProperties(key: MethodKey, method: GetMethodCommandOutput): JsonObject {
+/**
+ * The template's properties as GetMethod describes the method. An integration member API
+ * Gateway fills with its default is left out where the template (`applied`) leaves it out.
+ */
+export function methodProperties(
+  key: MethodKey,
+  method: GetMethodCommandOutput,
+  applied: JsonObject,
+): JsonObject {
   const responses = Object.values(method.methodResponses ?? {});
   return {
     RestApiId: key.restApiId,
@@ -125,7 +132,16 @@ export function methodProperties(key: MethodKey, method: GetMethodCommandOutput)
     ...(method.requestValidatorId !== undefined && { RequestValidatorId: method.requestValidatorId }),
     ...(method.authorizationScopes?.length && { AuthorizationScopes: method.authorizationScopes }),
     ...(method.methodIntegration && {
-      Integration: integrationProperties(method.methodIntegration, key.resourceId),
+      Integration: withoutDefaults(
+        integrationProperties(method.methodIntegration),
+        {
+          PassthroughBehavior: 'WHEN_NO_MATCH',
+          TimeoutInMillis: 29000,
+          ConnectionType: 'INTERNET',
+          CacheNamespace: key.resourceId,
+        },
+        (applied.Integration as JsonObject | undefined) ?? {},
+      ),
     }),
     ...(responses.length > 0 && {
       MethodResponses: responses.map((response) => ({
@@ -137,14 +153,19 @@ export function methodProperties(key: MethodKey, method: GetMethodCommandOutput)
   };
 }
 
-function integrationProperties(integration: Integration, resourceId: string): JsonObject {
+function withoutDefaults(live: JsonObject, defaults: JsonObject, applied: JsonObject): JsonObject {
+  return Object.fromEntries(
+    Object.entries(live).filter(([name, value]) => name in applied || value !== defaults[name]),
+  );
+}
+
+function integrationProperties(integration: Integration): JsonObject {
   const responses = Object.values(integration.integrationResponses ?? {});
   return {
     Type: integration.type,
     ...(integration.httpMethod !== undefined && { IntegrationHttpMethod: integration.httpMethod }),
     ...(integration.uri !== undefined && { Uri: integration.uri }),
-    ...(integration.connectionType !== undefined &&
-      integration.connectionType !== 'INTERNET' && { ConnectionType: integration.connectionType }),
+    ...(integration.connectionType !== undefined && { ConnectionType: integration.connectionType }),
     ...(integration.connectionId !== undefined && { ConnectionId: integration.connectionId }),
     ...(integration.credentials !== undefined && { Credentials: integration.credentials }),
     ...(nonEmpty(integration.requestParameters) && { RequestParameters: integration.requestParameters }),
@@ -153,10 +174,8 @@ function integrationProperties(integration: Integration, resourceId: string): Js
       PassthroughBehavior: integration.passthroughBehavior,
     }),
     ...(integration.contentHandling !== undefined && { ContentHandling: integration.contentHandling }),
-    ...(integration.timeoutInMillis !== undefined &&
-      integration.timeoutInMillis !== 29000 && { TimeoutInMillis: integration.timeoutInMillis }),
-    ...(integration.cacheNamespace !== undefined &&
-      integration.cacheNamespace !== resourceId && { CacheNamespace: integration.cacheNamespace }),
+    ...(integration.timeoutInMillis !== undefined && { TimeoutInMillis: integration.timeoutInMillis }),
+    ...(integration.cacheNamespace !== undefined && { CacheNamespace: integration.cacheNamespace }),
     ...(integration.cacheKeyParameters?.length && { CacheKeyParameters: integration.cacheKeyParameters }),
     ...(responses.length > 0 && {
       IntegrationResponses: responses.map((response) => ({

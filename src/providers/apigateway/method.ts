@@ -109,7 +109,9 @@ export class MethodProvider extends SdkProvider {
     const method = await unlessNotFound(() =>
       client.send(new GetMethodCommand(key), { abortSignal: context.signal }),
     );
-    return method ? { properties: methodProperties(key, method), attributes: {} } : undefined;
+    return method
+      ? { properties: methodProperties(key, method, request.properties), attributes: {} }
+      : undefined;
   }
 }
 
