@@ -5,6 +5,8 @@ import {
   CreateRestApiCommand,
   CreateStageCommand,
   DeleteDeploymentCommand,
+  DeleteIntegrationCommand,
+  GetIntegrationCommand,
   DeleteMethodResponseCommand,
   DeleteResourceCommand,
   DeleteRestApiCommand,
@@ -306,6 +308,9 @@ describe('the sandbox: API Gateway REST API management calls', () => {
         )
       )?.name,
     ).toBe('BadRequestException');
+    await apigw.send(new PutIntegrationCommand({ ...key, type: 'MOCK' }));
+    await apigw.send(new DeleteIntegrationCommand(key));
+    expect((await errorOf(apigw.send(new GetIntegrationCommand(key))))?.name).toBe('NotFoundException');
     const deployment = await apigw.send(new CreateDeploymentCommand({ restApiId }));
     await apigw.send(new CreateStageCommand({ restApiId, stageName: 'prod', deploymentId: deployment.id }));
     expect(

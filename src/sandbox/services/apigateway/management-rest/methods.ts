@@ -128,8 +128,7 @@ export function methodHandlers(storeOf: (call: ApiCall) => RestApiStore): Record
     DeleteIntegration: async (call) => {
       const { store, entry } = target(call);
       if (!entry.model.Integration) throw apigwErrors.notFound('No integration defined for method');
-      const { Integration: _gone, ...rest } = entry.model;
-      await save(store, entry, rest);
+      await save(store, entry, { ...entry.model, Integration: undefined });
       return undefined;
     },
     PutIntegrationResponse: async (call) => {
