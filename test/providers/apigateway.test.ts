@@ -289,6 +289,48 @@ describe('API Gateway REST API SDK providers', () => {
     }
   });
 
+  it('puts a status code CDK lists twice in MethodResponses as one response holding both, and takes a path part AWS takes', async () => {
+    const api = await apis.create({ logicalId: 'Twice', type: API, properties: { Name: 'twice' } }, context);
+    const RestApiId = api.physicalId;
+    const resource = await resources.create(
+      {
+        logicalId: 'Odd',
+        type: RESOURCE,
+        properties: {
+          RestApiId,
+          ParentId: String(api.attributes.RootResourceId),
+          PathPart: '$appliances:all',
+        },
+      },
+      context,
+    );
+    const properties = {
+      RestApiId,
+      ResourceId: resource.physicalId,
+      HttpMethod: 'POST',
+      AuthorizationType: 'NONE',
+      MethodResponses: [
+        {
+          StatusCode: '200',
+          ResponseParameters: { 'method.response.header.Access-Control-Allow-Origin': true },
+        },
+        { StatusCode: '200', ResponseModels: { 'application/json': 'Empty' } },
+      ],
+    };
+    const method = await methods.create({ logicalId: 'Post', type: METHOD, properties }, context);
+    const read = await methods.read(
+      { logicalId: 'Post', type: METHOD, physicalId: method.physicalId, properties },
+      context,
+    );
+    expect(read?.properties.MethodResponses).toEqual([
+      {
+        StatusCode: '200',
+        ResponseParameters: { 'method.response.header.Access-Control-Allow-Origin': true },
+        ResponseModels: { 'application/json': 'Empty' },
+      },
+    ]);
+  });
+
   it('reads and updates an API Cloud Control made, in the same store', async () => {
     const made = await cc.create({ logicalId: 'CcApi', type: API, properties: { Name: 'by-cc' } }, context);
     const request = { logicalId: 'CcApi', type: API, physicalId: made.physicalId };

@@ -96,7 +96,7 @@ export async function putMethodParts(
       );
     }
   }
-  for (const response of list(p.MethodResponses)) {
+  for (const response of mergedByStatus(list(p.MethodResponses))) {
     await client.send(
       new PutMethodResponseCommand({
         ...key,
@@ -195,6 +195,29 @@ function booleanMap(value: unknown): Record<string, boolean> | undefined {
   return Object.fromEntries(
     Object.entries(value as JsonObject).map(([k, v]) => [k, v === true || v === 'true']),
   );
+}
+
+/**
+ * Method responses with one entry per status code: CDK can list a code twice (its
+ * Step Functions integration adds models beside the CORS header), which CloudFormation
+ * takes as one response holding both, and PutMethodResponse refuses a second put.
+ */
+function mergedByStatus(responses: JsonObject[]): JsonObject[] {
+  const byStatus = new Map<string, JsonObject>();
+  for (const response of responses) {
+    const status = String(response.StatusCode);
+    const earlier = byStatus.get(status) ?? {};
+    byStatus.set(status, {
+      ...earlier,
+      ...response,
+      ResponseParameters: {
+        ...(earlier.ResponseParameters as object),
+        ...(response.ResponseParameters as object),
+      },
+      ResponseModels: { ...(earlier.ResponseModels as object), ...(response.ResponseModels as object) },
+    });
+  }
+  return [...byStatus.values()];
 }
 
 function list(value: unknown): JsonObject[] {

@@ -5,8 +5,12 @@ import { methodOutput } from './method-shapes.js';
 import { defined } from './shapes.js';
 import { TYPES, type RestApiStore } from './store.js';
 
-/** A path part: letters, digits, `._-`, or one `{name}` / `{name+}` variable. */
-const PATH_PART = /^(?:[a-zA-Z0-9._:-]+|\{[a-zA-Z0-9._-]+\+?\})$/;
+/**
+ * A path part: one segment, or one `{name}` / `{name+}` variable. AWS takes more than its
+ * message names (CDK's own integration tests deploy `$appliances:all`), so only what
+ * cannot be one segment is refused.
+ */
+const PATH_PART = /^(?:[^/{}\s]+|\{[^/{}\s+]+\+?\})$/;
 
 /**
  * CreateResource, GetResource(s) and DeleteResource over Resource models. A resource's parent
