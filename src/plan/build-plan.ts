@@ -6,6 +6,7 @@ import { followReplacedTargets } from './readers.js';
 import { applyRecreateVia } from './recreate-via.js';
 import { needsRegistry } from './registry-schema.js';
 import { decideReplacement, describeCause } from './replacement.js';
+import { isUnresolved } from './unresolved.js';
 import type {
   DesiredResource,
   Plan,
@@ -89,6 +90,13 @@ function planResource(
   const typeChanged = record.type !== desired.type;
   const unchanged = unchangedReason(desired, record, op.propertyHash as string);
   if (unchanged !== undefined) return { ...op, kind: 'no-op', reason: unchanged };
+  // A reader of a resource this run makes (a stage of a new deployment) holds a placeholder:
+  // which of its properties change is known only once that resource exists, so it is planned
+  // as an update and decided again then (the executor's replan), not replaced for a
+  // create-only property the placeholder merely lacks.
+  if (isUnresolved(desired.properties) && !typeChanged) {
+    return { ...op, kind: 'update', reason: 'reads a resource this deploy makes: decided once it exists' };
+  }
   const diff = diffProperties(record.properties, desired.properties);
   const registry = options.registry?.get(desired.type);
   const decision = decideReplacement({

@@ -3,6 +3,7 @@ export { parseRegistrySchema } from './registry-schema.js';
 export type { RegistryAnswer, RegistrySchema } from './registry-schema.js';
 export { canonicalJson, hasLegacyEmptyHash, propertyHash } from './property-hash.js';
 export { KNOWN_AFTER_DEPLOY } from './known-after-deploy.js';
+export { isUnresolved, UNRESOLVED_PROPERTIES } from './unresolved.js';
 export { renderPlanJson, renderPlanText, summarizePlan } from './render-plan.js';
 export type { PlanSummary, RenderOptions } from './render-plan.js';
 export {

@@ -180,6 +180,31 @@ export const SDK_ID_SHAPES: Readonly<Record<string, IdShape>> = {
     pattern: /^subnet-[0-9a-f]{8,17}$/,
     example: 'subnet-0123456789abcdef0',
   },
+  'AWS::ApiGateway::RestApi': {
+    kind: 'generated',
+    what: "the REST API's id",
+    pattern: /^[a-z0-9]{10}$/,
+    example: 'a1b2c3d4e5',
+  },
+  'AWS::ApiGateway::Resource': {
+    kind: 'generated',
+    what: "the resource's id",
+    pattern: /^[a-z0-9]{6,10}$/,
+    example: 'abc123',
+  },
+  'AWS::ApiGateway::Method': { kind: 'parts', names: ['RestApiId', 'ResourceId', 'HttpMethod'] },
+  'AWS::ApiGateway::Deployment': {
+    kind: 'generated',
+    what: "the deployment's id",
+    pattern: /^[a-z0-9]{6,10}$/,
+    example: 'abc123',
+  },
+  'AWS::ApiGateway::Stage': {
+    kind: 'name',
+    what: "the stage's name",
+    pattern: /^[a-zA-Z0-9_-]{1,128}$/,
+    example: 'prod',
+  },
 };
 
 /** Types whose id is a bucket's name: the ones that could name cdkd's own buckets. */

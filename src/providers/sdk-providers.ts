@@ -82,6 +82,16 @@ export const SDK_PROVIDER_TYPES: ReadonlyArray<{
     load: async () => (await import('./cloudwatch/index.js')).registerCloudWatch,
   },
   { types: ['AWS::EC2::Subnet'], load: async () => (await import('./ec2/index.js')).registerEc2 },
+  {
+    types: [
+      'AWS::ApiGateway::RestApi',
+      'AWS::ApiGateway::Resource',
+      'AWS::ApiGateway::Method',
+      'AWS::ApiGateway::Deployment',
+      'AWS::ApiGateway::Stage',
+    ],
+    load: async () => (await import('./apigateway/index.js')).registerApiGateway,
+  },
 ];
 
 /** Custom resources: every `Custom::*` type and AWS::CloudFormation::CustomResource. */

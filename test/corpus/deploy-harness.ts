@@ -71,6 +71,16 @@ const UNLISTED_WHEN_SDK = new Set([
   'AWS::SQS::QueuePolicy',
 ]);
 
+/**
+ * SDK-made API Gateway parts whose Ref is one part of the identifier the sandbox lists them
+ * under (Cloud Control's, joined by `|`): the rest comes from the API they belong to.
+ */
+const LISTED_UNDER_CC_IDENTIFIER: Readonly<Record<string, (record: Recorded) => string>> = {
+  'AWS::ApiGateway::Resource': (r) => `${String(r.properties.RestApiId)}|${r.physicalId}`,
+  'AWS::ApiGateway::Deployment': (r) => `${r.physicalId}|${String(r.properties.RestApiId)}`,
+  'AWS::ApiGateway::Stage': (r) => `${String(r.properties.RestApiId)}|${r.physicalId}`,
+};
+
 /** How the sandbox's inventory names a recorded resource; undefined when it does not list it. */
 function inventoryKeyOf(record: Recorded): string | undefined {
   // A custom resource is whatever its handler did: no service lists it.
@@ -81,6 +91,8 @@ function inventoryKeyOf(record: Recorded): string | undefined {
     return resourceKey(record.type, record.physicalId.slice(record.physicalId.lastIndexOf('/') + 1));
   if (record.provisionedBy !== 'sdk') return resourceKey(record.type, record.physicalId);
   if (UNLISTED_WHEN_SDK.has(record.type)) return undefined;
+  const listedAs = LISTED_UNDER_CC_IDENTIFIER[record.type];
+  if (listedAs) return resourceKey(record.type, listedAs(record));
   return resourceKey(record.type, record.physicalId);
 }
 

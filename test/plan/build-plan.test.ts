@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../src/plan/build-plan.js';
+import { UNRESOLVED_PROPERTIES } from '../../src/plan/unresolved.js';
 import type {
   DesiredResource,
   PlanOptions,
@@ -143,6 +144,24 @@ describe('one resource: which strategy a changed resource gets (spec 004)', () =
       { kind: 'type-change', from: 'AWS::Logs::LogGroup', to: 'AWS::SSM::Parameter' },
     ]);
     expect(op.reason).toContain('Type changed from AWS::Logs::LogGroup to AWS::SSM::Parameter');
+  });
+
+  it('plans a reader of a resource this deploy makes as an update, decided once it exists, not a replacement its placeholder implies', () => {
+    const stage = { RestApiId: 'a1b2c3d4e5', StageName: 'prod', DeploymentId: 'old123' };
+    const op = planOne(
+      desired('Stage', 'AWS::ApiGateway::Stage', { ...UNRESOLVED_PROPERTIES }),
+      recorded('AWS::ApiGateway::Stage', stage),
+    );
+    expect(op.kind).toBe('update');
+    expect(op.replacementCauses).toEqual([]);
+    expect(op.reason).toBe('reads a resource this deploy makes: decided once it exists');
+    // Resolved, a create-only change is still a replacement.
+    expect(
+      planOne(
+        desired('Stage', 'AWS::ApiGateway::Stage', { ...stage, StageName: 'live' }),
+        recorded('AWS::ApiGateway::Stage', stage),
+      ).kind,
+    ).toBe('replace');
   });
 
   it('replaces when the provider has no update for the change (no Update registered)', () => {

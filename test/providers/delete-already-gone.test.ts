@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AwsClients } from '../../src/aws/client-factory.js';
+import { RestApiProvider } from '../../src/providers/apigateway/rest-api.js';
 import { AlarmProvider } from '../../src/providers/cloudwatch/alarm.js';
 import { SubnetProvider } from '../../src/providers/ec2/subnet.js';
 import { EventBusProvider } from '../../src/providers/events/event-bus.js';
@@ -54,6 +55,7 @@ const cases: Array<[string, Provider, string, string, string, string?]> = [
   ['AWS::SSM::Parameter', new ParameterProvider(), 'no-such-parameter', 'ssm', 'DeleteParameter'],
   ['AWS::S3::Bucket', new BucketProvider(), 'no-such-bucket-gone', 's3', 'DeleteBucket'],
   ['AWS::S3::BucketPolicy', new BucketPolicyProvider(), 'no-such-bucket-gone', 's3', 'DeleteBucketPolicy'],
+  ['AWS::ApiGateway::RestApi', new RestApiProvider(), 'abcdefghij', 'apigateway', 'DeleteRestApi'],
 ];
 
 describe.each(cases)('%s delete', (type, provider, physicalId, service, operation, notFound) => {

@@ -81,6 +81,15 @@ describe('idShapeOf + idShapeProblem: whether an id can be one of the type (unde
     ['AWS::EC2::Subnet', 'sdk', 'vpc-0123456789abcdef0', "it cannot be the subnet's id"],
     ['AWS::CloudWatch::Alarm', 'sdk', 'High CPU: web', undefined],
     ['AWS::SSM::Parameter', 'sdk', '/app/setting', undefined],
+    ['AWS::ApiGateway::RestApi', 'sdk', 'a1b2c3d4e5', undefined],
+    [
+      'AWS::ApiGateway::RestApi',
+      'sdk',
+      'arn:aws:apigateway:us-east-1::/restapis/a1',
+      'it is a apigateway ARN',
+    ],
+    ['AWS::ApiGateway::Method', 'sdk', 'a1b2c3d4e5|abc123|GET', undefined],
+    ['AWS::ApiGateway::Stage', 'sdk', 'prod', undefined],
     // Cloud Control: the schema's primary identifier, derived from the resource index.
     ['AWS::SQS::Queue', 'cc-api', queueUrl, undefined],
     ['AWS::SQS::Queue', 'cc-api', 'my-queue', 'it cannot be a URL (its QueueUrl)'],

@@ -1,4 +1,9 @@
-import type { DesiredResource, ResourceRead } from '../../plan/index.js';
+import {
+  isUnresolved,
+  UNRESOLVED_PROPERTIES,
+  type DesiredResource,
+  type ResourceRead,
+} from '../../plan/index.js';
 import {
   collectImports,
   collectReferences,
@@ -11,13 +16,7 @@ import { CDK_METADATA_TYPE } from '../../resource-types/index.js';
 import { isLiveAttributeRefusal, type LiveAttributes } from './live-attributes.js';
 import { holdsPendingValue } from './state-resolver.js';
 
-/** Properties of a resource that reads something not made yet: always differs from the record. */
-export const UNRESOLVED_PROPERTIES = { 'cdkd:unresolved': true } as const;
-
-/** True for the placeholder properties of a resource that reads one not made yet. */
-export function isUnresolved(properties: Record<string, unknown>): boolean {
-  return properties['cdkd:unresolved'] === true;
-}
+export { isUnresolved, UNRESOLVED_PROPERTIES };
 
 export function deployableResources(prepared: PreparedTemplate): string[] {
   return prepared.activeResources.filter(
