@@ -180,6 +180,13 @@ export const SDK_ID_SHAPES: Readonly<Record<string, IdShape>> = {
     pattern: /^subnet-[0-9a-f]{8,17}$/,
     example: 'subnet-0123456789abcdef0',
   },
+  'AWS::StepFunctions::StateMachine': {
+    kind: 'arn',
+    what: "the state machine's ARN",
+    service: 'states',
+    resource: 'stateMachine:',
+    example: 'arn:{partition}:states:{region}:{account}:stateMachine:my-machine',
+  },
 };
 
 /** Types whose id is a bucket's name: the ones that could name cdkd's own buckets. */

@@ -82,6 +82,10 @@ export const SDK_PROVIDER_TYPES: ReadonlyArray<{
     load: async () => (await import('./cloudwatch/index.js')).registerCloudWatch,
   },
   { types: ['AWS::EC2::Subnet'], load: async () => (await import('./ec2/index.js')).registerEc2 },
+  {
+    types: ['AWS::StepFunctions::StateMachine'],
+    load: async () => (await import('./stepfunctions/index.js')).registerStepFunctions,
+  },
 ];
 
 /** Custom resources: every `Custom::*` type and AWS::CloudFormation::CustomResource. */
