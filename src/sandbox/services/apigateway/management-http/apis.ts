@@ -30,6 +30,7 @@ export const APIS_ROUTES: ManagementRoutes['routes'] = [
   { method: 'GET', path: '/v2/apis/{apiId}', operation: 'GetApi' },
   { method: 'PATCH', path: '/v2/apis/{apiId}', operation: 'UpdateApi' },
   { method: 'DELETE', path: '/v2/apis/{apiId}', operation: 'DeleteApi', status: 204 },
+  { method: 'DELETE', path: '/v2/apis/{apiId}/cors', operation: 'DeleteCorsConfiguration', status: 204 },
 ];
 
 /** CreateApi, GetApi(s), UpdateApi and DeleteApi for HTTP and WebSocket APIs. */
@@ -88,6 +89,12 @@ export function apiHandlers(store: HttpApiStore): Record<string, ApiHandler> {
       const next = { ...current, ...changes };
       check(next);
       return view(await store.update(HTTP_TYPES.api, next, where(call)), call);
+    },
+    async DeleteCorsConfiguration(call) {
+      const api = store.api(call.labels.apiId!, where(call));
+      delete api.CorsConfiguration;
+      await store.update(HTTP_TYPES.api, api, where(call));
+      return undefined;
     },
     async DeleteApi(call) {
       const apiId = call.labels.apiId!;

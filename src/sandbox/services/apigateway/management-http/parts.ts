@@ -127,7 +127,9 @@ function partHandlers(kind: PartKind, store: HttpApiStore): Record<string, ApiHa
     return part;
   };
   const view = (part: ResourceModel, call: ApiCall) => {
-    const { ApiId: _api, ...own } = part;
+    // The API id is the path's, not a member of the part's answer.
+    const own = { ...part };
+    delete own.ApiId;
     const dates = kind.dated
       ? {
           CreatedDate: store.createdAt(kind.type, part, where(call)),
