@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { AwsClients } from '../../src/aws/client-factory.js';
 import { inlineFunction, synthesizeApp } from '../helpers/cdk-app.js';
 import { runCli } from '../helpers/cli.js';
-import { liveResources } from '../helpers/inventory.js';
+import { stackResources } from '../helpers/inventory.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 
 // An HTTP API (HttpApi, a Lambda route, the default auto-deployed stage) and a state machine
@@ -119,8 +119,9 @@ describe('an HTTP API and a state machine through the SDK providers', () => {
 
     const destroyed = await cli(['destroy', '-a', app('v2'), '--yes']);
     expect(destroyed.code, destroyed.stderr).toBe(0);
-    // The executions' history is not a resource the deploy made (AWS ages it out after the machine).
-    const left = await liveResources(sandbox.current.url);
+    // Neither the function's log group nor the executions' history is a resource the deploy
+    // made (AWS leaves the one and ages the other out after the machine).
+    const left = await stackResources(sandbox.current.url);
     expect(left.filter((resource) => resource.type !== 'AWS::StepFunctions::Execution')).toEqual([]);
     expect((await call(apiId, '/v2')).status).toBe(404);
   }, 300_000);

@@ -35,6 +35,20 @@ const plain = <T>(output: T): JsonObject => {
   return rest;
 };
 
+/** Every item of a Get<Parts> call, page after page. */
+async function allPages(
+  send: (NextToken: string | undefined) => Promise<{ Items?: object[]; NextToken?: string }>,
+): Promise<JsonObject[]> {
+  const items: JsonObject[] = [];
+  let NextToken: string | undefined;
+  do {
+    const page = await send(NextToken);
+    items.push(...(page.Items ?? []).map(plain));
+    NextToken = page.NextToken;
+  } while (NextToken);
+  return items;
+}
+
 /** What the CDK's HttpRoute and WebSocketRoute emit; request models and parameters go to Cloud Control. */
 export const ROUTE: PartSpec = {
   type: ROUTE_TYPE,
@@ -63,16 +77,8 @@ export const ROUTE: PartSpec = {
     client.send(new DeleteRouteCommand({ ApiId, RouteId }), { abortSignal }),
   get: async (client, ApiId, RouteId, abortSignal) =>
     plain(await client.send(new GetRouteCommand({ ApiId, RouteId }), { abortSignal })),
-  list: async (client, ApiId, abortSignal) => {
-    const routes: JsonObject[] = [];
-    let NextToken: string | undefined;
-    do {
-      const page = await client.send(new GetRoutesCommand({ ApiId, NextToken }), { abortSignal });
-      routes.push(...(page.Items ?? []).map(plain));
-      NextToken = page.NextToken;
-    } while (NextToken);
-    return routes;
-  },
+  list: (client, ApiId, abortSignal) =>
+    allPages((NextToken) => client.send(new GetRoutesCommand({ ApiId, NextToken }), { abortSignal })),
 };
 
 /**
@@ -145,16 +151,8 @@ export const STAGE: PartSpec = {
     client.send(new DeleteStageCommand({ ApiId, StageName }), { abortSignal }),
   get: async (client, ApiId, StageName, abortSignal) =>
     plain(await client.send(new GetStageCommand({ ApiId, StageName }), { abortSignal })),
-  list: async (client, ApiId, abortSignal) => {
-    const stages: JsonObject[] = [];
-    let NextToken: string | undefined;
-    do {
-      const page = await client.send(new GetStagesCommand({ ApiId, NextToken }), { abortSignal });
-      stages.push(...(page.Items ?? []).map(plain));
-      NextToken = page.NextToken;
-    } while (NextToken);
-    return stages;
-  },
+  list: (client, ApiId, abortSignal) =>
+    allPages((NextToken) => client.send(new GetStagesCommand({ ApiId, NextToken }), { abortSignal })),
   async afterUpdate(client, request, context) {
     const tags = (properties: JsonObject) =>
       Object.fromEntries(
