@@ -1,5 +1,5 @@
 import { ApiGatewayV2Client } from '@aws-sdk/client-apigatewayv2';
-import type { ClientTuning } from '../../aws/client-factory.js';
+import type { ClientTuning } from '../../aws/index.js';
 import type { JsonObject, ProviderContext } from '../provider.js';
 
 /** `SINGLE_ATTEMPT` for a create call, which carries no idempotency key (spec 003, "Ambiguous creates"). */
