@@ -25,17 +25,14 @@ export async function liveResources(sandboxUrl: string): Promise<LiveResource[]>
 
 /**
  * Whether a state record names a live resource. Services list some resources
- * by a part of what Ref returns (SQS lists a queue by name; its Ref is the URL), and
- * some by Cloud Control's compound identifier whose last part is what Ref returns (an
- * API Gateway v2 route is listed as `apiId|routeId`, its Ref the route id).
+ * by a part of what Ref returns (SQS lists a queue by name; its Ref is the URL).
  */
 export function isSameResource(record: { type: string; physicalId: string }, live: LiveResource): boolean {
   if (record.type !== live.type) return false;
   return (
     record.physicalId === live.id ||
     record.physicalId.endsWith(`/${live.id}`) ||
-    live.id.endsWith(`/${record.physicalId}`) ||
-    live.id.endsWith(`|${record.physicalId}`)
+    live.id.endsWith(`/${record.physicalId}`)
   );
 }
 
