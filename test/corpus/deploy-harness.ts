@@ -81,8 +81,18 @@ function inventoryKeyOf(record: Recorded): string | undefined {
     return resourceKey(record.type, record.physicalId.slice(record.physicalId.lastIndexOf('/') + 1));
   if (record.provisionedBy !== 'sdk') return resourceKey(record.type, record.physicalId);
   if (UNLISTED_WHEN_SDK.has(record.type)) return undefined;
+  // An HTTP API's parts sit in Cloud Control's store under `apiId|<Ref>`; their Ref is the part's own id.
+  if (HTTP_API_PARTS.has(record.type)) {
+    return resourceKey(record.type, `${String(record.properties.ApiId)}|${record.physicalId}`);
+  }
   return resourceKey(record.type, record.physicalId);
 }
+
+const HTTP_API_PARTS = new Set([
+  'AWS::ApiGatewayV2::Route',
+  'AWS::ApiGatewayV2::Integration',
+  'AWS::ApiGatewayV2::Stage',
+]);
 
 const isIn = (inventory: ReadonlySet<string>, record: Recorded): boolean => {
   const key = inventoryKeyOf(record);
