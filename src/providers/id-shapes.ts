@@ -205,6 +205,37 @@ export const SDK_ID_SHAPES: Readonly<Record<string, IdShape>> = {
     pattern: /^[a-zA-Z0-9_-]{1,128}$/,
     example: 'prod',
   },
+  'AWS::StepFunctions::StateMachine': {
+    kind: 'arn',
+    what: "the state machine's ARN",
+    service: 'states',
+    resource: 'stateMachine:',
+    example: 'arn:{partition}:states:{region}:{account}:stateMachine:my-machine',
+  },
+  'AWS::ApiGatewayV2::Api': {
+    kind: 'generated',
+    what: "the API's id",
+    pattern: /^[a-z0-9]{10}$/,
+    example: 'a1b2c3d4e5',
+  },
+  'AWS::ApiGatewayV2::Route': {
+    kind: 'generated',
+    what: "the route's id",
+    pattern: /^[a-z0-9]{7}$/,
+    example: 'a1b2c3d',
+  },
+  'AWS::ApiGatewayV2::Integration': {
+    kind: 'generated',
+    what: "the integration's id",
+    pattern: /^[a-z0-9]{7}$/,
+    example: 'a1b2c3d',
+  },
+  'AWS::ApiGatewayV2::Stage': {
+    kind: 'name',
+    what: "the stage's name",
+    pattern: /^(\$default|[\w-]{1,128})$/,
+    example: 'prod',
+  },
 };
 
 /** Types whose id is a bucket's name: the ones that could name cdkd's own buckets. */

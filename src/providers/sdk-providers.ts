@@ -92,6 +92,19 @@ export const SDK_PROVIDER_TYPES: ReadonlyArray<{
     ],
     load: async () => (await import('./apigateway/index.js')).registerApiGateway,
   },
+  {
+    types: ['AWS::StepFunctions::StateMachine'],
+    load: async () => (await import('./stepfunctions/index.js')).registerStepFunctions,
+  },
+  {
+    types: [
+      'AWS::ApiGatewayV2::Api',
+      'AWS::ApiGatewayV2::Route',
+      'AWS::ApiGatewayV2::Integration',
+      'AWS::ApiGatewayV2::Stage',
+    ],
+    load: async () => (await import('./apigatewayv2/index.js')).registerApiGatewayV2,
+  },
 ];
 
 /** Custom resources: every `Custom::*` type and AWS::CloudFormation::CustomResource. */

@@ -79,6 +79,10 @@ const LISTED_UNDER_CC_IDENTIFIER: Readonly<Record<string, (record: Recorded) => 
   'AWS::ApiGateway::Resource': (r) => `${String(r.properties.RestApiId)}|${r.physicalId}`,
   'AWS::ApiGateway::Deployment': (r) => `${r.physicalId}|${String(r.properties.RestApiId)}`,
   'AWS::ApiGateway::Stage': (r) => `${String(r.properties.RestApiId)}|${r.physicalId}`,
+  // An HTTP API's parts are kept under `apiId|<Ref>`; their Ref is the part's own id.
+  'AWS::ApiGatewayV2::Route': (r) => `${String(r.properties.ApiId)}|${r.physicalId}`,
+  'AWS::ApiGatewayV2::Integration': (r) => `${String(r.properties.ApiId)}|${r.physicalId}`,
+  'AWS::ApiGatewayV2::Stage': (r) => `${String(r.properties.ApiId)}|${r.physicalId}`,
 };
 
 /** How the sandbox's inventory names a recorded resource; undefined when it does not list it. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SandboxContext } from '../../service-module.js';
 import { lambdaErrors } from './lambda-errors.js';
 import type { FunctionRecord } from './model.js';
-import type { RoleAges } from './role-ages.js';
+import type { RoleAges } from '../../policy/role-ages.js';
 import type { LambdaStore } from './store.js';
 
 /** Everything a Lambda operation handler needs for one request. */

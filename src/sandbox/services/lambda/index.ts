@@ -18,7 +18,7 @@ import * as mappings from './mapping-ops.js';
 import { mappingView } from './mapping-ops.js';
 import { mappingResourceHandler } from './mapping-resource.js';
 import * as permissions from './permission-ops.js';
-import { sandboxRoleAges } from './role-ages.js';
+import { sandboxRoleAges } from '../../policy/role-ages.js';
 import { LAMBDA_ROUTES } from './routes.js';
 import { FunctionRunner } from './runtime/function-runner.js';
 import { LambdaStore } from './store.js';
@@ -77,11 +77,11 @@ const ROUTES_BY_OPERATION = new Map(LAMBDA_ROUTES.map((route) => [route.operatio
  * runtime/function-runner.ts). Function state transitions (Pending → Active after create,
  * InProgress → Successful after an update) take the latency model's
  * `AWS::Lambda::Function` create / update delay; a role that has not propagated "cannot
- * be assumed" (see role-ages.ts).
+ * be assumed" (see policy/role-ages.ts).
  */
 export const createLambdaService: ServiceModuleFactory = async (context) => {
   const store = await LambdaStore.load(context.storage);
-  const roles = sandboxRoleAges(context);
+  const roles = sandboxRoleAges(context, 'lambda.amazonaws.com');
   const newCall = (
     region: string,
     input: Record<string, unknown>,

@@ -4,6 +4,7 @@ import { page } from '../../protocols/pagination.js';
 import { sandboxSchemaFor } from '../../resource-index.js';
 import { HandlerError, type ResourceHandler, type ResourceModel } from '../../resources.js';
 import type { SandboxContext } from '../../service-module.js';
+import { sandboxRoleAges } from '../../policy/role-ages.js';
 import { definitionText, TYPE } from './machines.js';
 
 /** One call: its input and who asks where. */
@@ -15,6 +16,7 @@ export interface MachineCall {
 
 type MachineOperation = (call: MachineCall) => Promise<unknown> | unknown;
 
+const ROLE_ARN = /^arn:aws[\w-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/;
 const ARN = /^arn:aws[\w-]*:states:([a-z0-9-]+):(\d{12}):stateMachine:([^:]+)$/;
 // AWS refuses whitespace, brackets, wildcards, these punctuation marks and control characters.
 const NAME = /^[^\s{}[\]?*"#%\\^|~`$&,;:/\p{Cc}]{1,80}$/u;
@@ -36,6 +38,14 @@ const errors = {
       400,
     ),
   invalidToken: () => new SandboxError('InvalidToken', 'Invalid Token', 400),
+  invalidRoleArn: (arn: string) =>
+    new SandboxError('InvalidArn', `Invalid Arn: 'Resource type not valid in this context: ${arn}'`, 400),
+  roleNotAssumable: () =>
+    new SandboxError(
+      'AccessDeniedException',
+      'Neither the global service principal states.amazonaws.com, nor the regional one is authorized to assume the provided role.',
+      400,
+    ),
 };
 
 /** The API's camelCase structures as Cloud Control's PascalCase model has them, and back. */
@@ -72,6 +82,12 @@ function checkDefinition(text: string): void {
  */
 export function machineOperations(context: SandboxContext): Record<string, MachineOperation> {
   const store = (): ResourceHandler => context.resources.resolve(TYPE)!;
+  const roles = sandboxRoleAges(context, 'states.amazonaws.com');
+  /** A well-formed role ARN Step Functions can assume now (propagated, trusting states.amazonaws.com). */
+  const checkRole = (roleArn: string) => {
+    if (!ROLE_ARN.test(roleArn)) throw errors.invalidRoleArn(roleArn);
+    if (!roles.assumable(roleArn, Date.now())) throw errors.roleNotAssumable();
+  };
   const parseArn = (arn: string) => {
     const match = ARN.exec(arn);
     if (!match) throw errors.invalidArn(arn);
@@ -123,10 +139,12 @@ export function machineOperations(context: SandboxContext): Record<string, Machi
       if (!NAME.test(name)) throw errors.invalidName(name);
       const definition = requiredString(call.input, 'definition');
       checkDefinition(definition);
+      const roleArn = requiredString(call.input, 'roleArn');
+      checkRole(roleArn);
       const wanted: ResourceModel = {
         StateMachineName: name,
         DefinitionString: definition,
-        RoleArn: requiredString(call.input, 'roleArn'),
+        RoleArn: roleArn,
         StateMachineType: optionalString(call.input, 'type') ?? 'STANDARD',
         ...settings(call.input),
         ...(Array.isArray(call.input.tags) && { Tags: pascal(call.input.tags) }),
@@ -186,6 +204,7 @@ export function machineOperations(context: SandboxContext): Record<string, Machi
         throw errors.nothingToUpdate();
       }
       if (definition !== undefined) checkDefinition(definition);
+      if (roleArn !== undefined) checkRole(roleArn);
       const next: ResourceModel = {
         ...model,
         ...changed,
