@@ -82,6 +82,19 @@ export const SDK_PROVIDER_TYPES: ReadonlyArray<{
     load: async () => (await import('./cloudwatch/index.js')).registerCloudWatch,
   },
   { types: ['AWS::EC2::Subnet'], load: async () => (await import('./ec2/index.js')).registerEc2 },
+  {
+    types: ['AWS::ECS::Cluster', 'AWS::ECS::TaskDefinition', 'AWS::ECS::Service'],
+    load: async () => (await import('./ecs/index.js')).registerEcs,
+  },
+  {
+    types: [
+      'AWS::ElasticLoadBalancingV2::LoadBalancer',
+      'AWS::ElasticLoadBalancingV2::TargetGroup',
+      'AWS::ElasticLoadBalancingV2::Listener',
+      'AWS::ElasticLoadBalancingV2::ListenerRule',
+    ],
+    load: async () => (await import('./elbv2/index.js')).registerElbv2,
+  },
 ];
 
 /** Custom resources: every `Custom::*` type and AWS::CloudFormation::CustomResource. */

@@ -111,6 +111,20 @@ export function taskDefinitionHandlers(context: SandboxContext) {
         ...(include.includes('TAGS') && { tags: apiTags(found.model.Tags) }),
       };
     },
+    ListTaskDefinitions: (call: ApiCall) => {
+      const prefix = stringMember(call.input, 'familyPrefix');
+      const status = stringMember(call.input, 'status') ?? 'ACTIVE';
+      const active = store()
+        .list(call.region, call.accountId)
+        .map((entry) => entry.model);
+      const models = status === 'ACTIVE' ? active : [...inactive.values()];
+      return {
+        taskDefinitionArns: models
+          .filter((model) => prefix === undefined || model.Family === prefix)
+          .map((model) => String(model.TaskDefinitionArn))
+          .sort(),
+      };
+    },
     DeregisterTaskDefinition: async (call: ApiCall) => {
       const named = stringMember(call.input, 'taskDefinition');
       if (!named || !named.includes(':')) {
