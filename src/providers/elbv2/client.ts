@@ -5,7 +5,7 @@ import {
   RemoveTagsCommand,
   type Tag,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
-import type { ClientTuning } from '../../aws/index.js';
+import { awsErrorCode, type ClientTuning } from '../../aws/index.js';
 import { TOKEN_TAG } from '../physical-names.js';
 import type { JsonObject, ProviderContext } from '../provider.js';
 import { updateTags } from '../tag-updates.js';
@@ -92,4 +92,10 @@ export function pick(properties: JsonObject, keys: readonly string[]): JsonObjec
 
 export function changedKeys(before: JsonObject, after: JsonObject, keys: readonly string[]): string[] {
   return keys.filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]));
+}
+
+/** ELB's not-found code as the wire sends it (`TargetGroupNotFound`) or as the SDK names its exception (`...Exception`). */
+export function notFound(error: unknown, code: string): boolean {
+  const answered = awsErrorCode(error);
+  return answered === code || answered === `${code}Exception`;
 }

@@ -6,7 +6,6 @@ import {
   SetRulePrioritiesCommand,
   type ElasticLoadBalancingV2Client,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { awsErrorCode } from '../../aws/index.js';
 import { deleteTreatingNotFoundAsGone, errorCodeIn } from '../delete-gone.js';
 import type {
   CreateResult,
@@ -20,7 +19,7 @@ import type {
   UpdateResult,
 } from '../provider.js';
 import { SdkProvider, type ProviderDescription } from '../skeleton.js';
-import { changedKeys, createTags, elbv2, tagsOf, updateElbv2Tags } from './client.js';
+import { changedKeys, createTags, elbv2, tagsOf, updateElbv2Tags, notFound } from './client.js';
 
 export const LISTENER_RULE_TYPE = 'AWS::ElasticLoadBalancingV2::ListenerRule';
 
@@ -104,7 +103,7 @@ export class ListenerRuleProvider extends SdkProvider {
     await deleteTreatingNotFoundAsGone(
       () =>
         client.send(new DeleteRuleCommand({ RuleArn: request.physicalId }), { abortSignal: context.signal }),
-      errorCodeIn('RuleNotFound'),
+      errorCodeIn('RuleNotFound', 'RuleNotFoundException'),
     );
   }
 
@@ -135,7 +134,7 @@ async function rulesOf(
   try {
     return (await client.send(new DescribeRulesCommand(by), { abortSignal: context.signal })).Rules ?? [];
   } catch (error) {
-    if (['RuleNotFound', 'ListenerNotFound'].includes(awsErrorCode(error) ?? '')) return [];
+    if (notFound(error, 'RuleNotFound') || notFound(error, 'ListenerNotFound')) return [];
     throw error;
   }
 }

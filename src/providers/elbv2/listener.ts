@@ -5,7 +5,6 @@ import {
   ModifyListenerCommand,
   type ElasticLoadBalancingV2Client,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { awsErrorCode } from '../../aws/index.js';
 import { deleteTreatingNotFoundAsGone, errorCodeIn } from '../delete-gone.js';
 import type {
   CreateResult,
@@ -19,7 +18,7 @@ import type {
   UpdateResult,
 } from '../provider.js';
 import { SdkProvider, type ProviderDescription } from '../skeleton.js';
-import { changedKeys, createTags, elbv2, pick, tagsOf, updateElbv2Tags } from './client.js';
+import { changedKeys, createTags, elbv2, pick, tagsOf, updateElbv2Tags, notFound } from './client.js';
 
 export const LISTENER_TYPE = 'AWS::ElasticLoadBalancingV2::Listener';
 
@@ -88,7 +87,7 @@ export class ListenerProvider extends SdkProvider {
         client.send(new DeleteListenerCommand({ ListenerArn: request.physicalId }), {
           abortSignal: context.signal,
         }),
-      errorCodeIn('ListenerNotFound'),
+      errorCodeIn('ListenerNotFound', 'ListenerNotFoundException'),
     );
   }
 
@@ -102,7 +101,7 @@ export class ListenerProvider extends SdkProvider {
         })
       ).Listeners?.[0];
     } catch (error) {
-      if (awsErrorCode(error) === 'ListenerNotFound') return undefined;
+      if (notFound(error, 'ListenerNotFound')) return undefined;
       throw error;
     }
     if (!live) return undefined;
@@ -136,7 +135,7 @@ async function listenersOf(
     });
     return output.Listeners ?? [];
   } catch (error) {
-    if (awsErrorCode(error) === 'LoadBalancerNotFound') return [];
+    if (notFound(error, 'LoadBalancerNotFound')) return [];
     throw error;
   }
 }

@@ -10,7 +10,6 @@ import {
   type ElasticLoadBalancingV2Client,
   type LoadBalancer,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { awsErrorCode } from '../../aws/index.js';
 import type { Clock } from '../clock.js';
 import { elbv2NameHolder } from '../cloudcontrol/elbv2-names.js';
 import { givenOrTokenName, nameFromToken, type NameRules } from '../physical-names.js';
@@ -30,7 +29,15 @@ import type {
 import { resourceMade } from '../resource-made.js';
 import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 import { withUserSuppliedName } from '../user-supplied-names.js';
-import { changedAttributes, changedKeys, createTags, elbv2, tagsOf, updateElbv2Tags } from './client.js';
+import {
+  changedAttributes,
+  changedKeys,
+  createTags,
+  elbv2,
+  tagsOf,
+  updateElbv2Tags,
+  notFound,
+} from './client.js';
 
 export const LOAD_BALANCER_TYPE = 'AWS::ElasticLoadBalancingV2::LoadBalancer';
 
@@ -273,7 +280,7 @@ async function describe(client: ElasticLoadBalancingV2Client, arn: string, conte
     });
     return output.LoadBalancers?.[0];
   } catch (error) {
-    if (awsErrorCode(error) === 'LoadBalancerNotFound') return undefined;
+    if (notFound(error, 'LoadBalancerNotFound')) return undefined;
     throw error;
   }
 }
@@ -285,7 +292,7 @@ async function byName(client: ElasticLoadBalancingV2Client, name: string, contex
     });
     return output.LoadBalancers?.[0];
   } catch (error) {
-    if (awsErrorCode(error) === 'LoadBalancerNotFound') return undefined;
+    if (notFound(error, 'LoadBalancerNotFound')) return undefined;
     throw error;
   }
 }

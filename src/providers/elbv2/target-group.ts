@@ -8,7 +8,6 @@ import {
   type ElasticLoadBalancingV2Client,
   type TargetGroup,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { awsErrorCode } from '../../aws/index.js';
 import { elbv2NameHolder } from '../cloudcontrol/elbv2-names.js';
 import { deleteTreatingNotFoundAsGone, errorCodeIn } from '../delete-gone.js';
 import { givenOrTokenName, nameFromToken } from '../physical-names.js';
@@ -35,6 +34,7 @@ import {
   pick,
   tagsOf,
   updateElbv2Tags,
+  notFound,
 } from './client.js';
 import { ELBV2_NAME_RULES } from './load-balancer.js';
 
@@ -165,7 +165,7 @@ export class TargetGroupProvider extends SdkProvider {
         client.send(new DeleteTargetGroupCommand({ TargetGroupArn: request.physicalId }), {
           abortSignal: context.signal,
         }),
-      errorCodeIn('TargetGroupNotFound'),
+      errorCodeIn('TargetGroupNotFound', 'TargetGroupNotFoundException'),
     );
   }
 
@@ -228,7 +228,7 @@ async function describe(
     const output = await client.send(new DescribeTargetGroupsCommand(by), { abortSignal: context.signal });
     return output.TargetGroups?.[0];
   } catch (error) {
-    if (awsErrorCode(error) === 'TargetGroupNotFound') return undefined;
+    if (notFound(error, 'TargetGroupNotFound')) return undefined;
     throw error;
   }
 }
