@@ -81,6 +81,11 @@ function inventoryKeyOf(record: Recorded): string | undefined {
     return resourceKey(record.type, record.physicalId.slice(record.physicalId.lastIndexOf('/') + 1));
   if (record.provisionedBy !== 'sdk') return resourceKey(record.type, record.physicalId);
   if (UNLISTED_WHEN_SDK.has(record.type)) return undefined;
+  // A service's Ref is its ARN; the store lists it by Cloud Control's `<ServiceArn>|<Cluster>`.
+  if (record.type === 'AWS::ECS::Service') {
+    const cluster = /:service\/([^/]+)\//.exec(record.physicalId)?.[1] ?? 'default';
+    return resourceKey(record.type, `${record.physicalId}|${cluster}`);
+  }
   return resourceKey(record.type, record.physicalId);
 }
 

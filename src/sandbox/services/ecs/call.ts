@@ -54,3 +54,8 @@ export function writableOf(type: string, model: ResourceModel): ResourceModel {
   const writable = new Set(sandboxSchemaFor(type)!.props);
   return Object.fromEntries(Object.entries(model).filter(([key]) => writable.has(key)));
 }
+
+/** The model without the named properties. */
+export function omit(model: ResourceModel, names: readonly string[]): ResourceModel {
+  return Object.fromEntries(Object.entries(model).filter(([key]) => !names.includes(key)));
+}

@@ -9,6 +9,7 @@ import {
   clusterName,
   handlerOf,
   modelTags,
+  omit,
   requireCluster,
   stringMember,
   writableOf,
@@ -122,6 +123,5 @@ function desiredOf(input: Record<string, unknown>): ResourceModel {
 }
 
 function withoutNameAndTags(model: ResourceModel): ResourceModel {
-  const { ClusterName: _name, Tags: _tags, Arn: _arn, ...rest } = model;
-  return rest;
+  return omit(model, ['ClusterName', 'Tags', 'Arn']);
 }

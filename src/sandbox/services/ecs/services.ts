@@ -5,6 +5,7 @@ import type { ApiCall } from '../api-module.js';
 import {
   apiTags,
   clusterArn,
+  omit,
   handlerOf,
   modelTags,
   requireCluster,
@@ -70,12 +71,13 @@ export function serviceHandlers(context: SandboxContext, deployments: ServiceDep
     const desiredCount = Number(model.DesiredCount ?? 1);
     const taskDefinition = taskDefinitionArn(call, model.TaskDefinition);
     const rendered = deployments.render(arn, taskDefinition, desiredCount);
-    const { Tags: _tags, ServiceArn: _arn, Name: _name, Cluster: cluster, ...rest } = model;
+    const rest = omit(model, ['Tags', 'ServiceArn', 'Name', 'Cluster']);
     return {
+      deploymentController: { type: 'ECS' },
       ...toEcsShape(rest, 'service'),
       serviceArn: arn,
       serviceName: String(model.ServiceName),
-      clusterArn: clusterArn(call, requireClusterName(cluster)),
+      clusterArn: clusterArn(call, requireClusterName(model.Cluster)),
       status: 'ACTIVE',
       desiredCount,
       runningCount: rendered.reduce((sum, deployment) => sum + Number(deployment.runningCount), 0),
@@ -83,7 +85,6 @@ export function serviceHandlers(context: SandboxContext, deployments: ServiceDep
       taskDefinition,
       launchType: model.LaunchType ?? (model.CapacityProviderStrategy ? undefined : 'EC2'),
       schedulingStrategy: model.SchedulingStrategy ?? 'REPLICA',
-      deploymentController: { type: 'ECS' },
       deployments: rendered,
       events: [],
       tags: apiTags(model.Tags),
@@ -111,7 +112,13 @@ export function serviceHandlers(context: SandboxContext, deployments: ServiceDep
       if (!name) throw ecsErrors.invalidParameter('serviceName can not be blank.');
       if (find(call, cluster, name))
         throw ecsErrors.invalidParameter('Creation of service was not idempotent.');
-      const taskDefinition = requireTaskDefinition(context, call, call.input.taskDefinition);
+      // An EXTERNAL deployment controller's service takes its task definition from its task sets.
+      const external =
+        (call.input.deploymentController as { type?: string } | undefined)?.type === 'EXTERNAL';
+      const taskDefinition: ResourceModel =
+        external && call.input.taskDefinition === undefined
+          ? {}
+          : requireTaskDefinition(context, call, call.input.taskDefinition);
       const awsvpc = taskDefinition.NetworkMode === 'awsvpc';
       if (awsvpc && call.input.networkConfiguration === undefined) {
         throw ecsErrors.invalidParameter(
@@ -128,7 +135,9 @@ export function serviceHandlers(context: SandboxContext, deployments: ServiceDep
       const desired: ResourceModel = {
         ...fromEcsShape(given, 'service'),
         Cluster: cluster,
-        TaskDefinition: String(taskDefinition.TaskDefinitionArn),
+        ...(taskDefinition.TaskDefinitionArn !== undefined && {
+          TaskDefinition: taskDefinition.TaskDefinitionArn,
+        }),
         DesiredCount: desiredCount,
       };
       const tags = modelTags(call.input.tags);
@@ -136,7 +145,7 @@ export function serviceHandlers(context: SandboxContext, deployments: ServiceDep
       const made = await store().create(desired, call.region, call.accountId);
       const arn = String(made.model.ServiceArn);
       deployments.forget(arn);
-      deployments.start(arn, String(taskDefinition.TaskDefinitionArn), desiredCount, 'create');
+      deployments.start(arn, String(taskDefinition.TaskDefinitionArn ?? ''), desiredCount, 'create');
       return { service: render(call, made) };
     },
     UpdateService: async (call: ApiCall) => {

@@ -3,7 +3,7 @@ import type { ResourceEntry, ResourceModel } from '../../resources.js';
 import type { SandboxContext } from '../../service-module.js';
 import type { ApiCall } from '../api-module.js';
 import { noteRevision } from '../cloudcontrol/task-definition-revisions.js';
-import { apiTags, handlerOf, modelTags, stringMember, TASK_DEFINITION_TYPE } from './call.js';
+import { apiTags, handlerOf, modelTags, omit, stringMember, TASK_DEFINITION_TYPE } from './call.js';
 import { ecsErrors } from './errors.js';
 
 /** What RegisterTaskDefinition takes besides tags, as ECS names them. */
@@ -42,7 +42,7 @@ export function taskDefinitionHandlers(context: SandboxContext) {
   const render = (model: ResourceModel, status = 'ACTIVE') => {
     const arn = String(model.TaskDefinitionArn);
     const revision = Number(REVISION.exec(arn)?.[2] ?? 1);
-    const { Tags: _tags, TaskDefinitionArn: _arn, ...rest } = model;
+    const rest = omit(model, ['Tags', 'TaskDefinitionArn']);
     const requires = Array.isArray(model.RequiresCompatibilities) ? model.RequiresCompatibilities : [];
     return {
       ...toEcsShape(rest, 'taskDefinition'),
