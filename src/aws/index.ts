@@ -10,3 +10,4 @@ export * from './proxy-settings.js';
 export * from './sdk-modules.js';
 export * from './secret-values.js';
 export * from './ssm-parameters.js';
+export * from './ecs-shape.js';

@@ -35,7 +35,8 @@ const IAM_PROPAGATION_MESSAGES = [
 /** An explicit deny reads like propagation ("not authorized to perform") but never resolves. */
 const PERMANENT_DENIAL = 'explicit deny';
 
-const SETTLING_CODES = new Set(['DependencyViolation']);
+// ELB's target group still named by a listener being deleted, ECS's cluster still holding a draining service.
+const SETTLING_CODES = new Set(['DependencyViolation', 'ResourceInUse', 'ClusterContainsServicesException']);
 const SETTLING_MESSAGES = ['is currently in the following state: Pending'];
 
 /** Cloud Control handler error codes (ProgressEvent.ErrorCode) that a retry may clear. */

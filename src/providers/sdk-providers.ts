@@ -105,6 +105,19 @@ export const SDK_PROVIDER_TYPES: ReadonlyArray<{
     ],
     load: async () => (await import('./apigatewayv2/index.js')).registerApiGatewayV2,
   },
+  {
+    types: ['AWS::ECS::Cluster', 'AWS::ECS::TaskDefinition', 'AWS::ECS::Service'],
+    load: async () => (await import('./ecs/index.js')).registerEcs,
+  },
+  {
+    types: [
+      'AWS::ElasticLoadBalancingV2::LoadBalancer',
+      'AWS::ElasticLoadBalancingV2::TargetGroup',
+      'AWS::ElasticLoadBalancingV2::Listener',
+      'AWS::ElasticLoadBalancingV2::ListenerRule',
+    ],
+    load: async () => (await import('./elbv2/index.js')).registerElbv2,
+  },
 ];
 
 /** Custom resources: every `Custom::*` type and AWS::CloudFormation::CustomResource. */

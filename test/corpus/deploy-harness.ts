@@ -83,6 +83,8 @@ const LISTED_UNDER_CC_IDENTIFIER: Readonly<Record<string, (record: Recorded) => 
   'AWS::ApiGatewayV2::Route': (r) => `${String(r.properties.ApiId)}|${r.physicalId}`,
   'AWS::ApiGatewayV2::Integration': (r) => `${String(r.properties.ApiId)}|${r.physicalId}`,
   'AWS::ApiGatewayV2::Stage': (r) => `${String(r.properties.ApiId)}|${r.physicalId}`,
+  // A service's Ref is its ARN; the store lists it by Cloud Control's `<ServiceArn>|<Cluster>`.
+  'AWS::ECS::Service': (r) => `${r.physicalId}|${/:service\/([^/]+)\//.exec(r.physicalId)?.[1] ?? 'default'}`,
 };
 
 /** How the sandbox's inventory names a recorded resource; undefined when it does not list it. */

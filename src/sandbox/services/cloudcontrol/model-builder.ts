@@ -3,6 +3,7 @@ import { defaultVpc } from '../../account/default-vpc.js';
 import { randomBytesPooled, randomString } from '../../ids.js';
 import { HandlerError, type ResourceModel } from '../../resources.js';
 import type { SandboxTypeSchema } from '../../resource-index.js';
+import { nextRevision } from './task-definition-revisions.js';
 
 export interface Environment {
   accountId: string;
@@ -281,6 +282,18 @@ const SHAPED_ATTRIBUTES: Readonly<
       `arn:${partition(env.region)}:elasticloadbalancing:${env.region}:${env.accountId}:targetgroup/${nameOr(model, name)}/${hex(8)}`,
     TargetGroupFullName: (model) => String(model.TargetGroupArn).split(':').slice(5).join(':'),
     TargetGroupName: (model, _env, name) => nameOr(model, name),
+  },
+  // ECS's ARNs: a task definition's ends in `<family>:<revision>`, a service's names its cluster.
+  'AWS::ECS::TaskDefinition': {
+    TaskDefinitionArn: (model, env) => {
+      model.Family ??= generatedName('AWS::ECS::TaskDefinition');
+      const family = String(model.Family);
+      return `arn:${partition(env.region)}:ecs:${env.region}:${env.accountId}:task-definition/${family}:${nextRevision(env.accountId, env.region, family)}`;
+    },
+  },
+  'AWS::ECS::Service': {
+    ServiceArn: (model, env, name) =>
+      `arn:${partition(env.region)}:ecs:${env.region}:${env.accountId}:service/${String(model.Cluster ?? 'default').replace(/^arn:.*:cluster\//, '')}/${String(model.ServiceName ?? name)}`,
   },
 };
 

@@ -1,30 +1,32 @@
-import { SandboxError } from '../../errors.js';
 import type { ServiceModuleFactory } from '../../service-module.js';
 import { jsonApiModule, type ApiCall } from '../api-module.js';
-
-const CLUSTER = 'AWS::ECS::Cluster';
+import { requireCluster } from './call.js';
+import { clusterHandlers } from './clusters.js';
+import { ServiceDeployments } from './deployments.js';
+import { serviceHandlers } from './services.js';
+import { tagHandlers } from './tags.js';
+import { taskDefinitionHandlers } from './task-definitions.js';
 
 /**
- * ECS's container-instance and task calls over JSON 1.1, on clusters in Cloud Control's
- * store. The sandbox runs no container instance or task: lists are empty, and naming one
- * is a MISSING failure, as ECS reports an ARN it does not know.
+ * ECS over JSON 1.1: clusters, task definitions, services and their tags, kept as Cloud
+ * Control's models in its store (a resource made either way is one the other reads). The
+ * sandbox runs no container instance or task: lists are empty, and naming one is a MISSING
+ * failure, as ECS reports an ARN it does not know.
  */
 export const createEcsService: ServiceModuleFactory = async (context) => {
-  const cluster = ({ input, region, accountId }: ApiCall): string => {
-    const named = String(input.cluster ?? 'default');
-    const name = named.replace(/^arn:aws:ecs:[^:]+:\d{12}:cluster\//, '');
-    if (!context.resources.resolve(CLUSTER)!.read(name, region, accountId)) {
-      throw new SandboxError('ClusterNotFoundException', 'Cluster not found.', 400);
-    }
-    return name;
-  };
+  const cluster = (call: ApiCall) => requireCluster(context, call);
   const missing = (arns: unknown) =>
     (Array.isArray(arns) ? arns.map(String) : []).map((arn) => ({ arn, reason: 'MISSING' }));
+  const deployments = new ServiceDeployments(context);
   return jsonApiModule({
     name: 'ecs',
     version: '1.1',
     target: 'AmazonEC2ContainerServiceV20141113',
     handlers: {
+      ...clusterHandlers(context, deployments),
+      ...taskDefinitionHandlers(context),
+      ...serviceHandlers(context, deployments),
+      ...tagHandlers(context),
       ListContainerInstances: (call) => (cluster(call), { containerInstanceArns: [] }),
       ListTasks: (call) => (cluster(call), { taskArns: [] }),
       DescribeContainerInstances: (call) => (
