@@ -63,7 +63,10 @@ export class SecurityGroups {
     const separate = (type: string, direction: Direction) =>
       network
         .models(type)
-        .map((model) => ({ groupId: String(model.GroupId), rule: ruleFromTemplate(model, direction) }));
+        .map((model) => {
+          const rule = ruleFromTemplate(model, direction);
+          return { groupId: String(model.GroupId), rule: rule && { ...rule, id: String(model.Id) } };
+        });
     const extra = [
       ...separate('AWS::EC2::SecurityGroupIngress', 'ingress').map((entry) => ({
         ...entry,
