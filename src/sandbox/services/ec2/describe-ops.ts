@@ -187,7 +187,9 @@ export async function describeRouteTables(call: Ec2Call): Promise<SandboxRespons
     .map((table) => ({
       ...table,
       routes: table.routes.map((route) =>
-        route.natGatewayId && !usable.has(route.natGatewayId) ? { ...route, state: 'blackhole' as const } : route,
+        route.natGatewayId && !usable.has(route.natGatewayId)
+          ? { ...route, state: 'blackhole' as const }
+          : route,
       ),
     }));
   const tables = select(

@@ -61,7 +61,9 @@ export const createEc2Service: ServiceModuleFactory = async (context) => {
     codec: ec2Codec,
     operation: queryAction,
     isMutating: (operation) =>
-      /^(Authorize|Revoke|RunInstances|TerminateInstances|Create|Delete|Modify|Start|Attach|Detach|Associate|Disassociate|Allocate|Release|Replace)/.test(operation),
+      /^(Authorize|Revoke|RunInstances|TerminateInstances|Create|Delete|Modify|Start|Attach|Detach|Associate|Disassociate|Allocate|Release|Replace)/.test(
+        operation,
+      ),
     async handle(request, operation) {
       const handler = HANDLERS[operation];
       if (!handler) throw ec2Errors.invalidAction(operation);

@@ -47,7 +47,8 @@ export async function describeAddresses(call: Ec2Call): Promise<SandboxResponse>
   const ids = listParam(call.params, 'AllocationId');
   const ips = listParam(call.params, 'PublicIp');
   const all = entries(call, KINDS.eipalloc).map((entry) => entry.model);
-  for (const id of ids) if (!all.some((model) => model.AllocationId === id)) throw KINDS.eipalloc.notFound(id);
+  for (const id of ids)
+    if (!all.some((model) => model.AllocationId === id)) throw KINDS.eipalloc.notFound(id);
   for (const ip of ips) {
     if (!all.some((model) => model.PublicIp === ip)) {
       throw ec2Errors.notFound('InvalidAddress.NotFound', `Address '${ip}' not found.`);
@@ -75,14 +76,24 @@ export async function describeAddresses(call: Ec2Call): Promise<SandboxResponse>
     [
       itemSet(
         'addressesSet',
-        shown.map((model) => item(model, holders.find((g) => g.allocationId === model.AllocationId), call)),
+        shown.map((model) =>
+          item(
+            model,
+            holders.find((g) => g.allocationId === model.AllocationId),
+            call,
+          ),
+        ),
       ),
     ],
     call.request,
   );
 }
 
-function item(model: ResourceModel, holder: NatGatewayView | undefined, call: Ec2Call): Array<string | undefined> {
+function item(
+  model: ResourceModel,
+  holder: NatGatewayView | undefined,
+  call: Ec2Call,
+): Array<string | undefined> {
   return [
     el('publicIp', String(model.PublicIp)),
     el('allocationId', String(model.AllocationId)),

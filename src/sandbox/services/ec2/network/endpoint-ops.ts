@@ -6,10 +6,24 @@ import type { Ec2Call } from '../call.js';
 import { ec2Errors } from '../ec2-errors.js';
 import { filtersOf, passes } from '../filters.js';
 import { tagsOf } from '../network.js';
-import { create, entries, find, idempotent, KINDS, remove, required, specTags, update, withTags } from './store.js';
+import {
+  create,
+  entries,
+  find,
+  idempotent,
+  KINDS,
+  remove,
+  required,
+  specTags,
+  update,
+  withTags,
+} from './store.js';
 
 /** The policy a gateway or interface endpoint gets when none is given: full access. */
-const FULL_ACCESS = { Version: '2008-10-17', Statement: [{ Effect: 'Allow', Principal: '*', Action: '*', Resource: '*' }] };
+const FULL_ACCESS = {
+  Version: '2008-10-17',
+  Statement: [{ Effect: 'Allow', Principal: '*', Action: '*', Resource: '*' }],
+};
 /** The services that offer gateway endpoints. */
 const GATEWAY_SERVICES = new Set(['s3', 'dynamodb']);
 
@@ -25,7 +39,9 @@ export async function createVpcEndpoint(call: Ec2Call): Promise<SandboxResponse>
   const type = p.get('VpcEndpointType') ?? 'Gateway';
   const service = serviceOf(call, serviceName);
   if (type === 'Gateway' && !GATEWAY_SERVICES.has(service)) {
-    throw ec2Errors.invalidParameterValue(`The Vpc Endpoint Service '${serviceName}' does not support the endpoint type 'Gateway'.`);
+    throw ec2Errors.invalidParameterValue(
+      `The Vpc Endpoint Service '${serviceName}' does not support the endpoint type 'Gateway'.`,
+    );
   }
   const routeTableIds = listParam(p, 'RouteTableId');
   const subnetIds = listParam(p, 'SubnetId');
@@ -33,7 +49,8 @@ export async function createVpcEndpoint(call: Ec2Call): Promise<SandboxResponse>
   for (const id of routeTableIds) find(call, KINDS.rtb, id);
   for (const id of subnetIds) find(call, KINDS.subnet, id);
   for (const id of groupIds) {
-    if (!call.securityGroups.list(call.request.region).some((group) => group.groupId === id)) throw ec2Errors.groupNotFound(id);
+    if (!call.securityGroups.list(call.request.region).some((group) => group.groupId === id))
+      throw ec2Errors.groupNotFound(id);
   }
   const policy = p.get('PolicyDocument');
   const privateDns = p.get('PrivateDnsEnabled');
@@ -51,7 +68,9 @@ export async function createVpcEndpoint(call: Ec2Call): Promise<SandboxResponse>
             ...(routeTableIds.length > 0 && { RouteTableIds: routeTableIds }),
             ...(subnetIds.length > 0 && { SubnetIds: subnetIds }),
             ...(groupIds.length > 0 && { SecurityGroupIds: groupIds }),
-            ...(type === 'Interface' && { PrivateDnsEnabled: privateDns === null ? true : privateDns === 'true' }),
+            ...(type === 'Interface' && {
+              PrivateDnsEnabled: privateDns === null ? true : privateDns === 'true',
+            }),
             ...withTags(specTags(p, 'vpc-endpoint')),
           })
         ).Id,
@@ -70,12 +89,20 @@ export async function createVpcEndpoint(call: Ec2Call): Promise<SandboxResponse>
 export async function modifyVpcEndpoint(call: Ec2Call): Promise<SandboxResponse> {
   const p = call.params;
   const entry = find(call, KINDS.vpce, required(p, 'VpcEndpointId'));
-  const changed = (key: string, add: string, removeKey: string, kind?: typeof KINDS.rtb | typeof KINDS.subnet) => {
+  const changed = (
+    key: string,
+    add: string,
+    removeKey: string,
+    kind?: typeof KINDS.rtb | typeof KINDS.subnet,
+  ) => {
     const added = listParam(p, add);
     const removed = listParam(p, removeKey);
     if (kind) for (const id of added) find(call, kind, id);
     const current = Array.isArray(entry.model[key]) ? (entry.model[key] as string[]) : [];
-    const next = [...current.filter((id) => !removed.includes(id)), ...added.filter((id) => !current.includes(id))];
+    const next = [
+      ...current.filter((id) => !removed.includes(id)),
+      ...added.filter((id) => !current.includes(id)),
+    ];
     return next.length > 0 ? next : undefined;
   };
   const policy = p.get('PolicyDocument');
@@ -141,7 +168,12 @@ export function describeVpcEndpoints(call: Ec2Call): SandboxResponse {
   );
   return ec2Result(
     'DescribeVpcEndpoints',
-    [itemSet('vpcEndpointSet', shown.map((model) => item(call, model)))],
+    [
+      itemSet(
+        'vpcEndpointSet',
+        shown.map((model) => item(call, model)),
+      ),
+    ],
     call.request,
   );
 }
@@ -152,7 +184,10 @@ function serviceOf(call: Ec2Call, serviceName: string): string {
   const own = `com.amazonaws.vpce.${call.request.region}.`;
   if (serviceName.startsWith(own)) return serviceName.slice(own.length);
   if (!serviceName.startsWith(prefix) || serviceName.length === prefix.length) {
-    throw ec2Errors.notFound('InvalidServiceName', `The Vpc Endpoint Service '${serviceName}' does not exist`);
+    throw ec2Errors.notFound(
+      'InvalidServiceName',
+      `The Vpc Endpoint Service '${serviceName}' does not exist`,
+    );
   }
   return serviceName.slice(prefix.length);
 }
@@ -175,9 +210,18 @@ function item(call: Ec2Call, model: ResourceModel): Array<string | undefined> {
     el('serviceName', String(model.ServiceName)),
     el('state', 'available'),
     el('policyDocument', JSON.stringify(model.PolicyDocument ?? FULL_ACCESS)),
-    el('routeTableIdSet', list('RouteTableIds').map((id) => el('item', id))),
-    el('subnetIdSet', list('SubnetIds').map((id) => el('item', id))),
-    itemSet('groupSet', list('SecurityGroupIds').map((id) => [el('groupId', id)])),
+    el(
+      'routeTableIdSet',
+      list('RouteTableIds').map((id) => el('item', id)),
+    ),
+    el(
+      'subnetIdSet',
+      list('SubnetIds').map((id) => el('item', id)),
+    ),
+    itemSet(
+      'groupSet',
+      list('SecurityGroupIds').map((id) => [el('groupId', id)]),
+    ),
     el('privateDnsEnabled', model.PrivateDnsEnabled === true),
     el('requesterManaged', false),
     el('networkInterfaceIdSet', gateway ? [] : list('NetworkInterfaceIds').map((id) => el('item', id))),

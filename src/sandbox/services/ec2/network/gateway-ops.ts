@@ -99,7 +99,8 @@ export function describeInternetGateways(call: Ec2Call): SandboxResponse {
   const ids = listParam(call.params, 'InternetGatewayId');
   const filters = filtersOf(call.params);
   const all = entries(call, KINDS.igw).map((entry) => entry.model);
-  for (const id of ids) if (!all.some((model) => model.InternetGatewayId === id)) throw KINDS.igw.notFound(id);
+  for (const id of ids)
+    if (!all.some((model) => model.InternetGatewayId === id)) throw KINDS.igw.notFound(id);
   const shown = all.filter((model) => {
     const attached = attachments(call).filter((a) => a.InternetGatewayId === model.InternetGatewayId);
     return (
@@ -118,7 +119,12 @@ export function describeInternetGateways(call: Ec2Call): SandboxResponse {
   });
   return ec2Result(
     'DescribeInternetGateways',
-    [itemSet('internetGatewaySet', shown.map((model) => item(call, model)))],
+    [
+      itemSet(
+        'internetGatewaySet',
+        shown.map((model) => item(call, model)),
+      ),
+    ],
     call.request,
   );
 }

@@ -19,9 +19,13 @@ export async function createSecurityGroup(call: Ec2Call): Promise<SandboxRespons
   const vpcId = call.params.get('VpcId') ?? network.vpcs().find((vpc) => vpc.isDefault)!.vpcId;
   if (!network.vpcs().some((vpc) => vpc.vpcId === vpcId)) throw KINDS.vpc.notFound(vpcId);
   if (groupName === 'default' || groupName.startsWith('sg-')) {
-    throw ec2Errors.invalidParameterValue(`Value (${groupName}) for parameter GroupName is invalid. Group names may not be in the format sg-*.`);
+    throw ec2Errors.invalidParameterValue(
+      `Value (${groupName}) for parameter GroupName is invalid. Group names may not be in the format sg-*.`,
+    );
   }
-  if (call.securityGroups.list(region).some((group) => group.vpcId === vpcId && group.groupName === groupName)) {
+  if (
+    call.securityGroups.list(region).some((group) => group.vpcId === vpcId && group.groupName === groupName)
+  ) {
     throw ec2Errors.notFound(
       'InvalidGroup.Duplicate',
       `The security group '${groupName}' already exists for VPC '${vpcId}'`,
@@ -56,17 +60,24 @@ export async function deleteSecurityGroup(call: Ec2Call): Promise<SandboxRespons
   const group = groups.find((candidate) => candidate.groupId === groupId);
   if (!group) throw ec2Errors.groupNotFound(groupId);
   if (group.groupName === 'default') {
-    throw ec2Errors.notFound('CannotDelete', `the specified group: "${groupId}" name: "default" cannot be deleted by a user`);
+    throw ec2Errors.notFound(
+      'CannotDelete',
+      `the specified group: "${groupId}" name: "default" cannot be deleted by a user`,
+    );
   }
   const referenced = groups.some(
     (other) =>
       other.groupId !== groupId &&
-      [...other.ingress, ...other.egress].some((rule) => rule.peer.kind === 'group' && rule.peer.value === groupId),
+      [...other.ingress, ...other.egress].some(
+        (rule) => rule.peer.kind === 'group' && rule.peer.value === groupId,
+      ),
   );
   const network = new NetworkView(call.context.resources, call.request.accountId, region);
   const usedByEndpoint = network
     .models(KINDS.vpce.type)
-    .some((endpoint) => Array.isArray(endpoint.SecurityGroupIds) && endpoint.SecurityGroupIds.includes(groupId));
+    .some(
+      (endpoint) => Array.isArray(endpoint.SecurityGroupIds) && endpoint.SecurityGroupIds.includes(groupId),
+    );
   if (referenced || usedByEndpoint) {
     throw ec2Errors.notFound('DependencyViolation', `resource ${groupId} has a dependent object`);
   }
@@ -114,10 +125,17 @@ export function ruleItems(
 }
 
 /** Every rule of the region's groups with its id. */
-export function allRules(groups: readonly SecurityGroupView[]): Array<{ group: SecurityGroupView; direction: Direction; rule: Rule; id: string }> {
+export function allRules(
+  groups: readonly SecurityGroupView[],
+): Array<{ group: SecurityGroupView; direction: Direction; rule: Rule; id: string }> {
   return groups.flatMap((group) =>
     (['ingress', 'egress'] as const).flatMap((direction) =>
-      group[direction].map((rule) => ({ group, direction, rule, id: ruleIdOf(group.groupId, direction, rule) })),
+      group[direction].map((rule) => ({
+        group,
+        direction,
+        rule,
+        id: ruleIdOf(group.groupId, direction, rule),
+      })),
     ),
   );
 }
@@ -144,7 +162,9 @@ export function describeSecurityGroupRules(call: Ec2Call): SandboxResponse {
     [
       itemSet(
         'securityGroupRuleSet',
-        shown.flatMap((entry) => ruleItems(entry.group.groupId, entry.direction, [entry.rule], call.request.accountId)),
+        shown.flatMap((entry) =>
+          ruleItems(entry.group.groupId, entry.direction, [entry.rule], call.request.accountId),
+        ),
       ),
     ],
     call.request,

@@ -62,7 +62,10 @@ export async function natGateways(call: Ec2Call): Promise<NatGatewayView[]> {
     const life = lifeOf(call, id);
     if (stateOf(life, now) === 'deleted') {
       await remove(call, KINDS.nat.type, entry);
-      await putLife(call, id, { ...life!, last: { ...entry.model, VpcId: vpcOf.get(String(entry.model.SubnetId)) } });
+      await putLife(call, id, {
+        ...life!,
+        last: { ...entry.model, VpcId: vpcOf.get(String(entry.model.SubnetId)) },
+      });
       continue;
     }
     views.push(view(entry.model, life, now, vpcOf.get(String(entry.model.SubnetId)) ?? '', ipOf));
@@ -81,7 +84,9 @@ export async function natGateways(call: Ec2Call): Promise<NatGatewayView[]> {
 
 /** The gateways that still hold their subnet and address (not yet deleted). */
 export async function liveNatGateways(call: Ec2Call): Promise<NatGatewayView[]> {
-  return (await natGateways(call)).filter((gateway) => gateway.state !== 'deleted' && gateway.state !== 'failed');
+  return (await natGateways(call)).filter(
+    (gateway) => gateway.state !== 'deleted' && gateway.state !== 'failed',
+  );
 }
 
 function view(

@@ -44,7 +44,10 @@ export async function createNatGateway(call: Ec2Call): Promise<SandboxResponse> 
         connectivity === 'public' && !internet
           ? { code: 'Gateway.NotAttached', message: `Network ${vpcId} has no Internet gateway attached` }
           : held
-            ? { code: 'Resource.AlreadyAssociated', message: `Elastic IP address ${allocationId} is already associated` }
+            ? {
+                code: 'Resource.AlreadyAssociated',
+                message: `Elastic IP address ${allocationId} is already associated`,
+              }
             : undefined;
       await putLife(call, String(model.NatGatewayId), {
         region: call.request.region,
@@ -115,7 +118,10 @@ function item(gateway: NatGatewayView): Array<string | undefined> {
     el('state', gateway.state),
     el('connectivityType', gateway.connectivityType),
     el('createTime', new Date(gateway.createTime).toISOString()),
-    optionalEl('deleteTime', gateway.deleteTime === undefined ? undefined : new Date(gateway.deleteTime).toISOString()),
+    optionalEl(
+      'deleteTime',
+      gateway.deleteTime === undefined ? undefined : new Date(gateway.deleteTime).toISOString(),
+    ),
     optionalEl('failureCode', gateway.failure?.code),
     optionalEl('failureMessage', gateway.failure?.message),
     itemSet('natGatewayAddressSet', [

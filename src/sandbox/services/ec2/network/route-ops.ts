@@ -151,7 +151,9 @@ interface Destination {
 function destinationOf(call: Ec2Call): Destination {
   const given = DESTINATIONS.filter((name) => call.params.get(name));
   if (given.length !== 1) {
-    throw ec2Errors.missingParameter('destinationCidrBlock or destinationIpv6CidrBlock or destinationPrefixListId');
+    throw ec2Errors.missingParameter(
+      'destinationCidrBlock or destinationIpv6CidrBlock or destinationPrefixListId',
+    );
   }
   return { name: given[0]!, value: call.params.get(given[0]!)! };
 }
@@ -168,7 +170,9 @@ async function routeRequest(call: Ec2Call): Promise<{ table: ResourceEntry; dest
     }
     const attachedHere = network(call)
       .models('AWS::EC2::VPCGatewayAttachment')
-      .some((attachment) => attachment.InternetGatewayId === gatewayId && attachment.VpcId === table.model.VpcId);
+      .some(
+        (attachment) => attachment.InternetGatewayId === gatewayId && attachment.VpcId === table.model.VpcId,
+      );
     if (!attachedHere) {
       throw ec2Errors.invalidParameterValue(
         `route table ${String(table.model.RouteTableId)} and network gateway ${gatewayId} belong to different networks`,

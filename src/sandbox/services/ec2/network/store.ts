@@ -24,7 +24,12 @@ const kind = (type: string, idField: string, code: string, what: string): Kind =
 export const KINDS = {
   vpc: kind('AWS::EC2::VPC', 'VpcId', 'InvalidVpcID.NotFound', 'vpc'),
   subnet: kind('AWS::EC2::Subnet', 'SubnetId', 'InvalidSubnetID.NotFound', 'subnet'),
-  igw: kind('AWS::EC2::InternetGateway', 'InternetGatewayId', 'InvalidInternetGatewayID.NotFound', 'internetGateway'),
+  igw: kind(
+    'AWS::EC2::InternetGateway',
+    'InternetGatewayId',
+    'InvalidInternetGatewayID.NotFound',
+    'internetGateway',
+  ),
   rtb: kind('AWS::EC2::RouteTable', 'RouteTableId', 'InvalidRouteTableID.NotFound', 'routeTable'),
   rtbassoc: kind(
     'AWS::EC2::SubnetRouteTableAssociation',
@@ -86,7 +91,10 @@ export async function remove(call: Ec2Call, type: string, entry: ResourceEntry):
 }
 
 /** The tags a create call's `TagSpecification.N` gives for `resourceType`. */
-export function specTags(params: URLSearchParams, resourceType: string): Array<{ Key: string; Value: string }> {
+export function specTags(
+  params: URLSearchParams,
+  resourceType: string,
+): Array<{ Key: string; Value: string }> {
   return structParams(params, 'TagSpecification')
     .filter((spec) => spec.get('ResourceType') === resourceType)
     .flatMap((spec) => structParams(spec, 'Tag'))
@@ -108,7 +116,10 @@ export function required(params: URLSearchParams, name: string): string {
 }
 
 export function dependencyViolation(what: string, id: string): Error {
-  return ec2Errors.notFound('DependencyViolation', `The ${what} '${id}' has dependencies and cannot be deleted.`);
+  return ec2Errors.notFound(
+    'DependencyViolation',
+    `The ${what} '${id}' has dependencies and cannot be deleted.`,
+  );
 }
 
 /**

@@ -8,7 +8,18 @@ import { ec2Errors } from '../ec2-errors.js';
 import { NetworkView } from '../network.js';
 import { subnetItem } from '../render.js';
 import { liveNatGateways } from './nat-life.js';
-import { create, entries, find, KINDS, remove, required, returnTrue, specTags, update, withTags } from './store.js';
+import {
+  create,
+  entries,
+  find,
+  KINDS,
+  remove,
+  required,
+  returnTrue,
+  specTags,
+  update,
+  withTags,
+} from './store.js';
 
 /**
  * CreateSubnet, DeleteSubnet, ModifySubnetAttribute and subnet tags over EC2's query API. A

@@ -38,7 +38,9 @@ export async function createVpc(call: Ec2Call): Promise<SandboxResponse> {
     ...(tenancy && { InstanceTenancy: tenancy }),
     ...withTags(specTags(call.params, 'vpc')),
   });
-  const vpc = network(call).vpcs().find((candidate) => candidate.vpcId === model.VpcId)!;
+  const vpc = network(call)
+    .vpcs()
+    .find((candidate) => candidate.vpcId === model.VpcId)!;
   return ec2Result('CreateVpc', [el('vpc', vpcItem(vpc, call.request.accountId))], call.request);
 }
 
