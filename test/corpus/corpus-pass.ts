@@ -145,7 +145,8 @@ export function corpusPass(routing: Routing): void {
     expect(unexpectedPasses, `now deploy; remove from ${fixtureOf[routing]}`).toEqual([]);
     if (onlyTypes) {
       for (const [type, counts] of [...recordedRoutes].sort()) {
-        if (onlyTypes.test(type)) console.log(`corpus routes (${routing}): ${type} sdk ${counts.sdk}, cc-api ${counts['cc-api']}`);
+        if (onlyTypes.test(type))
+          console.log(`corpus routes (${routing}): ${type} sdk ${counts.sdk}, cc-api ${counts['cc-api']}`);
       }
     }
     if (!filtered)

@@ -1,12 +1,12 @@
 import { CreateTagsCommand, DeleteTagsCommand, EC2Client, type Tag } from '@aws-sdk/client-ec2';
 import { awsErrorCode } from '../../aws/error-class.js';
-import type { ClientTuning } from '../../aws/client-factory.js';
+import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
 import { TOKEN_TAG } from '../physical-names.js';
 import type { JsonObject, ProviderContext, ResourceRequest } from '../provider.js';
 import { tagDiff, tagList, tagMap } from '../tags.js';
 
 /** `SINGLE_ATTEMPT` for a create call that carries no idempotency token (spec 003, "Ambiguous creates"). */
-export function ec2(context: ProviderContext, tuning: ClientTuning = {}): Promise<EC2Client> {
+export function ec2(context: ProviderContext, tuning: typeof SINGLE_ATTEMPT = {}): Promise<EC2Client> {
   return context.clients.client(EC2Client, context.region, tuning);
 }
 
