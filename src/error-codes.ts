@@ -87,6 +87,8 @@ export const ERROR_CODES = {
   DRIFT_SELECTION_CONFLICT: 'drift --all and stack names were both given.',
   DRIFT_STACK_REQUIRED: 'The state holds several stacks and drift was told none.',
   DYNAMODB_WAIT_TIMEOUT: 'A DynamoDB table did not become ACTIVE or deleted within 30 minutes.',
+  EC2_NAT_GATEWAY_FAILED: 'EC2 reported a new NAT gateway failed (its failure code and message say why).',
+  EC2_WAIT_TIMEOUT: 'A NAT gateway did not become available or deleted within 30 minutes.',
   EXPORT_CLOUDFORMATION_FAILED:
     'CloudFormation did not take over the stack cdkd export handed it; cdkd still manages it.',
   EXPORT_IMPORTS_CDKD_EXPORT:

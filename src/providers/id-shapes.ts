@@ -46,6 +46,16 @@ const lambdaArn = (what: string, resource: string, example: string): IdShape => 
   example: `arn:{partition}:lambda:{region}:{account}:${example}`,
 });
 
+/** An id EC2 mints: its kind's prefix and 8 or 17 hex digits. */
+function ec2Id(prefix: string, what: string): IdShape {
+  return {
+    kind: 'generated',
+    what,
+    pattern: new RegExp(`^${prefix}-[0-9a-f]{8,17}$`),
+    example: `${prefix}-0123456789abcdef0`,
+  };
+}
+
 /** What each SDK provider records as the physical id (CloudFormation's Ref), by type. */
 export const SDK_ID_SHAPES: Readonly<Record<string, IdShape>> = {
   'AWS::IAM::Role': iamName('role'),
@@ -174,12 +184,24 @@ export const SDK_ID_SHAPES: Readonly<Record<string, IdShape>> = {
   },
   'AWS::Lambda::EventInvokeConfig': { kind: 'parts', names: ['FunctionName', 'Qualifier'] },
   'AWS::CloudWatch::Alarm': { kind: 'name', what: "the alarm's name", example: 'my-alarm' },
-  'AWS::EC2::Subnet': {
+  'AWS::EC2::Subnet': ec2Id('subnet', "the subnet's id"),
+  'AWS::EC2::VPC': ec2Id('vpc', "the VPC's id"),
+  'AWS::EC2::InternetGateway': ec2Id('igw', "the internet gateway's id"),
+  'AWS::EC2::VPCGatewayAttachment': { kind: 'parts', names: ['AttachmentType', 'VpcId'] },
+  'AWS::EC2::RouteTable': ec2Id('rtb', "the route table's id"),
+  'AWS::EC2::Route': { kind: 'parts', names: ['RouteTableId', 'CidrBlock'] },
+  'AWS::EC2::SubnetRouteTableAssociation': ec2Id('rtbassoc', "the association's id"),
+  'AWS::EC2::EIP': {
     kind: 'generated',
-    what: "the subnet's id",
-    pattern: /^subnet-[0-9a-f]{8,17}$/,
-    example: 'subnet-0123456789abcdef0',
+    what: "the address's public IPv4 address",
+    pattern: /^\d{1,3}(\.\d{1,3}){3}$/,
+    example: '3.5.140.2',
   },
+  'AWS::EC2::NatGateway': ec2Id('nat', "the NAT gateway's id"),
+  'AWS::EC2::SecurityGroup': ec2Id('sg', "the security group's id"),
+  'AWS::EC2::SecurityGroupIngress': ec2Id('sgr', "the security group rule's id"),
+  'AWS::EC2::SecurityGroupEgress': ec2Id('sgr', "the security group rule's id"),
+  'AWS::EC2::VPCEndpoint': ec2Id('vpce', "the endpoint's id"),
   'AWS::ApiGateway::RestApi': {
     kind: 'generated',
     what: "the REST API's id",

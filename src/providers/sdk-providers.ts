@@ -81,7 +81,24 @@ export const SDK_PROVIDER_TYPES: ReadonlyArray<{
     types: ['AWS::CloudWatch::Alarm'],
     load: async () => (await import('./cloudwatch/index.js')).registerCloudWatch,
   },
-  { types: ['AWS::EC2::Subnet'], load: async () => (await import('./ec2/index.js')).registerEc2 },
+  {
+    types: [
+      'AWS::EC2::Subnet',
+      'AWS::EC2::VPC',
+      'AWS::EC2::InternetGateway',
+      'AWS::EC2::VPCGatewayAttachment',
+      'AWS::EC2::RouteTable',
+      'AWS::EC2::Route',
+      'AWS::EC2::SubnetRouteTableAssociation',
+      'AWS::EC2::EIP',
+      'AWS::EC2::NatGateway',
+      'AWS::EC2::SecurityGroup',
+      'AWS::EC2::SecurityGroupIngress',
+      'AWS::EC2::SecurityGroupEgress',
+      'AWS::EC2::VPCEndpoint',
+    ],
+    load: async () => (await import('./ec2/index.js')).registerEc2,
+  },
   {
     types: [
       'AWS::ApiGateway::RestApi',

@@ -6,6 +6,7 @@ import {
   seedSsmParameters,
   stubAssets,
   STATE_BUCKET,
+  recordedRoutes,
   resourceKey,
   runApp,
   type Outcome,
@@ -39,6 +40,9 @@ const fixtureOf: Record<Routing, string> = {
 
 /** CDKD_CORPUS_ONLY=<regex> runs only the apps whose name matches, to chase one failure. */
 const only = process.env.CDKD_CORPUS_ONLY ? new RegExp(process.env.CDKD_CORPUS_ONLY) : undefined;
+
+/** CDKD_CORPUS_TYPES=<regex> runs only the apps holding a matching type, and logs how each such type was routed. */
+const onlyTypes = process.env.CDKD_CORPUS_TYPES ? new RegExp(process.env.CDKD_CORPUS_TYPES) : undefined;
 
 /** Apps deployed at once; each stack's DAG walk is itself concurrent. */
 const PARALLEL_APPS = 6;
@@ -75,9 +79,14 @@ export function corpusPass(routing: Routing): void {
   it(`deploys and destroys every template the sandbox can host, leaving nothing behind (${routing})`, async () => {
     const started = Date.now();
     const cpuStarted = process.cpuUsage();
-    const apps = corpusApps().filter((app) => !only || only.test(app.name));
+    const apps = corpusApps().filter(
+      (app) =>
+        (!only || only.test(app.name)) &&
+        (!onlyTypes || app.stacks.some((stack) => [...stack.types].some((type) => onlyTypes.test(type)))),
+    );
     const stacks = apps.flatMap((app) => app.stacks);
-    if (!only) expect(stacks.length).toBeGreaterThan(1000);
+    const filtered = only !== undefined || onlyTypes !== undefined;
+    if (!filtered) expect(stacks.length).toBeGreaterThan(1000);
     const regions = [...new Set(stacks.map((s) => s.region))].sort();
     const harness = await openHarness(sandbox.current.url, regions, routing);
     await seedSsmParameters(harness.clients, ssmParametersRead(apps), regions);
@@ -134,7 +143,13 @@ export function corpusPass(routing: Routing): void {
     expect(failures).toEqual([]);
     // An exclusion that now deploys must be removed from its fixture.
     expect(unexpectedPasses, `now deploy; remove from ${fixtureOf[routing]}`).toEqual([]);
-    if (!only)
+    if (onlyTypes) {
+      for (const [type, counts] of [...recordedRoutes].sort()) {
+        if (onlyTypes.test(type))
+          console.log(`corpus routes (${routing}): ${type} sdk ${counts.sdk}, cc-api ${counts['cc-api']}`);
+      }
+    }
+    if (!filtered)
       expect(
         [...excluded.keys(), ...orderDependent.keys()].filter((f) => !stacks.some((s) => s.file === f)),
       ).toEqual([]);

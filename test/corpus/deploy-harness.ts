@@ -65,6 +65,10 @@ export function inventoryKeys(inventory: Inventory): Set<string> {
  * queue (checked in its own right). Through Cloud Control they sit in its generic store.
  */
 const UNLISTED_WHEN_SDK = new Set([
+  // A rule lives in its group; an address is listed under its public IP and allocation id.
+  'AWS::EC2::SecurityGroupIngress',
+  'AWS::EC2::SecurityGroupEgress',
+  'AWS::EC2::EIP',
   'AWS::IAM::Policy',
   'AWS::S3::BucketPolicy',
   'AWS::SNS::TopicPolicy',
@@ -86,6 +90,9 @@ const LISTED_UNDER_CC_IDENTIFIER: Readonly<Record<string, (record: Recorded) => 
   // A service's Ref is its ARN; the store lists it by Cloud Control's `<ServiceArn>|<Cluster>`.
   'AWS::ECS::Service': (r) => `${r.physicalId}|${/:service\/([^/]+)\//.exec(r.physicalId)?.[1] ?? 'default'}`,
 };
+
+/** Resources recorded after deploy, by type and the provider that made them, across the run. */
+export const recordedRoutes = new Map<string, Record<ProviderKind, number>>();
 
 /** How the sandbox's inventory names a recorded resource; undefined when it does not list it. */
 function inventoryKeyOf(record: Recorded): string | undefined {
@@ -309,6 +316,11 @@ export async function runApp(
   for (const { stack, request } of attempted) {
     const resources = await recordedResources(harness, request.stateName, request.region);
     recorded.set(stack.file, resources);
+    for (const resource of resources) {
+      const counts = recordedRoutes.get(resource.type) ?? { sdk: 0, 'cc-api': 0 };
+      counts[resource.provisionedBy] += 1;
+      recordedRoutes.set(resource.type, counts);
+    }
     const missing = resources.filter((r) => inventoryKeyOf(r) !== undefined && !isIn(afterDeploy, r));
     if (missing.length > 0 && !problems.has(stack.file)) {
       problems.set(

@@ -1,8 +1,6 @@
 import {
   CreateSubnetCommand,
-  CreateTagsCommand,
   DeleteSubnetCommand,
-  DeleteTagsCommand,
   DescribeSubnetsCommand,
   EC2Client,
   ModifySubnetAttributeCommand,
@@ -10,9 +8,8 @@ import {
 } from '@aws-sdk/client-ec2';
 import { deleteTreatingNotFoundAsGone, errorCodeIn } from '../delete-gone.js';
 import { awsErrorCode } from '../../aws/error-class.js';
-import { TOKEN_TAG } from '../physical-names.js';
-import { SINGLE_ATTEMPT, type ClientTuning } from '../../aws/client-factory.js';
-import { tagDiff, tagList, tagMap } from '../tags.js';
+import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
+import { ec2, flagValue, retag, tagSpecifications, templateTags, text, tokenFilter } from './common.js';
 import type {
   CreateResult,
   DeleteRequest,
@@ -69,7 +66,7 @@ export class SubnetProvider extends SdkProvider {
     const client = await ec2(context);
     const token = request.idempotencyToken;
     const { properties } = request;
-    const tags = { ...tagMap(properties.Tags), ...(token ? { [TOKEN_TAG]: token } : {}) };
+    const tagSpecs = tagSpecifications('subnet', request);
     let subnet: Subnet;
     try {
       const created = await (
@@ -80,9 +77,7 @@ export class SubnetProvider extends SdkProvider {
           CidrBlock: text(properties.CidrBlock),
           AvailabilityZone: text(properties.AvailabilityZone),
           Ipv6CidrBlock: text(properties.Ipv6CidrBlock),
-          ...(Object.keys(tags).length > 0 && {
-            TagSpecifications: [{ ResourceType: 'subnet', Tags: tagList(tags) }],
-          }),
+          ...(tagSpecs && { TagSpecifications: tagSpecs }),
         }),
         { abortSignal: context.signal },
       );
@@ -122,19 +117,8 @@ export class SubnetProvider extends SdkProvider {
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
     const client = await ec2(context);
     const subnetId = request.physicalId;
-    const signal = { abortSignal: context.signal };
     await setFlags(client, subnetId, request.previousProperties, request.properties, context);
-    // Only the template's own tags change; the token tag and tags added out of band stay.
-    const { set, remove } = tagDiff(tagMap(request.previousProperties.Tags), tagMap(request.properties.Tags));
-    if (remove.length > 0) {
-      await client.send(
-        new DeleteTagsCommand({ Resources: [subnetId], Tags: remove.map((Key) => ({ Key })) }),
-        signal,
-      );
-    }
-    if (Object.keys(set).length > 0) {
-      await client.send(new CreateTagsCommand({ Resources: [subnetId], Tags: tagList(set) }), signal);
-    }
+    await retag(client, subnetId, request.previousProperties, request.properties, context);
     const live = await describe(client, subnetId, context);
     return {
       physicalId: subnetId,
@@ -190,16 +174,11 @@ async function setFlags(
   return sent;
 }
 
-function flagValue(value: unknown): boolean {
-  return value === true || value === 'true';
-}
-
 /** The template's properties as EC2 describes the subnet. */
 function propertiesOf(subnet: Subnet): JsonObject {
   const ipv6 = subnet.Ipv6CidrBlockAssociationSet?.find(
     (association) => association.Ipv6CidrBlockState?.State === 'associated',
   )?.Ipv6CidrBlock;
-  const tags = (subnet.Tags ?? []).filter((tag) => tag.Key !== TOKEN_TAG && !tag.Key?.startsWith('aws:'));
   return {
     VpcId: subnet.VpcId,
     CidrBlock: subnet.CidrBlock,
@@ -207,7 +186,7 @@ function propertiesOf(subnet: Subnet): JsonObject {
     ...(ipv6 !== undefined && { Ipv6CidrBlock: ipv6 }),
     MapPublicIpOnLaunch: subnet.MapPublicIpOnLaunch ?? false,
     AssignIpv6AddressOnCreation: subnet.AssignIpv6AddressOnCreation ?? false,
-    ...(tags.length > 0 && { Tags: tags }),
+    ...templateTags(subnet.Tags),
   };
 }
 
@@ -227,15 +206,6 @@ function attributesOf(subnet: Subnet): JsonObject {
   };
 }
 
-function text(value: unknown): string | undefined {
-  return value === undefined || value === null ? undefined : String(value);
-}
-
-/** `SINGLE_ATTEMPT` for a create call that carries no idempotency token (spec 003, "Ambiguous creates"). */
-function ec2(context: ProviderContext, tuning: ClientTuning = {}): Promise<EC2Client> {
-  return context.clients.client(EC2Client, context.region, tuning);
-}
-
 async function describe(client: EC2Client, subnetId: string, context: ProviderContext) {
   try {
     const output = await client.send(new DescribeSubnetsCommand({ SubnetIds: [subnetId] }), {
@@ -249,9 +219,8 @@ async function describe(client: EC2Client, subnetId: string, context: ProviderCo
 }
 
 async function madeBy(client: EC2Client, token: string, context: ProviderContext) {
-  const output = await client.send(
-    new DescribeSubnetsCommand({ Filters: [{ Name: `tag:${TOKEN_TAG}`, Values: [token] }] }),
-    { abortSignal: context.signal },
-  );
+  const output = await client.send(new DescribeSubnetsCommand({ Filters: tokenFilter(token) }), {
+    abortSignal: context.signal,
+  });
   return output.Subnets?.[0];
 }

@@ -235,6 +235,13 @@ const SHAPED_ATTRIBUTES: Readonly<
     RepositoryUri: (model, env) =>
       `${env.accountId}.dkr.ecr.${env.region}.amazonaws.com/${String(model.RepositoryName)}`,
   },
+  // An address is a public IPv4 address; an attachment's type names the kind of gateway.
+  'AWS::EC2::EIP': {
+    PublicIp: () => `3.${Array.from(randomBytesPooled(3)).join('.')}`,
+  },
+  'AWS::EC2::VPCGatewayAttachment': {
+    AttachmentType: (model) => (typeof model.VpnGatewayId === 'string' ? 'VGW' : 'IGW'),
+  },
   // A route's identifier part is its destination.
   'AWS::EC2::Route': {
     CidrBlock: (model) =>
@@ -351,6 +358,7 @@ const EC2_ID_PREFIXES: Readonly<Record<string, Record<string, string>>> = {
   'AWS::EC2::VPNGateway': { VPNGatewayId: 'vgw' },
   'AWS::EC2::NatGateway': { NatGatewayId: 'nat' },
   'AWS::EC2::EIP': { AllocationId: 'eipalloc' },
+  'AWS::EC2::VPCEndpoint': { Id: 'vpce' },
 };
 
 export function ec2Id(prefix: string): string {

@@ -10,10 +10,33 @@ export interface PrivateDns {
   state: 'pendingVerification' | 'verified' | 'failed';
 }
 
+/** A create's `ClientToken`: the resource it made and the parameters it was made with. */
+export interface ClientTokenUse {
+  id: string;
+  fingerprint: string;
+}
+
+/** A NAT gateway's life, which its Cloud Control model does not hold (times in sandbox ms). */
+export interface NatGatewayLife {
+  region: string;
+  createdAt: number;
+  availableAt: number;
+  failure?: { code: string; message: string };
+  deletedAt?: number;
+  /** When its network interface is released and the gateway reads `deleted`. */
+  goneAt?: number;
+  /** The model as it was, for DescribeNatGateways to list the gateway as deleted for a while, as EC2 does. */
+  last?: Record<string, unknown>;
+}
+
 /** What EC2 keeps that no Cloud Control model holds. */
 export interface Ec2State {
   /** Endpoint services' private DNS names, by `region/serviceId`. */
   privateDns: DocumentMap<PrivateDns>;
+  /** Create calls' ClientTokens, by `region/account/action/token`. */
+  clientTokens: DocumentMap<ClientTokenUse>;
+  /** NAT gateways made through EC2, by `region/natGatewayId`. */
+  natGateways: DocumentMap<NatGatewayLife>;
 }
 
 /** What every EC2 operation is handed. */

@@ -7,6 +7,7 @@ import { ec2Errors } from './ec2-errors.js';
 import { filtersOf, passes } from './filters.js';
 import type { Ec2Call } from './call.js';
 import { NetworkView } from './network.js';
+import { natGateways } from './network/index.js';
 import {
   imageItem,
   routeTableItem,
@@ -175,10 +176,24 @@ export function describeSubnets(call: Ec2Call): SandboxResponse {
   );
 }
 
-export function describeRouteTables(call: Ec2Call): SandboxResponse {
+/** A route to a NAT gateway that is not (or no longer) available is a blackhole, as EC2 reports it. */
+export async function describeRouteTables(call: Ec2Call): Promise<SandboxResponse> {
   const filters = filtersOf(call.params);
+  const usable = new Set(
+    (await natGateways(call)).filter((gateway) => gateway.state === 'available').map((g) => g.natGatewayId),
+  );
+  const withStates = network(call)
+    .routeTables()
+    .map((table) => ({
+      ...table,
+      routes: table.routes.map((route) =>
+        route.natGatewayId && !usable.has(route.natGatewayId)
+          ? { ...route, state: 'blackhole' as const }
+          : route,
+      ),
+    }));
   const tables = select(
-    network(call).routeTables(),
+    withStates,
     (table) => table.routeTableId,
     listParam(call.params, 'RouteTableId'),
     (id) => ec2Errors.notFound('InvalidRouteTableID.NotFound', `The routeTable ID '${id}' does not exist`),

@@ -3,7 +3,7 @@ import { queryAction, queryParams } from '../../protocols/query.js';
 import type { SandboxResponse } from '../../request.js';
 import type { ServiceModule, ServiceModuleFactory } from '../../service-module.js';
 import { DocumentMap } from '../../storage/document-map.js';
-import type { Ec2Call, PrivateDns } from './call.js';
+import type { ClientTokenUse, Ec2Call, NatGatewayLife, PrivateDns } from './call.js';
 import * as connect from './connect-endpoint-ops.js';
 import * as describe from './describe-ops.js';
 import { ec2Errors } from './ec2-errors.js';
@@ -11,10 +11,11 @@ import { describeInstances, runInstances, terminateInstances } from './instance-
 import { Instances } from './instances.js';
 import { changeRules } from './rule-ops.js';
 import { SecurityGroups } from './security-groups.js';
-import { changeTags, createSubnet, deleteSubnet, modifySubnetAttribute } from './subnet-ops.js';
+import { NETWORK_HANDLERS } from './network/index.js';
 import * as vpcConfig from './vpc-config-ops.js';
 
 const HANDLERS: Readonly<Record<string, (call: Ec2Call) => SandboxResponse | Promise<SandboxResponse>>> = {
+  ...NETWORK_HANDLERS,
   DescribeAvailabilityZones: describe.describeAvailabilityZones,
   DescribeRegions: describe.describeRegions,
   DescribeVpcs: describe.describeVpcs,
@@ -27,11 +28,6 @@ const HANDLERS: Readonly<Record<string, (call: Ec2Call) => SandboxResponse | Pro
   RunInstances: runInstances,
   TerminateInstances: terminateInstances,
   DescribeVpcEndpointServices: describe.describeVpcEndpointServices,
-  CreateSubnet: createSubnet,
-  DeleteSubnet: deleteSubnet,
-  ModifySubnetAttribute: modifySubnetAttribute,
-  CreateTags: changeTags('CreateTags'),
-  DeleteTags: changeTags('DeleteTags'),
   AuthorizeSecurityGroupIngress: changeRules('ingress', 'authorize'),
   AuthorizeSecurityGroupEgress: changeRules('egress', 'authorize'),
   RevokeSecurityGroupIngress: changeRules('ingress', 'revoke'),
@@ -49,18 +45,25 @@ const HANDLERS: Readonly<Record<string, (call: Ec2Call) => SandboxResponse | Pro
  * EC2 over its query protocol: what an account holds before any deploy (zones, regions,
  * the default VPC, AWS's public images) and the networks Cloud Control made, for context
  * lookups; security-group rule changes for the CDK's handlers; instances, which Cloud
- * Control's AWS::EC2::Instance shares; subnets, kept in Cloud Control's store.
+ * Control's AWS::EC2::Instance shares; the network resources (network/), kept in Cloud
+ * Control's store.
  */
 export const createEc2Service: ServiceModuleFactory = async (context) => {
   const securityGroups = await SecurityGroups.load(context.storage, context.resources, context.accountId);
   const instances = await Instances.load(context);
-  const ec2State = { privateDns: await DocumentMap.load<PrivateDns>(context.storage, 'ec2/private-dns') };
+  const ec2State = {
+    privateDns: await DocumentMap.load<PrivateDns>(context.storage, 'ec2/private-dns'),
+    clientTokens: await DocumentMap.load<ClientTokenUse>(context.storage, 'ec2/client-tokens'),
+    natGateways: await DocumentMap.load<NatGatewayLife>(context.storage, 'ec2/nat-gateways'),
+  };
   const module: ServiceModule = {
     name: 'ec2',
     codec: ec2Codec,
     operation: queryAction,
     isMutating: (operation) =>
-      /^(Authorize|Revoke|RunInstances|TerminateInstances|Create|Delete|Modify|Start)/.test(operation),
+      /^(Authorize|Revoke|RunInstances|TerminateInstances|Create|Delete|Modify|Start|Attach|Detach|Associate|Disassociate|Allocate|Release|Replace)/.test(
+        operation,
+      ),
     async handle(request, operation) {
       const handler = HANDLERS[operation];
       if (!handler) throw ec2Errors.invalidAction(operation);

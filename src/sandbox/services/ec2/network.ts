@@ -30,6 +30,8 @@ export interface RouteView {
   natGatewayId?: string;
   transitGatewayId?: string;
   origin: 'CreateRouteTable' | 'CreateRoute';
+  /** Absent means active. */
+  state?: 'blackhole';
 }
 
 export interface RouteTableView {

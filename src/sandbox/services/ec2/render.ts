@@ -68,7 +68,7 @@ export function routeTableItem(table: RouteTableView, ownerId: string): string[]
         optionalEl('gatewayId', route.gatewayId),
         optionalEl('natGatewayId', route.natGatewayId),
         optionalEl('transitGatewayId', route.transitGatewayId),
-        el('state', 'active'),
+        el('state', route.state ?? 'active'),
         el('origin', route.origin),
       ]),
     ),

@@ -7,6 +7,8 @@ export interface Rule {
   toPort?: number;
   peer: { kind: 'cidr' | 'cidr6' | 'group' | 'prefix'; value: string; userId?: string };
   description?: string;
+  /** The id of the separate rule resource (AWS::EC2::SecurityGroupIngress/Egress) the rule is, if any. */
+  id?: string;
 }
 
 const PROTOCOL_NUMBERS: Readonly<Record<string, string>> = {

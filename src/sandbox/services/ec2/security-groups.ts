@@ -61,9 +61,10 @@ export class SecurityGroups {
   list(region: string): SecurityGroupView[] {
     const network = new NetworkView(this.resources, this.accountId, region);
     const separate = (type: string, direction: Direction) =>
-      network
-        .models(type)
-        .map((model) => ({ groupId: String(model.GroupId), rule: ruleFromTemplate(model, direction) }));
+      network.models(type).map((model) => {
+        const rule = ruleFromTemplate(model, direction);
+        return { groupId: String(model.GroupId), rule: rule && { ...rule, id: String(model.Id) } };
+      });
     const extra = [
       ...separate('AWS::EC2::SecurityGroupIngress', 'ingress').map((entry) => ({
         ...entry,

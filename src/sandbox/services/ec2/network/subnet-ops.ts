@@ -1,15 +1,25 @@
-import { availabilityZones } from '../../account/regions.js';
-import { ec2Result, listParam, structParams } from '../../protocols/ec2-query.js';
-import type { SandboxResponse } from '../../request.js';
-import { sandboxSchemaFor } from '../../resource-index.js';
-import type { ResourceEntry, ResourceHandler, ResourceModel } from '../../resources.js';
-import { el } from '../../xml.js';
-import type { Ec2Call } from './call.js';
-import { ec2Errors } from './ec2-errors.js';
-import { NetworkView } from './network.js';
-import { subnetItem } from './render.js';
-
-const SUBNET_TYPE = 'AWS::EC2::Subnet';
+import { availabilityZones } from '../../../account/regions.js';
+import { ec2Result } from '../../../protocols/ec2-query.js';
+import type { SandboxResponse } from '../../../request.js';
+import type { ResourceModel } from '../../../resources.js';
+import { el } from '../../../xml.js';
+import type { Ec2Call } from '../call.js';
+import { ec2Errors } from '../ec2-errors.js';
+import { NetworkView } from '../network.js';
+import { subnetItem } from '../render.js';
+import { liveNatGateways } from './nat-life.js';
+import {
+  create,
+  entries,
+  find,
+  KINDS,
+  remove,
+  required,
+  returnTrue,
+  specTags,
+  update,
+  withTags,
+} from './store.js';
 
 /**
  * CreateSubnet, DeleteSubnet, ModifySubnetAttribute and subnet tags over EC2's query API. A
@@ -48,45 +58,44 @@ export async function createSubnet(call: Ec2Call): Promise<SandboxResponse> {
   }
   const zone = zoneFor(region, p.get('AvailabilityZone'), p.get('AvailabilityZoneId'));
   const ipv6 = p.get('Ipv6CidrBlock');
-  const tags = structParams(p, 'TagSpecification')
-    .filter((spec) => spec.get('ResourceType') === 'subnet')
-    .flatMap((spec) => structParams(spec, 'Tag'))
-    .map((tag) => ({ Key: tag.get('Key') ?? '', Value: tag.get('Value') ?? '' }));
   const desired: ResourceModel = {
     VpcId: vpcId,
     CidrBlock: cidrBlock,
     AvailabilityZone: zone.zoneName,
     AvailabilityZoneId: zone.zoneId,
     ...(ipv6 ? { Ipv6CidrBlock: ipv6 } : {}),
-    ...(tags.length > 0 ? { Tags: tags } : {}),
+    ...withTags(specTags(p, 'subnet')),
   };
-  const made = await handler(call).create(desired, region, accountId);
-  const subnet = network.subnets().find((candidate) => candidate.subnetId === made.model.SubnetId)!;
+  const made = await create(call, KINDS.subnet, desired);
+  const subnet = network.subnets().find((candidate) => candidate.subnetId === made.SubnetId)!;
   return ec2Result('CreateSubnet', [el('subnet', subnetItem(subnet, accountId, region))], call.request);
 }
 
 export async function deleteSubnet(call: Ec2Call): Promise<SandboxResponse> {
   const { region, accountId } = call.request;
-  const entry = findSubnet(call, required(call.params, 'SubnetId'));
+  const entry = find(call, KINDS.subnet, required(call.params, 'SubnetId'));
   const subnetId = String(entry.model.SubnetId);
-  const network = new NetworkView(call.context.resources, accountId, region);
-  // What holds a network interface in the subnet keeps it; associations go with it, as in EC2.
+  // What holds a network interface in the subnet keeps it (a NAT gateway until it reads
+  // deleted); associations go with it, as in EC2.
   const inUse =
     call.instances.list(region, accountId).some((instance) => instance.subnetId === subnetId) ||
-    network.models('AWS::EC2::NatGateway').some((gateway) => gateway.SubnetId === subnetId);
+    (await liveNatGateways(call)).some((gateway) => gateway.subnetId === subnetId);
   if (inUse) {
     throw ec2Errors.notFound(
       'DependencyViolation',
       `The subnet '${subnetId}' has dependencies and cannot be deleted.`,
     );
   }
-  await handler(call).delete(entry.identifier, region, accountId);
+  for (const association of entries(call, KINDS.rtbassoc)) {
+    if (association.model.SubnetId === subnetId) await remove(call, KINDS.rtbassoc.type, association);
+  }
+  await remove(call, KINDS.subnet.type, entry);
   return returnTrue('DeleteSubnet', call);
 }
 
 /** One attribute per call, as EC2 takes it: `MapPublicIpOnLaunch.Value` or `AssignIpv6AddressOnCreation.Value`. */
 export async function modifySubnetAttribute(call: Ec2Call): Promise<SandboxResponse> {
-  const entry = findSubnet(call, required(call.params, 'SubnetId'));
+  const entry = find(call, KINDS.subnet, required(call.params, 'SubnetId'));
   const changes: ResourceModel = {};
   for (const attribute of ['MapPublicIpOnLaunch', 'AssignIpv6AddressOnCreation']) {
     const value = call.params.get(`${attribute}.Value`);
@@ -99,75 +108,8 @@ export async function modifySubnetAttribute(call: Ec2Call): Promise<SandboxRespo
   if (Object.keys(changes).length !== 1) {
     throw ec2Errors.invalidParameterValue('Exactly one attribute must be specified');
   }
-  await update(call, entry, { ...entry.model, ...changes });
+  await update(call, KINDS.subnet.type, entry, changes);
   return returnTrue('ModifySubnetAttribute', call);
-}
-
-/** CreateTags / DeleteTags for subnets: the tags live in the subnet's model. */
-export function changeTags(action: 'CreateTags' | 'DeleteTags') {
-  return async (call: Ec2Call): Promise<SandboxResponse> => {
-    const ids = listParam(call.params, 'ResourceId');
-    if (ids.length === 0) throw ec2Errors.missingParameter('ResourceId');
-    const tags = structParams(call.params, 'Tag').map((tag) => ({
-      key: tag.get('Key') ?? '',
-      value: tag.get('Value') ?? undefined,
-    }));
-    const unsupported = ids.find((id) => !id.startsWith('subnet-'));
-    if (unsupported) {
-      throw ec2Errors.invalidParameterValue(`The sandbox tags subnets only, not '${unsupported}'`);
-    }
-    const entries = ids.map((id) => findSubnet(call, id));
-    for (const entry of entries) {
-      const current = Array.isArray(entry.model.Tags)
-        ? (entry.model.Tags as Array<{ Key: string; Value: string }>)
-        : [];
-      const next =
-        action === 'CreateTags'
-          ? [
-              ...current.filter((tag) => !tags.some((t) => t.key === tag.Key)),
-              ...tags.map((tag) => ({ Key: tag.key, Value: tag.value ?? '' })),
-            ]
-          : current.filter(
-              (tag) =>
-                !tags.some((t) => t.key === tag.Key && (t.value === undefined || t.value === tag.Value)),
-            );
-      await update(call, entry, { ...entry.model, Tags: next });
-    }
-    return returnTrue(action, call);
-  };
-}
-
-function handler(call: Ec2Call): ResourceHandler {
-  return call.context.resources.resolve(SUBNET_TYPE)!;
-}
-
-function findSubnet(call: Ec2Call, subnetId: string): ResourceEntry {
-  const { region, accountId } = call.request;
-  const entry = handler(call)
-    .list(region, accountId)
-    .find((candidate) => candidate.model.SubnetId === subnetId);
-  if (!entry) {
-    throw ec2Errors.notFound('InvalidSubnetID.NotFound', `The subnet ID '${subnetId}' does not exist`);
-  }
-  return entry;
-}
-
-/** Writes the model back through the store's update, which keeps the read-only values. */
-async function update(call: Ec2Call, entry: ResourceEntry, model: ResourceModel): Promise<void> {
-  const { region, accountId } = call.request;
-  const writable = new Set(sandboxSchemaFor(SUBNET_TYPE)!.props);
-  const desired = Object.fromEntries(Object.entries(model).filter(([key]) => writable.has(key)));
-  await handler(call).update(entry.identifier, desired, region, accountId);
-}
-
-function returnTrue(action: string, call: Ec2Call): SandboxResponse {
-  return ec2Result(action, [el('return', true)], call.request);
-}
-
-function required(params: URLSearchParams, name: string): string {
-  const value = params.get(name);
-  if (!value) throw ec2Errors.missingParameter(name);
-  return value;
 }
 
 function secondaryBlocks(network: NetworkView, vpcId: string): string[] {
@@ -213,7 +155,7 @@ interface Ipv4Block {
 }
 
 /** `a.b.c.d/n` as its first and last address; undefined when malformed or not on its boundary. */
-function ipv4Block(text: string): Ipv4Block | undefined {
+export function ipv4Block(text: string): Ipv4Block | undefined {
   const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(text.trim());
   if (!match) return undefined;
   const octets = match.slice(1, 5).map(Number);
