@@ -227,6 +227,52 @@ export const SDK_ID_SHAPES: Readonly<Record<string, IdShape>> = {
     pattern: /^[a-zA-Z0-9_-]{1,128}$/,
     example: 'prod',
   },
+  'AWS::ECS::Cluster': { kind: 'name', what: "the cluster's name", example: 'my-cluster' },
+  'AWS::ECS::TaskDefinition': {
+    kind: 'arn',
+    what: "the task definition revision's ARN",
+    service: 'ecs',
+    resource: 'task-definition/',
+    example: 'arn:{partition}:ecs:{region}:{account}:task-definition/my-task:1',
+  },
+  'AWS::ECS::Service': {
+    kind: 'arn',
+    what: "the service's ARN",
+    service: 'ecs',
+    resource: 'service/',
+    example: 'arn:{partition}:ecs:{region}:{account}:service/my-cluster/my-service',
+  },
+  'AWS::ElasticLoadBalancingV2::LoadBalancer': {
+    kind: 'arn',
+    what: "the load balancer's ARN",
+    service: 'elasticloadbalancing',
+    resource: 'loadbalancer/',
+    example:
+      'arn:{partition}:elasticloadbalancing:{region}:{account}:loadbalancer/app/my-lb/50dc6c495c0c9188',
+  },
+  'AWS::ElasticLoadBalancingV2::TargetGroup': {
+    kind: 'arn',
+    what: "the target group's ARN",
+    service: 'elasticloadbalancing',
+    resource: 'targetgroup/',
+    example: 'arn:{partition}:elasticloadbalancing:{region}:{account}:targetgroup/my-tg/73e2d6bc24d8a067',
+  },
+  'AWS::ElasticLoadBalancingV2::Listener': {
+    kind: 'arn',
+    what: "the listener's ARN",
+    service: 'elasticloadbalancing',
+    resource: 'listener/',
+    example:
+      'arn:{partition}:elasticloadbalancing:{region}:{account}:listener/app/my-lb/50dc6c495c0c9188/f2f7dc8efc522ab2',
+  },
+  'AWS::ElasticLoadBalancingV2::ListenerRule': {
+    kind: 'arn',
+    what: "the listener rule's ARN",
+    service: 'elasticloadbalancing',
+    resource: 'listener-rule/',
+    example:
+      'arn:{partition}:elasticloadbalancing:{region}:{account}:listener-rule/app/my-lb/50dc6c495c0c9188/f2f7dc8efc522ab2/9683b2d02a6cabee',
+  },
   'AWS::StepFunctions::StateMachine': {
     kind: 'arn',
     what: "the state machine's ARN",

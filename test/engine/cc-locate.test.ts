@@ -182,7 +182,7 @@ describe('cdkd rollback of a Cloud Control create a killed deploy left in flight
   it('without a journaled request token, finds by its ClientToken the VPC Cloud Control made and deletes it', async () => {
     const token = 'killed-vpc-2';
     await acceptedCreate(VPC, { CidrBlock: '10.30.0.0/16' }, token);
-    await killedDeploy('CcReceived', { idempotencyToken: token });
+    await killedDeploy('CcReceived', { idempotencyToken: token, createdVia: 'cc-api' });
     const located = await cc.locate(
       { ...vpcRequest(token, '10.30.0.0/16'), journaledAt: new Date().toISOString() },
       context(),
@@ -204,7 +204,8 @@ describe('a Cloud Control create the engine sends', () => {
       .deploy(
         'CcJournaled',
         {
-          Vpc: { Type: VPC, Properties: { CidrBlock: '10.40.0.0/16' } },
+          // A property the VPC's SDK provider does not send routes it through Cloud Control.
+          Vpc: { Type: VPC, Properties: { CidrBlock: '10.40.0.0/16', Ipv4NetmaskLength: 16 } },
           Broken: { Type: 'AWS::SQS::Queue', DependsOn: 'Vpc' },
         },
         { rollback: false },

@@ -3,6 +3,7 @@ import {
   DescribeTargetGroupsCommand,
   ElasticLoadBalancingV2Client,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
+import { DescribeSubnetsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { failureOf } from '../helpers/error-chain.js';
 import { REGION, useSandboxEngine } from '../helpers/sandbox-engine.js';
@@ -12,22 +13,32 @@ import { REGION, useSandboxEngine } from '../helpers/sandbox-engine.js';
  * resource already holding the name when the settings match, so a create under an explicit
  * name looks the name up first (NAMED_CREATE_COLLISION), and so does a replacement onto a new
  * name (NAMED_REPLACEMENT_COLLISION); under --prefix-user-supplied-names the name looked up is
- * the prefixed one the create sends. On the sandbox, through Cloud Control.
+ * the prefixed one the create sends. On the sandbox, through the ELBv2 SDK providers.
  */
 const sandbox = useSandboxEngine('elbv2-names-state');
 let elb: ElasticLoadBalancingV2Client;
+/** Two of the default VPC's subnets, in two zones, as an application load balancer needs. */
+let subnets: string[];
+let vpcId: string;
 
 beforeAll(async () => {
   elb = await sandbox.clients.client(ElasticLoadBalancingV2Client, REGION);
+  const ec2 = await sandbox.clients.client(EC2Client, REGION);
+  const found = await ec2.send(
+    new DescribeSubnetsCommand({ Filters: [{ Name: 'default-for-az', Values: ['true'] }] }),
+  );
+  const defaults = found.Subnets ?? [];
+  subnets = defaults.slice(0, 2).map((subnet) => subnet.SubnetId!);
+  vpcId = defaults[0]!.VpcId!;
 });
 
 const balancer = (name: string) => ({
   Type: 'AWS::ElasticLoadBalancingV2::LoadBalancer',
-  Properties: { Name: name, Type: 'application' },
+  Properties: { Name: name, Type: 'application', Subnets: subnets },
 });
 const targetGroup = (name: string) => ({
   Type: 'AWS::ElasticLoadBalancingV2::TargetGroup',
-  Properties: { Name: name, Port: 80, Protocol: 'HTTP' },
+  Properties: { Name: name, Port: 80, Protocol: 'HTTP', VpcId: vpcId },
 });
 
 async function deployFails(

@@ -75,7 +75,7 @@ export async function replaceResource(
     verdict: { replacement: true, order },
     idempotencyToken,
     ...createdName(prepared.provider, host.request(op, prepared, idempotencyToken), host.services.context),
-    ...(op.recreateVia && { createdVia: op.recreateVia }),
+    createdVia: prepared.provisionedBy,
     ...policies(op),
   };
   if (order === 'delete-first') return replaceDeleteFirst(host, op, old, prepared, draft, release);

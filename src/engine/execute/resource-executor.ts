@@ -159,7 +159,9 @@ export class ResourceExecutor {
         attempted: prepared.stored,
         idempotencyToken,
         ...createdName(prepared.provider, request, this.services.context),
-        ...(op.recreateVia && { createdVia: op.recreateVia }),
+        // The route this create takes, so a later rollback asks the same provider what it made
+        // even when routing has changed since (a type given an SDK provider in between).
+        createdVia: prepared.provisionedBy,
         ...policies(op),
       },
       async (onAccepted) => {

@@ -44,8 +44,10 @@ export async function locateInFlight(
       segment.flags.prefixUserSuppliedNames ?? services.context.prefixUserSuppliedNames,
   };
   try {
-    const { provider, provisionedBy } = op.createdVia
-      ? { provider: await services.router.providerFor(op.type, op.createdVia), provisionedBy: op.createdVia }
+    // Only Cloud Control answers with an accepted request; an older journal may not name the route.
+    const via = op.createdVia ?? (op.acceptedRequest !== undefined ? 'cc-api' : undefined);
+    const { provider, provisionedBy } = via
+      ? { provider: await services.router.providerFor(op.type, via), provisionedBy: via }
       : await routeLoaded(services.router, { type: op.type, properties: op.attempted ?? {} });
     if (!provider.locate && !provider.nameHolder) return 'unknown';
     const properties = await services.sendable(op.attempted ?? {});
