@@ -136,8 +136,15 @@ describe('cdkd local start-service: replicas, restarts, rebuilds', () => {
       () => calls(engine).includes(`TERM ${side1!.name}`),
       'the sidecar of the stopped task stopped',
     );
-    expect(running.stderr()).toContain(
-      'Task 1 stopped: its essential container web exited with code 3; starting a new task in 1s',
+    // The line reaches the pipe after the sidecar's stop call may have: wait for it.
+    await until(
+      () =>
+        running
+          .stderr()
+          .includes(
+            'Task 1 stopped: its essential container web exited with code 3; starting a new task in 1s',
+          ),
+      'the stopped task reported',
     );
     await until(() => runs(engine).length === 6, 'the replacement task');
     const [web3, side3] = runs(engine).slice(4);
