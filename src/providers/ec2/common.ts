@@ -1,8 +1,9 @@
-import { CreateTagsCommand, DeleteTagsCommand, EC2Client, type Tag } from '@aws-sdk/client-ec2';
+import { CreateTagsCommand, DeleteTagsCommand, EC2Client, type Filter, type Tag } from '@aws-sdk/client-ec2';
 import { awsErrorCode } from '../../aws/error-class.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
+import { deleteTreatingNotFoundAsGone, errorCodeIn } from '../delete-gone.js';
 import { TOKEN_TAG } from '../physical-names.js';
-import type { JsonObject, ProviderContext, ResourceRequest } from '../provider.js';
+import type { JsonObject, LocateAnswer, ProviderContext, ResourceRequest } from '../provider.js';
 import { tagDiff, tagList, tagMap } from '../tags.js';
 
 /** `SINGLE_ATTEMPT` for a create call that carries no idempotency token (spec 003, "Ambiguous creates"). */
@@ -37,8 +38,41 @@ export function tagSpecifications(
 }
 
 /** The filter that finds what a create with this token made. */
-export function tokenFilter(token: string): Array<{ Name: string; Values: string[] }> {
+export function tokenFilter(token: string): Filter[] {
   return [{ Name: `tag:${TOKEN_TAG}`, Values: [token] }];
+}
+
+type SendOptions = { abortSignal?: AbortSignal };
+
+/** `locate` by the token tag the create put on the resource; `find` answers the id its filter finds. */
+export async function locateByToken(
+  request: ResourceRequest,
+  context: ProviderContext,
+  find: (client: EC2Client, filters: Filter[], options: SendOptions) => Promise<string | undefined>,
+): Promise<LocateAnswer> {
+  const token = request.idempotencyToken;
+  if (!token) return 'unknown';
+  const physicalId = await find(await ec2(context), tokenFilter(token), signalOf(context));
+  return physicalId ? { physicalId } : 'none';
+}
+
+/** A delete call whose not-found answer (`codes`) means already gone. */
+export async function deleteGone(
+  context: ProviderContext,
+  call: (client: EC2Client, options: SendOptions) => Promise<unknown>,
+  ...codes: string[]
+): Promise<void> {
+  const client = await ec2(context);
+  await deleteTreatingNotFoundAsGone(() => call(client, signalOf(context)), errorCodeIn(...codes));
+}
+
+/** The one resource a describe by id lists; undefined where EC2 says the id names nothing (`codes`). */
+export function describeOne<T>(
+  context: ProviderContext,
+  list: (options: SendOptions) => Promise<T[] | undefined>,
+  ...codes: string[]
+): Promise<T | undefined> {
+  return orNotFound(async () => (await list(signalOf(context)))?.[0], ...codes);
 }
 
 /** Changes only the template's own tags: the token tag and tags added out of band stay. */

@@ -18,7 +18,15 @@ import type {
   UpdateResult,
 } from '../provider.js';
 import { SdkProvider, type ProviderDescription } from '../skeleton.js';
-import { ec2, orNotFound, retag, signalOf, tagSpecifications, templateTags, tokenFilter } from './common.js';
+import {
+  describeOne,
+  ec2,
+  locateByToken,
+  retag,
+  signalOf,
+  tagSpecifications,
+  templateTags,
+} from './common.js';
 
 export const EIP_TYPE = 'AWS::EC2::EIP';
 
@@ -45,13 +53,9 @@ export class EipProvider extends SdkProvider {
   }
 
   async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
-    const token = request.idempotencyToken;
-    if (!token) return 'unknown';
-    const output = await (
-      await ec2(context)
-    ).send(new DescribeAddressesCommand({ Filters: tokenFilter(token) }), signalOf(context));
-    const address = output.Addresses?.[0];
-    return address ? { physicalId: address.PublicIp! } : 'none';
+    return locateByToken(request, context, async (client, Filters, options) => {
+      return (await client.send(new DescribeAddressesCommand({ Filters }), options)).Addresses?.[0]?.PublicIp;
+    });
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -91,10 +95,10 @@ function describe(
   publicIp: string,
   context: ProviderContext,
 ): Promise<Address | undefined> {
-  return orNotFound(
-    async () =>
-      (await client.send(new DescribeAddressesCommand({ PublicIps: [publicIp] }), signalOf(context)))
-        .Addresses?.[0],
+  return describeOne(
+    context,
+    async (options) =>
+      (await client.send(new DescribeAddressesCommand({ PublicIps: [publicIp] }), options)).Addresses,
     'InvalidAddress.NotFound',
   );
 }

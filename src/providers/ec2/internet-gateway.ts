@@ -22,14 +22,15 @@ import type {
 } from '../provider.js';
 import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 import {
+  deleteGone,
+  describeOne,
   ec2,
-  orNotFound,
+  locateByToken,
   retag,
   signalOf,
   tagSpecifications,
   templateTags,
   text,
-  tokenFilter,
 } from './common.js';
 
 export const INTERNET_GATEWAY_TYPE = 'AWS::EC2::InternetGateway';
@@ -53,13 +54,10 @@ export class InternetGatewayProvider extends SdkProvider {
   }
 
   async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
-    const token = request.idempotencyToken;
-    if (!token) return 'unknown';
-    const output = await (
-      await ec2(context)
-    ).send(new DescribeInternetGatewaysCommand({ Filters: tokenFilter(token) }), signalOf(context));
-    const gateway = output.InternetGateways?.[0];
-    return gateway ? { physicalId: gateway.InternetGatewayId! } : 'none';
+    return locateByToken(request, context, async (client, Filters, options) => {
+      const output = await client.send(new DescribeInternetGatewaysCommand({ Filters }), options);
+      return output.InternetGateways?.[0]?.InternetGatewayId;
+    });
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -74,14 +72,11 @@ export class InternetGatewayProvider extends SdkProvider {
   }
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
-    const client = await ec2(context);
-    await deleteTreatingNotFoundAsGone(
-      () =>
-        client.send(
-          new DeleteInternetGatewayCommand({ InternetGatewayId: request.physicalId }),
-          signalOf(context),
-        ),
-      errorCodeIn(NOT_FOUND),
+    await deleteGone(
+      context,
+      (client, options) =>
+        client.send(new DeleteInternetGatewayCommand({ InternetGatewayId: request.physicalId }), options),
+      NOT_FOUND,
     );
   }
 
@@ -192,14 +187,11 @@ function describeGateway(
   gatewayId: string,
   context: ProviderContext,
 ): Promise<InternetGateway | undefined> {
-  return orNotFound(
-    async () =>
-      (
-        await client.send(
-          new DescribeInternetGatewaysCommand({ InternetGatewayIds: [gatewayId] }),
-          signalOf(context),
-        )
-      ).InternetGateways?.[0],
+  return describeOne(
+    context,
+    async (options) =>
+      (await client.send(new DescribeInternetGatewaysCommand({ InternetGatewayIds: [gatewayId] }), options))
+        .InternetGateways,
     NOT_FOUND,
   );
 }

@@ -8,7 +8,6 @@ import {
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
 import { CdkdError } from '../../errors.js';
 import { systemClock, type Clock } from '../clock.js';
-import { deleteTreatingNotFoundAsGone, errorCodeIn } from '../delete-gone.js';
 import type {
   CreateResult,
   DeleteRequest,
@@ -21,14 +20,15 @@ import type {
 } from '../provider.js';
 import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 import {
+  deleteGone,
+  describeOne,
   ec2,
-  orNotFound,
+  locateByToken,
   retag,
   signalOf,
   tagSpecifications,
   templateTags,
   text,
-  tokenFilter,
 } from './common.js';
 
 export const NAT_GATEWAY_TYPE = 'AWS::EC2::NatGateway';
@@ -95,13 +95,10 @@ export class NatGatewayProvider extends SdkProvider {
   }
 
   async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
-    const token = request.idempotencyToken;
-    if (!token) return 'unknown';
-    const output = await (
-      await ec2(context)
-    ).send(new DescribeNatGatewaysCommand({ Filter: tokenFilter(token) }), signalOf(context));
-    const gateway = output.NatGateways?.find((candidate) => candidate.State !== 'deleted');
-    return gateway ? { physicalId: gateway.NatGatewayId! } : 'none';
+    return locateByToken(request, context, async (client, Filter, options) => {
+      const output = await client.send(new DescribeNatGatewaysCommand({ Filter }), options);
+      return output.NatGateways?.find((candidate) => candidate.State !== 'deleted')?.NatGatewayId;
+    });
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -112,12 +109,13 @@ export class NatGatewayProvider extends SdkProvider {
   }
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
-    const client = await ec2(context);
-    await deleteTreatingNotFoundAsGone(
-      () => client.send(new DeleteNatGatewayCommand({ NatGatewayId: request.physicalId }), signalOf(context)),
-      errorCodeIn(NOT_FOUND),
+    await deleteGone(
+      context,
+      (client, options) =>
+        client.send(new DeleteNatGatewayCommand({ NatGatewayId: request.physicalId }), options),
+      NOT_FOUND,
     );
-    await this.waitFor(client, request.physicalId, ['deleted'], context);
+    await this.waitFor(await ec2(context), request.physicalId, ['deleted'], context);
   }
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
@@ -176,14 +174,11 @@ function describe(
   natGatewayId: string,
   context: ProviderContext,
 ): Promise<NatGateway | undefined> {
-  return orNotFound(
-    async () =>
-      (
-        await client.send(
-          new DescribeNatGatewaysCommand({ NatGatewayIds: [natGatewayId] }),
-          signalOf(context),
-        )
-      ).NatGateways?.[0],
+  return describeOne(
+    context,
+    async (options) =>
+      (await client.send(new DescribeNatGatewaysCommand({ NatGatewayIds: [natGatewayId] }), options))
+        .NatGateways,
     NOT_FOUND,
   );
 }

@@ -9,7 +9,6 @@ import {
 } from '@aws-sdk/client-ec2';
 import { awsErrorCode } from '../../aws/error-class.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
-import { deleteTreatingNotFoundAsGone, errorCodeIn } from '../delete-gone.js';
 import type {
   CreateResult,
   DeleteRequest,
@@ -22,14 +21,15 @@ import type {
 } from '../provider.js';
 import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 import {
+  deleteGone,
+  describeOne,
   ec2,
-  orNotFound,
+  locateByToken,
   retag,
   signalOf,
   tagSpecifications,
   templateTags,
   text,
-  tokenFilter,
 } from './common.js';
 
 export const ROUTE_TABLE_TYPE = 'AWS::EC2::RouteTable';
@@ -61,13 +61,10 @@ export class RouteTableProvider extends SdkProvider {
   }
 
   async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
-    const token = request.idempotencyToken;
-    if (!token) return 'unknown';
-    const output = await (
-      await ec2(context)
-    ).send(new DescribeRouteTablesCommand({ Filters: tokenFilter(token) }), signalOf(context));
-    const table = output.RouteTables?.[0];
-    return table ? { physicalId: table.RouteTableId! } : 'none';
+    return locateByToken(request, context, async (client, Filters, options) => {
+      return (await client.send(new DescribeRouteTablesCommand({ Filters }), options)).RouteTables?.[0]
+        ?.RouteTableId;
+    });
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -82,10 +79,11 @@ export class RouteTableProvider extends SdkProvider {
   }
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
-    const client = await ec2(context);
-    await deleteTreatingNotFoundAsGone(
-      () => client.send(new DeleteRouteTableCommand({ RouteTableId: request.physicalId }), signalOf(context)),
-      errorCodeIn(NOT_FOUND),
+    await deleteGone(
+      context,
+      (client, options) =>
+        client.send(new DeleteRouteTableCommand({ RouteTableId: request.physicalId }), options),
+      NOT_FOUND,
     );
   }
 
@@ -150,14 +148,11 @@ export class RouteTableAssociationProvider extends SdkProvider {
   }
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
-    const client = await ec2(context);
-    await deleteTreatingNotFoundAsGone(
-      () =>
-        client.send(
-          new DisassociateRouteTableCommand({ AssociationId: request.physicalId }),
-          signalOf(context),
-        ),
-      errorCodeIn('InvalidAssociationID.NotFound'),
+    await deleteGone(
+      context,
+      (client, options) =>
+        client.send(new DisassociateRouteTableCommand({ AssociationId: request.physicalId }), options),
+      'InvalidAssociationID.NotFound',
     );
   }
 
@@ -201,14 +196,11 @@ export function describeTable(
   routeTableId: string,
   context: ProviderContext,
 ): Promise<RouteTable | undefined> {
-  return orNotFound(
-    async () =>
-      (
-        await client.send(
-          new DescribeRouteTablesCommand({ RouteTableIds: [routeTableId] }),
-          signalOf(context),
-        )
-      ).RouteTables?.[0],
+  return describeOne(
+    context,
+    async (options) =>
+      (await client.send(new DescribeRouteTablesCommand({ RouteTableIds: [routeTableId] }), options))
+        .RouteTables,
     NOT_FOUND,
   );
 }

@@ -1,7 +1,6 @@
 import { CreateRouteCommand, DeleteRouteCommand, ReplaceRouteCommand, type Route } from '@aws-sdk/client-ec2';
 import { awsErrorCode } from '../../aws/error-class.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
-import { deleteTreatingNotFoundAsGone, errorCodeIn } from '../delete-gone.js';
 import type {
   CreateResult,
   DeleteRequest,
@@ -14,7 +13,7 @@ import type {
   UpdateResult,
 } from '../provider.js';
 import { SdkProvider, type ProviderDescription } from '../skeleton.js';
-import { ec2, signalOf, text } from './common.js';
+import { deleteGone, ec2, signalOf, text } from './common.js';
 import { describeTable } from './route-table.js';
 
 export const ROUTE_TYPE = 'AWS::EC2::Route';
@@ -91,14 +90,15 @@ export class RouteProvider extends SdkProvider {
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
     const { routeTableId } = identityOf(request.properties);
-    const client = await ec2(context);
-    await deleteTreatingNotFoundAsGone(
-      () =>
+    await deleteGone(
+      context,
+      (client, options) =>
         client.send(
           new DeleteRouteCommand({ RouteTableId: routeTableId, ...destinationParams(request.properties) }),
-          signalOf(context),
+          options,
         ),
-      errorCodeIn('InvalidRoute.NotFound', 'InvalidRouteTableID.NotFound'),
+      'InvalidRoute.NotFound',
+      'InvalidRouteTableID.NotFound',
     );
   }
 

@@ -7,7 +7,6 @@ import {
 } from '@aws-sdk/client-ec2';
 import { awsErrorCode } from '../../aws/error-class.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
-import { deleteTreatingNotFoundAsGone, errorCodeIn } from '../delete-gone.js';
 import { givenOrTokenName, nameFromToken } from '../physical-names.js';
 import type {
   CreateResult,
@@ -23,14 +22,15 @@ import type {
 import { resourceMade } from '../resource-made.js';
 import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 import {
+  deleteGone,
+  describeOne,
   ec2,
-  orNotFound,
+  locateByToken,
   retag,
   signalOf,
   tagSpecifications,
   templateTags,
   text,
-  tokenFilter,
 } from './common.js';
 import { ALLOW_ALL_EGRESS, permissionOf, ruleCall, ruleKey, rulesOf, type Direction } from './rule-shape.js';
 
@@ -104,13 +104,10 @@ export class SecurityGroupProvider extends SdkProvider {
   }
 
   async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
-    const token = request.idempotencyToken;
-    if (!token) return 'unknown';
-    const output = await (
-      await ec2(context)
-    ).send(new DescribeSecurityGroupsCommand({ Filters: tokenFilter(token) }), signalOf(context));
-    const group = output.SecurityGroups?.[0];
-    return group ? { physicalId: group.GroupId! } : 'none';
+    return locateByToken(request, context, async (client, Filters, options) => {
+      return (await client.send(new DescribeSecurityGroupsCommand({ Filters }), options)).SecurityGroups?.[0]
+        ?.GroupId;
+    });
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -126,10 +123,11 @@ export class SecurityGroupProvider extends SdkProvider {
 
   /** DependencyViolation while another group's rule or an interface still refers to it: the engine retries. */
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
-    const client = await ec2(context);
-    await deleteTreatingNotFoundAsGone(
-      () => client.send(new DeleteSecurityGroupCommand({ GroupId: request.physicalId }), signalOf(context)),
-      errorCodeIn(NOT_FOUND),
+    await deleteGone(
+      context,
+      (client, options) =>
+        client.send(new DeleteSecurityGroupCommand({ GroupId: request.physicalId }), options),
+      NOT_FOUND,
     );
   }
 
@@ -189,10 +187,10 @@ function describe(
   groupId: string,
   context: ProviderContext,
 ): Promise<SecurityGroup | undefined> {
-  return orNotFound(
-    async () =>
-      (await client.send(new DescribeSecurityGroupsCommand({ GroupIds: [groupId] }), signalOf(context)))
-        .SecurityGroups?.[0],
+  return describeOne(
+    context,
+    async (options) =>
+      (await client.send(new DescribeSecurityGroupsCommand({ GroupIds: [groupId] }), options)).SecurityGroups,
     NOT_FOUND,
   );
 }

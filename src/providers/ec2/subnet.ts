@@ -6,10 +6,19 @@ import {
   ModifySubnetAttributeCommand,
   type Subnet,
 } from '@aws-sdk/client-ec2';
-import { deleteTreatingNotFoundAsGone, errorCodeIn } from '../delete-gone.js';
 import { awsErrorCode } from '../../aws/error-class.js';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
-import { ec2, flagValue, retag, tagSpecifications, templateTags, text, tokenFilter } from './common.js';
+import {
+  deleteGone,
+  ec2,
+  flagValue,
+  locateByToken,
+  retag,
+  tagSpecifications,
+  templateTags,
+  text,
+  tokenFilter,
+} from './common.js';
 import type {
   CreateResult,
   DeleteRequest,
@@ -108,10 +117,9 @@ export class SubnetProvider extends SdkProvider {
 
   /** The subnet a create with this token made: the token tag its CreateSubnet call wrote. */
   async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
-    const token = request.idempotencyToken;
-    if (!token) return 'unknown';
-    const subnet = await madeBy(await ec2(context), token, context);
-    return subnet ? { physicalId: subnet.SubnetId! } : 'none';
+    return locateByToken(request, context, async (client, Filters, options) => {
+      return (await client.send(new DescribeSubnetsCommand({ Filters }), options)).Subnets?.[0]?.SubnetId;
+    });
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -129,13 +137,10 @@ export class SubnetProvider extends SdkProvider {
 
   /** A subnet already gone is deleted. */
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
-    const client = await ec2(context);
-    await deleteTreatingNotFoundAsGone(
-      () =>
-        client.send(new DeleteSubnetCommand({ SubnetId: request.physicalId }), {
-          abortSignal: context.signal,
-        }),
-      errorCodeIn('InvalidSubnetID.NotFound'),
+    await deleteGone(
+      context,
+      (client, options) => client.send(new DeleteSubnetCommand({ SubnetId: request.physicalId }), options),
+      'InvalidSubnetID.NotFound',
     );
   }
 

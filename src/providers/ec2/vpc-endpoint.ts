@@ -20,15 +20,15 @@ import type {
 } from '../provider.js';
 import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 import {
+  describeOne,
   ec2,
   flagValue,
-  orNotFound,
+  locateByToken,
   retag,
   signalOf,
   tagSpecifications,
   templateTags,
   text,
-  tokenFilter,
 } from './common.js';
 
 export const VPC_ENDPOINT_TYPE = 'AWS::EC2::VPCEndpoint';
@@ -100,13 +100,10 @@ export class VpcEndpointProvider extends SdkProvider {
   }
 
   async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
-    const token = request.idempotencyToken;
-    if (!token) return 'unknown';
-    const output = await (
-      await ec2(context)
-    ).send(new DescribeVpcEndpointsCommand({ Filters: tokenFilter(token) }), signalOf(context));
-    const endpoint = output.VpcEndpoints?.[0];
-    return endpoint ? { physicalId: endpoint.VpcEndpointId! } : 'none';
+    return locateByToken(request, context, async (client, Filters, options) => {
+      return (await client.send(new DescribeVpcEndpointsCommand({ Filters }), options)).VpcEndpoints?.[0]
+        ?.VpcEndpointId;
+    });
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -199,14 +196,11 @@ function describe(
   endpointId: string,
   context: ProviderContext,
 ): Promise<VpcEndpoint | undefined> {
-  return orNotFound(
-    async () =>
-      (
-        await client.send(
-          new DescribeVpcEndpointsCommand({ VpcEndpointIds: [endpointId] }),
-          signalOf(context),
-        )
-      ).VpcEndpoints?.[0],
+  return describeOne(
+    context,
+    async (options) =>
+      (await client.send(new DescribeVpcEndpointsCommand({ VpcEndpointIds: [endpointId] }), options))
+        .VpcEndpoints,
     NOT_FOUND,
   );
 }

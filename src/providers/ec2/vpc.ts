@@ -9,7 +9,6 @@ import {
   type Vpc,
 } from '@aws-sdk/client-ec2';
 import { SINGLE_ATTEMPT } from '../../aws/client-factory.js';
-import { deleteTreatingNotFoundAsGone, errorCodeIn } from '../delete-gone.js';
 import type {
   CreateResult,
   DeleteRequest,
@@ -24,15 +23,16 @@ import type {
 import { resourceMade } from '../resource-made.js';
 import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 import {
+  deleteGone,
+  describeOne,
   ec2,
   flagValue,
-  orNotFound,
+  locateByToken,
   retag,
   signalOf,
   tagSpecifications,
   templateTags,
   text,
-  tokenFilter,
 } from './common.js';
 
 export const VPC_TYPE = 'AWS::EC2::VPC';
@@ -81,13 +81,9 @@ export class VpcProvider extends SdkProvider {
   }
 
   async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
-    const token = request.idempotencyToken;
-    if (!token) return 'unknown';
-    const output = await (
-      await ec2(context)
-    ).send(new DescribeVpcsCommand({ Filters: tokenFilter(token) }), signalOf(context));
-    const vpc = output.Vpcs?.[0];
-    return vpc ? { physicalId: vpc.VpcId! } : 'none';
+    return locateByToken(request, context, async (client, Filters, options) => {
+      return (await client.send(new DescribeVpcsCommand({ Filters }), options)).Vpcs?.[0]?.VpcId;
+    });
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -102,10 +98,10 @@ export class VpcProvider extends SdkProvider {
   }
 
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
-    const client = await ec2(context);
-    await deleteTreatingNotFoundAsGone(
-      () => client.send(new DeleteVpcCommand({ VpcId: request.physicalId }), signalOf(context)),
-      errorCodeIn(NOT_FOUND),
+    await deleteGone(
+      context,
+      (client, options) => client.send(new DeleteVpcCommand({ VpcId: request.physicalId }), options),
+      NOT_FOUND,
     );
   }
 
@@ -157,9 +153,9 @@ async function setDns(
 }
 
 function describe(client: EC2Client, vpcId: string, context: ProviderContext): Promise<Vpc | undefined> {
-  return orNotFound(
-    async () =>
-      (await client.send(new DescribeVpcsCommand({ VpcIds: [vpcId] }), signalOf(context))).Vpcs?.[0],
+  return describeOne(
+    context,
+    async (options) => (await client.send(new DescribeVpcsCommand({ VpcIds: [vpcId] }), options)).Vpcs,
     NOT_FOUND,
   );
 }
