@@ -176,6 +176,7 @@ export class ServiceProvider extends SdkProvider {
       {
         what: `ECS service ${request.physicalId} draining to INACTIVE`,
         deadlineMs: STABLE_DEADLINE_MS,
+        console: 'ECS',
         clock: this.clock,
         signal: context.signal,
       },
@@ -215,6 +216,7 @@ export class ServiceProvider extends SdkProvider {
       {
         what: `ECS service ${arn} reaching a steady state`,
         deadlineMs: STABLE_DEADLINE_MS,
+        console: 'ECS',
         clock: this.clock,
         signal: context.signal,
       },

@@ -122,6 +122,7 @@ export class LoadBalancerProvider extends SdkProvider {
       {
         what: `Load balancer ${request.physicalId} turning active`,
         deadlineMs: ACTIVE_DEADLINE_MS,
+        console: 'EC2',
         clock: this.clock,
         signal: context.signal,
       },
