@@ -208,6 +208,8 @@ export const ERROR_CODES = {
   RESOURCE_INDEX_INVALID: 'The generated resource schema index is not valid.',
   RESOURCE_INDEX_MISSING: 'The generated resource schema index is missing.',
   RESOURCE_NOT_MADE: 'A resource is referenced before it was made.',
+  RESOURCE_WAIT_TIMEOUT:
+    'A resource did not reach the state CloudFormation waits for (a function Active, a service stable) in time.',
   ROLE_NOT_ASSUMABLE:
     "A role cdkd must act through (another account's deploy role, --role-arn) refused the credentials in use: not trusted, or no such role.",
   ROLLBACK_DROP_REFUSED: 'rollback --drop-failed refuses to drop the failed operations.',

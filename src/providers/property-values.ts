@@ -18,3 +18,19 @@ export function jsonText(value: unknown): string {
 export function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.map(String) : [];
 }
+
+/** The properties among `keys` that are set, for an API call that takes only those. */
+export function pick<T extends Record<string, unknown>>(properties: T, keys: readonly string[]): T {
+  return Object.fromEntries(
+    keys.filter((key) => properties[key] !== undefined).map((key) => [key, properties[key]]),
+  ) as T;
+}
+
+/** The keys whose values differ between `before` and `after` (compared as JSON). */
+export function changedKeys(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  keys: readonly string[],
+): string[] {
+  return keys.filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]));
+}

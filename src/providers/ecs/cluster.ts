@@ -21,6 +21,7 @@ import type {
   UpdateRequest,
   UpdateResult,
 } from '../provider.js';
+import { changedKeys, pick } from '../property-values.js';
 import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 import { ecs, ecsTags, templateTags, updateEcsTags } from './client.js';
 
@@ -90,9 +91,7 @@ export class ClusterProvider extends SdkProvider {
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
     const client = await ecs(context);
     const name = request.physicalId;
-    const changed = UPDATABLE.filter(
-      (key) => JSON.stringify(request.previousProperties[key]) !== JSON.stringify(request.properties[key]),
-    );
+    const changed = changedKeys(request.previousProperties, request.properties, UPDATABLE);
     if (changed.length > 0) {
       await client.send(
         new UpdateClusterCommand({
@@ -138,12 +137,6 @@ export class ClusterProvider extends SdkProvider {
 
 function clusterName(request: ResourceRequest, context: ProviderContext): string {
   return givenOrTokenName(request.properties.ClusterName, context.stackName, request, CLUSTER_NAME_RULES);
-}
-
-function pick(properties: JsonObject, keys: readonly string[]): JsonObject {
-  return Object.fromEntries(
-    keys.filter((key) => properties[key] !== undefined).map((key) => [key, properties[key]]),
-  );
 }
 
 /** The template's properties as ECS describes the cluster. */

@@ -21,6 +21,7 @@ import type {
   UpdateRequest,
   UpdateResult,
 } from '../provider.js';
+import { changedKeys, pick } from '../property-values.js';
 import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 import { ecs, ecsTags, templateTags, updateEcsTags } from './client.js';
 
@@ -127,9 +128,7 @@ export class ServiceProvider extends SdkProvider {
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
     const client = await ecs(context);
     const arn = request.physicalId;
-    const changed = UPDATABLE.filter(
-      (key) => JSON.stringify(request.previousProperties[key]) !== JSON.stringify(request.properties[key]),
-    );
+    const changed = changedKeys(request.previousProperties, request.properties, UPDATABLE);
     if (changed.length > 0) {
       const sent = pick(request.properties, changed);
       // Absent from the template, the count stays what it is (an autoscaler may own it).
@@ -177,6 +176,7 @@ export class ServiceProvider extends SdkProvider {
       {
         what: `ECS service ${request.physicalId} draining to INACTIVE`,
         deadlineMs: STABLE_DEADLINE_MS,
+        console: 'ECS',
         clock: this.clock,
         signal: context.signal,
       },
@@ -216,6 +216,7 @@ export class ServiceProvider extends SdkProvider {
       {
         what: `ECS service ${arn} reaching a steady state`,
         deadlineMs: STABLE_DEADLINE_MS,
+        console: 'ECS',
         clock: this.clock,
         signal: context.signal,
       },
@@ -237,12 +238,6 @@ function clusterOf(properties: JsonObject): string {
 /** `arn:aws:ecs:<region>:<account>:service/<cluster>/<name>` → the cluster. */
 function clusterOfArn(arn: string): string {
   return /:service\/([^/]+)\/[^/]+$/.exec(arn)?.[1] ?? 'default';
-}
-
-function pick(properties: JsonObject, keys: readonly string[]): JsonObject {
-  return Object.fromEntries(
-    keys.filter((key) => properties[key] !== undefined).map((key) => [key, properties[key]]),
-  );
 }
 
 function attributesOf(service: Service): JsonObject {

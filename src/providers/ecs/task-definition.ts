@@ -20,6 +20,7 @@ import type {
   UpdateRequest,
   UpdateResult,
 } from '../provider.js';
+import { pick } from '../property-values.js';
 import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 import { ecs, ecsTags, templateTags, updateEcsTags } from './client.js';
 
@@ -135,12 +136,6 @@ type RegisterInput = ConstructorParameters<typeof RegisterTaskDefinitionCommand>
 
 function familyOf(request: ResourceRequest, context: ProviderContext): string {
   return givenOrTokenName(request.properties.Family, context.stackName, request, FAMILY_RULES);
-}
-
-function pick(properties: JsonObject, keys: readonly string[]): JsonObject {
-  return Object.fromEntries(
-    keys.filter((key) => properties[key] !== undefined).map((key) => [key, properties[key]]),
-  );
 }
 
 /** The registered properties as the template names them. */

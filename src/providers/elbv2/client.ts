@@ -6,8 +6,8 @@ import {
   type Tag,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { awsErrorCode, type ClientTuning } from '../../aws/index.js';
-import { TOKEN_TAG } from '../physical-names.js';
-import type { JsonObject, ProviderContext } from '../provider.js';
+import { nameFromToken, TOKEN_TAG } from '../physical-names.js';
+import type { JsonObject, LocateAnswer, ProviderContext, ResourceRequest } from '../provider.js';
 import { updateTags } from '../tag-updates.js';
 import { textTags } from '../tags.js';
 
@@ -66,8 +66,33 @@ export async function tagsOf(
   };
 }
 
+/**
+ * A create's load balancer or target group, found by the name the create sent: it made it when
+ * it carries the create's token tag or the name itself came from the token.
+ */
+export async function claimNamed(
+  client: ElasticLoadBalancingV2Client,
+  arn: string | undefined,
+  request: ResourceRequest,
+  context: ProviderContext,
+): Promise<LocateAnswer> {
+  if (!arn) return 'none';
+  const { madeBy } = await tagsOf(client, arn, context, request.idempotencyToken);
+  return madeBy || nameFromToken(request.properties.Name, request) ? { physicalId: arn } : 'unknown';
+}
+
+/** Sends, through `modify`, the attributes `after` sets that `before` did not set the same way; none, no call. */
+export async function modifyAttributes(
+  before: unknown,
+  after: unknown,
+  modify: (attributes: Array<{ Key: string; Value: string }>) => Promise<unknown>,
+): Promise<void> {
+  const attributes = changedAttributes(before, after);
+  if (attributes.length > 0) await modify(attributes);
+}
+
 /** `[{Key, Value}]` attribute lists as a map, values as text. */
-export function attributeMap(list: unknown): Record<string, string> {
+function attributeMap(list: unknown): Record<string, string> {
   return Object.fromEntries(
     (Array.isArray(list) ? (list as Array<{ Key: unknown; Value: unknown }>) : []).map((item) => [
       String(item.Key),
@@ -77,21 +102,11 @@ export function attributeMap(list: unknown): Record<string, string> {
 }
 
 /** The attributes to send: those `after` sets that `before` did not set the same way. */
-export function changedAttributes(before: unknown, after: unknown): Array<{ Key: string; Value: string }> {
+function changedAttributes(before: unknown, after: unknown): Array<{ Key: string; Value: string }> {
   const old = attributeMap(before);
   return Object.entries(attributeMap(after))
     .filter(([key, value]) => old[key] !== value)
     .map(([Key, Value]) => ({ Key, Value }));
-}
-
-export function pick(properties: JsonObject, keys: readonly string[]): JsonObject {
-  return Object.fromEntries(
-    keys.filter((key) => properties[key] !== undefined).map((key) => [key, properties[key]]),
-  );
-}
-
-export function changedKeys(before: JsonObject, after: JsonObject, keys: readonly string[]): string[] {
-  return keys.filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]));
 }
 
 /** ELB's not-found code as the wire sends it (`TargetGroupNotFound`) or as the SDK names its exception (`...Exception`). */

@@ -18,7 +18,8 @@ import type {
   UpdateResult,
 } from '../provider.js';
 import { SdkProvider, type ProviderDescription } from '../skeleton.js';
-import { changedKeys, createTags, elbv2, pick, tagsOf, updateElbv2Tags, notFound } from './client.js';
+import { changedKeys, pick } from '../property-values.js';
+import { createTags, elbv2, tagsOf, updateElbv2Tags, notFound } from './client.js';
 
 export const LISTENER_TYPE = 'AWS::ElasticLoadBalancingV2::Listener';
 

@@ -12,8 +12,9 @@ import {
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { Clock } from '../clock.js';
 import { elbv2NameHolder } from '../cloudcontrol/elbv2-names.js';
-import { givenOrTokenName, nameFromToken, type NameRules } from '../physical-names.js';
+import { givenOrTokenName, type NameRules } from '../physical-names.js';
 import { pollUntil } from '../poll-until.js';
+import { changedKeys } from '../property-values.js';
 import type {
   CreateResult,
   DeleteRequest,
@@ -30,13 +31,13 @@ import { resourceMade } from '../resource-made.js';
 import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 import { withUserSuppliedName } from '../user-supplied-names.js';
 import {
-  changedAttributes,
-  changedKeys,
+  claimNamed,
   createTags,
   elbv2,
+  modifyAttributes,
+  notFound,
   tagsOf,
   updateElbv2Tags,
-  notFound,
 } from './client.js';
 
 export const LOAD_BALANCER_TYPE = 'AWS::ElasticLoadBalancingV2::LoadBalancer';
@@ -93,15 +94,11 @@ export class LoadBalancerProvider extends SdkProvider {
     const arn = balancer.LoadBalancerArn!;
     const creationIdentity = { LoadBalancerArn: arn, CreatedTime: balancer.CreatedTime?.toISOString() ?? '' };
     try {
-      const attributes = changedAttributes([], properties.LoadBalancerAttributes);
-      if (attributes.length > 0) {
-        await client.send(
-          new ModifyLoadBalancerAttributesCommand({ LoadBalancerArn: arn, Attributes: attributes }),
-          {
-            abortSignal: context.signal,
-          },
-        );
-      }
+      await modifyAttributes([], properties.LoadBalancerAttributes, (Attributes) =>
+        client.send(new ModifyLoadBalancerAttributesCommand({ LoadBalancerArn: arn, Attributes }), {
+          abortSignal: context.signal,
+        }),
+      );
     } catch (error) {
       throw resourceMade({ physicalId: arn, creationIdentity }, error);
     }
@@ -113,7 +110,7 @@ export class LoadBalancerProvider extends SdkProvider {
     const client = await elbv2(context);
     await pollUntil(
       async () => {
-        const live = await describe(client, request.physicalId, context);
+        const live = await describe(client, { LoadBalancerArns: [request.physicalId] }, context);
         if (!live) throw new Error(`Load balancer ${request.physicalId} is gone; deploy again.`);
         if (live.State?.Code === 'failed') {
           throw new Error(
@@ -125,6 +122,7 @@ export class LoadBalancerProvider extends SdkProvider {
       {
         what: `Load balancer ${request.physicalId} turning active`,
         deadlineMs: ACTIVE_DEADLINE_MS,
+        console: 'EC2',
         clock: this.clock,
         signal: context.signal,
       },
@@ -146,15 +144,10 @@ export class LoadBalancerProvider extends SdkProvider {
 
   /** The load balancer holding the create's name and its token tag. */
   async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
-    const token = request.idempotencyToken;
-    if (!token) return 'unknown';
+    if (!request.idempotencyToken) return 'unknown';
     const client = await elbv2(context);
-    const live = await byName(client, balancerName(request, context), context);
-    if (!live) return 'none';
-    const { madeBy } = await tagsOf(client, live.LoadBalancerArn!, context, token);
-    if (madeBy || nameFromToken(request.properties.Name, request))
-      return { physicalId: live.LoadBalancerArn! };
-    return 'unknown';
+    const live = await describe(client, { Names: [balancerName(request, context)] }, context);
+    return claimNamed(client, live?.LoadBalancerArn, request, context);
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -197,15 +190,11 @@ export class LoadBalancerProvider extends SdkProvider {
         signal,
       );
     }
-    const attributes = changedAttributes(before.LoadBalancerAttributes, after.LoadBalancerAttributes);
-    if (attributes.length > 0) {
-      await client.send(
-        new ModifyLoadBalancerAttributesCommand({ LoadBalancerArn: arn, Attributes: attributes }),
-        signal,
-      );
-    }
+    await modifyAttributes(before.LoadBalancerAttributes, after.LoadBalancerAttributes, (Attributes) =>
+      client.send(new ModifyLoadBalancerAttributesCommand({ LoadBalancerArn: arn, Attributes }), signal),
+    );
     await updateElbv2Tags(client, arn, before.Tags, after.Tags, context);
-    const live = await describe(client, arn, context);
+    const live = await describe(client, { LoadBalancerArns: [arn] }, context);
     return { physicalId: arn, attributes: live ? attributesOf(live) : {} };
   }
 
@@ -213,7 +202,10 @@ export class LoadBalancerProvider extends SdkProvider {
   async delete(request: DeleteRequest, context: ProviderContext): Promise<void> {
     const client = await elbv2(context);
     const signal = { abortSignal: context.signal };
-    if (request.removeProtection && (await describe(client, request.physicalId, context))) {
+    if (
+      request.removeProtection &&
+      (await describe(client, { LoadBalancerArns: [request.physicalId] }, context))
+    ) {
       await client.send(
         new ModifyLoadBalancerAttributesCommand({
           LoadBalancerArn: request.physicalId,
@@ -227,7 +219,7 @@ export class LoadBalancerProvider extends SdkProvider {
 
   async read(request: DeleteRequest, context: ProviderContext): Promise<LiveResource | undefined> {
     const client = await elbv2(context);
-    const live = await describe(client, request.physicalId, context);
+    const live = await describe(client, { LoadBalancerArns: [request.physicalId] }, context);
     if (!live) return undefined;
     const { Attributes } = await client.send(
       new DescribeLoadBalancerAttributesCommand({ LoadBalancerArn: request.physicalId }),
@@ -273,23 +265,13 @@ function attributesOf(balancer: LoadBalancer): JsonObject {
   };
 }
 
-async function describe(client: ElasticLoadBalancingV2Client, arn: string, context: ProviderContext) {
+async function describe(
+  client: ElasticLoadBalancingV2Client,
+  by: { Names: string[] } | { LoadBalancerArns: string[] },
+  context: ProviderContext,
+) {
   try {
-    const output = await client.send(new DescribeLoadBalancersCommand({ LoadBalancerArns: [arn] }), {
-      abortSignal: context.signal,
-    });
-    return output.LoadBalancers?.[0];
-  } catch (error) {
-    if (notFound(error, 'LoadBalancerNotFound')) return undefined;
-    throw error;
-  }
-}
-
-async function byName(client: ElasticLoadBalancingV2Client, name: string, context: ProviderContext) {
-  try {
-    const output = await client.send(new DescribeLoadBalancersCommand({ Names: [name] }), {
-      abortSignal: context.signal,
-    });
+    const output = await client.send(new DescribeLoadBalancersCommand(by), { abortSignal: context.signal });
     return output.LoadBalancers?.[0];
   } catch (error) {
     if (notFound(error, 'LoadBalancerNotFound')) return undefined;

@@ -10,7 +10,8 @@ import {
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { elbv2NameHolder } from '../cloudcontrol/elbv2-names.js';
 import { deleteTreatingNotFoundAsGone, errorCodeIn } from '../delete-gone.js';
-import { givenOrTokenName, nameFromToken } from '../physical-names.js';
+import { givenOrTokenName } from '../physical-names.js';
+import { changedKeys, pick } from '../property-values.js';
 import type {
   CreateResult,
   DeleteRequest,
@@ -27,14 +28,13 @@ import { resourceMade } from '../resource-made.js';
 import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 import { withUserSuppliedName } from '../user-supplied-names.js';
 import {
-  changedAttributes,
-  changedKeys,
+  claimNamed,
   createTags,
   elbv2,
-  pick,
+  modifyAttributes,
+  notFound,
   tagsOf,
   updateElbv2Tags,
-  notFound,
 } from './client.js';
 import { ELBV2_NAME_RULES } from './load-balancer.js';
 
@@ -88,15 +88,11 @@ export class TargetGroupProvider extends SdkProvider {
     const arn = group.TargetGroupArn!;
     const creationIdentity = { TargetGroupArn: arn };
     try {
-      const attributes = changedAttributes([], properties.TargetGroupAttributes);
-      if (attributes.length > 0) {
-        await client.send(
-          new ModifyTargetGroupAttributesCommand({ TargetGroupArn: arn, Attributes: attributes }),
-          {
-            abortSignal: context.signal,
-          },
-        );
-      }
+      await modifyAttributes([], properties.TargetGroupAttributes, (Attributes) =>
+        client.send(new ModifyTargetGroupAttributesCommand({ TargetGroupArn: arn, Attributes }), {
+          abortSignal: context.signal,
+        }),
+      );
     } catch (error) {
       throw resourceMade({ physicalId: arn, creationIdentity }, error);
     }
@@ -117,15 +113,10 @@ export class TargetGroupProvider extends SdkProvider {
   }
 
   async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
-    const token = request.idempotencyToken;
-    if (!token) return 'unknown';
+    if (!request.idempotencyToken) return 'unknown';
     const client = await elbv2(context);
     const live = await describe(client, { Names: [groupName(request, context)] }, context);
-    if (!live) return 'none';
-    const { madeBy } = await tagsOf(client, live.TargetGroupArn!, context, token);
-    if (madeBy || nameFromToken(request.properties.Name, request))
-      return { physicalId: live.TargetGroupArn! };
-    return 'unknown';
+    return claimNamed(client, live?.TargetGroupArn, request, context);
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {
@@ -142,16 +133,12 @@ export class TargetGroupProvider extends SdkProvider {
         signal,
       );
     }
-    const attributes = changedAttributes(
+    await modifyAttributes(
       request.previousProperties.TargetGroupAttributes,
       request.properties.TargetGroupAttributes,
+      (Attributes) =>
+        client.send(new ModifyTargetGroupAttributesCommand({ TargetGroupArn: arn, Attributes }), signal),
     );
-    if (attributes.length > 0) {
-      await client.send(
-        new ModifyTargetGroupAttributesCommand({ TargetGroupArn: arn, Attributes: attributes }),
-        signal,
-      );
-    }
     await updateElbv2Tags(client, arn, request.previousProperties.Tags, request.properties.Tags, context);
     const live = await describe(client, { TargetGroupArns: [arn] }, context);
     return { physicalId: arn, attributes: live ? attributesOf(live) : {} };
