@@ -93,7 +93,8 @@ function planResource(
   // A reader of a resource this run makes (a stage of a new deployment) holds a placeholder:
   // which of its properties change is known only once that resource exists, so it is planned
   // as an update and decided again then (the executor's replan), not replaced for a
-  // create-only property the placeholder merely lacks.
+  // create-only property the placeholder merely lacks (followReplacedTargets marks one that
+  // reads it into a create-only property as possibly replaced).
   if (isUnresolved(desired.properties) && !typeChanged) {
     return { ...op, kind: 'update', reason: 'reads a resource this deploy makes: decided once it exists' };
   }

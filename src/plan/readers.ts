@@ -1,5 +1,6 @@
 import { linksTo } from './parent-children.js';
 import { replacementOf, schemaFor } from '../resource-types/index.js';
+import { isUnresolved } from './unresolved.js';
 import type { DesiredResource, PlannedOperation, RecordedResource, ResourceRead } from './types.js';
 
 /**
@@ -42,13 +43,18 @@ function follow(op: PlannedOperation, target: string, line: string, targetOp?: P
 }
 
 /** Flags a following update whose `reads` include a create-only property; true when newly flagged. */
-function flagCreateOnly(op: PlannedOperation, reads: readonly ResourceRead[], target: string): boolean {
+function flagCreateOnly(
+  op: PlannedOperation,
+  reads: readonly ResourceRead[],
+  target: string,
+  when = `${target}'s id changes`,
+): boolean {
   const createOnly = reads.filter((r) => replacementOf(op.type, r.property) === 'yes');
   if (op.kind !== 'update' || createOnly.length === 0 || op.replacedIfIdChanges) return false;
   op.replacedIfIdChanges = true;
   op.notes = [
     ...op.notes,
-    `replaced if ${target}'s id changes: ${createOnly.map((r) => r.property).join(', ')} is create-only`,
+    `replaced if ${when}: ${createOnly.map((r) => r.property).join(', ')} is create-only`,
   ];
   return true;
 }
@@ -88,6 +94,27 @@ export function followReplacedTargets(
         `reads ${label} through export ${name} (${describeReads(own)}), which this run moves first`,
       );
       if (flagCreateOnly(op, own, label) && !queued.has(op.logicalId)) {
+        queued.add(op.logicalId);
+        queue.push(op.logicalId);
+      }
+    }
+  }
+
+  // A reader of a resource this deploy creates is planned as an update decided once that one
+  // exists; where it reads it into a create-only property, the plan says it may be replaced
+  // (and the stateful guard weighs it) before anything is made.
+  for (const reader of desired) {
+    const op = ops.get(reader.logicalId);
+    if (!op || !isUnresolved(reader.properties)) continue;
+    const reads = (reader.reads ?? []).filter(
+      (r) => r.via !== 'import' && ops.get(r.target)?.kind === 'create',
+    );
+    for (const target of new Set(reads.map((r) => r.target))) {
+      const own = reads.filter((r) => r.target === target);
+      if (
+        flagCreateOnly(op, own, target, `the value ${target} gives it differs`) &&
+        !queued.has(op.logicalId)
+      ) {
         queued.add(op.logicalId);
         queue.push(op.logicalId);
       }

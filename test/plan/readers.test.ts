@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../src/plan/build-plan.js';
+import { renderPlanText } from '../../src/plan/render-plan.js';
+import { UNRESOLVED_PROPERTIES } from '../../src/plan/unresolved.js';
 import type { DesiredResource, PlannedOperation, RecordedResource } from '../../src/plan/types.js';
 import { allProviders, desired, recorded } from './helpers.js';
 
@@ -296,5 +298,52 @@ describe('children of a recreated parent (spec 002 "Children deleted with the ta
     );
     const ops = withChildren([param], { Param: recorded('AWS::SSM::Parameter', param.properties) });
     expect(op(ops, 'Param').kind).toBe('no-op');
+  });
+});
+
+describe('readers of a resource this deploy creates (planned as updates decided once it exists)', () => {
+  function planNew(reader: DesiredResource, target: DesiredResource) {
+    const plan = buildPlan(
+      { desired: [target, reader], recorded: { [reader.logicalId]: recorded(reader.type, { Old: 1 }) } },
+      allProviders,
+    );
+    return { plan, ops: new Map(plan.operations.map((o) => [o.logicalId, o])) };
+  }
+
+  it('one reading it into a create-only property is shown, and guarded, as possibly replaced', () => {
+    const { plan, ops } = planNew(
+      desired(
+        'Subnet',
+        'AWS::EC2::Subnet',
+        { ...UNRESOLVED_PROPERTIES },
+        {
+          dependencies: ['NewVpc'],
+          reads: [{ target: 'NewVpc', property: 'VpcId', via: 'ref' }],
+        },
+      ),
+      desired('NewVpc', 'AWS::EC2::VPC', { CidrBlock: '10.9.0.0/16' }),
+    );
+    expect(op(ops, 'NewVpc').kind).toBe('create');
+    expect(op(ops, 'Subnet')).toMatchObject({ kind: 'update', replacedIfIdChanges: true });
+    expect(op(ops, 'Subnet').notes).toContain(
+      'replaced if the value NewVpc gives it differs: VpcId is create-only',
+    );
+    expect(renderPlanText(plan)).toContain('Replaced if the id changes');
+  });
+
+  it('one reading it into a property updated in place (a stage of a new deployment) is a plain update', () => {
+    const { ops } = planNew(
+      desired(
+        'Stage',
+        'AWS::ApiGateway::Stage',
+        { ...UNRESOLVED_PROPERTIES },
+        {
+          dependencies: ['Deployment2'],
+          reads: [{ target: 'Deployment2', property: 'DeploymentId', via: 'ref' }],
+        },
+      ),
+      desired('Deployment2', 'AWS::ApiGateway::Deployment', { RestApiId: 'api1' }),
+    );
+    expect(op(ops, 'Stage')).toMatchObject({ kind: 'update', replacedIfIdChanges: false, notes: [] });
   });
 });

@@ -231,6 +231,21 @@ describe('API Gateway REST API SDK providers', () => {
       { logicalId: 'Deployment2', type: DEPLOYMENT, properties: { RestApiId, Description: 'two' } },
       context,
     );
+    // A deployment carries no token: one made since the create was journaled may be this create's.
+    const deploymentCreate = { logicalId: 'Deployment2', type: DEPLOYMENT, properties: { RestApiId } };
+    const journaled = (offset: number) => new Date(Date.now() + offset).toISOString();
+    expect(await deployments.locate({ ...deploymentCreate, journaledAt: journaled(-60_000) }, context)).toBe(
+      'unknown',
+    );
+    expect(await deployments.locate({ ...deploymentCreate, journaledAt: journaled(60_000) }, context)).toBe(
+      'none',
+    );
+    expect(
+      await deployments.locate(
+        { ...deploymentCreate, properties: { RestApiId: 'gone123456' }, journaledAt: journaled(-60_000) },
+        context,
+      ),
+    ).toBe('none');
     const movedProps = {
       ...stageProps,
       DeploymentId: second.physicalId,

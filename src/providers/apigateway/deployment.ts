@@ -2,7 +2,7 @@ import {
   CreateDeploymentCommand,
   DeleteDeploymentCommand,
   GetDeploymentCommand,
-  GetDeploymentsCommand,
+  paginateGetDeployments,
   UpdateDeploymentCommand,
 } from '@aws-sdk/client-api-gateway';
 import { deleteTreatingNotFoundAsGone } from '../delete-gone.js';
@@ -60,18 +60,18 @@ export class DeploymentProvider extends SdkProvider {
     if (!restApiId || !request.journaledAt) return 'unknown';
     const since = Date.parse(request.journaledAt) - 1000;
     const client = await apigw(context);
-    let position: string | undefined;
-    do {
-      const page = await unlessNotFound(() =>
-        client.send(new GetDeploymentsCommand({ restApiId, position, limit: 500 }), {
-          abortSignal: context.signal,
-        }),
+    const madeSince = await unlessNotFound(async () => {
+      const pages = paginateGetDeployments(
+        { client, pageSize: 500 },
+        { restApiId },
+        { abortSignal: context.signal },
       );
-      if (!page) return 'none';
-      if (page.items?.some((item) => (item.createdDate?.getTime() ?? Date.now()) >= since)) return 'unknown';
-      position = page.position;
-    } while (position);
-    return 'none';
+      for await (const page of pages) {
+        if (page.items?.some((item) => (item.createdDate?.getTime() ?? Date.now()) >= since)) return true;
+      }
+      return false;
+    });
+    return madeSince ? 'unknown' : 'none';
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {

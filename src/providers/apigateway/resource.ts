@@ -2,7 +2,7 @@ import {
   CreateResourceCommand,
   DeleteResourceCommand,
   GetResourceCommand,
-  GetResourcesCommand,
+  paginateGetResources,
   type Resource,
 } from '@aws-sdk/client-api-gateway';
 import { deleteTreatingNotFoundAsGone } from '../delete-gone.js';
@@ -60,23 +60,23 @@ export class ResourceProvider extends SdkProvider {
     const restApiId = text(request.properties.RestApiId);
     if (!restApiId) return 'unknown';
     const client = await apigw(context);
-    let position: string | undefined;
-    do {
-      const page = await unlessNotFound(() =>
-        client.send(new GetResourcesCommand({ restApiId, position, limit: 500 }), {
-          abortSignal: context.signal,
-        }),
+    const made = await unlessNotFound(async () => {
+      const pages = paginateGetResources(
+        { client, pageSize: 500 },
+        { restApiId },
+        { abortSignal: context.signal },
       );
-      if (!page) return 'none';
-      const made = page.items?.find(
-        (item) =>
-          item.parentId === text(request.properties.ParentId) &&
-          item.pathPart === text(request.properties.PathPart),
-      );
-      if (made) return { physicalId: made.id! };
-      position = page.position;
-    } while (position);
-    return 'none';
+      for await (const page of pages) {
+        const found = page.items?.find(
+          (item) =>
+            item.parentId === text(request.properties.ParentId) &&
+            item.pathPart === text(request.properties.PathPart),
+        );
+        if (found) return found;
+      }
+      return undefined;
+    });
+    return made ? { physicalId: made.id! } : 'none';
   }
 
   /** Nothing to change in place: every property is create-only. */

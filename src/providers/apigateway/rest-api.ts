@@ -2,7 +2,7 @@ import {
   CreateRestApiCommand,
   DeleteRestApiCommand,
   GetRestApiCommand,
-  GetRestApisCommand,
+  paginateGetRestApis,
   TagResourceCommand,
   UntagResourceCommand,
   UpdateRestApiCommand,
@@ -102,16 +102,17 @@ export class RestApiProvider extends SdkProvider {
   async locate(request: ResourceRequest, context: ProviderContext): Promise<LocateAnswer> {
     const token = request.idempotencyToken;
     if (!token) return 'unknown';
-    const client = await apigw(context);
-    let position: string | undefined;
-    do {
-      const page = await client.send(new GetRestApisCommand({ position, limit: 500 }), {
+    const pages = paginateGetRestApis(
+      { client: await apigw(context), pageSize: 500 },
+      {},
+      {
         abortSignal: context.signal,
-      });
+      },
+    );
+    for await (const page of pages) {
       const made = page.items?.find((api) => api.tags?.[TOKEN_TAG] === token);
       if (made) return { physicalId: made.id! };
-      position = page.position;
-    } while (position);
+    }
     return 'none';
   }
 

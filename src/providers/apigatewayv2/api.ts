@@ -30,7 +30,7 @@ import type {
 } from '../provider.js';
 import { SdkProvider, type ProviderDescription } from '../skeleton.js';
 import { tagDiff } from '../tags.js';
-import { apiGatewayV2, changed, NOT_FOUND, sent, typed } from './common.js';
+import { allPages, apiGatewayV2, changed, NOT_FOUND, sent, typed } from './common.js';
 
 export const API_TYPE = 'AWS::ApiGatewayV2::Api';
 
@@ -85,14 +85,11 @@ export class HttpApiProvider extends SdkProvider {
     const token = request.idempotencyToken;
     if (!token) return 'unknown';
     const client = await apiGatewayV2(context);
-    let NextToken: string | undefined;
-    do {
-      const listed = await client.send(new GetApisCommand({ NextToken }), { abortSignal: context.signal });
-      const found = listed.Items?.find((api) => api.Tags?.[TOKEN_TAG] === token);
-      if (found) return { physicalId: found.ApiId! };
-      NextToken = listed.NextToken;
-    } while (NextToken);
-    return 'none';
+    const apis = await allPages((NextToken) =>
+      client.send(new GetApisCommand({ NextToken }), { abortSignal: context.signal }),
+    );
+    const found = apis.find((api) => api.Tags?.[TOKEN_TAG] === token);
+    return found ? { physicalId: found.ApiId! } : 'none';
   }
 
   async update(request: UpdateRequest, context: ProviderContext): Promise<UpdateResult> {

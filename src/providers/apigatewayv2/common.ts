@@ -10,6 +10,20 @@ export function apiGatewayV2(
   return context.clients.client(ApiGatewayV2Client, context.region, tuning);
 }
 
+/** Every item of a Get<Things> call, page after page (API Gateway v2's client has no paginators for them). */
+export async function allPages<T>(
+  send: (NextToken: string | undefined) => Promise<{ Items?: T[]; NextToken?: string }>,
+): Promise<T[]> {
+  const items: T[] = [];
+  let NextToken: string | undefined;
+  do {
+    const page = await send(NextToken);
+    items.push(...(page.Items ?? []));
+    NextToken = page.NextToken;
+  } while (NextToken);
+  return items;
+}
+
 /** The API Gateway v2 not-found answer: the API or the part is gone. */
 export const NOT_FOUND = 'NotFoundException';
 

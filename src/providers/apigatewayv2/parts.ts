@@ -22,6 +22,7 @@ import {
 import { partitionForRegion } from '../../template/pseudo-parameters.js';
 import type { JsonObject } from '../provider.js';
 import { tagDiff } from '../tags.js';
+import { allPages } from './common.js';
 import type { PartSpec } from './part-provider.js';
 
 export const ROUTE_TYPE = 'AWS::ApiGatewayV2::Route';
@@ -34,20 +35,6 @@ const plain = <T>(output: T): JsonObject => {
   delete rest.$metadata;
   return rest;
 };
-
-/** Every item of a Get<Parts> call, page after page. */
-async function allPages(
-  send: (NextToken: string | undefined) => Promise<{ Items?: object[]; NextToken?: string }>,
-): Promise<JsonObject[]> {
-  const items: JsonObject[] = [];
-  let NextToken: string | undefined;
-  do {
-    const page = await send(NextToken);
-    items.push(...(page.Items ?? []).map(plain));
-    NextToken = page.NextToken;
-  } while (NextToken);
-  return items;
-}
 
 /** What the CDK's HttpRoute and WebSocketRoute emit; request models and parameters go to Cloud Control. */
 export const ROUTE: PartSpec = {
@@ -77,8 +64,10 @@ export const ROUTE: PartSpec = {
     client.send(new DeleteRouteCommand({ ApiId, RouteId }), { abortSignal }),
   get: async (client, ApiId, RouteId, abortSignal) =>
     plain(await client.send(new GetRouteCommand({ ApiId, RouteId }), { abortSignal })),
-  list: (client, ApiId, abortSignal) =>
-    allPages((NextToken) => client.send(new GetRoutesCommand({ ApiId, NextToken }), { abortSignal })),
+  list: async (client, ApiId, abortSignal) =>
+    (
+      await allPages((NextToken) => client.send(new GetRoutesCommand({ ApiId, NextToken }), { abortSignal }))
+    ).map(plain),
 };
 
 /**
@@ -151,8 +140,10 @@ export const STAGE: PartSpec = {
     client.send(new DeleteStageCommand({ ApiId, StageName }), { abortSignal }),
   get: async (client, ApiId, StageName, abortSignal) =>
     plain(await client.send(new GetStageCommand({ ApiId, StageName }), { abortSignal })),
-  list: (client, ApiId, abortSignal) =>
-    allPages((NextToken) => client.send(new GetStagesCommand({ ApiId, NextToken }), { abortSignal })),
+  list: async (client, ApiId, abortSignal) =>
+    (
+      await allPages((NextToken) => client.send(new GetStagesCommand({ ApiId, NextToken }), { abortSignal }))
+    ).map(plain),
   async afterUpdate(client, request, context) {
     const tags = (properties: JsonObject) =>
       Object.fromEntries(
