@@ -3,6 +3,7 @@
  * critical path, the chain of operations each of which could start only when the one before
  * it ended. Pure and free of Node imports: the page (browser) and `cdkd events --html` share it.
  */
+import { criticalPath, type EtaNode } from '../eta/critical-path.js';
 
 /** The fields of a stored event (src/state/documents/events-document.ts) the timeline reads. */
 export interface TimelineEvent {
@@ -84,18 +85,26 @@ export function runTimeline(
     retrying: event.retryMs ?? 0,
   }));
   const byId = new Map(bars.map((bar) => [bar.logicalId, bar]));
-  for (const bar of bars) {
-    const ready = Math.max(0, ...predecessors(bar, byId, dependencies).map((before) => before.end));
+  // Each operation weighs what it added to the run once free to start (queued and running):
+  // the heaviest chain then ends when the run did, and is the chain that held it up.
+  const nodes: EtaNode[] = bars.map((bar) => {
+    const before = predecessors(bar, byId, dependencies);
+    const ready = Math.max(0, ...before.map((other) => other.end));
     bar.waitedForDependencies = Math.min(ready, bar.start);
     bar.queued = Math.max(0, bar.start - ready);
-  }
+    return {
+      id: bar.logicalId,
+      dependsOn: before.map((other) => other.logicalId),
+      durationMs: bar.end - ready,
+    };
+  });
   const end = Math.max(0, ...bars.map((bar) => bar.end));
   return {
     runId,
     startedAt: new Date(origin).toISOString(),
     durationMs: end,
     bars,
-    criticalPath: criticalPath(bars, byId, dependencies),
+    criticalPath: criticalPath(nodes).path.map((step) => step.id),
     notes,
   };
 }
@@ -119,25 +128,4 @@ function predecessors(
       (other): other is TimelineBar =>
         other !== undefined && (other.action === 'delete') === (bar.action === 'delete'),
     );
-}
-
-/** Back from the operation that ended last, each step to the predecessor that ended last. */
-function criticalPath(
-  bars: readonly TimelineBar[],
-  byId: ReadonlyMap<string, TimelineBar>,
-  dependencies: Dependencies,
-): string[] {
-  let current = bars.reduce<TimelineBar | undefined>(
-    (latest, bar) => (latest === undefined || bar.end > latest.end ? bar : latest),
-    undefined,
-  );
-  const path: string[] = [];
-  while (current && !path.includes(current.logicalId)) {
-    path.unshift(current.logicalId);
-    current = predecessors(current, byId, dependencies).reduce<TimelineBar | undefined>(
-      (latest, bar) => (latest === undefined || bar.end > latest.end ? bar : latest),
-      undefined,
-    );
-  }
-  return path;
 }

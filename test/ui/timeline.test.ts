@@ -30,6 +30,12 @@ describe('runTimeline', () => {
       path: ['B', 'A'],
     },
     {
+      name: 'time queued counts: the chain that ended last, though it ran for less',
+      events: [op('A', 0, 100), op('B', 200, 250), op('X', 0, 220)],
+      deps: { B: ['A'] },
+      path: ['A', 'B'],
+    },
+    {
       name: 'an operation with no recorded dependency is a path of one',
       events: [op('A', 0, 100), op('B', 10, 500)],
       deps: {},
