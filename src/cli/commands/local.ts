@@ -4,11 +4,9 @@ import { CdkdError } from '../../errors.js';
 import type { CloudAssembly } from '../../assembly/index.js';
 import { readProjectConfig, resolveAppSource } from '../../assembly/project-config.js';
 import type { LocalRunnerOptions } from '../../local/function-runner.js';
-import type { LocalService } from '../../local/service/service-model.js';
 import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
 import { globalOptions } from '../global-options.js';
 import { renderError } from '../render-error.js';
-import { rebuildOnChange, reloadOnChange } from './local-reload.js';
 import { sessionFor } from '../session-from-options.js';
 
 interface LocalRunOptions extends AppOptions {
@@ -123,6 +121,7 @@ export function registerLocal(program: Command): void {
         });
         for (const endpoint of running.endpoints)
           process.stderr.write(`${endpoint.description}: http://127.0.0.1:${endpoint.port}\n`);
+        const { reloadOnChange } = await import('../../toolkit/watch/reload-on-change.js');
         const reloading = synthesizesApp(options)
           ? await reloadOnChange({
               dir: process.cwd(),
@@ -220,6 +219,8 @@ function registerStartService(local: Command): void {
         for (const text of renderError(error, verbose)) line(text);
         line('The tasks running keep running; the next change is tried again.');
       };
+      const { rebuildOnChange, reloadOnChange } = await import('../../toolkit/watch/reload-on-change.js');
+      const { imageAssetDirectories } = await import('../../local/service/service-model.js');
       const watching = synthesizesApp(options)
         ? await reloadOnChange({
             dir: process.cwd(),
@@ -271,19 +272,6 @@ function registerStartService(local: Command): void {
         );
       }
     });
-}
-
-/** The directories of the service's image assets (in the assembly): with --app DIR, their files are the source. */
-function imageAssetDirectories(service: LocalService): string[] {
-  return [
-    ...new Set(
-      service.containers.flatMap((container) =>
-        container.image.kind === 'asset' && container.image.asset.absoluteDirectory
-          ? [container.image.asset.absoluteDirectory]
-          : [],
-      ),
-    ),
-  ];
 }
 
 const line = (text: string) => void process.stderr.write(`${text}\n`);

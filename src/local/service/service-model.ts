@@ -184,3 +184,16 @@ function strings(value: unknown): string[] | undefined {
     ? (value as string[])
     : undefined;
 }
+
+/** The directories of the service's image assets (in the assembly): with --app DIR, their files are the source. */
+export function imageAssetDirectories(service: LocalService): string[] {
+  return [
+    ...new Set(
+      service.containers.flatMap((container) =>
+        container.image.kind === 'asset' && container.image.asset.absoluteDirectory
+          ? [container.image.asset.absoluteDirectory]
+          : [],
+      ),
+    ),
+  ];
+}

@@ -1,4 +1,7 @@
 import type { CloudAssembly } from '../../assembly/index.js';
+import { watchFiles } from './file-watcher.js';
+import { CoalescingQueue } from './run-queue.js';
+import { projectWatchSettings, watchFilter } from './watch-settings.js';
 
 export interface ReloadInput {
   /** The project directory (cdk.json's), watched as `cdkd watch` watches it. */
@@ -20,8 +23,6 @@ export interface ReloadInput {
  * make one more. Closing waits for the synthesis under way.
  */
 export async function reloadOnChange(input: ReloadInput): Promise<{ close(): Promise<void> }> {
-  const { CoalescingQueue, projectWatchSettings, watchFiles, watchFilter } =
-    await import('../../toolkit/watch/index.js');
   const queue = new CoalescingQueue(async () => {
     const started = Date.now();
     const assembly = await input.synthesize();
@@ -51,7 +52,6 @@ export interface RebuildInput {
 
 /** `cdkd local start-service --app DIR`: after each quiet change to a file of an image asset's directory, the images are rebuilt and the tasks replaced. */
 export async function rebuildOnChange(input: RebuildInput): Promise<{ close(): Promise<void> }> {
-  const { CoalescingQueue, watchFiles } = await import('../../toolkit/watch/index.js');
   const queue = new CoalescingQueue(() => input.rebuild(), input.failed);
   const everything = { counts: () => true, skipsDirectory: () => false };
   const watchers = await Promise.all(
