@@ -6,7 +6,7 @@
 /** The attributes read live per type. */
 export const LIVE_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
   'AWS::EC2::Instance': ['PrivateIp', 'PublicIp', 'PrivateDnsName', 'PublicDnsName', 'AvailabilityZone'],
-  'AWS::EC2::VPC': ['DefaultSecurityGroup'],
+  'AWS::EC2::VPC': ['DefaultSecurityGroup', 'Ipv6CidrBlocks'],
   'AWS::CloudFront::Distribution': ['DomainName'],
   'AWS::EC2::SecurityGroup': ['VpcId'],
 };
@@ -18,11 +18,13 @@ const REFUSED_WHEN_ABSENT: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
- * Records an older cdkd wrote with '' for a value AWS has (a security group declared without
- * VpcId): '' counts as absent.
+ * Values recorded empty that AWS may have filled since: '' an older cdkd wrote for a security
+ * group declared without VpcId; a VPC's IPv6 blocks, which its `AWS::EC2::VPCCidrBlock`
+ * associates after the VPC is made (a dual-stack subnet reads them then).
  */
 const EMPTY_MEANS_ABSENT: Readonly<Record<string, readonly string[]>> = {
   'AWS::EC2::SecurityGroup': ['VpcId'],
+  'AWS::EC2::VPC': ['Ipv6CidrBlocks'],
 };
 
 /**
@@ -40,7 +42,8 @@ export function liveAttributeRoute(
   const absent =
     value === undefined ||
     value === null ||
-    (value === '' && (EMPTY_MEANS_ABSENT[type]?.includes(attribute) ?? false));
+    ((value === '' || (Array.isArray(value) && value.length === 0)) &&
+      (EMPTY_MEANS_ABSENT[type]?.includes(attribute) ?? false));
   if (!absent) return 'recorded';
   if (LIVE_ATTRIBUTES[type]?.includes(attribute)) return 'live';
   if (REFUSED_WHEN_ABSENT[type]?.includes(attribute)) return 'refuse';

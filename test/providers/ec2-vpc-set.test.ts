@@ -8,6 +8,7 @@ import {
   CreateSecurityGroupCommand,
   CreateSubnetCommand,
   CreateVpcCommand,
+  CreateVpcEndpointCommand,
   DeleteVpcCommand,
   DescribeNatGatewaysCommand,
   DescribeRouteTablesCommand,
@@ -119,6 +120,19 @@ describe("the sandbox: EC2's network calls and their error codes", () => {
     expect(group.IpPermissionsEgress).toEqual([
       expect.objectContaining({ IpProtocol: '-1', IpRanges: [{ CidrIp: '0.0.0.0/0' }] }),
     ]);
+  });
+
+  it('makes an endpoint to a regional or a global AWS service, refusing a name AWS does not serve', async () => {
+    const vpcId = (await ec2.send(new CreateVpcCommand({ CidrBlock: '10.2.0.0/16' }))).Vpc!.VpcId!;
+    const endpoint = (ServiceName: string) =>
+      ec2.send(new CreateVpcEndpointCommand({ VpcId: vpcId, ServiceName, VpcEndpointType: 'Interface' }));
+    expect((await endpoint('com.amazonaws.us-east-1.sqs')).VpcEndpoint?.ServiceName).toBe(
+      'com.amazonaws.us-east-1.sqs',
+    );
+    expect((await endpoint('com.amazonaws.s3-global.accesspoint')).VpcEndpoint?.ServiceName).toBe(
+      'com.amazonaws.s3-global.accesspoint',
+    );
+    expect(await errorName(endpoint('com.amazonaws.nowhere.accesspoint'))).toBe('InvalidServiceName');
   });
 
   it('keeps a NAT gateway pending for the latency model, routes to it blackhole until it is available', async () => {

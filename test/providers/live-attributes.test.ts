@@ -119,6 +119,20 @@ describe('liveAttributeReader', () => {
     expect(answer).toEqual({ kind: 'value', value: groups.SecurityGroups![0]!.GroupId });
   });
 
+  it("reads a VPC's IPv6 blocks: none before its VPCCidrBlock, the associated /56 after", async () => {
+    const vpcId = await ccCreate('AWS::EC2::VPC', { CidrBlock: '10.1.0.0/16' });
+    const read = () => reader().read(request('AWS::EC2::VPC', vpcId, 'Ipv6CidrBlocks'), { wait: true });
+    expect(await read()).toEqual({ kind: 'value', value: [] });
+    await ccCreate('AWS::EC2::VPCCidrBlock', { VpcId: vpcId, AmazonProvidedIpv6CidrBlock: true });
+    const answer = await read();
+    const vpc = (await ec2.send(new DescribeVpcsCommand({ VpcIds: [vpcId] }))).Vpcs![0]!;
+    const associated = vpc.Ipv6CidrBlockAssociationSet!.map((association) => association.Ipv6CidrBlock);
+    expect(associated).toEqual([
+      expect.stringMatching(/^2600:1f[0-9a-f]{2}:[0-9a-f]{1,4}:[1-9a-f][0-9a-f]?00::\/56$/),
+    ]);
+    expect(answer).toEqual({ kind: 'value', value: associated });
+  });
+
   it("reads a security group's VpcId: the default VPC's for a group declared without one", async () => {
     const groupId = await ccCreate('AWS::EC2::SecurityGroup', { GroupDescription: 'no vpc' });
     const vpcs = await ec2.send(

@@ -16,6 +16,10 @@ const ROWS: Array<[string, string, Record<string, unknown>, LiveAttributeRoute]>
   ['AWS::EC2::VPC', 'DefaultSecurityGroup', {}, 'live'],
   ['AWS::EC2::VPC', 'DefaultSecurityGroup', { DefaultSecurityGroup: 'sg-1' }, 'recorded'],
   ['AWS::EC2::VPC', 'CidrBlock', {}, 'recorded'],
+  // A VPC's IPv6 blocks come after it (its VPCCidrBlock): an empty list is read again.
+  ['AWS::EC2::VPC', 'Ipv6CidrBlocks', { Ipv6CidrBlocks: [] }, 'live'],
+  ['AWS::EC2::VPC', 'Ipv6CidrBlocks', { Ipv6CidrBlocks: ['2600:1f18:1:100::/56'] }, 'recorded'],
+  ['AWS::EC2::Subnet', 'Ipv6CidrBlocks', { Ipv6CidrBlocks: [] }, 'recorded'],
   ['AWS::CloudFront::Distribution', 'DomainName', {}, 'live'],
   ['AWS::CloudFront::Distribution', 'DomainName', { DomainName: 'd1.cloudfront.net' }, 'recorded'],
   ['AWS::EC2::SecurityGroup', 'VpcId', {}, 'live'],

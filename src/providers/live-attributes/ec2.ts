@@ -1,6 +1,7 @@
 import {
   DescribeInstancesCommand,
   DescribeSecurityGroupsCommand,
+  DescribeVpcsCommand,
   type EC2Client,
   type Instance,
 } from '@aws-sdk/client-ec2';
@@ -64,6 +65,38 @@ export async function readDefaultSecurityGroup(
   return groupId
     ? { kind: 'value', value: groupId }
     : { kind: 'unassigned', observed: 'without a default security group' };
+}
+
+/**
+ * A VPC's associated IPv6 blocks. One still `associating` (AWS assigns the block after
+ * AssociateVpcCidrBlock answers) is polled with `wait`, as an instance's addresses are.
+ */
+export async function readVpcIpv6Blocks(
+  ec2: EC2Client,
+  request: LiveAttributeRequest,
+  options: { wait: boolean; signal?: AbortSignal; clock: Clock },
+): Promise<LiveAttributeAnswer> {
+  const deadline = options.clock.now() + DEFAULT_DEADLINE_MS;
+  for (let poll = 0; ; poll++) {
+    const answer = await ec2.send(new DescribeVpcsCommand({ VpcIds: [request.physicalId] }), {
+      abortSignal: options.signal,
+    });
+    const associations = answer.Vpcs?.[0]?.Ipv6CidrBlockAssociationSet ?? [];
+    const blocks = associations.flatMap((association) =>
+      association.Ipv6CidrBlockState?.State === 'associated' && association.Ipv6CidrBlock
+        ? [association.Ipv6CidrBlock]
+        : [],
+    );
+    const pending = associations.some(
+      (association) => association.Ipv6CidrBlockState?.State === 'associating',
+    );
+    // An IPv4-only VPC has no block: the empty list is its true answer, as CloudFormation's.
+    if (blocks.length > 0 || !pending) return { kind: 'value', value: blocks };
+    if (!options.wait || options.clock.now() >= deadline) {
+      return { kind: 'unassigned', observed: 'its IPv6 block still associating', pending };
+    }
+    await options.clock.sleep(pollDelayMs(poll), options.signal);
+  }
 }
 
 /** A security group's VPC (the default VPC's for a group declared without VpcId). */

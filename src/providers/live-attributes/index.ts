@@ -3,7 +3,12 @@ import type { AwsClients } from '../../aws/index.js';
 import { awsErrorCode } from '../../aws/error-class.js';
 import { systemClock, type Clock } from '../clock.js';
 import { readDistributionDomainName } from './cloudfront.js';
-import { readDefaultSecurityGroup, readInstanceAttribute, readSecurityGroupVpc } from './ec2.js';
+import {
+  readDefaultSecurityGroup,
+  readInstanceAttribute,
+  readSecurityGroupVpc,
+  readVpcIpv6Blocks,
+} from './ec2.js';
 import type { LiveAttributeAnswer, LiveAttributeReader, LiveAttributeRequest } from './port.js';
 
 export type { LiveAttributeAnswer, LiveAttributeReader, LiveAttributeRequest } from './port.js';
@@ -19,7 +24,10 @@ type Read = (
   options: ReadOptions & { clock: Clock },
 ) => Promise<LiveAttributeAnswer>;
 
-/** Each type's read, and the call it makes (named in a refusal when it fails). */
+/**
+ * Each type's read, and the call it makes (named in a refusal when it fails); `type.attribute`
+ * where one type's attributes are read differently.
+ */
 const READS: Readonly<Record<string, { operation: string; read: Read }>> = {
   'AWS::EC2::Instance': {
     operation: 'ec2:DescribeInstances',
@@ -30,6 +38,11 @@ const READS: Readonly<Record<string, { operation: string; read: Read }>> = {
     operation: 'ec2:DescribeSecurityGroups',
     read: async (clients, request, options) =>
       readDefaultSecurityGroup(await clients.client(EC2Client, request.region), request, options.signal),
+  },
+  'AWS::EC2::VPC.Ipv6CidrBlocks': {
+    operation: 'ec2:DescribeVpcs',
+    read: async (clients, request, options) =>
+      readVpcIpv6Blocks(await clients.client(EC2Client, request.region), request, options),
   },
   'AWS::EC2::SecurityGroup': {
     operation: 'ec2:DescribeSecurityGroups',
@@ -54,7 +67,7 @@ export function liveAttributeReader(deps: {
   const clock = deps.clock ?? systemClock;
   return {
     async read(request, options) {
-      const entry = READS[request.type];
+      const entry = READS[`${request.type}.${request.attribute}`] ?? READS[request.type];
       if (!entry) throw new Error(`no live read for ${request.type}`);
       try {
         return await deps.retry(`${request.logicalId}.${request.attribute}`, () =>

@@ -128,7 +128,7 @@ export function describeVpcs(call: Ec2Call): SandboxResponse {
     [
       itemSet(
         'vpcSet',
-        vpcs.map((vpc) => vpcItem(vpc, call.context.accountId)),
+        vpcs.map((vpc) => vpcItem(vpc, call.context.accountId, call.request.region)),
       ),
     ],
     call.request,

@@ -8,7 +8,14 @@ export interface VpcView {
   cidrBlock: string;
   isDefault: boolean;
   defaultSecurityGroupId: string;
+  /** The IPv6 blocks its `AWS::EC2::VPCCidrBlock`s associate (none for an IPv4-only VPC). */
+  ipv6Blocks: Ipv6BlockView[];
   tags: Tags;
+}
+
+export interface Ipv6BlockView {
+  associationId: string;
+  cidrBlock: string;
 }
 
 export interface SubnetView {
@@ -69,6 +76,7 @@ export class NetworkView {
         cidrBlock: home.cidrBlock,
         isDefault: true,
         defaultSecurityGroupId: home.securityGroupId,
+        ipv6Blocks: [],
         tags: [],
       },
       ...this.models('AWS::EC2::VPC').map((model) => ({
@@ -76,9 +84,31 @@ export class NetworkView {
         cidrBlock: String(model.CidrBlock ?? ''),
         isDefault: false,
         defaultSecurityGroupId: String(model.DefaultSecurityGroup),
+        ipv6Blocks: this.ipv6BlocksOf(String(model.VpcId)),
         tags: tagsOf(model),
       })),
     ];
+  }
+
+  /**
+   * A VPC's IPv6 blocks: each IPv6 `VPCCidrBlock` of it, with the block it names or, for an
+   * Amazon-provided one, a /56 fixed by its association (so every read answers the same).
+   */
+  private ipv6BlocksOf(vpcId: string): Ipv6BlockView[] {
+    return this.models('AWS::EC2::VPCCidrBlock')
+      .filter(
+        (model) =>
+          model.VpcId === vpcId &&
+          (model.AmazonProvidedIpv6CidrBlock === true ||
+            typeof model.Ipv6CidrBlock === 'string' ||
+            typeof model.Ipv6IpamPoolId === 'string'),
+      )
+      .map((model) => {
+        const associationId = String(model.Id ?? stableId('vpc-cidr-assoc', vpcId, JSON.stringify(model)));
+        const cidrBlock =
+          typeof model.Ipv6CidrBlock === 'string' ? model.Ipv6CidrBlock : amazonIpv6Block(associationId);
+        return { associationId, cidrBlock };
+      });
   }
 
   subnets(): SubnetView[] {
@@ -209,4 +239,12 @@ function routeOf(model: ResourceModel): RouteView {
 
 export function tagsOf(model: ResourceModel): Tags {
   return Array.isArray(model.Tags) ? (model.Tags as Array<{ Key: string; Value: string }>) : [];
+}
+
+/** An Amazon-provided IPv6 block, as AWS assigns and writes them: a /56 out of 2600:1f00::/24. */
+function amazonIpv6Block(associationId: string): string {
+  const hex = stableId('x', associationId).slice(2);
+  // The /56's last byte is kept non-zero, so the block is never written with an earlier `::`.
+  const lastByte = parseInt(hex.slice(6, 8), 16) || 1;
+  return `2600:1f${hex.slice(0, 2)}:${parseInt(hex.slice(2, 6), 16).toString(16)}:${(lastByte << 8).toString(16)}::/56`;
 }

@@ -6,7 +6,7 @@ import type { Rule } from './rules.js';
 import type { SecurityGroupView } from './security-groups.js';
 
 /** EC2's XML for each kind of resource, as the `<item>` children of its describe call's set. */
-export function vpcItem(vpc: VpcView, ownerId: string): string[] {
+export function vpcItem(vpc: VpcView, ownerId: string, region: string): string[] {
   return [
     el('vpcId', vpc.vpcId),
     el('ownerId', ownerId),
@@ -19,6 +19,16 @@ export function vpcItem(vpc: VpcView, ownerId: string): string[] {
         el('cidrBlockState', [el('state', 'associated')]),
       ],
     ]),
+    itemSet(
+      'ipv6CidrBlockAssociationSet',
+      vpc.ipv6Blocks.map((block) => [
+        el('associationId', block.associationId),
+        el('ipv6CidrBlock', block.cidrBlock),
+        el('ipv6CidrBlockState', [el('state', 'associated')]),
+        el('networkBorderGroup', region),
+        el('ipv6Pool', 'Amazon'),
+      ]),
+    ),
     el('dhcpOptionsId', 'dopt-default'),
     el('instanceTenancy', 'default'),
     el('isDefault', vpc.isDefault),

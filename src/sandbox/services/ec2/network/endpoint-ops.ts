@@ -178,11 +178,18 @@ export function describeVpcEndpoints(call: Ec2Call): SandboxResponse {
   );
 }
 
-/** `com.amazonaws.<region>.<service>` (or an endpoint service of the account's): the service part. */
+/** The endpoint services AWS names without a region (S3 Multi-Region Access Points'). */
+const GLOBAL_SERVICES: ReadonlySet<string> = new Set(['com.amazonaws.s3-global.accesspoint']);
+
+/**
+ * `com.amazonaws.<region>.<service>` (or an endpoint service of the account's, or a global
+ * one): the service part.
+ */
 function serviceOf(call: Ec2Call, serviceName: string): string {
   const prefix = `com.amazonaws.${call.request.region}.`;
   const own = `com.amazonaws.vpce.${call.request.region}.`;
   if (serviceName.startsWith(own)) return serviceName.slice(own.length);
+  if (GLOBAL_SERVICES.has(serviceName)) return serviceName.slice('com.amazonaws.'.length);
   if (!serviceName.startsWith(prefix) || serviceName.length === prefix.length) {
     throw ec2Errors.notFound(
       'InvalidServiceName',

@@ -41,7 +41,11 @@ export async function createVpc(call: Ec2Call): Promise<SandboxResponse> {
   const vpc = network(call)
     .vpcs()
     .find((candidate) => candidate.vpcId === model.VpcId)!;
-  return ec2Result('CreateVpc', [el('vpc', vpcItem(vpc, call.request.accountId))], call.request);
+  return ec2Result(
+    'CreateVpc',
+    [el('vpc', vpcItem(vpc, call.request.accountId, call.request.region))],
+    call.request,
+  );
 }
 
 /**
