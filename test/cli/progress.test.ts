@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createProgress } from '../../src/cli/progress.js';
 import type { DeployEvent } from '../../src/engine/events.js';
 
@@ -86,6 +86,9 @@ describe('phase timings', () => {
 });
 
 describe('the ETA', () => {
+  // The progress loads the ETA's code when a stack starts; loaded here first, that import
+  // answers at once, so no test races it (on a loaded machine the first load takes seconds).
+  beforeAll(() => import('../../src/cli/progress-eta.js'));
   const schedule = {
     operations: [
       {
@@ -113,7 +116,7 @@ describe('the ETA', () => {
     const { stream, text } = fakeStream(true);
     const progress = createProgress(stream);
     progress.sink(started);
-    await expect.poll(() => text().split('\x1b[J').at(-1)).toMatch(/ETA ~10s/);
+    await expect.poll(() => text().split('\x1b[J').at(-1), { timeout: 30_000 }).toMatch(/ETA ~10s/);
     progress.close();
   });
 
@@ -121,8 +124,8 @@ describe('the ETA', () => {
     const { stream, text } = fakeStream(false);
     const progress = createProgress(stream);
     progress.sink(started);
-    // The ETA's code loads on the stack's start; let it.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The ETA's code, already loaded, is taken on the stack's start; let its import answer.
+    await new Promise((resolve) => setTimeout(resolve, 0));
     progress.sink({ kind: 'stack', stack: 'App', status: 'succeeded' });
     expect(text()).toMatch(/App \| ETA predicted 10\.0s, took 0\.\ds \(\+\d+%\)\n$/);
   });
@@ -131,7 +134,9 @@ describe('the ETA', () => {
     const { stream, text } = fakeStream(false);
     const progress = createProgress(stream, false, true);
     progress.sink(started);
-    await expect.poll(text).toContain('App | critical path ~10.0s: Role 8.0s → Fn 2.0s\n');
+    await expect
+      .poll(text, { timeout: 30_000 })
+      .toContain('App | critical path ~10.0s: Role 8.0s → Fn 2.0s\n');
     progress.close();
   });
 

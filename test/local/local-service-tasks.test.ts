@@ -12,7 +12,7 @@ import { REPO_ROOT, runCli, startCli } from '../helpers/cli.js';
 // DesiredCount tasks, a task whose essential container exits replaced after a delay, images
 // rebuilt and tasks replaced when an image asset's files change. No engine here can run a
 // container, so a stand-in engine (CDK_DOCKER) records each call; its `run` stays up until
-// the test writes `exit-<container name>` holding the exit code.
+// the test writes `exit-<container name>` holding the exit code; its `ps` prints the file `ps`.
 let work: string;
 
 function app(options: { desiredCount?: number; ports?: number[] } = {}): string {
@@ -60,6 +60,7 @@ function stubEngine(): { path: string; log: string; dir: string } {
       `  while [ ! -f ${dir}/exit-$name ]; do sleep 0.05; done`,
       `  exit $(cat ${dir}/exit-$name)`,
       'fi',
+      `if [ "$1" = ps ] && [ -f ${dir}/ps ]; then cat ${dir}/ps; fi`,
       '',
     ].join('\n'),
   );
@@ -74,6 +75,18 @@ const runs = (engine: { log: string }) =>
     name: match[1]!,
     args: match[2]!,
   }));
+
+/**
+ * The run of one container of one task, found by its name: the stand-in engine's processes
+ * log in the order they get the CPU, not the order cdkd started them.
+ */
+const run = (engine: { log: string }, container: string, task: number) => {
+  const found = runs(engine).find((candidate) =>
+    new RegExp(`-${container}-\\d+-${task}$`).test(candidate.name),
+  );
+  if (!found) throw new Error(`no run of ${container} in task ${task}:\n${calls(engine)}`);
+  return found;
+};
 
 async function until(condition: () => boolean, what: string, ms = 60_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -114,7 +127,12 @@ describe('cdkd local start-service: replicas, restarts, rebuilds', () => {
     const engine = stubEngine();
     const running = await start(['-a', app({ desiredCount: 2 })], engine);
     await until(() => runs(engine).length === 4, 'two tasks of two containers');
-    const [web1, side1, web2, side2] = runs(engine);
+    const [web1, side1, web2, side2] = [
+      run(engine, 'web', 1),
+      run(engine, 'side', 1),
+      run(engine, 'web', 2),
+      run(engine, 'side', 2),
+    ];
     expect(web1!.name).toMatch(/^cdkd-Svc-Web-web-\d+-1$/);
     expect(side1!.name).toBe(web1!.name.replace('-web-', '-side-'));
     expect(web2!.name).toBe(web1!.name.replace(/-1$/, '-2'));
@@ -129,7 +147,12 @@ describe('cdkd local start-service: replicas, restarts, rebuilds', () => {
     const engine = stubEngine();
     const running = await start(['-a', app({ desiredCount: 2 })], engine);
     await until(() => runs(engine).length === 4, 'two tasks');
-    const [web1, side1, web2, side2] = runs(engine);
+    const [web1, side1, web2, side2] = [
+      run(engine, 'web', 1),
+      run(engine, 'side', 1),
+      run(engine, 'web', 2),
+      run(engine, 'side', 2),
+    ];
     writeFileSync(join(engine.dir, `exit-${side2!.name}`), '0');
     writeFileSync(join(engine.dir, `exit-${web1!.name}`), '3');
     await until(
@@ -147,7 +170,7 @@ describe('cdkd local start-service: replicas, restarts, rebuilds', () => {
       'the stopped task reported',
     );
     await until(() => runs(engine).length === 6, 'the replacement task');
-    const [web3, side3] = runs(engine).slice(4);
+    const [web3, side3] = [run(engine, 'web', 3), run(engine, 'side', 3)];
     expect(web3!.name).toBe(web1!.name.replace(/-1$/, '-3'));
     expect(side3!.name).toBe(side1!.name.replace(/-1$/, '-3'));
     // The replacement publishes the ports of the task it replaces.
@@ -160,7 +183,7 @@ describe('cdkd local start-service: replicas, restarts, rebuilds', () => {
     const engine = stubEngine();
     const running = await start(['-a', app({ desiredCount: 2 }), '--no-restart'], engine);
     await until(() => runs(engine).length === 4, 'two tasks');
-    const [web1, , web2] = runs(engine);
+    const [web1, web2] = [run(engine, 'web', 1), run(engine, 'web', 2)];
     writeFileSync(join(engine.dir, `exit-${web1!.name}`), '3');
     await until(() => running.stderr().includes('--no-restart: not replaced'), 'the first stop');
     expect(running.child.exitCode).toBeNull();
@@ -181,13 +204,32 @@ describe('cdkd local start-service: replicas, restarts, rebuilds', () => {
     writeFileSync(join(assembly, asset, 'index.html'), 'v2');
     await until(() => runs(engine).length === 8, 'the new tasks');
     expect(builds()).toBe(2);
-    for (const old of runs(engine).slice(0, 4)) expect(calls(engine)).toContain(`TERM ${old.name}`);
+    for (const task of [1, 2]) {
+      for (const container of ['web', 'side']) {
+        expect(calls(engine)).toContain(`TERM ${run(engine, container, task).name}`);
+      }
+    }
     expect(
       runs(engine)
-        .slice(4)
-        .map((run) => run.name.split('-').at(-1)),
-    ).toEqual(['3', '3', '4', '4']);
+        .map((started) => started.name.split('-').at(-1))
+        .sort(),
+    ).toEqual(['1', '1', '2', '2', '3', '3', '4', '4']);
     expect(running.stderr()).toContain('rebuilding the images');
+  }, 180_000);
+
+  it('removes the containers of this service that a killed start-service left running, and no others, before running its tasks', async () => {
+    const engine = stubEngine();
+    // Past any pid_max: that cdkd no longer runs. The test's own pid runs.
+    const dead = 'cdkd-Svc-Web-web-999999999-1';
+    const living = `cdkd-Svc-Web-web-${process.pid}-1`;
+    const others = ['cdkd-Svc-Other-web-999999999-1', 'cdkd-Svc-Web-web-mine'];
+    writeFileSync(join(engine.dir, 'ps'), [dead, living, ...others].join('\n') + '\n');
+    await start(['-a', app()], engine);
+    await until(() => runs(engine).length === 2, 'the task');
+    const removal = calls(engine).indexOf(`ARGS rm -f ${dead}\n`);
+    expect(removal).toBeGreaterThan(-1);
+    expect(removal).toBeLessThan(calls(engine).indexOf('ARGS run'));
+    expect(calls(engine).match(/ARGS rm/g)).toHaveLength(1);
   }, 180_000);
 
   it('refuses replicas whose ports would collide, and a --replicas that is not a count, before running anything', async () => {

@@ -113,5 +113,10 @@ export function containerName(
   pid: number,
   task: number,
 ): string {
-  return `cdkd-${stack}-${service}-${container}-${pid}-${task}`.replace(/[^a-zA-Z0-9_.-]+/g, '-');
+  return `${containerNamePrefix(stack, service, container)}${pid}-${task}`;
+}
+
+/** What every name `containerName` gives a container of the service starts with, before the pid. */
+export function containerNamePrefix(stack: string, service: string, container: string): string {
+  return `cdkd-${stack}-${service}-${container}-`.replace(/[^a-zA-Z0-9_.-]+/g, '-');
 }

@@ -2,6 +2,7 @@ import type { CloudAssembly } from '../../assembly/index.js';
 import { CdkdError } from '../../errors.js';
 import { containerName, findContainerEngine } from './engine-command.js';
 import { ImageBuilder } from './image-builder.js';
+import { removeLeftoverTasks } from './leftover-tasks.js';
 import { desiredCount, replicaPorts, restartDelayMs, STEADY_RUN_MS } from './replicas.js';
 import { findService, type LocalService, type PortMapping } from './service-model.js';
 import type { DeployedSecretsReader } from './service-secrets.js';
@@ -52,6 +53,7 @@ export async function startService(input: StartServiceInput): Promise<RunningSer
   const engine = findContainerEngine(env);
   let service = findService(input.assembly.stacks, input.target);
   const builder = new ImageBuilder(engine, service.stack.displayName, input);
+  await removeLeftoverTasks({ engine, env, service, onInfo: input.onInfo });
   let plan = await planOf(service);
   let tasksStarted = 0;
   let closing = false;

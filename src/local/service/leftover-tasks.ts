@@ -1,0 +1,66 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { containerNamePrefix } from './engine-command.js';
+import type { LocalService } from './service-model.js';
+
+const run = promisify(execFile);
+
+/**
+ * Containers of this service that an earlier `cdkd local start-service` left running because
+ * it was killed before it could stop them (SIGKILL, a crash): `--rm` removes a container only
+ * once it exits, and they would hold the host ports the new tasks publish. Ours by their names
+ * (containerName: the service's prefix, the pid of the cdkd that ran them, the task's number);
+ * removed only when that cdkd no longer runs, so another start-service's tasks are left alone.
+ */
+export async function removeLeftoverTasks(input: {
+  engine: string;
+  env: NodeJS.ProcessEnv;
+  service: LocalService;
+  onInfo: (message: string) => void;
+}): Promise<void> {
+  const { service } = input;
+  const prefixes = service.containers.map((container) =>
+    containerNamePrefix(service.stack.displayName, service.name, container.name),
+  );
+  let listed: string;
+  try {
+    listed = (
+      await run(input.engine, ['ps', '-a', '--filter', 'name=cdkd-', '--format', '{{.Names}}'], {
+        env: input.env,
+      })
+    ).stdout;
+  } catch (error) {
+    input.onInfo(
+      `Could not list containers left by an earlier start-service (${input.engine} ps: ${error instanceof Error ? error.message : String(error)}); going on.`,
+    );
+    return;
+  }
+  const leftover = listed
+    .split('\n')
+    .map((name) => name.trim())
+    .filter((name) =>
+      prefixes.some((prefix) => {
+        const match = name.startsWith(prefix) ? /^(\d+)-\d+$/.exec(name.slice(prefix.length)) : null;
+        return match !== null && !processRunning(Number(match[1]));
+      }),
+    );
+  if (leftover.length === 0) return;
+  input.onInfo(
+    `Removing ${leftover.length} container(s) an earlier cdkd local start-service of ${service.stack.displayName}/${service.name} left running: ${leftover.join(', ')}.`,
+  );
+  await run(input.engine, ['rm', '-f', ...leftover], { env: input.env }).catch((error: unknown) =>
+    input.onInfo(
+      `Could not remove them (${error instanceof Error ? error.message : String(error)}); a task publishing a port they hold will fail to start.`,
+    ),
+  );
+}
+
+function processRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
