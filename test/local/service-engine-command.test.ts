@@ -11,6 +11,7 @@ const base: ServiceContainer = {
   name: 'web',
   image: { kind: 'registry', image: 'nginx' },
   essential: true,
+  stopTimeoutSeconds: 30,
   environment: {},
   secrets: [],
   portMappings: [],

@@ -16,6 +16,8 @@ export interface ServiceContainer {
   name: string;
   image: ServiceImage;
   essential: boolean;
+  /** How long a stop waits after SIGTERM before killing it: StopTimeout, ECS's 30 s when absent. */
+  stopTimeoutSeconds: number;
   environment: Record<string, string>;
   /** Secret names with what the template says they come from (an ARN expression). */
   secrets: Array<{ name: string; valueFrom: unknown }>;
@@ -37,6 +39,8 @@ export interface LocalService {
 }
 
 const SERVICE = 'AWS::ECS::Service';
+/** ECS's wait between a container's SIGTERM and its SIGKILL when the definition sets none. */
+const ECS_STOP_TIMEOUT_SECONDS = 30;
 
 /**
  * The ECS service `[stack]/[service]` names (the stack by display path or name, the service
@@ -127,6 +131,7 @@ function container(stack: StackArtifact, service: string, raw: Record<string, un
     name,
     image: imageOf(stack, service, name, raw.Image),
     essential: raw.Essential !== false,
+    stopTimeoutSeconds: typeof raw.StopTimeout === 'number' ? raw.StopTimeout : ECS_STOP_TIMEOUT_SECONDS,
     environment,
     secrets: list(raw.Secrets).map((entry) => {
       const { Name, ValueFrom } = entry as { Name?: unknown; ValueFrom?: unknown };

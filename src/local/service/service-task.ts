@@ -31,9 +31,23 @@ export function runTask(input: TaskInput): RunningTask {
   let stopping: { container: string; code: number | null } | undefined;
   let ended: (why: { container: string; code: number | null }) => void = () => undefined;
   const exits: Array<Promise<void>> = [];
+  const killTimers: NodeJS.Timeout[] = [];
+  // As ECS stops a container: SIGTERM (the engine's client passes it on), then, if it is still
+  // running after its StopTimeout (a PID 1 without a handler ignores SIGTERM), the engine kills it.
   const stopAll = () => {
-    for (const child of children)
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    children.forEach((child, index) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const { container, name } = input.containers[index]!;
+      const timer = setTimeout(() => {
+        input.onInfo(
+          `Container ${name} did not stop within ${container.stopTimeoutSeconds}s of SIGTERM (its StopTimeout); killing it, as ECS does.`,
+        );
+        spawn(input.engine, ['kill', name], { env: input.env, stdio: 'ignore' }).on('error', () => undefined);
+      }, container.stopTimeoutSeconds * 1000);
+      killTimers.push(timer);
+      child.once('close', () => clearTimeout(timer));
+    });
   };
   const first = input.containers[0]?.name;
   for (const { container, image, name } of input.containers) {
@@ -79,7 +93,10 @@ export function runTask(input: TaskInput): RunningTask {
     );
   }
   const stopped = new Promise<{ container: string; code: number | null }>((resolve) => (ended = resolve));
-  void Promise.all(exits).then(() => ended(stopping ?? { container: first ?? '', code: 0 }));
+  void Promise.all(exits).then(() => {
+    for (const timer of killTimers) clearTimeout(timer);
+    ended(stopping ?? { container: first ?? '', code: 0 });
+  });
   return {
     stopped,
     stop: async () => {

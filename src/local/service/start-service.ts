@@ -53,8 +53,9 @@ export async function startService(input: StartServiceInput): Promise<RunningSer
   const engine = findContainerEngine(env);
   let service = findService(input.assembly.stacks, input.target);
   const builder = new ImageBuilder(engine, service.stack.displayName, input);
-  await removeLeftoverTasks({ engine, env, service, onInfo: input.onInfo });
   let plan = await planOf(service);
+  // Once the service is known to be runnable, before its tasks claim their ports.
+  await removeLeftoverTasks({ engine, env, service, onInfo: input.onInfo });
   let tasksStarted = 0;
   let closing = false;
   let firstFailure: number | null | undefined;
