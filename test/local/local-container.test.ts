@@ -1,13 +1,23 @@
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Stack } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { containerRunCommand, lambdaBaseImage } from '../../src/local/container.js';
 import { inlineFunction, synthesizeApp } from '../helpers/cdk-app.js';
 import { runCli } from '../helpers/cli.js';
+import {
+  containerNames,
+  copyNodeInto,
+  podmanOnRunc,
+  podmanUnavailable,
+} from '../helpers/container-engine.js';
+import { tempDir } from '../assembly/helpers.js';
 
 // `cdkd local invoke --container`: the engine command as a pure function, the refusals an
-// engine that is missing or cannot run gives, and (where an engine holds the Lambda base
-// image: no image can be pulled on the development machine) a real run.
+// engine that is missing or cannot run gives, a real run with podman of a stand-in for the
+// Lambda base image (none can be pulled here), and one of the real base image where an engine
+// holds it.
 describe('lambdaBaseImage', () => {
   it.each([
     ['nodejs22.x', 'public.ecr.aws/lambda/nodejs:22'],
@@ -127,3 +137,86 @@ describe('cdkd local invoke --container', () => {
     },
   );
 });
+
+/**
+ * What `--container` relies on in the Lambda base image, and no more: an entrypoint serving
+ * the runtime interface emulator's invoke endpoint on port 8080 that runs the handler its
+ * command names from /var/task. Here it is node and a few lines, as the real image cannot be
+ * pulled; the engine, its arguments, the mounts, the variables and the port are all real.
+ */
+const EMULATOR = `
+const http = require('node:http');
+const spec = process.argv[2];
+const dot = spec.lastIndexOf('.');
+const handler = require('/var/task/' + spec.slice(0, dot))[spec.slice(dot + 1)];
+process.on('SIGTERM', () => process.exit(0));
+http.createServer((request, response) => {
+  let body = '';
+  request.on('data', (chunk) => (body += chunk));
+  request.on('end', async () => {
+    if (request.url !== '/2015-03-31/functions/function/invocations') return response.writeHead(404).end();
+    try {
+      response.end(JSON.stringify(await handler(JSON.parse(body || '{}'), {})));
+    } catch (error) {
+      response.end(JSON.stringify({ errorType: error.name, errorMessage: error.message }));
+    }
+  });
+}).listen(8080);
+`;
+
+const unavailable = podmanUnavailable();
+describe.skipIf(unavailable !== undefined)(
+  `cdkd local invoke --container with podman, a stand-in base image${unavailable ? ` (skipped: ${unavailable})` : ''}`,
+  () => {
+    let engine: string;
+    let app: string;
+    let work: string;
+    beforeAll(() => {
+      work = tempDir();
+      engine = podmanOnRunc(work);
+      const context = join(work, 'image');
+      copyNodeInto(context);
+      writeFileSync(join(context, 'emulator.js'), EMULATOR);
+      writeFileSync(
+        join(context, 'Dockerfile'),
+        'FROM scratch\nCOPY . /\nENTRYPOINT ["/usr/bin/node", "/emulator.js"]\n',
+      );
+      execFileSync(engine, ['build', '--quiet', '--tag', 'public.ecr.aws/lambda/nodejs:22', context], {
+        stdio: 'ignore',
+      });
+      app = synthesizeApp((cdk) => {
+        const stack = new Stack(cdk, 'Boxed');
+        inlineFunction(
+          stack,
+          'Fn',
+          "exports.handler = async (event) => { if (event.fail) throw new TypeError('asked to'); return { boxed: true, got: event, region: process.env.AWS_REGION, inside: require('fs').existsSync('/emulator.js') }; };",
+        );
+      });
+    }, 300_000);
+
+    it('runs the handler from the code mounted at /var/task, with its variables, and removes the container', async () => {
+      const invoke = (event: string) => {
+        const file = join(work, 'event.json');
+        writeFileSync(file, event);
+        return runCli(
+          ['local', 'invoke', 'Boxed/Fn', '-a', app, '--container', '--no-deployed', '--event', file],
+          {
+            env: { CDK_DOCKER: engine, AWS_REGION: 'eu-west-1' },
+          },
+        );
+      };
+      const result = await invoke('{"n":1}');
+      expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout)).toEqual({
+        boxed: true,
+        got: { n: 1 },
+        region: 'eu-west-1',
+        inside: true,
+      });
+      const failed = await invoke('{"fail":true}');
+      expect(failed.code, failed.stderr).toBe(1);
+      expect(failed.stdout + failed.stderr).toContain('asked to');
+      expect(containerNames(engine, 'cdkd-local-')).toEqual([]);
+    }, 300_000);
+  },
+);

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Duration, Stack } from 'aws-cdk-lib';
@@ -9,26 +9,17 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../assembly/helpers.js';
 import { synthesizeApp } from '../helpers/cdk-app.js';
 import { startCli } from '../helpers/cli.js';
+import { containerNames, podmanOnRunc, podmanUnavailable } from '../helpers/container-engine.js';
 
 // `cdkd local start-service` with a real container engine: podman builds the task's image from
 // its asset (FROM scratch, a static HTTP server compiled here, as no base image can be pulled)
 // and runs it with the task definition's environment and port mapping; Ctrl-C stops it as ECS
 // does (SIGTERM, then a kill after its StopTimeout) and removes it.
-// podman runs containers on these machines with runc and cgroupfs (its default crun cannot),
-// from a wrapper given as CDK_DOCKER, its storage and settings in a temp dir.
-const runc = ['/usr/sbin/runc', '/usr/bin/runc'].find((path) => spawnSync(path, ['--version']).status === 0);
-const missing = [
-  spawnSync('podman', ['--version']).status === 0 ? undefined : 'podman',
-  runc ? undefined : 'runc',
-  spawnSync('gcc', ['--version']).status === 0 ? undefined : 'gcc (to compile the FROM-scratch server)',
-].filter((what): what is string => what !== undefined);
-const rootless = process.getuid?.() !== 0;
-const reason =
-  missing.length > 0
-    ? `not installed: ${missing.join(', ')}; .ci/run installs podman and runc with apt`
-    : rootless
-      ? 'podman with vfs storage and runc runs containers as root here'
-      : undefined;
+const unavailable =
+  podmanUnavailable() ??
+  (spawnSync('gcc', ['--version']).status === 0
+    ? undefined
+    : 'gcc (to compile the FROM-scratch server) is not installed');
 
 // Answers every request with GREETING, on PORT, both from the container's environment.
 const SERVER_C = `
@@ -102,13 +93,10 @@ async function get(url: string, ms: number): Promise<Response> {
   }
 }
 
-const containers = () =>
-  execFileSync(engine, ['ps', '-a', '--format', '{{.Names}}'], { encoding: 'utf8' })
-    .split('\n')
-    .filter((name) => name.startsWith('cdkd-'));
+const containers = () => containerNames(engine, 'cdkd-');
 
-describe.skipIf(reason !== undefined)(
-  `cdkd local start-service with podman${reason ? ` (skipped: ${reason})` : ''}`,
+describe.skipIf(unavailable !== undefined)(
+  `cdkd local start-service with podman${unavailable ? ` (skipped: ${unavailable})` : ''}`,
   () => {
     beforeAll(() => {
       work = tempDir();
@@ -120,18 +108,7 @@ describe.skipIf(reason !== undefined)(
         join(imageDir, 'Dockerfile'),
         'FROM scratch\nCOPY server /server\nENTRYPOINT ["/server"]\n',
       );
-      writeFileSync(join(work, 'containers.conf'), '[containers]\ndefault_ulimits = []\n');
-      engine = join(work, 'podman.sh');
-      writeFileSync(
-        engine,
-        [
-          '#!/bin/sh',
-          `export CONTAINERS_CONF=${join(work, 'containers.conf')}`,
-          `exec podman --root ${join(work, 'root')} --runroot ${join(work, 'run')} --storage-driver vfs --runtime ${runc} --cgroup-manager cgroupfs "$@"`,
-          '',
-        ].join('\n'),
-      );
-      chmodSync(engine, 0o755);
+      engine = podmanOnRunc(work);
     });
 
     let server: ReturnType<typeof startCli> | undefined;
