@@ -3,7 +3,6 @@ import { CreateRepositoryCommand, type ECRClient } from '@aws-sdk/client-ecr';
 import {
   CreateFunctionCommand,
   GetFunctionCommand,
-  InvokeCommand,
   UpdateFunctionCodeCommand,
   type CreateFunctionCommandInput,
   type LambdaClient,
@@ -156,18 +155,6 @@ describe('PackageType Image functions in the sandbox', () => {
       new UpdateFunctionCodeCommand({ FunctionName: 'update-fn', ImageUri: `${REGISTRY}/fns/app@${digest}` }),
     );
     expect(updated.CodeSha256).toBe(digest.slice('sha256:'.length));
-  });
-
-  it("answers an Invoke with Lambda's InvalidRuntimeException naming what it cannot do", async () => {
-    await pushImage(sandbox, auth, 'fns/app', scratchImage({ bootstrap: 'run' }), 'run');
-    await imageFunction('run-fn', `${REGISTRY}/fns/app:run`);
-    const invoked = await failure(
-      lambda.send(new InvokeCommand({ FunctionName: 'run-fn', Payload: Buffer.from('{}') })),
-    );
-    expect(invoked).toMatchObject({ name: 'InvalidRuntimeException', status: 502 });
-    expect(invoked.error.message).toMatch(
-      /^The sandbox cannot invoke the container image function run-fn \(.*fns\/app@sha256:[0-9a-f]{64}\): it does not run container images/,
-    );
   });
 
   it('deploys through Cloud Control as a stack does, failing the request for an image that is not there', async () => {
