@@ -3,6 +3,8 @@ import { CreateRepositoryCommand, type ECRClient } from '@aws-sdk/client-ecr';
 import {
   CreateFunctionCommand,
   GetFunctionCommand,
+  GetFunctionConfigurationCommand,
+  UpdateFunctionConfigurationCommand,
   UpdateFunctionCodeCommand,
   type CreateFunctionCommandInput,
   type LambdaClient,
@@ -155,6 +157,19 @@ describe('PackageType Image functions in the sandbox', () => {
       new UpdateFunctionCodeCommand({ FunctionName: 'update-fn', ImageUri: `${REGISTRY}/fns/app@${digest}` }),
     );
     expect(updated.CodeSha256).toBe(digest.slice('sha256:'.length));
+  });
+
+  it('keeps ImageConfig, returns it as ImageConfigResponse, and clears it when sent empty', async () => {
+    await pushImage(sandbox, auth, 'fns/app', scratchImage({ bootstrap: 'ic' }), 'ic');
+    const ImageConfig = { EntryPoint: ['/rt'], Command: ['handler.main'], WorkingDirectory: '/srv' };
+    const created = await imageFunction('ic-fn', `${REGISTRY}/fns/app:ic`, { ImageConfig });
+    expect(created.ImageConfigResponse).toEqual({ ImageConfig });
+    const got = await lambda.send(new GetFunctionConfigurationCommand({ FunctionName: 'ic-fn' }));
+    expect(got.ImageConfigResponse).toEqual({ ImageConfig });
+    const cleared = await lambda.send(
+      new UpdateFunctionConfigurationCommand({ FunctionName: 'ic-fn', ImageConfig: {} }),
+    );
+    expect(cleared.ImageConfigResponse).toBeUndefined();
   });
 
   it('deploys through Cloud Control as a stack does, failing the request for an image that is not there', async () => {
