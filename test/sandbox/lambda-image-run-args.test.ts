@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { imageRunArgs, pullFiles } from '../../src/sandbox/services/lambda/runtime/image-engine.js';
+import { imageRunArgs, pullFiles } from '../../src/sandbox/services/lambda/runtime/image/image-engine.js';
 
 const base = {
   image: '127.0.0.1:4710/fns/app@sha256:abc',

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   RuntimeApi,
   type RuntimeApiInvocation,
-} from '../../src/sandbox/services/lambda/runtime/runtime-api.js';
+} from '../../src/sandbox/services/lambda/runtime/image/runtime-api.js';
 
 const invocation: RuntimeApiInvocation = {
   requestId: 'req-1',

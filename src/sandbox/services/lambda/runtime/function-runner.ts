@@ -12,7 +12,7 @@ import { Container } from './container.js';
 import { functionEnvironment, withCredentials } from './environment.js';
 import { logGroupName, newLogStreamName, StreamLog } from './function-logs.js';
 import { ContainerPool } from './pool.js';
-import { ImageFunctions } from './image-functions.js';
+import { ImageFunctions } from './image/index.js';
 import { framedInvocation } from './invocation-frame.js';
 import { optSupport, withOpt } from './opt-mount.js';
 import { pythonInterpreter } from '../../../../lambda-runtime/python/python-runtime.js';

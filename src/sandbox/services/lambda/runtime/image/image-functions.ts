@@ -2,16 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SandboxError } from '../../../errors.js';
-import { ecrImages, roleSessions } from '../../../ports/index.js';
-import type { SandboxContext } from '../../../service-module.js';
-import { PLATFORM } from '../image-code.js';
-import { functionEnvironment, withCredentials } from './environment.js';
-import { logGroupName, newLogStreamName, StreamLog } from './function-logs.js';
-import type { InvokeOptions, InvokeResult, InvokeTarget } from './invocation.js';
+import { SandboxError } from '../../../../errors.js';
+import { ecrImages, roleSessions } from '../../../../ports/index.js';
+import type { SandboxContext } from '../../../../service-module.js';
+import { PLATFORM } from '../../image-code.js';
+import { functionEnvironment, withCredentials } from '../environment.js';
+import { logGroupName, newLogStreamName, StreamLog } from '../function-logs.js';
+import type { InvokeOptions, InvokeResult, InvokeTarget } from '../invocation.js';
 import { imageEngine, pullFiles } from './image-engine.js';
 import { runImage } from './image-container.js';
-import { framedInvocation } from './invocation-frame.js';
+import { framedInvocation } from '../invocation-frame.js';
 
 /**
  * Runs PackageType Image functions with the container engine, a container per invocation

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FunctionErrorPayload } from '../../../../lambda-runtime/protocol.js';
+import type { FunctionErrorPayload } from '../../../../../lambda-runtime/protocol.js';
 
 const PREFIX = '/2018-06-01/runtime';
 

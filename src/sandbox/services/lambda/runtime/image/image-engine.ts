@@ -1,6 +1,6 @@
-import { chooseContainerEngine } from '../../../../container-engine.js';
-import { SandboxError } from '../../../errors.js';
-import type { ImageConfigRecord } from '../model.js';
+import { chooseContainerEngine } from '../../../../../container-engine.js';
+import { SandboxError } from '../../../../errors.js';
+import type { ImageConfigRecord } from '../../model.js';
 
 /**
  * The container engine that runs image functions (CDK_DOCKER, else docker, else podman, as

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import type { InvokeMessage } from '../../../../lambda-runtime/protocol.js';
-import type { RunOutcome } from './container.js';
+import type { InvokeMessage } from '../../../../../lambda-runtime/protocol.js';
+import type { RunOutcome } from '../container.js';
 import { engineCannotPull, engineCannotRun, imageRunArgs, type ImageRunInput } from './image-engine.js';
 import { RuntimeApi } from './runtime-api.js';
 
