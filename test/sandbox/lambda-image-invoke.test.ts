@@ -247,6 +247,47 @@ describe.skipIf(skipReason !== undefined)(
       expect(left.stdout.toString().trim()).toBe('');
     });
 
+    it('removes a running container when the sandbox stops', async () => {
+      const own = await startRegistrySandbox();
+      const client = lambdaClient(own.sandbox);
+      await own.ecr.send(new CreateRepositoryCommand({ repositoryName: 'fns/stop' }));
+      const image = scratchImage({ bootstrap: readFileSync(join(work, 'bootstrap')) });
+      await pushImage(own.sandbox, own.auth, 'fns/stop', image, 'stop');
+      await client.send(
+        new CreateFunctionCommand({
+          FunctionName: 'stop-fn',
+          Role: 'arn:aws:iam::000000000000:role/exec',
+          PackageType: 'Image',
+          Code: { ImageUri: `${REGISTRY}/fns/stop:stop` },
+          Timeout: 300,
+        }),
+      );
+      const running = client
+        .send(new InvokeCommand({ FunctionName: 'stop-fn', Payload: Buffer.from('{"sleep":1}') }))
+        .catch((error: unknown) => error);
+      const names = () =>
+        spawnSync(
+          join(work, 'podman'),
+          ['ps', '-a', '--format', '{{.Names}}', '--filter', 'name=cdkd-lambda-stop-fn'],
+          {
+            env: { ...process.env, ...engineEnv() },
+          },
+        )
+          .stdout.toString()
+          .trim();
+      for (let attempt = 0; attempt < 100 && names() === ''; attempt++) {
+        await new Promise((wait) => setTimeout(wait, 200));
+      }
+      expect(names()).toMatch(/^cdkd-lambda-stop-fn-/);
+      const begin = Date.now();
+      await own.sandbox.stop();
+      expect(Date.now() - begin).toBeLessThan(60_000);
+      expect(names()).toBe('');
+      await running;
+      client.destroy();
+      own.ecr.destroy();
+    });
+
     it("runs an Event invocation, its output in the function's log group", async () => {
       await imageFunction('event-fn', 'event');
       const accepted = await invoke('event-fn', { queued: 'event-42' }, 'Event');

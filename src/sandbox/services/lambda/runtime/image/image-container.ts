@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { InvokeMessage } from '../../../../../lambda-runtime/protocol.js';
 import type { RunOutcome } from '../container.js';
@@ -11,6 +11,24 @@ const INIT_LIMIT_MS = 10_000;
 const ENGINE_FAILED = new Set([125, 126]);
 /** The container's command could not be found. */
 const NOT_FOUND = 127;
+
+/**
+ * Every running container by name, removed if the sandbox's process exits without stopping
+ * the sandbox (the engine keeps a container running after its `run` client is gone).
+ */
+const liveContainers = new Map<string, string>();
+let exitHooked = false;
+
+function track(engine: string, name: string): void {
+  liveContainers.set(name, engine);
+  if (exitHooked) return;
+  exitHooked = true;
+  process.once('exit', () => {
+    for (const [container, owner] of liveContainers) {
+      spawnSync(owner, ['rm', '--force', container], { stdio: 'ignore' });
+    }
+  });
+}
 
 export interface ImageRunRequest extends Omit<ImageRunInput, 'environment'> {
   engine: string;
@@ -46,6 +64,7 @@ export async function runImage(request: ImageRunRequest): Promise<RunOutcome> {
     env: { ...process.env, ...environment },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  track(request.engine, request.name);
   const stderr: string[] = [];
   createInterface({ input: child.stdout }).on('line', request.onLog);
   createInterface({ input: child.stderr }).on('line', (line) => {
@@ -109,6 +128,7 @@ export async function runImage(request: ImageRunRequest): Promise<RunOutcome> {
   } finally {
     clearTimeout(timer);
     await removeContainer(request.engine, request.name);
+    liveContainers.delete(request.name);
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await exited;
     api.close();
