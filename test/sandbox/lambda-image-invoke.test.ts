@@ -191,6 +191,9 @@ describe.skipIf(skipReason !== undefined)(
         arn: 'arn:aws:lambda:us-east-1:000000000000:function:echo-fn',
         endpoint: sandbox.url,
         cwd: '/srv',
+        handler: 'alpha',
+        // The image's ENV PATH, not the sandbox's.
+        path: '/',
       });
       expect(result.accessKey).toMatch(/^[A-Z0-9]{16,}$/);
       expect(Number(result.deadline)).toBeGreaterThan(Date.now());
@@ -203,7 +206,7 @@ describe.skipIf(skipReason !== undefined)(
       // Without ImageConfig the image's own ENTRYPOINT and CMD run.
       await imageFunction('plain-fn', 'plain');
       const plain = JSON.parse(text((await invoke('plain-fn', {})).Payload)) as Record<string, unknown>;
-      expect(plain).toMatchObject({ args: 'from-image', cwd: '/' });
+      expect(plain).toMatchObject({ args: 'from-image', cwd: '/', handler: 'from-image' });
     });
 
     it("reports the runtime's error and an exit as Unhandled function errors", async () => {

@@ -67,8 +67,14 @@ export class ImageFunctions {
       endpoint: this.context.endpoint,
       ...withCredentials(roleSessions.of(this.context)?.open(config.role, record.name, record.region)),
     });
-    // The image's own PATH (its ENV) applies, not the sandbox's.
+    // The image's own PATH and execution environment (its ENV) apply, not the sandbox's;
+    // _HANDLER is the command the container runs with (ImageConfig's, else the image's CMD).
     delete environment.PATH;
+    delete environment.AWS_EXECUTION_ENV;
+    const imageCommand = typeof resolved === 'object' ? resolved.config.Cmd : undefined;
+    const handler = (config.imageConfig?.Command ?? imageCommand)?.[0];
+    if (handler !== undefined) environment._HANDLER = handler;
+    else delete environment._HANDLER;
     const log = new StreamLog(this.context, record.region, logGroup, logStream);
     const pullEnvironment = await this.pullEnvironment(
       host,
@@ -83,7 +89,7 @@ export class ImageFunctions {
         environment: { ...environment, LAMBDA_RUNTIME_DIR: '/var/runtime' },
         pullEnvironment,
         ...(config.imageConfig ? { overrides: config.imageConfig } : {}),
-        ...(typeof resolved === 'object' && resolved.config.Cmd ? { imageCommand: resolved.config.Cmd } : {}),
+        ...(imageCommand ? { imageCommand } : {}),
         message: {
           requestId,
           payload,
