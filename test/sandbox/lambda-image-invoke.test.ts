@@ -153,6 +153,25 @@ describe('image functions without an engine that can run them', () => {
     }
   });
 
+  it('answers InvalidRuntimeException (502) with what the engine said when it cannot pull the image', async () => {
+    const engine = join(work, 'daemonless-engine');
+    writeFileSync(
+      engine,
+      '#!/bin/sh\necho "Cannot connect to the Docker daemon at unix:///var/run/docker.sock." >&2\nexit 1\n',
+    );
+    chmodSync(engine, 0o755);
+    setEnv({ CDK_DOCKER: engine });
+    await imageFunction('daemonless-fn', 'daemonless');
+    const refused = await failure(invoke('daemonless-fn', {}));
+    expect(refused).toMatchObject({ name: 'InvalidRuntimeException', status: 502 });
+    expect(refused.error.message).toMatch(
+      new RegExp(
+        `the container engine "${engine}" could not pull 127\\.0\\.0\\.1:\\d+/fns/runtime@sha256:[0-9a-f]{64} from the sandbox's registry: Cannot connect to the Docker daemon`,
+      ),
+    );
+    expect(refused.error.message).toContain('a running Docker daemon');
+  });
+
   it('answers InvalidRuntimeException (502) with what the engine said when it cannot run the container', async () => {
     const engine = join(work, 'broken-engine');
     writeFileSync(

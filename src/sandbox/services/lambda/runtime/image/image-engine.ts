@@ -50,7 +50,7 @@ export function engineCannotPull(
   const said = stderr.trim().split('\n').slice(-3).join(' ').slice(0, 600);
   return new SandboxError(
     'InvalidRuntimeException',
-    `The sandbox cannot invoke the container image function ${functionName}: the container engine "${engine}" could not pull ${image} from the sandbox's registry${said ? `: ${said}` : ''}.`,
+    `The sandbox cannot invoke the container image function ${functionName}: the container engine "${engine}" could not pull ${image} from the sandbox's registry${said ? `: ${said}` : ''}. Check that the engine works (a running Docker daemon, or podman) and reaches the sandbox's port on this machine, or set CDK_DOCKER to one that does.`,
     502,
   );
 }
