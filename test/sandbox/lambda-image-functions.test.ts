@@ -3,7 +3,8 @@ import { CreateRepositoryCommand, type ECRClient } from '@aws-sdk/client-ecr';
 import {
   CreateFunctionCommand,
   GetFunctionCommand,
-  InvokeCommand,
+  GetFunctionConfigurationCommand,
+  UpdateFunctionConfigurationCommand,
   UpdateFunctionCodeCommand,
   type CreateFunctionCommandInput,
   type LambdaClient,
@@ -158,16 +159,17 @@ describe('PackageType Image functions in the sandbox', () => {
     expect(updated.CodeSha256).toBe(digest.slice('sha256:'.length));
   });
 
-  it("answers an Invoke with Lambda's InvalidRuntimeException naming what it cannot do", async () => {
-    await pushImage(sandbox, auth, 'fns/app', scratchImage({ bootstrap: 'run' }), 'run');
-    await imageFunction('run-fn', `${REGISTRY}/fns/app:run`);
-    const invoked = await failure(
-      lambda.send(new InvokeCommand({ FunctionName: 'run-fn', Payload: Buffer.from('{}') })),
+  it('keeps ImageConfig, returns it as ImageConfigResponse, and clears it when sent empty', async () => {
+    await pushImage(sandbox, auth, 'fns/app', scratchImage({ bootstrap: 'ic' }), 'ic');
+    const ImageConfig = { EntryPoint: ['/rt'], Command: ['handler.main'], WorkingDirectory: '/srv' };
+    const created = await imageFunction('ic-fn', `${REGISTRY}/fns/app:ic`, { ImageConfig });
+    expect(created.ImageConfigResponse).toEqual({ ImageConfig });
+    const got = await lambda.send(new GetFunctionConfigurationCommand({ FunctionName: 'ic-fn' }));
+    expect(got.ImageConfigResponse).toEqual({ ImageConfig });
+    const cleared = await lambda.send(
+      new UpdateFunctionConfigurationCommand({ FunctionName: 'ic-fn', ImageConfig: {} }),
     );
-    expect(invoked).toMatchObject({ name: 'InvalidRuntimeException', status: 502 });
-    expect(invoked.error.message).toMatch(
-      /^The sandbox cannot invoke the container image function run-fn \(.*fns\/app@sha256:[0-9a-f]{64}\): it does not run container images/,
-    );
+    expect(cleared.ImageConfigResponse).toBeUndefined();
   });
 
   it('deploys through Cloud Control as a stack does, failing the request for an image that is not there', async () => {

@@ -101,8 +101,8 @@ export interface ScratchImage {
 }
 
 export function scratchImage(
-  files: Record<string, string>,
-  options: { mediaType?: string; entrypoint?: string[]; architecture?: string } = {},
+  files: Record<string, string | Buffer>,
+  options: { mediaType?: string; entrypoint?: string[]; cmd?: string[]; architecture?: string } = {},
 ): ScratchImage {
   const tar = tarOf(files);
   const layer = gzipSync(tar);
@@ -110,7 +110,11 @@ export function scratchImage(
     JSON.stringify({
       architecture: options.architecture ?? 'amd64',
       os: 'linux',
-      config: { Entrypoint: options.entrypoint ?? ['/bootstrap'], Env: ['PATH=/'] },
+      config: {
+        Entrypoint: options.entrypoint ?? ['/bootstrap'],
+        ...(options.cmd ? { Cmd: options.cmd } : {}),
+        Env: ['PATH=/'],
+      },
       rootfs: { type: 'layers', diff_ids: [digestOf(tar)] },
     }),
   );
@@ -161,7 +165,7 @@ export function indexOf(
 }
 
 /** A ustar archive of regular files (mode 0755), enough for a FROM-scratch layer. */
-function tarOf(files: Record<string, string>): Buffer {
+function tarOf(files: Record<string, string | Buffer>): Buffer {
   const blocks: Buffer[] = [];
   for (const [name, content] of Object.entries(files)) {
     const data = Buffer.from(content);

@@ -1,6 +1,5 @@
-import { accessSync, constants } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
 import { CdkdError } from '../../errors.js';
+import { chooseContainerEngine, isOnPath } from '../../container-engine.js';
 import type { PortMapping, ServiceContainer } from './service-model.js';
 
 /**
@@ -11,40 +10,22 @@ export function findContainerEngine(
   env: NodeJS.ProcessEnv,
   onPath: (program: string) => boolean = (program) => isOnPath(program, env),
 ): string {
-  if (env.CDK_DOCKER) {
-    if (onPath(env.CDK_DOCKER)) return env.CDK_DOCKER;
+  const choice = chooseContainerEngine(env, onPath);
+  if ('engine' in choice) return choice.engine;
+  if (choice.missing === 'cdk-docker') {
     throw new CdkdError(
       'LOCAL_CONTAINER_ENGINE_MISSING',
-      `CDK_DOCKER names the container engine "${env.CDK_DOCKER}", which is not on the PATH.`,
+      `CDK_DOCKER names the container engine "${choice.named}", which is not on the PATH.`,
       {
         hint: 'Set CDK_DOCKER to the name or path of a Docker-compatible CLI (docker, podman, finch), or unset it.',
       },
     );
   }
-  for (const candidate of ['docker', 'podman']) if (onPath(candidate)) return candidate;
   throw new CdkdError(
     'LOCAL_CONTAINER_ENGINE_MISSING',
     'cdkd local start-service needs a container engine, and neither docker nor podman is on the PATH.',
     { hint: 'Install Docker or podman, or set CDK_DOCKER to a Docker-compatible CLI.' },
   );
-}
-
-function isOnPath(program: string, env: NodeJS.ProcessEnv): boolean {
-  const candidates =
-    isAbsolute(program) || program.includes('/')
-      ? [program]
-      : (env.PATH ?? '')
-          .split(delimiter)
-          .filter(Boolean)
-          .map((dir) => join(dir, program));
-  return candidates.some((path) => {
-    try {
-      accessSync(path, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
 }
 
 export interface ContainerRunInput {

@@ -1,7 +1,7 @@
 import { requiredMember, stringMember, type LambdaCall } from './call.js';
 import { applySettings, checkSettings } from './function-settings.js';
 import { lambdaErrors } from './lambda-errors.js';
-import type { FunctionConfig } from './model.js';
+import type { FunctionConfig, ImageConfigRecord } from './model.js';
 
 const ROLE_PATTERN = /^arn:(aws[a-zA-Z-]*)?:iam::\d{12}:role\/?[a-zA-Z_0-9+=,.@\-_/]+$/;
 
@@ -57,6 +57,11 @@ export function applyConfig(call: LambdaCall, base: ConfigFields): ConfigFields 
     if (typeof target === 'string' && target !== '') next.deadLetterTargetArn = target;
     else delete next.deadLetterTargetArn;
   }
+  if (isObject(input.ImageConfig)) {
+    const image = imageConfig(input.ImageConfig);
+    if (Object.keys(image).length > 0) next.imageConfig = image;
+    else delete next.imageConfig;
+  }
   const settled = applySettings(input, next);
   checkSettings(settled, settled.runtime, settled.vpcConfig);
   return settled;
@@ -89,4 +94,16 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.map(String) : [];
+}
+
+/** ImageConfig's members as sent; an empty one (or all members empty) leaves the image's own. */
+function imageConfig(input: Record<string, unknown>): ImageConfigRecord {
+  const entryPoint = stringList(input.EntryPoint);
+  const command = stringList(input.Command);
+  const directory = typeof input.WorkingDirectory === 'string' ? input.WorkingDirectory : '';
+  return {
+    ...(entryPoint.length > 0 ? { EntryPoint: entryPoint } : {}),
+    ...(command.length > 0 ? { Command: command } : {}),
+    ...(directory ? { WorkingDirectory: directory } : {}),
+  };
 }

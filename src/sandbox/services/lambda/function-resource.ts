@@ -16,6 +16,7 @@ import type { LambdaStore } from './store.js';
 /** The properties the Lambda emulation models; the rest are kept as given. */
 const MODELLED = new Set([
   'FunctionName',
+  'ImageConfig',
   'Code',
   'Role',
   'Handler',
@@ -78,6 +79,7 @@ export function functionResourceHandler(
       ...(config.layers.length > 0 ? { Layers: config.layers } : {}),
       ...(config.vpcConfig ? { VpcConfig: config.vpcConfig } : {}),
       ...(config.deadLetterTargetArn ? { DeadLetterConfig: { TargetArn: config.deadLetterTargetArn } } : {}),
+      ...(config.imageConfig ? { ImageConfig: config.imageConfig } : {}),
       ...(Object.keys(record.tags).length > 0
         ? { Tags: Object.entries(record.tags).map(([Key, Value]) => ({ Key, Value })) }
         : {}),
@@ -173,6 +175,7 @@ function apiInput(name: string, desired: ResourceModel): Record<string, unknown>
     ...(desired.PackageType !== undefined ? { PackageType: desired.PackageType } : {}),
     VpcConfig: desired.VpcConfig ?? {},
     DeadLetterConfig: desired.DeadLetterConfig ?? {},
+    ImageConfig: desired.ImageConfig ?? {},
     Tags: Object.fromEntries(tagList(desired.Tags).map((tag) => [tag.Key, tag.Value])),
   };
 }

@@ -41,6 +41,7 @@ export function configurationView(
     ...(pending ? { StateReason: 'The function is being created.', StateReasonCode: 'Creating' } : {}),
     LastUpdateStatus: pending || updating ? 'InProgress' : 'Successful',
     PackageType: config.code.image ? 'Image' : 'Zip',
+    ...(config.imageConfig ? { ImageConfigResponse: { ImageConfig: config.imageConfig } } : {}),
     Architectures: config.architectures,
     ...settingsView(record.name, config, !latest),
   };

@@ -4,7 +4,7 @@ import { lambdaErrors } from './lambda-errors.js';
 import type { CodeRecord } from './model.js';
 
 /** Lambda's architecture names to the OCI platform's. */
-const PLATFORM: Readonly<Record<string, string>> = { x86_64: 'amd64', arm64: 'arm64' };
+export const PLATFORM: Readonly<Record<string, string>> = { x86_64: 'amd64', arm64: 'arm64' };
 
 /**
  * A PackageType Image function's code: the ImageUri must name an image in the sandbox's

@@ -20,6 +20,12 @@ export interface ImageCode {
   digest: string;
 }
 
+export interface ImageConfigRecord {
+  EntryPoint?: string[];
+  Command?: string[];
+  WorkingDirectory?: string;
+}
+
 /** The function's CloudWatch Logs settings; log levels exist only with the JSON format. */
 export interface LoggingRecord {
   format: 'Text' | 'JSON';
@@ -55,6 +61,8 @@ export interface FunctionConfig extends FunctionSettings {
   architectures: string[];
   vpcConfig?: { SubnetIds: string[]; SecurityGroupIds: string[] };
   deadLetterTargetArn?: string;
+  /** An image function's ImageConfig: what replaces the image's ENTRYPOINT, CMD and WORKDIR. */
+  imageConfig?: ImageConfigRecord;
   code: CodeRecord;
   revisionId: string;
   lastModified: string;

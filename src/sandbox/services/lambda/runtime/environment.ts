@@ -62,3 +62,8 @@ function credentialVariables(credentials: SessionCredentials): Record<string, st
     AWS_SESSION_TOKEN: credentials.sessionToken,
   };
 }
+
+/** The role's session as `functionEnvironment` takes it, when the sandbox holds the role. */
+export const withCredentials = (
+  credentials: SessionCredentials | undefined,
+): { credentials?: SessionCredentials } => (credentials ? { credentials } : {});

@@ -3,41 +3,24 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SandboxContext } from '../../../service-module.js';
-import { roleSessions, type SessionCredentials } from '../../../ports/index.js';
+import { roleSessions } from '../../../ports/index.js';
 import type { CodeRecord, FunctionConfig, FunctionRecord } from '../model.js';
+import type { InvokeOptions, InvokeResult, InvokeTarget } from './invocation.js';
 import type { LambdaStore } from '../store.js';
 import { CodeCache } from './code-cache.js';
 import { Container } from './container.js';
-import { functionEnvironment } from './environment.js';
-import { logGroupName, logTail, newLogStreamName, StreamLog, type LogLine } from './function-logs.js';
+import { functionEnvironment, withCredentials } from './environment.js';
+import { logGroupName, newLogStreamName, StreamLog } from './function-logs.js';
 import { ContainerPool } from './pool.js';
+import { ImageFunctions } from './image/index.js';
+import { framedInvocation } from './invocation-frame.js';
 import { optSupport, withOpt } from './opt-mount.js';
 import { pythonInterpreter } from '../../../../lambda-runtime/python/python-runtime.js';
 import { launcherFor } from './runtimes.js';
 import type { SdkSettings } from '../../../../lambda-runtime/node/sdk-cache.js';
 import { defaultSdkCacheDir, sdkSettings } from '../../../../lambda-runtime/node/sdk-settings.js';
 
-/** One function version to run: `$LATEST` or a published version's configuration. */
-export interface InvokeTarget {
-  record: FunctionRecord;
-  config: FunctionConfig;
-  version: string;
-  /** The ARN the caller named (with its version or alias), as the context reports it. */
-  invokedFunctionArn: string;
-}
-
-export interface InvokeOptions {
-  requestId?: string;
-  clientContext?: string;
-}
-
-export interface InvokeResult {
-  /** The handler's result (JSON text), or the error payload Lambda returns for it. */
-  payload: string;
-  functionError?: 'Unhandled';
-  /** Base64 tail of the invocation's log (`X-Amz-Log-Result`). */
-  logResult: string;
-}
+export type { InvokeOptions, InvokeResult, InvokeTarget } from './invocation.js';
 
 /**
  * Runs functions: unzips their code, starts and reuses their child processes, writes what
@@ -45,6 +28,7 @@ export interface InvokeResult {
  */
 export class FunctionRunner {
   private readonly pool = new ContainerPool<Container>();
+  private readonly images: ImageFunctions;
   /** Invocations running now: stop waits for them to end (killed) and for their log to be written. */
   private readonly running = new Set<Promise<InvokeResult>>();
 
@@ -58,11 +42,14 @@ export class FunctionRunner {
   constructor(
     private readonly context: SandboxContext,
     private readonly store: LambdaStore,
-  ) {}
+  ) {
+    this.images = new ImageFunctions(context);
+  }
 
   /** Throws Lambda's error when the sandbox cannot run this function's runtime. */
   check(target: InvokeTarget): void {
-    launcherFor(target.config, target.record.name);
+    if (target.config.code.image) this.images.check(target);
+    else launcherFor(target.config, target.record.name);
   }
 
   invoke(target: InvokeTarget, payload: string, options: InvokeOptions = {}): Promise<InvokeResult> {
@@ -74,6 +61,7 @@ export class FunctionRunner {
   }
 
   private async run(target: InvokeTarget, payload: string, options: InvokeOptions): Promise<InvokeResult> {
+    if (target.config.code.image) return this.images.invoke(target, payload, options);
     const { record, config, version } = target;
     const launcher = launcherFor(config, record.name);
     const requestId = options.requestId ?? randomUUID();
@@ -123,33 +111,26 @@ export class FunctionRunner {
       };
       return started;
     });
-    const lines: LogLine[] = [];
-    const line = (message: string): void => void lines.push(container.log.write(message));
-    const begin = Date.now();
-    line(`START RequestId: ${requestId} Version: ${version}`);
-    container.onLog = line;
-    const outcome = await container.run({
-      requestId,
-      payload,
-      timeoutMs: config.timeout * 1000,
-      invokedFunctionArn: target.invokedFunctionArn,
-      ...(options.clientContext ? { clientContext: options.clientContext } : {}),
-    });
-    if (outcome.kind === 'error' && outcome.error.errorType === 'Sandbox.Timedout') {
-      line(`${new Date().toISOString()} ${outcome.error.errorMessage}`);
+    try {
+      return await framedInvocation(
+        container.log,
+        { requestId, version, memorySize: config.memorySize },
+        (line) => {
+          container.onLog = line;
+          return container.run({
+            requestId,
+            payload,
+            timeoutMs: config.timeout * 1000,
+            invokedFunctionArn: target.invokedFunctionArn,
+            ...(options.clientContext ? { clientContext: options.clientContext } : {}),
+          });
+        },
+      );
+    } finally {
+      // Between invocations (a timer still printing), lines go to the stream only.
+      container.onLog = (message) => void container.log.write(message);
+      this.pool.release(key, container);
     }
-    const duration = Date.now() - begin;
-    line(`END RequestId: ${requestId}`);
-    line(
-      `REPORT RequestId: ${requestId}\tDuration: ${duration.toFixed(2)} ms\tBilled Duration: ${Math.max(1, duration)} ms\tMemory Size: ${config.memorySize} MB\tMax Memory Used: ${config.memorySize} MB`,
-    );
-    // Between invocations (a timer still printing), lines go to the stream only.
-    container.onLog = (message) => void container.log.write(message);
-    this.pool.release(key, container);
-    await container.log.flushed();
-    return outcome.kind === 'result'
-      ? { payload: outcome.payload, logResult: logTail(lines) }
-      : { payload: JSON.stringify(outcome.error), functionError: 'Unhandled', logResult: logTail(lines) };
   }
 
   /** Stops the environments of a function's versions whose configuration is no longer current. */
@@ -165,7 +146,9 @@ export class FunctionRunner {
 
   async close(): Promise<void> {
     this.pool.closeAll();
+    this.images.stop();
     await Promise.allSettled([...this.running, ...(this.code ? [this.code] : [])]);
+    await this.images.close();
     if (this.ownedRoot) await rm(this.ownedRoot, { recursive: true, force: true });
   }
 
@@ -198,5 +181,3 @@ export class FunctionRunner {
     });
   }
 }
-
-const withCredentials = (credentials: SessionCredentials | undefined) => (credentials ? { credentials } : {});

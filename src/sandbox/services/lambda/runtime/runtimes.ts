@@ -11,20 +11,12 @@ import {
 export type Launcher = (layout: RuntimeLayout) => Launch;
 
 /**
- * How the sandbox starts a function of this runtime, or Lambda's InvalidRuntimeException
+ * How the sandbox starts a zip function of this runtime, or Lambda's InvalidRuntimeException
  * naming the runtime when it cannot run it here (raised before anything runs, so an Event
  * invoke fails at the call rather than silently).
  */
-export function launcherFor(
-  config: Pick<FunctionConfig, 'runtime' | 'code'>,
-  functionName: string,
-): Launcher {
-  const { runtime, code } = config;
-  if (code.image) {
-    throw unsupported(
-      `The sandbox cannot invoke the container image function ${functionName} (${code.image.resolvedUri}): it does not run container images (that needs a container engine able to start containers, which this sandbox does not use); it runs zip functions of nodejs16.x and later, and python3.x where python3 is installed.`,
-    );
-  }
+export function launcherFor(config: Pick<FunctionConfig, 'runtime'>, functionName: string): Launcher {
+  const { runtime } = config;
   if (runtime !== undefined && isNodeRuntime(runtime)) return nodeLaunch;
   if (runtime !== undefined && PYTHON_RUNTIME.test(runtime)) {
     const python = pythonInterpreter();

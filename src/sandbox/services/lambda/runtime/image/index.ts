@@ -1,0 +1,1 @@
+export { ImageFunctions } from './image-functions.js';
