@@ -14,22 +14,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { failure, lambdaClient } from './helpers.js';
 import { pushImage, scratchImage, startRegistrySandbox } from './registry-helpers.js';
+import { podmanOnRunc, podmanUnavailable } from '../helpers/container-engine.js';
 
 // Image functions run for real with podman (its own vfs storage, runc, no default ulimits: what
-// runs containers on these machines) named by CDK_DOCKER through a wrapper script. The
+// runs containers on these machines) named by CDK_DOCKER through a wrapper script
+// (test/helpers/container-engine.ts). The
 // function's image is FROM scratch: a static C runtime (fixtures/runtime-loop.c) speaking
 // Lambda's runtime API. Where podman, runc or gcc is missing, or podman cannot run a container
 // here, the tests that run containers are skipped and say why; the no-engine tests always run.
 
 const REGISTRY = '000000000000.dkr.ecr.us-east-1.amazonaws.com';
 const work = mkdtempSync(join(tmpdir(), 'cdkd-image-invoke-'));
-const RUNC = ['/usr/sbin/runc', '/usr/bin/runc'].find((path) => existsSync(path));
-
 /** Why containers cannot run here, or undefined when the probe ran one. */
 function cannotRun(): string | undefined {
-  if (spawnSync('podman', ['--version']).status !== 0)
-    return 'podman is not installed (.ci/run installs it with apt)';
-  if (!RUNC) return 'runc is not installed (.ci/run installs it with apt)';
+  const unavailable = podmanUnavailable();
+  if (unavailable) return unavailable;
   const built = spawnSync('gcc', [
     '-static',
     '-O1',
@@ -39,37 +38,27 @@ function cannotRun(): string | undefined {
   ]);
   if (built.status !== 0)
     return `gcc could not build the static runtime: ${built.stderr.toString().slice(0, 300)}`;
-  writeFileSync(
-    join(work, 'storage.conf'),
-    `[storage]\ndriver = "vfs"\ngraphroot = "${join(work, 'root')}"\nrunroot = "${join(work, 'run')}"\n`,
-  );
-  writeFileSync(join(work, 'containers.conf'), '[containers]\ndefault_ulimits = []\n');
-  writeFileSync(
-    join(work, 'podman'),
-    `#!/bin/sh\nexec podman --runtime ${RUNC} --cgroup-manager cgroupfs "$@"\n`,
-  );
-  chmodSync(join(work, 'podman'), 0o755);
+  const engine = podmanOnRunc(work);
   writeFileSync(join(work, 'Dockerfile'), 'FROM scratch\nCOPY bootstrap /bootstrap\n');
-  const env = { ...process.env, ...engineEnv() };
-  const image = spawnSync(join(work, 'podman'), ['build', '-q', '-t', 'cdkd-probe', work], { env });
+  const image = spawnSync(engine, ['build', '-q', '-t', 'cdkd-probe', work]);
   if (image.status !== 0) return `podman cannot build here: ${image.stderr.toString().slice(0, 300)}`;
   // The runtime exits 2 when no runtime API answers: it ran.
-  const probe = spawnSync(
-    join(work, 'podman'),
-    ['run', '--rm', '-e', 'AWS_LAMBDA_RUNTIME_API=127.0.0.1:1', 'cdkd-probe', '/bootstrap'],
-    { env },
-  );
+  const probe = spawnSync(engine, [
+    'run',
+    '--rm',
+    '-e',
+    'AWS_LAMBDA_RUNTIME_API=127.0.0.1:1',
+    'cdkd-probe',
+    '/bootstrap',
+  ]);
   if (probe.status !== 2)
     return `podman cannot run a container here: ${probe.stderr.toString().slice(0, 300)}`;
   return undefined;
 }
 
-function engineEnv(): { CDK_DOCKER: string; CONTAINERS_STORAGE_CONF: string; CONTAINERS_CONF: string } {
-  return {
-    CDK_DOCKER: join(work, 'podman'),
-    CONTAINERS_STORAGE_CONF: join(work, 'storage.conf'),
-    CONTAINERS_CONF: join(work, 'containers.conf'),
-  };
+/** The sandbox's engine: podman through the wrapper holding its storage and settings. */
+function engineEnv(): { CDK_DOCKER: string } {
+  return { CDK_DOCKER: join(work, 'podman.sh') };
 }
 
 const skipReason = cannotRun();
@@ -289,7 +278,7 @@ describe.skipIf(skipReason !== undefined)(
         .catch((error: unknown) => error);
       const names = () =>
         spawnSync(
-          join(work, 'podman'),
+          engineEnv().CDK_DOCKER,
           ['ps', '-a', '--format', '{{.Names}}', '--filter', 'name=cdkd-lambda-stop-fn'],
           {
             env: { ...process.env, ...engineEnv() },
