@@ -1,5 +1,5 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Stack } from 'aws-cdk-lib';
 import { Vpc } from 'aws-cdk-lib/aws-ec2';
@@ -20,11 +20,9 @@ import { runCli, startCli } from '../helpers/cli.js';
 
 // `cdkd local start-service` on a real aws-cdk-lib app: a Fargate service whose task has an
 // image-asset container with variables and a port, and a registry sidecar. A stand-in engine
-// (CDK_DOCKER, a script recording what it is asked) shows the commands cdkd runs; a real
-// engine runs the task when this machine can run containers at all.
+// (CDK_DOCKER, a script recording what it is asked) shows the commands cdkd runs;
+// local-service-engine.test.ts runs a task with podman for real.
 
-/** A statically linked program of this machine (a Go build of the docker CLI), to run FROM scratch. */
-const STATIC_TOOL = '/usr/local/bin/docker';
 let work: string;
 let app: string;
 let imageDir: string;
@@ -56,9 +54,7 @@ beforeAll(() => {
   work = tempDir();
   imageDir = join(work, 'image');
   execFileSync('mkdir', ['-p', imageDir]);
-  // A static binary is the only thing that runs in a FROM scratch image (no base image can be pulled here).
-  if (existsSync(STATIC_TOOL)) copyFileSync(STATIC_TOOL, join(imageDir, 'tool'));
-  else writeFileSync(join(imageDir, 'tool'), '');
+  writeFileSync(join(imageDir, 'tool'), '');
   writeFileSync(join(imageDir, 'Dockerfile'), 'FROM scratch\nCOPY tool /tool\nENTRYPOINT ["/tool"]\n');
   app = synthesizeApp((cdk) => service(cdk, false));
 }, 120_000);
@@ -164,43 +160,4 @@ describe('image asset builds', () => {
     expect(verbose).toEqual(info);
     expect(readFileSync(engine.log, 'utf8').match(/ARGS build/g)).toHaveLength(2);
   });
-});
-
-/** Whether the machine's engine can run a container at all: why not, or undefined when it can. */
-const ENGINE = process.env.CDK_DOCKER ?? 'podman';
-function whyNoEngineRuns(): string | undefined {
-  if (!existsSync(STATIC_TOOL)) return `no static program (${STATIC_TOOL}) to run in a FROM scratch image`;
-  const build = spawnSync(ENGINE, ['build', '--tag', 'cdkd-probe', imageDir], {
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  if (build.status !== 0)
-    return `${ENGINE} cannot build here: ${(build.stderr || String(build.error)).trim().split('\n').pop()}`;
-  try {
-    const run = spawnSync(ENGINE, ['run', '--rm', 'cdkd-probe', '--version'], {
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    if (run.status !== 0)
-      return `${ENGINE} cannot run containers here: ${(run.stderr || String(run.error)).trim().split('\n').pop()}`;
-    return undefined;
-  } finally {
-    spawnSync(ENGINE, ['rmi', '-f', 'cdkd-probe'], { timeout: 60_000 });
-  }
-}
-
-describe('cdkd local start-service with the real engine', () => {
-  it('runs the task until its essential container exits', async (context) => {
-    const why = whyNoEngineRuns();
-    if (why) {
-      console.warn(`skipped: ${why}`);
-      context.skip(why);
-    }
-    // The web container runs the static tool with --version, prints it and exits 0: the task stops.
-    // --no-restart: the task that stops is not replaced, so the command ends with it.
-    const result = await runCli(['local', 'start-service', '-a', app, '--no-deployed', '--no-restart'], {
-      env: { CDK_DOCKER: ENGINE },
-    });
-    expect(result.stderr).toMatch(/web#1 \| .*version/i);
-  }, 300_000);
 });
