@@ -10,6 +10,7 @@ import { DeploymentSnapshots } from './config/deployments.js';
 import { ApiConfigReader, HTTP_TYPES, REST_TYPES } from './config/reader.js';
 import type { GatewayDeps } from './gateway.js';
 import { apiIngress } from './ingress.js';
+import { registerRestApiCascade } from './api-parts-cascade.js';
 
 /**
  * API Gateway's front door (`execute-api`, the name IAM-signed API calls are scoped to):
@@ -29,6 +30,7 @@ export const createApiGatewayService: ServiceModuleFactory = async (context) => 
       snapshots.handler(kind, () => context.resources.generic(type)!, reader),
     );
   }
+  registerRestApiCascade(context.resources);
   const deps: GatewayDeps = {
     context,
     reader,

@@ -3,7 +3,7 @@ import { writableOf } from '../../api-module.js';
 import type { ApiCall } from '../../api-module.js';
 import { apigwErrors } from './errors.js';
 
-/** The REST API types and the others that belong to an API (deleted with it). */
+/** The REST API types the management calls read and write. */
 export const TYPES = {
   api: 'AWS::ApiGateway::RestApi',
   resource: 'AWS::ApiGateway::Resource',
@@ -11,14 +11,6 @@ export const TYPES = {
   deployment: 'AWS::ApiGateway::Deployment',
   stage: 'AWS::ApiGateway::Stage',
 } as const;
-
-const OTHER_PARTS = [
-  'AWS::ApiGateway::Authorizer',
-  'AWS::ApiGateway::Model',
-  'AWS::ApiGateway::RequestValidator',
-  'AWS::ApiGateway::GatewayResponse',
-  'AWS::ApiGateway::DocumentationPart',
-];
 
 /**
  * One call's view of REST APIs as Cloud Control's models (the store `config/reader.ts` serves
@@ -101,12 +93,8 @@ export class RestApiStore {
     return Math.floor((at ? Date.parse(at) : Date.now()) / 1000);
   }
 
-  /** Every part of the API, deepest first (methods before resources), then the API. */
+  /** The API and, through its handler (api-parts-cascade.ts), every part of it. */
   async deleteApi(restApiId: string): Promise<void> {
-    const api = this.api(restApiId);
-    for (const type of [TYPES.stage, TYPES.deployment, TYPES.method, TYPES.resource, ...OTHER_PARTS]) {
-      for (const entry of this.parts(type, restApiId)) await this.delete(type, entry);
-    }
-    await this.delete(TYPES.api, api);
+    await this.delete(TYPES.api, this.api(restApiId));
   }
 }
