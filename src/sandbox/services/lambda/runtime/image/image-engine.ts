@@ -32,7 +32,7 @@ export function engineCannotRun(
   status: string,
   stderr: string,
 ): SandboxError {
-  const said = stderr.trim().split('\n').slice(-3).join(' ').slice(0, 600);
+  const said = lastLines(stderr);
   return new SandboxError(
     'InvalidRuntimeException',
     `The sandbox cannot invoke the container image function ${functionName}: the container engine "${engine}" could not run its container (${status}${said ? `: ${said}` : ''}). Make the engine able to run containers (a running Docker daemon; for podman where its default OCI runtime fails, a wrapper script running \`podman --runtime runc --cgroup-manager cgroupfs "$@"\` named by CDK_DOCKER), or set CDK_DOCKER to one that can.`,
@@ -47,7 +47,7 @@ export function engineCannotPull(
   image: string,
   stderr: string,
 ): SandboxError {
-  const said = stderr.trim().split('\n').slice(-3).join(' ').slice(0, 600);
+  const said = lastLines(stderr);
   return new SandboxError(
     'InvalidRuntimeException',
     `The sandbox cannot invoke the container image function ${functionName}: the container engine "${engine}" could not pull ${image} from the sandbox's registry${said ? `: ${said}` : ''}. Check that the engine works (a running Docker daemon, or podman) and reaches the sandbox's port on this machine, or set CDK_DOCKER to one that does.`,
@@ -111,4 +111,9 @@ export function pullFiles(
     authJson: JSON.stringify({ auths: { [registry]: { auth } } }),
     registriesConf: `[[registry]]\nlocation = "${registry}"\ninsecure = true\n`,
   };
+}
+
+/** The end of what the engine printed (its error is last), short enough for a message. */
+function lastLines(stderr: string): string {
+  return stderr.trim().split('\n').slice(-3).join(' ').slice(0, 600);
 }
