@@ -88,7 +88,8 @@ beforeAll(async () => {
   write('lambda/index.js', handler('v1'));
   write('README.md', '# watched\n');
   write('cdk.json', JSON.stringify({ app: 'node app.cjs' }));
-  expect((await runCli(['bootstrap'], { env: env() })).code).toBe(0);
+  const bootstrap = await runCli(['bootstrap'], { env: env() });
+  expect(bootstrap.code, bootstrap.stderr).toBe(0);
   watch = startCli(['watch', '--logs', '--no-validation'], 'Deployed Watched', {
     env: env(),
     cwd: project,
