@@ -117,7 +117,7 @@ async function measure(
   const schedule = start?.kind === 'stack' ? (start.schedule as DeploySchedule) : undefined;
   const predictedMs = schedule
     ? remainingMs(
-        scheduleNodes(schedule.operations, schedule.pastMs, AWS),
+        scheduleNodes(schedule.operations, schedule.pastMs, AWS)!,
         { done: new Set(), inFlight: new Map() },
         concurrency,
       )

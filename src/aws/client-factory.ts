@@ -274,6 +274,11 @@ function checkedRegion(region: string, source: string): string {
   });
 }
 
+/** True unless AWS_ENDPOINT_URL points every service at another endpoint (the sandbox, say). */
+export function talksToAws(): boolean {
+  return !process.env.AWS_ENDPOINT_URL;
+}
+
 /** True when a custom endpoint is configured for the service (S3 then needs path-style URLs). */
 export function usesCustomEndpoint(serviceEnvSuffix: string): boolean {
   return Boolean(process.env[`AWS_ENDPOINT_URL_${serviceEnvSuffix}`] || process.env.AWS_ENDPOINT_URL);

@@ -123,8 +123,8 @@ export function createProgress(
         stacks.delete(event.stack);
         print(line);
         // How close the prediction came, for a deploy that ran to its end.
-        if (ended?.eta && event.status === 'succeeded')
-          print(`${event.stack} | ${ended.eta.verdict(Date.now() - ended.started)}`);
+        const verdict = event.status === 'succeeded' && ended?.eta?.verdict(Date.now() - ended.started);
+        if (verdict) print(`${event.stack} | ${verdict}`);
         return;
       }
       const stack = stackOf(event.stack);
@@ -170,7 +170,8 @@ function statusLine(name: string, stack: StackProgress, now: number): string {
   let slowest: [string, number] | undefined;
   for (const [id, since] of stack.inFlight) if (!slowest || since < slowest[1]) slowest = [id, since];
   const slow = slowest ? `  slowest: ${slowest[0]} ${seconds(now - slowest[1])}s` : '';
-  const eta = stack.eta ? `  ETA ${stack.eta.remainingText(stack.inFlight, now)}` : '';
+  const left = stack.eta?.remainingText(stack.inFlight, now);
+  const eta = left ? `  ETA ${left}` : '';
   return `${name}  ${stack.done}${total} done, ${stack.inFlight.size} in flight  ${seconds(now - stack.started)}s${eta}${slow}`;
 }
 

@@ -46,17 +46,25 @@ const PROFILE_ACTION: Record<string, 'create' | 'update' | 'delete' | undefined>
 };
 
 /**
- * What an operation is expected to take: the stack's own past median for its type and
- * action, else the profile's figure, else nothing (a no-op, a retained delete).
+ * What an operation is expected to take, or undefined when nothing says: the stack's own
+ * past median for its type and action; else the profile's figure (a deploy to AWS); else,
+ * with no profile (another endpoint, such as the sandbox, whose times no profile describes),
+ * the stack's past median for the action over every type. A no-op or a retained delete
+ * takes nothing.
  */
 export function expectedDuration(
   type: string,
   action: string,
   past: Readonly<Record<string, number>>,
-  profile: LatencyProfile,
-): number {
+  profile: LatencyProfile | undefined,
+): number | undefined {
   const own = past[durationKey(type, action)];
   if (own !== undefined) return own;
   const profileAction = PROFILE_ACTION[action];
-  return profileAction ? typeTime(profile, type, profileAction) : 0;
+  if (!profileAction) return 0;
+  if (profile) return typeTime(profile, type, profileAction);
+  const sameAction = Object.entries(past)
+    .filter(([key]) => key.endsWith(` ${action}`))
+    .map(([, ms]) => ms);
+  return sameAction.length > 0 ? median(sameAction) : undefined;
 }

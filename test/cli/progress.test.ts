@@ -109,6 +109,7 @@ describe('the ETA', () => {
     // Fn from the stack's past (2 s); Role from the aws profile (8 s).
     pastMs: { 'AWS::Lambda::Function create': 2000 },
     concurrency: 10,
+    awsEndpoint: true,
   };
   const started: DeployEvent = { kind: 'stack', stack: 'App', status: 'started', total: 2, schedule };
 
@@ -138,6 +139,28 @@ describe('the ETA', () => {
       .poll(text, { timeout: 30_000 })
       .toContain('App | critical path ~10.0s: Role 8.0s → Fn 2.0s\n');
     progress.close();
+  });
+
+  it('to another endpoint, takes a type with no past from the past of its action, not from the aws profile', async () => {
+    const { stream, text } = fakeStream(false);
+    const progress = createProgress(stream, false, true);
+    progress.sink({ ...started, schedule: { ...schedule, awsEndpoint: false } });
+    // Role: no past of its own, the past creates' median (2 s), not the profile's 8 s.
+    await expect
+      .poll(text, { timeout: 30_000 })
+      .toContain('App | critical path ~4.0s: Role 2.0s → Fn 2.0s\n');
+    progress.sink({ kind: 'stack', stack: 'App', status: 'succeeded' });
+    expect(text()).toMatch(/App \| ETA predicted 4\.0s, took /);
+  });
+
+  it('to another endpoint with no past deploy, predicts nothing and says why', async () => {
+    const { stream, text } = fakeStream(false);
+    const progress = createProgress(stream, false, true);
+    progress.sink({ ...started, schedule: { ...schedule, pastMs: {}, awsEndpoint: false } });
+    await expect.poll(text, { timeout: 30_000 }).toContain('App | no ETA: no past deploy of this stack');
+    progress.sink({ kind: 'stack', stack: 'App', status: 'succeeded' });
+    expect(text()).not.toContain('ETA predicted');
+    expect(text()).not.toContain('ETA ~');
   });
 
   it('is not loaded for a stack without a schedule', async () => {

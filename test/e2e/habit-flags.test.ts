@@ -37,12 +37,14 @@ describe('flags typed from the CDK CLI', () => {
     expect(plain.stderr).not.toContain('Note: --');
   });
 
-  it('synth -e and destroy -e act on the named stack alone', async () => {
+  it('synth -e and destroy -e act on the named stack alone; destroy -f (--force) asks nothing', async () => {
     const synth = await cli(['synth', 'Top', '-e', '-a', app]);
     expect(synth.code, synth.stderr).toBe(0);
     expect(synth.stdout).toContain('AWS::SNS::Topic');
     expect(synth.stdout).not.toContain('AWS::SQS::Queue');
-    const destroyed = await cli(['destroy', 'Top', '-e', '-a', app, '--yes']);
+    const unconfirmed = await cli(['destroy', 'Top', '-e', '-a', app]);
+    expect(unconfirmed.stderr).toContain('CONFIRMATION_REQUIRED');
+    const destroyed = await cli(['destroy', 'Top', '-e', '-a', app, '-f']);
     expect(destroyed.code, destroyed.stderr).toBe(0);
     const left = await cli(['state', 'list']);
     expect(left.stdout).toContain('Base');

@@ -33,6 +33,8 @@ describe('the deploy schedule on the start event (the ETA)', () => {
     ]);
     expect(first?.pastMs).toEqual({});
     expect(first?.concurrency).toBe(4);
+    // The sandbox is another endpoint: the aws profile's times are not its.
+    expect(first?.awsEndpoint).toBe(false);
 
     // The second deploy changes the parameter only: the queue is a no-op, left out.
     await h.deploy('ScheduleStack', { ...resources, Param: parameter('changed') }, { estimate: true });

@@ -56,6 +56,24 @@ describe('expectedDuration', () => {
   ] as const)('%s', (_, type, action, expected) => {
     expect(expectedDuration(type, action, past, aws)).toBe(expected);
   });
+
+  // Another endpoint (AWS_ENDPOINT_URL): no profile describes its times.
+  const stackPast = {
+    [durationKey('AWS::EC2::NatGateway', 'create')]: 900,
+    [durationKey('AWS::SQS::Queue', 'create')]: 100,
+    [durationKey('AWS::IAM::Role', 'create')]: 300,
+    [durationKey('AWS::SQS::Queue', 'delete')]: 50,
+  };
+  it.each([
+    ["the stack's own past first", 'AWS::EC2::NatGateway', 'create', 900],
+    ["else the median of the stack's past of that action", 'AWS::Lambda::Function', 'create', 300],
+    ['a replacement: only past replacements count', 'AWS::SQS::Queue', 'replace', undefined],
+    ['no past of that action: unknown', 'AWS::SQS::Queue', 'update', undefined],
+    ['a no-op takes nothing', 'AWS::SQS::Queue', 'no-op', 0],
+    ['a retained resource takes nothing', 'AWS::SQS::Queue', 'retain', 0],
+  ] as const)('another endpoint: %s', (_, type, action, expected) => {
+    expect(expectedDuration(type, action, stackPast, undefined)).toBe(expected);
+  });
 });
 
 describe('scheduleNodes', () => {
@@ -82,6 +100,16 @@ describe('scheduleNodes', () => {
     ]);
   });
 
+  it('is none when an operation has no expected time (another endpoint, no past of its action)', () => {
+    const ops = [
+      { logicalId: 'Q', type: 'AWS::SQS::Queue', action: 'create', phase: 'deploy', dependsOn: [] },
+    ] as const;
+    expect(scheduleNodes(ops, {}, undefined)).toBeUndefined();
+    expect(scheduleNodes(ops, { 'AWS::SQS::Queue create': 40 }, undefined)).toEqual([
+      { id: 'Q', durationMs: 40, dependsOn: [] },
+    ]);
+  });
+
   it('runs cleanup after the whole deploy phase', () => {
     const nodes = scheduleNodes(
       [
@@ -92,6 +120,7 @@ describe('scheduleNodes', () => {
       { 'T delete': 500 },
       flat,
     );
+    if (!nodes) throw new Error('every time is known');
     expect(nodes).toContainEqual({ id: 'Old', durationMs: 500, dependsOn: [PHASE_BARRIER] });
     expect(nodes).toContainEqual({ id: PHASE_BARRIER, durationMs: 0, dependsOn: ['A', 'B'] });
     expect(criticalPath(nodes).totalMs).toBe(1_500);

@@ -12,6 +12,7 @@ import { writeDestroyed } from '../render-destroyed.js';
 interface DestroyOptions extends AppOptions, DeployTuning {
   all?: boolean;
   removeProtection?: boolean;
+  force?: boolean;
   orphan: string[];
   progress: ProgressMode;
 }
@@ -27,6 +28,7 @@ export function registerDestroy(program: Command): void {
       '-e, --exclusively',
       "only the named stacks (as the CDK CLI's -e): cdkd's destroy never adds the stacks that depend on them",
     )
+    .option('-f, --force', "the CDK CLI's --force: destroy without asking (as --yes)")
     .option('--remove-protection', "turn a resource's deletion protection off before deleting it")
     .option(
       '--orphan <logicalId>',
@@ -54,7 +56,7 @@ export function registerDestroy(program: Command): void {
             all: options.all ?? false,
             concurrency: options.concurrency,
             stackConcurrency: options.stackConcurrency,
-            io: cliIoHost({ progress, yes: globalOptions(cmd).yes ?? false }),
+            io: cliIoHost({ progress, yes: (globalOptions(cmd).yes || options.force) ?? false }),
             command: 'destroy',
             signal,
             removeProtection: options.removeProtection ?? false,

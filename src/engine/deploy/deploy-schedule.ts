@@ -1,3 +1,4 @@
+import { talksToAws } from '../../aws/index.js';
 import type { DeploySchedule } from '../../messages/index.js';
 import type { PlannedOperation } from '../../plan/index.js';
 import { readEvents, type StackEvent, type StackRef } from '../../state/index.js';
@@ -36,5 +37,6 @@ export async function deploySchedule(
     })),
     pastMs: pastDurations(await events),
     concurrency,
+    awsEndpoint: talksToAws(),
   };
 }

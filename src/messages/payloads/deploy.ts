@@ -63,6 +63,11 @@ export interface DeploySchedule {
   pastMs: Record<string, number>;
   /** The deploy's --concurrency. */
   concurrency: number;
+  /**
+   * False when cdkd talks to another endpoint (AWS_ENDPOINT_URL: the sandbox or another
+   * AWS-compatible one), whose times the aws latency profile does not describe.
+   */
+  awsEndpoint: boolean;
 }
 
 /** Where a deploy's time goes, in order (`--verbose` prints them). */
