@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CloudWatchLogsClient, FilterLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
@@ -297,6 +299,78 @@ describe.skipIf(skipReason !== undefined)(
       await running;
       client.destroy();
       own.ecr.destroy();
+    });
+
+    it("removes the containers a killed sandbox left running when a sandbox next invokes an image function, and never a live sandbox's", async () => {
+      // A runtime API that never answers: the runtime waits on it, its container runs on.
+      const silent = createServer(() => undefined);
+      await new Promise<void>((listening) => silent.listen(0, '127.0.0.1', listening));
+      const api = `127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const engine = engineEnv().CDK_DOCKER;
+      // Past any pid_max: that sandbox no longer runs. The test's own process runs.
+      const left = { 'cdkd-lambda-ghost-dead': 999_999_999, 'cdkd-lambda-ghost-live': process.pid };
+      for (const [name, pid] of Object.entries(left)) {
+        const started = spawnSync(engine, [
+          'run',
+          '-d',
+          '--name',
+          name,
+          '--label',
+          `cdkd.sandbox-pid=${pid}`,
+          '--network',
+          'host',
+          '-e',
+          `AWS_LAMBDA_RUNTIME_API=${api}`,
+          'cdkd-probe',
+          '/bootstrap',
+        ]);
+        expect(started.status, started.stderr.toString()).toBe(0);
+      }
+      const running = () =>
+        spawnSync(engine, ['ps', '--format', '{{.Names}}', '--filter', 'name=cdkd-lambda-ghost'])
+          .stdout.toString()
+          .trim()
+          .split('\n')
+          .sort();
+      expect(running()).toEqual(['cdkd-lambda-ghost-dead', 'cdkd-lambda-ghost-live']);
+      const own = await startRegistrySandbox();
+      const client = lambdaClient(own.sandbox);
+      try {
+        // Starting a sandbox leaves them: it needs no engine until an image function runs.
+        expect(running()).toEqual(['cdkd-lambda-ghost-dead', 'cdkd-lambda-ghost-live']);
+        await own.ecr.send(new CreateRepositoryCommand({ repositoryName: 'fns/sweep' }));
+        const image = scratchImage({ bootstrap: readFileSync(join(work, 'bootstrap')) });
+        await pushImage(own.sandbox, own.auth, 'fns/sweep', image, 'sweep');
+        await client.send(
+          new CreateFunctionCommand({
+            FunctionName: 'sweep-fn',
+            Role: 'arn:aws:iam::000000000000:role/exec',
+            PackageType: 'Image',
+            Code: { ImageUri: `${REGISTRY}/fns/sweep:sweep` },
+          }),
+        );
+        const answered = await client.send(
+          new InvokeCommand({ FunctionName: 'sweep-fn', Payload: Buffer.from('{}') }),
+        );
+        expect(answered.FunctionError).toBeUndefined();
+        for (let attempt = 0; attempt < 100 && running().includes('cdkd-lambda-ghost-dead'); attempt++) {
+          await new Promise((wait) => setTimeout(wait, 200));
+        }
+        expect(running()).toEqual(['cdkd-lambda-ghost-live']);
+        expect(
+          spawnSync(engine, ['ps', '-a', '--format', '{{.Names}}', '--filter', 'name=cdkd-lambda-ghost-dead'])
+            .stdout.toString()
+            .trim(),
+        ).toBe('');
+      } finally {
+        client.destroy();
+        own.ecr.destroy();
+        await own.sandbox.stop();
+        spawnSync(engine, ['kill', '--signal', 'KILL', ...Object.keys(left)]);
+        spawnSync(engine, ['rm', '--force', ...Object.keys(left)]);
+        silent.closeAllConnections();
+        silent.close();
+      }
     });
 
     it("runs an Event invocation, its output in the function's log group", async () => {
