@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { processRunning } from './process-running.js';
 
 const run = promisify(execFile);
 
@@ -22,17 +23,6 @@ export function leftoverContainers(
   running: (pid: number) => boolean = processRunning,
 ): string[] {
   return containers.filter((container) => !running(container.pid)).map((container) => container.name);
-}
-
-/** Whether a process `pid` runs on this machine. */
-export function processRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**

@@ -117,6 +117,28 @@ async function imageFunction(
   );
 }
 
+/** A sandbox apart from the file's, holding the image function `<name>-fn` (image fns/<name>). */
+async function sandboxOfItsOwn(
+  name: string,
+  Timeout: number,
+): Promise<{ own: Awaited<ReturnType<typeof startRegistrySandbox>>; client: LambdaClient }> {
+  const own = await startRegistrySandbox();
+  const client = lambdaClient(own.sandbox);
+  await own.ecr.send(new CreateRepositoryCommand({ repositoryName: `fns/${name}` }));
+  const image = scratchImage({ bootstrap: readFileSync(join(work, 'bootstrap')) });
+  await pushImage(own.sandbox, own.auth, `fns/${name}`, image, name);
+  await client.send(
+    new CreateFunctionCommand({
+      FunctionName: `${name}-fn`,
+      Role: 'arn:aws:iam::000000000000:role/exec',
+      PackageType: 'Image',
+      Code: { ImageUri: `${REGISTRY}/fns/${name}:${name}` },
+      Timeout,
+    }),
+  );
+  return { own, client };
+}
+
 const invoke = (FunctionName: string, event: unknown, InvocationType?: 'Event') =>
   lambda.send(
     new InvokeCommand({
@@ -261,20 +283,7 @@ describe.skipIf(skipReason !== undefined)(
     });
 
     it('removes a running container when the sandbox stops', async () => {
-      const own = await startRegistrySandbox();
-      const client = lambdaClient(own.sandbox);
-      await own.ecr.send(new CreateRepositoryCommand({ repositoryName: 'fns/stop' }));
-      const image = scratchImage({ bootstrap: readFileSync(join(work, 'bootstrap')) });
-      await pushImage(own.sandbox, own.auth, 'fns/stop', image, 'stop');
-      await client.send(
-        new CreateFunctionCommand({
-          FunctionName: 'stop-fn',
-          Role: 'arn:aws:iam::000000000000:role/exec',
-          PackageType: 'Image',
-          Code: { ImageUri: `${REGISTRY}/fns/stop:stop` },
-          Timeout: 300,
-        }),
-      );
+      const { own, client } = await sandboxOfItsOwn('stop', 300);
       const running = client
         .send(new InvokeCommand({ FunctionName: 'stop-fn', Payload: Buffer.from('{"sleep":1}') }))
         .catch((error: unknown) => error);
@@ -333,22 +342,10 @@ describe.skipIf(skipReason !== undefined)(
           .split('\n')
           .sort();
       expect(running()).toEqual(['cdkd-lambda-ghost-dead', 'cdkd-lambda-ghost-live']);
-      const own = await startRegistrySandbox();
-      const client = lambdaClient(own.sandbox);
+      const { own, client } = await sandboxOfItsOwn('sweep', 3);
       try {
-        // Starting a sandbox leaves them: it needs no engine until an image function runs.
+        // Starting a sandbox and creating a function leave them: no engine is used until an image function runs.
         expect(running()).toEqual(['cdkd-lambda-ghost-dead', 'cdkd-lambda-ghost-live']);
-        await own.ecr.send(new CreateRepositoryCommand({ repositoryName: 'fns/sweep' }));
-        const image = scratchImage({ bootstrap: readFileSync(join(work, 'bootstrap')) });
-        await pushImage(own.sandbox, own.auth, 'fns/sweep', image, 'sweep');
-        await client.send(
-          new CreateFunctionCommand({
-            FunctionName: 'sweep-fn',
-            Role: 'arn:aws:iam::000000000000:role/exec',
-            PackageType: 'Image',
-            Code: { ImageUri: `${REGISTRY}/fns/sweep:sweep` },
-          }),
-        );
         const answered = await client.send(
           new InvokeCommand({ FunctionName: 'sweep-fn', Payload: Buffer.from('{}') }),
         );
