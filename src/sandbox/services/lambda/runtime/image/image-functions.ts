@@ -3,11 +3,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SandboxError } from '../../../../errors.js';
-import { ecrImages, roleSessions } from '../../../../ports/index.js';
+import { ecrImages } from '../../../../ports/index.js';
 import type { SandboxContext } from '../../../../service-module.js';
 import { PLATFORM } from '../../image-code.js';
-import { functionEnvironment, withCredentials } from '../environment.js';
-import { logGroupName, newLogStreamName, StreamLog } from '../function-logs.js';
+import { executionEnvironment } from '../environment.js';
+import { StreamLog } from '../function-logs.js';
 import type { InvokeOptions, InvokeResult, InvokeTarget } from '../invocation.js';
 import { containerName, imageEngine, pullFiles } from './image-engine.js';
 import { runImage } from './image-container.js';
@@ -59,19 +59,7 @@ export class ImageFunctions {
     );
     const account = record.arn.split(':')[4] ?? '';
     const requestId = options.requestId ?? randomUUID();
-    const logStream = newLogStreamName(version);
-    const logGroup = logGroupName(record.name, config.logging);
-    const environment = functionEnvironment({
-      config,
-      functionName: record.name,
-      version,
-      region: record.region,
-      logGroup,
-      logStream,
-      taskRoot: '/var/task',
-      endpoint: this.context.endpoint,
-      ...withCredentials(roleSessions.of(this.context)?.open(config.role, record.name, record.region)),
-    });
+    const { environment, logGroup, logStream } = executionEnvironment(this.context, target, '/var/task');
     // The image's own PATH and execution environment (its ENV) apply, not the sandbox's;
     // _HANDLER is the command the container runs with (ImageConfig's, else the image's CMD).
     delete environment.PATH;
