@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CloudWatchLogsClient, FilterLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
@@ -113,6 +115,28 @@ async function imageFunction(
       ...extra,
     }),
   );
+}
+
+/** A sandbox apart from the file's, holding the image function `<name>-fn` (image fns/<name>). */
+async function sandboxOfItsOwn(
+  name: string,
+  Timeout: number,
+): Promise<{ own: Awaited<ReturnType<typeof startRegistrySandbox>>; client: LambdaClient }> {
+  const own = await startRegistrySandbox();
+  const client = lambdaClient(own.sandbox);
+  await own.ecr.send(new CreateRepositoryCommand({ repositoryName: `fns/${name}` }));
+  const image = scratchImage({ bootstrap: readFileSync(join(work, 'bootstrap')) });
+  await pushImage(own.sandbox, own.auth, `fns/${name}`, image, name);
+  await client.send(
+    new CreateFunctionCommand({
+      FunctionName: `${name}-fn`,
+      Role: 'arn:aws:iam::000000000000:role/exec',
+      PackageType: 'Image',
+      Code: { ImageUri: `${REGISTRY}/fns/${name}:${name}` },
+      Timeout,
+    }),
+  );
+  return { own, client };
 }
 
 const invoke = (FunctionName: string, event: unknown, InvocationType?: 'Event') =>
@@ -259,20 +283,7 @@ describe.skipIf(skipReason !== undefined)(
     });
 
     it('removes a running container when the sandbox stops', async () => {
-      const own = await startRegistrySandbox();
-      const client = lambdaClient(own.sandbox);
-      await own.ecr.send(new CreateRepositoryCommand({ repositoryName: 'fns/stop' }));
-      const image = scratchImage({ bootstrap: readFileSync(join(work, 'bootstrap')) });
-      await pushImage(own.sandbox, own.auth, 'fns/stop', image, 'stop');
-      await client.send(
-        new CreateFunctionCommand({
-          FunctionName: 'stop-fn',
-          Role: 'arn:aws:iam::000000000000:role/exec',
-          PackageType: 'Image',
-          Code: { ImageUri: `${REGISTRY}/fns/stop:stop` },
-          Timeout: 300,
-        }),
-      );
+      const { own, client } = await sandboxOfItsOwn('stop', 300);
       const running = client
         .send(new InvokeCommand({ FunctionName: 'stop-fn', Payload: Buffer.from('{"sleep":1}') }))
         .catch((error: unknown) => error);
@@ -297,6 +308,66 @@ describe.skipIf(skipReason !== undefined)(
       await running;
       client.destroy();
       own.ecr.destroy();
+    });
+
+    it("removes the containers a killed sandbox left running when a sandbox next invokes an image function, and never a live sandbox's", async () => {
+      // A runtime API that never answers: the runtime waits on it, its container runs on.
+      const silent = createServer(() => undefined);
+      await new Promise<void>((listening) => silent.listen(0, '127.0.0.1', listening));
+      const api = `127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const engine = engineEnv().CDK_DOCKER;
+      // Past any pid_max: that sandbox no longer runs. The test's own process runs.
+      const left = { 'cdkd-lambda-ghost-dead': 999_999_999, 'cdkd-lambda-ghost-live': process.pid };
+      for (const [name, pid] of Object.entries(left)) {
+        const started = spawnSync(engine, [
+          'run',
+          '-d',
+          '--name',
+          name,
+          '--label',
+          `cdkd.sandbox-pid=${pid}`,
+          '--network',
+          'host',
+          '-e',
+          `AWS_LAMBDA_RUNTIME_API=${api}`,
+          'cdkd-probe',
+          '/bootstrap',
+        ]);
+        expect(started.status, started.stderr.toString()).toBe(0);
+      }
+      const running = () =>
+        spawnSync(engine, ['ps', '--format', '{{.Names}}', '--filter', 'name=cdkd-lambda-ghost'])
+          .stdout.toString()
+          .trim()
+          .split('\n')
+          .sort();
+      expect(running()).toEqual(['cdkd-lambda-ghost-dead', 'cdkd-lambda-ghost-live']);
+      const { own, client } = await sandboxOfItsOwn('sweep', 3);
+      try {
+        // Starting a sandbox and creating a function leave them: no engine is used until an image function runs.
+        expect(running()).toEqual(['cdkd-lambda-ghost-dead', 'cdkd-lambda-ghost-live']);
+        const answered = await client.send(
+          new InvokeCommand({ FunctionName: 'sweep-fn', Payload: Buffer.from('{}') }),
+        );
+        expect(answered.FunctionError).toBeUndefined();
+        for (let attempt = 0; attempt < 100 && running().includes('cdkd-lambda-ghost-dead'); attempt++) {
+          await new Promise((wait) => setTimeout(wait, 200));
+        }
+        expect(running()).toEqual(['cdkd-lambda-ghost-live']);
+        expect(
+          spawnSync(engine, ['ps', '-a', '--format', '{{.Names}}', '--filter', 'name=cdkd-lambda-ghost-dead'])
+            .stdout.toString()
+            .trim(),
+        ).toBe('');
+      } finally {
+        client.destroy();
+        own.ecr.destroy();
+        await own.sandbox.stop();
+        spawnSync(engine, ['kill', '--signal', 'KILL', ...Object.keys(left)]);
+        spawnSync(engine, ['rm', '--force', ...Object.keys(left)]);
+        silent.closeAllConnections();
+        silent.close();
+      }
     });
 
     it("runs an Event invocation, its output in the function's log group", async () => {

@@ -4,10 +4,24 @@ import { imageRunArgs, pullFiles } from '../../src/sandbox/services/lambda/runti
 const base = {
   image: '127.0.0.1:4710/fns/app@sha256:abc',
   name: 'cdkd-lambda-f-1',
+  sandboxPid: 4242,
   environment: { B: 'secret', A: '1' },
   imageCommand: ['from-image'],
 };
-const prefix = ['run', '--rm', '--name', 'cdkd-lambda-f-1', '--network', 'host', '-e', 'A', '-e', 'B'];
+const prefix = [
+  'run',
+  '--rm',
+  '--name',
+  'cdkd-lambda-f-1',
+  '--label',
+  'cdkd.sandbox-pid=4242',
+  '--network',
+  'host',
+  '-e',
+  'A',
+  '-e',
+  'B',
+];
 
 describe('the engine run of an image function', () => {
   it.each([

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { leftoverContainers, listContainers, type OwnedContainer } from '../../leftover-containers.js';
 import { containerNamePrefix } from './engine-command.js';
 import type { LocalService } from './service-model.js';
 
@@ -22,28 +23,16 @@ export async function removeLeftoverTasks(input: {
   const prefixes = service.containers.map((container) =>
     containerNamePrefix(service.stack.displayName, service.name, container.name),
   );
-  let listed: string;
+  let listed: string[];
   try {
-    listed = (
-      await run(input.engine, ['ps', '-a', '--filter', 'name=cdkd-', '--format', '{{.Names}}'], {
-        env: input.env,
-      })
-    ).stdout;
+    listed = await listContainers(input.engine, input.env, 'name=cdkd-', '{{.Names}}');
   } catch (error) {
     input.onInfo(
       `Could not list containers left by an earlier start-service (${input.engine} ps: ${error instanceof Error ? error.message : String(error)}); going on.`,
     );
     return;
   }
-  const leftover = listed
-    .split('\n')
-    .map((name) => name.trim())
-    .filter((name) =>
-      prefixes.some((prefix) => {
-        const match = name.startsWith(prefix) ? /^(\d+)-\d+$/.exec(name.slice(prefix.length)) : null;
-        return match !== null && !processRunning(Number(match[1]));
-      }),
-    );
+  const leftover = leftoverContainers(listed.flatMap((name) => ownedTask(name, prefixes)));
   if (leftover.length === 0) return;
   input.onInfo(
     `Removing ${leftover.length} container(s) an earlier cdkd local start-service of ${service.stack.displayName}/${service.name} left running: ${leftover.join(', ')}.`,
@@ -55,12 +44,11 @@ export async function removeLeftoverTasks(input: {
   );
 }
 
-function processRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+/** A task container of the service, with the pid its name holds after the service's prefix. */
+function ownedTask(name: string, prefixes: readonly string[]): OwnedContainer[] {
+  for (const prefix of prefixes) {
+    const match = name.startsWith(prefix) ? /^(\d+)-\d+$/.exec(name.slice(prefix.length)) : null;
+    if (match) return [{ name, pid: Number(match[1]) }];
   }
+  return [];
 }

@@ -1,4 +1,5 @@
 import { CdkdError } from '../../errors.js';
+import { processRunning } from '../../process-running.js';
 import { ioQuestion } from '../../messages/index.js';
 import type { LockDocument, FoundLock, StackRef } from '../../state/index.js';
 import type { ToolkitIo } from '../io.js';
@@ -85,16 +86,6 @@ export function runningLocalHolder(
   if (!match || match[1] !== thisHost) return undefined;
   const pid = Number(match[2]);
   return pid > 0 && isRunning(pid) ? pid : undefined;
-}
-
-/** Whether a process with this pid exists (EPERM: it does, under another user). */
-export function processRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function refuseRunningHolder(stack: StackRef, pid: number, holder: string): CdkdError {

@@ -1,5 +1,8 @@
-import type { SessionCredentials } from '../../../ports/index.js';
+import { roleSessions, type SessionCredentials } from '../../../ports/index.js';
+import type { SandboxContext } from '../../../service-module.js';
 import type { FunctionConfig } from '../model.js';
+import { logGroupName, newLogStreamName } from './function-logs.js';
+import type { InvokeTarget } from './invocation.js';
 
 /** Credentials for a function whose role the sandbox does not hold: they act in the sandbox's account. */
 const UNKNOWN_ROLE_CREDENTIALS: SessionCredentials = {
@@ -8,7 +11,44 @@ const UNKNOWN_ROLE_CREDENTIALS: SessionCredentials = {
   sessionToken: 'sandbox-lambda-session',
 };
 
-export interface EnvironmentInput {
+/** What a new execution environment of a function version (a zip function's process, an image function's container) gets. */
+export interface ExecutionEnvironment {
+  /** Its variables (Lambda's reserved ones and the role's credentials included). */
+  environment: Record<string, string>;
+  logGroup: string;
+  /** A new stream of its own, in `logGroup`. */
+  logStream: string;
+}
+
+/**
+ * The variables of a new execution environment of `target`, with the log group and the new
+ * log stream they name; the credentials are a session of the function's execution role when
+ * the sandbox holds that role. `taskRoot`: where its code is, as LAMBDA_TASK_ROOT.
+ */
+export function executionEnvironment(
+  context: SandboxContext,
+  target: Pick<InvokeTarget, 'record' | 'config' | 'version'>,
+  taskRoot: string,
+): ExecutionEnvironment {
+  const { record, config, version } = target;
+  const logGroup = logGroupName(record.name, config.logging);
+  const logStream = newLogStreamName(version);
+  const credentials = roleSessions.of(context)?.open(config.role, record.name, record.region);
+  const environment = functionEnvironment({
+    config,
+    functionName: record.name,
+    version,
+    region: record.region,
+    logGroup,
+    logStream,
+    taskRoot,
+    endpoint: context.endpoint ?? '',
+    ...(credentials ? { credentials } : {}),
+  });
+  return { environment, logGroup, logStream };
+}
+
+interface EnvironmentInput {
   config: FunctionConfig;
   functionName: string;
   version: string;
@@ -29,7 +69,7 @@ export interface EnvironmentInput {
  * account (`--enforce-iam` checks them). Nothing of the sandbox's own environment leaks in
  * except PATH.
  */
-export function functionEnvironment(input: EnvironmentInput): Record<string, string> {
+function functionEnvironment(input: EnvironmentInput): Record<string, string> {
   const { config } = input;
   return {
     PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
@@ -62,8 +102,3 @@ function credentialVariables(credentials: SessionCredentials): Record<string, st
     AWS_SESSION_TOKEN: credentials.sessionToken,
   };
 }
-
-/** The role's session as `functionEnvironment` takes it, when the sandbox holds the role. */
-export const withCredentials = (
-  credentials: SessionCredentials | undefined,
-): { credentials?: SessionCredentials } => (credentials ? { credentials } : {});

@@ -3,14 +3,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SandboxContext } from '../../../service-module.js';
-import { roleSessions } from '../../../ports/index.js';
 import type { CodeRecord, FunctionConfig, FunctionRecord } from '../model.js';
 import type { InvokeOptions, InvokeResult, InvokeTarget } from './invocation.js';
 import type { LambdaStore } from '../store.js';
 import { CodeCache } from './code-cache.js';
 import { Container } from './container.js';
-import { functionEnvironment, withCredentials } from './environment.js';
-import { logGroupName, newLogStreamName, StreamLog } from './function-logs.js';
+import { executionEnvironment } from './environment.js';
+import { StreamLog } from './function-logs.js';
 import { ContainerPool } from './pool.js';
 import { ImageFunctions } from './image/index.js';
 import { framedInvocation } from './invocation-frame.js';
@@ -73,19 +72,7 @@ export class FunctionRunner {
     const opt = await cache.optDirectory(layers);
     const key = `${record.arn}:${version}`;
     const container = await this.pool.acquire(key, config.revisionId, () => {
-      const logStream = newLogStreamName(version);
-      const logGroup = logGroupName(record.name, config.logging);
-      const env = functionEnvironment({
-        config,
-        functionName: record.name,
-        version,
-        region: record.region,
-        logGroup,
-        logStream,
-        taskRoot,
-        endpoint: this.context.endpoint ?? '',
-        ...withCredentials(roleSessions.of(this.context)?.open(config.role, record.name, record.region)),
-      });
+      const { environment: env, logGroup, logStream } = executionEnvironment(this.context, target, taskRoot);
       const log = new StreamLog(this.context, record.region, logGroup, logStream);
       const sdk = this.sdkSettings();
       let launch = launcher({ taskRoot, layers, ...(sdk ? { sdk } : {}) });

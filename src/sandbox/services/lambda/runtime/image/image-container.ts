@@ -148,7 +148,7 @@ async function ensureImage(request: ImageRunRequest): Promise<void> {
  * Kills and removes the container (killing `run` alone leaves podman's container running;
  * `rm --force` alone waits out a stop timeout, as a runtime that is PID 1 ignores SIGTERM).
  */
-async function removeContainer(engine: string, name: string): Promise<void> {
+export async function removeContainer(engine: string, name: string): Promise<void> {
   await engineCall(engine, ['kill', '--signal', 'KILL', name]);
   await engineCall(engine, ['rm', '--force', name]);
 }

@@ -2,6 +2,15 @@ import { chooseContainerEngine } from '../../../../../container-engine.js';
 import { SandboxError } from '../../../../errors.js';
 import type { ImageConfigRecord } from '../../model.js';
 
+/** What the name of every image function's container starts with. */
+export const CONTAINER_PREFIX = 'cdkd-lambda-';
+/** The label holding the pid of the sandbox that ran an image function's container. */
+export const SANDBOX_PID_LABEL = 'cdkd.sandbox-pid';
+
+/** The container of one invocation, named for its function and request, in the characters engines accept. */
+export const containerName = (functionName: string, requestId: string): string =>
+  `${CONTAINER_PREFIX}${functionName}-${requestId}`.replace(/[^a-zA-Z0-9_.-]+/g, '-');
+
 /**
  * The container engine that runs image functions (CDK_DOCKER, else docker, else podman, as
  * the rest of cdkd finds it), or Lambda's InvalidRuntimeException (502) naming what is
@@ -59,6 +68,8 @@ export interface ImageRunInput {
   /** The image as the engine pulled it (`127.0.0.1:<port>/<repository>@sha256:…`). */
   image: string;
   name: string;
+  /** The sandbox's process, whose pid labels the container (image-leftovers.ts). */
+  sandboxPid: number;
   /** The variables the container gets; passed by name, their values in the engine's environment. */
   environment: Readonly<Record<string, string>>;
   /** The function's ImageConfig. */
@@ -68,7 +79,8 @@ export interface ImageRunInput {
 }
 
 /**
- * `<engine> run` for one invocation: on the host's network (the runtime API and the sandbox
+ * `<engine> run` for one invocation: labelled with the sandbox's pid (a later sandbox removes
+ * it if this one is killed before it can), on the host's network (the runtime API and the sandbox
  * are on its loopback), variables by name (`-e NAME`) so no value shows in the process
  * list, ImageConfig's EntryPoint (first word as `--entrypoint`, the rest ahead of the
  * command), Command and WorkingDirectory over the image's, as Lambda applies them.
@@ -83,6 +95,8 @@ export function imageRunArgs(input: ImageRunInput): string[] {
     '--rm',
     '--name',
     input.name,
+    '--label',
+    `${SANDBOX_PID_LABEL}=${input.sandboxPid}`,
     '--network',
     'host',
     ...Object.keys(input.environment)

@@ -3,14 +3,15 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SandboxError } from '../../../../errors.js';
-import { ecrImages, roleSessions } from '../../../../ports/index.js';
+import { ecrImages } from '../../../../ports/index.js';
 import type { SandboxContext } from '../../../../service-module.js';
 import { PLATFORM } from '../../image-code.js';
-import { functionEnvironment, withCredentials } from '../environment.js';
-import { logGroupName, newLogStreamName, StreamLog } from '../function-logs.js';
+import { executionEnvironment } from '../environment.js';
+import { StreamLog } from '../function-logs.js';
 import type { InvokeOptions, InvokeResult, InvokeTarget } from '../invocation.js';
-import { imageEngine, pullFiles } from './image-engine.js';
+import { containerName, imageEngine, pullFiles } from './image-engine.js';
 import { runImage } from './image-container.js';
+import { removeLeftoverContainers } from './image-leftovers.js';
 import { framedInvocation } from '../invocation-frame.js';
 
 /**
@@ -23,6 +24,8 @@ export class ImageFunctions {
   private readonly stopping = new AbortController();
   /** The engine's registry credentials and settings, written on first use and removed on close. */
   private pullDir: Promise<string> | undefined;
+  /** Per engine, from its first use: removing the containers killed sandboxes left (image-leftovers.ts). */
+  private readonly sweeps = new Map<string, Promise<void>>();
 
   constructor(private readonly context: SandboxContext) {}
 
@@ -34,6 +37,8 @@ export class ImageFunctions {
   async invoke(target: InvokeTarget, payload: string, options: InvokeOptions): Promise<InvokeResult> {
     const { record, config, version } = target;
     const engine = this.check(target);
+    // Alongside the invocation, not before it: its container is named and labelled apart.
+    if (!this.sweeps.has(engine)) this.sweeps.set(engine, removeLeftoverContainers(engine, this.context.log));
     const image = config.code.image!;
     const registry = ecrImages.of(this.context);
     if (!registry || !this.context.endpoint) {
@@ -54,19 +59,7 @@ export class ImageFunctions {
     );
     const account = record.arn.split(':')[4] ?? '';
     const requestId = options.requestId ?? randomUUID();
-    const logStream = newLogStreamName(version);
-    const logGroup = logGroupName(record.name, config.logging);
-    const environment = functionEnvironment({
-      config,
-      functionName: record.name,
-      version,
-      region: record.region,
-      logGroup,
-      logStream,
-      taskRoot: '/var/task',
-      endpoint: this.context.endpoint,
-      ...withCredentials(roleSessions.of(this.context)?.open(config.role, record.name, record.region)),
-    });
+    const { environment, logGroup, logStream } = executionEnvironment(this.context, target, '/var/task');
     // The image's own PATH and execution environment (its ENV) apply, not the sandbox's;
     // _HANDLER is the command the container runs with (ImageConfig's, else the image's CMD).
     delete environment.PATH;
@@ -85,7 +78,8 @@ export class ImageFunctions {
         engine,
         functionName: record.name,
         image: `${host}/${repository}@${image.digest}`,
-        name: `cdkd-lambda-${record.name}-${requestId}`.replace(/[^a-zA-Z0-9_.-]+/g, '-'),
+        name: containerName(record.name, requestId),
+        sandboxPid: process.pid,
         environment: { ...environment, LAMBDA_RUNTIME_DIR: '/var/runtime' },
         pullEnvironment,
         ...(config.imageConfig ? { overrides: config.imageConfig } : {}),
@@ -108,8 +102,9 @@ export class ImageFunctions {
     this.stopping.abort();
   }
 
-  /** Removes the engine's pull settings, once no invocation runs. */
+  /** Removes the engine's pull settings, once no invocation runs and no sweep. */
   async close(): Promise<void> {
+    await Promise.all(this.sweeps.values());
     if (this.pullDir) await rm(await this.pullDir, { recursive: true, force: true });
   }
 
