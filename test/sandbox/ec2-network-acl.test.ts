@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   CreateResourceCommand,
   GetResourceCommand,
@@ -199,13 +202,26 @@ describe('EC2 network ACLs: the default ACL made with each VPC', () => {
     await client.send(
       new DeleteNetworkAclEntryCommand({ NetworkAclId: aclId, RuleNumber: 100, Egress: true }),
     );
+    await client.send(
+      new CreateNetworkAclEntryCommand({
+        NetworkAclId: aclId,
+        RuleNumber: 50,
+        Egress: false,
+        Protocol: 'icmp',
+        RuleAction: 'deny',
+        CidrBlock: '192.168.0.0/16',
+        IcmpTypeCode: { Type: 8, Code: -1 },
+      }),
+    );
     await client.send(new CreateTagsCommand({ Resources: [aclId], Tags: [{ Key: 'Name', Value: 'edge' }] }));
     const changed = await acl(client, aclId);
     expect(rules(changed.Entries)).toEqual([
       'out 32767 deny -1 0.0.0.0/0',
+      'in 50 deny 1 192.168.0.0/16',
       'in 100 allow 6 10.0.0.0/8 443-443',
       'in 32767 deny -1 0.0.0.0/0',
     ]);
+    expect(changed.Entries!.find((e) => e.RuleNumber === 50)!.IcmpTypeCode).toEqual({ Type: 8, Code: -1 });
     expect(changed.Tags).toEqual([{ Key: 'Name', Value: 'edge' }]);
     const again = await failure(
       client.send(new DeleteNetworkAclEntryCommand({ NetworkAclId: aclId, RuleNumber: 100, Egress: true })),
@@ -399,6 +415,47 @@ describe('EC2 network ACLs made by calls', () => {
   });
 });
 
+describe("EC2 network ACLs Cloud Control made (the CDK's ec2.NetworkAcl)", () => {
+  it('lists an ACL, its entries and its subnet association made through Cloud Control', async () => {
+    const client = ec2();
+    const vpcId = await ccCreate('AWS::EC2::VPC', { CidrBlock: '10.50.0.0/16' });
+    const subnetId = await ccCreate('AWS::EC2::Subnet', { VpcId: vpcId, CidrBlock: '10.50.1.0/24' });
+    const aclId = await ccCreate('AWS::EC2::NetworkAcl', {
+      VpcId: vpcId,
+      Tags: [{ Key: 'Name', Value: 'from-cdk' }],
+    });
+    expect(aclId).toMatch(/^acl-[0-9a-f]{17}$/);
+    await ccCreate('AWS::EC2::NetworkAclEntry', {
+      NetworkAclId: aclId,
+      RuleNumber: 100,
+      Protocol: 6,
+      RuleAction: 'allow',
+      Egress: false,
+      CidrBlock: '0.0.0.0/0',
+      PortRange: { From: 443, To: 443 },
+    });
+    const associationId = await ccCreate('AWS::EC2::SubnetNetworkAclAssociation', {
+      SubnetId: subnetId,
+      NetworkAclId: aclId,
+    });
+    expect(associationId).toMatch(/^aclassoc-[0-9a-f]{17}$/);
+
+    const made = await acl(client, aclId);
+    expect(made.IsDefault).toBe(false);
+    expect(made.Tags).toEqual([{ Key: 'Name', Value: 'from-cdk' }]);
+    expect(rules(made.Entries)).toEqual([
+      'out 32767 deny -1 0.0.0.0/0',
+      'in 100 allow 6 0.0.0.0/0 443-443',
+      'in 32767 deny -1 0.0.0.0/0',
+    ]);
+    expect(made.Associations).toEqual([
+      { NetworkAclAssociationId: associationId, NetworkAclId: aclId, SubnetId: subnetId },
+    ]);
+    const defaultAcl = String((await ccModel('AWS::EC2::VPC', vpcId)).DefaultNetworkAcl);
+    expect((await acl(client, defaultAcl)).Associations).toEqual([]);
+  });
+});
+
 describe('DescribeNetworkAcls', () => {
   it('filters by id, VPC, default, subnet and tag, and pages with MaxResults', async () => {
     const client = ec2('eu-west-1');
@@ -448,5 +505,42 @@ describe('DescribeNetworkAcls', () => {
     expect(everything).toEqual(expect.arrayContaining([...made, defaultOfVpc[0]]));
     const tooMany = await failure(client.send(new DescribeNetworkAclsCommand({ MaxResults: 2 })));
     expect(tooMany.name).toBe('InvalidParameterValue');
+  });
+});
+
+describe('EC2 network ACLs across restarts', () => {
+  it("keeps a default ACL's deleted entries and tags in the data dir", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'cdkd-ec2-acl-'));
+    const clientOf = (running: Sandbox) =>
+      new EC2Client({
+        endpoint: running.url,
+        region: 'eu-west-3',
+        credentials: { accessKeyId: 'AKIASANDBOXTEST', secretAccessKey: 'sandbox-secret' },
+        maxAttempts: 1,
+      });
+    try {
+      const first = await startSandbox({ port: 0, dataDir });
+      const before = clientOf(first);
+      const vpcId = await newVpc(before, '10.60.0.0/16');
+      const aclId = (await aclsOf(before, vpcId))[0]!.NetworkAclId!;
+      await before.send(
+        new DeleteNetworkAclEntryCommand({ NetworkAclId: aclId, RuleNumber: 100, Egress: true }),
+      );
+      await before.send(new CreateTagsCommand({ Resources: [aclId], Tags: [{ Key: 'k', Value: 'v' }] }));
+      before.destroy();
+      await first.stop();
+
+      const second = await startSandbox({ port: 0, dataDir });
+      const after = clientOf(second);
+      const again = await acl(after, aclId);
+      expect(rules(again.Entries)).toEqual(
+        AWS_DEFAULT_RULES.filter((rule) => rule !== 'out 100 allow -1 0.0.0.0/0'),
+      );
+      expect(again.Tags).toEqual([{ Key: 'k', Value: 'v' }]);
+      after.destroy();
+      await second.stop();
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
