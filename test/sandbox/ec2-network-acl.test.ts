@@ -1,11 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  CreateResourceCommand,
-  GetResourceCommand,
-  type CloudControlClient,
-} from '@aws-sdk/client-cloudcontrol';
+import type { CloudControlClient } from '@aws-sdk/client-cloudcontrol';
 import {
   CreateNetworkAclCommand,
   CreateNetworkAclEntryCommand,
@@ -27,19 +23,16 @@ import {
 } from '@aws-sdk/client-ec2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { cloudControlClient, failure, settle } from './helpers.js';
+import { cloudControlCalls } from './cloudcontrol-calls.js';
+import { cloudControlClient, ec2Client, failure } from './helpers.js';
 
 let sandbox: Sandbox;
 let cc: CloudControlClient;
 const clients: EC2Client[] = [];
+const calls = cloudControlCalls(() => cc);
 
 function ec2(region = 'us-east-1'): EC2Client {
-  const client = new EC2Client({
-    endpoint: sandbox.url,
-    region,
-    credentials: { accessKeyId: 'AKIASANDBOXTEST', secretAccessKey: 'sandbox-secret' },
-    maxAttempts: 1,
-  });
+  const client = ec2Client(sandbox, region);
   clients.push(client);
   return client;
 }
@@ -54,17 +47,9 @@ afterAll(async () => {
 });
 
 async function ccCreate(type: string, desired: Record<string, unknown>): Promise<string> {
-  const accepted = await cc.send(
-    new CreateResourceCommand({ TypeName: type, DesiredState: JSON.stringify(desired) }),
-  );
-  const { event } = await settle(cc, accepted.ProgressEvent!);
+  const event = await calls.create(type, desired);
   expect(event.OperationStatus).toBe('SUCCESS');
   return event.Identifier!;
-}
-
-async function ccModel(type: string, identifier: string): Promise<Record<string, unknown>> {
-  const result = await cc.send(new GetResourceCommand({ TypeName: type, Identifier: identifier }));
-  return JSON.parse(result.ResourceDescription!.Properties!) as Record<string, unknown>;
 }
 
 async function newVpc(client: EC2Client, cidr: string): Promise<string> {
@@ -132,8 +117,8 @@ describe('EC2 network ACLs: the default ACL made with each VPC', () => {
     const client = ec2();
     const vpcId = await ccCreate('AWS::EC2::VPC', { CidrBlock: '10.21.0.0/16' });
     const subnetId = await ccCreate('AWS::EC2::Subnet', { VpcId: vpcId, CidrBlock: '10.21.0.0/24' });
-    const defaultAcl = (await ccModel('AWS::EC2::VPC', vpcId)).DefaultNetworkAcl;
-    const associationId = (await ccModel('AWS::EC2::Subnet', subnetId)).NetworkAclAssociationId;
+    const defaultAcl = (await calls.properties('AWS::EC2::VPC', vpcId)).DefaultNetworkAcl;
+    const associationId = (await calls.properties('AWS::EC2::Subnet', subnetId)).NetworkAclAssociationId;
     const [only] = (
       await client.send(
         new DescribeNetworkAclsCommand({
@@ -451,7 +436,7 @@ describe("EC2 network ACLs Cloud Control made (the CDK's ec2.NetworkAcl)", () =>
     expect(made.Associations).toEqual([
       { NetworkAclAssociationId: associationId, NetworkAclId: aclId, SubnetId: subnetId },
     ]);
-    const defaultAcl = String((await ccModel('AWS::EC2::VPC', vpcId)).DefaultNetworkAcl);
+    const defaultAcl = String((await calls.properties('AWS::EC2::VPC', vpcId)).DefaultNetworkAcl);
     expect((await acl(client, defaultAcl)).Associations).toEqual([]);
   });
 });
@@ -511,13 +496,7 @@ describe('DescribeNetworkAcls', () => {
 describe('EC2 network ACLs across restarts', () => {
   it("keeps a default ACL's deleted entries and tags in the data dir", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'cdkd-ec2-acl-'));
-    const clientOf = (running: Sandbox) =>
-      new EC2Client({
-        endpoint: running.url,
-        region: 'eu-west-3',
-        credentials: { accessKeyId: 'AKIASANDBOXTEST', secretAccessKey: 'sandbox-secret' },
-        maxAttempts: 1,
-      });
+    const clientOf = (running: Sandbox) => ec2Client(running, 'eu-west-3');
     try {
       const first = await startSandbox({ port: 0, dataDir });
       const before = clientOf(first);
