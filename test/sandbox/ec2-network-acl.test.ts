@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CloudControlClient } from '@aws-sdk/client-cloudcontrol';
+import { ListResourcesCommand, type CloudControlClient } from '@aws-sdk/client-cloudcontrol';
 import {
   CreateNetworkAclCommand,
   CreateNetworkAclEntryCommand,
@@ -290,6 +290,16 @@ describe('EC2 network ACLs made by calls', () => {
       new DeleteNetworkAclEntryCommand({ NetworkAclId: aclId, RuleNumber: 90, Egress: false }),
     );
     expect(rules((await acl(client, aclId)).Entries)).not.toContain('in 90 deny 6 ::/0 22-22');
+
+    // An ACL other than its default holds the VPC, as in EC2; the ACL's entries go with it.
+    const held = await failure(client.send(new DeleteVpcCommand({ VpcId: vpcId })));
+    expect(held.name).toBe('DependencyViolation');
+    await client.send(new DeleteNetworkAclCommand({ NetworkAclId: aclId }));
+    const left = await cc.send(new ListResourcesCommand({ TypeName: 'AWS::EC2::NetworkAclEntry' }));
+    expect(left.ResourceDescriptions!.map((d) => JSON.parse(d.Properties!).NetworkAclId)).not.toContain(
+      aclId,
+    );
+    await client.send(new DeleteVpcCommand({ VpcId: vpcId }));
   });
 
   it('moves a subnet into an ACL and back, refusing to delete the ACL while the subnet is in it', async () => {
