@@ -3,6 +3,7 @@ import {
   GetResourceRequestStatusCommand,
   type ProgressEvent,
 } from '@aws-sdk/client-cloudcontrol';
+import { EC2Client } from '@aws-sdk/client-ec2';
 import { CreateFunctionCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { S3Client } from '@aws-sdk/client-s3';
 import { DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
@@ -36,6 +37,10 @@ export function cloudControlClient(sandbox: Sandbox, options: { region?: string 
     credentials,
     maxAttempts: 1,
   });
+}
+
+export function ec2Client(sandbox: Sandbox, region = 'us-east-1'): EC2Client {
+  return new EC2Client({ endpoint: sandbox.url, region, credentials, maxAttempts: 1 });
 }
 
 export function lambdaClient(sandbox: Sandbox): LambdaClient {

@@ -29,6 +29,15 @@ export interface NatGatewayLife {
   last?: Record<string, unknown>;
 }
 
+/**
+ * What a VPC's default network ACL holds that no model does (the ACL is made with its VPC,
+ * so it has no model): its tags, and the default entries deleted from it (`egress/rule`).
+ */
+export interface DefaultAclState {
+  removed: string[];
+  tags: Array<{ Key: string; Value: string }>;
+}
+
 /** What EC2 keeps that no Cloud Control model holds. */
 export interface Ec2State {
   /** Endpoint services' private DNS names, by `region/serviceId`. */
@@ -37,6 +46,8 @@ export interface Ec2State {
   clientTokens: DocumentMap<ClientTokenUse>;
   /** NAT gateways made through EC2, by `region/natGatewayId`. */
   natGateways: DocumentMap<NatGatewayLife>;
+  /** Default network ACLs' own state, by `region/account/aclId`. */
+  defaultAcls: DocumentMap<DefaultAclState>;
 }
 
 /** What every EC2 operation is handed. */

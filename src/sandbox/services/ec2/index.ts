@@ -3,7 +3,7 @@ import { queryAction, queryParams } from '../../protocols/query.js';
 import type { SandboxResponse } from '../../request.js';
 import type { ServiceModule, ServiceModuleFactory } from '../../service-module.js';
 import { DocumentMap } from '../../storage/document-map.js';
-import type { ClientTokenUse, Ec2Call, NatGatewayLife, PrivateDns } from './call.js';
+import type { ClientTokenUse, DefaultAclState, Ec2Call, NatGatewayLife, PrivateDns } from './call.js';
 import * as connect from './connect-endpoint-ops.js';
 import * as describe from './describe-ops.js';
 import { ec2Errors } from './ec2-errors.js';
@@ -55,6 +55,7 @@ export const createEc2Service: ServiceModuleFactory = async (context) => {
     privateDns: await DocumentMap.load<PrivateDns>(context.storage, 'ec2/private-dns'),
     clientTokens: await DocumentMap.load<ClientTokenUse>(context.storage, 'ec2/client-tokens'),
     natGateways: await DocumentMap.load<NatGatewayLife>(context.storage, 'ec2/nat-gateways'),
+    defaultAcls: await DocumentMap.load<DefaultAclState>(context.storage, 'ec2/default-acls'),
   };
   const module: ServiceModule = {
     name: 'ec2',

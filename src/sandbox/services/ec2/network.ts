@@ -8,6 +8,8 @@ export interface VpcView {
   cidrBlock: string;
   isDefault: boolean;
   defaultSecurityGroupId: string;
+  /** The network ACL EC2 makes with the VPC (its Cloud Control model's `DefaultNetworkAcl`). */
+  defaultNetworkAclId: string;
   /** The IPv6 blocks its `AWS::EC2::VPCCidrBlock`s associate (none for an IPv4-only VPC). */
   ipv6Blocks: Ipv6BlockView[];
   tags: Tags;
@@ -28,6 +30,8 @@ export interface SubnetView {
   assignIpv6AddressOnCreation: boolean;
   ipv6CidrBlock?: string;
   defaultForAz: boolean;
+  /** Its association with its VPC's default network ACL, made with it (`NetworkAclAssociationId`). */
+  networkAclAssociationId: string;
   tags: Tags;
 }
 
@@ -76,6 +80,7 @@ export class NetworkView {
         cidrBlock: home.cidrBlock,
         isDefault: true,
         defaultSecurityGroupId: home.securityGroupId,
+        defaultNetworkAclId: stableId('acl', this.accountId, this.region, 'default-vpc'),
         ipv6Blocks: [],
         tags: [],
       },
@@ -84,6 +89,7 @@ export class NetworkView {
         cidrBlock: String(model.CidrBlock ?? ''),
         isDefault: false,
         defaultSecurityGroupId: String(model.DefaultSecurityGroup),
+        defaultNetworkAclId: String(model.DefaultNetworkAcl ?? stableId('acl', String(model.VpcId))),
         ipv6Blocks: this.ipv6BlocksOf(String(model.VpcId)),
         tags: tagsOf(model),
       })),
@@ -124,6 +130,7 @@ export class NetworkView {
         mapPublicIpOnLaunch: true,
         assignIpv6AddressOnCreation: false,
         defaultForAz: true,
+        networkAclAssociationId: stableId('aclassoc', subnet.subnetId),
         tags: [],
       })),
       ...this.models('AWS::EC2::Subnet').map((model) => {
@@ -138,6 +145,9 @@ export class NetworkView {
           assignIpv6AddressOnCreation: model.AssignIpv6AddressOnCreation === true,
           ...(typeof model.Ipv6CidrBlock === 'string' ? { ipv6CidrBlock: model.Ipv6CidrBlock } : {}),
           defaultForAz: false,
+          networkAclAssociationId: String(
+            model.NetworkAclAssociationId ?? stableId('aclassoc', String(model.SubnetId)),
+          ),
           tags: tagsOf(model),
         };
       }),

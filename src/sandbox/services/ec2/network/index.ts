@@ -1,5 +1,7 @@
 import type { SandboxResponse } from '../../../request.js';
 import type { Ec2Call } from '../call.js';
+import * as aclEntry from './acl-entry-ops.js';
+import * as acl from './acl-ops.js';
 import * as address from './address-ops.js';
 import * as endpoint from './endpoint-ops.js';
 import * as gateway from './gateway-ops.js';
@@ -15,8 +17,8 @@ export { natGateways } from './nat-life.js';
 
 /**
  * The network operations over EC2's query API: VPCs, subnets, gateways, route tables and
- * routes, addresses, NAT gateways, security groups and endpoints, each kept as its Cloud
- * Control model in the store Cloud Control uses.
+ * routes, addresses, NAT gateways, security groups, endpoints and network ACLs, each kept as
+ * its Cloud Control model in the store Cloud Control uses.
  */
 export const NETWORK_HANDLERS: Readonly<
   Record<string, (call: Ec2Call) => SandboxResponse | Promise<SandboxResponse>>
@@ -52,6 +54,13 @@ export const NETWORK_HANDLERS: Readonly<
   ModifyVpcEndpoint: endpoint.modifyVpcEndpoint,
   DeleteVpcEndpoints: endpoint.deleteVpcEndpoints,
   DescribeVpcEndpoints: endpoint.describeVpcEndpoints,
+  CreateNetworkAcl: acl.createNetworkAcl,
+  DeleteNetworkAcl: acl.deleteNetworkAcl,
+  DescribeNetworkAcls: acl.describeNetworkAcls,
+  ReplaceNetworkAclAssociation: acl.replaceNetworkAclAssociation,
+  CreateNetworkAclEntry: aclEntry.createNetworkAclEntry,
+  ReplaceNetworkAclEntry: aclEntry.replaceNetworkAclEntry,
+  DeleteNetworkAclEntry: aclEntry.deleteNetworkAclEntry,
   CreateTags: changeTags('CreateTags'),
   DeleteTags: changeTags('DeleteTags'),
 };

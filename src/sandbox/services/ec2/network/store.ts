@@ -49,6 +49,7 @@ export const KINDS = {
     notFound: (id: string) => ec2Errors.groupNotFound(id),
   },
   vpce: kind('AWS::EC2::VPCEndpoint', 'Id', 'InvalidVpcEndpointId.NotFound', 'VpcEndpoint'),
+  acl: kind('AWS::EC2::NetworkAcl', 'Id', 'InvalidNetworkAclID.NotFound', 'networkAcl'),
 } as const satisfies Record<string, Kind>;
 
 export function handler(call: Ec2Call, type: string): ResourceHandler {

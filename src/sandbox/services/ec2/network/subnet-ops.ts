@@ -7,11 +7,13 @@ import type { Ec2Call } from '../call.js';
 import { ec2Errors } from '../ec2-errors.js';
 import { NetworkView } from '../network.js';
 import { subnetItem } from '../render.js';
+import { ACL_ASSOCIATION } from './acl-view.js';
 import { liveNatGateways } from './nat-life.js';
 import {
   create,
   entries,
   find,
+  handler,
   KINDS,
   remove,
   required,
@@ -88,6 +90,9 @@ export async function deleteSubnet(call: Ec2Call): Promise<SandboxResponse> {
   }
   for (const association of entries(call, KINDS.rtbassoc)) {
     if (association.model.SubnetId === subnetId) await remove(call, KINDS.rtbassoc.type, association);
+  }
+  for (const association of handler(call, ACL_ASSOCIATION).list(region, accountId)) {
+    if (association.model.SubnetId === subnetId) await remove(call, ACL_ASSOCIATION, association);
   }
   await remove(call, KINDS.subnet.type, entry);
   return returnTrue('DeleteSubnet', call);

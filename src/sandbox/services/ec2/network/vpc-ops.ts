@@ -5,6 +5,7 @@ import type { Ec2Call } from '../call.js';
 import { ec2Errors } from '../ec2-errors.js';
 import { NetworkView } from '../network.js';
 import { vpcItem } from '../render.js';
+import { forgetDefaultAcl } from './acl-ops.js';
 import { ipv4Block } from './subnet-ops.js';
 import { liveNatGateways } from './nat-life.js';
 import {
@@ -50,7 +51,8 @@ export async function createVpc(call: Ec2Call): Promise<SandboxResponse> {
 
 /**
  * DeleteVpc: refused with DependencyViolation while the VPC still holds subnets, an
- * attached gateway, route tables, security groups, endpoints or NAT gateways, as in EC2.
+ * attached gateway, route tables, security groups, endpoints, network ACLs other than its
+ * default or NAT gateways, as in EC2. Its default network ACL goes with it.
  */
 export async function deleteVpc(call: Ec2Call): Promise<SandboxResponse> {
   const vpcId = required(call.params, 'VpcId');
@@ -64,8 +66,13 @@ export async function deleteVpc(call: Ec2Call): Promise<SandboxResponse> {
     inVpc(view.models(KINDS.rtb.type)) ||
     inVpc(view.models(KINDS.sg.type)) ||
     inVpc(view.models(KINDS.vpce.type)) ||
+    inVpc(view.models(KINDS.acl.type)) ||
     view.subnets().some((subnet) => subnet.vpcId === vpcId && natSubnets.has(subnet.subnetId));
   if (held) throw dependencyViolation('vpc', vpcId);
+  await forgetDefaultAcl(
+    call,
+    view.vpcs().find((vpc) => vpc.vpcId === vpcId)!,
+  );
   await remove(call, KINDS.vpc.type, entry);
   return returnTrue('DeleteVpc', call);
 }
