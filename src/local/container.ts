@@ -1,5 +1,6 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CdkdError } from '../errors.js';
 import type { FunctionErrorPayload } from '../lambda-runtime/protocol.js';
 
@@ -115,8 +116,31 @@ export async function invokeInContainer(
     return await Promise.race([exited, post(hostPort, event, timeoutMs, stop.signal)]);
   } finally {
     stop.abort();
-    child.kill('SIGTERM');
+    await removeContainer(engine, name, child);
   }
+}
+
+/** How long the engine's client gets to stop and remove the container after SIGTERM. */
+const REMOVE_GRACE_MS = 10_000;
+
+/**
+ * Stops the container and waits until the engine has removed it, so nothing of it outlives
+ * the command: podman's `run --rm` client removes the container (and the published port's
+ * forwarding rules) only after the container exits, and a removal cut short (its storage gone,
+ * its process killed) leaves a rule sending that port to nowhere. A client still running after
+ * the grace is past is killed, and the engine removes the container by name.
+ */
+async function removeContainer(engine: string, name: string, child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const closed = new Promise<boolean>((resolve) => child.once('close', () => resolve(true)));
+  child.kill('SIGTERM');
+  if (await Promise.race([closed, sleep(REMOVE_GRACE_MS, false, { ref: false })])) return;
+  child.kill('SIGKILL');
+  await new Promise<void>((resolve) =>
+    spawn(engine, ['rm', '-f', name], { stdio: 'ignore' })
+      .once('close', () => resolve())
+      .once('error', () => resolve()),
+  );
 }
 
 /** Posts the event until the emulator listens (it starts with the container), then reads its answer. */

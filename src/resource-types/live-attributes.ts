@@ -6,7 +6,9 @@
 /** The attributes read live per type. */
 export const LIVE_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
   'AWS::EC2::Instance': ['PrivateIp', 'PublicIp', 'PrivateDnsName', 'PublicDnsName', 'AvailabilityZone'],
-  'AWS::EC2::VPC': ['DefaultSecurityGroup', 'Ipv6CidrBlocks'],
+  'AWS::EC2::VPC': ['DefaultSecurityGroup', 'DefaultNetworkAcl', 'Ipv6CidrBlocks'],
+  // Neither named on the VPC or subnet by EC2: an SDK-made one's record does not hold them.
+  'AWS::EC2::Subnet': ['NetworkAclAssociationId'],
   'AWS::CloudFront::Distribution': ['DomainName'],
   'AWS::EC2::SecurityGroup': ['VpcId'],
 };

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 // podman runs containers on these machines with runc and cgroupfs and no default ulimits (its
@@ -34,6 +34,34 @@ export function podmanOnRunc(dir: string): string {
   );
   chmodSync(engine, 0o755);
   return engine;
+}
+
+/**
+ * Removes every container of the wrapper in `dir` and waits until no podman process works on
+ * its storage, before the test deletes it: podman finishes a `--rm` container's removal in the
+ * background, and one cut short by its storage vanishing leaves the published port's DNAT rule
+ * behind, sending that port to a dead address for whatever listens on it next (a later test's
+ * sandbox, bound to the same ephemeral port, then refuses every connection).
+ */
+export async function settleContainers(dir: string): Promise<void> {
+  spawnSync(join(dir, 'podman.sh'), ['rm', '--all', '--force', '--time', '0'], { stdio: 'ignore' });
+  const root = join(dir, 'root');
+  const deadline = Date.now() + 60_000;
+  while (enginesOn(root).length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** The pids of the processes whose command line names `root` (podman, conmon, their cleanup). */
+function enginesOn(root: string): string[] {
+  return readdirSync('/proc').filter((pid) => {
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) return false;
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(root);
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** The names of the containers `engine` holds whose names start with `prefix`. */

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Stack } from 'aws-cdk-lib';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containerRunCommand, lambdaBaseImage } from '../../src/local/container.js';
 import { inlineFunction, synthesizeApp } from '../helpers/cdk-app.js';
 import { runCli } from '../helpers/cli.js';
@@ -11,6 +11,7 @@ import {
   copyNodeInto,
   podmanOnRunc,
   podmanUnavailable,
+  settleContainers,
 } from '../helpers/container-engine.js';
 import { tempDir } from '../assembly/helpers.js';
 
@@ -193,6 +194,7 @@ describe.skipIf(unavailable !== undefined)(
         );
       });
     }, 300_000);
+    afterAll(() => settleContainers(work), 120_000);
 
     it('runs the handler from the code mounted at /var/task, with its variables, and removes the container', async () => {
       const invoke = (event: string) => {

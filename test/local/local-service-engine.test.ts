@@ -5,11 +5,16 @@ import { join } from 'node:path';
 import { Duration, Stack } from 'aws-cdk-lib';
 import { Vpc } from 'aws-cdk-lib/aws-ec2';
 import { Cluster, ContainerImage, FargateService, FargateTaskDefinition } from 'aws-cdk-lib/aws-ecs';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../assembly/helpers.js';
 import { synthesizeApp } from '../helpers/cdk-app.js';
 import { startCli } from '../helpers/cli.js';
-import { containerNames, podmanOnRunc, podmanUnavailable } from '../helpers/container-engine.js';
+import {
+  containerNames,
+  podmanOnRunc,
+  podmanUnavailable,
+  settleContainers,
+} from '../helpers/container-engine.js';
 
 // `cdkd local start-service` with a real container engine: podman builds the task's image from
 // its asset (FROM scratch, a static HTTP server compiled here, as no base image can be pulled)
@@ -110,6 +115,7 @@ describe.skipIf(unavailable !== undefined)(
       );
       engine = podmanOnRunc(work);
     });
+    afterAll(() => settleContainers(work), 120_000);
 
     let server: ReturnType<typeof startCli> | undefined;
     afterEach(async () => {

@@ -11,6 +11,7 @@ import {
   type CloudControlClient,
 } from '@aws-sdk/client-cloudcontrol';
 import {
+  DescribeNetworkAclsCommand,
   DescribeSecurityGroupsCommand,
   DescribeVpcsCommand,
   EC2Client,
@@ -117,6 +118,23 @@ describe('liveAttributeReader', () => {
       wait: true,
     });
     expect(answer).toEqual({ kind: 'value', value: groups.SecurityGroups![0]!.GroupId });
+  });
+
+  it("reads a VPC's default network ACL and a subnet's association with it", async () => {
+    const vpcId = await ccCreate('AWS::EC2::VPC', { CidrBlock: '10.2.0.0/16' });
+    const subnetId = await ccCreate('AWS::EC2::Subnet', { VpcId: vpcId, CidrBlock: '10.2.0.0/24' });
+    const acls = await ec2.send(
+      new DescribeNetworkAclsCommand({ Filters: [{ Name: 'vpc-id', Values: [vpcId] }] }),
+    );
+    expect(acls.NetworkAcls).toHaveLength(1);
+    const acl = acls.NetworkAcls![0]!;
+    const association = acl.Associations!.find((a) => a.SubnetId === subnetId)!;
+    expect(await reader().read(request('AWS::EC2::VPC', vpcId, 'DefaultNetworkAcl'), { wait: true })).toEqual(
+      { kind: 'value', value: acl.NetworkAclId },
+    );
+    expect(
+      await reader().read(request('AWS::EC2::Subnet', subnetId, 'NetworkAclAssociationId'), { wait: true }),
+    ).toEqual({ kind: 'value', value: association.NetworkAclAssociationId });
   });
 
   it("reads a VPC's IPv6 blocks: none before its VPCCidrBlock, the associated /56 after", async () => {

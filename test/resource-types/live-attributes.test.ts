@@ -16,6 +16,10 @@ const ROWS: Array<[string, string, Record<string, unknown>, LiveAttributeRoute]>
   ['AWS::EC2::VPC', 'DefaultSecurityGroup', {}, 'live'],
   ['AWS::EC2::VPC', 'DefaultSecurityGroup', { DefaultSecurityGroup: 'sg-1' }, 'recorded'],
   ['AWS::EC2::VPC', 'CidrBlock', {}, 'recorded'],
+  ['AWS::EC2::VPC', 'DefaultNetworkAcl', {}, 'live'],
+  ['AWS::EC2::VPC', 'DefaultNetworkAcl', { DefaultNetworkAcl: 'acl-1' }, 'recorded'],
+  ['AWS::EC2::Subnet', 'NetworkAclAssociationId', {}, 'live'],
+  ['AWS::EC2::Subnet', 'NetworkAclAssociationId', { NetworkAclAssociationId: 'aclassoc-1' }, 'recorded'],
   // A VPC's IPv6 blocks come after it (its VPCCidrBlock): an empty list is read again.
   ['AWS::EC2::VPC', 'Ipv6CidrBlocks', { Ipv6CidrBlocks: [] }, 'live'],
   ['AWS::EC2::VPC', 'Ipv6CidrBlocks', { Ipv6CidrBlocks: ['2600:1f18:1:100::/56'] }, 'recorded'],

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { failure, lambdaClient } from './helpers.js';
 import { pushImage, scratchImage, startRegistrySandbox } from './registry-helpers.js';
-import { podmanOnRunc, podmanUnavailable } from '../helpers/container-engine.js';
+import { podmanOnRunc, podmanUnavailable, settleContainers } from '../helpers/container-engine.js';
 
 // Image functions run for real with podman (its own vfs storage, runc, no default ulimits: what
 // runs containers on these machines) named by CDK_DOCKER through a wrapper script
@@ -90,6 +90,7 @@ afterAll(async () => {
   lambda.destroy();
   await sandbox.stop();
   setEnv(saved);
+  if (existsSync(join(work, 'podman.sh'))) await settleContainers(work);
   rmSync(work, { recursive: true, force: true });
 });
 

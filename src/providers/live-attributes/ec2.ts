@@ -1,5 +1,6 @@
 import {
   DescribeInstancesCommand,
+  DescribeNetworkAclsCommand,
   DescribeSecurityGroupsCommand,
   DescribeVpcsCommand,
   type EC2Client,
@@ -65,6 +66,39 @@ export async function readDefaultSecurityGroup(
   return groupId
     ? { kind: 'value', value: groupId }
     : { kind: 'unassigned', observed: 'without a default security group' };
+}
+
+/**
+ * A VPC's default network ACL (`DefaultNetworkAcl`) or a subnet's association with its ACL
+ * (`NetworkAclAssociationId`): EC2 names neither on the VPC or subnet itself.
+ */
+export async function readNetworkAclAttribute(
+  ec2: EC2Client,
+  request: LiveAttributeRequest,
+  signal?: AbortSignal,
+): Promise<LiveAttributeAnswer> {
+  const subnet = request.type === 'AWS::EC2::Subnet';
+  const answer = await ec2.send(
+    new DescribeNetworkAclsCommand({
+      Filters: subnet
+        ? [{ Name: 'association.subnet-id', Values: [request.physicalId] }]
+        : [
+            { Name: 'vpc-id', Values: [request.physicalId] },
+            { Name: 'default', Values: ['true'] },
+          ],
+    }),
+    { abortSignal: signal },
+  );
+  const acl = answer.NetworkAcls?.[0];
+  const value = subnet
+    ? acl?.Associations?.find((association) => association.SubnetId === request.physicalId)
+        ?.NetworkAclAssociationId
+    : acl?.NetworkAclId;
+  if (value) return { kind: 'value', value };
+  return {
+    kind: 'unassigned',
+    observed: subnet ? 'without a network ACL association' : 'without a default network ACL',
+  };
 }
 
 /**

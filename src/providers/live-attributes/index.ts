@@ -6,6 +6,7 @@ import { readDistributionDomainName } from './cloudfront.js';
 import {
   readDefaultSecurityGroup,
   readInstanceAttribute,
+  readNetworkAclAttribute,
   readSecurityGroupVpc,
   readVpcIpv6Blocks,
 } from './ec2.js';
@@ -43,6 +44,16 @@ const READS: Readonly<Record<string, { operation: string; read: Read }>> = {
     operation: 'ec2:DescribeVpcs',
     read: async (clients, request, options) =>
       readVpcIpv6Blocks(await clients.client(EC2Client, request.region), request, options),
+  },
+  'AWS::EC2::VPC.DefaultNetworkAcl': {
+    operation: 'ec2:DescribeNetworkAcls',
+    read: async (clients, request, options) =>
+      readNetworkAclAttribute(await clients.client(EC2Client, request.region), request, options.signal),
+  },
+  'AWS::EC2::Subnet': {
+    operation: 'ec2:DescribeNetworkAcls',
+    read: async (clients, request, options) =>
+      readNetworkAclAttribute(await clients.client(EC2Client, request.region), request, options.signal),
   },
   'AWS::EC2::SecurityGroup': {
     operation: 'ec2:DescribeSecurityGroups',
