@@ -142,8 +142,8 @@ function fakeAttribute(path: string, model: ResourceModel, facts: Facts): unknow
     return [`Z7HUB22UULQXV:vpce-${hex(8)}.${String(model.ServiceName ?? 'service')}.vpce.amazonaws.com`];
   }
   if (facts.schema.listAttrs?.includes(path)) {
-    // Fn::Cidr carves subnets from a VPC's IPv6 block, so it must be a real one.
-    if (/Ipv6CidrBlocks$/.test(leaf)) return [`2600:1f18:${hex(2)}:${hex(1)}00::/56`];
+    // None at creation: a VPC's come from its VPCCidrBlocks, made later (derived-attributes.ts).
+    if (/Ipv6CidrBlocks$/.test(leaf)) return [];
     return [fakeScalar(leaf.replace(/s$/, ''), model, facts)];
   }
   return fakeScalar(leaf, model, facts);
