@@ -4,6 +4,7 @@ import { sandboxSchemaFor } from '../../resource-index.js';
 import type { Storage } from '../../storage/storage.js';
 import { withDerivedAttributes } from './derived-attributes.js';
 import { buildModel, updatedModel } from './model-builder.js';
+import { TaskDefinitionRevisions } from './task-definition-revisions.js';
 
 const NAMESPACE = 'cloudcontrol/resources';
 
@@ -25,12 +26,18 @@ const key = (type: string, region: string, identifier: string): string =>
 export class GenericStore {
   private readonly resources = new Map<string, StoredResource>();
 
-  private constructor(private readonly storage: Storage) {}
+  private constructor(
+    private readonly storage: Storage,
+    private readonly revisions: TaskDefinitionRevisions,
+  ) {}
 
   static async load(storage: Storage): Promise<GenericStore> {
-    const store = new GenericStore(storage);
-    for (const { id, doc } of await storage.listDocuments<StoredResource>(NAMESPACE))
-      store.resources.set(id, doc);
+    const held = await storage.listDocuments<StoredResource>(NAMESPACE);
+    const arns = held
+      .filter(({ doc }) => doc.type === 'AWS::ECS::TaskDefinition')
+      .map(({ doc }) => String(doc.model.TaskDefinitionArn));
+    const store = new GenericStore(storage, await TaskDefinitionRevisions.load(storage, arns));
+    for (const { id, doc } of held) store.resources.set(id, doc);
     return store;
   }
 
@@ -39,7 +46,7 @@ export class GenericStore {
     const schema = sandboxSchemaFor(type)!;
     return {
       create: async (desired, region, accountId) => {
-        const built = buildModel(type, schema, desired, { accountId, region });
+        const built = buildModel(type, schema, desired, { accountId, region, revisions: this.revisions });
         const id = key(type, region, built.identifier);
         if (this.resources.has(id)) {
           throw new HandlerError(
@@ -50,6 +57,7 @@ export class GenericStore {
         const stored = { type, region, ...built, createdAt: new Date().toISOString() };
         this.resources.set(id, stored);
         await this.storage.putDocument(NAMESPACE, id, stored);
+        await this.revisions.saved();
         return { identifier: built.identifier, model: this.view(stored) };
       },
       read: (identifier, region) => {

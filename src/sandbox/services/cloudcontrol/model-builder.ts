@@ -3,11 +3,13 @@ import { defaultVpc } from '../../account/default-vpc.js';
 import { randomBytesPooled, randomString } from '../../ids.js';
 import { HandlerError, type ResourceModel } from '../../resources.js';
 import type { SandboxTypeSchema } from '../../resource-index.js';
-import { nextRevision } from './task-definition-revisions.js';
+import type { TaskDefinitionRevisions } from './task-definition-revisions.js';
 
 export interface Environment {
   accountId: string;
   region: string;
+  /** Where task definitions' revision numbers come from. */
+  revisions: Pick<TaskDefinitionRevisions, 'next'>;
 }
 
 /**
@@ -295,7 +297,7 @@ const SHAPED_ATTRIBUTES: Readonly<
     TaskDefinitionArn: (model, env) => {
       model.Family ??= generatedName('AWS::ECS::TaskDefinition');
       const family = String(model.Family);
-      return `arn:${partition(env.region)}:ecs:${env.region}:${env.accountId}:task-definition/${family}:${nextRevision(env.accountId, env.region, family)}`;
+      return `arn:${partition(env.region)}:ecs:${env.region}:${env.accountId}:task-definition/${family}:${env.revisions.next(env.accountId, env.region, family)}`;
     },
   },
   'AWS::ECS::Service': {
