@@ -35,10 +35,11 @@ async function made(type: string, desired: Record<string, unknown>): Promise<str
   return event.Identifier!;
 }
 
+const associations = async (vpcId: string) =>
+  (await ec2.send(new DescribeVpcsCommand({ VpcIds: [vpcId] }))).Vpcs![0]!.Ipv6CidrBlockAssociationSet ?? [];
+
 const describedIpv6 = async (vpcId: string) =>
-  (
-    (await ec2.send(new DescribeVpcsCommand({ VpcIds: [vpcId] }))).Vpcs![0]!.Ipv6CidrBlockAssociationSet ?? []
-  ).map((association) => association.Ipv6CidrBlock);
+  (await associations(vpcId)).map((association) => association.Ipv6CidrBlock);
 
 describe("Cloud Control's read of a VPC's Ipv6CidrBlocks", () => {
   it('is empty for an IPv4-only VPC, lists the /56 a VPCCidrBlock associates, and empties when it goes', async () => {
@@ -54,6 +55,9 @@ describe("Cloud Control's read of a VPC's Ipv6CidrBlocks", () => {
     expect(blocks).toHaveLength(1);
     expect(blocks[0]).toMatch(/^2600:1f[0-9a-f]{2}:[0-9a-f]{1,4}:[0-9a-f]{1,4}::\/56$/);
     expect(await describedIpv6(vpcId)).toEqual(blocks);
+    // Its Id is the association's, as EC2 names them.
+    expect(association).toMatch(/^vpc-cidr-assoc-[0-9a-f]{17}\|vpc-/);
+    expect((await associations(vpcId))[0]!.AssociationId).toBe(association.split('|')[0]);
     // The association reads as the block it holds; another read answers the same.
     expect((await properties('AWS::EC2::VPCCidrBlock', association)).Ipv6CidrBlock).toBe(blocks[0]);
     expect((await properties('AWS::EC2::VPC', vpcId)).Ipv6CidrBlocks).toEqual(blocks);

@@ -361,6 +361,7 @@ const EC2_ID_PREFIXES: Readonly<Record<string, Record<string, string>>> = {
   'AWS::EC2::NatGateway': { NatGatewayId: 'nat' },
   'AWS::EC2::EIP': { AllocationId: 'eipalloc' },
   'AWS::EC2::VPCEndpoint': { Id: 'vpce' },
+  'AWS::EC2::VPCCidrBlock': { Id: 'vpc-cidr-assoc' },
 };
 
 export function ec2Id(prefix: string): string {
