@@ -1,8 +1,10 @@
+import { CreateStackCommand, type CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { ListResourcesCommand, type CloudControlClient } from '@aws-sdk/client-cloudcontrol';
 import { DescribeVpcsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { cloudControlCalls } from './cloudcontrol-calls.js';
+import { cloudFormationClient, settled, template } from './cloudformation-helpers.js';
 import { cloudControlClient } from './helpers.js';
 
 // Cloud Control reads a VPC's IPv6 blocks as AWS does: none until an AWS::EC2::VPCCidrBlock
@@ -10,10 +12,12 @@ import { cloudControlClient } from './helpers.js';
 let sandbox: Sandbox;
 let cc: CloudControlClient;
 let ec2: EC2Client;
+let cfn: CloudFormationClient;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
   cc = cloudControlClient(sandbox);
+  cfn = cloudFormationClient(sandbox);
   ec2 = new EC2Client({
     endpoint: sandbox.url,
     region: 'us-east-1',
@@ -23,6 +27,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   cc.destroy();
+  cfn.destroy();
   ec2.destroy();
   await sandbox.stop();
 });
@@ -91,5 +96,46 @@ describe("Cloud Control's read of a VPC's Ipv6CidrBlocks", () => {
     });
     expect((await properties('AWS::EC2::Subnet', plain)).Ipv6CidrBlocks).toEqual([]);
     expect((await properties('AWS::EC2::Subnet', dual)).Ipv6CidrBlocks).toEqual(['2600:1f18:abc:de01::/64']);
+  });
+
+  it("answers the sandbox's CloudFormation Fn::GetAtt with the block associated after the VPC was made", async () => {
+    // CDK's dual-stack subnets carve their /64 out of the VPC's block once its VPCCidrBlock exists.
+    const vpcBlock = { 'Fn::Select': [0, { 'Fn::GetAtt': ['Vpc', 'Ipv6CidrBlocks'] }] };
+    await cfn.send(
+      new CreateStackCommand({
+        StackName: 'dual-stack',
+        TemplateBody: template(
+          {
+            Vpc: { Type: 'AWS::EC2::VPC', Properties: { CidrBlock: '10.5.0.0/16' } },
+            Ipv6: {
+              Type: 'AWS::EC2::VPCCidrBlock',
+              Properties: { VpcId: { Ref: 'Vpc' }, AmazonProvidedIpv6CidrBlock: true },
+            },
+            Subnet: {
+              Type: 'AWS::EC2::Subnet',
+              DependsOn: ['Ipv6'],
+              Properties: {
+                VpcId: { Ref: 'Vpc' },
+                CidrBlock: '10.5.0.0/24',
+                Ipv6CidrBlock: { 'Fn::Select': [0, { 'Fn::Cidr': [vpcBlock, 2, '64'] }] },
+              },
+            },
+          },
+          {
+            Outputs: {
+              VpcId: { Value: { Ref: 'Vpc' } },
+              Block: { Value: vpcBlock },
+              SubnetId: { Value: { Ref: 'Subnet' } },
+            },
+          },
+        ),
+      }),
+    );
+    const stack = await settled(cfn, 'dual-stack');
+    expect(stack.StackStatus, stack.StackStatusReason).toBe('CREATE_COMPLETE');
+    const output = (key: string) => stack.Outputs!.find((entry) => entry.OutputKey === key)!.OutputValue!;
+    expect(await describedIpv6(output('VpcId'))).toEqual([output('Block')]);
+    const subnet = await properties('AWS::EC2::Subnet', output('SubnetId'));
+    expect(subnet.Ipv6CidrBlock).toBe(output('Block').replace('::/56', '::/64'));
   });
 });

@@ -36,3 +36,8 @@ export function withDerivedAttributes(
 ): ResourceModel {
   return DERIVED[type]?.(model, related) ?? model;
 }
+
+/** Whether reads of `type` answer values other resources determine (so are read afresh, not kept). */
+export function hasDerivedAttributes(type: string): boolean {
+  return Object.hasOwn(DERIVED, type);
+}
