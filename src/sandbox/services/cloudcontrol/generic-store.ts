@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { HandlerError, type ResourceHandler, type ResourceModel } from '../../resources.js';
 import { sandboxSchemaFor } from '../../resource-index.js';
 import type { Storage } from '../../storage/storage.js';
+import { withDerivedAttributes } from './derived-attributes.js';
 import { buildModel, updatedModel } from './model-builder.js';
+import { TaskDefinitionRevisions } from './task-definition-revisions.js';
 
 const NAMESPACE = 'cloudcontrol/resources';
 
@@ -24,12 +26,18 @@ const key = (type: string, region: string, identifier: string): string =>
 export class GenericStore {
   private readonly resources = new Map<string, StoredResource>();
 
-  private constructor(private readonly storage: Storage) {}
+  private constructor(
+    private readonly storage: Storage,
+    private readonly revisions: TaskDefinitionRevisions,
+  ) {}
 
   static async load(storage: Storage): Promise<GenericStore> {
-    const store = new GenericStore(storage);
-    for (const { id, doc } of await storage.listDocuments<StoredResource>(NAMESPACE))
-      store.resources.set(id, doc);
+    const held = await storage.listDocuments<StoredResource>(NAMESPACE);
+    const arns = held
+      .filter(({ doc }) => doc.type === 'AWS::ECS::TaskDefinition')
+      .map(({ doc }) => String(doc.model.TaskDefinitionArn));
+    const store = new GenericStore(storage, await TaskDefinitionRevisions.load(storage, arns));
+    for (const { id, doc } of held) store.resources.set(id, doc);
     return store;
   }
 
@@ -38,7 +46,7 @@ export class GenericStore {
     const schema = sandboxSchemaFor(type)!;
     return {
       create: async (desired, region, accountId) => {
-        const built = buildModel(type, schema, desired, { accountId, region });
+        const built = buildModel(type, schema, desired, { accountId, region, revisions: this.revisions });
         const id = key(type, region, built.identifier);
         if (this.resources.has(id)) {
           throw new HandlerError(
@@ -49,9 +57,13 @@ export class GenericStore {
         const stored = { type, region, ...built, createdAt: new Date().toISOString() };
         this.resources.set(id, stored);
         await this.storage.putDocument(NAMESPACE, id, stored);
-        return built;
+        await this.revisions.saved();
+        return { identifier: built.identifier, model: this.view(stored) };
       },
-      read: (identifier, region) => structuredClone(this.resources.get(key(type, region, identifier))?.model),
+      read: (identifier, region) => {
+        const stored = this.resources.get(key(type, region, identifier));
+        return stored && this.view(stored);
+      },
       createdAt: (identifier, region) => this.resources.get(key(type, region, identifier))?.createdAt,
       update: async (identifier, desired, region) => {
         const id = key(type, region, identifier);
@@ -59,7 +71,7 @@ export class GenericStore {
         if (!stored) throw notFound(type, identifier);
         stored.model = updatedModel(schema, stored.model, desired);
         await this.storage.putDocument(NAMESPACE, id, stored);
-        return structuredClone(stored.model);
+        return this.view(stored);
       },
       delete: async (identifier, region) => {
         const id = key(type, region, identifier);
@@ -69,8 +81,17 @@ export class GenericStore {
       list: (region) =>
         [...this.resources.values()]
           .filter((stored) => stored.type === type && stored.region === region)
-          .map(({ identifier, model }) => ({ identifier, model: structuredClone(model) })),
+          .map((stored) => ({ identifier: stored.identifier, model: this.view(stored) })),
     };
+  }
+
+  /** A copy of the stored model as reads answer it, with the values other resources determine. */
+  private view(stored: StoredResource): ResourceModel {
+    const related = (type: string) =>
+      [...this.resources.values()]
+        .filter((other) => other.type === type && other.region === stored.region)
+        .map((other) => other.model);
+    return structuredClone(withDerivedAttributes(stored.type, stored.model, related));
   }
 
   /** Everything held, by type, for the sandbox inventory. */

@@ -3,11 +3,13 @@ import { defaultVpc } from '../../account/default-vpc.js';
 import { randomBytesPooled, randomString } from '../../ids.js';
 import { HandlerError, type ResourceModel } from '../../resources.js';
 import type { SandboxTypeSchema } from '../../resource-index.js';
-import { nextRevision } from './task-definition-revisions.js';
+import type { TaskDefinitionRevisions } from './task-definition-revisions.js';
 
 export interface Environment {
   accountId: string;
   region: string;
+  /** Where task definitions' revision numbers come from. */
+  revisions: Pick<TaskDefinitionRevisions, 'next'>;
 }
 
 /**
@@ -142,8 +144,8 @@ function fakeAttribute(path: string, model: ResourceModel, facts: Facts): unknow
     return [`Z7HUB22UULQXV:vpce-${hex(8)}.${String(model.ServiceName ?? 'service')}.vpce.amazonaws.com`];
   }
   if (facts.schema.listAttrs?.includes(path)) {
-    // Fn::Cidr carves subnets from a VPC's IPv6 block, so it must be a real one.
-    if (/Ipv6CidrBlocks$/.test(leaf)) return [`2600:1f18:${hex(2)}:${hex(1)}00::/56`];
+    // None at creation: a VPC's come from its VPCCidrBlocks, made later (derived-attributes.ts).
+    if (/Ipv6CidrBlocks$/.test(leaf)) return [];
     return [fakeScalar(leaf.replace(/s$/, ''), model, facts)];
   }
   return fakeScalar(leaf, model, facts);
@@ -295,7 +297,7 @@ const SHAPED_ATTRIBUTES: Readonly<
     TaskDefinitionArn: (model, env) => {
       model.Family ??= generatedName('AWS::ECS::TaskDefinition');
       const family = String(model.Family);
-      return `arn:${partition(env.region)}:ecs:${env.region}:${env.accountId}:task-definition/${family}:${nextRevision(env.accountId, env.region, family)}`;
+      return `arn:${partition(env.region)}:ecs:${env.region}:${env.accountId}:task-definition/${family}:${env.revisions.next(env.accountId, env.region, family)}`;
     },
   },
   'AWS::ECS::Service': {
@@ -361,6 +363,7 @@ const EC2_ID_PREFIXES: Readonly<Record<string, Record<string, string>>> = {
   'AWS::EC2::VPCEndpoint': { Id: 'vpce' },
   'AWS::EC2::NetworkAcl': { Id: 'acl' },
   'AWS::EC2::SubnetNetworkAclAssociation': { AssociationId: 'aclassoc' },
+  'AWS::EC2::VPCCidrBlock': { Id: 'vpc-cidr-assoc' },
 };
 
 export function ec2Id(prefix: string): string {

@@ -90,31 +90,10 @@ export class NetworkView {
         isDefault: false,
         defaultSecurityGroupId: String(model.DefaultSecurityGroup),
         defaultNetworkAclId: String(model.DefaultNetworkAcl ?? stableId('acl', String(model.VpcId))),
-        ipv6Blocks: this.ipv6BlocksOf(String(model.VpcId)),
+        ipv6Blocks: ipv6BlocksOf(String(model.VpcId), this.models('AWS::EC2::VPCCidrBlock')),
         tags: tagsOf(model),
       })),
     ];
-  }
-
-  /**
-   * A VPC's IPv6 blocks: each IPv6 `VPCCidrBlock` of it, with the block it names or, for an
-   * Amazon-provided one, a /56 fixed by its association (so every read answers the same).
-   */
-  private ipv6BlocksOf(vpcId: string): Ipv6BlockView[] {
-    return this.models('AWS::EC2::VPCCidrBlock')
-      .filter(
-        (model) =>
-          model.VpcId === vpcId &&
-          (model.AmazonProvidedIpv6CidrBlock === true ||
-            typeof model.Ipv6CidrBlock === 'string' ||
-            typeof model.Ipv6IpamPoolId === 'string'),
-      )
-      .map((model) => {
-        const associationId = String(model.Id ?? stableId('vpc-cidr-assoc', vpcId, JSON.stringify(model)));
-        const cidrBlock =
-          typeof model.Ipv6CidrBlock === 'string' ? model.Ipv6CidrBlock : amazonIpv6Block(associationId);
-        return { associationId, cidrBlock };
-      });
   }
 
   subnets(): SubnetView[] {
@@ -249,6 +228,36 @@ function routeOf(model: ResourceModel): RouteView {
 
 export function tagsOf(model: ResourceModel): Tags {
   return Array.isArray(model.Tags) ? (model.Tags as Array<{ Key: string; Value: string }>) : [];
+}
+
+/**
+ * A VPC's IPv6 blocks: each IPv6 `VPCCidrBlock` of it (`cidrBlocks`: the region's models of
+ * that type). EC2's DescribeVpcs and Cloud Control's read of the VPC both list these.
+ */
+export function ipv6BlocksOf(vpcId: string, cidrBlocks: readonly ResourceModel[]): Ipv6BlockView[] {
+  return cidrBlocks.flatMap((model) => {
+    const block = model.VpcId === vpcId ? ipv6BlockOf(model) : undefined;
+    return block ? [block] : [];
+  });
+}
+
+/**
+ * The IPv6 block one `VPCCidrBlock` associates: the block it names or, for one Amazon or a
+ * pool provides, a /56 fixed by its association (so every read answers the same); undefined
+ * for an IPv4 block.
+ */
+export function ipv6BlockOf(model: ResourceModel): Ipv6BlockView | undefined {
+  const named = typeof model.Ipv6CidrBlock === 'string';
+  const provided =
+    model.AmazonProvidedIpv6CidrBlock === true ||
+    typeof model.Ipv6IpamPoolId === 'string' ||
+    typeof model.Ipv6Pool === 'string';
+  if (!named && !provided) return undefined;
+  const associationId = String(
+    model.Id ?? stableId('vpc-cidr-assoc', String(model.VpcId), JSON.stringify(model)),
+  );
+  const cidrBlock = named ? String(model.Ipv6CidrBlock) : amazonIpv6Block(associationId);
+  return { associationId, cidrBlock };
 }
 
 /** An Amazon-provided IPv6 block, as AWS assigns and writes them: a /56 out of 2600:1f00::/24. */

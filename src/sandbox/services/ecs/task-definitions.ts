@@ -2,7 +2,6 @@ import { fromEcsShape, toEcsShape } from '../../../aws/ecs-shape.js';
 import type { ResourceEntry, ResourceModel } from '../../resources.js';
 import type { SandboxContext } from '../../service-module.js';
 import type { ApiCall } from '../api-module.js';
-import { noteRevision } from '../cloudcontrol/task-definition-revisions.js';
 import { apiTags, handlerOf, modelTags, omit, stringMember, TASK_DEFINITION_TYPE } from './call.js';
 import { ecsErrors } from './errors.js';
 
@@ -95,8 +94,6 @@ export function taskDefinitionHandlers(context: SandboxContext) {
       const desired: ResourceModel = fromEcsShape(given, 'taskDefinition');
       const tags = modelTags(call.input.tags);
       if (tags) desired.Tags = tags;
-      for (const entry of revisionsOf(call, family))
-        noteRevision(call.accountId, call.region, family, revisionOf(entry.identifier));
       const made = await store().create(desired, call.region, call.accountId);
       return { taskDefinition: render(made.model), tags: apiTags(made.model.Tags) };
     },

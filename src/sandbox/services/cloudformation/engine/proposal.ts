@@ -67,7 +67,12 @@ export async function buildProposal(
       notificationArns: input.notificationArns,
       ...(input.roleArn !== undefined ? { roleArn: input.roleArn } : {}),
     },
-    evaluation: { prepared, resolver: stackResolver(deps.store, stack, imports), imports, graph },
+    evaluation: {
+      prepared,
+      resolver: stackResolver(deps.store, stack, imports, deps.context.resources),
+      imports,
+      graph,
+    },
   };
 }
 
