@@ -69,6 +69,11 @@ export async function listen(
     socket.on('end', broken);
   });
 
+  // Idle keep-alive connections are kept a minute, not Node's 5 s: a client that sends on a
+  // pooled connection just as the server closes it sees ECONNRESET, and under load the SDK's
+  // retries met the same race on every pooled connection (closeIdle still closes them at stop).
+  http.keepAliveTimeout = 60_000;
+  http.headersTimeout = 61_000;
   await new Promise<void>((done, fail) => {
     http.once('error', fail);
     http.listen(port, host, () => {

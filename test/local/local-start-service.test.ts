@@ -108,7 +108,10 @@ describe('cdkd local start-service with a stand-in engine', () => {
     expect(server.stderr()).toMatch(/Building image asset .*: .*engine-\d+\.sh build --tag cdkasset-/);
     expect(server.stderr()).toContain('task 1: container port 8080/tcp on 127.0.0.1:8080');
     server.child.kill('SIGTERM');
-    expect(await server.done).toBe(0);
+    expect(
+      await server.done,
+      `${server.stderr()}(ended by ${server.child.signalCode ?? 'its own exit'})`,
+    ).toBe(0);
   }, 120_000);
 
   it('with --no-restart, fails when an essential container exits, saying which service stopped', async () => {

@@ -100,11 +100,11 @@ describe('an SQS event source mapping', () => {
           }),
         )
       ).Attributes;
-    // The filtered message is gone; the failed one waits out its visibility timeout.
-    expect(await attributes()).toEqual({
-      ApproximateNumberOfMessages: '0',
-      ApproximateNumberOfMessagesNotVisible: '1',
-    });
+    // The filtered message is gone; the failed one waits out its visibility timeout. The
+    // processed one is deleted once its invocation has returned (after it wrote to the done queue).
+    await expect
+      .poll(attributes, { timeout: 20_000 })
+      .toEqual({ ApproximateNumberOfMessages: '0', ApproximateNumberOfMessagesNotVisible: '1' });
 
     // Visible again after 5 s of sandbox time: received a second time, failing again; after
     // the next 5 s SQS moves it to the dead-letter queue instead of a third receive.

@@ -135,12 +135,8 @@ export function registerLocal(program: Command): void {
               },
             })
           : undefined;
-        line(
-          reloading
-            ? "Serving; a change to the app's files is synthesized and served on the next request. Press Ctrl-C to stop."
-            : 'Serving; press Ctrl-C to stop.',
-        );
-        await new Promise<void>((resolve) => {
+        // Ctrl-C is handled before the line that says so is printed: a signal sent on seeing it stops cleanly.
+        const stopped = new Promise<void>((resolve) => {
           const stop = () => {
             process.off('SIGINT', stop);
             process.off('SIGTERM', stop);
@@ -149,6 +145,12 @@ export function registerLocal(program: Command): void {
           process.on('SIGINT', stop);
           process.on('SIGTERM', stop);
         });
+        line(
+          reloading
+            ? "Serving; a change to the app's files is synthesized and served on the next request. Press Ctrl-C to stop."
+            : 'Serving; press Ctrl-C to stop.',
+        );
+        await stopped;
       });
   }
 }
@@ -236,10 +238,8 @@ function registerStartService(local: Command): void {
             onInfo: line,
             failed,
           });
-      line(
-        "Running; a change to the app (or, with --app DIR, to an image asset's directory) rebuilds and replaces the tasks. Press Ctrl-C to stop.",
-      );
-      const code = await new Promise<number | null>((resolve) => {
+      // Ctrl-C is handled before the line that says so is printed: a signal sent on seeing it stops cleanly.
+      const ended = new Promise<number | null>((resolve) => {
         let stopping = false;
         const stop = () => {
           stopping = true;
@@ -262,6 +262,10 @@ function registerStartService(local: Command): void {
           resolve(exit);
         });
       });
+      line(
+        "Running; a change to the app (or, with --app DIR, to an image asset's directory) rebuilds and replaces the tasks. Press Ctrl-C to stop.",
+      );
+      const code = await ended;
       if (code !== 0) {
         throw new CdkdError(
           'LOCAL_CONTAINER_FAILED',

@@ -58,6 +58,11 @@ export function registerSandbox(program: Command): void {
       }).catch((error: unknown) => {
         throw listenError(error, options.host, port);
       });
+      // Listening for Ctrl-C before saying so: a signal sent on seeing the line stops it cleanly.
+      const stopped = new Promise<NodeJS.Signals>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
       process.stdout.write(
         [
           `cdkd sandbox listening on ${sandbox.url}`,
@@ -69,10 +74,7 @@ export function registerSandbox(program: Command): void {
           '',
         ].join('\n'),
       );
-      const signal = await new Promise<NodeJS.Signals>((resolve) => {
-        process.once('SIGINT', resolve);
-        process.once('SIGTERM', resolve);
-      });
+      const signal = await stopped;
       process.stdout.write(`${signal}: stopping the sandbox\n`);
       await sandbox.stop();
     });

@@ -43,11 +43,13 @@ export function registerUi(program: Command): void {
         ...(endpoint ? { sandboxEndpoint: endpoint, services: new UiServiceData(session.clients) } : {}),
         ...(diff ? { diff } : {}),
       });
-      process.stdout.write(`cdkd ui: open ${server.url}\n(Ctrl-C stops it)\n`);
-      await new Promise<void>((resolve) => {
+      // Listening for Ctrl-C before saying so: a signal sent on seeing the line stops it cleanly.
+      const stopped = new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);
       });
+      process.stdout.write(`cdkd ui: open ${server.url}\n(Ctrl-C stops it)\n`);
+      await stopped;
       await server.close();
     });
 }
