@@ -25,6 +25,13 @@ type Read = (
   options: ReadOptions & { clock: Clock },
 ) => Promise<LiveAttributeAnswer>;
 
+/** A VPC's default network ACL and a subnet's ACL association: one DescribeNetworkAcls read. */
+const NETWORK_ACL_READ: { operation: string; read: Read } = {
+  operation: 'ec2:DescribeNetworkAcls',
+  read: async (clients, request, options) =>
+    readNetworkAclAttribute(await clients.client(EC2Client, request.region), request, options.signal),
+};
+
 /**
  * Each type's read, and the call it makes (named in a refusal when it fails); `type.attribute`
  * where one type's attributes are read differently.
@@ -45,16 +52,8 @@ const READS: Readonly<Record<string, { operation: string; read: Read }>> = {
     read: async (clients, request, options) =>
       readVpcIpv6Blocks(await clients.client(EC2Client, request.region), request, options),
   },
-  'AWS::EC2::VPC.DefaultNetworkAcl': {
-    operation: 'ec2:DescribeNetworkAcls',
-    read: async (clients, request, options) =>
-      readNetworkAclAttribute(await clients.client(EC2Client, request.region), request, options.signal),
-  },
-  'AWS::EC2::Subnet': {
-    operation: 'ec2:DescribeNetworkAcls',
-    read: async (clients, request, options) =>
-      readNetworkAclAttribute(await clients.client(EC2Client, request.region), request, options.signal),
-  },
+  'AWS::EC2::VPC.DefaultNetworkAcl': NETWORK_ACL_READ,
+  'AWS::EC2::Subnet': NETWORK_ACL_READ,
   'AWS::EC2::SecurityGroup': {
     operation: 'ec2:DescribeSecurityGroups',
     read: async (clients, request, options) =>
