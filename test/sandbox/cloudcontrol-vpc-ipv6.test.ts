@@ -1,11 +1,11 @@
 import { CreateStackCommand, type CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { ListResourcesCommand, type CloudControlClient } from '@aws-sdk/client-cloudcontrol';
-import { DescribeVpcsCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { DescribeVpcsCommand, type EC2Client } from '@aws-sdk/client-ec2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { cloudControlCalls } from './cloudcontrol-calls.js';
 import { cloudFormationClient, settled, template } from './cloudformation-helpers.js';
-import { cloudControlClient } from './helpers.js';
+import { cloudControlClient, ec2Client } from './helpers.js';
 
 // Cloud Control reads a VPC's IPv6 blocks as AWS does: none until an AWS::EC2::VPCCidrBlock
 // associates one, then the block EC2's DescribeVpcs lists for it.
@@ -18,12 +18,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
   cc = cloudControlClient(sandbox);
   cfn = cloudFormationClient(sandbox);
-  ec2 = new EC2Client({
-    endpoint: sandbox.url,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'AKIASANDBOXTEST', secretAccessKey: 'sandbox-secret' },
-    maxAttempts: 1,
-  });
+  ec2 = ec2Client(sandbox);
 });
 afterAll(async () => {
   cc.destroy();
