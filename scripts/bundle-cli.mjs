@@ -1,19 +1,36 @@
 // Bundles the compiled CLI (dist/cli/main.js and everything it imports from dist/) into
 // dist/cli/bundle/, one file per lazily imported part, and turns dist/cli/main.js into a
-// one-line entry that loads it. Node resolves, reads and links a few dozen files instead of
-// about 200 on every command (bench/cli-start.ts, bench/noop-deploy.ts). Packages stay
-// outside the bundle and load from node_modules. The rest of dist/ is kept as tsc wrote it
-// (the sandbox's Lambda bootstrap runs from there). bundle/modules.json maps each bundle file
-// to the dist/ modules it holds, so a test can still tell which of them a command loaded.
+// short entry that turns on the compile cache and loads it. Node resolves, reads and links
+// a few dozen files instead of about 200 on every command (bench/cli-start.ts,
+// bench/noop-deploy.ts). The parts are CommonJS (.cjs): Node 20 keeps a V8 code cache only
+// for what it can hand to vm.Script (src/cli/compile-cache.ts), and CommonJS code requires
+// the packages' CommonJS builds, which are cached too. esbuild splits only ES modules, so
+// the parts are split as ES modules first, then each is turned into CommonJS. Packages stay
+// outside the bundle, except the ES-module-only ones (require() of an ES module needs Node
+// 20.19). The rest of dist/ is kept as tsc wrote it (the sandbox's Lambda bootstrap runs
+// from there). bundle/modules.json maps each bundle file to the dist/ modules it holds, so
+// a test can still tell which of them a command loaded.
 // Usage: node scripts/bundle-cli.mjs (after tsc, as `npm run build` does).
-import { rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'dist', 'cli');
 const outdir = join(cli, 'bundle');
+const ES_MODULE_ONLY = new Set(['http-proxy-agent', 'https-proxy-agent', 'agent-base']);
+
+/** Every package import is left to Node, but for the packages that ship only ES modules. */
+const packagesOutside = {
+  name: 'packages-outside',
+  setup(builder) {
+    builder.onResolve({ filter: /^[^./]/ }, ({ path }) => {
+      const name = path.startsWith('@') ? path.split('/').slice(0, 2).join('/') : path.split('/')[0];
+      return ES_MODULE_ONLY.has(name) ? undefined : { path, external: true };
+    });
+  },
+};
 
 rmSync(outdir, { recursive: true, force: true });
 const { metafile } = await build({
@@ -23,18 +40,42 @@ const { metafile } = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
+  plugins: [packagesOutside],
   outdir,
   chunkNames: 'chunk-[hash]',
   metafile: true,
   logLevel: 'warning',
 });
 
-const modules = Object.fromEntries(
-  Object.entries(metafile.outputs).map(([output, { inputs }]) => [
-    relative(outdir, join(root, output)),
-    Object.keys(inputs).map((input) => relative(root, join(root, input))),
-  ]),
-);
+const commonJsName = (file) => basename(file).replace(/\.js$/, '.cjs');
+const modules = {};
+for (const [output, { inputs }] of Object.entries(metafile.outputs)) {
+  const file = join(root, output);
+  const esm = readFileSync(file, 'utf8').replace(/(["'])\.\/((?:chunk-)?[\w-]+)\.js\1/g, '$1./$2.cjs$1');
+  const { code } = await transform(esm, {
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    // Parts load one another with require (so they are cached); import() would load them as ES modules.
+    supported: { 'dynamic-import': false },
+    define: { 'import.meta.url': '__moduleUrl' },
+    banner: 'var __moduleUrl = require("node:url").pathToFileURL(__filename).href;',
+    sourcefile: file,
+    logLevel: 'warning',
+  });
+  writeFileSync(join(outdir, commonJsName(file)), code);
+  rmSync(file);
+  modules[commonJsName(file)] = Object.keys(inputs).map((input) => relative(root, join(root, input)));
+}
 writeFileSync(join(outdir, 'modules.json'), `${JSON.stringify(modules, null, 2)}\n`);
-writeFileSync(join(cli, 'main.js'), "#!/usr/bin/env node\nimport './bundle/main.js';\n");
+writeFileSync(
+  join(cli, 'main.js'),
+  [
+    '#!/usr/bin/env node',
+    "import { createRequire } from 'node:module';",
+    "import { enableCompileCache } from './compile-cache.js';",
+    'enableCompileCache();',
+    "createRequire(import.meta.url)('./bundle/main.cjs');",
+    '',
+  ].join('\n'),
+);

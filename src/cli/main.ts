@@ -83,4 +83,6 @@ function isExitCoded(error: unknown): error is { exitCode: number } {
 }
 
 guardOutputs();
-process.exitCode = await main(process.argv);
+void main(process.argv).then((code) => {
+  process.exitCode = code;
+});
