@@ -6,9 +6,8 @@
 // for what it can hand to vm.Script (src/cli/compile-cache.ts), and CommonJS code requires
 // the packages' CommonJS builds, which are cached too. esbuild splits only ES modules, so
 // the parts are split as ES modules first, then each is turned into CommonJS. Packages stay
-// outside the bundle, except the ES-module-only ones (require() of an ES module needs Node
-// 20.19). The rest of dist/ is kept as tsc wrote it (the sandbox's Lambda bootstrap runs
-// from there). bundle/modules.json maps each bundle file to the dist/ modules it holds, so
+// outside the bundle but for those in BUNDLED. The rest of dist/ is kept as tsc wrote it (the
+// sandbox's Lambda bootstrap runs from there). bundle/modules.json maps each bundle file to the dist/ modules it holds, so
 // a test can still tell which of them a command loaded.
 // Usage: node scripts/bundle-cli.mjs (after tsc, as `npm run build` does).
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,15 +18,29 @@ import { build, transform } from 'esbuild';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'dist', 'cli');
 const outdir = join(cli, 'bundle');
-const ES_MODULE_ONLY = new Set(['http-proxy-agent', 'https-proxy-agent', 'agent-base']);
+/**
+ * Packages bundled with the CLI: the proxy agents ship only ES modules (require() of one needs
+ * Node 20.19); zod is tree-shaken (its 60 locale files are never loaded); the assembly schema
+ * library and its semver and jsonschema become one part instead of about 80 files. Each was
+ * checked to find no file of its own at run time (by __dirname or a path).
+ */
+const BUNDLED = new Set([
+  'http-proxy-agent',
+  'https-proxy-agent',
+  'agent-base',
+  'zod',
+  '@aws-cdk/cloud-assembly-schema',
+  'semver',
+  'jsonschema',
+]);
 
-/** Every package import is left to Node, but for the packages that ship only ES modules. */
+/** Every package import is left to Node, but for the BUNDLED packages. */
 const packagesOutside = {
   name: 'packages-outside',
   setup(builder) {
     builder.onResolve({ filter: /^[^./]/ }, ({ path }) => {
       const name = path.startsWith('@') ? path.split('/').slice(0, 2).join('/') : path.split('/')[0];
-      return ES_MODULE_ONLY.has(name) ? undefined : { path, external: true };
+      return BUNDLED.has(name) ? undefined : { path, external: true };
     });
   },
 };

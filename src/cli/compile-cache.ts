@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -45,6 +45,8 @@ interface ModuleInternals {
 }
 
 const DIGEST_BYTES = 20;
+/** Entries kept: every command's modules fit several times over; a new build's files get new names. */
+const MAX_ENTRIES = 1500;
 let stats: CompileCacheStats | undefined;
 
 /**
@@ -141,6 +143,24 @@ function writeEntries(dir: string, pending: readonly PendingEntry[]): void {
     } catch {
       rmSync(partial, { force: true });
     }
+  }
+  pruneOldest(dir);
+}
+
+/**
+ * Bounds the folder: past MAX_ENTRIES, the older half (by when written) goes. An entry still
+ * in use that goes is written again by the next run that needs it.
+ */
+function pruneOldest(dir: string): void {
+  try {
+    const names = readdirSync(dir);
+    if (names.length <= MAX_ENTRIES) return;
+    const written = names.map((name) => ({ name, at: statSync(join(dir, name)).mtimeMs }));
+    written.sort((a, b) => a.at - b.at);
+    for (const { name } of written.slice(0, names.length - MAX_ENTRIES / 2))
+      rmSync(join(dir, name), { force: true });
+  } catch {
+    return;
   }
 }
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DeployEvent } from './payloads/deploy.js';
 
 /** The stream's format version: a change that can break a reader bumps it (docs/progress-events.md). */

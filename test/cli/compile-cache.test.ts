@@ -1,5 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -109,6 +119,24 @@ module.exports.value = async () => ({ broken, os: typeof (await import('node:os'
     writeFileSync(join(dir, 'cache'), 'a file where the cache folder would go');
     expect(run()).toMatchObject({ status: 0, stderr: '', value: 1, stats: { misses: 1 } });
     expect(run()).toMatchObject({ status: 0, stderr: '', value: 1, stats: { hits: 0, misses: 1 } });
+  });
+
+  it('keeps its folder bounded: past 1,500 entries the older half goes, never the one just written', () => {
+    const { dir, run } = project({ 'main.cjs': 'module.exports.value = () => 1;' });
+    const folder = join(dir, 'cache', `${process.version}-${process.arch}`);
+    mkdirSync(folder, { recursive: true });
+    const old = new Date('2026-01-01T00:00:00Z');
+    for (let i = 0; i < 1500; i++) {
+      const file = join(folder, `old-${String(i).padStart(4, '0')}`);
+      writeFileSync(file, '');
+      utimesSync(file, old, new Date(old.getTime() + i * 1000));
+    }
+    expect(run()).toMatchObject({ status: 0, value: 1, stats: { misses: 1 } });
+    const kept = readdirSync(folder);
+    expect(kept).toHaveLength(750);
+    expect(kept).not.toContain('old-0750');
+    expect(kept).toContain('old-0751');
+    expect(run()).toMatchObject({ value: 1, stats: { hits: 1, misses: 0 } });
   });
 
   it.each([

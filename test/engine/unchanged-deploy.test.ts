@@ -8,6 +8,8 @@ import { openStateBackend, type StateBackend } from '../../src/state/state-backe
 import { useSandbox } from '../helpers/sandbox.js';
 import { FakeCloud } from './fake-provider.js';
 import { eventsTo } from '../helpers/recording-io-host.js';
+import { StackState } from '../../src/stack-state/index.js';
+import type { StateDocument } from '../../src/state/documents/state-document.js';
 
 // A redeploy with nothing to change skips the lock only when nothing else waits: a rollback
 // journal of the stack or of any nested stack below it sends it down the locked path.
@@ -75,5 +77,57 @@ describe('a redeploy with nothing to change', () => {
     expect(result.changed).toBe(false);
     expect(locked).toBe(true);
     expect(await backend.journals.read(child)).toBeUndefined();
+  });
+});
+
+describe('a redeploy whose resources are unchanged but whose stack record is not', () => {
+  const queueStack = (
+    name: string,
+    extra: Partial<StackRequest> = {},
+    template: object = {},
+  ): StackRequest => ({
+    stateName: name,
+    stackName: name,
+    region: 'us-east-1',
+    accountId: '000000000000',
+    template: { Resources: { Queue: { Type: 'AWS::SQS::Queue' } }, ...template },
+    ...extra,
+  });
+
+  // One row per field a run records besides the resources (stack-record.ts): each must send
+  // the redeploy down the locked path, where the new value is written.
+  it.each([
+    ['its tags', { tags: { team: 'b' } }, {}, (doc: StateDocument) => doc.tags.team === 'b'],
+    [
+      'its termination protection',
+      { terminationProtection: true },
+      {},
+      (doc: StateDocument) => doc.terminationProtection === true,
+    ],
+    [
+      'an output',
+      {},
+      { Outputs: { Name: { Value: 'fixed' } } },
+      (doc: StateDocument) => doc.outputs.Name?.value === 'fixed',
+    ],
+    [
+      'its template only (metadata)',
+      {},
+      { Metadata: { note: 'x' } },
+      (doc: StateDocument) => 'Metadata' in (doc.template ?? {}),
+    ],
+  ])('writes %s', async (what, extra, template, recorded) => {
+    const cloud = new FakeCloud();
+    const name = `UnchangedRecord${what.replace(/\W/g, '')}`;
+    await redeploy(queueStack(name, { tags: { team: 'a' } }), cloud);
+    expect((await redeploy(queueStack(name, { tags: { team: 'a' } }), cloud)).locked).toBe(false);
+    const { result, locked } = await redeploy(
+      queueStack(name, { tags: { team: 'a' }, ...extra }, template),
+      cloud,
+    );
+    expect(result.stackName).toBe(name);
+    expect(locked).toBe(true);
+    const state = await StackState.open(backend.store, { stackName: name, region: 'us-east-1' });
+    expect(recorded(state.document)).toBe(true);
   });
 });

@@ -50,6 +50,16 @@ describe('parseDocument', () => {
       '{"version":1,"stackName":"S","region":"r","updatedAt":"t","resources":{"A":{"type":"T"}}}',
       'resources.A.physicalId',
     ],
+    ...['[]', 'null', '"text"', '7'].map((value) => [
+      `a resource's properties that are ${value}, not an object`,
+      `{"version":1,"stackName":"S","region":"r","updatedAt":"t","resources":{"A":{"type":"T","physicalId":"p","provisionedBy":"sdk","properties":${value}}}}`,
+      'resources.A.properties: Invalid input: expected an object',
+    ]),
+    [
+      'a template that is an array',
+      '{"version":1,"stackName":"S","region":"r","updatedAt":"t","template":[]}',
+      'template: Invalid input: expected an object',
+    ],
   ])('refuses %s with the key and what to do', (_name, text, reason) => {
     const error = errorOf(() => parseDocument(STATE_DOCUMENT, where, text));
     expect(error.code).toBe('STATE_DOCUMENT_INVALID');

@@ -1,4 +1,4 @@
-import { talksToAws } from '../../aws/index.js';
+import { talksToAws } from '../../aws/client-factory.js';
 import type { DeploySchedule } from '../../messages/index.js';
 import type { PlannedOperation } from '../../plan/index.js';
 import { readEvents, type StackEvent, type StackRef } from '../../state/index.js';

@@ -37,6 +37,16 @@ export async function recordRun(
   return outputs;
 }
 
+/**
+ * What `recordRun` writes, as text to compare: a run that leaves it unchanged changed nothing.
+ * The template counts by its hash, which `recordGeneration` sets, so 500 resources' records
+ * and their template are not serialized twice per no-op.
+ */
+export function runRecordText({ document }: StackState): string {
+  const { outputs, imports, templateHash, parameters, tags, terminationProtection } = document;
+  return JSON.stringify([outputs, imports, templateHash, parameters, tags, terminationProtection ?? false]);
+}
+
 function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }

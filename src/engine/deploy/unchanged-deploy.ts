@@ -2,7 +2,7 @@ import type { EngineContext } from '../engine-context.js';
 import type { StackDeployResult } from './deploy-result.js';
 import { planStack } from '../planning/index.js';
 import { liveAttributesFor } from '../planning/index.js';
-import { recordRun } from './stack-record.js';
+import { recordRun, runRecordText } from './stack-record.js';
 import type { DeployOptions, StackRequest } from '../stack-request.js';
 import { StackState } from '../../stack-state/index.js';
 import { stateResolver } from '../planning/index.js';
@@ -39,7 +39,7 @@ export async function unchangedDeploy(
       (op.propertyHash === undefined || state.record(op.logicalId)?.propertyHash === op.propertyHash),
   );
   if (!settled) return undefined;
-  const before = JSON.stringify(state.document);
+  const before = runRecordText(state);
   const resolver = stateResolver(state, engine.exportsIn(request.region), {
     pending: false,
     imported: planned.imported,
@@ -51,7 +51,7 @@ export async function unchangedDeploy(
     resolver,
     liveAttributesFor(engine, state, request, options),
   );
-  if (JSON.stringify(state.document) !== before) return undefined;
+  if (runRecordText(state) !== before) return undefined;
   // Its nested stacks' journals too: a successful parent deploy settles them.
   if ((await engine.backend.journals.listTree(ref)).length > 0) return undefined;
   if ((await engine.backend.locks.find(ref)).kind !== 'absent') return undefined;

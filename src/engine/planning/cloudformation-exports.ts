@@ -1,9 +1,6 @@
-import {
-  classifyAwsError,
-  listCloudFormationExports,
-  listCloudFormationImporters,
-  type AwsClients,
-} from '../../aws/index.js';
+import type { AwsClients } from '../../aws/index.js';
+import { listCloudFormationExports, listCloudFormationImporters } from '../../aws/cloudformation-exports.js';
+import { classifyAwsError } from '../../aws/error-class.js';
 import { CdkdError, messageOf } from '../../errors.js';
 import { canonicalJson } from '../../plan/index.js';
 import type { OutputRecord } from '../../state/index.js';

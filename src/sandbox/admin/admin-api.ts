@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { InventoryEntry, ServiceModule } from '../service-module.js';
 import type { SandboxClock } from '../clock/clock.js';
 import type { CallCounter } from './calls.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SandboxClock } from '../clock/clock.js';
 import { parseDuration } from '../clock/duration.js';
 

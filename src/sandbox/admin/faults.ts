@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SandboxError } from '../errors.js';
 
 export const faultSpecSchema = z

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { latencyProfile, PROFILE_NAMES, type LatencyProfile } from '../../latency-profiles/index.js';
 
 const delay = z.number().int().min(0);

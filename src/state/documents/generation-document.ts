@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DocumentKind } from './document-reader.js';
 
 /** An object in cdkd's asset bucket a deployed template reads (a Lambda zip, a nested template). */

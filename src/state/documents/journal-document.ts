@@ -1,8 +1,7 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DocumentKind } from './document-reader.js';
+import { jsonObject } from './json-object.js';
 import { creationIdentitySchema, outputRecordSchema, resourceRecordSchema } from './state-document.js';
-
-const jsonObject = z.record(z.string(), z.unknown());
 
 /**
  * A physical id as the journal holds it. Kept loose on purpose: a torn or hand-edited

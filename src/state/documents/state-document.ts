@@ -1,7 +1,6 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DocumentKind } from './document-reader.js';
-
-const jsonObject = z.record(z.string(), z.unknown());
+import { jsonObject } from './json-object.js';
 
 /** What proves that a live resource is still the one cdkd made (ARN + creation time, TableId, ...). */
 export const creationIdentitySchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));

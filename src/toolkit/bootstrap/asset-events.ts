@@ -1,4 +1,5 @@
-import { buildCommandAnnouncement, type AssetEvent } from '../../assets/index.js';
+import type { AssetEvent } from '../../assets/index.js';
+import { buildCommandAnnouncement } from '../../assets/executable.js';
 
 /**
  * The lines a deploy shows for asset events: an image built and pushed, a repository made,

@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ImportChoice } from '../../engine/index.js';
 import { CdkdError, messageOf } from '../../errors.js';
 import { CDK_METADATA_TYPE, primaryIdentifierOf } from '../../resource-types/index.js';

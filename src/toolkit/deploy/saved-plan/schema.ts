@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Bumped whenever a field changes meaning; a file of another version is refused, never guessed at. */
 export const SAVED_PLAN_FORMAT_VERSION = 1;
