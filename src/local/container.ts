@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CdkdError } from '../errors.js';
 import type { FunctionErrorPayload } from '../lambda-runtime/protocol.js';
+import { INVOCATION_PREFIX, removeLeftoverInvocations } from './leftover-invocations.js';
 
 /** The AWS Lambda base image for a runtime (`nodejs22.x` → `public.ecr.aws/lambda/nodejs:22`), or undefined. */
 export function lambdaBaseImage(runtime: string): string | undefined {
@@ -61,7 +62,7 @@ const INVOCATIONS = '/2015-03-31/functions/function/invocations';
 
 /**
  * Runs one invocation in a container: starts it, posts the event to the emulator once it
- * listens, and removes the container. An engine that is not on the PATH is
+ * listens, and removes the container (and, first, those a killed cdkd left). An engine that is not on the PATH is
  * LOCAL_CONTAINER_ENGINE_MISSING; one that exits before answering (an image it cannot pull, a
  * run it is not allowed: what it printed goes to the log) is LOCAL_CONTAINER_FAILED.
  */
@@ -72,8 +73,9 @@ export async function invokeInContainer(
   timeoutMs: number,
   onLog: (line: string) => void,
 ): Promise<ContainerOutcome> {
+  await removeLeftoverInvocations(engine, onLog);
   const hostPort = await freePort();
-  const name = `cdkd-local-${process.pid}-${hostPort}`;
+  const name = `${INVOCATION_PREFIX}${process.pid}-${hostPort}`;
   const command = containerRunCommand({ ...run, hostPort, name });
   const child = spawn(engine, command.args, {
     env: { ...process.env, ...command.env },

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Stack } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containerRunCommand, lambdaBaseImage } from '../../src/local/container.js';
+import { ownedInvocation } from '../../src/local/leftover-invocations.js';
 import { inlineFunction, synthesizeApp } from '../helpers/cdk-app.js';
 import { runCli } from '../helpers/cli.js';
 import {
@@ -28,6 +29,18 @@ describe('lambdaBaseImage', () => {
     ['provided.al2023', undefined],
   ])('%s → %s', (runtime, image) => {
     expect(lambdaBaseImage(runtime)).toBe(image);
+  });
+});
+
+describe('ownedInvocation', () => {
+  it.each([
+    ['cdkd-local-4321-45037', [{ name: 'cdkd-local-4321-45037', pid: 4321 }]],
+    ['cdkd-local-4321', []],
+    ['cdkd-local-x-45037', []],
+    ['cdkd-local-4321-45037-copy', []],
+    ['cdkd-lambda-4321-45037', []],
+  ])('%s → %j', (name, owned) => {
+    expect(ownedInvocation(name)).toEqual(owned);
   });
 });
 
@@ -219,6 +232,30 @@ describe.skipIf(unavailable !== undefined)(
       expect(failed.code, failed.stderr).toBe(1);
       expect(failed.stdout + failed.stderr).toContain('asked to');
       expect(containerNames(engine, 'cdkd-local-')).toEqual([]);
+    }, 300_000);
+
+    it("removes the containers a killed cdkd local invoke left, and never a live cdkd's", async () => {
+      // Created, not started: a killed invocation's container as `ps -a` lists it.
+      const dead = 'cdkd-local-999999999-1';
+      const live = `cdkd-local-${process.pid}-2`;
+      for (const name of [dead, live]) {
+        execFileSync(engine, ['create', '--name', name, 'public.ecr.aws/lambda/nodejs:22', 'index.handler'], {
+          stdio: 'ignore',
+        });
+      }
+      try {
+        const file = join(work, 'event.json');
+        writeFileSync(file, '{"n":2}');
+        const result = await runCli(
+          ['local', 'invoke', 'Boxed/Fn', '-a', app, '--container', '--no-deployed', '--event', file],
+          { env: { CDK_DOCKER: engine } },
+        );
+        expect(result.code, result.stderr).toBe(0);
+        expect(result.stderr).toContain(`Removing 1 container(s) a killed cdkd local left running: ${dead}.`);
+        expect(containerNames(engine, 'cdkd-local-')).toEqual([live]);
+      } finally {
+        execFileSync(engine, ['rm', '-f', live], { stdio: 'ignore' });
+      }
     }, 300_000);
   },
 );
