@@ -41,3 +41,12 @@ export async function listContainers(
     .map((line) => line.trim())
     .filter(Boolean);
 }
+
+/** `<engine> rm -f <names>`; rejects with the engine's error when it cannot remove them. */
+export async function removeContainers(
+  engine: string,
+  env: NodeJS.ProcessEnv,
+  names: readonly string[],
+): Promise<void> {
+  await run(engine, ['rm', '-f', ...names], { env });
+}

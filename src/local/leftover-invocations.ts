@@ -1,8 +1,9 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { leftoverContainers, listContainers, type OwnedContainer } from '../leftover-containers.js';
-
-const run = promisify(execFile);
+import {
+  leftoverContainers,
+  listContainers,
+  removeContainers,
+  type OwnedContainer,
+} from '../leftover-containers.js';
 
 /** `cdkd-local-<pid of the cdkd that ran it>-<host port>`: how `--container` names an invocation's container. */
 export const INVOCATION_PREFIX = 'cdkd-local-';
@@ -44,7 +45,7 @@ async function sweepOnce(engine: string, log: (line: string) => void): Promise<v
   const leftover = leftoverContainers(names.flatMap(ownedInvocation));
   if (leftover.length === 0) return;
   log(`Removing ${leftover.length} container(s) a killed cdkd local left running: ${leftover.join(', ')}.`);
-  await run(engine, ['rm', '-f', ...leftover]).catch((error: unknown) =>
+  await removeContainers(engine, process.env, leftover).catch((error: unknown) =>
     log(`Could not remove them (${error instanceof Error ? error.message : String(error)}); going on.`),
   );
 }

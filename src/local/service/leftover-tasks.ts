@@ -1,10 +1,11 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { leftoverContainers, listContainers, type OwnedContainer } from '../../leftover-containers.js';
+import {
+  leftoverContainers,
+  listContainers,
+  removeContainers,
+  type OwnedContainer,
+} from '../../leftover-containers.js';
 import { containerNamePrefix } from './engine-command.js';
 import type { LocalService } from './service-model.js';
-
-const run = promisify(execFile);
 
 /**
  * Containers of this service that an earlier `cdkd local start-service` left running because
@@ -37,7 +38,7 @@ export async function removeLeftoverTasks(input: {
   input.onInfo(
     `Removing ${leftover.length} container(s) an earlier cdkd local start-service of ${service.stack.displayName}/${service.name} left running: ${leftover.join(', ')}.`,
   );
-  await run(input.engine, ['rm', '-f', ...leftover], { env: input.env }).catch((error: unknown) =>
+  await removeContainers(input.engine, input.env, leftover).catch((error: unknown) =>
     input.onInfo(
       `Could not remove them (${error instanceof Error ? error.message : String(error)}); a task publishing a port they hold will fail to start.`,
     ),
