@@ -128,11 +128,16 @@ for (const resource of [...db.all('resource')].sort((a, b) =>
   types[resource.cloudFormationType] = indexEntry(resource);
 }
 
-const index = { version: 1, source: `@aws-cdk/aws-service-spec@${specVersion}`, types };
+const source = `@aws-cdk/aws-service-spec@${specVersion}`;
 const outFile =
   process.argv[2] ?? fileURLToPath(new URL('../generated/resource-index.json', import.meta.url));
 mkdirSync(dirname(outFile), { recursive: true });
-const json = JSON.stringify(index);
+// Still one JSON object, but each type on a line of its own: cdkd parses only the lines of
+// the types it meets (src/resource-types/schemas.ts reads it so).
+const lines = Object.entries(types).map(
+  ([type, entry]) => `${JSON.stringify(type)}:${JSON.stringify(entry)}`,
+);
+const json = `{"version":1,"source":${JSON.stringify(source)},"types":{\n${lines.join(',\n')}\n}}\n`;
 writeFileSync(outFile, json);
 console.log(
   `${outFile}: ${Object.keys(types).length} types, ` +

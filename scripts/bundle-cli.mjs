@@ -34,13 +34,31 @@ const BUNDLED = new Set([
   'jsonschema',
 ]);
 
-/** Every package import is left to Node, but for the BUNDLED packages. */
+/**
+ * The AWS SDK, with every package it imports: bundled from its ES module builds, so esbuild
+ * keeps only the commands and code cdkd names (a no-op deploy loads a fraction of the S3
+ * client) and one copy of @smithy/* serves every client. The SDK reads no file of its own.
+ */
+const SDK_SCOPES = ['@aws-sdk/', '@smithy/', '@aws-crypto/'];
+
+const packageName = (path) =>
+  path.startsWith('@') ? path.split('/').slice(0, 2).join('/') : path.split('/')[0];
+const inSdk = (name) => SDK_SCOPES.some((scope) => name.startsWith(scope));
+/** The package a resolved file belongs to (the innermost node_modules folder on its path). */
+const packageOf = (file) => {
+  const at = file.lastIndexOf('/node_modules/');
+  return at < 0 ? undefined : packageName(file.slice(at + '/node_modules/'.length));
+};
+
+/** Every package import is left to Node, but for the BUNDLED packages and the SDK's closure. */
 const packagesOutside = {
   name: 'packages-outside',
   setup(builder) {
-    builder.onResolve({ filter: /^[^./]/ }, ({ path }) => {
-      const name = path.startsWith('@') ? path.split('/').slice(0, 2).join('/') : path.split('/')[0];
-      return BUNDLED.has(name) ? undefined : { path, external: true };
+    builder.onResolve({ filter: /^[^./]/ }, ({ path, importer }) => {
+      const name = packageName(path);
+      if (BUNDLED.has(name) || inSdk(name)) return undefined;
+      const from = packageOf(importer);
+      return from !== undefined && inSdk(from) ? undefined : { path, external: true };
     });
   },
 };
@@ -54,6 +72,8 @@ const { metafile } = await build({
   platform: 'node',
   target: 'node20',
   plugins: [packagesOutside],
+  // ES module builds first: only they let esbuild drop the unused parts of a package.
+  mainFields: ['module', 'main'],
   outdir,
   chunkNames: 'chunk-[hash]',
   metafile: true,

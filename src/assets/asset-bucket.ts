@@ -1,9 +1,6 @@
-import type { S3Client } from '@aws-sdk/client-s3';
+import { HeadBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { awsErrorCode, classifyAwsError, httpStatusOf } from '../aws/error-class.js';
 import { CdkdError } from '../errors.js';
-import { s3Sdk } from '../aws/sdk-modules.js';
-
-const { HeadBucketCommand } = s3Sdk();
 
 /**
  * Proves the asset bucket is there before anything is packaged. HeadObject cannot:

@@ -1,3 +1,4 @@
+import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { httpStatusOf } from '../aws/error-class.js';
@@ -5,10 +6,7 @@ import type { FileAsset } from '../assembly/index.js';
 import { CdkdError } from '../errors.js';
 import { assetBucketError } from './asset-bucket.js';
 import type { AssetPublication, AssetPublisher, PublishContext } from './publisher.js';
-import { s3Sdk } from '../aws/sdk-modules.js';
 import { runBuildCommand } from './executable.js';
-
-const { HeadObjectCommand, PutObjectCommand } = s3Sdk();
 
 const RESYNTH_HINT = 'Re-run cdk synth (or cdkd synth) so the cloud assembly holds every asset it names.';
 

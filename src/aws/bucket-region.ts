@@ -1,7 +1,4 @@
-import type { S3Client } from '@aws-sdk/client-s3';
-import { s3Sdk } from './sdk-modules.js';
-
-const { GetBucketLocationCommand } = s3Sdk();
+import { GetBucketLocationCommand, type S3Client } from '@aws-sdk/client-s3';
 
 /**
  * The region a bucket lives in, through GetBucketLocation: a GET, which does not

@@ -10,7 +10,7 @@ import { refreshingCredentials } from './refreshing-credentials.js';
 import type { proxyRequestHandler } from './proxy-agent.js';
 import { caBundle } from './ca-bundle.js';
 import { proxyConfigured } from './proxy-settings.js';
-import { cloudControlSdk, credentialProvidersSdk, s3Sdk, stsSdk } from './sdk-modules.js';
+import { cloudControlSdk, coreSdk } from './sdk-modules.js';
 
 export interface AwsClientOptions {
   /** From --region; wins over AWS_REGION / AWS_DEFAULT_REGION and the profile. */
@@ -93,7 +93,7 @@ export class AwsClients {
    * them and again shortly before its session expires (refreshing-credentials.ts).
    */
   assumingRole(role: AssumedRole): AwsClients {
-    const credentials = Promise.all([credentialProvidersSdk(), this.sharedCredentials(), this.region()]).then(
+    const credentials = Promise.all([coreSdk(), this.sharedCredentials(), this.region()]).then(
       ([{ fromTemporaryCredentials }, masterCredentials, region]) => {
         const assume = fromTemporaryCredentials({
           masterCredentials,
@@ -123,7 +123,7 @@ export class AwsClients {
   }
 
   async s3(region?: string, tuning: S3Tuning = {}): Promise<S3Client> {
-    const { S3Client } = s3Sdk();
+    const { S3Client } = await coreSdk();
     const config = await this.config(region, tuning);
     const whenRequired = tuning.checksumsWhenRequired === true;
     const atOnce = tuning.sendBodyAtOnce === true;
@@ -140,7 +140,7 @@ export class AwsClients {
   }
 
   async sts(region?: string): Promise<STSClient> {
-    return this.client(stsSdk().STSClient, region);
+    return this.client((await coreSdk()).STSClient, region);
   }
 
   async ssm(region?: string): Promise<SSMClient> {
@@ -148,7 +148,7 @@ export class AwsClients {
   }
 
   async cloudControl(region?: string): Promise<CloudControlClient> {
-    return this.client(cloudControlSdk().CloudControlClient, region);
+    return this.client((await cloudControlSdk()).CloudControlClient, region);
   }
 
   /**
@@ -169,22 +169,20 @@ export class AwsClients {
     const profile = this.options.profile;
     const mfaCode = this.options.mfaCode;
     const named = profile ?? process.env.AWS_PROFILE;
-    this.credentials ??= Promise.resolve(credentialProvidersSdk()).then(
-      ({ fromIni, fromNodeProviderChain }) => {
-        // A named profile is the only source, as the AWS CLI takes it: its own failure is the one
-        // reported, not the chain's "could not load credentials from any providers".
-        const settings = { ...(mfaCode ? { mfaCodeProvider: mfaCode } : {}) };
-        const chain = named ? fromIni({ profile: named, ...settings }) : fromNodeProviderChain(settings);
-        // Shared by every client, so a credential_process runs and an MFA code is asked once a session.
-        return refreshingCredentials(async () => {
-          try {
-            return await chain();
-          } catch (error) {
-            throw credentialError(error, named ? { profile: named } : {}) ?? error;
-          }
-        }) as Credentials;
-      },
-    );
+    this.credentials ??= coreSdk().then(({ fromIni, fromNodeProviderChain }) => {
+      // A named profile is the only source, as the AWS CLI takes it: its own failure is the one
+      // reported, not the chain's "could not load credentials from any providers".
+      const settings = { ...(mfaCode ? { mfaCodeProvider: mfaCode } : {}) };
+      const chain = named ? fromIni({ profile: named, ...settings }) : fromNodeProviderChain(settings);
+      // Shared by every client, so a credential_process runs and an MFA code is asked once a session.
+      return refreshingCredentials(async () => {
+        try {
+          return await chain();
+        } catch (error) {
+          throw credentialError(error, named ? { profile: named } : {}) ?? error;
+        }
+      }) as Credentials;
+    });
     return this.credentials;
   }
 
@@ -223,7 +221,7 @@ export class AwsClients {
     if (this.options.region) return checkedRegion(this.options.region, '--region');
     const env = process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION;
     if (env) return checkedRegion(env, process.env.AWS_REGION ? 'AWS_REGION' : 'AWS_DEFAULT_REGION');
-    const { STSClient } = stsSdk();
+    const { STSClient } = await coreSdk();
     const probe = new STSClient(this.options.profile ? { profile: this.options.profile } : {});
     try {
       return checkedRegion(await probe.config.region(), 'the AWS profile');

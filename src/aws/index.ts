@@ -7,7 +7,6 @@ export * from './describe-type.js';
 export * from './error-class.js';
 export * from './proxy-agent.js';
 export * from './proxy-settings.js';
-export * from './sdk-modules.js';
 export * from './secret-values.js';
 export * from './ssm-parameters.js';
 export * from './ecs-shape.js';

@@ -1,21 +1,10 @@
-import { createRequire } from 'node:module';
-
-const requireModule = createRequire(import.meta.url);
-
 /*
- * The AWS SDK packages every deploy uses, loaded with `require` on first call. They are
- * CommonJS bundles: imported from ESM, Node parses their files again to find the exports,
- * which costs almost as much as loading them (S3, STS and the credential chain: about 130 ms
- * of CPU through require, 210 ms through import). Either way yields the same module
- * instances, so classes and `instanceof` agree with code that imports them.
+ * The AWS SDK, imported on first use: a command that makes no call (`cdkd --help`, synth)
+ * loads none of it, and a deploy Cloud Control has nothing to do in loads none of Cloud
+ * Control's client (its provider module loads on every deploy, as the registry's fallback).
+ * The modules behind these name what they use, so the built CLI, which bundles the SDK's ES
+ * modules (scripts/bundle-cli.mjs), keeps only that of each package.
  */
-export const s3Sdk = (): typeof import('@aws-sdk/client-s3') => requireModule('@aws-sdk/client-s3');
+export const coreSdk = () => import('./sdk-core.js');
 
-export const stsSdk = (): typeof import('@aws-sdk/client-sts') => requireModule('@aws-sdk/client-sts');
-
-export const credentialProvidersSdk = (): typeof import('@aws-sdk/credential-providers') =>
-  requireModule('@aws-sdk/credential-providers');
-
-/** Cloud Control's commands, asked for on every create, poll and read: `import()` would resolve the package each time. */
-export const cloudControlSdk = (): typeof import('@aws-sdk/client-cloudcontrol') =>
-  requireModule('@aws-sdk/client-cloudcontrol');
+export const cloudControlSdk = () => import('./sdk-cloud-control.js');

@@ -1,6 +1,6 @@
 import type { CallerEnvironment } from '../assembly/index.js';
 import type { AwsClients } from '../aws/index.js';
-import { stsSdk } from '../aws/sdk-modules.js';
+import { coreSdk } from '../aws/sdk-modules.js';
 
 /** Synthesis must never wait long on missing credentials (IMDS, an unreachable endpoint). */
 const PROBE_TIMEOUT_MS = 3_000;
@@ -17,8 +17,8 @@ export async function probeCallerEnvironment(
   const region = await clients.region().catch(() => undefined);
   if (!region) return {};
   const account = await withTimeout(timeoutMs, async (signal) => {
+    const { GetCallerIdentityCommand } = await coreSdk();
     const sts = await clients.sts(region);
-    const { GetCallerIdentityCommand } = stsSdk();
     const identity = await sts.send(new GetCallerIdentityCommand({}), { abortSignal: signal });
     return identity.Account;
   }).catch(() => undefined);

@@ -1,3 +1,4 @@
+import { AssumeRoleCommand } from '@aws-sdk/client-sts';
 import type { AwsClients } from '../aws/index.js';
 import type { StateBackend } from '../state/index.js';
 import { deployedStackState } from './deployed-state.js';
@@ -74,7 +75,6 @@ async function assumeFunctionRole(
   roleArn: string,
   functionName: string,
 ): Promise<RoleCredentials> {
-  const { AssumeRoleCommand } = await import('@aws-sdk/client-sts');
   const sts = await clients.sts(region);
   const answer = await sts.send(
     new AssumeRoleCommand({ RoleArn: roleArn, RoleSessionName: functionName.slice(0, 64) }),

@@ -1,17 +1,15 @@
-import type { S3Client } from '@aws-sdk/client-s3';
-import { classifyAwsError } from '../aws/error-class.js';
-import { DEFAULT_STATE_PREFIX } from './keys.js';
-import { stateBucketError, type StateBucketCall } from './state-bucket-errors.js';
-import { s3Sdk } from '../aws/sdk-modules.js';
-
-const {
+import {
   DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   ListObjectVersionsCommand,
   ListObjectsV2Command,
   PutObjectCommand,
-} = s3Sdk();
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import { classifyAwsError } from '../aws/error-class.js';
+import { DEFAULT_STATE_PREFIX } from './keys.js';
+import { stateBucketError, type StateBucketCall } from './state-bucket-errors.js';
 
 export type WriteCondition = { ifMatch: string } | { ifNoneMatch: '*' };
 

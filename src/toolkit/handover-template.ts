@@ -1,5 +1,6 @@
+import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { createHash } from 'node:crypto';
-import { s3Sdk, type TemplateSource } from '../aws/index.js';
+import { type TemplateSource } from '../aws/index.js';
 import { assetBucketName } from '../state/bucket-names.js';
 import { ensureAssetBucket } from './bootstrap/bootstrap.js';
 import type { Session } from './session/session.js';
@@ -43,7 +44,6 @@ export async function withTemplateUrl<T>(
   const digest = createHash('sha256').update(text).digest('hex');
   const key = `${HANDOVER_TEMPLATE_PREFIX}${stackName}/${digest}.json`;
   const s3 = await session.clients.s3(region);
-  const { DeleteObjectCommand, PutObjectCommand } = s3Sdk();
   await s3.send(
     new PutObjectCommand({ Bucket: bucket, Key: key, Body: text, ContentType: 'application/json' }),
   );

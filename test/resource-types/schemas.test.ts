@@ -35,6 +35,22 @@ describe('schema lookups', () => {
     expect(schemaFor('Custom::Thing')).toBeUndefined();
   });
 
+  it('reads every type from its own line of the index as the whole index parsed holds it', () => {
+    const index = JSON.parse(readFileSync('generated/resource-index.json', 'utf8')) as {
+      types: Record<string, { props: string[]; attrs?: string[]; id?: string[]; arn?: string }>;
+    };
+    const types = Object.keys(index.types);
+    // The first and last lines are laid out differently (after the header, before the closing braces).
+    expect(types.length).toBe(knownTypes().length);
+    for (const type of types) {
+      const schema = schemaFor(type);
+      expect(schema?.properties, type).toEqual(index.types[type]!.props);
+      expect(schema?.attributes, type).toEqual(index.types[type]!.attrs ?? []);
+      expect(schema?.primaryIdentifier, type).toEqual(index.types[type]!.id ?? []);
+      expect(schema?.arnTemplate, type).toBe(index.types[type]!.arn);
+    }
+  });
+
   it('knows AWS::Lambda::Function attributes, identifier, ARN template and required properties', () => {
     expect(attributesOf('AWS::Lambda::Function')).toEqual(
       expect.arrayContaining(['Arn', 'SnapStartResponse.ApplyOn', 'SnapStartResponse.OptimizationStatus']),
@@ -97,7 +113,7 @@ describe('schema lookups', () => {
   });
 });
 
-describe('a missing index', () => {
+describe('a missing or foreign index', () => {
   afterEach(() => {
     vi.doUnmock('node:fs');
     vi.resetModules();
@@ -120,6 +136,29 @@ describe('a missing index', () => {
     expect(() => schemas.schemaFor('AWS::SQS::Queue')).toThrow(
       expect.objectContaining({
         code: 'RESOURCE_INDEX_MISSING',
+        hint: expect.stringContaining('npm run build'),
+      }),
+    );
+  });
+
+  it.each([
+    ['a newer version', '{"version":2,"source":"x","types":{\n"AWS::SQS::Queue":{"props":[]}\n}}\n'],
+    ['one line of JSON', '{"version":1,"source":"x","types":{"AWS::SQS::Queue":{"props":[]}}}'],
+    ['not JSON', 'garbage\n'],
+  ])('written as %s is a RESOURCE_INDEX_INVALID error that says to rebuild', async (_, text) => {
+    vi.resetModules();
+    vi.doMock('node:fs', async (importOriginal) => {
+      const fs = await importOriginal<typeof import('node:fs')>();
+      return {
+        ...fs,
+        readFileSync: (...args: Parameters<typeof fs.readFileSync>) =>
+          String(args[0]).endsWith('resource-index.json') ? text : fs.readFileSync(...args),
+      };
+    });
+    const schemas = await import('../../src/resource-types/schemas.js');
+    expect(() => schemas.schemaFor('AWS::SQS::Queue')).toThrow(
+      expect.objectContaining({
+        code: 'RESOURCE_INDEX_INVALID',
         hint: expect.stringContaining('npm run build'),
       }),
     );

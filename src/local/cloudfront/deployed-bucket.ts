@@ -1,3 +1,4 @@
+import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { deployedStackState } from '../deployed-state.js';
 import type { StackArtifact } from '../../assembly/index.js';
 import type { AwsClients } from '../../aws/index.js';
@@ -28,7 +29,6 @@ export function deployedBucketReader(input: DeployedBucketInput): DeployedBucket
     const { region, state } = await deployedStackState(input.backend, stack, input.region);
     const bucketName = state?.document.resources[bucketId]?.physicalId;
     if (!bucketName) return undefined;
-    const { GetObjectCommand } = await import('@aws-sdk/client-s3');
     const s3 = await input.clients.s3(region);
     return {
       bucketName,

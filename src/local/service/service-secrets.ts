@@ -1,3 +1,4 @@
+import { GetCallerIdentityCommand } from '@aws-sdk/client-sts';
 import { deployedStackState } from '../deployed-state.js';
 import type { AwsClients } from '../../aws/index.js';
 import { CdkdError } from '../../errors.js';
@@ -31,7 +32,6 @@ export function deployedSecretsReader(input: DeployedSecretsInput): DeployedSecr
       if (name === 'AWS::URLSuffix') return 'amazonaws.com';
       if (name === 'AWS::AccountId') {
         account ??= (async () => {
-          const { GetCallerIdentityCommand } = await import('@aws-sdk/client-sts');
           const sts = await input.clients.sts(region);
           return (await sts.send(new GetCallerIdentityCommand({}))).Account ?? '';
         })();

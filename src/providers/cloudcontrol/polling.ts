@@ -66,7 +66,7 @@ export async function waitForRequest(
   options: WaitOptions,
 ): Promise<ProgressEvent> {
   const token = first.RequestToken!;
-  const { GetResourceRequestStatusCommand } = cloudControlSdk();
+  const { GetResourceRequestStatusCommand } = await cloudControlSdk();
   const started = options.clock.now();
   const deadline = started + pollDeadlineMs(options.type, options.operation);
   let event = first;

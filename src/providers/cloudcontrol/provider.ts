@@ -73,7 +73,7 @@ export class CloudControlProvider implements Provider {
 
   async create(request: ResourceRequest, context: ProviderContext): Promise<CreateResult> {
     const client = await this.client(context);
-    const { CreateResourceCommand } = cloudControlSdk();
+    const { CreateResourceCommand } = await cloudControlSdk();
     const idempotencyToken = request.idempotencyToken ?? randomUUID();
     const accepted = await client.send(
       new CreateResourceCommand({
@@ -144,7 +144,7 @@ export class CloudControlProvider implements Provider {
     requestToken: string,
     context: ProviderContext,
   ): Promise<ProgressEvent | undefined> {
-    const { GetResourceRequestStatusCommand } = cloudControlSdk();
+    const { GetResourceRequestStatusCommand } = await cloudControlSdk();
     try {
       const output = await client.send(new GetResourceRequestStatusCommand({ RequestToken: requestToken }), {
         abortSignal: context.signal,
@@ -177,7 +177,7 @@ export class CloudControlProvider implements Provider {
     const listed = await this.createRequestsOf(client, request.type, context);
     if (listed === undefined) return undefined;
     if (listed.size === 0) return 'none';
-    const { CreateResourceCommand, CancelResourceRequestCommand } = cloudControlSdk();
+    const { CreateResourceCommand, CancelResourceRequestCommand } = await cloudControlSdk();
     let event: ProgressEvent;
     try {
       const accepted = await client.send(
@@ -208,7 +208,7 @@ export class CloudControlProvider implements Provider {
     type: string,
     context: ProviderContext,
   ): Promise<Set<string> | undefined> {
-    const { ListResourceRequestsCommand } = cloudControlSdk();
+    const { ListResourceRequestsCommand } = await cloudControlSdk();
     const tokens = new Set<string>();
     let NextToken: string | undefined;
     for (let page = 0; page < MAX_REQUEST_PAGES; page += 1) {
@@ -295,7 +295,7 @@ export class CloudControlProvider implements Provider {
     request: DeleteRequest,
     context: ProviderContext,
   ): Promise<void> {
-    const { DeleteResourceCommand } = cloudControlSdk();
+    const { DeleteResourceCommand } = await cloudControlSdk();
     const accepted = await client.send(
       new DeleteResourceCommand({
         TypeName: request.type,
@@ -325,7 +325,7 @@ export class CloudControlProvider implements Provider {
     patch: readonly object[],
     context: ProviderContext,
   ): Promise<ProgressEvent> {
-    const { UpdateResourceCommand } = cloudControlSdk();
+    const { UpdateResourceCommand } = await cloudControlSdk();
     const accepted = await client.send(
       new UpdateResourceCommand({
         TypeName: request.type,
@@ -398,7 +398,7 @@ export class CloudControlProvider implements Provider {
     identifier: string,
     context: ProviderContext,
   ): Promise<JsonObject | undefined> {
-    const { GetResourceCommand } = cloudControlSdk();
+    const { GetResourceCommand } = await cloudControlSdk();
     try {
       const output = await client.send(new GetResourceCommand({ TypeName: type, Identifier: identifier }), {
         abortSignal: context.signal,

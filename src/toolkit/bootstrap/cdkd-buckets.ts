@@ -1,18 +1,17 @@
-import type { BucketLocationConstraint, S3Client } from '@aws-sdk/client-s3';
-import { awsErrorCode, classifyAwsError } from '../../aws/error-class.js';
-import { bucketRegion } from '../../aws/bucket-region.js';
-import { CdkdError } from '../../errors.js';
-import { partitionForRegion } from '../../template/pseudo-parameters.js';
-import { s3Sdk } from '../../aws/sdk-modules.js';
-
-const {
+import {
   CreateBucketCommand,
   PutBucketEncryptionCommand,
   PutBucketPolicyCommand,
   PutBucketTaggingCommand,
   PutBucketVersioningCommand,
   PutPublicAccessBlockCommand,
-} = s3Sdk();
+  type BucketLocationConstraint,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import { awsErrorCode, classifyAwsError } from '../../aws/error-class.js';
+import { bucketRegion } from '../../aws/bucket-region.js';
+import { CdkdError } from '../../errors.js';
+import { partitionForRegion } from '../../template/pseudo-parameters.js';
 
 /** One of cdkd's buckets (state or assets) as it was left. */
 export interface CdkdBucket {

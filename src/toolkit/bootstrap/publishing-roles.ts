@@ -1,9 +1,10 @@
+import { HeadBucketCommand } from '@aws-sdk/client-s3';
+import { GetCallerIdentityCommand } from '@aws-sdk/client-sts';
 import type { FileDestination, ImageDestination } from '../../assembly/index.js';
 import { resolvePlaceholders } from '../../assets/container/image-destination.js';
 import type { StackAssets } from '../../assets/index.js';
 import type { AwsClients } from '../../aws/index.js';
 import { awsErrorCode } from '../../aws/error-class.js';
-import { s3Sdk, stsSdk } from '../../aws/sdk-modules.js';
 import { assetBucketName } from '../../state/bucket-names.js';
 import type { Session } from '../session/session.js';
 import type { StackTarget } from '../stacks/stack-requests.js';
@@ -110,7 +111,6 @@ async function usable(
     ...(role.externalId ? { externalId: role.externalId } : {}),
   });
   try {
-    const { GetCallerIdentityCommand } = stsSdk();
     await (await clients.sts()).send(new GetCallerIdentityCommand({}));
   } catch (error) {
     return `could not be assumed (${awsErrorCode(error) ?? (error as Error).message})`;
@@ -118,7 +118,6 @@ async function usable(
   if (kind === 'image') return clients;
   const bucket = assetBucketName(target.accountId, target.region);
   try {
-    const { HeadBucketCommand } = s3Sdk();
     await (await clients.s3(target.region)).send(new HeadBucketCommand({ Bucket: bucket }));
     return clients;
   } catch (error) {

@@ -1,9 +1,11 @@
-import type { LifecycleRule, S3Client } from '@aws-sdk/client-s3';
+import {
+  GetBucketLifecycleConfigurationCommand,
+  PutBucketLifecycleConfigurationCommand,
+  type LifecycleRule,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import { awsErrorCode } from '../../aws/error-class.js';
 import { CdkdError } from '../../errors.js';
-import { s3Sdk } from '../../aws/sdk-modules.js';
-
-const { GetBucketLifecycleConfigurationCommand, PutBucketLifecycleConfigurationCommand } = s3Sdk();
 
 /** How many earlier versions of each state document bootstrap keeps unless told (`--state-history`). */
 export const DEFAULT_STATE_HISTORY = 20;

@@ -1,8 +1,5 @@
-import type { S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { awsErrorCode } from '../../aws/error-class.js';
-import { s3Sdk } from '../../aws/sdk-modules.js';
-
-const { DeleteObjectsCommand, ListObjectsV2Command } = s3Sdk();
 
 /** One asset cdkd stored: an object in its asset bucket (an image in its repository would be another kind). */
 export interface StoredAsset {

@@ -2,9 +2,9 @@ import { AwsClients } from '../../aws/client-factory.js';
 import { CdkdError } from '../../errors.js';
 import { stateBucketName } from '../../state/bucket-names.js';
 import type { StateBackend } from '../../state/index.js';
-import { stsSdk } from '../../aws/sdk-modules.js';
 import { DEFAULT_QUALIFIER, deployRoleName, roleArn } from '../bootstrap/role-names.js';
 import { isUntrustedCertificate, untrustedCertificateError } from '../../aws/ca-bundle.js';
+import { coreSdk } from '../../aws/sdk-modules.js';
 
 export interface SessionOptions {
   region?: string;
@@ -150,7 +150,7 @@ export class Session {
 
   private async lookUpAccount(): Promise<string> {
     try {
-      const { GetCallerIdentityCommand } = stsSdk();
+      const { GetCallerIdentityCommand } = await coreSdk();
       const sts = await this.clients.sts();
       const identity = await sts.send(new GetCallerIdentityCommand({}));
       if (!identity.Account) throw new Error('GetCallerIdentity returned no account');

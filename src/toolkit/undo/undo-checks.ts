@@ -1,11 +1,8 @@
-import type { S3Client } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { classifyAwsError } from '../../aws/error-class.js';
-import { s3Sdk } from '../../aws/sdk-modules.js';
 import { CdkdError } from '../../errors.js';
 import type { AssetObject, GenerationDocument, JournalDocument } from '../../state/index.js';
 import { MASK } from '../../template/parameters.js';
-
-const { HeadObjectCommand } = s3Sdk();
 
 /** A pending rollback journal is settled first: undo deploys over the state, which the journal would contradict. */
 export function refusePendingJournal(stackName: string, journal: JournalDocument | undefined): void {
