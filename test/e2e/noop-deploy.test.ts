@@ -93,6 +93,13 @@ describe('a no-op redeploy', () => {
     // Cloud Control's provider module loads (it is the registry's fallback), not its SDK client.
     expect(providers(noop.modules)).toEqual(['cloudcontrol']);
     expect(noop.modules.some((url) => url.includes('/dist/context-providers/index.js'))).toBe(false);
+    // The bundled SDK keeps only the commands cdkd names: S3's GetObject loads, not all 110 of S3's commands.
+    const s3Commands = noop.modules.flatMap(
+      (url) => /\/@aws-sdk\/client-s3\/dist-es\/commands\/(\w+)Command\.js$/.exec(url)?.[1] ?? [],
+    );
+    expect(s3Commands).toContain('GetObject');
+    expect(s3Commands).not.toContain('ListBuckets');
+    expect(s3Commands.length).toBeLessThan(30);
 
     const changed = assemblyFor(stackName, {
       Resources: {
