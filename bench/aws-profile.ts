@@ -13,7 +13,7 @@
  */
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { AwsClients } from '../src/aws/client-factory.js';
-import { DEFAULT_CONCURRENCY } from '../src/cli/deploy-options.js';
+import { DEFAULT_CONCURRENCY } from '../src/cli/options/deploy-options.js';
 import { createEngine } from '../src/engine/engine.js';
 import type { DeployEvent } from '../src/engine/events.js';
 import { criticalPath, remainingMs, scheduleNodes, type EtaNode } from '../src/eta/index.js';

@@ -37,7 +37,7 @@ import { providerRetry } from '../src/toolkit/session/provider-wiring.js';
 import { openStateBackend, type StateBackend } from '../src/state/state-backend.js';
 import { serializeState } from '../src/state/state-store.js';
 import { DependencyGraph } from '../src/template/index.js';
-import { DEFAULT_CONCURRENCY } from '../src/cli/deploy-options.js';
+import { DEFAULT_CONCURRENCY } from '../src/cli/options/deploy-options.js';
 import { eventsTo } from '../test/helpers/recording-io-host.js';
 
 /** Provider waits (Cloud Control polling: 1 s, ×1.5, ≤ 10 s) run this many times faster. */

@@ -2,8 +2,8 @@
 import './quiet-sdk-warnings.js';
 import { Command, CommanderError } from 'commander';
 import { guardOutputs } from './closed-output.js';
-import { addGlobalOptions, applyColorOption } from './global-options.js';
-import { renderError } from './render-error.js';
+import { addGlobalOptions, applyColorOption } from './options/global-options.js';
+import { renderError } from './render/render-error.js';
 import { registerBootstrap } from './commands/bootstrap.js';
 import { registerState } from './commands/state.js';
 import { registerForceUnlock } from './commands/force-unlock.js';

@@ -1,6 +1,6 @@
 import type { STSClient } from '@aws-sdk/client-sts';
 import { describe, expect, it } from 'vitest';
-import { probeCallerEnvironment } from '../../src/cli/caller-environment.js';
+import { probeCallerEnvironment } from '../../src/cli/options/caller-environment.js';
 
 function clients(region: () => Promise<string>, send: () => Promise<unknown>) {
   return { region, sts: async () => ({ send }) as unknown as STSClient };

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { assetParallelism, positiveInteger } from '../../src/cli/deploy-options.js';
+import { assetParallelism, positiveInteger } from '../../src/cli/options/deploy-options.js';
 
 // The flags as deploy declares them, parsed by commander, then taken as the deploy takes them.
 function parse(argv: string[]): { assetParallelism?: number } {

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { confirm, confirmed, type Terminal } from '../../src/cli/confirm.js';
+import { confirm, confirmed, type Terminal } from '../../src/cli/prompts/confirm.js';
 import { CdkdError } from '../../src/errors.js';
 
 /** A terminal whose keystrokes the test types once the question is on screen. */

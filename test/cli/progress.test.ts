@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createProgress } from '../../src/cli/progress.js';
+import { createProgress } from '../../src/cli/progress/progress.js';
 import type { DeployEvent } from '../../src/engine/events.js';
 
 function fakeStream(isTTY: boolean) {
@@ -88,7 +88,7 @@ describe('phase timings', () => {
 describe('the ETA', () => {
   // The progress loads the ETA's code when a stack starts; loaded here first, that import
   // answers at once, so no test races it (on a loaded machine the first load takes seconds).
-  beforeAll(() => import('../../src/cli/progress-eta.js'));
+  beforeAll(() => import('../../src/cli/progress/progress-eta.js'));
   const schedule = {
     operations: [
       {

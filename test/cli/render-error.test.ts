@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderError } from '../../src/cli/render-error.js';
+import { renderError } from '../../src/cli/render/render-error.js';
 import { CdkdError } from '../../src/errors.js';
 
 describe('renderError', () => {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { outputFailureWarnings, renderOutputChanges, renderOutputs } from '../../src/cli/render-outputs.js';
+import {
+  outputFailureWarnings,
+  renderOutputChanges,
+  renderOutputs,
+} from '../../src/cli/render/render-outputs.js';
 import type { StackDeployResult } from '../../src/engine/deploy/deploy-result.js';
 import type { Plan } from '../../src/plan/index.js';
 

@@ -7,8 +7,8 @@ import {
   levelOf,
   type DeployEvent,
 } from '../../src/messages/index.js';
-import { cliIoHost } from '../../src/cli/io-host.js';
-import type { Progress } from '../../src/cli/progress.js';
+import { cliIoHost } from '../../src/cli/prompts/io-host.js';
+import type { Progress } from '../../src/cli/progress/progress.js';
 import { RecordingIoHost } from '../helpers/recording-io-host.js';
 
 const resource: DeployEvent = {

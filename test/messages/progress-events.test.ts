@@ -7,7 +7,7 @@ import {
   progressEventSchema,
   runEvent,
 } from '../../src/messages/progress-events.js';
-import { eventStream } from '../../src/cli/progress-stream.js';
+import { eventStream } from '../../src/cli/progress/progress-stream.js';
 
 const run = { run: 'run-1', command: 'deploy', started: Date.parse('2026-01-01T00:00:00Z') };
 const at = run.started + 1500;

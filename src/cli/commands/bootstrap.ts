@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { collect } from '../app-options.js';
-import { sessionFor } from '../session-from-options.js';
+import { collect } from '../options/app-options.js';
+import { sessionFor } from '../options/session-from-options.js';
 
 interface BootstrapFlags {
   trust: string[];

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { addAppOptions, collect, synthesizeFor, type AppOptions } from '../app-options.js';
+import { addAppOptions, collect, synthesizeFor, type AppOptions } from '../options/app-options.js';
 import { NAME_PREFIX_ENV, namePrefixSetting } from '../../assembly/name-prefix-setting.js';
 import { APPROVAL_LEVELS, type ApprovalLevel } from '../../assembly/approval-level.js';
 import { REQUIRE_APPROVAL_ENV, requireApprovalSetting } from '../../assembly/require-approval-setting.js';
@@ -12,15 +12,15 @@ import {
   type DeployTuning,
   type RecreateOptions,
   type RoutingFlagOptions,
-} from '../deploy-options.js';
-import { globalOptions } from '../global-options.js';
-import { cliIoHost } from '../io-host.js';
+} from '../options/deploy-options.js';
+import { globalOptions } from '../options/global-options.js';
+import { cliIoHost } from '../prompts/io-host.js';
 import { prepareOutputsFile, writeOutputsFile } from '../outputs-file.js';
-import { addProgressOption, progressWithInterrupts, type ProgressMode } from '../progress-view.js';
-import { outputFailureWarnings, renderOutputs, outputsFileContent } from '../render-outputs.js';
-import { sessionFor } from '../session-from-options.js';
+import { addProgressOption, progressWithInterrupts, type ProgressMode } from '../progress/progress-view.js';
+import { outputFailureWarnings, renderOutputs, outputsFileContent } from '../render/render-outputs.js';
+import { sessionFor } from '../options/session-from-options.js';
 import { unlessInterrupted } from '../../interrupted.js';
-import { addHabitDeployFlags, habitNotes, type HabitDeployFlags } from '../habit-flags.js';
+import { addHabitDeployFlags, habitNotes, type HabitDeployFlags } from '../options/habit-flags.js';
 
 interface DeployCommandOptions
   extends AppOptions, DeployTuning, RoutingFlagOptions, RecreateOptions, HabitDeployFlags {

@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
-import { addAppOptions, collect, synthesizeFor, type AppOptions } from '../app-options.js';
-import { addDeployTuning, type DeployTuning } from '../deploy-options.js';
-import { globalOptions } from '../global-options.js';
-import { cliIoHost } from '../io-host.js';
-import { addProgressOption, progressView, type ProgressMode } from '../progress-view.js';
+import { addAppOptions, collect, synthesizeFor, type AppOptions } from '../options/app-options.js';
+import { addDeployTuning, type DeployTuning } from '../options/deploy-options.js';
+import { globalOptions } from '../options/global-options.js';
+import { cliIoHost } from '../prompts/io-host.js';
+import { addProgressOption, progressView, type ProgressMode } from '../progress/progress-view.js';
 import { interruptible } from '../interrupts.js';
 import { unlessInterrupted } from '../../interrupted.js';
-import { sessionFor } from '../session-from-options.js';
-import { writeDestroyed } from '../render-destroyed.js';
+import { sessionFor } from '../options/session-from-options.js';
+import { writeDestroyed } from '../render/render-destroyed.js';
 
 interface DestroyOptions extends AppOptions, DeployTuning {
   all?: boolean;

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
+import { addAppOptions, synthesizeFor, type AppOptions } from '../options/app-options.js';
 import { namePrefixSetting } from '../../assembly/name-prefix-setting.js';
 import {
   addDeployTuning,
@@ -8,11 +8,11 @@ import {
   type DeployTuning,
   type RecreateOptions,
   type RoutingFlagOptions,
-} from '../deploy-options.js';
-import { outputFailureWarnings, renderOutputChanges, shownOutputChanges } from '../render-outputs.js';
-import { sessionFor } from '../session-from-options.js';
-import { globalOptions } from '../global-options.js';
-import { cliIoHost } from '../io-host.js';
+} from '../options/deploy-options.js';
+import { outputFailureWarnings, renderOutputChanges, shownOutputChanges } from '../render/render-outputs.js';
+import { sessionFor } from '../options/session-from-options.js';
+import { globalOptions } from '../options/global-options.js';
+import { cliIoHost } from '../prompts/io-host.js';
 import type { StackDeployResult } from '../../messages/index.js';
 
 interface DiffOptions extends AppOptions, DeployTuning, RoutingFlagOptions, RecreateOptions {
@@ -53,7 +53,7 @@ export function registerDiff(program: Command): void {
     )
     .action(async (patterns: string[], options: DiffOptions, cmd: Command) => {
       const { renderPlanJson, resourceChanges, summarizePlan } = await import('../../plan/index.js');
-      const { paintFor, renderReview } = await import('../render-review.js');
+      const { paintFor, renderReview } = await import('../render/render-review.js');
       const { deployApp } = await import('../../toolkit/deploy/deploy-app.js');
       const assembly = await synthesizeFor(cmd, options);
       const results: StackDeployResult[] = [];

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { CdkdError } from '../../errors.js';
 import type { ResourceDrift } from '../../messages/index.js';
-import { DEFAULT_CONCURRENCY, positiveInteger } from '../deploy-options.js';
-import { globalOptions } from '../global-options.js';
-import { cliIoHost } from '../io-host.js';
+import { DEFAULT_CONCURRENCY, positiveInteger } from '../options/deploy-options.js';
+import { globalOptions } from '../options/global-options.js';
+import { cliIoHost } from '../prompts/io-host.js';
 import { interruptible } from '../interrupts.js';
-import { accountOption, stateSessionFor } from '../session-from-options.js';
+import { accountOption, stateSessionFor } from '../options/session-from-options.js';
 
 interface DriftOptions {
   all?: boolean;

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { globalOptions } from '../global-options.js';
-import { noEventsLine, renderEvents } from '../render-events.js';
-import { accountOption, stateSessionFor } from '../session-from-options.js';
+import { globalOptions } from '../options/global-options.js';
+import { noEventsLine, renderEvents } from '../render/render-events.js';
+import { accountOption, stateSessionFor } from '../options/session-from-options.js';
 import type { Session } from '../../toolkit/index.js';
 
 export function registerEvents(program: Command): void {

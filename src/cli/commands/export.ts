@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { globalOptions } from '../global-options.js';
-import { cliIoHost } from '../io-host.js';
+import { globalOptions } from '../options/global-options.js';
+import { cliIoHost } from '../prompts/io-host.js';
 import { interruptible } from '../interrupts.js';
-import { accountOption, stateSessionFor } from '../session-from-options.js';
+import { accountOption, stateSessionFor } from '../options/session-from-options.js';
 
 export function registerExport(program: Command): void {
   program

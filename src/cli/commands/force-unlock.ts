@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { forceUnlock } from '../../toolkit/state/force-unlock.js';
-import { globalOptions } from '../global-options.js';
-import { cliIoHost } from '../io-host.js';
-import { accountOption, stateSessionFor } from '../session-from-options.js';
+import { globalOptions } from '../options/global-options.js';
+import { cliIoHost } from '../prompts/io-host.js';
+import { accountOption, stateSessionFor } from '../options/session-from-options.js';
 
 export function registerForceUnlock(program: Command): void {
   program

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { globalOptions } from '../global-options.js';
-import { cliIoHost } from '../io-host.js';
-import { accountOption, stateSessionFor } from '../session-from-options.js';
+import { globalOptions } from '../options/global-options.js';
+import { cliIoHost } from '../prompts/io-host.js';
+import { accountOption, stateSessionFor } from '../options/session-from-options.js';
 
 interface GcOptions {
   rollbackBufferDays: number;

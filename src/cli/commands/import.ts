@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { CdkdError } from '../../errors.js';
-import { addAppOptions, collect, synthesizeFor, type AppOptions } from '../app-options.js';
-import { globalOptions } from '../global-options.js';
-import { cliIoHost } from '../io-host.js';
+import { addAppOptions, collect, synthesizeFor, type AppOptions } from '../options/app-options.js';
+import { globalOptions } from '../options/global-options.js';
+import { cliIoHost } from '../prompts/io-host.js';
 import { interruptible } from '../interrupts.js';
-import { sessionFor } from '../session-from-options.js';
+import { sessionFor } from '../options/session-from-options.js';
 
 interface ImportOptions extends AppOptions {
   resource: string[];

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { StackArtifact } from '../../assembly/index.js';
-import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
+import { addAppOptions, synthesizeFor, type AppOptions } from '../options/app-options.js';
 
 interface ListOptions extends AppOptions {
   long?: boolean;
@@ -21,7 +21,7 @@ export function registerList(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (patterns: string[], options: ListOptions, command: Command) => {
       const { selectStacks } = await import('../../assembly/index.js');
-      const { stackLabel } = await import('../render-stacks.js');
+      const { stackLabel } = await import('../render/render-stacks.js');
       const assembly = await synthesizeFor(command, options);
       const stacks = selectStacks(assembly, { patterns, defaultSelection: 'all', extend: 'none' });
       if (!options.long && !options.showDependencies) {

@@ -4,10 +4,10 @@ import { CdkdError } from '../../errors.js';
 import type { CloudAssembly } from '../../assembly/index.js';
 import { readProjectConfig, resolveAppSource } from '../../assembly/project-config.js';
 import type { LocalRunnerOptions } from '../../local/function-runner.js';
-import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
-import { globalOptions } from '../global-options.js';
-import { renderError } from '../render-error.js';
-import { sessionFor } from '../session-from-options.js';
+import { addAppOptions, synthesizeFor, type AppOptions } from '../options/app-options.js';
+import { globalOptions } from '../options/global-options.js';
+import { renderError } from '../render/render-error.js';
+import { sessionFor } from '../options/session-from-options.js';
 
 interface LocalRunOptions extends AppOptions {
   deployed: boolean;

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { OrphanedStack } from '../../toolkit/index.js';
-import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
+import { addAppOptions, synthesizeFor, type AppOptions } from '../options/app-options.js';
 import { interruptible } from '../interrupts.js';
-import { sessionFor } from '../session-from-options.js';
+import { sessionFor } from '../options/session-from-options.js';
 
 interface OrphanOptions extends AppOptions {
   force?: boolean;

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
-import { globalOptions } from '../global-options.js';
-import { cliIoHost } from '../io-host.js';
-import { sessionFor } from '../session-from-options.js';
+import { addAppOptions, synthesizeFor, type AppOptions } from '../options/app-options.js';
+import { globalOptions } from '../options/global-options.js';
+import { cliIoHost } from '../prompts/io-host.js';
+import { sessionFor } from '../options/session-from-options.js';
 
 interface PublishAssetsOptions extends AppOptions {
   all?: boolean;

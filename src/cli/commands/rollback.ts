@@ -2,12 +2,12 @@ import type { Command } from 'commander';
 import type { StackRollbackResult } from '../../engine/index.js';
 import { describeNamePrefix, namePrefixSetting } from '../../assembly/name-prefix-setting.js';
 import { CdkdError } from '../../errors.js';
-import { collect } from '../app-options.js';
-import { globalOptions } from '../global-options.js';
-import { cliIoHost } from '../io-host.js';
+import { collect } from '../options/app-options.js';
+import { globalOptions } from '../options/global-options.js';
+import { cliIoHost } from '../prompts/io-host.js';
 import { interruptible } from '../interrupts.js';
-import { addProgressOption, progressWithInterrupts, type ProgressMode } from '../progress-view.js';
-import { accountOption, stateSessionFor } from '../session-from-options.js';
+import { addProgressOption, progressWithInterrupts, type ProgressMode } from '../progress/progress-view.js';
+import { accountOption, stateSessionFor } from '../options/session-from-options.js';
 
 interface RollbackOptions {
   revertFailed?: boolean;

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { CdkdError } from '../../errors.js';
-import { globalOptions } from '../global-options.js';
+import { globalOptions } from '../options/global-options.js';
 import type { ProfileName } from '../../latency-profiles/index.js';
 
 interface SandboxCommandOptions {

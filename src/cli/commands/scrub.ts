@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import type { CleanOutcome, Leftover } from '../../messages/index.js';
-import { globalOptions } from '../global-options.js';
-import { cliIoHost } from '../io-host.js';
-import { describeLeftover } from '../leftover-text.js';
-import { createProgress } from '../progress.js';
+import { globalOptions } from '../options/global-options.js';
+import { cliIoHost } from '../prompts/io-host.js';
+import { describeLeftover } from '../render/leftover-text.js';
+import { createProgress } from '../progress/progress.js';
 import { interruptible } from '../interrupts.js';
-import { accountOption, stateSessionFor } from '../session-from-options.js';
+import { accountOption, stateSessionFor } from '../options/session-from-options.js';
 
 export function registerScrub(program: Command): void {
   program

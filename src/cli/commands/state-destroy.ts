@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
-import { DEFAULT_CONCURRENCY, positiveInteger } from '../deploy-options.js';
-import { globalOptions } from '../global-options.js';
-import { cliIoHost } from '../io-host.js';
+import { DEFAULT_CONCURRENCY, positiveInteger } from '../options/deploy-options.js';
+import { globalOptions } from '../options/global-options.js';
+import { cliIoHost } from '../prompts/io-host.js';
 import { interruptible } from '../interrupts.js';
-import { createProgress } from '../progress.js';
-import { writeDestroyed } from '../render-destroyed.js';
-import { collect } from '../app-options.js';
-import { accountOption, stateSessionFor } from '../session-from-options.js';
+import { createProgress } from '../progress/progress.js';
+import { writeDestroyed } from '../render/render-destroyed.js';
+import { collect } from '../options/app-options.js';
+import { accountOption, stateSessionFor } from '../options/session-from-options.js';
 
 export function registerStateDestroy(state: Command): void {
   state

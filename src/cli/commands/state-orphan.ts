@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { globalOptions } from '../global-options.js';
+import { globalOptions } from '../options/global-options.js';
 import { interruptible } from '../interrupts.js';
-import { accountOption, stateSessionFor } from '../session-from-options.js';
+import { accountOption, stateSessionFor } from '../options/session-from-options.js';
 import { writeOrphaned } from './orphan.js';
 
 export function registerStateOrphan(state: Command): void {

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { listStacks, showStack } from '../../toolkit/state/state-inspection.js';
-import { globalOptions } from '../global-options.js';
-import { accountOption, stateSessionFor } from '../session-from-options.js';
-import { renderStateDocument } from '../render-state.js';
+import { globalOptions } from '../options/global-options.js';
+import { accountOption, stateSessionFor } from '../options/session-from-options.js';
+import { renderStateDocument } from '../render/render-state.js';
 import { registerStateDestroy } from './state-destroy.js';
 import { registerStateOrphan } from './state-orphan.js';
 import { registerStateRefreshObserved } from './state-refresh-observed.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
+import { addAppOptions, synthesizeFor, type AppOptions } from '../options/app-options.js';
 
 interface SynthOptions extends AppOptions {
   strict?: boolean;
@@ -31,7 +31,7 @@ export function registerSynth(program: Command): void {
         selectStacks,
         summarizeAnnotations,
       } = await import('../../assembly/index.js');
-      const { stackSummary } = await import('../render-stacks.js');
+      const { stackSummary } = await import('../render/render-stacks.js');
       const assembly = await synthesizeFor(command, options);
       const stacks = selectStacks(assembly, {
         patterns,

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { CdkdError } from '../../errors.js';
-import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
-import { sessionFor } from '../session-from-options.js';
+import { addAppOptions, synthesizeFor, type AppOptions } from '../options/app-options.js';
+import { sessionFor } from '../options/session-from-options.js';
 
 interface UiOptions extends AppOptions {
   port?: string;

@@ -2,12 +2,12 @@ import { Option, type Command } from 'commander';
 import { APPROVAL_LEVELS, type ApprovalLevel } from '../../assembly/approval-level.js';
 import { REQUIRE_APPROVAL_ENV, requireApprovalSetting } from '../../assembly/require-approval-setting.js';
 import type { KeptGeneration } from '../../state/index.js';
-import { collect } from '../app-options.js';
-import { positiveInteger } from '../deploy-options.js';
-import { globalOptions } from '../global-options.js';
-import { cliIoHost } from '../io-host.js';
-import { addProgressOption, progressWithInterrupts, type ProgressMode } from '../progress-view.js';
-import { accountOption, stateSessionFor } from '../session-from-options.js';
+import { collect } from '../options/app-options.js';
+import { positiveInteger } from '../options/deploy-options.js';
+import { globalOptions } from '../options/global-options.js';
+import { cliIoHost } from '../prompts/io-host.js';
+import { addProgressOption, progressWithInterrupts, type ProgressMode } from '../progress/progress-view.js';
+import { accountOption, stateSessionFor } from '../options/session-from-options.js';
 
 interface UndoOptions {
   list?: boolean;
@@ -68,7 +68,7 @@ export function registerUndo(program: Command): void {
         );
       const stackName = named;
       const target = { ...where, stackName };
-      const { renderReview, paintFor } = await import('../render-review.js');
+      const { renderReview, paintFor } = await import('../render/render-review.js');
       const { progress, interrupts } = await progressWithInterrupts(
         options.progress,
         'undo',

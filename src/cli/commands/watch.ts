@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { addAppOptions, synthesizeFor, type AppOptions } from '../app-options.js';
+import { addAppOptions, synthesizeFor, type AppOptions } from '../options/app-options.js';
 import { namePrefixSetting } from '../../assembly/name-prefix-setting.js';
 import { APPROVAL_LEVELS, type ApprovalLevel } from '../../assembly/approval-level.js';
 import { REQUIRE_APPROVAL_ENV, requireApprovalSetting } from '../../assembly/require-approval-setting.js';
@@ -9,14 +9,14 @@ import {
   addRoutingOptions,
   type DeployTuning,
   type RoutingFlagOptions,
-} from '../deploy-options.js';
-import { globalOptions } from '../global-options.js';
+} from '../options/deploy-options.js';
+import { globalOptions } from '../options/global-options.js';
 import { handleInterrupts } from '../interrupts.js';
-import { cliIoHost } from '../io-host.js';
-import { createProgress } from '../progress.js';
-import { outputFailureWarnings, renderOutputs } from '../render-outputs.js';
-import { renderError } from '../render-error.js';
-import { sessionFor } from '../session-from-options.js';
+import { cliIoHost } from '../prompts/io-host.js';
+import { createProgress } from '../progress/progress.js';
+import { outputFailureWarnings, renderOutputs } from '../render/render-outputs.js';
+import { renderError } from '../render/render-error.js';
+import { sessionFor } from '../options/session-from-options.js';
 
 interface WatchCommandOptions extends AppOptions, DeployTuning, RoutingFlagOptions {
   all?: boolean;

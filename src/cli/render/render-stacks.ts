@@ -1,5 +1,5 @@
-import type { NestedStack, StackArtifact } from '../assembly/index.js';
-import { flattenNestedStacks } from '../assembly/index.js';
+import type { NestedStack, StackArtifact } from '../../assembly/index.js';
+import { flattenNestedStacks } from '../../assembly/index.js';
 
 /** `Stage/Stack`, followed by the CloudFormation name when it differs. */
 export function stackLabel(stack: StackArtifact): string {

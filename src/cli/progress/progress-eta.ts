@@ -1,6 +1,6 @@
-import { criticalPath, PHASE_BARRIER, remainingMs, scheduleNodes, type EtaNode } from '../eta/index.js';
-import { latencyProfile } from '../latency-profiles/index.js';
-import type { DeploySchedule } from '../messages/index.js';
+import { criticalPath, PHASE_BARRIER, remainingMs, scheduleNodes, type EtaNode } from '../../eta/index.js';
+import { latencyProfile } from '../../latency-profiles/index.js';
+import type { DeploySchedule } from '../../messages/index.js';
 
 /**
  * One stack's ETA in the live view: its operations with their expected times (the stack's

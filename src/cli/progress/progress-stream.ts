@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { isCdkdError, messageOf } from '../errors.js';
-import type { DeployEvent, ProgressEvent, ProgressRun } from '../messages/index.js';
-import { keptWhenErrorsOnly, noteEvent, progressEventOf, runEvent } from '../messages/progress-events.js';
+import { isCdkdError, messageOf } from '../../errors.js';
+import type { DeployEvent, ProgressEvent, ProgressRun } from '../../messages/index.js';
+import { keptWhenErrorsOnly, noteEvent, progressEventOf, runEvent } from '../../messages/progress-events.js';
 import type { ProgressView } from './progress-mode.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { DestroyedStack } from '../toolkit/index.js';
+import type { DestroyedStack } from '../../toolkit/index.js';
 
 /** What `destroy` and `state destroy` print for each stack. */
 export function writeDestroyed(

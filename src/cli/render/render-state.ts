@@ -1,4 +1,4 @@
-import type { StateDocument } from '../state/index.js';
+import type { StateDocument } from '../../state/index.js';
 
 export function renderStateDocument(location: string, document: StateDocument): string {
   const lines = [

@@ -1,4 +1,4 @@
-import { isCdkdError } from '../errors.js';
+import { isCdkdError } from '../../errors.js';
 
 /** Lines to print for a failed command: what happened, what to do, and (verbose) why. */
 export function renderError(error: unknown, verbose: boolean): string[] {

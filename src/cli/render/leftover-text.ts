@@ -1,4 +1,4 @@
-import type { Leftover } from '../messages/index.js';
+import type { Leftover } from '../../messages/index.js';
 
 function name(leftover: Leftover): string {
   return `${leftover.ref.stackName} (${leftover.ref.region})`;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CloudAssembly } from '../assembly/index.js';
+import type { CloudAssembly } from '../../assembly/index.js';
 import { globalOptions } from './global-options.js';
 import type { AppOptions } from './synthesize-app.js';
 

@@ -5,13 +5,13 @@ import type {
   IoQuestion,
   QuestionCode,
   QuestionPayloads,
-} from '../messages/index.js';
+} from '../../messages/index.js';
 import { confirmed, dataLossConfirmer } from './confirm.js';
-import { CdkdError } from '../errors.js';
-import type { ApprovalRequest } from '../messages/index.js';
-import { describeLeftover, leftoverRemedy } from './leftover-text.js';
+import { CdkdError } from '../../errors.js';
+import type { ApprovalRequest } from '../../messages/index.js';
+import { describeLeftover, leftoverRemedy } from '../render/leftover-text.js';
 import { promptMfaCode } from './mfa-prompt.js';
-import type { Progress } from './progress.js';
+import type { Progress } from '../progress/index.js';
 
 export interface CliIoHostOptions {
   /** The live view events go to; a command without one shows no events. */
@@ -124,7 +124,7 @@ let approvals: Promise<unknown> = Promise.resolve();
 function approve(request: ApprovalRequest, question: string, yes: boolean): Promise<boolean> {
   const asked = approvals.then(async () => {
     // Loaded when asked: the plan's renderers stay out of every command's start-up.
-    const { paintFor, renderApprovalRequest } = await import('./render-review.js');
+    const { paintFor, renderApprovalRequest } = await import('../render/render-review.js');
     process.stderr.write(renderApprovalRequest(request, paintFor(process.stderr)));
     if (yes) {
       process.stderr.write(`${question} (approved by --yes)\n`);

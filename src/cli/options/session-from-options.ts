@@ -1,8 +1,8 @@
 import { Option, type Command } from 'commander';
-import { mfaCodeAsker } from '../toolkit/session/mfa-code.js';
-import { Session } from '../toolkit/session/session.js';
+import { mfaCodeAsker } from '../../toolkit/session/mfa-code.js';
+import { Session } from '../../toolkit/session/session.js';
 import { globalOptions } from './global-options.js';
-import { cliIoHost } from './io-host.js';
+import { cliIoHost } from '../prompts/io-host.js';
 
 export function sessionFor(command: Command): Session {
   const options = globalOptions(command);

@@ -1,5 +1,5 @@
-import type { OutputChange, StackDeployResult } from '../messages/index.js';
-import { KNOWN_AFTER_DEPLOY } from '../plan/known-after-deploy.js';
+import type { OutputChange, StackDeployResult } from '../../messages/index.js';
+import { KNOWN_AFTER_DEPLOY } from '../../plan/known-after-deploy.js';
 
 /**
  * `Stack.Key = value` lines under an "Outputs:" heading per stack, as `cdk deploy` prints them.

@@ -1,4 +1,4 @@
-import type { StackEvent } from '../state/index.js';
+import type { StackEvent } from '../../state/index.js';
 
 /**
  * One line per event: `timestamp  status  logicalId  type  physicalId  [survivor: id (managed by sdk)]  reason`.

@@ -5,8 +5,8 @@ import {
   renderSecurityChanges,
   resourceChanges,
   type Paint,
-} from '../plan/index.js';
-import type { ApprovalRequest, StackDeployResult } from '../messages/index.js';
+} from '../../plan/index.js';
+import type { ApprovalRequest, StackDeployResult } from '../../messages/index.js';
 
 /** Green additions and red removals on a TTY; plain text anywhere else, or with NO_COLOR / --no-color. */
 export function paintFor(stream: { isTTY?: boolean }): Paint {

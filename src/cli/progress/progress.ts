@@ -1,4 +1,4 @@
-import type { DeployEvent, DeployPhase, DeploySchedule, ResourceAction } from '../messages/index.js';
+import type { DeployEvent, DeployPhase, DeploySchedule, ResourceAction } from '../../messages/index.js';
 import type { StackEta } from './progress-eta.js';
 
 const PAST: Record<ResourceAction, string> = {

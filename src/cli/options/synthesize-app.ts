@@ -1,10 +1,10 @@
-import { synthesize, type CallerEnvironment, type CloudAssembly } from '../assembly/index.js';
-import { AwsClients } from '../aws/client-factory.js';
+import { synthesize, type CallerEnvironment, type CloudAssembly } from '../../assembly/index.js';
+import { AwsClients } from '../../aws/client-factory.js';
 import { probeCallerEnvironment } from './caller-environment.js';
-import { lazyAwsContextLookups } from '../context-providers/lazy-lookups.js';
+import { lazyAwsContextLookups } from '../../context-providers/lazy-lookups.js';
 import type { GlobalOptions } from './global-options.js';
-import { cliIoHost } from './io-host.js';
-import { ioMessage, type CommandName } from '../messages/index.js';
+import { cliIoHost } from '../prompts/io-host.js';
+import { ioMessage, type CommandName } from '../../messages/index.js';
 
 /** The options of every command that runs the CDK app. */
 export interface AppOptions {

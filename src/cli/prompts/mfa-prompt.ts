@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import { CdkdError } from '../errors.js';
+import { CdkdError } from '../../errors.js';
 import type { Terminal } from './confirm.js';
 
 const PROCESS_TERMINAL: Terminal = { input: process.stdin, output: process.stderr };

@@ -1,6 +1,6 @@
-import type { CallerEnvironment } from '../assembly/index.js';
-import type { AwsClients } from '../aws/index.js';
-import { coreSdk } from '../aws/sdk-modules.js';
+import type { CallerEnvironment } from '../../assembly/index.js';
+import type { AwsClients } from '../../aws/index.js';
+import { coreSdk } from '../../aws/sdk-modules.js';
 
 /** Synthesis must never wait long on missing credentials (IMDS, an unreachable endpoint). */
 const PROBE_TIMEOUT_MS = 3_000;

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises';
-import type { DataLossConfirmation } from '../messages/index.js';
-import { CdkdError } from '../errors.js';
-import { needsDataLossConfirmation, renderDataLossPlan } from '../plan/render-data-loss.js';
+import type { DataLossConfirmation } from '../../messages/index.js';
+import { CdkdError } from '../../errors.js';
+import { needsDataLossConfirmation, renderDataLossPlan } from '../../plan/render-data-loss.js';
 
 /** Where a question is asked: the process's stdin and stderr, unless a test supplies its own. */
 export interface Terminal {
