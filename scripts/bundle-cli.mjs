@@ -7,7 +7,8 @@
 // the packages' CommonJS builds, which are cached too. esbuild splits only ES modules, so
 // the parts are split as ES modules first, then each is turned into CommonJS. Packages stay
 // outside the bundle but for those in BUNDLED. The rest of dist/ is kept as tsc wrote it (the
-// sandbox's Lambda bootstrap runs from there). bundle/modules.json maps each bundle file to the dist/ modules it holds, so
+// sandbox's Lambda bootstrap runs from there). The entry also tunes V8's tiering for a short run
+// (src/cli/v8-tiering.ts). bundle/modules.json maps each bundle file to the dist/ modules it holds, so
 // a test can still tell which of them a command loaded.
 // Usage: node scripts/bundle-cli.mjs (after tsc, as `npm run build` does).
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -107,6 +108,8 @@ writeFileSync(
     '#!/usr/bin/env node',
     "import { createRequire } from 'node:module';",
     "import { enableCompileCache } from './compile-cache.js';",
+    "import { tuneTiering } from './v8-tiering.js';",
+    'tuneTiering();',
     'enableCompileCache();',
     "createRequire(import.meta.url)('./bundle/main.cjs');",
     '',

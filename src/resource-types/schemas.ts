@@ -66,35 +66,42 @@ const INDEX_PATH = join(PACKAGE_ROOT, 'generated', 'resource-index.json');
 /**
  * The index as written: a JSON object whose every type sits on a line of its own
  * (`"AWS::SNS::Topic":{...},`), after a first line with its version and source. A deploy
- * parses only the lines of the types it uses, not all 1,800 (a sixth of a no-op's work).
+ * decodes and parses only the lines of the types it uses, not all 1,800 (a sixth of a
+ * no-op's work): the file stays bytes, searched for the type's line.
  */
-interface IndexText {
-  text: string;
+interface IndexBytes {
+  bytes: Buffer;
   source: string;
 }
 
-let index: IndexText | undefined;
+let index: IndexBytes | undefined;
 const schemas = new Map<string, ResourceSchema>();
 
-function indexText(): IndexText {
+function indexBytes(): IndexBytes {
   if (index) return index;
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(INDEX_PATH, 'utf8');
+    bytes = readFileSync(INDEX_PATH);
   } catch (error) {
     throw new CdkdError('RESOURCE_INDEX_MISSING', `The resource schema index ${INDEX_PATH} is missing.`, {
       hint: 'Run npm run build (it generates generated/resource-index.json).',
       cause: error,
     });
   }
-  const header = headerOf(text.split('\n', 1)[0]!);
+  const header = headerOf(lineAt(bytes, 0));
   if (!header) {
     throw new CdkdError('RESOURCE_INDEX_INVALID', `The resource schema index ${INDEX_PATH} is not valid.`, {
       hint: 'Run npm run build to regenerate it.',
     });
   }
-  index = { text, source: header.source };
+  index = { bytes, source: header.source };
   return index;
+}
+
+/** The text from `start` to the end of its line. */
+function lineAt(bytes: Buffer, start: number): string {
+  const end = bytes.indexOf(0x0a, start);
+  return bytes.toString('utf8', start, end < 0 ? bytes.length : end);
 }
 
 /** The first line, `{"version":1,"source":"...","types":{`, closed and read. */
@@ -108,11 +115,11 @@ function headerOf(line: string): { source: string } | undefined {
 }
 
 function entryOf(type: string): IndexEntry | undefined {
-  const { text } = indexText();
-  const key = `\n${JSON.stringify(type)}:`;
-  const at = text.indexOf(key);
+  const { bytes } = indexBytes();
+  const key = Buffer.from(`\n${JSON.stringify(type)}:`);
+  const at = bytes.indexOf(key);
   if (at < 0) return undefined;
-  const line = text.slice(at + key.length, text.indexOf('\n', at + key.length));
+  const line = lineAt(bytes, at + key.length);
   return JSON.parse(line.endsWith(',') ? line.slice(0, -1) : line) as IndexEntry;
 }
 
@@ -158,12 +165,14 @@ export function isKnownType(type: string): boolean {
 
 /** All types the index knows, sorted. */
 export function knownTypes(): string[] {
-  return Object.keys((JSON.parse(indexText().text) as { types: Record<string, IndexEntry> }).types);
+  return Object.keys(
+    (JSON.parse(indexBytes().bytes.toString('utf8')) as { types: Record<string, IndexEntry> }).types,
+  );
 }
 
 /** The spec package and version the index was built from. */
 export function indexSource(): string {
-  return indexText().source;
+  return indexBytes().source;
 }
 
 /** Whether changing `property` (top-level) replaces a resource of `type`. */

@@ -152,7 +152,7 @@ describe('a missing or foreign index', () => {
       return {
         ...fs,
         readFileSync: (...args: Parameters<typeof fs.readFileSync>) =>
-          String(args[0]).endsWith('resource-index.json') ? text : fs.readFileSync(...args),
+          String(args[0]).endsWith('resource-index.json') ? Buffer.from(text) : fs.readFileSync(...args),
       };
     });
     const schemas = await import('../../src/resource-types/schemas.js');
