@@ -47,8 +47,11 @@ const packageName = (path) =>
 const inSdk = (name) => SDK_SCOPES.some((scope) => name.startsWith(scope));
 /** The package a resolved file belongs to (the innermost node_modules folder on its path). */
 const packageOf = (file) => {
-  const at = file.lastIndexOf('/node_modules/');
-  return at < 0 ? undefined : packageName(file.slice(at + '/node_modules/'.length));
+  const inside = file
+    .split(/[\\/]node_modules[\\/]/)
+    .slice(1)
+    .pop();
+  return inside === undefined ? undefined : packageName(inside.replaceAll('\\', '/'));
 };
 
 /** Every package import is left to Node, but for the BUNDLED packages and the SDK's closure. */

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import './quiet-sdk-warnings.js';
 import { Command, CommanderError } from 'commander';
-import { guardOutputs } from './closed-output.js';
+import { guardOutputs } from './interrupts/closed-output.js';
 import { addGlobalOptions, applyColorOption } from './options/global-options.js';
 import { renderError } from './render/render-error.js';
 import { registerBootstrap } from './commands/bootstrap.js';

@@ -66,8 +66,9 @@ const INDEX_PATH = join(PACKAGE_ROOT, 'generated', 'resource-index.json');
 /**
  * The index as written: a JSON object whose every type sits on a line of its own
  * (`"AWS::SNS::Topic":{...},`), after a first line with its version and source. A deploy
- * decodes and parses only the lines of the types it uses, not all 1,800 (a sixth of a
- * no-op's work): the file stays bytes, searched for the type's line.
+ * decodes and parses only the lines of the types it uses, not all 1,800 (parsing the
+ * whole 716 KB took about 10 ms of every deploy): the file stays bytes, searched for the
+ * type's line.
  */
 interface IndexBytes {
   bytes: Buffer;

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Writable } from 'node:stream';
-import { guardOutputs } from '../../src/cli/closed-output.js';
+import { guardOutputs } from '../../src/cli/interrupts/closed-output.js';
 import {
   handleInterrupts,
   signalRule,
   type Interrupts,
   type LockingCommand,
   type SignalRule,
-} from '../../src/cli/interrupts.js';
+} from '../../src/cli/interrupts/interrupts.js';
 
 // Spec 003, "Signals": deploy, destroy, state destroy and rollback handle SIGINT and SIGTERM
 // alike. The first stops new work; a second force-quits with exit 130, except in a rollback,

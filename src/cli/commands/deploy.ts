@@ -15,7 +15,7 @@ import {
 } from '../options/deploy-options.js';
 import { globalOptions } from '../options/global-options.js';
 import { cliIoHost } from '../prompts/io-host.js';
-import { prepareOutputsFile, writeOutputsFile } from '../outputs-file.js';
+import { prepareOutputsFile, writeOutputsFile } from '../render/outputs-file.js';
 import { addProgressOption, progressWithInterrupts, type ProgressMode } from '../progress/progress-view.js';
 import { outputFailureWarnings, renderOutputs, outputsFileContent } from '../render/render-outputs.js';
 import { sessionFor } from '../options/session-from-options.js';

@@ -4,7 +4,7 @@ import { addDeployTuning, type DeployTuning } from '../options/deploy-options.js
 import { globalOptions } from '../options/global-options.js';
 import { cliIoHost } from '../prompts/io-host.js';
 import { addProgressOption, progressView, type ProgressMode } from '../progress/progress-view.js';
-import { interruptible } from '../interrupts.js';
+import { interruptible } from '../interrupts/interrupts.js';
 import { unlessInterrupted } from '../../interrupted.js';
 import { sessionFor } from '../options/session-from-options.js';
 import { writeDestroyed } from '../render/render-destroyed.js';

@@ -4,7 +4,7 @@ import type { ResourceDrift } from '../../messages/index.js';
 import { DEFAULT_CONCURRENCY, positiveInteger } from '../options/deploy-options.js';
 import { globalOptions } from '../options/global-options.js';
 import { cliIoHost } from '../prompts/io-host.js';
-import { interruptible } from '../interrupts.js';
+import { interruptible } from '../interrupts/interrupts.js';
 import { accountOption, stateSessionFor } from '../options/session-from-options.js';
 
 interface DriftOptions {

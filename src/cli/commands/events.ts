@@ -37,7 +37,7 @@ async function writeEventsHtml(session: Session, ref: { stackName: string; regio
     import('../../toolkit/ui/ui-data.js'),
     import('../../ui/events-html.js'),
     import('../../ui/assets.js'),
-    import('../html-file.js'),
+    import('../render/html-file.js'),
   ]);
   const history = await (await openUiData(session)).events(ref);
   await writeHtmlFile(file, await eventsHtml(UI_ASSETS, { ...ref, ...history }));

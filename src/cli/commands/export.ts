@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { globalOptions } from '../options/global-options.js';
 import { cliIoHost } from '../prompts/io-host.js';
-import { interruptible } from '../interrupts.js';
+import { interruptible } from '../interrupts/interrupts.js';
 import { accountOption, stateSessionFor } from '../options/session-from-options.js';
 
 export function registerExport(program: Command): void {

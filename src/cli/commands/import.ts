@@ -3,7 +3,7 @@ import { CdkdError } from '../../errors.js';
 import { addAppOptions, collect, synthesizeFor, type AppOptions } from '../options/app-options.js';
 import { globalOptions } from '../options/global-options.js';
 import { cliIoHost } from '../prompts/io-host.js';
-import { interruptible } from '../interrupts.js';
+import { interruptible } from '../interrupts/interrupts.js';
 import { sessionFor } from '../options/session-from-options.js';
 
 interface ImportOptions extends AppOptions {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { OrphanedStack } from '../../toolkit/index.js';
 import { addAppOptions, synthesizeFor, type AppOptions } from '../options/app-options.js';
-import { interruptible } from '../interrupts.js';
+import { interruptible } from '../interrupts/interrupts.js';
 import { sessionFor } from '../options/session-from-options.js';
 
 interface OrphanOptions extends AppOptions {

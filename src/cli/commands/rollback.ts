@@ -5,7 +5,7 @@ import { CdkdError } from '../../errors.js';
 import { collect } from '../options/app-options.js';
 import { globalOptions } from '../options/global-options.js';
 import { cliIoHost } from '../prompts/io-host.js';
-import { interruptible } from '../interrupts.js';
+import { interruptible } from '../interrupts/interrupts.js';
 import { addProgressOption, progressWithInterrupts, type ProgressMode } from '../progress/progress-view.js';
 import { accountOption, stateSessionFor } from '../options/session-from-options.js';
 

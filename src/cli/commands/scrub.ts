@@ -4,7 +4,7 @@ import { globalOptions } from '../options/global-options.js';
 import { cliIoHost } from '../prompts/io-host.js';
 import { describeLeftover } from '../render/leftover-text.js';
 import { createProgress } from '../progress/progress.js';
-import { interruptible } from '../interrupts.js';
+import { interruptible } from '../interrupts/interrupts.js';
 import { accountOption, stateSessionFor } from '../options/session-from-options.js';
 
 export function registerScrub(program: Command): void {

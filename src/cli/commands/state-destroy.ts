@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { DEFAULT_CONCURRENCY, positiveInteger } from '../options/deploy-options.js';
 import { globalOptions } from '../options/global-options.js';
 import { cliIoHost } from '../prompts/io-host.js';
-import { interruptible } from '../interrupts.js';
+import { interruptible } from '../interrupts/interrupts.js';
 import { createProgress } from '../progress/progress.js';
 import { writeDestroyed } from '../render/render-destroyed.js';
 import { collect } from '../options/app-options.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { globalOptions } from '../options/global-options.js';
-import { interruptible } from '../interrupts.js';
+import { interruptible } from '../interrupts/interrupts.js';
 import { accountOption, stateSessionFor } from '../options/session-from-options.js';
 import { writeOrphaned } from './orphan.js';
 

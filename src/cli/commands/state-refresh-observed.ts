@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { DEFAULT_CONCURRENCY, positiveInteger } from '../options/deploy-options.js';
 import { globalOptions } from '../options/global-options.js';
 import { cliIoHost } from '../prompts/io-host.js';
-import { interruptible } from '../interrupts.js';
+import { interruptible } from '../interrupts/interrupts.js';
 import { accountOption, stateSessionFor } from '../options/session-from-options.js';
 
 export function registerStateRefreshObserved(state: Command): void {

@@ -11,7 +11,7 @@ import {
   type RoutingFlagOptions,
 } from '../options/deploy-options.js';
 import { globalOptions } from '../options/global-options.js';
-import { handleInterrupts } from '../interrupts.js';
+import { handleInterrupts } from '../interrupts/interrupts.js';
 import { cliIoHost } from '../prompts/io-host.js';
 import { createProgress } from '../progress/progress.js';
 import { outputFailureWarnings, renderOutputs } from '../render/render-outputs.js';

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { ProgressMode, ProgressView } from './progress-mode.js';
 import { createProgress } from './progress.js';
-import { handleInterrupts, type Interrupts, type LockingCommand } from '../interrupts.js';
+import { handleInterrupts, type Interrupts, type LockingCommand } from '../interrupts/interrupts.js';
 
 export type { ProgressMode } from './progress-mode.js';
 

@@ -1,5 +1,5 @@
-import { CdkdError, isCdkdError, type ExitCode } from '../errors.js';
-import type { Session } from '../toolkit/index.js';
+import { CdkdError, isCdkdError, type ExitCode } from '../../errors.js';
+import type { Session } from '../../toolkit/index.js';
 import { onOutputClosed } from './closed-output.js';
 
 /** The abort reason of a run whose output lost its reader, as `interruptedError` names it. */

@@ -1,6 +1,6 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { CdkdError, messageOf } from '../errors.js';
+import { CdkdError, messageOf } from '../../errors.js';
 
 /**
  * --outputs-file before anything is deployed: its directory is created (as the CDK CLI

@@ -1,5 +1,5 @@
 import { rename, writeFile } from 'node:fs/promises';
-import { CdkdError, messageOf } from '../errors.js';
+import { CdkdError, messageOf } from '../../errors.js';
 
 /** Writes `content` beside `path` and renames it into place: the file is whole or untouched. */
 export async function writeHtmlFile(path: string, content: string): Promise<void> {
